@@ -1,0 +1,156 @@
+// Pure helpers for the extension: no `vscode` import, so test/util.test.js can load
+// this file in plain node.
+
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** The `gpuLsp` settings that matter when starting the server. */
+export interface ServerSettings {
+  pythonPath?: string;
+  command?: string[];
+  extraArgs?: string[];
+}
+
+export interface ResolvedCommand {
+  command: string;
+  args: string[];
+  /** The interpreter when the server is started as `<python> -m gpu_lsp`; null for a custom command. */
+  python: string | null;
+}
+
+/** Server-side command ids (workspace/executeCommand), as the server advertises them. */
+export const SERVER_COMMANDS = {
+  runOnGpu: 'gpu-lsp.runOnGpu',
+  outlineKernel: 'gpu-lsp.outlineKernel',
+  makeAsync: 'gpu-lsp.makeAsync',
+  fixAll: 'gpu-lsp.fixAll',
+} as const;
+
+/** Expands a leading `~` and `${workspaceFolder}` / `${userHome}` / `${env:NAME}`. */
+export function expandPath(
+  value: string,
+  workspaceFolder: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  let out = value.replace(/\$\{(workspaceFolder|userHome|env:([A-Za-z_][A-Za-z0-9_]*))\}/g, (whole, key: string, name?: string) => {
+    if (key === 'workspaceFolder') return workspaceFolder ?? whole;
+    if (key === 'userHome') return os.homedir();
+    return env[name ?? ''] ?? '';
+  });
+  if (out === '~' || out.startsWith('~/')) {
+    out = path.join(os.homedir(), out.slice(1));
+  }
+  if (workspaceFolder && (out.startsWith('./') || out.startsWith('../'))) {
+    out = path.resolve(workspaceFolder, out);
+  }
+  return out;
+}
+
+/**
+ * The process to spawn: `server.command` (non-empty) wins over
+ * `<server.pythonPath> -m gpu_lsp`; `server.extraArgs` are appended to either.
+ */
+export function resolveServerCommand(settings: ServerSettings, workspaceFolder?: string): ResolvedCommand {
+  const extra = (settings.extraArgs ?? []).map((a) => expandPath(a, workspaceFolder));
+  const custom = (settings.command ?? []).filter((part) => part.trim() !== '');
+  if (custom.length > 0) {
+    const [cmd, ...rest] = custom.map((p) => expandPath(p, workspaceFolder));
+    return { command: cmd, args: [...rest, ...extra], python: null };
+  }
+  const python = expandPath((settings.pythonPath ?? '').trim() || 'python3', workspaceFolder);
+  return { command: python, args: ['-m', 'gpu_lsp', ...extra], python };
+}
+
+/** The shell command a user runs to install the server into `python`. */
+export function installCommand(python: string): string {
+  const quoted = /[\s"'$`\\]/.test(python) ? `"${python.replace(/(["\\$`])/g, '\\$1')}"` : python;
+  return `${quoted} -m pip install gpu-lsp`;
+}
+
+/** initializationOptions / the `gpuLsp` configuration section, as the server expects it. */
+export interface ServerOptionsPayload {
+  lint: { select: string[]; ignore: string[] };
+  runner: { backend: 'auto' | 'cupy' | 'numpy' };
+}
+
+export function buildInitializationOptions(get: <T>(key: string, fallback: T) => T): ServerOptionsPayload {
+  const backend = get<string>('runner.backend', 'auto');
+  return {
+    lint: {
+      select: [...get<string[]>('lint.select', [])],
+      ignore: [...get<string[]>('lint.ignore', [])],
+    },
+    runner: { backend: backend === 'cupy' || backend === 'numpy' ? backend : 'auto' },
+  };
+}
+
+export interface FunctionLocation {
+  name: string;
+  /** 0-based line of the `func.func` keyword. */
+  line: number;
+}
+
+// `func.func [visibility] @name`. The generic form (`"func.func"() <{sym_name = ...}>`) is
+// not recognised: this is only the cursor heuristic, the server knows the real structure.
+const FUNC_RE = /(?:^|[\s=])func\.func\s+(?:(?:public|private|nested)\s+)?@("(?:[^"\\]|\\.)*"|[\w$.\-]+)/;
+
+function unquoteSymbol(name: string): string {
+  return name.startsWith('"') ? name.slice(1, -1).replace(/\\(.)/g, '$1') : name;
+}
+
+function matchFunction(text: string, line: number): FunctionLocation | undefined {
+  const m = FUNC_RE.exec(stripComment(text));
+  return m ? { name: unquoteSymbol(m[1]), line } : undefined;
+}
+
+/** Every host function (`func.func @name`) in a document, in order. */
+export function listFunctions(lines: readonly string[]): FunctionLocation[] {
+  const out: FunctionLocation[] = [];
+  lines.forEach((text, line) => {
+    const loc = matchFunction(text, line);
+    if (loc) out.push(loc);
+  });
+  return out;
+}
+
+/**
+ * The `func.func` enclosing `line`, found by searching backwards from `line` (the same
+ * heuristic as `:GpuLspRun` in Neovim). The search stops at a `// -----` split marker.
+ */
+export function findEnclosingFunction(lines: readonly string[], line: number): FunctionLocation | undefined {
+  for (let i = Math.min(line, lines.length - 1); i >= 0; i--) {
+    if (/^\s*\/\/\s?-----\s*$/.test(lines[i])) return undefined;
+    const loc = matchFunction(lines[i], i);
+    if (loc) return loc;
+  }
+  return undefined;
+}
+
+function stripComment(text: string): string {
+  // `//` outside of a string starts a comment.
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === '/' && text[i + 1] === '/') {
+      return text.slice(0, i);
+    }
+  }
+  return text;
+}
+
+/** A short, single-line rendering of an executeCommand result for a notification. */
+export function summarizeResult(result: unknown, max = 200): string {
+  if (result === null || result === undefined) return '';
+  let text: string;
+  if (typeof result === 'string') text = result;
+  else if (typeof result === 'object' && result !== null && typeof (result as { message?: unknown }).message === 'string') {
+    text = (result as { message: string }).message;
+  } else text = JSON.stringify(result);
+  text = text.replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,126 @@
+'use strict';
+// Activates the extension against a stub of the `vscode` API (no real VS Code can be
+// downloaded here) with an interpreter that cannot import gpu_lsp, and checks the
+// commands it registers and the error it reports.
+
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { EXTENSION_ROOT, requireTs } = require('./helpers');
+
+function makeVscodeStub(settings) {
+  const calls = { errors: [], warnings: [], infos: [], commands: new Map(), channels: [], statusItems: [] };
+  const disposable = { dispose() {} };
+  class Base {}
+  const channel = (name) => {
+    const lines = [];
+    const ch = { name, lines, append: (s) => lines.push(s), appendLine: (s) => lines.push(s), show() {}, hide() {}, clear() {},
+      replace() {}, dispose() {}, trace: (s) => lines.push(s), debug: (s) => lines.push(s), info: (s) => lines.push(s),
+      warn: (s) => lines.push(s), error: (s) => lines.push(String(s)), logLevel: 2, onDidChangeLogLevel: () => disposable };
+    calls.channels.push(ch);
+    return ch;
+  };
+  const stub = {
+    // Classes the language client extends when it is loaded.
+    CompletionItem: class extends Base {},
+    CodeLens: class extends Base {},
+    DocumentLink: class extends Base {},
+    CodeAction: class extends Base {},
+    Diagnostic: class extends Base {},
+    CallHierarchyItem: class extends Base {},
+    TypeHierarchyItem: class extends Base {},
+    SymbolInformation: class extends Base {},
+    InlayHint: class extends Base {},
+    CancellationError: class extends Error {},
+    ThemeColor: class { constructor(id) { this.id = id; } },
+    Uri: class {},
+    StatusBarAlignment: { Left: 1, Right: 2 },
+    ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+    window: {
+      activeTextEditor: undefined,
+      createOutputChannel: channel,
+      createStatusBarItem: (id) => {
+        const item = { id, text: '', tooltip: '', command: undefined, visible: false, show() { this.visible = true; }, hide() {}, dispose() {} };
+        calls.statusItems.push(item);
+        return item;
+      },
+      showErrorMessage: (msg, ...items) => { calls.errors.push({ msg, items }); return Promise.resolve(undefined); },
+      showWarningMessage: (msg) => { calls.warnings.push(msg); return Promise.resolve(undefined); },
+      showInformationMessage: (msg) => { calls.infos.push(msg); return Promise.resolve(undefined); },
+      createTerminal: () => ({ show() {}, sendText() {} }),
+      withProgress: (_options, task) => task({ report() {} }, { isCancellationRequested: false }),
+    },
+    commands: {
+      registerCommand: (id, fn) => { calls.commands.set(id, fn); return disposable; },
+      executeCommand: () => Promise.resolve(undefined),
+    },
+    workspace: {
+      workspaceFolders: [{ uri: { fsPath: os.tmpdir() } }],
+      getConfiguration: (section) => ({ get: (key, fallback) => settings[`${section}.${key}`] ?? fallback }),
+      onDidChangeConfiguration: () => disposable,
+    },
+    env: { clipboard: { writeText: () => Promise.resolve() } },
+  };
+  return { stub, calls };
+}
+
+function fakeInterpreter(dir, stderr) {
+  const file = path.join(dir, 'python-without-gpu-lsp');
+  fs.writeFileSync(file, `#!/bin/sh\necho "Traceback (most recent call last):" >&2\necho "${stderr}" >&2\nexit 1\n`, { mode: 0o755 });
+  return file;
+}
+
+async function activateWith(settings) {
+  const { stub, calls } = makeVscodeStub(settings);
+  const extension = requireTs(path.join(EXTENSION_ROOT, 'src', 'extension.ts'), stub);
+  const context = { subscriptions: [] };
+  await extension.activate(context);
+  return { extension, calls, context };
+}
+
+test('registers exactly the contributed commands', async () => {
+  const { calls, extension } = await activateWith({ 'gpuLsp.server.pythonPath': '/nonexistent/bin/python3' });
+  const manifest = JSON.parse(fs.readFileSync(path.join(EXTENSION_ROOT, 'package.json'), 'utf8'));
+  assert.deepEqual([...calls.commands.keys()].sort(), manifest.contributes.commands.map((c) => c.command).sort());
+  await extension.deactivate();
+});
+
+test('a missing interpreter gives an error with the install command', async () => {
+  const { calls } = await activateWith({ 'gpuLsp.server.pythonPath': '/nonexistent/bin/python3' });
+  assert.equal(calls.errors.length, 1, JSON.stringify(calls.errors));
+  const { msg, items } = calls.errors[0];
+  assert.match(msg, /cannot import gpu_lsp/);
+  assert.match(msg, /was not found/);
+  assert.ok(msg.includes('/nonexistent/bin/python3 -m pip install gpu-lsp'), msg);
+  assert.ok(items.includes('Copy Install Command'));
+  const status = calls.statusItems[0];
+  assert.ok(status.visible && status.text.includes('$(error)'), status.text);
+  assert.equal(status.command, 'gpuLsp.restartServer');
+});
+
+test('an interpreter without the package reports the import error', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-py-'));
+  try {
+    const python = fakeInterpreter(dir, "ModuleNotFoundError: No module named 'gpu_lsp'");
+    const { calls } = await activateWith({ 'gpuLsp.server.pythonPath': python });
+    assert.equal(calls.errors.length, 1);
+    assert.match(calls.errors[0].msg, /No module named 'gpu_lsp'/);
+    assert.ok(calls.errors[0].msg.includes(`${python} -m pip install gpu-lsp`));
+    const log = calls.channels.find((c) => c.name === 'GPU LSP').lines.join('\n');
+    assert.match(log, /Install the server with: .* -m pip install gpu-lsp/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('commands that need the server say so when it is not running', async () => {
+  const { calls } = await activateWith({ 'gpuLsp.server.pythonPath': '/nonexistent/bin/python3' });
+  calls.errors.length = 0;
+  await calls.commands.get('gpuLsp.runOnGpu')('file:///x.mlir', 'main');
+  assert.match(calls.errors.at(-1).msg, /server is not running/);
+  // Without an MLIR editor, cursor commands only warn.
+  await calls.commands.get('gpuLsp.outlineKernel')();
+  assert.match(calls.warnings.at(-1), /open an MLIR file/);
+});

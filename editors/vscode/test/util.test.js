@@ -1,0 +1,104 @@
+'use strict';
+// Unit tests for src/util.ts (compiled on the fly with esbuild; no VS Code needed).
+
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const os = require('node:os');
+const path = require('node:path');
+const { EXTENSION_ROOT, requireTs } = require('./helpers');
+
+const util = requireTs(path.join(EXTENSION_ROOT, 'src', 'util.ts'));
+
+test('resolveServerCommand: <pythonPath> -m gpu_lsp by default', () => {
+  assert.deepEqual(util.resolveServerCommand({}), { command: 'python3', args: ['-m', 'gpu_lsp'], python: 'python3' });
+  assert.deepEqual(util.resolveServerCommand({ pythonPath: '  ', extraArgs: ['--log', 'debug'] }), {
+    command: 'python3',
+    args: ['-m', 'gpu_lsp', '--log', 'debug'],
+    python: 'python3',
+  });
+});
+
+test('resolveServerCommand: a non-empty command overrides the interpreter', () => {
+  assert.deepEqual(
+    util.resolveServerCommand({ pythonPath: '/usr/bin/python3', command: ['gpu-lsp', '--stdio'], extraArgs: ['-v'] }),
+    { command: 'gpu-lsp', args: ['--stdio', '-v'], python: null },
+  );
+  // An empty or blank array does not.
+  assert.equal(util.resolveServerCommand({ pythonPath: 'py', command: [''] }).command, 'py');
+});
+
+test('resolveServerCommand: expands ~, ${workspaceFolder}, ${env:X} and ./relative paths', () => {
+  const ws = path.join(os.tmpdir(), 'ws');
+  assert.equal(
+    util.resolveServerCommand({ pythonPath: '${workspaceFolder}/.venv/bin/python' }, ws).command,
+    `${ws}/.venv/bin/python`,
+  );
+  assert.equal(util.resolveServerCommand({ pythonPath: './.venv/bin/python' }, ws).command, path.join(ws, '.venv/bin/python'));
+  assert.equal(util.resolveServerCommand({ pythonPath: '~/venv/bin/python' }).command, path.join(os.homedir(), 'venv/bin/python'));
+  assert.equal(util.expandPath('${env:GPU_LSP_TEST_X}/py', undefined, { GPU_LSP_TEST_X: '/opt' }), '/opt/py');
+});
+
+test('installCommand quotes paths with spaces', () => {
+  assert.equal(util.installCommand('python3'), 'python3 -m pip install gpu-lsp');
+  assert.equal(util.installCommand('/My Envs/bin/python'), '"/My Envs/bin/python" -m pip install gpu-lsp');
+});
+
+test('buildInitializationOptions matches the server contract', () => {
+  const settings = { 'lint.select': ['GPU1'], 'lint.ignore': ['GPU101'], 'runner.backend': 'numpy' };
+  const get = (key, fallback) => (key in settings ? settings[key] : fallback);
+  assert.deepEqual(util.buildInitializationOptions(get), {
+    lint: { select: ['GPU1'], ignore: ['GPU101'] },
+    runner: { backend: 'numpy' },
+  });
+  assert.deepEqual(util.buildInitializationOptions((_k, fallback) => fallback), {
+    lint: { select: [], ignore: [] },
+    runner: { backend: 'auto' },
+  });
+  assert.equal(util.buildInitializationOptions((k, f) => (k === 'runner.backend' ? 'bogus' : f)).runner.backend, 'auto');
+});
+
+const DOC = `module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: f32) kernel {
+      gpu.return
+    }
+  }
+  func.func @first(%n: index) {
+    // func.func @commented_out() {
+    %c = arith.constant 1 : index
+    return
+  }
+  func.func private @"quoted name"() {
+    %s = "test.op"() {text = "func.func @in_string()"} : () -> i32
+    return
+  }
+}
+// -----
+func.func @after_split() {
+  return
+}`.split('\n');
+
+test('findEnclosingFunction searches backwards for func.func', () => {
+  assert.equal(util.findEnclosingFunction(DOC, 3), undefined, 'inside a gpu.func with no func.func above');
+  assert.deepEqual(util.findEnclosingFunction(DOC, 8), { name: 'first', line: 6 });
+  assert.deepEqual(util.findEnclosingFunction(DOC, 7), { name: 'first', line: 6 }, 'comments are ignored');
+  assert.deepEqual(util.findEnclosingFunction(DOC, 12), { name: 'quoted name', line: 11 }, 'strings are not comments');
+  assert.deepEqual(util.findEnclosingFunction(DOC, 11), { name: 'quoted name', line: 11 }, 'on the func.func line');
+  assert.equal(util.findEnclosingFunction(DOC, 16), undefined, 'stops at the split marker');
+  assert.deepEqual(util.findEnclosingFunction(DOC, 18), { name: 'after_split', line: 17 });
+});
+
+test('listFunctions lists host functions', () => {
+  assert.deepEqual(
+    util.listFunctions(DOC).map((f) => f.name),
+    ['first', 'quoted name', 'after_split'],
+  );
+});
+
+test('summarizeResult', () => {
+  assert.equal(util.summarizeResult(undefined), '');
+  assert.equal(util.summarizeResult('ok\n  done'), 'ok done');
+  assert.equal(util.summarizeResult({ message: 'ran in 3 ms' }), 'ran in 3 ms');
+  assert.equal(util.summarizeResult({ a: 1 }), '{"a":1}');
+  assert.equal(util.summarizeResult('x'.repeat(300)).length, 200);
+});
