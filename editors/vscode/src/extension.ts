@@ -240,6 +240,7 @@ async function startClient(): Promise<void> {
     output.appendLine(`The server failed to start: ${message}`);
     setStatus('error', 'failed to start');
     client = undefined;
+    await newClient.dispose().catch(() => undefined);
     const show = 'Show Output';
     void vscode.window
       .showErrorMessage(`gpu-lsp: the server failed to start: ${message}`, show)

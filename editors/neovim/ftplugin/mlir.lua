@@ -1,0 +1,3 @@
+-- MLIR buffers: `//` line comments.
+vim.bo.commentstring = '// %s'
+vim.bo.comments = '://'

@@ -1,0 +1,452 @@
+-- gpu-lsp client for Neovim 0.7+.
+--
+--   require('gpu_lsp').setup {
+--     cmd = { 'python3', '-m', 'gpu_lsp' },
+--     settings = { lint = { select = {}, ignore = {} }, runner = { backend = 'auto' } },
+--     filetypes = { 'mlir' },
+--   }
+--
+-- Registers the `mlir` filetype for *.mlir, starts the server on `FileType mlir`
+-- (vim.lsp.start on 0.8+, vim.lsp.start_client + buf_attach_client on 0.7, one client per
+-- root directory), and defines :GpuLspRun, :GpuLspOutline, :GpuLspMakeAsync and
+-- :GpuLspFixAll, which send workspace/executeCommand to the server. The server applies
+-- the resulting edits itself (workspace/applyEdit, handled by Neovim).
+
+local M = {}
+
+local NAME = 'gpu_lsp'
+
+local defaults = {
+  -- Command that starts the server over stdio.
+  cmd = { 'python3', '-m', 'gpu_lsp' },
+  -- Sent as initializationOptions, and answered for workspace/configuration section `gpuLsp`.
+  settings = {
+    lint = { select = {}, ignore = {} },
+    runner = { backend = 'auto' },
+  },
+  filetypes = { 'mlir' },
+  -- Files or directories that mark the project root (searched upwards from the buffer).
+  root_markers = { 'pyproject.toml', '.git' },
+  -- Show the server's code lenses ("Run on GPU") and refresh them as the buffer changes.
+  codelens = true,
+  -- false: only define the filetype and the :GpuLsp* commands, for a client started
+  -- elsewhere (nvim-lspconfig, vim.lsp.enable) under the name `gpu_lsp`.
+  autostart = true,
+  -- Passed through to the client config.
+  on_attach = nil,
+  capabilities = nil,
+  handlers = nil,
+}
+
+M.config = vim.deepcopy(defaults)
+-- Set when the server command cannot start (interpreter missing, gpu_lsp not importable).
+M.start_error = nil
+
+-- 0.7 only: root directory -> client id.
+local clients_by_root = {}
+-- Whether the interpreter check has run, and its result (per command string).
+local checked_cmds = {}
+
+local function has(version)
+  return vim.fn.has('nvim-' .. version) == 1
+end
+
+local function notify(msg, level)
+  vim.notify('gpu-lsp: ' .. msg, level or vim.log.levels.INFO)
+end
+
+-- ---------------------------------------------------------------------------
+-- Filetype
+
+--- Maps *.mlir to the `mlir` filetype (vim.filetype.add on 0.8+, an autocmd on 0.7).
+function M.register_filetype()
+  if has('0.8') then
+    vim.filetype.add({ extension = { mlir = 'mlir' } })
+  else
+    local group = vim.api.nvim_create_augroup('gpu_lsp_filetype', { clear = true })
+    vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
+      group = group,
+      pattern = '*.mlir',
+      command = 'setfiletype mlir',
+    })
+  end
+end
+
+-- ---------------------------------------------------------------------------
+-- Starting the server
+
+local function find_root(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local start = name ~= '' and vim.fn.fnamemodify(name, ':p:h') or (vim.uv or vim.loop).cwd()
+  local dir = start
+  while dir and dir ~= '' do
+    for _, marker in ipairs(M.config.root_markers or {}) do
+      if (vim.uv or vim.loop).fs_stat(dir .. '/' .. marker) then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then
+      break
+    end
+    dir = parent
+  end
+  return start
+end
+
+--- Settings as the server expects them: accepts `{ lint = .., runner = .. }` or `{ gpuLsp = {...} }`.
+local function server_settings()
+  local s = M.config.settings or {}
+  return s.gpuLsp or s
+end
+
+--- Checks once per command that `<python> -m gpu_lsp` can import the package; reports
+--- the install command when it cannot. Returns false when the server cannot start.
+local function check_server(cmd)
+  local key = table.concat(cmd, '\0')
+  if checked_cmds[key] ~= nil then
+    return checked_cmds[key]
+  end
+  local ok = true
+  if vim.fn.executable(cmd[1]) ~= 1 then
+    ok = false
+    notify(
+      string.format("cannot start the server: '%s' is not executable. Install the server with: %s -m pip install gpu-lsp",
+        cmd[1], cmd[1] == '' and 'python3' or cmd[1]),
+      vim.log.levels.ERROR
+    )
+  elseif cmd[2] == '-m' and cmd[3] == 'gpu_lsp' then
+    local out = vim.fn.system({ cmd[1], '-c', 'import gpu_lsp' })
+    if vim.v.shell_error ~= 0 then
+      ok = false
+      local last = ''
+      for line in tostring(out):gmatch('[^\n]+') do
+        last = line
+      end
+      notify(
+        string.format('the Python interpreter %s cannot import gpu_lsp (%s). Install the server with: %s -m pip install gpu-lsp',
+          cmd[1], last, cmd[1]),
+        vim.log.levels.ERROR
+      )
+    end
+  end
+  checked_cmds[key] = ok
+  if not ok then
+    M.start_error = 'cannot start ' .. table.concat(cmd, ' ')
+  end
+  return ok
+end
+
+local function client_config(root)
+  local settings = server_settings()
+  return {
+    name = NAME,
+    cmd = M.config.cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = settings,
+    settings = { gpuLsp = settings },
+    capabilities = M.config.capabilities or vim.lsp.protocol.make_client_capabilities(),
+    handlers = M.config.handlers,
+    on_exit = function(code, signal)
+      if code ~= 0 or (signal or 0) ~= 0 then
+        M.start_error = string.format('the server exited with code %s, signal %s', tostring(code), tostring(signal))
+      end
+    end,
+    on_attach = function(client, bufnr)
+      if M.config.codelens then
+        M.refresh_codelens(bufnr)
+      end
+      if M.config.on_attach then
+        M.config.on_attach(client, bufnr)
+      end
+    end,
+  }
+end
+
+--- Starts (or reuses) the client for `bufnr` and attaches it.
+function M.start(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if vim.bo[bufnr].buftype ~= '' then
+    return nil
+  end
+  if not check_server(M.config.cmd) then
+    return nil
+  end
+  local root = find_root(bufnr)
+  if vim.lsp.start then
+    return vim.lsp.start(client_config(root), { bufnr = bufnr })
+  end
+  -- Neovim 0.7: one client per root directory.
+  local id = clients_by_root[root]
+  local client = id and vim.lsp.get_client_by_id(id)
+  if not client or client.is_stopped() then
+    id = vim.lsp.start_client(client_config(root))
+    clients_by_root[root] = id
+  end
+  if id then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+  return id
+end
+
+--- The gpu-lsp client attached to `bufnr`, if any.
+function M.get_client(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ bufnr = bufnr, name = NAME })[1]
+  end
+  for _, client in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if client.name == NAME then
+      return client
+    end
+  end
+  return nil
+end
+
+local function client_request(client, method, params, handler, bufnr)
+  if has('0.11') then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+function M.refresh_codelens(bufnr)
+  pcall(function()
+    if has('0.10') then
+      vim.lsp.codelens.refresh({ bufnr = bufnr })
+    else
+      vim.lsp.codelens.refresh()
+    end
+  end)
+end
+
+-- ---------------------------------------------------------------------------
+-- Commands
+
+local function show_result(title, result)
+  if result == nil or result == vim.NIL then
+    return
+  end
+  local text = type(result) == 'string' and result or vim.inspect(result)
+  if not text:find('\n') and #text <= 200 then
+    notify(title .. ': ' .. text)
+    return
+  end
+  vim.cmd('botright new')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
+  pcall(vim.api.nvim_buf_set_name, buf, 'gpu-lsp://' .. title:gsub('%s+', '-'))
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
+  vim.bo[buf].modifiable = false
+  vim.cmd('wincmd p') -- keep the cursor in the MLIR buffer
+end
+
+--- Sends workspace/executeCommand to the gpu-lsp client of `bufnr`; `on_result(result)`
+--- is called on success (default: show the result).
+function M.execute(command, arguments, bufnr, on_result)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = M.get_client(bufnr)
+  if not client then
+    notify('no gpu-lsp client is attached to this buffer', vim.log.levels.WARN)
+    return
+  end
+  client_request(client, 'workspace/executeCommand', { command = command, arguments = arguments }, function(err, result)
+    if err then
+      notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    if on_result then
+      on_result(result)
+    else
+      show_result(command, result)
+    end
+  end, bufnr)
+end
+
+local function strip_comment(line)
+  local in_string = false
+  local i = 1
+  while i <= #line do
+    local c = line:sub(i, i)
+    if in_string then
+      if c == '\\' then
+        i = i + 1
+      elseif c == '"' then
+        in_string = false
+      end
+    elseif c == '"' then
+      in_string = true
+    elseif c == '/' and line:sub(i + 1, i + 1) == '/' then
+      return line:sub(1, i - 1)
+    end
+    i = i + 1
+  end
+  return line
+end
+
+local function match_function(line)
+  local code = ' ' .. strip_comment(line)
+  for _, prefix in ipairs({ '[%s=]func%.func%s+@', '[%s=]func%.func%s+%a+%s+@' }) do
+    local s, e = code:find(prefix)
+    if s then
+      local rest = code:sub(e + 1)
+      local quoted = rest:match('^"(.-[^\\])"') or rest:match('^""')
+      if quoted then
+        return quoted == '""' and '' or quoted
+      end
+      local name = rest:match('^[%w_%.%$%-]+')
+      if name then
+        return name
+      end
+    end
+  end
+  return nil
+end
+
+--- Name of the `func.func` enclosing (0-based) `row`, found by searching backwards;
+--- stops at a `// -----` split marker.
+function M.enclosing_function(bufnr, row)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, row + 1, false)
+  for i = #lines, 1, -1 do
+    if lines[i]:match('^%s*//%s?%-%-%-%-%-%s*$') then
+      return nil
+    end
+    local name = match_function(lines[i])
+    if name then
+      return name, i - 1
+    end
+  end
+  return nil
+end
+
+local function cursor_position(bufnr)
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  local row, col = cursor[1] - 1, cursor[2]
+  local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1] or ''
+  local character = col
+  local ok, u16
+  if has('0.11') then
+    ok, u16 = pcall(vim.str_utfindex, line, 'utf-16', col)
+  else
+    local _
+    ok, _, u16 = pcall(vim.str_utfindex, line, col)
+  end
+  if ok and u16 then
+    character = u16
+  end
+  return row, character
+end
+
+--- :GpuLspRun [name]: runs `name`, or the func.func enclosing the cursor, on the GPU.
+function M.run(name, bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if name == nil or name == '' then
+    name = M.enclosing_function(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
+  end
+  if not name then
+    notify('no func.func above the cursor; use :GpuLspRun <name>', vim.log.levels.WARN)
+    return
+  end
+  notify('running @' .. name .. ' ...')
+  M.execute('gpu-lsp.runOnGpu', { vim.uri_from_bufnr(bufnr), name }, bufnr, function(result)
+    show_result('run @' .. name, result)
+    if result == nil or result == vim.NIL then
+      notify('@' .. name .. ' finished')
+    end
+  end)
+end
+
+local function at_cursor(command)
+  return function()
+    local bufnr = vim.api.nvim_get_current_buf()
+    local row, character = cursor_position(bufnr)
+    M.execute(command, { vim.uri_from_bufnr(bufnr), row, character }, bufnr)
+  end
+end
+
+M.outline = at_cursor('gpu-lsp.outlineKernel')
+M.make_async = at_cursor('gpu-lsp.makeAsync')
+
+function M.fix_all(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  M.execute('gpu-lsp.fixAll', { vim.uri_from_bufnr(bufnr) }, bufnr)
+end
+
+local function define_user_commands()
+  local cmd = vim.api.nvim_create_user_command
+  cmd('GpuLspRun', function(opts)
+    M.run(opts.args)
+  end, { nargs = '?', desc = 'gpu-lsp: run a func.func (default: the one at the cursor) on the GPU' })
+  cmd('GpuLspOutline', function()
+    M.outline()
+  end, { desc = 'gpu-lsp: outline the gpu.launch at the cursor into a kernel' })
+  cmd('GpuLspMakeAsync', function()
+    M.make_async()
+  end, { desc = 'gpu-lsp: make the gpu op at the cursor async' })
+  cmd('GpuLspFixAll', function()
+    M.fix_all()
+  end, { desc = 'gpu-lsp: apply every automatic fix in the buffer' })
+end
+
+-- ---------------------------------------------------------------------------
+-- Setup
+
+--- Configures the plugin; see the top of this file for the options.
+function M.setup(opts)
+  opts = opts or {}
+  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts)
+  -- Lists replace the defaults rather than being merged index by index.
+  for _, key in ipairs({ 'cmd', 'filetypes', 'root_markers' }) do
+    if opts[key] then
+      M.config[key] = opts[key]
+    end
+  end
+  checked_cmds = {}
+  M.start_error = nil
+
+  M.register_filetype()
+  define_user_commands()
+
+  -- Code lens "Run on GPU": run through M.run so the result is shown.
+  vim.lsp.commands['gpu-lsp.runOnGpu'] = function(command, ctx)
+    local args = command.arguments or {}
+    M.run(args[2], ctx and ctx.bufnr)
+  end
+
+  local group = vim.api.nvim_create_augroup('gpu_lsp', { clear = true })
+  if M.config.autostart then
+    vim.api.nvim_create_autocmd('FileType', {
+      group = group,
+      pattern = M.config.filetypes,
+      callback = function(args)
+        M.start(args.buf)
+      end,
+    })
+  end
+  if M.config.codelens then
+    vim.api.nvim_create_autocmd({ 'BufEnter', 'InsertLeave', 'BufWritePost' }, {
+      group = group,
+      pattern = '*.mlir',
+      callback = function(args)
+        if M.get_client(args.buf) then
+          M.refresh_codelens(args.buf)
+        end
+      end,
+    })
+  end
+
+  -- Buffers that already have the filetype (setup called late).
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if M.config.autostart and vim.api.nvim_buf_is_loaded(bufnr)
+      and vim.tbl_contains(M.config.filetypes, vim.bo[bufnr].filetype) then
+      M.start(bufnr)
+    end
+  end
+  return M
+end
+
+return M
