@@ -1,0 +1,1 @@
+"""Diagnostics: the model, the rule registry and the rules."""

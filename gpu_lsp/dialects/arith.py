@@ -1,0 +1,156 @@
+"""The arith dialect: constants, integer and float arithmetic, comparisons, casts, select."""
+
+from __future__ import annotations
+
+from gpu_lsp.dialects.common import shape_of
+from gpu_lsp.dialects.registry import op
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr
+from gpu_lsp.parser.cursor import Cursor, OpState
+
+BINARY = {
+    "addi": "Integer addition.", "subi": "Integer subtraction.", "muli": "Integer multiplication.",
+    "divsi": "Signed integer division.", "divui": "Unsigned integer division.",
+    "ceildivsi": "Signed division rounding up.", "ceildivui": "Unsigned division rounding up.",
+    "floordivsi": "Signed division rounding down.", "remsi": "Signed remainder.", "remui": "Unsigned remainder.",
+    "andi": "Bitwise and.", "ori": "Bitwise or.", "xori": "Bitwise xor.",
+    "shli": "Shift left.", "shrsi": "Arithmetic shift right.", "shrui": "Logical shift right.",
+    "maxsi": "Signed maximum.", "maxui": "Unsigned maximum.", "minsi": "Signed minimum.", "minui": "Unsigned minimum.",
+    "addf": "Float addition.", "subf": "Float subtraction.", "mulf": "Float multiplication.", "divf": "Float division.",
+    "remf": "Float remainder.", "maximumf": "Float maximum (NaN-propagating).", "minimumf": "Float minimum (NaN-propagating).",
+    "maxnumf": "Float maximum (NaN-ignoring).", "minnumf": "Float minimum (NaN-ignoring).",
+}
+
+CASTS = {
+    "index_cast": "Casts between index and integer types.", "index_castui": "Unsigned cast between index and integer types.",
+    "extsi": "Sign extension.", "extui": "Zero extension.", "trunci": "Integer truncation.",
+    "extf": "Float extension.", "truncf": "Float truncation.", "sitofp": "Signed integer to float.",
+    "uitofp": "Unsigned integer to float.", "fptosi": "Float to signed integer.", "fptoui": "Float to unsigned integer.",
+    "bitcast": "Reinterprets the bits of a value.",
+}
+
+
+def _modifiers(c: Cursor, st: OpState) -> None:
+    """`overflow<nsw, nuw>`, `fastmath<fast>`, `exact` and rounding-mode suffixes."""
+    while True:
+        if c.is_keyword("overflow") or c.is_keyword("fastmath"):
+            word = c.next().value
+            c.punct("<")
+            flags = []
+            while not c.is_punct(">"):
+                flags.append(c.any_keyword().value)
+                c.optional_punct(",")
+            c.punct(">")
+            st.properties["overflowFlags" if word == "overflow" else "fastmath"] = DialectAttr("arith", word, ", ".join(flags))
+        elif c.is_keyword("exact"):
+            c.next()
+        else:
+            return
+
+
+def _binary(name: str, summary: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        refs = c.operand_list()
+        _modifiers(c, st)
+        c.optional_attr_dict(st)
+        ty = c.colon_type()
+        for r in refs:
+            r.type = ty
+        st.refs.extend(refs)
+        st.result_types.append(ty)
+
+    op(f"arith.{name}", "pure", summary, f"%r = arith.{name} %a, %b : T")(parse)
+
+
+for _n, _s in BINARY.items():
+    _binary(_n, _s)
+
+
+@op("arith.negf", "pure", "Float negation.", "%r = arith.negf %a : T")
+def _negf(c: Cursor, st: OpState) -> None:
+    ref = c.operand()
+    _modifiers(c, st)
+    c.optional_attr_dict(st)
+    ref.type = c.colon_type()
+    st.refs.append(ref)
+    st.result_types.append(ref.type)
+
+
+def _cast(name: str, summary: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        ref = c.operand()
+        _modifiers(c, st)
+        c.optional_attr_dict(st)
+        ref.type = c.colon_type()
+        c.keyword("to")
+        st.refs.append(ref)
+        st.result_types.append(c.type())
+
+    op(f"arith.{name}", "pure", summary, f"%r = arith.{name} %a : T to U")(parse)
+
+
+for _n, _s in CASTS.items():
+    _cast(_n, _s)
+
+CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
+
+
+def _cmp(name: str, predicates: tuple[str, ...]) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        tok = c.peek()
+        pred = c.next().value if c.is_token("BARE") or c.is_token("STRING") else None
+        pred = pred.strip('"') if pred else None
+        if pred not in predicates:
+            c.fail(f"invalid predicate '{pred}'", tok)
+        st.properties["predicate"] = IntegerAttr(predicates.index(pred), T.I64)
+        st.extra["predicate"] = pred
+        c.punct(",")
+        refs = c.operand_list()
+        _modifiers(c, st)
+        c.optional_attr_dict(st)
+        ty = c.colon_type()
+        for r in refs:
+            r.type = ty
+        st.refs.extend(refs)
+        st.result_types.append(shape_of(ty, T.I1))
+
+    op(f"arith.{name}", "pure", f"{'Integer' if name == 'cmpi' else 'Float'} comparison.", f"%r = arith.{name} pred, %a, %b : T")(parse)
+
+
+_cmp("cmpi", CMPI)
+_cmp("cmpf", CMPF)
+
+
+@op("arith.select", "pure", "Chooses between two values by a condition.", "%r = arith.select %cond, %a, %b : T")
+def _select(c: Cursor, st: OpState) -> None:
+    cond = c.operand()
+    c.punct(",")
+    a = c.operand()
+    c.punct(",")
+    b = c.operand()
+    c.optional_attr_dict(st)
+    types = c.colon_type_list()
+    ty = types[-1]
+    cond.type = types[0] if len(types) == 2 else T.I1
+    a.type = b.type = ty
+    st.refs.extend([cond, a, b])
+    st.result_types.append(ty)
+
+
+@op("arith.constant", "pure", "A constant value.", "%c = arith.constant 42 : i32")
+def _constant(c: Cursor, st: OpState) -> None:
+    c.optional_attr_dict(st)
+    attr = c.attr()
+    ty = getattr(attr, "type", None)
+    if ty is None:
+        from gpu_lsp.ir.attributes import BoolAttr
+
+        if isinstance(attr, BoolAttr):
+            ty = T.I1
+    if ty is None:
+        c.fail("expected a typed constant")
+    st.properties["value"] = attr
+    st.result_types.append(ty)
+
+

@@ -1,0 +1,233 @@
+"""MLIR attributes in structured form where analysis needs them, opaque text elsewhere."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from gpu_lsp.ir.types import FloatType, IndexType, IntegerType, Type
+
+
+class Attribute:
+    """Base class of every attribute; subclasses are frozen dataclasses."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UnitAttr(Attribute):
+    """The unit attribute (presence only)."""
+
+    def __str__(self) -> str:
+        return "unit"
+
+
+@dataclass(frozen=True, slots=True)
+class BoolAttr(Attribute):
+    """`true` / `false`."""
+
+    value: bool
+
+    def __str__(self) -> str:
+        return "true" if self.value else "false"
+
+
+@dataclass(frozen=True, slots=True)
+class IntegerAttr(Attribute):
+    """`42 : i32`."""
+
+    value: int
+    type: Type
+
+    def __str__(self) -> str:
+        if isinstance(self.type, IntegerType) and self.type.width == 1 and not self.type.signedness:
+            return "true" if self.value else "false"
+        return f"{self.value} : {self.type}"
+
+
+def format_float(value: float) -> str:
+    """Print a float like MLIR: scientific notation with six fraction digits."""
+    if math.isnan(value):
+        return "0x7FC00000"
+    if math.isinf(value):
+        return "0x7F800000" if value > 0 else "0xFF800000"
+    text = f"{value:.6e}"
+    mantissa, exp = text.split("e")
+    sign = exp[0]
+    digits = exp[1:].lstrip("0").rjust(2, "0")
+    return f"{mantissa}e{sign}{digits}"
+
+
+@dataclass(frozen=True, slots=True)
+class FloatAttr(Attribute):
+    """`1.000000e+00 : f32` (hexadecimal spellings are kept as written)."""
+
+    value: float
+    type: Type
+    spelling: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.spelling or format_float(self.value)} : {self.type}"
+
+
+@dataclass(frozen=True, slots=True)
+class StringAttr(Attribute):
+    """`"text"`: `value` is the unescaped content."""
+
+    value: str
+
+    def __str__(self) -> str:
+        return quote_string(self.value)
+
+
+def quote_string(value: str) -> str:
+    """Quote and escape a string the way MLIR prints string attributes."""
+    out = ['"']
+    for ch in value:
+        code = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\0A")
+        elif ch == "\t":
+            out.append("\\09")
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\{code:02X}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeAttr(Attribute):
+    """A type used as an attribute."""
+
+    type: Type
+
+    def __str__(self) -> str:
+        return str(self.type)
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayAttr(Attribute):
+    """`[a, b, ...]`."""
+
+    elements: tuple[Attribute, ...]
+
+    def __str__(self) -> str:
+        return "[" + ", ".join(map(str, self.elements)) + "]"
+
+
+@dataclass(frozen=True, slots=True)
+class DictAttr(Attribute):
+    """`{name = value, unit_name}`, entries kept in source order."""
+
+    entries: tuple[tuple[str, Attribute], ...]
+
+    def get(self, name: str) -> Attribute | None:
+        for key, value in self.entries:
+            if key == name:
+                return value
+        return None
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(print_named_attr(k, v) for k, v in self.entries) + "}"
+
+
+def print_attr_name(name: str) -> str:
+    """Print an attribute name bare when it is an identifier, quoted otherwise."""
+    if name and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c in "_$." for c in name):
+        return name
+    return quote_string(name)
+
+
+def print_named_attr(name: str, value: Attribute) -> str:
+    """`name = value`, or just `name` for a unit attribute."""
+    if isinstance(value, UnitAttr):
+        return print_attr_name(name)
+    return f"{print_attr_name(name)} = {value}"
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRefAttr(Attribute):
+    """`@root::@nested::@leaf`."""
+
+    root: str
+    nested: tuple[str, ...] = ()
+
+    @property
+    def leaf(self) -> str:
+        return self.nested[-1] if self.nested else self.root
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return (self.root, *self.nested)
+
+    def __str__(self) -> str:
+        return "::".join(print_symbol_name(p) for p in self.parts)
+
+
+def print_symbol_name(name: str) -> str:
+    """`@name`, quoted when the name is not a bare identifier."""
+    if name and (name[0].isalpha() or name[0] in "_$.-") and all(c.isalnum() or c in "_$.-" for c in name):
+        return "@" + name
+    return "@" + quote_string(name)
+
+
+@dataclass(frozen=True, slots=True)
+class DenseArrayAttr(Attribute):
+    """`array<i32: 1, 2, 3>`."""
+
+    element: Type
+    values: tuple
+
+    def __str__(self) -> str:
+        if not self.values:
+            return f"array<{self.element}>"
+        if isinstance(self.element, FloatType):
+            body = ", ".join(format_float(v) for v in self.values)
+        elif isinstance(self.element, IntegerType) and self.element.width == 1:
+            body = ", ".join("true" if v else "false" for v in self.values)
+        else:
+            body = ", ".join(str(v) for v in self.values)
+        return f"array<{self.element}: {body}>"
+
+
+@dataclass(frozen=True, slots=True)
+class DialectAttr(Attribute):
+    """`#dialect.name<body>` or `#dialect<body>`: kept as text, split for analysis."""
+
+    dialect: str
+    name: str
+    body: str | None = None
+
+    def __str__(self) -> str:
+        head = f"#{self.dialect}.{self.name}" if self.name else f"#{self.dialect}"
+        return head if self.body is None else f"{head}<{self.body}>"
+
+
+@dataclass(frozen=True, slots=True)
+class OpaqueAttr(Attribute):
+    """Any other attribute (dense, affine maps, locations, ...), kept as normalised text."""
+
+    text: str
+    kind: str = ""
+    type: Type | None = None
+
+    def __str__(self) -> str:
+        return self.text if self.type is None else f"{self.text} : {self.type}"
+
+
+def int_value(attr: Attribute | None) -> int | None:
+    """The integer held by an IntegerAttr/BoolAttr, else None."""
+    if isinstance(attr, IntegerAttr):
+        return attr.value
+    if isinstance(attr, BoolAttr):
+        return int(attr.value)
+    return None
+
+
+INDEX_TYPE = IndexType()

@@ -1,0 +1,151 @@
+"""The parser's entry points: text (optionally `// -----` split) to IR plus diagnostics."""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass, field
+
+from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.dialects.registry import op_names
+from gpu_lsp.ir.core import Anchor, Operation, Span
+from gpu_lsp.parser.builder import SYNTAX, Builder
+from gpu_lsp.parser.cursor import ParseContext
+from gpu_lsp.parser.lexer import Comment, tokenize
+from gpu_lsp.parser.resolve import Resolver
+from gpu_lsp.parser.structure import RawAlias, RawOp, parse_structure
+from gpu_lsp.text import TextRange
+
+SPLIT_MARKER = "// -----"
+
+
+@dataclass
+class Chunk:
+    """One `// -----` piece of a file: its IR, diagnostics and comments."""
+
+    start: int
+    end: int
+    module: Operation
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+    implicit_module: bool = True
+
+    @property
+    def top_level(self) -> list[Operation]:
+        """Operations written at the top of the chunk (inside an implicit module)."""
+        if self.implicit_module:
+            return list(self.module.regions[0].blocks[0].operations)
+        return [self.module]
+
+
+@dataclass
+class ParsedFile:
+    """A whole buffer: its chunks in order."""
+
+    text: str
+    chunks: list[Chunk]
+    split: bool
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        for chunk in self.chunks:
+            out.extend(chunk.diagnostics)
+        return out
+
+    @property
+    def comments(self) -> list[Comment]:
+        out: list[Comment] = []
+        for chunk in self.chunks:
+            out.extend(chunk.comments)
+        return out
+
+    def chunk_at(self, offset: int) -> Chunk:
+        for chunk in self.chunks:
+            if chunk.start <= offset <= chunk.end:
+                return chunk
+        return self.chunks[-1]
+
+
+def split_ranges(text: str) -> list[tuple[int, int]]:
+    """Chunk ranges like `mlir-opt -split-input-file`: a chunk starts right after a marker."""
+    probe = SPLIT_MARKER[:-2]
+    pieces: list[tuple[int, int]] = []
+    raw: list[tuple[int, int]] = []
+    start = 0
+    while True:
+        pos = text.find(probe, start)
+        if pos < 0:
+            raw.append((start, len(text)))
+            break
+        raw.append((start, pos))
+        start = pos + len(probe)
+    prev: tuple[int, int] | None = None
+    for s, e in raw:
+        if prev is None:
+            prev = (s, e)
+            continue
+        if text.startswith("--", s) and e - s > 2 and text[s + 2] != "0":
+            pieces.append(prev)
+            prev = (s + 2, e)
+        else:
+            prev = (prev[0], e)
+    if prev is not None:
+        pieces.append(prev)
+    return pieces
+
+
+def parse(text: str, split: bool = False) -> ParsedFile:
+    """Parse a buffer; never raises on user input."""
+    ranges = split_ranges(text) if split else [(0, len(text))]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        chunks = [parse_chunk(text, s, e) for s, e in ranges]
+    finally:
+        if enabled:
+            gc.enable()
+    return ParsedFile(text, chunks, split)
+
+
+def parse_chunk(text: str, start: int, end: int) -> Chunk:
+    """Parse `text[start:end]` into one module; ranges stay in whole-buffer offsets."""
+    diagnostics: list[Diagnostic] = []
+    names = op_names()
+    lexed = tokenize(text, names, start, end)
+    for err in lexed.errors:
+        diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))
+    raw_items, errors = parse_structure(lexed.tokens)
+    for err in errors:
+        diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))
+    ctx = ParseContext(text, names)
+    builder = Builder(ctx, diagnostics)
+    ops: list[Operation] = []
+    for item in raw_items:
+        if isinstance(item, RawAlias):
+            builder.alias(item)
+        elif isinstance(item, RawOp):
+            ops.append(builder.top_level_op(item))
+    if len(ops) == 1 and ops[0].name == "builtin.module":
+        module = ops[0]
+        implicit = False
+    else:
+        module = implicit_module(ops, start, end)
+        implicit = True
+    Resolver(diagnostics).resolve_top(ops)
+    diagnostics.sort(key=Diagnostic.sort_key)
+    return Chunk(start, end, module, diagnostics, lexed.comments, implicit)
+
+
+def implicit_module(ops: list[Operation], start: int, end: int) -> Operation:
+    """The `builtin.module` MLIR wraps around top-level operations."""
+    module = Operation("builtin.module", Anchor(start))
+    module.span = Span(module.anchor, 0, end - start)
+    module.extra["implicit"] = True
+    block = module.add_region().add_block()
+    for op in ops:
+        block.append(op)
+    return module
+
+
+def module_range(chunk: Chunk) -> TextRange:
+    return TextRange(chunk.start, chunk.end)

@@ -1,0 +1,310 @@
+"""Raw operations to IR: runs each op's custom syntax reader, falls back to an opaque op."""
+
+from __future__ import annotations
+
+import re
+
+from lark.lexer import Token
+
+from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
+from gpu_lsp.dialects.registry import lookup
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
+from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
+from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, unescape
+from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
+from gpu_lsp.text import TextRange
+
+_RESULT_ENTRY = re.compile(r"%([\w$.\-]+)(?::(\d+))?")
+
+DEFAULT_DIALECT_OPS = {
+    "return": "func.return",
+    "call": "func.call",
+    "call_indirect": "func.call_indirect",
+    "constant": "func.constant",
+    "module": "builtin.module",
+    "func": "func.func",
+    "unrealized_conversion_cast": "builtin.unrealized_conversion_cast",
+}
+
+# Diagnostic codes of the parser (documented in gpu_lsp/diagnostics/rules/syntax.py).
+SYNTAX = "GPU001"
+CUSTOM_SYNTAX = "GPU002"
+UNDEFINED_VALUE = "GPU003"
+REDEFINED_VALUE = "GPU004"
+USE_TYPE_MISMATCH = "GPU005"
+UNKNOWN_OP = "GPU006"
+UNDEFINED_BLOCK = "GPU007"
+RESULT_COUNT = "GPU008"
+
+
+class PendingOperands:
+    """Operands and successors of one op, resolved once every name is known."""
+
+    __slots__ = ("refs", "successors")
+
+    def __init__(self, refs: list[Ref], successors: list[BlockRef]) -> None:
+        self.refs = refs
+        self.successors = successors
+
+
+class Builder:
+    """Builds operations for one chunk of text."""
+
+    def __init__(self, ctx: ParseContext, diagnostics: list[Diagnostic]) -> None:
+        self.ctx = ctx
+        self.diagnostics = diagnostics
+        self.anchor = Anchor(0)
+
+    def error(self, code: str, message: str, start: int, end: int, severity: Severity = Severity.ERROR, related: tuple = ()) -> None:
+        self.diagnostics.append(Diagnostic(code, message, TextRange(start, end), severity, related=related))
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(self.anchor, start - self.anchor.base, end - self.anchor.base)
+
+    # --- top level --------------------------------------------------------------------------
+
+    def alias(self, raw: RawAlias) -> None:
+        name = raw.name.value
+        cursor = Cursor(self.ctx, raw.items, raw.items[-1].end_pos if raw.items else raw.name.end_pos, name)
+        try:
+            if name.startswith("!"):
+                self.ctx.type_aliases[name] = cursor.type()
+            else:
+                self.ctx.attr_aliases[name] = cursor.attr()
+            cursor.done()
+        except FormatError as exc:
+            self.error(SYNTAX, exc.message, exc.start, exc.end)
+
+    def top_level_op(self, raw: RawOp) -> Operation:
+        self.anchor = Anchor(raw.start_pos)
+        return self.build(raw)
+
+    # --- operations -------------------------------------------------------------------------
+
+    def build(self, raw: RawOp) -> Operation:
+        name_tok = raw.name
+        written = name_tok.value
+        generic = written.startswith('"')
+        name = unescape(written[1:-1]) if generic else DEFAULT_DIALECT_OPS.get(written, written)
+        results = self._result_names(raw.results)
+        num_named = sum(count for _, count, _, _ in results)
+        spec = lookup(name)
+        end_pos = raw.end_pos
+        state = None
+        if generic:
+            state = self._generic(raw, name, num_named)
+        elif spec is not None and spec.parse is not None:
+            state = OpState(name, num_named)
+            cursor = Cursor(self.ctx, raw.items, end_pos, name)
+            try:
+                spec.parse(cursor, state)
+                if not cursor.at_end and cursor.is_token("LOC"):
+                    state.extra["loc"] = cursor.optional_loc()
+                cursor.done()
+            except FormatError as exc:
+                self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
+                state = None
+        if state is None:
+            state = self._opaque(raw, name, num_named)
+            if spec is None and not generic:
+                self.error(
+                    UNKNOWN_OP,
+                    f"operation '{name}' is not known to gpu-lsp; its operands and results are read without checking",
+                    name_tok.start_pos,
+                    name_tok.end_pos,
+                    Severity.HINT,
+                )
+            opaque = True
+        else:
+            opaque = False
+        op = Operation(name, self.anchor)
+        op.generic = generic
+        op.known = spec is not None and not opaque
+        op.span = self.span(raw.start_pos, end_pos)
+        op.name_span = self.span(name_tok.start_pos, name_tok.end_pos)
+        op.attributes = state.attributes
+        op.properties = state.properties
+        if state.extra:
+            op.extra = state.extra
+            loc = state.extra.pop("loc", None)
+            if loc is not None:
+                op.loc = loc
+        self._results(op, results, state, raw, opaque)
+        for raw_region, args in state.regions:
+            op.add_region(self.region(raw_region, args))
+        op.pending = PendingOperands(state.refs, state.successors)
+        return op
+
+    def _result_names(self, tok: Token | None) -> list[tuple[str, int, int, int]]:
+        if tok is None:
+            return []
+        out = []
+        base = tok.start_pos
+        text = tok.value
+        for m in _RESULT_ENTRY.finditer(text):
+            count = int(m.group(2)) if m.group(2) else 1
+            out.append((m.group(1), count, base + m.start(), base + m.end()))
+        return out
+
+    def _results(self, op: Operation, names: list, state: OpState, raw: RawOp, opaque: bool) -> None:
+        types = state.result_types
+        num_named = sum(count for _, count, _, _ in names)
+        if not opaque and names and len(types) != num_named:
+            if not types:
+                self.error(RESULT_COUNT, "cannot name an operation with no results", raw.results.start_pos, raw.results.end_pos)
+            else:
+                self.error(
+                    RESULT_COUNT,
+                    f"operation defines {len(types)} results but was provided {num_named} to bind",
+                    raw.results.start_pos,
+                    raw.results.end_pos,
+                )
+        if not names:
+            for ty in types:
+                op.add_result(ty)
+            return
+        i = 0
+        for name, count, start, end in names:
+            span = self.span(start, end)
+            for k in range(count):
+                ty = types[i] if i < len(types) else T.UNKNOWN
+                result = op.add_result(ty, name if count == 1 else f"{name}#{k}", span)
+                i += 1
+        for ty in types[i:]:
+            op.add_result(ty)
+
+    # --- regions ----------------------------------------------------------------------------
+
+    def region(self, raw: RawRegion | None, args: list[ArgDef] | None) -> Region:
+        region = Region()
+        if raw is None:
+            if args:
+                block = region.add_block()
+                for a in args:
+                    self._block_arg(block, a)
+            return region
+        region.span = self.span(raw.start_pos, raw.end_pos)
+        for index, raw_block in enumerate(raw.blocks):
+            block = region.add_block()
+            if index == 0 and args:
+                for a in args:
+                    self._block_arg(block, a)
+            if raw_block.label is not None:
+                self._label(block, raw_block)
+            for raw_op in raw_block.ops:
+                block.append(self.build(raw_op))
+        return region
+
+    def _block_arg(self, block: Block, a: ArgDef) -> None:
+        arg = block.add_argument(a.type, a.name, self.span(a.start, a.end) if a.name else None)
+        arg.loc = a.loc
+
+    def _label(self, block: Block, raw: RawBlock) -> None:
+        tok = raw.label
+        block.label = tok.value
+        block.label_span = self.span(tok.start_pos, tok.end_pos)
+        if raw.args is None:
+            return
+        cursor = Cursor(self.ctx, raw.args.items, raw.args.close.start_pos, "block")
+        try:
+            while not cursor.at_end:
+                name = cursor.def_value()
+                cursor.punct(":")
+                ty = cursor.type()
+                loc = cursor.optional_loc()
+                self._block_arg(block, ArgDef(name.value[1:], name.start_pos, name.end_pos, ty, loc))
+                if cursor.at_end:
+                    break
+                cursor.punct(",")
+        except FormatError as exc:
+            self.error(SYNTAX, exc.message, exc.start, exc.end)
+
+    # --- generic and opaque forms -----------------------------------------------------------
+
+    def _generic(self, raw: RawOp, name: str, num_named: int) -> OpState | None:
+        """`"dialect.op"(%a) [^bb] <{props}> ({regions}) {attrs} : (T) -> R loc(...)`."""
+        state = OpState(name, num_named)
+        c = Cursor(self.ctx, raw.items, raw.end_pos, name)
+        try:
+            operands = c.group("(")
+            refs = operands.operand_list()
+            operands.done()
+            if c.is_group("["):
+                succ = c.group("[")
+                while not succ.at_end:
+                    state.successors.append(succ.block_ref())
+                    if succ.is_group("("):
+                        sub = succ.group("(")
+                        extra = sub.operand_list()
+                        if sub.optional_punct(":"):
+                            sub.type_list()
+                        sub.done()
+                        state.extra.setdefault("successor_operands", []).append(len(extra))
+                        refs.extend(extra)
+                    if succ.at_end:
+                        break
+                    succ.punct(",")
+            if c.is_token("PROPS"):
+                tok = c.next()
+                props_tok = Token("DICT", tok.value[1:-1])
+                props_tok.start_pos = tok.start_pos + 1
+                props_tok.end_pos = tok.end_pos - 1
+                state.properties = dict(c.parse_dict_text(props_tok).entries)
+            if c.is_group("(") and not c.is_punct("->", 1):
+                regions = c.group("(")
+                while not regions.at_end:
+                    state.add_region(regions.region())
+                    if regions.at_end:
+                        break
+                    regions.punct(",")
+            c.optional_attr_dict(state)
+            c.punct(":")
+            fn = c.function_type()
+            state.extra["loc"] = c.optional_loc()
+            c.done()
+        except FormatError as exc:
+            self.error(CUSTOM_SYNTAX, exc.message, exc.start, exc.end)
+            return None
+        if len(fn.inputs) != len(refs):
+            self.error(
+                CUSTOM_SYNTAX,
+                f"expected {len(refs)} operand type{'s' if len(refs) != 1 else ''} but had {len(fn.inputs)}",
+                raw.name.start_pos,
+                raw.end_pos,
+            )
+            return None
+        for ref, ty in zip(refs, fn.inputs):
+            ref.type = ty
+        state.refs = refs
+        state.result_types = list(fn.results)
+        if state.extra.get("loc") is None:
+            state.extra.pop("loc", None)
+        return state
+
+    def _opaque(self, raw: RawOp, name: str, num_named: int) -> OpState:
+        """Keep what can be known without the op's syntax: uses, regions, successors."""
+        state = OpState(name, num_named)
+        state.result_types = [T.UNKNOWN] * num_named
+
+        def visit(items: list) -> None:
+            for item in items:
+                if isinstance(item, Token):
+                    if item.type == "VALUE":
+                        state.refs.append(Ref(item.value, item.start_pos, item.end_pos))
+                    elif item.type == "BLOCK_REF":
+                        state.successors.append(BlockRef(item.value, item.start_pos, item.end_pos))
+                elif isinstance(item, Group):
+                    visit(item.items)
+                elif isinstance(item, RawRegion):
+                    state.add_region(item)
+
+        visit(raw.items)
+        return state
+
+
+def dict_attr(attrs: dict[str, Attribute]) -> DictAttr:
+    return DictAttr(tuple(attrs.items()))
+
+
+__all__ = ["Builder", "PendingOperands", "OpaqueAttr", "Related"]

@@ -1,0 +1,625 @@
+"""Reading an operation's custom syntax from its item list, like MLIR's OpAsmParser."""
+
+from __future__ import annotations
+
+from lark.lexer import Token
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import (
+    ArrayAttr,
+    Attribute,
+    BoolAttr,
+    DenseArrayAttr,
+    DictAttr,
+    FloatAttr,
+    IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+)
+from gpu_lsp.parser.lexer import tokenize
+from gpu_lsp.parser.structure import Group, RawRegion
+from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type
+
+
+class FormatError(Exception):
+    """The item list does not match the op's syntax: message and absolute range."""
+
+    def __init__(self, message: str, start: int, end: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.start = start
+        self.end = end
+
+
+class Ref:
+    """An operand as written: `%name` or `%name#i`, its range and the type the op implies."""
+
+    __slots__ = ("name", "start", "end", "type")
+
+    def __init__(self, name: str, start: int, end: int, type: T.Type | None = None) -> None:
+        self.name = name
+        self.start = start
+        self.end = end
+        self.type = type
+
+
+class BlockRef:
+    """A successor as written: `^name`."""
+
+    __slots__ = ("name", "start", "end")
+
+    def __init__(self, name: str, start: int, end: int) -> None:
+        self.name = name
+        self.start = start
+        self.end = end
+
+
+class ArgDef:
+    """A region argument the op's syntax defines (`%tx` in `threads(%tx, ...)`)."""
+
+    __slots__ = ("name", "start", "end", "type", "loc")
+
+    def __init__(self, name: str | None, start: int, end: int, type: T.Type, loc: Attribute | None = None) -> None:
+        self.name = name
+        self.start = start
+        self.end = end
+        self.type = type
+        self.loc = loc
+
+
+class OpState:
+    """Everything a custom parser produces for one operation."""
+
+    __slots__ = ("name", "refs", "result_types", "attributes", "properties", "regions", "successors", "extra", "num_results")
+
+    def __init__(self, name: str, num_results: int) -> None:
+        self.name = name
+        self.num_results = num_results
+        self.refs: list[Ref] = []
+        self.result_types: list[T.Type] = []
+        self.attributes: dict[str, Attribute] = {}
+        self.properties: dict[str, Attribute] = {}
+        self.regions: list[tuple[RawRegion | None, list[ArgDef] | None]] = []
+        self.successors: list[BlockRef] = []
+        self.extra: dict = {}
+
+    def add_region(self, raw: RawRegion | None, args: list[ArgDef] | None = None) -> None:
+        self.regions.append((raw, args))
+
+
+class ParseContext:
+    """Shared state for one parse: aliases and the text."""
+
+    __slots__ = ("text", "type_aliases", "attr_aliases", "op_names")
+
+    def __init__(self, text: str, op_names: frozenset[str]) -> None:
+        self.text = text
+        self.type_aliases: dict[str, T.Type] = {}
+        self.attr_aliases: dict[str, Attribute] = {}
+        self.op_names = op_names
+
+
+def item_start(item) -> int:
+    return item.start_pos
+
+
+def item_end(item) -> int:
+    return item.end_pos
+
+
+def describe(item) -> str:
+    if item is None:
+        return "end of operation"
+    if isinstance(item, Token):
+        return f"'{item.value}'"
+    if isinstance(item, Group):
+        return f"'{item.open.value}'"
+    if isinstance(item, RawRegion):
+        return "'{'"
+    return "item"
+
+
+class Cursor:
+    """A position in an item list with typed readers that raise FormatError."""
+
+    __slots__ = ("ctx", "items", "i", "end_pos", "op_name")
+
+    def __init__(self, ctx: ParseContext, items: list, end_pos: int, op_name: str) -> None:
+        self.ctx = ctx
+        self.items = items
+        self.i = 0
+        self.end_pos = end_pos
+        self.op_name = op_name
+
+    # --- basics -----------------------------------------------------------------------------
+
+    def peek(self, k: int = 0):
+        j = self.i + k
+        return self.items[j] if j < len(self.items) else None
+
+    def next(self):
+        item = self.peek()
+        self.i += 1
+        return item
+
+    @property
+    def at_end(self) -> bool:
+        return self.i >= len(self.items)
+
+    def here(self) -> tuple[int, int]:
+        item = self.peek()
+        if item is None:
+            return self.end_pos, self.end_pos
+        return item_start(item), item_end(item)
+
+    def fail(self, message: str, item=None):
+        if item is None:
+            start, end = self.here()
+        else:
+            start, end = item_start(item), item_end(item)
+        raise FormatError(message, start, end)
+
+    def expected(self, what: str):
+        self.fail(f"expected {what}")
+
+    def done(self) -> None:
+        if not self.at_end:
+            self.fail(f"unexpected {describe(self.peek())} after the end of '{self.op_name}'")
+
+    # --- tokens -----------------------------------------------------------------------------
+
+    def is_token(self, kind: str, value: str | None = None, k: int = 0) -> bool:
+        item = self.peek(k)
+        return isinstance(item, Token) and item.type == kind and (value is None or item.value == value)
+
+    def is_keyword(self, word: str, k: int = 0) -> bool:
+        item = self.peek(k)
+        return isinstance(item, Token) and item.value == word and item.type in ("BARE", "TYPE", "OPNAME")
+
+    def optional_keyword(self, word: str) -> Token | None:
+        if self.is_keyword(word):
+            return self.next()
+        return None
+
+    def keyword(self, word: str) -> Token:
+        tok = self.optional_keyword(word)
+        if tok is None:
+            self.expected(f"'{word}'")
+        return tok
+
+    def any_keyword(self) -> Token:
+        item = self.peek()
+        if isinstance(item, Token) and item.type in ("BARE", "TYPE"):
+            return self.next()
+        self.expected("a keyword")
+
+    def is_punct(self, ch: str, k: int = 0) -> bool:
+        item = self.peek(k)
+        return isinstance(item, Token) and item.value == ch and item.type in ("PUNCT", "COLON")
+
+    def optional_punct(self, ch: str) -> Token | None:
+        if self.is_punct(ch):
+            return self.next()
+        return None
+
+    def punct(self, ch: str) -> Token:
+        tok = self.optional_punct(ch)
+        if tok is None:
+            self.expected(f"'{ch}'")
+        return tok
+
+    # --- values -----------------------------------------------------------------------------
+
+    def is_operand(self) -> bool:
+        return self.is_token("VALUE")
+
+    def operand(self, type: T.Type | None = None) -> Ref:
+        item = self.peek()
+        if not (isinstance(item, Token) and item.type == "VALUE"):
+            self.expected("SSA operand")
+        self.i += 1
+        return Ref(item.value, item.start_pos, item.end_pos, type)
+
+    def optional_operand(self, type: T.Type | None = None) -> Ref | None:
+        return self.operand(type) if self.is_operand() else None
+
+    def operand_list(self, type: T.Type | None = None) -> list[Ref]:
+        """`%a, %b, ...` (possibly empty)."""
+        refs: list[Ref] = []
+        if not self.is_operand():
+            return refs
+        refs.append(self.operand(type))
+        while self.is_punct(",") and self.is_token("VALUE", k=1):
+            self.i += 1
+            refs.append(self.operand(type))
+        return refs
+
+    def def_value(self) -> Token:
+        item = self.peek()
+        if not (isinstance(item, Token) and item.type == "VALUE"):
+            self.expected("SSA value name")
+        self.i += 1
+        return item
+
+    def block_ref(self) -> BlockRef:
+        item = self.peek()
+        if not (isinstance(item, Token) and item.type == "BLOCK_REF"):
+            self.expected("block name")
+        self.i += 1
+        return BlockRef(item.value, item.start_pos, item.end_pos)
+
+    # --- groups and regions -----------------------------------------------------------------
+
+    def is_group(self, opener: str = "(", k: int = 0) -> bool:
+        item = self.peek(k)
+        return isinstance(item, Group) and item.open.value == opener
+
+    def group(self, opener: str = "(") -> "Cursor":
+        item = self.peek()
+        if not (isinstance(item, Group) and item.open.value == opener):
+            self.expected(f"'{opener}'")
+        self.i += 1
+        return Cursor(self.ctx, item.items, item.close.start_pos, self.op_name)
+
+    def optional_group(self, opener: str = "(") -> "Cursor | None":
+        return self.group(opener) if self.is_group(opener) else None
+
+    def is_region(self) -> bool:
+        item = self.peek()
+        return isinstance(item, RawRegion) or (isinstance(item, Token) and item.type == "DICT" and item.value.replace(" ", "") == "{}")
+
+    def region(self) -> RawRegion | None:
+        """A region; an empty `{}` reads as an empty region (None)."""
+        item = self.peek()
+        if isinstance(item, RawRegion):
+            self.i += 1
+            return item
+        if isinstance(item, Token) and item.type == "DICT" and item.value.replace(" ", "") == "{}":
+            self.i += 1
+            return None
+        self.expected("'{' to begin a region")
+
+    def optional_region(self) -> tuple[bool, RawRegion | None]:
+        if self.is_region():
+            return True, self.region()
+        return False, None
+
+    # --- types ------------------------------------------------------------------------------
+
+    def is_type(self) -> bool:
+        item = self.peek()
+        if isinstance(item, Token):
+            return item.type == "TYPE"
+        return isinstance(item, Group) and item.open.value == "("
+
+    def type(self) -> T.Type:
+        item = self.peek()
+        if isinstance(item, Token) and item.type == "TYPE":
+            self.i += 1
+            return self.parse_type_text(item.value, item.start_pos, item.end_pos)
+        if isinstance(item, Group) and item.open.value == "(" and self.is_punct("->", 1):
+            return self.function_type()
+        self.expected("type")
+
+    def parse_type_text(self, text: str, start: int, end: int) -> T.Type:
+        if text[0] == "!" and "<" not in text and "." not in text:
+            alias = self.ctx.type_aliases.get(text)
+            if alias is None:
+                raise FormatError(f"undefined symbol alias id '{text[1:]}'", start, end)
+            return alias
+        try:
+            return parse_type(text, self.ctx.type_aliases)
+        except TypeSyntaxError as exc:
+            raise FormatError(str(exc), start, end) from None
+
+    def type_list(self) -> list[T.Type]:
+        """`T, T, ...` (at least one)."""
+        out = [self.type()]
+        while self.is_punct(",") and self._type_follows(1):
+            self.i += 1
+            out.append(self.type())
+        return out
+
+    def _type_follows(self, k: int) -> bool:
+        item = self.peek(k)
+        if isinstance(item, Token):
+            return item.type == "TYPE"
+        return isinstance(item, Group) and item.open.value == "("
+
+    def paren_type_list(self) -> list[T.Type]:
+        """`(T, ...)` possibly empty."""
+        sub = self.group("(")
+        if sub.at_end:
+            return []
+        types = sub.type_list()
+        sub.done()
+        return types
+
+    def function_type(self) -> T.FunctionType:
+        inputs = self.paren_type_list()
+        self.punct("->")
+        results = self.result_types()
+        return T.FunctionType(tuple(inputs), tuple(results))
+
+    def result_types(self) -> list[T.Type]:
+        """After `->`: a single type or a parenthesised list."""
+        if self.is_group("(") and not self.is_punct("->", 1):
+            return self.paren_type_list()
+        return [self.type()]
+
+    def colon_type(self) -> T.Type:
+        self.punct(":")
+        return self.type()
+
+    def colon_type_list(self) -> list[T.Type]:
+        self.punct(":")
+        return self.type_list()
+
+    # --- attributes -------------------------------------------------------------------------
+
+    def is_attr_dict(self) -> bool:
+        return self.is_token("DICT")
+
+    def optional_attr_dict(self, st: OpState) -> None:
+        item = self.peek()
+        if isinstance(item, Token) and item.type == "DICT":
+            self.i += 1
+            for key, value in self.parse_dict_text(item).entries:
+                st.attributes[key] = value
+
+    def attr_dict_with_keyword(self, st: OpState) -> None:
+        if self.optional_keyword("attributes"):
+            item = self.peek()
+            if not (isinstance(item, Token) and item.type == "DICT"):
+                self.expected("attribute dictionary")
+            self.optional_attr_dict(st)
+
+    def parse_dict_text(self, tok: Token) -> DictAttr:
+        text = self.ctx.text
+        start, end = tok.start_pos, tok.end_pos
+        lexed = tokenize(text, start=start + 1, end=end - 1, attr_mode=True)
+        if lexed.errors:
+            err = lexed.errors[0]
+            raise FormatError(err.message, err.range.start, err.range.end)
+        sub = Cursor(self.ctx, group_tokens(lexed.tokens), end - 1, self.op_name)
+        entries: list[tuple[str, Attribute]] = []
+        while not sub.at_end:
+            key_tok = sub.next()
+            if not (isinstance(key_tok, Token) and key_tok.type in ("BARE", "STRING", "TYPE", "OPNAME")):
+                sub.fail("expected attribute name", key_tok)
+            key = key_tok.value[1:-1] if key_tok.type == "STRING" else key_tok.value
+            if sub.optional_punct("="):
+                entries.append((key, sub.attr()))
+            else:
+                entries.append((key, UnitAttr()))
+            if sub.at_end:
+                break
+            sub.punct(",")
+        return DictAttr(tuple(entries))
+
+    def is_attr(self) -> bool:
+        item = self.peek()
+        if isinstance(item, Group):
+            return item.open.value == "["
+        return isinstance(item, Token) and item.type in ("INT", "FLOAT", "STRING", "ATTR", "DICT", "SYMBOL", "TYPE", "LOC") or (
+            isinstance(item, Token) and item.type == "BARE" and item.value in ("true", "false", "unit")
+        )
+
+    def attr(self, default_type: T.Type | None = None) -> Attribute:
+        item = self.peek()
+        if isinstance(item, Group) and item.open.value == "[":
+            self.i += 1
+            sub = Cursor(self.ctx, item.items, item.close.start_pos, self.op_name)
+            elements = []
+            while not sub.at_end:
+                elements.append(sub.attr())
+                if sub.at_end:
+                    break
+                sub.punct(",")
+            return ArrayAttr(tuple(elements))
+        if not isinstance(item, Token):
+            self.expected("attribute value")
+        kind = item.type
+        if kind == "INT":
+            self.i += 1
+            value = int(item.value, 16) if item.value.startswith("0x") else int(item.value)
+            if self.is_punct(":"):
+                self.i += 1
+                ty = self.type()
+                if isinstance(ty, T.FloatType):
+                    return FloatAttr(float(value), ty, item.value)
+                return IntegerAttr(value, ty)
+            return IntegerAttr(value, default_type or T.I64)
+        if kind == "FLOAT":
+            self.i += 1
+            ty = default_type or T.F64
+            if self.is_punct(":"):
+                self.i += 1
+                ty = self.type()
+            return FloatAttr(float(item.value), ty, None)
+        if kind == "STRING":
+            self.i += 1
+            value = unescape(item.value[1:-1])
+            if self.is_punct(":") and self._type_follows(1):
+                self.i += 1
+                self.type()
+            return StringAttr(value)
+        if kind == "BARE":
+            if item.value in ("true", "false"):
+                self.i += 1
+                return BoolAttr(item.value == "true")
+            if item.value == "unit":
+                self.i += 1
+                return UnitAttr()
+            self.expected("attribute value")
+        if kind == "DICT":
+            self.i += 1
+            return self.parse_dict_text(item)
+        if kind == "SYMBOL":
+            self.i += 1
+            return symbol_ref(item.value)
+        if kind == "TYPE":
+            return TypeAttr(self.type())
+        if kind == "LOC":
+            self.i += 1
+            return OpaqueAttr(item.value, "loc")
+        if kind == "ATTR":
+            self.i += 1
+            return self._compound_attr(item)
+        if kind == "PUNCT" and item.value in "-":
+            self.expected("attribute value")
+        self.expected("attribute value")
+
+    def _compound_attr(self, item: Token) -> Attribute:
+        text = item.value
+        if text.startswith("#"):
+            if "<" not in text and "." not in text:
+                alias = self.ctx.attr_aliases.get(text)
+                if alias is None:
+                    raise FormatError(f"undefined symbol alias id '{text[1:]}'", item.start_pos, item.end_pos)
+                return alias
+            attr = hash_attr(text)
+            if self.is_punct(":") and self._type_follows(1):
+                self.i += 1
+                self.type()
+            return attr
+        if text.startswith("array<"):
+            return parse_dense_array(text, self, item)
+        kind = text[: text.index("<")] if "<" in text else text
+        ty = None
+        if kind in ("dense", "sparse", "dense_resource") and self.is_punct(":"):
+            self.i += 1
+            ty = self.type()
+        return OpaqueAttr(text, kind, ty)
+
+    def symbol(self) -> SymbolRefAttr:
+        item = self.peek()
+        if not (isinstance(item, Token) and item.type == "SYMBOL"):
+            self.expected("symbol reference")
+        self.i += 1
+        return symbol_ref(item.value)
+
+    def is_symbol(self) -> bool:
+        return self.is_token("SYMBOL")
+
+    def optional_loc(self) -> Attribute | None:
+        if self.is_token("LOC"):
+            return OpaqueAttr(self.next().value, "loc")
+        return None
+
+    def integer(self) -> int:
+        item = self.peek()
+        if not (isinstance(item, Token) and item.type == "INT"):
+            self.expected("integer value")
+        self.i += 1
+        return int(item.value, 16) if item.value.startswith("0x") else int(item.value)
+
+    def string(self) -> str:
+        item = self.peek()
+        if not (isinstance(item, Token) and item.type == "STRING"):
+            self.expected("string")
+        self.i += 1
+        return unescape(item.value[1:-1])
+
+
+def group_tokens(tokens: list[Token]) -> list:
+    """Nest a flat token list by its brackets (used inside attribute dictionaries)."""
+    stack: list[tuple[Token, list]] = []
+    out: list = []
+    current = out
+    for tok in tokens:
+        kind = tok.type
+        if kind == "LPAR" or kind == "LSQB":
+            stack.append((tok, current))
+            current = []
+        elif (kind == "RPAR" or kind == "RSQB") and stack:
+            opener, parent = stack.pop()
+            parent.append(Group(opener, tok, current))
+            current = parent
+        else:
+            current.append(tok)
+    return out
+
+
+def symbol_ref(text: str) -> SymbolRefAttr:
+    """Split `@a::@b` (names may be quoted) into a SymbolRefAttr."""
+    parts = []
+    i = 0
+    n = len(text)
+    while i < n:
+        if text[i] == "@":
+            i += 1
+        if i < n and text[i] == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            parts.append(unescape(text[i + 1 : j]))
+            i = j + 1
+        else:
+            j = text.find("::", i)
+            j = n if j < 0 else j
+            parts.append(text[i:j])
+            i = j
+        if text.startswith("::", i):
+            i += 2
+    return SymbolRefAttr(parts[0], tuple(parts[1:]))
+
+
+def unescape(body: str) -> str:
+    """Undo MLIR string escapes (`\\n`, `\\"`, `\\\\`, `\\XX` hex)."""
+    if "\\" not in body:
+        return body
+    out = []
+    i = 0
+    n = len(body)
+    while i < n:
+        ch = body[i]
+        if ch != "\\" or i + 1 >= n:
+            out.append(ch)
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in '"\\':
+            out.append(nxt)
+            i += 2
+        elif nxt == "n":
+            out.append("\n")
+            i += 2
+        elif nxt == "t":
+            out.append("\t")
+            i += 2
+        elif i + 2 < n and all(c in "0123456789abcdefABCDEF" for c in body[i + 1 : i + 3]):
+            out.append(chr(int(body[i + 1 : i + 3], 16)))
+            i += 3
+        else:
+            out.append(nxt)
+            i += 2
+    return "".join(out)
+
+
+def parse_dense_array(text: str, cursor: Cursor, item: Token) -> DenseArrayAttr:
+    """`array<i32: 1, 2>` / `array<f32>` to a DenseArrayAttr."""
+    body = text[len("array<") : -1].strip()
+    head, _, values = body.partition(":")
+    try:
+        elem = parse_type(head.strip())
+    except TypeSyntaxError as exc:
+        raise FormatError(str(exc), item.start_pos, item.end_pos) from None
+    parsed = []
+    for raw in values.split(","):
+        raw = raw.strip()
+        if not raw:
+            continue
+        try:
+            if raw in ("true", "false"):
+                parsed.append(raw == "true")
+            elif isinstance(elem, T.FloatType):
+                parsed.append(float(raw))
+            else:
+                parsed.append(int(raw, 0))
+        except ValueError:
+            raise FormatError(f"invalid array element '{raw}'", item.start_pos, item.end_pos) from None
+    return DenseArrayAttr(elem, tuple(parsed))

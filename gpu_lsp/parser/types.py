@@ -1,0 +1,193 @@
+"""Type parsing: one TYPE token's text to an `ir.types.Type`, cached."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Transformer
+from lark.exceptions import LarkError
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr, OpaqueAttr, StringAttr
+
+
+class TypeSyntaxError(ValueError):
+    """The text is not a valid type."""
+
+
+def _dims(text: str | None) -> tuple:
+    if not text:
+        return ()
+    return tuple(None if d == "?" else int(d) for d in text.split("x")[:-1])
+
+
+def hash_attr(text: str) -> DialectAttr | OpaqueAttr:
+    """Split `#dialect.name<body>` into its parts (aliases keep their text)."""
+    lt = text.find("<")
+    head = text[1:] if lt < 0 else text[1:lt]
+    body = None if lt < 0 else text[lt + 1 : -1]
+    dialect, _, name = head.partition(".")
+    return DialectAttr(dialect, name, body)
+
+
+class _ToType(Transformer):
+    def start(self, c):
+        return c[0]
+
+    def int_type(self, c):
+        s = str(c[0])
+        if s[0] in "su":
+            return T.IntegerType(int(s[2:]), s[0])
+        return T.IntegerType(int(s[1:]))
+
+    def float_type(self, c):
+        return T.FloatType(str(c[0]))
+
+    def index_type(self, c):
+        return T.INDEX
+
+    def none_type(self, c):
+        return T.NONE
+
+    def memref(self, c):
+        dims = ()
+        if c and not isinstance(c[0], T.Type) and c[0].type == "DIMS":
+            dims = _dims(str(c[0]))
+            c = c[1:]
+        elem = c[0]
+        layout = space = None
+        extra = c[1:]
+        if len(extra) == 2:
+            layout, space = extra[0][1], extra[1][1]
+        elif extra:
+            kind, attr = extra[0]
+            if kind == "layout":
+                layout = attr
+            else:
+                space = attr
+        return T.MemRefType(dims, elem, layout, space)
+
+    def unranked_memref(self, c):
+        space = c[1][1] if len(c) > 1 else None
+        return T.UnrankedMemRefType(c[0], space)
+
+    def tensor(self, c):
+        dims = ()
+        if c and not isinstance(c[0], T.Type):
+            dims = _dims(str(c[0]))
+            c = c[1:]
+        enc = c[1][1] if len(c) > 1 else None
+        return T.TensorType(dims, c[0], enc)
+
+    def unranked_tensor(self, c):
+        return T.UnrankedTensorType(c[0])
+
+    def vector(self, c):
+        if len(c) == 1:
+            return T.VectorType((), c[0])
+        parts = str(c[0]).split("x")[:-1]
+        shape = tuple(int(p.strip("[]")) for p in parts)
+        scalable = tuple(p.startswith("[") for p in parts)
+        return T.VectorType(shape, c[1], scalable if any(scalable) else ())
+
+    def complex(self, c):
+        return T.ComplexType(c[0])
+
+    def tuple(self, c):
+        return T.TupleType(tuple(x for x in c if x is not None))
+
+    def dialect_type(self, c):
+        text = str(c[0])
+        lt = text.find("<")
+        head = text[1:] if lt < 0 else text[1:lt]
+        body = None if lt < 0 else text[lt + 1 : -1]
+        dialect, _, name = head.partition(".")
+        return T.DialectType(dialect, name, body)
+
+    def function_type(self, c):
+        *inputs, results = c
+        return T.FunctionType(tuple(x for x in inputs if x is not None), results)
+
+    def single_result(self, c):
+        return (c[0],)
+
+    def result_list(self, c):
+        return tuple(x for x in c if x is not None)
+
+    def mattr(self, c):
+        tok = c[0]
+        text = str(tok)
+        if tok.type in ("STRIDED", "AFFINE_MAP"):
+            return ("layout", OpaqueAttr(text))
+        if tok.type == "HASH_ATTR" and "." not in text and "<" not in text:
+            return ("layout", OpaqueAttr(text))
+        return self.space(c)
+
+    def space(self, c):
+        tok = c[0]
+        if tok.type == "INT":
+            return ("space", IntegerAttr(int(tok), T.I64))
+        if tok.type == "STRING":
+            return ("space", StringAttr(str(tok)[1:-1]))
+        return ("space", hash_attr(str(tok)))
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = Path(__file__).with_name("types.lark").read_text()
+    return Lark(grammar, parser="lalr", lexer="contextual", transformer=_ToType(), maybe_placeholders=True)
+
+
+_CACHE: dict[str, T.Type] = {}
+
+
+def parse_type(text: str, aliases: dict[str, T.Type] | None = None) -> T.Type:
+    """Parse the text of one type; raises TypeSyntaxError."""
+    cached = _CACHE.get(text)
+    if cached is not None:
+        return cached
+    if aliases and text.startswith("!") and text in aliases:
+        return aliases[text]
+    if aliases and "!" in text:
+        for name in sorted(aliases, key=len, reverse=True):
+            if name in text:
+                text = _substitute(text, name, str(aliases[name]))
+    parser = _parser()
+    try:
+        result = parser.parse(text)
+    except LarkError as exc:
+        raise TypeSyntaxError(_describe(exc, text)) from None
+    if not aliases or "!" not in text:
+        if len(_CACHE) > 50000:
+            _CACHE.clear()
+        _CACHE[text] = result
+    return result
+
+
+def _substitute(text: str, alias: str, value: str) -> str:
+    out = []
+    i = 0
+    n = len(alias)
+    while True:
+        j = text.find(alias, i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        after = text[j + n : j + n + 1]
+        out.append(text[i:j])
+        if after and (after.isalnum() or after in "_$."):
+            out.append(alias)
+        else:
+            out.append(value)
+        i = j + n
+
+
+def _describe(exc: LarkError, text: str) -> str:
+    token = getattr(exc, "token", None)
+    if token is not None and getattr(token, "type", "") == "$END":
+        return f"unexpected end of type '{text}'"
+    col = getattr(exc, "column", None)
+    if col is not None and col > 0:
+        return f"invalid type '{text}' at '{text[col - 1:col + 9]}'"
+    return f"invalid type '{text}'"
