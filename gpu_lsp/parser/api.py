@@ -28,6 +28,7 @@ class Chunk:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
     implicit_module: bool = True
+    context: ParseContext | None = None
 
     @property
     def top_level(self) -> list[Operation]:
@@ -133,7 +134,7 @@ def parse_chunk(text: str, start: int, end: int) -> Chunk:
         implicit = True
     Resolver(diagnostics).resolve_top(ops)
     diagnostics.sort(key=Diagnostic.sort_key)
-    return Chunk(start, end, module, diagnostics, lexed.comments, implicit)
+    return Chunk(start, end, module, diagnostics, lexed.comments, implicit, ctx)
 
 
 def implicit_module(ops: list[Operation], start: int, end: int) -> Operation:

@@ -131,8 +131,9 @@ class Builder:
             if loc is not None:
                 op.loc = loc
         self._results(op, results, state, raw, opaque)
+        units = name == "builtin.module"
         for raw_region, args in state.regions:
-            op.add_region(self.region(raw_region, args))
+            op.add_region(self.region(raw_region, args, units))
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 
@@ -176,7 +177,8 @@ class Builder:
 
     # --- regions ----------------------------------------------------------------------------
 
-    def region(self, raw: RawRegion | None, args: list[ArgDef] | None) -> Region:
+    def region(self, raw: RawRegion | None, args: list[ArgDef] | None, units: bool = False) -> Region:
+        """Build a region; with `units`, each operation gets its own anchor (module bodies)."""
         region = Region()
         if raw is None:
             if args:
@@ -193,7 +195,13 @@ class Builder:
             if raw_block.label is not None:
                 self._label(block, raw_block)
             for raw_op in raw_block.ops:
-                block.append(self.build(raw_op))
+                if units:
+                    outer = self.anchor
+                    self.anchor = Anchor(raw_op.start_pos)
+                    block.append(self.build(raw_op))
+                    self.anchor = outer
+                else:
+                    block.append(self.build(raw_op))
         return region
 
     def _block_arg(self, block: Block, a: ArgDef) -> None:

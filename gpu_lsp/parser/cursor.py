@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from lark.lexer import Token
 
 from gpu_lsp.ir import types as T
@@ -22,6 +24,9 @@ from gpu_lsp.ir.attributes import (
 from gpu_lsp.parser.lexer import tokenize
 from gpu_lsp.parser.structure import Group, RawRegion
 from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type
+
+
+_SPACED_DIMS = re.compile(r"(?<=[\d?\]])[ \t\n]*x[ \t\n]*(?=[\d?\[A-Za-z!])|(?<=<)[ \t\n]+(?=[\d?\[])")
 
 
 class FormatError(Exception):
@@ -313,6 +318,13 @@ class Cursor:
         try:
             return parse_type(text, self.ctx.type_aliases)
         except TypeSyntaxError as exc:
+            # `memref<2 x 32 x f32>`: MLIR allows blanks around the `x` of a shape.
+            squeezed = _SPACED_DIMS.sub("x", text)
+            if squeezed != text:
+                try:
+                    return parse_type(squeezed, self.ctx.type_aliases)
+                except TypeSyntaxError:
+                    pass
             raise FormatError(str(exc), start, end) from None
 
     def type_list(self) -> list[T.Type]:
@@ -410,6 +422,8 @@ class Cursor:
 
     def attr(self, default_type: T.Type | None = None) -> Attribute:
         item = self.peek()
+        if isinstance(item, Group) and item.open.value == "(" and self.is_punct("->", 1):
+            return TypeAttr(self.function_type())
         if isinstance(item, Group) and item.open.value == "[":
             self.i += 1
             sub = Cursor(self.ctx, item.items, item.close.start_pos, self.op_name)

@@ -50,7 +50,7 @@ _MASTER = re.compile(
 _RESULTS = re.compile(
     rf"%{_SUFFIX}(?::\d+)?(?:[ \t]*,[ \t]*%{_SUFFIX}(?::\d+)?)*[ \t]*=(?!=)[ \t]*(?=[A-Za-z_\"])"
 )
-_DICT_START = re.compile(rf"[ \t]*(?:\}}|(?:{_BARE}|{_STRING})[ \t]*(?:=|,|\}}))")
+_DICT_START = re.compile(rf"[ \t]*(?:\}}|\[|(?:{_BARE}|{_STRING})[ \t]*(?:=|,|\}}))")
 _DICT_KEY = re.compile(rf"[ \t]*({_BARE})[ \t]*(?:,|\}})")
 _BRACKET_SCAN = re.compile(r'[<>()\[\]{}"\n]')
 _LINE_OP_START = re.compile(
@@ -245,7 +245,7 @@ def tokenize(
             if not attr_mode and (
                 expect_op
                 or (dotted and (not frame.stack or at_line_start))
-                or (at_line_start and not frame.stack and word in UNDOTTED_OP_NAMES)
+                or (at_line_start and not frame.stack and word in UNDOTTED_OP_NAMES and not (e < end and text[e] == "("))
             ):
                 if frame.stack:
                     close_frame_brackets(frame, s, "before the next operation")
@@ -364,7 +364,7 @@ def tokenize(
         if ch == "{":
             if attr_mode or _DICT_START.match(text, e, end) is not None:
                 key = _DICT_KEY.match(text, e, end)
-                if key is None or key.group(1) not in op_names:
+                if key is None or (key.group(1) not in op_names and key.group(1) != "return"):
                     close, ok = scan_balanced(text, s, end)
                     if not ok:
                         error("expected '}' to close the attribute dictionary", s, e)
