@@ -136,9 +136,6 @@ def _shift_chunk(chunk: Chunk, delta: int) -> None:
     chunk.end += delta
     module = chunk.module
     _shift_unit(module, delta)
-    if chunk.implicit_module:
-        for op in module.regions[0].blocks[0].operations:
-            _shift_unit(op, delta)
     chunk.diagnostics = [_shift_diag(d, delta) for d in chunk.diagnostics]
     chunk.comments = [Comment(c.text, c.range.shifted(delta)) for c in chunk.comments]
 
