@@ -30,7 +30,7 @@ CASTS = {
 }
 
 
-def _modifiers(c: Cursor, st: OpState) -> None:
+def read_modifiers(c: Cursor, st: OpState) -> None:
     """`overflow<nsw, nuw>`, `fastmath<fast>`, `exact` and rounding-mode suffixes."""
     while True:
         if c.is_keyword("overflow") or c.is_keyword("fastmath"):
@@ -51,7 +51,7 @@ def _modifiers(c: Cursor, st: OpState) -> None:
 def _binary(name: str, summary: str) -> None:
     def parse(c: Cursor, st: OpState) -> None:
         refs = c.operand_list()
-        _modifiers(c, st)
+        read_modifiers(c, st)
         c.optional_attr_dict(st)
         ty = c.colon_type()
         for r in refs:
@@ -69,7 +69,7 @@ for _n, _s in BINARY.items():
 @op("arith.negf", "pure", "Float negation.", "%r = arith.negf %a : T")
 def _negf(c: Cursor, st: OpState) -> None:
     ref = c.operand()
-    _modifiers(c, st)
+    read_modifiers(c, st)
     c.optional_attr_dict(st)
     ref.type = c.colon_type()
     st.refs.append(ref)
@@ -79,7 +79,7 @@ def _negf(c: Cursor, st: OpState) -> None:
 def _cast(name: str, summary: str) -> None:
     def parse(c: Cursor, st: OpState) -> None:
         ref = c.operand()
-        _modifiers(c, st)
+        read_modifiers(c, st)
         c.optional_attr_dict(st)
         ref.type = c.colon_type()
         c.keyword("to")
@@ -107,7 +107,7 @@ def _cmp(name: str, predicates: tuple[str, ...]) -> None:
         st.extra["predicate"] = pred
         c.punct(",")
         refs = c.operand_list()
-        _modifiers(c, st)
+        read_modifiers(c, st)
         c.optional_attr_dict(st)
         ty = c.colon_type()
         for r in refs:

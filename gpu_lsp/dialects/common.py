@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from lark.lexer import Token
+
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DictAttr, StringAttr, TypeAttr
-from gpu_lsp.parser.cursor import ArgDef, Cursor, FormatError, OpState
+from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.parser.structure import Group, RawRegion
 
 
 def read_symbol_name(c: Cursor, st: OpState) -> None:
@@ -118,3 +121,184 @@ def element_type(ty: T.Type) -> T.Type:
     if isinstance(ty, (T.VectorType, T.TensorType, T.MemRefType, T.UnrankedTensorType, T.UnrankedMemRefType, T.ComplexType)):
         return ty.element
     return ty
+
+
+def typed_operand_list(c: Cursor, st: OpState) -> list[Ref]:
+    """`%a, %b : T, U` or nothing (`($values^ : type($values))?`)."""
+    refs = c.operand_list()
+    if refs:
+        tys = c.colon_type_list()
+        if len(tys) != len(refs):
+            c.fail(f"expected {len(refs)} types")
+        for r, t in zip(refs, tys):
+            r.type = t
+        st.refs.extend(refs)
+    return refs
+
+
+def value_defs(c: Cursor, ty: T.Type | None = None) -> list[ArgDef]:
+    """`(%i, %j, ...)`: names a region argument each (induction variables)."""
+    sub = c.group("(")
+    args: list[ArgDef] = []
+    while not sub.at_end:
+        tok = sub.def_value()
+        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty or T.INDEX))
+        if sub.at_end:
+            break
+        sub.punct(",")
+    return args
+
+
+def assignment_list(c: Cursor) -> tuple[list[ArgDef], list[Ref]]:
+    """`(%arg = %init, ...)`: region arguments and the operands they are bound to."""
+    sub = c.group("(")
+    args: list[ArgDef] = []
+    refs: list[Ref] = []
+    while not sub.at_end:
+        tok = sub.def_value()
+        sub.punct("=")
+        refs.append(sub.operand())
+        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, T.UNKNOWN))
+        if sub.at_end:
+            break
+        sub.punct(",")
+    return args, refs
+
+
+def bind_types(c: Cursor, args: list[ArgDef], refs: list[Ref], types: list[T.Type]) -> None:
+    """Give each `%arg = %init` pair its type from a type list of the same length."""
+    if len(types) != len(refs):
+        c.fail(f"expected as many types as operands ({len(refs)}), got {len(types)}")
+    for a, r, t in zip(args, refs, types):
+        a.type = t
+        r.type = t
+
+
+def typed_arg_defs(c: Cursor) -> list[ArgDef]:
+    """`(%a : T {attrs}?, ...)`: named, typed region arguments (async.execute, spirv)."""
+    sub = c.group("(")
+    args: list[ArgDef] = []
+    while not sub.at_end:
+        tok = sub.def_value()
+        sub.punct(":")
+        ty = sub.type()
+        if sub.is_attr_dict():
+            sub.next()
+        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty, sub.optional_loc()))
+        if sub.at_end:
+            break
+        sub.punct(",")
+    return args
+
+
+def successor(c: Cursor, st: OpState) -> None:
+    """`^bb [(%a, ... : T, ...)]`: a successor and its operands."""
+    st.successors.append(c.block_ref())
+    count = 0
+    if c.is_group("("):
+        sub = c.group("(")
+        refs = sub.operand_list()
+        if refs:
+            tys = sub.colon_type_list()
+            if len(tys) != len(refs):
+                sub.fail(f"expected {len(refs)} types")
+            for r, t in zip(refs, tys):
+                r.type = t
+        sub.done()
+        st.refs.extend(refs)
+        count = len(refs)
+    st.extra.setdefault("successor_operands", []).append(count)
+
+
+def unary_same_type(c: Cursor, st: OpState, modifiers=None) -> T.Type:
+    """`%a [modifiers] attr-dict : T` with result type T."""
+    ref = c.operand()
+    if modifiers is not None:
+        modifiers(c, st)
+    c.optional_attr_dict(st)
+    ref.type = c.colon_type()
+    st.refs.append(ref)
+    st.result_types.append(ref.type)
+    return ref.type
+
+
+def read_tolerant(c: Cursor, st: OpState) -> None:
+    """An op whose syntax is read loosely: every `%use`, `^successor` and region, the
+    attribute dictionaries, and result types from a trailing `: (T...) -> R` or `: T`.
+
+    `%x = ...` inside brackets defines an argument of the op's first region. Result
+    types that the trailing types do not give are unknown.
+    """
+    items = c.items
+    end = len(items)
+    if end and isinstance(items[-1], Token) and items[-1].type == "LOC":
+        end -= 1
+    colon = None
+    for k in range(end):
+        item = items[k]
+        if isinstance(item, Token) and item.type == "COLON":
+            colon = k
+    defs: list[ArgDef] = []
+    refs: list[Ref] = []
+    regions: list = []
+
+    def visit(seq: list, nested: bool) -> None:
+        n = len(seq)
+        for k in range(n):
+            item = seq[k]
+            if isinstance(item, Token):
+                if item.type == "VALUE":
+                    nxt = seq[k + 1] if k + 1 < n else None
+                    if nested and isinstance(nxt, Token) and nxt.value == "=":
+                        defs.append(ArgDef(item.value[1:], item.start_pos, item.end_pos, T.UNKNOWN))
+                    else:
+                        refs.append(Ref(item.value, item.start_pos, item.end_pos))
+                elif item.type == "BLOCK_REF":
+                    st.successors.append(BlockRef(item.value, item.start_pos, item.end_pos))
+                elif item.type == "DICT" and not nested:
+                    try:
+                        for key, value in c.parse_dict_text(item).entries:
+                            st.attributes[key] = value
+                    except FormatError:
+                        pass
+            elif isinstance(item, Group):
+                visit(item.items, True)
+            elif isinstance(item, RawRegion):
+                regions.append(item)
+            elif item is None:
+                continue
+
+    visit(items[: colon if colon is not None else end], False)
+    inputs: list[T.Type] | None = None
+    results: list[T.Type] | None = None
+    if colon is not None:
+        tail = Cursor(c.ctx, items[colon + 1 : end], c.end_pos, c.op_name)
+        try:
+            if tail.is_group("(") and tail.is_punct("->", 1):
+                fn = tail.function_type()
+                inputs, results = list(fn.inputs), list(fn.results)
+            else:
+                types = tail.type_list()
+                if tail.optional_punct("->"):
+                    inputs, results = types, tail.result_types()
+                elif tail.optional_keyword("to") or tail.optional_keyword("into"):
+                    inputs, results = types, [tail.type()]
+                elif st.num_results and not refs and len(types) == st.num_results:
+                    results = types
+                elif len(types) == len(refs):
+                    inputs = types
+            rest = tail.items[tail.i :]
+        except FormatError:
+            rest = items[colon + 1 : end]
+        visit(rest, False)
+    if inputs is not None and len(inputs) == len(refs):
+        for r, t in zip(refs, inputs):
+            r.type = t
+    st.refs.extend(refs)
+    if results is not None and len(results) == st.num_results:
+        st.result_types.extend(results)
+    else:
+        st.result_types.extend([T.UNKNOWN] * st.num_results)
+    for k, raw in enumerate(regions):
+        st.add_region(raw, defs if k == 0 and defs else None)
+    c.i = end

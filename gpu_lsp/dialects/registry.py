@@ -39,7 +39,10 @@ class OpSpec:
 
 OPS: dict[str, OpSpec] = {}
 
-_DIALECT_MODULES = ("builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "async_", "vector", "llvm", "misc")
+_DIALECT_MODULES = (
+    "builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "async_", "vector", "llvm",
+    "nvvm", "spirv", "affine", "tensor", "transform", "misc",
+)
 _loaded = False
 
 

@@ -1,0 +1,285 @@
+"""The scf dialect: structured loops and conditionals (for, if, while, parallel, forall, ...)."""
+
+from __future__ import annotations
+
+from gpu_lsp.dialects.common import assignment_list, bind_types, typed_operand_list, value_defs
+from gpu_lsp.dialects.registry import op
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
+from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
+
+DYNAMIC = -(2**63)  # ShapedType::kDynamic in static index arrays
+
+
+def _arrow_types(c: Cursor) -> list[T.Type]:
+    """`-> (T, ...)` or `-> T`, or nothing."""
+    if c.optional_punct("->"):
+        return c.result_types()
+    return []
+
+
+@op(
+    "scf.for",
+    "",
+    "A counted loop; `iter_args` carry values from one iteration to the next and out of the loop.",
+    "%r = scf.for [unsigned] %iv = %lb to %ub step %step [iter_args(%a = %init) -> (T)] [: i32] { ... scf.yield %a2 : T }",
+)
+def _for(c: Cursor, st: OpState) -> None:
+    if c.optional_keyword("unsigned"):
+        st.properties["unsignedCmp"] = UnitAttr()
+    iv = c.def_value()
+    c.punct("=")
+    lb = c.operand()
+    c.keyword("to")
+    ub = c.operand()
+    c.keyword("step")
+    step = c.operand()
+    args: list[ArgDef] = []
+    inits: list[Ref] = []
+    if c.optional_keyword("iter_args"):
+        args, inits = assignment_list(c)
+        c.punct("->")
+        results = c.result_types()
+        bind_types(c, args, inits, results)
+        st.result_types.extend(results)
+    iv_type: T.Type = T.INDEX
+    if c.optional_punct(":"):
+        iv_type = c.type()
+    lb.type = ub.type = step.type = iv_type
+    st.refs.extend([lb, ub, step] + inits)
+    st.add_region(c.region(), [ArgDef(iv.value[1:], iv.start_pos, iv.end_pos, iv_type)] + args)
+    c.optional_attr_dict(st)
+
+
+@op(
+    "scf.if",
+    "",
+    "Runs the `then` region, or the optional `else` region, depending on an i1 condition.",
+    "%r = scf.if %cond [-> (T)] { ... } [else { ... }]",
+)
+def _if(c: Cursor, st: OpState) -> None:
+    st.refs.append(c.operand(T.I1))
+    st.result_types.extend(_arrow_types(c))
+    st.add_region(c.region())
+    if c.optional_keyword("else"):
+        st.add_region(c.region())
+    else:
+        st.add_region(None)
+    c.optional_attr_dict(st)
+
+
+@op(
+    "scf.while",
+    "",
+    "A while loop: the `before` region computes the condition, the `after` region the body.",
+    "%r = scf.while (%a = %init) : (T) -> (R) { ... scf.condition(%c) %v : R } do { ^bb0(%x: R): ... scf.yield %y : T }",
+)
+def _while(c: Cursor, st: OpState) -> None:
+    args: list[ArgDef] = []
+    inits: list[Ref] = []
+    if c.is_group("("):
+        args, inits = assignment_list(c)
+    c.punct(":")
+    fn = c.function_type()
+    bind_types(c, args, inits, list(fn.inputs))
+    st.refs.extend(inits)
+    st.result_types.extend(fn.results)
+    st.add_region(c.region(), args)
+    c.keyword("do")
+    st.add_region(c.region())
+    c.attr_dict_with_keyword(st)
+
+
+@op("scf.condition", "terminator", "Ends the `before` region of scf.while: continue or leave, with values.", "scf.condition(%c) [%v : T]")
+def _condition(c: Cursor, st: OpState) -> None:
+    sub = c.group("(")
+    st.refs.append(sub.operand(T.I1))
+    sub.done()
+    c.optional_attr_dict(st)
+    typed_operand_list(c, st)
+
+
+@op("scf.yield", "terminator return_like pure", "Yields values from an scf region to its parent op.", "scf.yield [%v : T]")
+def _yield(c: Cursor, st: OpState) -> None:
+    c.optional_attr_dict(st)
+    typed_operand_list(c, st)
+
+
+@op(
+    "scf.parallel",
+    "",
+    "A parallel loop nest; results are combined by scf.reduce.",
+    "%r = scf.parallel (%i, %j) = (%lb0, %lb1) to (%ub0, %ub1) step (%s0, %s1) [init (%x) -> T] { ... scf.reduce }",
+)
+def _parallel(c: Cursor, st: OpState) -> None:
+    ivs = value_defs(c)
+    c.punct("=")
+    bounds = []
+    for keyword in (None, "to", "step"):
+        if keyword:
+            c.keyword(keyword)
+        sub = c.group("(")
+        refs = sub.operand_list(T.INDEX)
+        sub.done()
+        if len(refs) != len(ivs):
+            c.fail(f"expected {len(ivs)} operands")
+        bounds.extend(refs)
+    inits: list[Ref] = []
+    if c.optional_keyword("init"):
+        sub = c.group("(")
+        inits = sub.operand_list()
+        sub.done()
+    results = _arrow_types(c)
+    if len(results) != len(inits):
+        c.fail(f"expected {len(inits)} result types")
+    for r, t in zip(inits, results):
+        r.type = t
+    st.refs.extend(bounds + inits)
+    st.result_types.extend(results)
+    st.add_region(c.region(), ivs)
+    c.optional_attr_dict(st)
+    n = len(ivs)
+    st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (n, n, n, len(inits)))
+
+
+@op(
+    "scf.reduce",
+    "terminator",
+    "Terminates scf.parallel; each operand is combined by its reduction region.",
+    "scf.reduce(%a, %b : T, U) { ^bb0(%l: T, %r: T): ... scf.reduce.return %x : T }, { ... }",
+)
+def _reduce(c: Cursor, st: OpState) -> None:
+    if c.is_group("("):
+        sub = c.group("(")
+        refs = sub.operand_list()
+        if refs:
+            tys = sub.colon_type_list()
+            if len(tys) != len(refs):
+                sub.fail(f"expected {len(refs)} types")
+            for r, t in zip(refs, tys):
+                r.type = t
+        sub.done()
+        st.refs.extend(refs)
+    while c.is_region():
+        st.add_region(c.region())
+        if not c.optional_punct(","):
+            break
+    c.optional_attr_dict(st)
+
+
+@op("scf.reduce.return", "terminator", "Ends a reduction region of scf.reduce with the combined value.", "scf.reduce.return %v : T")
+def _reduce_return(c: Cursor, st: OpState) -> None:
+    ref = c.operand()
+    c.optional_attr_dict(st)
+    ref.type = c.colon_type()
+    st.refs.append(ref)
+
+
+def _mixed_bounds(c: Cursor, count: int | None) -> tuple[list[Ref], list[int]]:
+    """`(%a, 10, %b)`: SSA values or integer constants; the static array uses DYNAMIC for values."""
+    sub = c.group("(")
+    refs: list[Ref] = []
+    static: list[int] = []
+    while not sub.at_end:
+        if sub.is_operand():
+            refs.append(sub.operand(T.INDEX))
+            static.append(DYNAMIC)
+        else:
+            static.append(sub.integer())
+        if sub.at_end:
+            break
+        sub.punct(",")
+    if count is not None and len(static) != count:
+        c.fail(f"expected {count} bounds")
+    return refs, static
+
+
+@op(
+    "scf.forall",
+    "",
+    "A parallel loop over a multi-dimensional range, with `shared_outs` updated in scf.forall.in_parallel.",
+    "%r = scf.forall (%i, %j) in (%n, 8) [shared_outs(%o = %t) -> (T)] { ... } [{mapping = [...]}]",
+)
+def _forall(c: Cursor, st: OpState) -> None:
+    ivs = value_defs(c)
+    n = len(ivs)
+    operands: list[Ref] = []
+    if c.optional_keyword("in"):
+        refs, static = _mixed_bounds(c, n)
+        operands.extend(refs)
+        st.properties["staticUpperBound"] = DenseArrayAttr(T.I64, tuple(static))
+        st.properties["staticLowerBound"] = DenseArrayAttr(T.I64, (0,) * n)
+        st.properties["staticStep"] = DenseArrayAttr(T.I64, (1,) * n)
+        sizes = (0, len(refs), 0)
+    else:
+        c.punct("=")
+        lb, lbs = _mixed_bounds(c, n)
+        c.keyword("to")
+        ub, ubs = _mixed_bounds(c, n)
+        c.keyword("step")
+        step, steps = _mixed_bounds(c, n)
+        operands.extend(lb + ub + step)
+        st.properties["staticLowerBound"] = DenseArrayAttr(T.I64, tuple(lbs))
+        st.properties["staticUpperBound"] = DenseArrayAttr(T.I64, tuple(ubs))
+        st.properties["staticStep"] = DenseArrayAttr(T.I64, tuple(steps))
+        sizes = (len(lb), len(ub), len(step))
+    outs: list[ArgDef] = []
+    inits: list[Ref] = []
+    if c.optional_keyword("shared_outs"):
+        outs, inits = assignment_list(c)
+        c.punct("->")
+        results = c.result_types()
+        bind_types(c, outs, inits, results)
+        st.result_types.extend(results)
+    st.refs.extend(operands + inits)
+    st.add_region(c.region(), ivs + outs)
+    c.optional_attr_dict(st)
+    st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, sizes + (len(inits),))
+
+
+@op(
+    "scf.forall.in_parallel",
+    "terminator",
+    "Terminates scf.forall; its region holds the parallel inserts into the shared outputs.",
+    "scf.forall.in_parallel { tensor.parallel_insert_slice ... }",
+)
+def _in_parallel(c: Cursor, st: OpState) -> None:
+    st.add_region(c.region())
+    c.optional_attr_dict(st)
+
+
+@op(
+    "scf.execute_region",
+    "",
+    "Runs a region of several blocks once, as a single operation.",
+    "%r = scf.execute_region [-> T] [no_inline] { ... scf.yield %v : T }",
+)
+def _execute_region(c: Cursor, st: OpState) -> None:
+    st.result_types.extend(_arrow_types(c))
+    if c.optional_keyword("no_inline"):
+        st.properties["no_inline"] = UnitAttr()
+    st.add_region(c.region())
+    c.optional_attr_dict(st)
+
+
+@op(
+    "scf.index_switch",
+    "",
+    "Runs the region whose case matches an index value, else the default region.",
+    "%r = scf.index_switch %i [-> T] case 2 { ... } default { ... }",
+)
+def _index_switch(c: Cursor, st: OpState) -> None:
+    st.refs.append(c.operand(T.INDEX))
+    c.optional_attr_dict(st)
+    st.result_types.extend(_arrow_types(c))
+    cases: list[int] = []
+    regions = []
+    while c.optional_keyword("case"):
+        cases.append(c.integer())
+        regions.append(c.region())
+    c.keyword("default")
+    st.add_region(c.region())
+    for raw in regions:
+        st.add_region(raw)
+    st.properties["cases"] = DenseArrayAttr(T.I64, tuple(cases))
+
