@@ -94,34 +94,43 @@ class RawAlias:
         self.items = items
 
 
+def _append(children):
+    if len(children) == 1:
+        return [children[0]]
+    children[0].append(children[1])
+    return children[0]
+
+
 class _Build(Transformer):
     """Reduce callbacks: raw nodes straight from the LALR parser, no parse tree."""
 
     def start(self, children):
-        return children
+        return children[0] if children else []
+
+    tops = items = ops = blocks = staticmethod(_append)
 
     def alias_def(self, children):
-        return RawAlias(children[0], children[1:])
+        return RawAlias(children[0], children[1])
 
     def operation(self, children):
         if children[0].type == "RESULTS":
-            return RawOp(children[0], children[1], children[2:])
-        return RawOp(None, children[0], children[1:])
+            return RawOp(children[0], children[1], children[2] if len(children) > 2 else [])
+        return RawOp(None, children[0], children[1] if len(children) > 1 else [])
 
     def paren(self, children):
-        return Group(children[0], children[-1], children[1:-1])
+        return Group(children[0], children[-1], children[1] if len(children) == 3 else [])
 
     square = paren
 
     def region(self, children):
         close = children[-1]
         blocks: list[RawBlock] = []
-        entry_ops = []
+        entry_ops: list = []
         for child in children[1:-1]:
-            if isinstance(child, RawBlock):
-                blocks.append(child)
+            if child and isinstance(child[0], RawBlock):
+                blocks = child
             else:
-                entry_ops.append(child)
+                entry_ops = child
         if entry_ops or not blocks:
             blocks.insert(0, RawBlock(None, None, entry_ops))
         return RawRegion(children[0], close, blocks)
@@ -129,8 +138,8 @@ class _Build(Transformer):
     def block(self, children):
         label = children[0]
         args = children[1] if isinstance(children[1], Group) else None
-        ops = children[2 if args is None else 3 :]
-        return RawBlock(label, args, ops)
+        rest = children[2 if args is None else 3 :]
+        return RawBlock(label, args, rest[0] if rest else [])
 
 
 class _Stream:
