@@ -1,0 +1,88 @@
+"""The parser never raises on user input, and every diagnostic range lies inside the buffer."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gpu_lsp.parser.api import parse
+from support.corpus import corpus_files, split_chunks
+
+_TOKEN = re.compile(r"\s+|%[\w$.#-]+|\^[\w$.-]+|@[\w$.-]+|[\w.$]+|\"(?:[^\"\\\n]|\\.)*\"|->|.", re.S)
+_INSERTS = [
+    "%", "%x", "=", ",", ":", "(", ")", "[", "]", "{", "}", "<", ">", "{}", "<{", "}>", "->", "^bb1", "@k",
+    "gpu.launch", "gpu.wait async", "async", "[%t]", "i32", "memref<", "!gpu.async.token", "#gpu<",
+    '"', "\\", "loc(", "// -----", "\n", " ", "dense<", "0x", "-", "1.5e", "%0#", "\t", "\u00e9", "\x00",
+]
+
+
+def _check(text: str, split: bool) -> None:
+    parsed = parse(text, split=split)
+    for d in parsed.diagnostics:
+        assert 0 <= d.range.start <= d.range.end <= len(text), (d, len(text))
+        for r in d.related:
+            assert 0 <= r.range.start <= r.range.end <= len(text), (r, len(text))
+    for chunk in parsed.chunks:
+        for op in chunk.module.walk():
+            if op.span is not None:
+                rng = op.span.range
+                assert 0 <= rng.start <= rng.end <= len(text), (op, rng, len(text))
+
+
+def _chunks() -> list[str]:
+    out = []
+    for path in corpus_files():
+        out.extend(c.text for c in split_chunks(path.read_text()))
+    return out
+
+
+def test_every_line_prefix_of_every_corpus_chunk_parses() -> None:
+    count = 0
+    for text in _chunks():
+        ends = [m.start() for m in re.finditer("\n", text)] + [len(text)]
+        for end in ends:
+            _check(text[:end], split=False)
+            count += 1
+    print(f"{count} prefixes parsed")
+    assert count > 5000
+
+
+def test_every_corpus_file_cut_mid_line_parses() -> None:
+    for path in corpus_files():
+        text = path.read_text()
+        for cut in range(7, len(text), max(1, len(text) // 40)):
+            _check(text[:cut], split=True)
+
+
+_SMALL_CHUNKS = [c for c in _chunks() if 40 < len(c) < 2500]
+
+
+@st.composite
+def mutated(draw) -> str:
+    text = draw(st.sampled_from(_SMALL_CHUNKS))
+    tokens = _TOKEN.findall(text)
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(("delete", "insert", "swap", "truncate", "bytes")))
+        if not tokens:
+            break
+        i = draw(st.integers(0, len(tokens) - 1))
+        if kind == "delete":
+            del tokens[i : i + draw(st.integers(1, 3))]
+        elif kind == "insert":
+            tokens.insert(i, draw(st.sampled_from(_INSERTS)))
+        elif kind == "swap":
+            j = draw(st.integers(0, len(tokens) - 1))
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+        elif kind == "truncate":
+            tokens = tokens[:i]
+        else:
+            tokens.insert(i, draw(st.text(min_size=1, max_size=6)))
+    return "".join(tokens)
+
+
+@settings(max_examples=10_000, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(mutated(), st.booleans())
+def test_mutated_corpus_chunks_parse(text: str, split: bool) -> None:
+    _check(text, split)
