@@ -212,6 +212,9 @@ class Builder:
         tok = raw.label
         block.label = tok.value
         block.label_span = self.span(tok.start_pos, tok.end_pos)
+        if raw.bad is not None:
+            bad = raw.bad
+            self.error(SYNTAX, "expected ':' after block name", bad.start_pos, bad.end_pos)
         if raw.args is None:
             return
         cursor = Cursor(self.ctx, raw.args.items, raw.args.close.start_pos, "block")

@@ -18,7 +18,18 @@ from lark.lexer import Token
 
 from gpu_lsp.text import TextRange
 
-_TOKEN = Token.__new__
+_new_str = str.__new__
+
+
+def _tok(kind: str, value: str, start: int, end: int) -> Token:
+    """A Lark token without Lark's constructor overhead (the lexer makes ~10 per line)."""
+    tok = _new_str(Token, value)
+    tok.type = kind
+    tok.value = value
+    tok.start_pos = start
+    tok.end_pos = end
+    tok.line = tok.column = tok.end_line = tok.end_column = None
+    return tok
 
 _BARE = r"[A-Za-z_][\w$.]*"
 _SUFFIX = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
@@ -42,7 +53,7 @@ _MASTER = re.compile(
             r"(?P<ARROW>->)",
             r"(?P<PROPS><\{)",
             r"(?P<FILEMETA>\{-#)",
-            r"(?P<PUNCT>[()\[\]{}:,=<>*?+\-|])",
+            r"(?P<PUNCT>\.\.\.|[()\[\]{}:,=<>*?+\-|])",
         ]
     )
 )
@@ -161,6 +172,18 @@ def scan_balanced(text: str, pos: int, limit: int | None = None) -> tuple[int, b
         i = j + 1
 
 
+class ItemsToken(Token):
+    """A run of atom tokens (no brackets, no op starts) handed to the parser as one token."""
+
+    __slots__ = ("atoms",)
+
+
+def items_token(atoms: list[Token]) -> ItemsToken:
+    tok = Token.__new__(ItemsToken, "ITEMS", "", atoms[0].start_pos, None, None, None, None, atoms[-1].end_pos)
+    tok.atoms = atoms
+    return tok
+
+
 class _Frame:
     """Open brackets inside one region (or the top level)."""
 
@@ -196,12 +219,24 @@ def tokenize(
     def error(message: str, s: int, e: int) -> None:
         errors.append(LexError(message, TextRange(s, max(e, s))))
 
+    pending: list[Token] = []
+    pend = append if attr_mode else pending.append
+
+    def flush() -> None:
+        """Hand the atoms read since the last bracket or op start to the parser as one ITEMS token."""
+        nonlocal pending, pend
+        if pending:
+            append(items_token(pending))
+            pending = []
+            pend = pending.append
+
     def close_frame_brackets(frame: _Frame, at: int, reason: str) -> None:
         while frame.stack:
             opener = frame.stack.pop()
             closer = _OPEN_CLOSE[opener.value]
             error(f"expected '{closer}' {reason}", opener.start_pos, opener.end_pos)
-            append(_TOKEN(Token, "RPAR" if closer == ")" else "RSQB", closer, at, None, None, None, None, at))
+            flush()
+            append(_tok("RPAR" if closer == ")" else "RSQB", closer, at, at))
 
     while pos < end:
         m = match(text, pos, end)
@@ -232,10 +267,11 @@ def tokenize(
                     if frame.stack:
                         close_frame_brackets(frame, s, "before the next operation")
                     pos = r.end()
-                    append(_TOKEN(Token, "RESULTS", text[s:pos], s, None, None, None, None, pos))
+                    flush()
+                    append(_tok("RESULTS", text[s:pos], s, pos))
                     expect_op = True
                     continue
-            append(_TOKEN(Token, "VALUE", m.group(), s, None, None, None, None, e))
+            pend(_tok("VALUE", m.group(), s, e))
             expect_op = False
             continue
 
@@ -249,7 +285,8 @@ def tokenize(
             ):
                 if frame.stack:
                     close_frame_brackets(frame, s, "before the next operation")
-                append(_TOKEN(Token, "OPNAME", word, s, None, None, None, None, e))
+                flush()
+                append(_tok("OPNAME", word, s, e))
                 expect_op = False
                 continue
             expect_op = False
@@ -258,7 +295,7 @@ def tokenize(
                 if not ok:
                     error(f"unbalanced '<' in '{word}' type", e, e + 1)
                 pos = close
-                append(_TOKEN(Token, "TYPE", text[s:pos], s, None, None, None, None, pos))
+                pend(_tok("TYPE", text[s:pos], s, pos))
                 continue
             if word in _COMPOUND_ATTR_WORDS and e < end and text[e] in "<[":
                 close, ok = scan_balanced(text, e, end)
@@ -267,32 +304,34 @@ def tokenize(
                 pos = close
                 if word == "distinct" and pos < end and text[pos] == "<":
                     pos, ok = scan_balanced(text, pos, end)
-                append(_TOKEN(Token, "ATTR", text[s:pos], s, None, None, None, None, pos))
+                pend(_tok("ATTR", text[s:pos], s, pos))
                 continue
             if word == "loc" and e < end and text[e] == "(":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
                     error("unbalanced '(' in location", e, e + 1)
                 pos = close
-                append(_TOKEN(Token, "LOC", text[s:pos], s, None, None, None, None, pos))
+                pend(_tok("LOC", text[s:pos], s, pos))
                 continue
             if _BUILTIN_TYPE_WORD.fullmatch(word):
-                append(_TOKEN(Token, "TYPE", word, s, None, None, None, None, e))
+                pend(_tok("TYPE", word, s, e))
                 continue
-            append(_TOKEN(Token, "BARE", word, s, None, None, None, None, e))
+            pend(_tok("BARE", word, s, e))
             continue
 
         if kind == "STRING":
             if expect_op:
                 if frame.stack and at_line_start:
                     close_frame_brackets(frame, s, "before the next operation")
-                append(_TOKEN(Token, "OPNAME", m.group(), s, None, None, None, None, e))
+                flush()
+                append(_tok("OPNAME", m.group(), s, e))
                 expect_op = False
                 continue
             if at_line_start and not frame.stack and not attr_mode:
-                append(_TOKEN(Token, "OPNAME", m.group(), s, None, None, None, None, e))
+                flush()
+                append(_tok("OPNAME", m.group(), s, e))
                 continue
-            append(_TOKEN(Token, "STRING", m.group(), s, None, None, None, None, e))
+            pend(_tok("STRING", m.group(), s, e))
             continue
 
         if kind == "HASH" or kind == "BANG":
@@ -313,33 +352,35 @@ def tokenize(
                 q = _ALIAS_EQ.match(text, pos, end)
                 if q is not None:
                     pos = q.end()
-                    append(_TOKEN(Token, "ALIAS_DEF", word, s, None, None, None, None, pos))
+                    flush()
+                    append(_tok("ALIAS_DEF", word, s, pos))
                     expect_op = False
                     continue
-            append(_TOKEN(Token, "ATTR" if kind == "HASH" else "TYPE", word, s, None, None, None, None, pos))
+            pend(_tok("ATTR" if kind == "HASH" else "TYPE", word, s, pos))
             expect_op = False
             continue
 
         if kind == "CARET":
             if at_line_start and not frame.stack:
-                append(_TOKEN(Token, "BLOCK_LABEL", m.group(), s, None, None, None, None, e))
+                flush()
+                append(_tok("BLOCK_LABEL", m.group(), s, e))
                 expect_op = False
             else:
-                append(_TOKEN(Token, "BLOCK_REF", m.group(), s, None, None, None, None, e))
+                pend(_tok("BLOCK_REF", m.group(), s, e))
             continue
 
         expect_op = False
         if kind == "SYMBOL":
-            append(_TOKEN(Token, "SYMBOL", m.group(), s, None, None, None, None, e))
+            pend(_tok("SYMBOL", m.group(), s, e))
             continue
         if kind == "FLOAT":
-            append(_TOKEN(Token, "FLOAT", m.group(), s, None, None, None, None, e))
+            pend(_tok("FLOAT", m.group(), s, e))
             continue
         if kind == "INT":
-            append(_TOKEN(Token, "INT", m.group(), s, None, None, None, None, e))
+            pend(_tok("INT", m.group(), s, e))
             continue
         if kind == "ARROW":
-            append(_TOKEN(Token, "PUNCT", "->", s, None, None, None, None, e))
+            pend(_tok("PUNCT", "->", s, e))
             continue
         if kind == "PROPS":
             close, ok = scan_balanced(text, s + 1, end)
@@ -350,14 +391,15 @@ def tokenize(
                 pos += 1
             else:
                 error("expected '>' to close properties", pos, pos)
-            append(_TOKEN(Token, "PROPS", text[s:pos], s, None, None, None, None, pos))
+            pend(_tok("PROPS", text[s:pos], s, pos))
             continue
         if kind == "FILEMETA":
             close = text.find("#-}", e, end)
             pos = end if close < 0 else close + 3
             if close < 0:
                 error("expected '#-}' to close the file metadata", s, e)
-            append(_TOKEN(Token, "FILEMETA", text[s:pos], s, None, None, None, None, pos))
+            flush()
+            append(_tok("FILEMETA", text[s:pos], s, pos))
             continue
 
         ch = m.group()
@@ -369,9 +411,10 @@ def tokenize(
                     if not ok:
                         error("expected '}' to close the attribute dictionary", s, e)
                     pos = close
-                    append(_TOKEN(Token, "DICT", text[s:pos], s, None, None, None, None, pos))
+                    pend(_tok("DICT", text[s:pos], s, pos))
                     continue
-            tok = _TOKEN(Token, "LBRACE", "{", s, None, None, None, None, e)
+            tok = _tok("LBRACE", "{", s, e)
+            flush()
             append(tok)
             frame.stack.append(tok)
             frames.append(_Frame())
@@ -385,10 +428,12 @@ def tokenize(
                 close_frame_brackets(frame, s, "before '}'")
             frames.pop()
             frames[-1].stack.pop()
-            append(_TOKEN(Token, "RBRACE", "}", s, None, None, None, None, e))
+            flush()
+            append(_tok("RBRACE", "}", s, e))
             continue
         if ch == "(" or ch == "[":
-            tok = _TOKEN(Token, "LPAR" if ch == "(" else "LSQB", ch, s, None, None, None, None, e)
+            tok = _tok("LPAR" if ch == "(" else "LSQB", ch, s, e)
+            flush()
             append(tok)
             frame.stack.append(tok)
             continue
@@ -396,29 +441,34 @@ def tokenize(
             opener = "(" if ch == ")" else "["
             if frame.stack and frame.stack[-1].value == opener:
                 frame.stack.pop()
-                append(_TOKEN(Token, "RPAR" if ch == ")" else "RSQB", ch, s, None, None, None, None, e))
+                flush()
+                append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
                 continue
             if any(t.value == opener for t in frame.stack):
                 while frame.stack[-1].value != opener:
                     inner = frame.stack.pop()
                     closer = _OPEN_CLOSE[inner.value]
                     error(f"expected '{closer}'", inner.start_pos, inner.end_pos)
-                    append(_TOKEN(Token, "RPAR" if closer == ")" else "RSQB", closer, s, None, None, None, None, s))
+                    flush()
+                    append(_tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
                 frame.stack.pop()
-                append(_TOKEN(Token, "RPAR" if ch == ")" else "RSQB", ch, s, None, None, None, None, e))
+                flush()
+                append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
                 continue
             error(f"unexpected '{ch}'", s, e)
             continue
         if ch == ":":
-            append(_TOKEN(Token, "COLON", ":", s, None, None, None, None, e))
+            pend(_tok("COLON", ":", s, e))
             continue
-        append(_TOKEN(Token, "PUNCT", ch, s, None, None, None, None, e))
+        pend(_tok("PUNCT", ch, s, e))
 
     while len(frames) > 1:
         frame = frames.pop()
         close_frame_brackets(frame, end, "at the end of the input")
         opener = frames[-1].stack.pop()
         error("expected '}' to close this region", opener.start_pos, opener.end_pos)
-        append(_TOKEN(Token, "RBRACE", "}", end, None, None, None, None, end))
+        flush()
+        append(_tok("RBRACE", "}", end, end))
     close_frame_brackets(frames[0], end, "at the end of the input")
+    flush()
     return out

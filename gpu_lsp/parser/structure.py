@@ -10,7 +10,7 @@ from lark import Lark, Transformer
 from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer, Token
 
-from gpu_lsp.parser.lexer import LexError
+from gpu_lsp.parser.lexer import ItemsToken, LexError
 from gpu_lsp.text import TextRange
 
 
@@ -36,12 +36,13 @@ class Group:
 class RawBlock:
     """A block header (label and argument group) and its operations."""
 
-    __slots__ = ("label", "args", "ops")
+    __slots__ = ("label", "args", "ops", "bad")
 
-    def __init__(self, label: Token | None, args: Group | None, ops: list) -> None:
+    def __init__(self, label: Token | None, args: Group | None, ops: list, bad=None) -> None:
         self.label = label
         self.args = args
         self.ops = ops
+        self.bad = bad
 
 
 class RawRegion:
@@ -101,13 +102,27 @@ def _append(children):
     return children[0]
 
 
+def _items(children):
+    """Splice ITEMS runs into one flat list of atoms, groups and regions."""
+    if len(children) == 1:
+        first = children[0]
+        return list(first.atoms) if isinstance(first, ItemsToken) else [first]
+    out, last = children
+    if isinstance(last, ItemsToken):
+        out.extend(last.atoms)
+    else:
+        out.append(last)
+    return out
+
+
 class _Build(Transformer):
     """Reduce callbacks: raw nodes straight from the LALR parser, no parse tree."""
 
     def start(self, children):
         return children[0] if children else []
 
-    tops = items = ops = blocks = staticmethod(_append)
+    tops = ops = blocks = staticmethod(_append)
+    items = staticmethod(_items)
 
     def alias_def(self, children):
         return RawAlias(children[0], children[1])
@@ -137,9 +152,19 @@ class _Build(Transformer):
 
     def block(self, children):
         label = children[0]
-        args = children[1] if isinstance(children[1], Group) else None
-        rest = children[2 if args is None else 3 :]
-        return RawBlock(label, args, rest[0] if rest else [])
+        header: list = []
+        ops: list = []
+        for child in children[1:]:
+            if child and isinstance(child[0], RawOp):
+                ops = child
+            else:
+                header = child
+        args = header[0] if header and isinstance(header[0], Group) else None
+        rest = header[1:] if args is not None else header
+        if len(rest) != 1 or getattr(rest[0], "type", None) != "COLON":
+            bad = rest[1] if rest and getattr(rest[0], "type", None) == "COLON" and len(rest) > 1 else (rest[0] if rest else label)
+            return RawBlock(label, args, ops, bad)
+        return RawBlock(label, args, ops)
 
 
 class _Stream:
