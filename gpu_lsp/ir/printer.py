@@ -1,0 +1,995 @@
+"""Print IR as text the way mlir-opt does: custom or generic op forms, SSA names, aliases.
+
+`print_module(op)` gives what `mlir-opt FILE` writes for one module (attribute
+aliases first, a trailing newline); `print_op(op)` one operation. Names follow
+MLIR's `SSANameState`: values are numbered per region with the counters carried
+in from the enclosing region (`%0`, `%arg0`, `^bb1`), ops may suggest result
+names (`%c0`, `%thread_id_x`, `%memref`) made unique with `_N` suffixes, and the
+generic form numbers every value uniquely. Custom forms are per-dialect
+functions in `gpu_lsp/ir/printers/`, attached with `registry.printer(name)`;
+an op without one prints in generic form, and an op whose syntax could not be
+read (an opaque op, `op.known is False`) prints its source text with the SSA
+names and regions inside it re-printed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from typing import Callable, Iterable
+
+from gpu_lsp.dialects import registry
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import (
+    ArrayAttr,
+    Attribute,
+    BoolAttr,
+    DenseArrayAttr,
+    DialectAttr,
+    DictAttr,
+    FloatAttr,
+    IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+)
+from gpu_lsp.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
+
+INDENT = 2
+UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
+
+# Op name -> function(op) yielding (result index, suggested name): OpAsmOpInterface's
+# getAsmResultNames. Filled by the modules of gpu_lsp/ir/printers.
+RESULT_NAMES: dict[str, Callable[[Operation], Iterable[tuple[int, str]]]] = {}
+# Op name -> the dialect whose prefix ops in its regions may omit (getDefaultDialect).
+DEFAULT_DIALECT: dict[str, str] = {"builtin.module": "builtin"}
+# Ops without a custom printer whose syntax reader keeps too little to print them
+# back (static offsets, keywords): they print their source text, like opaque ops.
+SOURCE_FORM: set[str] = set()
+
+
+def result_names(*names: str):
+    """Decorator registering an op's suggested result names (OpAsmOpInterface)."""
+
+    def wrap(fn: Callable[[Operation], Iterable[tuple[int, str]]]):
+        for name in names:
+            RESULT_NAMES[name] = fn
+        return fn
+
+    return wrap
+
+
+# --- attributes and types ---------------------------------------------------------------------
+
+
+def escape_string(value: str) -> str:
+    """Quote a string like llvm::printEscapedString: non-printable bytes as `\\XX`."""
+    out = ['"']
+    for ch in value:
+        code = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif 0x20 <= code < 0x7F:
+            out.append(ch)
+        elif code < 0x80:
+            out.append(f"\\{code:02X}")
+        else:
+            out.extend(f"\\{b:02X}" for b in ch.encode("utf-8"))
+    out.append('"')
+    return "".join(out)
+
+
+_BARE_NAME = re.compile(r"[A-Za-z_][\w$.]*\Z")
+_BARE_SYMBOL = re.compile(r"[A-Za-z_$.\-][\w$.\-]*\Z")
+
+
+def attr_name(name: str) -> str:
+    """An attribute dictionary key: bare when it is an identifier, quoted otherwise."""
+    return name if _BARE_NAME.match(name) else escape_string(name)
+
+
+def symbol_name(name: str) -> str:
+    """`@name`, quoted when the name is not a bare identifier."""
+    return "@" + name if _BARE_SYMBOL.match(name) else "@" + escape_string(name)
+
+
+def int_text(value: int, ty: T.Type | None) -> str:
+    """An integer as MLIR prints it: wrapped to its type, signed unless the type is unsigned."""
+    if isinstance(ty, T.IntegerType) and ty.width > 0:
+        mask = (1 << ty.width) - 1
+        value &= mask
+        if ty.signedness != "u" and value >> (ty.width - 1):
+            value -= 1 << ty.width
+    return str(value)
+
+
+# (struct format for the bits, struct format for the value, significand precision in bits)
+_FLOAT_FORMATS = {"f16": ("<H", "<e", 11), "f32": ("<I", "<f", 24), "f64": ("<Q", "<d", 53)}
+_PRECISION = {"f16": 11, "bf16": 8, "f32": 24, "tf32": 11, "f64": 53, "f80": 64, "f128": 113}
+
+
+def _round_to(value: float, name: str) -> float:
+    """`value` rounded to the precision of float type `name` (best effort for exotic types)."""
+    if name == "f64" or math.isnan(value) or math.isinf(value):
+        return value
+    try:
+        if name == "f32":
+            return struct.unpack("<f", struct.pack("<f", value))[0]
+        if name == "f16":
+            return struct.unpack("<e", struct.pack("<e", value))[0]
+        if name == "bf16":
+            bits = struct.unpack("<I", struct.pack("<f", value))[0]
+            bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+            return struct.unpack("<f", struct.pack("<I", bits))[0]
+    except (OverflowError, struct.error):
+        return math.copysign(math.inf, value)
+    return value
+
+
+def _bits(value: float, name: str) -> int | None:
+    try:
+        if name in _FLOAT_FORMATS:
+            bits_fmt, val_fmt, _ = _FLOAT_FORMATS[name]
+            return struct.unpack(bits_fmt, struct.pack(val_fmt, value))[0]
+        if name == "bf16":
+            return struct.unpack("<I", struct.pack("<f", value))[0] >> 16
+    except (OverflowError, struct.error):
+        return None
+    return None
+
+
+def _from_bits(bits: int, name: str) -> float | None:
+    try:
+        if name in _FLOAT_FORMATS:
+            bits_fmt, val_fmt, _ = _FLOAT_FORMATS[name]
+            return struct.unpack(val_fmt, struct.pack(bits_fmt, bits))[0]
+        if name == "bf16":
+            return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+    except struct.error:
+        return None
+    return None
+
+
+def _apfloat_string(value: float, precision_bits: int, digits: int, max_padding: int, truncate_zero: bool) -> str:
+    """llvm::APFloat::toString for a finite value (its exact algorithm, truncation quirks included)."""
+    sign = "-" if math.copysign(1.0, value) < 0 else ""
+    if value == 0:
+        if not max_padding:
+            return sign + ("0.0E+0" if truncate_zero else "0.0" + "0" * max(digits - 1, 0) + "e+00")
+        return sign + "0"
+    if not digits:
+        digits = 2 + precision_bits * 59 // 196
+    num, den = abs(value).as_integer_ratio()
+    exp = -(den.bit_length() - 1)
+    while num and not num & 1:
+        num >>= 1
+        exp += 1
+    if exp >= 0:
+        significand = num << exp
+        exp = 0
+    else:
+        significand = num * 5 ** (-exp)
+    bits = significand.bit_length()
+    required = (digits * 196 + 58) // 59
+    if bits > required:
+        removable = (bits - required) * 59 // 196
+        if removable:
+            exp += removable
+            significand //= 10**removable
+    buffer = str(significand)
+    stripped = buffer.rstrip("0")
+    exp += len(buffer) - len(stripped)
+    buffer = stripped[::-1]  # least significant digit first, like APFloat
+    n = len(buffer)
+    if n > digits:
+        first = n - digits
+        if buffer[first - 1] < "5":
+            while first < n and buffer[first] == "0":
+                first += 1
+            exp += first
+            buffer = buffer[first:]
+        else:
+            chars = list(buffer)
+            for i in range(first, n):
+                if chars[i] == "9":
+                    first += 1
+                else:
+                    chars[i] = chr(ord(chars[i]) + 1)
+                    break
+            if first == n:
+                exp += first
+                buffer = "1"
+            else:
+                exp += first
+                buffer = "".join(chars[first:])
+    n = len(buffer)
+    if not max_padding:
+        scientific = True
+    elif exp >= 0:
+        scientific = exp > max_padding or n + exp > digits
+    else:
+        msd = exp + n - 1
+        scientific = msd < 0 and -msd > max_padding
+    msf = buffer[::-1]  # most significant first
+    if scientific:
+        exp += n - 1
+        out = msf[0] + "."
+        if n == 1 and truncate_zero:
+            out += "0"
+        else:
+            out += msf[1:]
+        if not truncate_zero and digits > n - 1:
+            out += "0" * (digits - n + 1)
+        out += "E" if truncate_zero else "e"
+        out += "+" if exp >= 0 else "-"
+        e = str(abs(exp))
+        if not truncate_zero and len(e) < 2:
+            e = "0" + e
+        return sign + out + e
+    if exp >= 0:
+        return sign + msf + "0" * exp
+    whole = exp + n
+    if whole > 0:
+        return sign + msf[:whole] + "." + msf[whole:]
+    return sign + "0." + "0" * (-whole) + msf
+
+
+def float_text(value: float, ty: T.Type | None, spelling: str | None = None) -> str:
+    """A float as MLIR's printFloatValue prints it: `1.000000e+00`, shortest exact form, or hex."""
+    name = ty.name if isinstance(ty, T.FloatType) else "f64"
+    if spelling and spelling.lower().startswith(("0x", "-0x")):
+        decoded = _from_bits(int(spelling, 16), name)
+        if decoded is None:
+            return spelling
+        value = decoded
+    value = _round_to(value, name)
+    if not (math.isnan(value) or math.isinf(value)):
+        precision = _PRECISION.get(name)
+        if precision is None:
+            return spelling or repr(value)
+        text = _apfloat_string(value, precision, 6, 0, False)
+        if _round_to(float(text), name) == value or (value != value):
+            return text
+        text = _apfloat_string(value, precision, 0, 3, True)
+        if "." in text:
+            return text
+    bits = int(spelling, 16) if spelling and spelling.lower().startswith("0x") else _bits(value, name)
+    if bits is None:
+        return spelling or repr(value)
+    return f"0x{bits:X}"
+
+
+_DENSE_TOKEN = re.compile(r"\s*(\[|\]|,|\(|\)|true|false|[-+]?0x[0-9a-fA-F]+|[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|inf|nan))")
+
+
+def _dense_elements(body: str) -> tuple[list, bool] | None:
+    """Flatten a dense literal's body into elements; None when it is not plain numbers/bools."""
+    pos = 0
+    out: list = []
+    n = len(body)
+    while pos < n:
+        m = _DENSE_TOKEN.match(body, pos)
+        if m is None:
+            if body[pos:].strip() == "":
+                break
+            return None
+        tok = m.group(1)
+        pos = m.end()
+        if tok in "[],":
+            continue
+        if tok in "()":
+            return None
+        out.append(tok)
+    return out, body.lstrip().startswith("[")
+
+
+def _dense_element_text(tok: str, elem: T.Type) -> str | None:
+    if isinstance(elem, T.IntegerType) and elem.width == 1:
+        if tok in ("true", "false"):
+            return tok
+        try:
+            return "true" if int(tok, 0) else "false"
+        except ValueError:
+            return None
+    if isinstance(elem, (T.IntegerType, T.IndexType)):
+        try:
+            return int_text(int(tok, 0), elem)
+        except ValueError:
+            return None
+    if isinstance(elem, T.FloatType):
+        if tok.lower().lstrip("+-").startswith("0x"):
+            return float_text(0.0, elem, tok)
+        try:
+            return float_text(float(tok), elem)
+        except ValueError:
+            return None
+    return None
+
+
+def _nest(items: list[str], shape: tuple) -> str:
+    if not shape:
+        return items[0]
+    if len(shape) == 1:
+        return "[" + ", ".join(items) + "]"
+    step = len(items) // shape[0] if shape[0] else 0
+    return "[" + ", ".join(_nest(items[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])) + "]"
+
+
+def dense_text(attr: OpaqueAttr) -> str:
+    """`dense<...>` with its elements printed like MLIR (splat folded, floats normalised)."""
+    text = attr.text
+    ty = attr.type
+    if attr.kind != "dense" or not isinstance(ty, (T.TensorType, T.VectorType)) or not text.endswith(">"):
+        return text
+    body = text[text.index("<") + 1 : -1]
+    parsed = _dense_elements(body)
+    if parsed is None:
+        return text
+    toks, nested = parsed
+    if not toks or any(d is None for d in ty.shape):
+        return text
+    elems = [_dense_element_text(t, ty.element) for t in toks]
+    if any(e is None for e in elems):
+        return text
+    count = math.prod(ty.shape)
+    if all(e == elems[0] for e in elems) and (len(elems) == count or (len(elems) == 1 and not nested)):
+        return f"dense<{elems[0]}>"
+    if len(elems) != count:
+        return text
+    return f"dense<{_nest(elems, ty.shape)}>"
+
+
+class Aliases:
+    """Attribute aliases mlir-opt prints above the module (`#map = affine_map<...>`)."""
+
+    __slots__ = ("names", "order")
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}  # the aliased text -> "#map", "#map1", ...
+        self.order: list[str] = []
+
+    def add(self, text: str) -> None:
+        if text in self.names:
+            return
+        kind = "set" if text.startswith("affine_set") else "map"
+        index = sum(1 for t in self.order if t.startswith("affine_set") == (kind == "set"))
+        self.names[text] = f"#{kind}{index if index else ''}"
+        self.order.append(text)
+
+    def collect(self, root: Operation) -> None:
+        for op in root.walk():
+            for attr in op.properties.values():
+                self._attr(attr)
+            for attr in op.attributes.values():
+                self._attr(attr)
+            for result in op.results:
+                self._type(result.type)
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.arguments:
+                        self._type(arg.type)
+
+    def _attr(self, attr: Attribute) -> None:
+        if isinstance(attr, OpaqueAttr):
+            if attr.kind in ("affine_map", "affine_set"):
+                self.add(attr.text)
+        elif isinstance(attr, ArrayAttr):
+            for e in attr.elements:
+                self._attr(e)
+        elif isinstance(attr, DictAttr):
+            for _, v in attr.entries:
+                self._attr(v)
+        elif isinstance(attr, TypeAttr):
+            self._type(attr.type)
+
+    def _type(self, ty: T.Type) -> None:
+        if isinstance(ty, T.MemRefType):
+            layout = ty.layout
+            if isinstance(layout, OpaqueAttr) and layout.text.startswith("affine_map<"):
+                self.add(layout.text)
+        elif isinstance(ty, T.FunctionType):
+            for t in ty.inputs + ty.results:
+                self._type(t)
+
+    def substitute(self, text: str) -> str:
+        for source in self.order:
+            if source in text:
+                text = text.replace(source, self.names[source])
+        return text
+
+    def header(self) -> str:
+        return "".join(f"{self.names[t]} = {t}\n" for t in self.order)
+
+
+class Formatter:
+    """Types and attributes to text, with aliases and per-object caches."""
+
+    __slots__ = ("aliases", "_types")
+
+    def __init__(self, aliases: Aliases | None = None) -> None:
+        self.aliases = aliases if aliases is not None and aliases.order else None
+        self._types: dict[int, tuple[T.Type, str]] = {}
+
+    def type(self, ty: T.Type) -> str:
+        hit = self._types.get(id(ty))
+        if hit is not None and hit[0] is ty:
+            return hit[1]
+        text = str(ty)
+        if self.aliases is not None and "affine_" in text:
+            text = self.aliases.substitute(text)
+        self._types[id(ty)] = (ty, text)
+        return text
+
+    def types(self, types: Iterable[T.Type]) -> str:
+        return ", ".join(self.type(t) for t in types)
+
+    def attr(self, attr: Attribute, elide_type: bool = False) -> str:
+        """MLIR's printAttribute; `elide_type` is AttrTypeElision::May (array elements)."""
+        cls = type(attr)
+        if cls is IntegerAttr:
+            ty = attr.type
+            if isinstance(ty, T.IntegerType) and ty.width == 1 and not ty.signedness:
+                return "true" if attr.value & 1 else "false"
+            text = int_text(attr.value, ty)
+            if elide_type and ty == T.I64:
+                return text
+            return f"{text} : {self.type(ty)}"
+        if cls is StringAttr:
+            return escape_string(attr.value)
+        if cls is DictAttr:
+            return self.dict(attr.entries)
+        if cls is ArrayAttr:
+            return "[" + ", ".join(self.attr(e, True) for e in attr.elements) + "]"
+        if cls is UnitAttr:
+            return "unit"
+        if cls is BoolAttr:
+            return "true" if attr.value else "false"
+        if cls is FloatAttr:
+            text = float_text(attr.value, attr.type, attr.spelling)
+            if elide_type and attr.type == T.F64:
+                return text
+            return f"{text} : {self.type(attr.type)}"
+        if cls is TypeAttr:
+            return self.type(attr.type)
+        if cls is SymbolRefAttr:
+            return "::".join(symbol_name(p) for p in attr.parts)
+        if cls is DenseArrayAttr:
+            return self.dense_array(attr)
+        if cls is OpaqueAttr:
+            if attr.kind in ("affine_map", "affine_set") and self.aliases is not None:
+                return self.aliases.names.get(attr.text, attr.text)
+            text = dense_text(attr) if attr.kind == "dense" else attr.text
+            return text if attr.type is None else f"{text} : {self.type(attr.type)}"
+        if cls is DialectAttr:
+            return str(attr)
+        return str(attr)
+
+    def dense_array(self, attr: DenseArrayAttr) -> str:
+        elem = attr.element
+        if not attr.values:
+            return f"array<{self.type(elem)}>"
+        if isinstance(elem, T.FloatType):
+            body = ", ".join(float_text(float(v), elem) for v in attr.values)
+        elif isinstance(elem, T.IntegerType) and elem.width == 1:
+            body = ", ".join("true" if v else "false" for v in attr.values)
+        else:
+            body = ", ".join(int_text(int(v), elem) for v in attr.values)
+        return f"array<{self.type(elem)}: {body}>"
+
+    def named(self, name: str, value: Attribute) -> str:
+        if type(value) is UnitAttr:
+            return attr_name(name)
+        return f"{attr_name(name)} = {self.attr(value)}"
+
+    def dict(self, entries: Iterable[tuple[str, Attribute]]) -> str:
+        """`{a = 1 : i32, b}`: entries sorted by name, as a DictionaryAttr keeps them."""
+        return "{" + ", ".join(self.named(k, v) for k, v in sorted(entries, key=_first)) + "}"
+
+    def function_type(self, inputs: Iterable[T.Type], results: list[T.Type] | tuple[T.Type, ...]) -> str:
+        ins = "(" + self.types(inputs) + ")"
+        if len(results) == 1 and not isinstance(results[0], T.FunctionType):
+            return f"{ins} -> {self.type(results[0])}"
+        return f"{ins} -> (" + self.types(results) + ")"
+
+
+def _first(item: tuple) -> str:
+    return item[0]
+
+
+# --- SSA names --------------------------------------------------------------------------------
+
+
+class _Scope:
+    __slots__ = ("names", "parent")
+
+    def __init__(self, parent: "_Scope | None") -> None:
+        self.names: set[str] = set()
+        self.parent = parent
+
+    def __contains__(self, name: str) -> bool:
+        scope = self
+        while scope is not None:
+            if name in scope.names:
+                return True
+            scope = scope.parent
+        return False
+
+
+_NAME_CHARS = re.compile(r"[A-Za-z0-9$._\-]*\Z")
+
+
+def sanitize(name: str) -> str:
+    """MLIR's sanitizeIdentifier: a leading digit gets `_`, other characters become `_` or hex."""
+    if _NAME_CHARS.match(name) and not name[:1].isdigit():
+        return name
+    out = ["_"] if name[:1].isdigit() else []
+    for ch in name:
+        if ch.isascii() and (ch.isalnum() or ch in "$._-"):
+            out.append(ch)
+        elif ch == " ":
+            out.append("_")
+        else:
+            out.extend(f"{b:X}" for b in ch.encode("utf-8"))
+    return "".join(out)
+
+
+class Names:
+    """SSA value and block names of everything under one root op (MLIR's SSANameState)."""
+
+    def __init__(self, root: Operation, generic: bool = False) -> None:
+        self.generic = generic
+        self.values: dict[Value, str] = {}
+        self.groups: dict[Operation, list[int]] = {}
+        self.blocks: dict[Block, str] = {}
+        self.next_value = 0
+        self.next_arg = 0
+        self.next_conflict = 0
+        self._scope = _Scope(None)
+        top = self._scope
+        stack = [(r, 0, 0, 0, top) for r in root.regions]
+        self._number_op(root)
+        unique = generic  # the generic form implies unique SSA ids across regions
+        while stack:
+            region, nv, na, nc, parent = stack.pop()
+            if not unique:
+                self.next_value, self.next_arg, self.next_conflict = nv, na, nc
+            self._scope = scope = _Scope(parent)
+            self._number_region(region)
+            for block in region.blocks:
+                for op in block.operations:
+                    for sub in op.regions:
+                        stack.append((sub, self.next_value, self.next_arg, self.next_conflict, scope))
+
+    def _unique(self, name: str) -> str:
+        name = sanitize(name)
+        scope = self._scope
+        if name in scope:
+            while True:
+                probe = f"{name}_{self.next_conflict}"
+                self.next_conflict += 1
+                if probe not in scope:
+                    name = probe
+                    break
+        scope.names.add(name)
+        return name
+
+    def _set(self, value: Value, name: str) -> None:
+        if not name:
+            self.values[value] = str(self.next_value)
+            self.next_value += 1
+        else:
+            self.values[value] = self._unique(name)
+
+    def _number_region(self, region: Region) -> None:
+        for index, block in enumerate(region.blocks):
+            self.blocks[block] = f"^bb{index}"
+            entry = index == 0
+            for arg in block.arguments:
+                if arg in self.values:
+                    continue
+                if entry:
+                    self._set(arg, f"arg{self.next_arg}")
+                    self.next_arg += 1
+                else:
+                    self._set(arg, "")
+            for op in block.operations:
+                self._number_op(op)
+
+    def _number_op(self, op: Operation) -> None:
+        results = op.results
+        groups = [0]
+        if not self.generic and results:
+            hook = RESULT_NAMES.get(op.name)
+            if hook is not None and op.known:
+                for index, name in hook(op):
+                    if index < len(results) and results[index] not in self.values:
+                        self._set(results[index], name)
+                        if index:
+                            groups.append(index)
+        if not results:
+            return
+        first = results[0]
+        if first not in self.values:
+            self.values[first] = str(self.next_value)
+            self.next_value += 1
+        if len(groups) > 1:
+            self.groups[op] = sorted(groups)
+
+    def result_groups(self, op: Operation) -> list[tuple[int, int]]:
+        """(first result, count) of each group of `op`'s results, in order."""
+        n = len(op.results)
+        starts = self.groups.get(op)
+        if starts is None:
+            return [(0, n)]
+        bounds = starts + [n]
+        return [(bounds[i], bounds[i + 1] - bounds[i]) for i in range(len(starts))]
+
+    def use(self, value: Value) -> str:
+        """`%name`, `%0` or `%0#1` for a use of `value`."""
+        if isinstance(value, OpResult):
+            owner = value.owner
+            n = len(owner.results)
+            if n != 1:
+                index = value.index
+                starts = self.groups.get(owner)
+                if starts is None:
+                    head = owner.results[0]
+                    name = self.values.get(head)
+                    return UNKNOWN_VALUE if name is None else f"%{name}#{index}"
+                start = 0
+                end = n
+                for s in starts:
+                    if s <= index:
+                        start = s
+                    else:
+                        end = s
+                        break
+                head = owner.results[start]
+                name = self.values.get(head)
+                if name is None:
+                    return UNKNOWN_VALUE
+                return f"%{name}" if end - start == 1 else f"%{name}#{index - start}"
+        name = self.values.get(value)
+        return UNKNOWN_VALUE if name is None else f"%{name}"
+
+    def group_def(self, op: Operation, start: int, count: int) -> str:
+        name = self.values.get(op.results[start])
+        text = UNKNOWN_VALUE if name is None else f"%{name}"
+        return f"{text}:{count}" if count > 1 else text
+
+
+# --- the printer ------------------------------------------------------------------------------
+
+
+def _is_terminator(op: Operation) -> bool:
+    spec = registry.OPS.get(op.name)
+    return spec is not None and "terminator" in spec.traits
+
+
+def is_opaque(op: Operation) -> bool:
+    """True when the op's syntax could not be read, so its types are unknown."""
+    if op.known:
+        return False
+    if not op.generic:
+        return True
+    return any(isinstance(r.type, T.UnknownType) for r in op.results)
+
+
+def _lossy_reader(spec: registry.OpSpec | None) -> bool:
+    if spec is None or spec.print is not None:
+        return False
+    if spec.name in SOURCE_FORM or spec.extra.get("lossy"):
+        return True
+    return getattr(spec.parse, "__name__", "") == "read_tolerant"
+
+
+def needs_source(op: Operation) -> bool:
+    """True when the IR does not hold enough to print `op`: opaque, read loosely, or of unknown types."""
+    if is_opaque(op):
+        return True
+    if _lossy_reader(registry.OPS.get(op.name)):
+        return True
+    for v in op.operands:
+        if type(v.type) is T.UnknownType:
+            return True
+    for r in op.results:
+        if type(r.type) is T.UnknownType:
+            return True
+    return False
+
+
+class OpPrinter:
+    """Writes operations; the argument custom printers receive (MLIR's OpAsmPrinter).
+
+    A custom printer `fn(p, op)` is called after the results and the op name
+    are written and writes the rest of the op, each piece with its own leading
+    space, like an ODS-generated printer.
+    """
+
+    def __init__(self, names: Names, fmt: Formatter, generic: bool = False, source: str | None = None) -> None:
+        self.names = names
+        self.fmt = fmt
+        self.generic = generic
+        self.source = source
+        self.out: list[str] = []
+        self.indent = 0
+        self.dialects: list[str] = ["builtin"]
+
+    # --- pieces ---------------------------------------------------------------------------------
+
+    def write(self, text: str) -> None:
+        self.out.append(text)
+
+    def value(self, value: Value) -> str:
+        return self.names.use(value)
+
+    def values(self, values: Iterable[Value]) -> str:
+        use = self.names.use
+        return ", ".join(use(v) for v in values)
+
+    def type(self, ty: T.Type) -> str:
+        return self.fmt.type(ty)
+
+    def types(self, types: Iterable[T.Type]) -> str:
+        return self.fmt.types(types)
+
+    def value_types(self, values: Iterable[Value]) -> str:
+        return self.fmt.types(v.type for v in values)
+
+    def attr(self, attr: Attribute, elide_type: bool = False) -> str:
+        return self.fmt.attr(attr, elide_type)
+
+    def symbol(self, name: str) -> str:
+        return symbol_name(name)
+
+    def block_name(self, block: Block) -> str:
+        return self.names.blocks.get(block, "^INVALIDBLOCK")
+
+    def successor(self, block: Block, operands: list[Value] | tuple = ()) -> str:
+        """`^bb1` or `^bb1(%a, %b : i32, f32)`."""
+        name = self.block_name(block)
+        if not operands:
+            return name
+        return f"{name}({self.values(operands)} : {self.value_types(operands)})"
+
+    def functional_type(self, op: Operation) -> str:
+        return self.fmt.function_type((v.type for v in op.operands), [r.type for r in op.results])
+
+    def all_attrs(self, op: Operation) -> dict[str, Attribute]:
+        """Inherent (properties) and discardable attributes, as `Operation::getAttrs()`."""
+        if not op.properties:
+            return op.attributes
+        merged = dict(op.properties)
+        merged.update(op.attributes)
+        return merged
+
+    def attr_dict(self, op: Operation, elided: Iterable[str] = (), keyword: bool = False) -> None:
+        """printOptionalAttrDict[WithKeyword]: ` {a = 1}` / ` attributes {a = 1}` when not empty."""
+        attrs = self.all_attrs(op)
+        if not attrs:
+            return
+        skip = set(elided)
+        skip.add("operandSegmentSizes")
+        entries = [(k, v) for k, v in attrs.items() if k not in skip]
+        if entries:
+            self.out.append((" attributes " if keyword else " ") + self.fmt.dict(entries))
+
+    def optional_dict(self, entries: Iterable[tuple[str, Attribute]] | DictAttr | None) -> str:
+        """` {a = 1}` for a non-empty dictionary, else ''."""
+        if entries is None:
+            return ""
+        if isinstance(entries, DictAttr):
+            entries = entries.entries
+        entries = list(entries)
+        return " " + self.fmt.dict(entries) if entries else ""
+
+    # --- regions and blocks ---------------------------------------------------------------------
+
+    def region(self, region: Region, entry_args: bool = True, terminators: bool = True, empty_block: bool = False) -> None:
+        """MLIR's printRegion: `{`, the blocks, `}` at the current indentation."""
+        w = self.out.append
+        w("{\n")
+        blocks = region.blocks
+        if blocks:
+            parent = region.parent
+            self.dialects.append(DEFAULT_DIALECT.get(parent.name, "") if parent is not None else "")
+            preds = _predecessors(region) if len(blocks) > 1 else None
+            entry = blocks[0]
+            header = (empty_block and not entry.operations) or (entry_args and bool(entry.arguments))
+            self.block(entry, header, terminators, preds)
+            for block in blocks[1:]:
+                self.block(block, True, True, preds)
+            self.dialects.pop()
+        w(" " * self.indent + "}")
+
+    def block(self, block: Block, header: bool, terminators: bool = True, preds: dict | None = None) -> None:
+        w = self.out.append
+        if header:
+            w(" " * self.indent + self.block_name(block))
+            if block.arguments:
+                use = self.names.use
+                ty = self.fmt.type
+                w("(" + ", ".join(f"{use(a)}: {ty(a.type)}" for a in block.arguments) + ")")
+            w(":")
+            w(self._pred_comment(block, preds))
+            w("\n")
+        self.indent += INDENT
+        ops = block.operations
+        if not terminators and ops and _is_terminator(ops[-1]):
+            ops = ops[:-1]
+        pad = " " * self.indent
+        for op in ops:
+            w(pad)
+            self.op(op)
+            w("\n")
+        self.indent -= INDENT
+
+    def _pred_comment(self, block: Block, preds: dict | None) -> str:
+        region = block.parent
+        entry = region is not None and region.blocks and region.blocks[0] is block
+        found = (preds or {}).get(block, [])
+        if not found:
+            return "" if entry else "  // no predecessors"
+        if all(p is found[0] for p in found):
+            return f"  // pred: {self.block_name(found[0])}"
+        order = {b: i for i, b in enumerate(region.blocks)}
+        names = [self.block_name(p) for p in sorted(found, key=lambda b: order.get(b, 0))]
+        return f"  // {len(found)} preds: " + ", ".join(names)
+
+    # --- operations -----------------------------------------------------------------------------
+
+    def op(self, op: Operation) -> None:
+        """Print one operation (results, name, body) without indentation or newline."""
+        if self.source is not None and op.span is not None and needs_source(op):
+            self._source_op(op)
+            return
+        w = self.out.append
+        if op.results:
+            names = self.names
+            w(", ".join(names.group_def(op, s, c) for s, c in names.result_groups(op)) + " = ")
+        spec = registry.OPS.get(op.name)
+        if not self.generic and spec is not None and spec.print is not None and op.known:
+            name = op.name
+            default = self.dialects[-1]
+            if default and name.startswith(default) and name[len(default) : len(default) + 1] == "." and name.count(".") == 1:
+                name = name[len(default) + 1 :]
+            w(name)
+            spec.print(self, op)
+        else:
+            self.generic_op(op)
+
+    def generic_op(self, op: Operation) -> None:
+        """`"dialect.op"(%a) [^bb1] <{props}> ({...}) {attrs} : (T) -> R`."""
+        w = self.out.append
+        fmt = self.fmt
+        w(escape_string(op.name))
+        w("(" + self.values(op.operands) + ")")
+        if op.successors:
+            w("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
+        props = dict(op.properties)
+        attrs = op.attributes
+        spec = registry.OPS.get(op.name)
+        if spec is not None and spec.inherent and attrs:
+            attrs = dict(attrs)
+            for key in spec.inherent:
+                if key in attrs:
+                    props[key] = attrs.pop(key)
+        if props:
+            w(" <" + fmt.dict(props.items()) + ">")
+        if op.regions:
+            w(" (")
+            for i, region in enumerate(op.regions):
+                if i:
+                    w(", ")
+                self.region(region, entry_args=True, terminators=True, empty_block=True)
+            w(")")
+        if attrs:
+            w(" " + fmt.dict(attrs.items()))
+        w(" : " + self.functional_type(op))
+
+    def _source_op(self, op: Operation) -> None:
+        """An opaque op: its source text, with SSA names, successors and regions re-printed."""
+        source = self.source
+        rng = op.span.range
+        start, end = rng.start, rng.end
+        edits: list[tuple[int, int, object]] = []
+        defs = [r.def_span.range for r in op.results if r.def_span is not None]
+        if defs and len(defs) == len(op.results) or (defs and op.results):
+            names = self.names
+            text = ", ".join(names.group_def(op, s, c) for s, c in names.result_groups(op))
+            first = min(d.start for d in defs)
+            last = max(d.end for d in defs)
+            start = min(start, first)
+            edits.append((first, last, text))
+        for value, span in zip(op.operands, op.operand_spans):
+            if span is not None:
+                r = span.range
+                edits.append((r.start, r.end, self.names.use(value)))
+        for block, span in zip(op.successors, op.successor_spans):
+            if span is not None:
+                r = span.range
+                edits.append((r.start, r.end, self.block_name(block)))
+        for region in op.regions:
+            if region.span is not None:
+                r = region.span.range
+                edits.append((r.start, r.end, region))
+            for block in region.blocks[:1]:
+                for arg in block.arguments:
+                    if arg.def_span is not None:
+                        r = arg.def_span.range
+                        edits.append((r.start, r.end, self.names.use(arg)))
+        edits.sort(key=lambda e: (e[0], -e[1]))
+        pos = start
+        w = self.out.append
+        for s, e, what in edits:
+            if s < pos or e > end:
+                continue
+            w(source[pos:s])
+            if isinstance(what, Region):
+                entry = what.blocks[0] if what.blocks else None
+                self.region(what, entry_args=entry is not None and entry.label is not None)
+            else:
+                w(what)
+            pos = e
+        w(source[pos:end].rstrip())
+
+
+def _predecessors(region: Region) -> dict[Block, list[Block]]:
+    preds: dict[Block, list[Block]] = {}
+    for block in region.blocks:
+        for op in block.operations:
+            for succ in op.successors:
+                preds.setdefault(succ, []).append(block)
+    return preds
+
+
+# --- entry points -----------------------------------------------------------------------------
+
+
+def _root(op: Operation) -> Operation:
+    while op.parent_op is not None:
+        op = op.parent_op
+    return op
+
+
+def _source_of(op: Operation, source: str | None) -> str | None:
+    if source is not None:
+        return source
+    return _root(op).extra.get("source")
+
+
+def print_op(op: Operation, generic: bool = False, source: str | None = None, local_scope: bool = False) -> str:
+    """One operation as text, without a trailing newline.
+
+    Names are assigned from the outermost enclosing op (like MLIR's
+    `Operation::print`) unless `local_scope`; `source` is the buffer the op
+    was parsed from, needed to print opaque ops (defaults to the root op's
+    `extra["source"]`).
+    """
+    import gpu_lsp.ir.printers  # noqa: F401  (registers the custom printers)
+
+    root = op if local_scope else _root(op)
+    names = Names(root, generic)
+    aliases = Aliases()
+    aliases.collect(op)
+    p = OpPrinter(names, Formatter(aliases), generic, _source_of(op, source))
+    p.dialects = ["builtin"] + [DEFAULT_DIALECT.get(a.name, "") for a in reversed(list(op.ancestors()))]
+    p.op(op)
+    return "".join(p.out)
+
+
+def print_module(op: Operation, generic: bool = False, source: str | None = None) -> str:
+    """A whole module as mlir-opt writes it: aliases, the module, a final newline."""
+    import gpu_lsp.ir.printers  # noqa: F401  (registers the custom printers)
+
+    names = Names(op, generic)
+    aliases = Aliases()
+    aliases.collect(op)
+    p = OpPrinter(names, Formatter(aliases), generic, _source_of(op, source))
+    p.op(op)
+    return aliases.header() + "".join(p.out) + "\n"

@@ -1,0 +1,29 @@
+"""Custom forms of the builtin dialect: module and unrealized_conversion_cast."""
+
+from __future__ import annotations
+
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.printer import OpPrinter
+from gpu_lsp.ir.printers import printer
+
+
+@printer("builtin.module")
+def _module(p: OpPrinter, op: Operation) -> None:
+    name = op.get_attr("sym_name")
+    if name is not None:
+        p.write(" " + p.symbol(name.value))
+    p.attr_dict(op, ("sym_name",), keyword=True)
+    p.write(" ")
+    region = op.regions[0] if op.regions else None
+    if region is None:
+        p.write("{\n" + " " * p.indent + "}")
+    else:
+        p.region(region, entry_args=False, terminators=False)
+
+
+@printer("builtin.unrealized_conversion_cast")
+def _cast(p: OpPrinter, op: Operation) -> None:
+    if op.operands:
+        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
+    p.write(" to " + p.value_types(op.results))
+    p.attr_dict(op)

@@ -1,0 +1,167 @@
+"""Custom forms of the memref dialect (MemRefOps.td formats and result names)."""
+
+from __future__ import annotations
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr, UnitAttr
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.printer import SOURCE_FORM, OpPrinter, result_names
+from gpu_lsp.ir.printers import printer
+
+_NAMES = {
+    "memref.alloc": ("alloc",),
+    "memref.alloca": ("alloca",),
+    "memref.cast": ("cast",),
+    "memref.dim": ("dim",),
+    "memref.memory_space_cast": ("memspacecast",),
+    "memref.subview": ("subview",),
+    "memref.view": ("view",),
+    "memref.expand_shape": ("expand_shape",),
+    "memref.collapse_shape": ("collapse_shape",),
+    "memref.reinterpret_cast": ("reinterpret_cast",),
+    "memref.reshape": ("reshape",),
+    "memref.extract_aligned_pointer_as_index": ("intptr",),
+    "memref.realloc": ("realloc",),
+    "memref.assume_alignment": ("assume_align",),
+    "memref.transpose": ("transpose",),
+}
+
+
+@result_names(*_NAMES)
+def _names(op: Operation):
+    return [(0, _NAMES[op.name][0])]
+
+
+@result_names("memref.extract_strided_metadata")
+def _metadata_names(op: Operation):
+    n = len(op.results)
+    rank = (n - 2) // 2
+    names = [(0, "base_buffer"), (1, "offset")]
+    if rank:
+        names += [(2, "sizes"), (2 + rank, "strides")]
+    return names
+
+
+def _indexed(p: OpPrinter, memref, indices) -> str:
+    return f"{p.value(memref)}[{p.values(indices)}]"
+
+
+@printer("memref.load")
+def _load(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + _indexed(p, op.operands[0], op.operands[1:]))
+    p.attr_dict(op)
+    p.write(" : " + p.type(op.operands[0].type))
+
+
+@printer("memref.store")
+def _store(p: OpPrinter, op: Operation) -> None:
+    p.write(f" {p.value(op.operands[0])}, " + _indexed(p, op.operands[1], op.operands[2:]))
+    p.attr_dict(op)
+    p.write(" : " + p.type(op.operands[1].type))
+
+
+@printer("memref.alloc", "memref.alloca")
+def _alloc(p: OpPrinter, op: Operation) -> None:
+    sizes = op.get_attr("operandSegmentSizes")
+    rank_dyn = op.results[0].type.num_dynamic_dims if hasattr(op.results[0].type, "num_dynamic_dims") else len(op.operands)
+    if isinstance(sizes, DenseArrayAttr) and len(sizes.values) == 2:
+        rank_dyn = sizes.values[0]
+    dyn, syms = op.operands[:rank_dyn], op.operands[rank_dyn:]
+    p.write("(" + p.values(dyn) + ")")
+    if syms:
+        p.write("[" + p.values(syms) + "]")
+    p.attr_dict(op)
+    p.write(" : " + p.value_types(op.results))
+
+
+@printer("memref.dealloc", "memref.rank")
+def _unary(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + p.value(op.operands[0]))
+    p.attr_dict(op)
+    p.write(" : " + p.type(op.operands[0].type))
+
+
+@printer("memref.dim")
+def _dim(p: OpPrinter, op: Operation) -> None:
+    p.attr_dict(op)
+    p.write(f" {p.values(op.operands)} : {p.type(op.operands[0].type)}")
+
+
+@printer("memref.cast", "memref.memory_space_cast")
+def _cast(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + p.value(op.operands[0]))
+    p.attr_dict(op)
+    p.write(f" : {p.type(op.operands[0].type)} to {p.value_types(op.results)}")
+
+
+@printer("memref.copy")
+def _copy(p: OpPrinter, op: Operation) -> None:
+    src, dst = op.operands[0], op.operands[1]
+    p.write(f" {p.value(src)}, {p.value(dst)}")
+    p.attr_dict(op)
+    p.write(f" : {p.type(src.type)} to {p.type(dst.type)}")
+
+
+@printer("memref.get_global")
+def _get_global(p: OpPrinter, op: Operation) -> None:
+    p.write(f" {p.attr(op.get_attr('name'))} : {p.value_types(op.results)}")
+    p.attr_dict(op, ("name",))
+
+
+@printer("memref.global")
+def _global(p: OpPrinter, op: Operation) -> None:
+    vis = op.get_attr("sym_visibility")
+    if isinstance(vis, StringAttr):
+        p.write(" " + p.attr(vis))
+    if isinstance(op.get_attr("constant"), UnitAttr):
+        p.write(" constant")
+    p.write(" " + p.symbol(op.get_attr("sym_name").value) + " : " + p.attr(op.get_attr("type")))
+    init = op.get_attr("initial_value")
+    ty = op.get_attr("type")
+    if isinstance(init, OpaqueAttr) and init.type is None and isinstance(getattr(ty, "type", None), T.MemRefType):
+        init = OpaqueAttr(init.text, init.kind, T.TensorType(ty.type.shape, ty.type.element))
+    if init is None:
+        p.write(" = uninitialized")
+    elif not isinstance(init, UnitAttr):
+        text = p.attr(init)
+        p.write(" = " + text.rsplit(" : ", 1)[0] if " : " in text and text.startswith(("dense", "sparse")) else " = " + text)
+    p.attr_dict(op, ("sym_visibility", "constant", "sym_name", "type", "initial_value"))
+
+
+@printer("memref.extract_aligned_pointer_as_index", "memref.extract_strided_metadata")
+def _arrow(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + p.value(op.operands[0]))
+    p.attr_dict(op)
+    p.write(f" : {p.type(op.operands[0].type)} -> {p.value_types(op.results)}")
+
+
+@printer("memref.reshape")
+def _reshape(p: OpPrinter, op: Operation) -> None:
+    p.write(f" {p.value(op.operands[0])}({p.value(op.operands[1])})")
+    p.attr_dict(op)
+    p.write(" : " + p.functional_type(op))
+
+
+@printer("memref.alloca_scope")
+def _alloca_scope(p: OpPrinter, op: Operation) -> None:
+    if op.results:
+        p.write(" -> (" + p.value_types(op.results) + ")")
+    p.write(" ")
+    p.region(op.regions[0])
+    p.attr_dict(op)
+
+
+@printer("memref.alloca_scope.return", "memref.atomic_yield")
+def _typed_terminator(p: OpPrinter, op: Operation) -> None:
+    p.attr_dict(op)
+    if op.operands:
+        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
+
+
+SOURCE_FORM.update(
+    (
+        "memref.subview", "memref.view", "memref.expand_shape", "memref.collapse_shape",
+        "memref.reinterpret_cast", "memref.assume_alignment", "memref.prefetch", "memref.atomic_rmw",
+        "memref.generic_atomic_rmw", "memref.realloc",
+    )
+)
