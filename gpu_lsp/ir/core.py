@@ -220,6 +220,8 @@ class Operation:
         "known",
         "extra",
         "pending",
+        "symbol_spans",
+        "sym_span",
     )
 
     def __init__(self, name: str, anchor: Anchor | None = None) -> None:
@@ -241,6 +243,8 @@ class Operation:
         self.known = True
         self.extra: dict = {}
         self.pending = None
+        self.symbol_spans: list[tuple[Attribute, Span]] = []
+        self.sym_span: Span | None = None
 
     # --- construction -------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
-from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, unescape
+from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
 from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
 from gpu_lsp.text import TextRange
 
@@ -66,6 +66,7 @@ class Builder:
 
     def alias(self, raw: RawAlias) -> None:
         name = raw.name.value
+        self.ctx.alias_defs[name] = (raw.name.start_pos, raw.name.start_pos + len(name))
         cursor = Cursor(self.ctx, raw.items, raw.items[-1].end_pos if raw.items else raw.name.end_pos, name)
         try:
             if name.startswith("!"):
@@ -92,6 +93,8 @@ class Builder:
         spec = lookup(name)
         end_pos = raw.end_pos
         state = None
+        symbol_uses = self.ctx.symbol_uses
+        mark = len(symbol_uses)
         if generic:
             state = self._generic(raw, name, num_named)
         elif spec is not None and spec.parse is not None:
@@ -131,11 +134,26 @@ class Builder:
             if loc is not None:
                 op.loc = loc
         self._results(op, results, state, raw, opaque)
+        if len(symbol_uses) > mark or opaque:
+            self._symbols(op, symbol_uses[mark:], state.extra.pop("symbols", []) if opaque else None)
+            del symbol_uses[mark:]
         units = name == "builtin.module"
         for raw_region, args in state.regions:
             op.add_region(self.region(raw_region, args, units))
         op.pending = PendingOperands(state.refs, state.successors)
         return op
+
+    def _symbols(self, op: Operation, uses: list, raw_symbols: list | None) -> None:
+        """The op's `@symbol` references; the one naming `sym_name` is its definition."""
+        if raw_symbols is not None:
+            uses = [(symbol_ref(tok.value), tok.start_pos, tok.end_pos) for tok in raw_symbols]
+        sym_name = op.properties.get("sym_name")
+        for attr, start, end in uses:
+            span = self.span(start, end)
+            if op.sym_span is None and sym_name is not None and not attr.nested and attr.root == sym_name.value:
+                op.sym_span = span
+            else:
+                op.symbol_spans.append((attr, span))
 
     def _result_names(self, tok: Token | None) -> list[tuple[str, int, int, int]]:
         if tok is None:
@@ -303,6 +321,8 @@ class Builder:
                 if isinstance(item, Token):
                     if item.type == "VALUE":
                         state.refs.append(Ref(item.value, item.start_pos, item.end_pos))
+                    elif item.type == "SYMBOL":
+                        state.extra.setdefault("symbols", []).append(item)
                     elif item.type == "BLOCK_REF":
                         state.successors.append(BlockRef(item.value, item.start_pos, item.end_pos))
                 elif isinstance(item, Group):

@@ -98,13 +98,16 @@ class OpState:
 class ParseContext:
     """Shared state for one parse: aliases and the text."""
 
-    __slots__ = ("text", "type_aliases", "attr_aliases", "op_names")
+    __slots__ = ("text", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs")
 
     def __init__(self, text: str, op_names: frozenset[str]) -> None:
         self.text = text
         self.type_aliases: dict[str, T.Type] = {}
         self.attr_aliases: dict[str, Attribute] = {}
         self.op_names = op_names
+        self.symbol_uses: list[tuple[SymbolRefAttr, int, int]] = []
+        self.alias_uses: list[tuple[str, int, int]] = []
+        self.alias_defs: dict[str, tuple[int, int]] = {}
 
 
 def item_start(item) -> int:
@@ -314,6 +317,7 @@ class Cursor:
             alias = self.ctx.type_aliases.get(text)
             if alias is None:
                 raise FormatError(f"undefined symbol alias id '{text[1:]}'", start, end)
+            self.ctx.alias_uses.append((text, start, end))
             return alias
         try:
             return parse_type(text, self.ctx.type_aliases)
@@ -473,8 +477,7 @@ class Cursor:
             self.i += 1
             return self.parse_dict_text(item)
         if kind == "SYMBOL":
-            self.i += 1
-            return symbol_ref(item.value)
+            return self.symbol()
         if kind == "TYPE":
             return TypeAttr(self.type())
         if kind == "LOC":
@@ -494,6 +497,7 @@ class Cursor:
                 alias = self.ctx.attr_aliases.get(text)
                 if alias is None:
                     raise FormatError(f"undefined symbol alias id '{text[1:]}'", item.start_pos, item.end_pos)
+                self.ctx.alias_uses.append((text, item.start_pos, item.end_pos))
                 return alias
             attr = hash_attr(text)
             if self.is_punct(":") and self._type_follows(1):
@@ -514,7 +518,9 @@ class Cursor:
         if not (isinstance(item, Token) and item.type == "SYMBOL"):
             self.expected("symbol reference")
         self.i += 1
-        return symbol_ref(item.value)
+        attr = symbol_ref(item.value)
+        self.ctx.symbol_uses.append((attr, item.start_pos, item.end_pos))
+        return attr
 
     def is_symbol(self) -> bool:
         return self.is_token("SYMBOL")

@@ -78,6 +78,7 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
         return None
     ctx = chunk.context
     ctx.text = new_text
+    alias_mark = len(ctx.alias_uses)
     diagnostics: list[Diagnostic] = []
     new_op = Builder(ctx, diagnostics).top_level_op(raw_items[0])
     if new_op.results or not _isolated(new_op):
@@ -95,6 +96,13 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
     _grow_containers(chunk, delta)
     chunk.diagnostics = merged
     chunk.comments = _merge_comments(chunk.comments, lexed.comments, u_start, u_end, delta)
+    fresh = ctx.alias_uses[alias_mark:]
+    old_uses = ctx.alias_uses[:alias_mark]
+    ctx.alias_uses = (
+        [u for u in old_uses if u[2] <= u_start]
+        + fresh
+        + [(n, s + delta, e + delta) for n, s, e in old_uses if s >= u_end]
+    )
     chunk.end += delta
     for later_chunk in previous.chunks[chunk_index + 1 :]:
         _shift_chunk(later_chunk, delta)
@@ -137,6 +145,10 @@ def _shift_chunk(chunk: Chunk, delta: int) -> None:
     module = chunk.module
     _shift_unit(module, delta)
     chunk.diagnostics = [_shift_diag(d, delta) for d in chunk.diagnostics]
+    ctx = chunk.context
+    if ctx is not None:
+        ctx.alias_uses = [(n, s + delta, e + delta) for n, s, e in ctx.alias_uses]
+        ctx.alias_defs = {n: (s + delta, e + delta) for n, (s, e) in ctx.alias_defs.items()}
     chunk.comments = [Comment(c.text, c.range.shifted(delta)) for c in chunk.comments]
 
 

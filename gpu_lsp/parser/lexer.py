@@ -61,11 +61,11 @@ _MASTER = re.compile(
 _RESULTS = re.compile(
     rf"%{_SUFFIX}(?::\d+)?(?:[ \t]*,[ \t]*%{_SUFFIX}(?::\d+)?)*[ \t]*=(?!=)[ \t]*(?=[A-Za-z_\"])"
 )
-_DICT_START = re.compile(rf"[ \t]*(?:\}}|\[|(?:{_BARE}|{_STRING})[ \t]*(?:=|,|\}}))")
+_DICT_START = re.compile(rf"[ \t]*(?:\}}|\[|(?:{_BARE}|{_STRING})[ \t]*(?:=|,|\}}))|\s*(?:{_BARE}|{_STRING})[ \t]*=(?!=)")
 _DICT_KEY = re.compile(rf"[ \t]*({_BARE})[ \t]*(?:,|\}})")
 _BRACKET_SCAN = re.compile(r'[<>()\[\]{}"\n]')
 _LINE_OP_START = re.compile(
-    rf"[ \t]*(?:%{_SUFFIX}(?::\d+)?(?:[ \t]*,[ \t]*%{_SUFFIX}(?::\d+)?)*[ \t]*=[ \t]*[A-Za-z_\"]|[A-Za-z_][\w$]*\.[\w$.]+[ \t]|\}}[ \t]*$|\^)"
+    rf"[ \t]*(?:%{_SUFFIX}(?::\d+)?(?:[ \t]*,[ \t]*%{_SUFFIX}(?::\d+)?)*[ \t]*=[ \t]*[A-Za-z_\"]|[A-Za-z_][\w$]*\.[\w$.]+[ \t](?![ \t]*=)|\}}[ \t]*$|\^)"
 )
 
 _ALIAS_WORD = re.compile(r"[\w$.\-]*")

@@ -156,3 +156,31 @@ def test_lexer_tells_dictionaries_from_regions_and_results_from_uses() -> None:
     atoms = tokens[2].atoms
     assert [a.type for a in atoms] == ["DICT"]
     assert "LBRACE" in kinds
+
+
+def test_symbol_and_alias_definitions_and_uses_have_ranges() -> None:
+    text = """\
+#map = affine_map<(d0) -> (d0)>
+!tok = !gpu.async.token
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: f32) kernel {
+      gpu.return
+    }
+  }
+  func.func @host(%a: f32, %c: index, %t: !tok) -> !tok {
+    %r = gpu.launch_func async [%t] @kernels::@k blocks in (%c, %c, %c) threads in (%c, %c, %c) args(%a : f32)
+    return %r : !tok
+  }
+}
+"""
+    parsed = parse(text)
+    assert [d for d in parsed.diagnostics if d.severity >= 3] == []
+    ops = {op.name: op for op in parsed.chunks[0].module.walk()}
+    k = ops["gpu.func"]
+    assert text[k.sym_span.range.start : k.sym_span.range.end] == "@k"
+    ((ref, span),) = ops["gpu.launch_func"].symbol_spans
+    assert str(ref) == "@kernels::@k" and text[span.range.start : span.range.end] == "@kernels::@k"
+    ctx = parsed.chunks[0].context
+    assert set(ctx.alias_defs) == {"#map", "!tok"}
+    assert [name for name, _, _ in ctx.alias_uses] == ["!tok", "!tok", "!tok"]

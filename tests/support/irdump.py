@@ -22,6 +22,8 @@ def dump_op(op: Operation) -> tuple:
         tuple(sorted((k, str(v)) for k, v in op.properties.items())),
         tuple(dump_region(r) for r in op.regions),
         tuple(b.label for b in op.successors),
+        _rng(op.sym_span),
+        tuple((str(a), _rng(sp)) for a, sp in op.symbol_spans),
     )
 
 
@@ -45,6 +47,8 @@ def dump_file(parsed: ParsedFile) -> tuple:
             dump_op(chunk.module),
             tuple((d.code, d.message, d.range.start, d.range.end, tuple((r.message, r.range) for r in d.related)) for d in chunk.diagnostics),
             tuple((c.text, c.range.start, c.range.end) for c in chunk.comments),
+            tuple(chunk.context.alias_uses) if chunk.context else (),
+            tuple(sorted(chunk.context.alias_defs.items())) if chunk.context else (),
         )
         for chunk in parsed.chunks
     )
