@@ -295,10 +295,30 @@ def read_tolerant(c: Cursor, st: OpState) -> None:
         for r, t in zip(refs, inputs):
             r.type = t
     st.refs.extend(refs)
-    if results is not None and len(results) == st.num_results:
+    if results is not None and (len(results) == st.num_results or not st.num_results):
         st.result_types.extend(results)
     else:
         st.result_types.extend([T.UNKNOWN] * st.num_results)
     for k, raw in enumerate(regions):
         st.add_region(raw, defs if k == 0 and defs else None)
     c.i = end
+
+
+def mixed_list(c: Cursor, opener: str = "[") -> list[Ref]:
+    """`[%a, 4, %b]` (offsets, sizes, strides): the SSA index operands among constants."""
+    sub = c.group(opener)
+    refs: list[Ref] = []
+    while not sub.at_end:
+        if sub.is_operand():
+            refs.append(sub.operand(T.INDEX))
+        else:
+            sub.integer()
+        if sub.at_end:
+            break
+        sub.punct(",")
+    return refs
+
+
+def reassociation(c: Cursor, st: OpState) -> None:
+    """`[[0, 1], [2]]` of expand_shape / collapse_shape."""
+    st.properties["reassociation"] = c.attr()

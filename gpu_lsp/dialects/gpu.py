@@ -753,3 +753,284 @@ def _mma_insert(c: Cursor, st: OpState) -> None:
     st.refs.extend([v, m] + idx)
     st.result_types.append(c.type())
 
+
+
+@op("gpu.ballot", "", "A bit mask of the lanes of the subgroup whose predicate is true.", "%m = gpu.ballot %pred : i32")
+def _ballot(c: Cursor, st: OpState) -> None:
+    st.refs.append(c.operand(T.I1))
+    c.optional_attr_dict(st)
+    st.result_types.append(c.colon_type())
+
+
+# --- sparse (cuSPARSE / cuSPARSELt) ops -------------------------------------------------------
+
+DN_TENSOR = T.DialectType("gpu", "sparse.dntensor_handle")
+SP_MAT = T.DialectType("gpu", "sparse.spmat_handle")
+SPGEMM_OP = T.DialectType("gpu", "sparse.spgemmop_handle")
+TRANSPOSE_MODES = ("NON_TRANSPOSE", "TRANSPOSE", "CONJUGATE_TRANSPOSE")
+
+
+def _braced_keyword(c: Cursor, allowed: tuple[str, ...]) -> str | None:
+    """`{KEYWORD}` (lexed as a dictionary token): a transpose mode, prune flag or SpGEMM kind."""
+    item = c.peek()
+    if not c.is_attr_dict():
+        return None
+    word = item.value[1:-1].strip()
+    if word not in allowed:
+        c.fail(f"expected one of {', '.join(allowed)}", item)
+    c.next()
+    return word
+
+
+def _handle(c: Cursor, st: OpState, ty: T.Type, mode: str | None = None) -> None:
+    """A handle operand, optionally followed by its `{TRANSPOSE}` mode."""
+    st.refs.append(c.operand(ty))
+    if mode is not None:
+        word = _braced_keyword(c, TRANSPOSE_MODES)
+        if word is not None:
+            st.properties[mode] = DialectAttr("gpu", "", f"mat_transpose_mode {word}")
+
+
+def _operands_with_types(c: Cursor, st: OpState, first: list, count: int) -> None:
+    """`, %a, %b, %c : T1, T2, T3` after `first` untyped operands (types for the last `count`)."""
+    refs = []
+    for _ in range(count):
+        c.punct(",")
+        refs.append(c.operand())
+    c.optional_attr_dict(st)
+    c.punct(":")
+    for k, r in enumerate(refs):
+        if k:
+            c.punct(",")
+        r.type = c.type()
+    st.refs.extend(first + refs)
+
+
+def _index_operands(c: Cursor, count: int) -> list:
+    refs = [c.operand(T.INDEX)]
+    for _ in range(count - 1):
+        c.punct(",")
+        refs.append(c.operand(T.INDEX))
+    return refs
+
+
+def _sparse_op(name: str, summary: str, syntax: str):
+    """Register a sparse op: the reader gets the async flag already read and adds the token."""
+
+    def wrap(fn):
+        def parse(c: Cursor, st: OpState) -> None:
+            is_async, _ = read_async(c, st)
+            fn(c, st)
+            add_token(st, is_async)
+
+        op(name, "async", summary, syntax)(parse)
+        return fn
+
+    return wrap
+
+
+@_sparse_op("gpu.create_dn_tensor", "Creates a dense tensor (vector or matrix) handle over a buffer.", "%dn, %t = gpu.create_dn_tensor async [%dep] %mem, %rows, %cols : index, index into memref<?xf64>")
+def _create_dn_tensor(c: Cursor, st: OpState) -> None:
+    mem = c.operand()
+    dims = []
+    while c.optional_punct(","):
+        dims.append(c.operand())
+    c.optional_attr_dict(st)
+    c.punct(":")
+    for k, r in enumerate(dims):
+        if k:
+            c.punct(",")
+        r.type = c.type()
+    c.keyword("into")
+    mem.type = c.type()
+    st.refs.extend([mem] + dims)
+    st.result_types.append(DN_TENSOR)
+
+
+@_sparse_op("gpu.destroy_dn_tensor", "Destroys a dense tensor handle.", "%t = gpu.destroy_dn_tensor async [%dep] %dn")
+def _destroy_dn_tensor(c: Cursor, st: OpState) -> None:
+    st.refs.append(c.operand(DN_TENSOR))
+    c.optional_attr_dict(st)
+
+
+def _create_sparse(name: str, summary: str, sizes: int, buffers: int) -> None:
+    @_sparse_op(name, summary, f"%sp, %t = {name} async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...")
+    def parse(c: Cursor, st: OpState) -> None:
+        first = _index_operands(c, sizes)
+        _operands_with_types(c, st, first, buffers)
+        st.result_types.append(SP_MAT)
+
+
+_create_sparse("gpu.create_coo", "Creates a sparse matrix handle in COO format.", 3, 3)
+_create_sparse("gpu.create_coo_aos", "Creates a sparse matrix handle in COO array-of-structs format.", 3, 2)
+_create_sparse("gpu.create_csr", "Creates a sparse matrix handle in CSR format.", 3, 3)
+_create_sparse("gpu.create_csc", "Creates a sparse matrix handle in CSC format.", 3, 3)
+_create_sparse("gpu.create_bsr", "Creates a sparse matrix handle in BSR format.", 5, 3)
+
+
+@_sparse_op("gpu.create_2to4_spmat", "Creates a 2:4 structured sparse matrix handle (cuSPARSELt).", "%sp, %t = gpu.create_2to4_spmat async [%dep] {PRUNE_AND_CHECK} %rows, %cols, %mem : memref<?xf16>")
+def _create_2to4(c: Cursor, st: OpState) -> None:
+    flag = _braced_keyword(c, ("NONE", "PRUNE_ONLY", "PRUNE_AND_CHECK"))
+    if flag is not None:
+        st.properties["pruneFlag"] = DialectAttr("gpu", "", f"prune_2to4_spmat_flag {flag}")
+    first = _index_operands(c, 2)
+    _operands_with_types(c, st, first, 1)
+    st.result_types.append(SP_MAT)
+
+
+@_sparse_op("gpu.destroy_sp_mat", "Destroys a sparse matrix handle.", "%t = gpu.destroy_sp_mat async [%dep] %sp")
+def _destroy_sp_mat(c: Cursor, st: OpState) -> None:
+    st.refs.append(c.operand(SP_MAT))
+    c.optional_attr_dict(st)
+
+
+def _into_compute_type(c: Cursor, st: OpState) -> None:
+    c.keyword("into")
+    st.properties["computeType"] = c.attr()
+
+
+@_sparse_op("gpu.spmv_buffer_size", "The workspace size of a SpMV.", "%size, %t = gpu.spmv_buffer_size async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY into f32")
+def _spmv_buffer_size(c: Cursor, st: OpState) -> None:
+    _handle(c, st, SP_MAT, "modeA")
+    c.punct(",")
+    st.refs.append(c.operand(DN_TENSOR))
+    c.punct(",")
+    st.refs.append(c.operand(DN_TENSOR))
+    c.optional_attr_dict(st)
+    _into_compute_type(c, st)
+    st.result_types.append(T.INDEX)
+
+
+@_sparse_op("gpu.spmv", "Sparse matrix times dense vector.", "%t = gpu.spmv async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY, %buffer : memref<?xf64> into f64")
+def _spmv(c: Cursor, st: OpState) -> None:
+    _handle(c, st, SP_MAT, "modeA")
+    c.punct(",")
+    st.refs.append(c.operand(DN_TENSOR))
+    c.punct(",")
+    st.refs.append(c.operand(DN_TENSOR))
+    _operands_with_types(c, st, [], 1)
+    _into_compute_type(c, st)
+
+
+@_sparse_op("gpu.spmm_buffer_size", "The workspace sizes of a SpMM.", "%size, %t = gpu.spmm_buffer_size async [%dep] %spA[{T}], %dnB[{T}], %dnC : index into f32")
+def _spmm_buffer_size(c: Cursor, st: OpState) -> None:
+    _handle(c, st, SP_MAT, "modeA")
+    c.punct(",")
+    _handle(c, st, DN_TENSOR, "modeB")
+    c.punct(",")
+    st.refs.append(c.operand(DN_TENSOR))
+    c.optional_attr_dict(st)
+    st.result_types.extend(c.colon_type_list())
+    _into_compute_type(c, st)
+
+
+@_sparse_op("gpu.spmm", "Sparse matrix times dense matrix.", "%t = gpu.spmm async [%dep] %spA[{T}], %dnB[{T}], %dnC, %buffers : memref<?xf64> into f64")
+def _spmm(c: Cursor, st: OpState) -> None:
+    _handle(c, st, SP_MAT, "modeA")
+    c.punct(",")
+    _handle(c, st, DN_TENSOR, "modeB")
+    c.punct(",")
+    st.refs.append(c.operand(DN_TENSOR))
+    buffers = []
+    while c.optional_punct(","):
+        buffers.append(c.operand())
+    c.optional_attr_dict(st)
+    tys = c.colon_type_list()
+    if len(tys) != len(buffers):
+        c.fail(f"expected {len(buffers)} buffer types")
+    for r, t in zip(buffers, tys):
+        r.type = t
+    st.refs.extend(buffers)
+    _into_compute_type(c, st)
+
+
+@_sparse_op("gpu.sddmm_buffer_size", "The workspace size of an SDDMM.", "%size, %t = gpu.sddmm_buffer_size async [%dep] %dnA[{T}], %dnB[{T}], %spC into f32")
+def _sddmm_buffer_size(c: Cursor, st: OpState) -> None:
+    _handle(c, st, DN_TENSOR, "modeA")
+    c.punct(",")
+    _handle(c, st, DN_TENSOR, "modeB")
+    c.punct(",")
+    st.refs.append(c.operand(SP_MAT))
+    c.optional_attr_dict(st)
+    _into_compute_type(c, st)
+    st.result_types.append(T.INDEX)
+
+
+@_sparse_op("gpu.sddmm", "Sampled dense-dense matrix multiplication.", "%t = gpu.sddmm async [%dep] %dnA[{T}], %dnB[{T}], %spC, %buffer : memref<?xf64> into f64")
+def _sddmm(c: Cursor, st: OpState) -> None:
+    _handle(c, st, DN_TENSOR, "modeA")
+    c.punct(",")
+    _handle(c, st, DN_TENSOR, "modeB")
+    c.punct(",")
+    st.refs.append(c.operand(SP_MAT))
+    _operands_with_types(c, st, [], 1)
+    _into_compute_type(c, st)
+
+
+@_sparse_op("gpu.spgemm_create_descr", "Creates a SpGEMM operation descriptor.", "%desc, %t = gpu.spgemm_create_descr async [%dep]")
+def _spgemm_create_descr(c: Cursor, st: OpState) -> None:
+    c.optional_attr_dict(st)
+    st.result_types.append(SPGEMM_OP)
+
+
+@_sparse_op("gpu.spgemm_destroy_descr", "Destroys a SpGEMM operation descriptor.", "%t = gpu.spgemm_destroy_descr async [%dep] %desc")
+def _spgemm_destroy_descr(c: Cursor, st: OpState) -> None:
+    st.refs.append(c.operand(SPGEMM_OP))
+    c.optional_attr_dict(st)
+
+
+@_sparse_op(
+    "gpu.spgemm_work_estimation_or_compute",
+    "The work estimation or compute phase of a SpGEMM.",
+    "%size, %t = gpu.spgemm_work_estimation_or_compute async [%dep] {COMPUTE} %spA[{T}], %spB[{T}], %spC, %desc, %size0, %buf : f32 into memref<0xi8>",
+)
+def _spgemm_work(c: Cursor, st: OpState) -> None:
+    kind = _braced_keyword(c, ("WORK_ESTIMATION", "COMPUTE"))
+    if kind is None:
+        c.expected("{WORK_ESTIMATION} or {COMPUTE}")
+    st.properties["kind"] = DialectAttr("gpu", "", f"spgemm_work_estimation_or_compute_kind {kind}")
+    _handle(c, st, SP_MAT, "modeA")
+    c.punct(",")
+    _handle(c, st, SP_MAT, "modeB")
+    c.punct(",")
+    st.refs.append(c.operand(SP_MAT))
+    c.punct(",")
+    st.refs.append(c.operand(SPGEMM_OP))
+    c.punct(",")
+    st.refs.append(c.operand(T.INDEX))
+    c.punct(",")
+    buffer = c.operand()
+    c.optional_attr_dict(st)
+    c.punct(":")
+    st.properties["computeType"] = c.attr()
+    c.keyword("into")
+    buffer.type = c.type()
+    st.refs.append(buffer)
+    st.result_types.append(T.INDEX)
+
+
+@_sparse_op("gpu.spgemm_copy", "Copies the result of a SpGEMM into its output matrix.", "%t = gpu.spgemm_copy async [%dep] %spA[{T}], %spB[{T}], %spC, %desc : f32")
+def _spgemm_copy(c: Cursor, st: OpState) -> None:
+    _handle(c, st, SP_MAT, "modeA")
+    c.punct(",")
+    _handle(c, st, SP_MAT, "modeB")
+    c.punct(",")
+    st.refs.append(c.operand(SP_MAT))
+    c.punct(",")
+    st.refs.append(c.operand(SPGEMM_OP))
+    c.optional_attr_dict(st)
+    c.punct(":")
+    st.properties["computeType"] = c.attr()
+
+
+@_sparse_op("gpu.spmat_get_size", "The number of rows, columns and nonzeros of a sparse matrix.", "%rows, %cols, %nnz, %t = gpu.spmat_get_size async [%dep] %sp")
+def _spmat_get_size(c: Cursor, st: OpState) -> None:
+    st.refs.append(c.operand(SP_MAT))
+    c.optional_attr_dict(st)
+    st.result_types.extend([T.INDEX, T.INDEX, T.INDEX])
+
+
+@_sparse_op("gpu.set_csr_pointers", "Sets the position, coordinate and value buffers of a CSR matrix.", "%t = gpu.set_csr_pointers async [%dep] %sp, %pos, %crd, %val : memref<?xindex>, memref<?xindex>, memref<?xf32>")
+def _set_csr_pointers(c: Cursor, st: OpState) -> None:
+    first = [c.operand(SP_MAT)]
+    _operands_with_types(c, st, first, 3)

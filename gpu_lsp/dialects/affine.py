@@ -1,0 +1,211 @@
+"""The affine dialect: loops, conditionals and memory accesses with affine maps (read as opaque)."""
+
+from __future__ import annotations
+
+from lark.lexer import Token
+
+from gpu_lsp.dialects.common import assignment_list, bind_types, element_type, read_tolerant, typed_operand_list, value_defs
+from gpu_lsp.dialects.registry import op
+from gpu_lsp.ir import types as T
+from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
+from gpu_lsp.parser.structure import Group
+
+
+def _index_refs(items: list, out: list[Ref]) -> None:
+    """Every `%value` in an affine expression or map operand list, typed index."""
+    for item in items:
+        if isinstance(item, Token):
+            if item.type == "VALUE":
+                out.append(Ref(item.value, item.start_pos, item.end_pos, T.INDEX))
+        elif isinstance(item, Group):
+            _index_refs(item.items, out)
+
+
+def map_operands(c: Cursor, st: OpState) -> None:
+    """`#map(%d, ...)[%s, ...]` or `affine_map<...>(...)[...]`: the map, then its operands."""
+    if not c.is_token("ATTR"):
+        c.expected("affine map")
+    st.properties["map"] = c.attr()
+    refs: list[Ref] = []
+    for opener in ("(", "["):
+        if c.is_group(opener):
+            _index_refs([c.next()], refs)
+    st.refs.extend(refs)
+
+
+def _bound(c: Cursor, st: OpState) -> None:
+    """A loop bound: an integer, an SSA value, or `[min|max] #map(...)[...]`."""
+    if not c.optional_keyword("min"):
+        c.optional_keyword("max")
+    if c.is_token("INT"):
+        c.next()
+    elif c.is_operand():
+        st.refs.append(c.operand(T.INDEX))
+    else:
+        map_operands(c, st)
+
+
+def _mem_access(c: Cursor, st: OpState) -> Ref:
+    """`%m[expr, ...]`: the memref operand; index operands are appended after it."""
+    mem = c.operand()
+    refs: list[Ref] = []
+    if not c.is_group("["):
+        c.expected("'['")
+    _index_refs([c.next()], refs)
+    st.refs.append(mem)
+    st.refs.extend(refs)
+    return mem
+
+
+def _map_op(name: str, summary: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        map_operands(c, st)
+        c.optional_attr_dict(st)
+        st.result_types.append(T.INDEX)
+
+    op(name, "pure", summary, f"%r = {name} #map(%d)[%s]")(parse)
+
+
+_map_op("affine.apply", "Applies an affine map to index operands.")
+_map_op("affine.min", "The minimum of the results of an affine map.")
+_map_op("affine.max", "The maximum of the results of an affine map.")
+
+
+@op(
+    "affine.for",
+    "",
+    "A loop with affine bounds and a constant step; `iter_args` carry values across iterations.",
+    "%r = affine.for %i = 0 to %n [step 2] [iter_args(%a = %x) -> (T)] { ... }",
+)
+def _for(c: Cursor, st: OpState) -> None:
+    iv = c.def_value()
+    c.punct("=")
+    _bound(c, st)
+    c.keyword("to")
+    _bound(c, st)
+    if c.optional_keyword("step"):
+        c.integer()
+    args: list[ArgDef] = []
+    if c.optional_keyword("iter_args"):
+        args, inits = assignment_list(c)
+        c.punct("->")
+        results = c.result_types()
+        bind_types(c, args, inits, results)
+        st.refs.extend(inits)
+        st.result_types.extend(results)
+    st.add_region(c.region(), [ArgDef(iv.value[1:], iv.start_pos, iv.end_pos, T.INDEX)] + args)
+    c.optional_attr_dict(st)
+
+
+@op(
+    "affine.parallel",
+    "",
+    "A parallel loop nest with affine bounds and optional reductions.",
+    '%r = affine.parallel (%i, %j) = (0, 0) to (%n, 10) [step (1, 2)] [reduce ("addf") -> (f32)] { ... }',
+)
+def _parallel(c: Cursor, st: OpState) -> None:
+    ivs = value_defs(c)
+    c.punct("=")
+    refs: list[Ref] = []
+    _index_refs([c.next()], refs)
+    c.keyword("to")
+    _index_refs([c.next()], refs)
+    if c.optional_keyword("step"):
+        c.group("(")
+    st.refs.extend(refs)
+    if c.optional_keyword("reduce"):
+        c.group("(")
+        c.punct("->")
+        st.result_types.extend(c.result_types())
+    st.add_region(c.region(), ivs)
+    c.optional_attr_dict(st)
+
+
+@op("affine.if", "", "Runs the `then` or `else` region depending on an integer set.", "%r = affine.if #set(%i)[%n] [-> (T)] { ... } [else { ... }]")
+def _if(c: Cursor, st: OpState) -> None:
+    if not c.is_token("ATTR"):
+        c.expected("integer set")
+    st.properties["condition"] = c.attr()
+    refs: list[Ref] = []
+    for opener in ("(", "["):
+        if c.is_group(opener):
+            _index_refs([c.next()], refs)
+    st.refs.extend(refs)
+    if c.optional_punct("->"):
+        st.result_types.extend(c.result_types())
+    st.add_region(c.region())
+    st.add_region(c.region() if c.optional_keyword("else") else None)
+    c.optional_attr_dict(st)
+
+
+@op("affine.load", "", "Loads an element at affine indices.", "%v = affine.load %m[%i + 1, %j] : memref<...>")
+def _load(c: Cursor, st: OpState) -> None:
+    mem = _mem_access(c, st)
+    c.optional_attr_dict(st)
+    mem.type = c.colon_type()
+    st.result_types.append(element_type(mem.type))
+
+
+@op("affine.store", "", "Stores an element at affine indices.", "affine.store %v, %m[%i + 1, %j] : memref<...>")
+def _store(c: Cursor, st: OpState) -> None:
+    value = c.operand()
+    st.refs.append(value)
+    c.punct(",")
+    mem = _mem_access(c, st)
+    c.optional_attr_dict(st)
+    mem.type = c.colon_type()
+    value.type = element_type(mem.type)
+
+
+@op("affine.vector_load", "", "Loads a vector at affine indices.", "%v = affine.vector_load %m[%i] : memref<...>, vector<8xf32>")
+def _vector_load(c: Cursor, st: OpState) -> None:
+    mem = _mem_access(c, st)
+    c.optional_attr_dict(st)
+    mem.type = c.colon_type()
+    c.punct(",")
+    st.result_types.append(c.type())
+
+
+@op("affine.vector_store", "", "Stores a vector at affine indices.", "affine.vector_store %v, %m[%i] : memref<...>, vector<8xf32>")
+def _vector_store(c: Cursor, st: OpState) -> None:
+    value = c.operand()
+    st.refs.append(value)
+    c.punct(",")
+    mem = _mem_access(c, st)
+    c.optional_attr_dict(st)
+    mem.type = c.colon_type()
+    c.punct(",")
+    value.type = c.type()
+
+
+@op("affine.yield", "terminator return_like pure", "Yields values from an affine region.", "affine.yield [%v : T]")
+def _yield(c: Cursor, st: OpState) -> None:
+    c.optional_attr_dict(st)
+    typed_operand_list(c, st)
+
+
+@op("affine.delinearize_index", "pure", "Splits a linear index into a multi-index.", "%r:2 = affine.delinearize_index %i into (%a, 16) : index, index")
+def _delinearize(c: Cursor, st: OpState) -> None:
+    st.refs.append(c.operand(T.INDEX))
+    c.keyword("into")
+    refs: list[Ref] = []
+    _index_refs([c.next()], refs)
+    st.refs.extend(refs)
+    c.optional_attr_dict(st)
+    st.result_types.extend(c.colon_type_list())
+
+
+@op("affine.linearize_index", "pure", "Combines a multi-index into a linear index.", "%l = affine.linearize_index [%i, %j] by (%a, 16) : index")
+def _linearize(c: Cursor, st: OpState) -> None:
+    c.optional_keyword("disjoint")
+    refs: list[Ref] = []
+    _index_refs([c.next()], refs)
+    c.keyword("by")
+    _index_refs([c.next()], refs)
+    st.refs.extend(refs)
+    c.optional_attr_dict(st)
+    st.result_types.append(c.colon_type())
+
+
+for _name in ("affine.prefetch", "affine.dma_start", "affine.dma_wait"):
+    op(_name, "", "An affine DMA or prefetch operation (read loosely).")(read_tolerant)

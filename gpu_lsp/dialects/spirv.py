@@ -1,0 +1,336 @@
+"""The spirv dialect: the SPIR-V ops GPU code lowers to (modules, functions, memory, arithmetic)."""
+
+from __future__ import annotations
+
+from gpu_lsp.dialects.common import read_signature, read_tolerant, shape_of, successor, typed_operand_list
+from gpu_lsp.dialects.llvm import split_top
+from gpu_lsp.dialects.registry import op
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import BoolAttr, StringAttr
+from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.parser.types import TypeSyntaxError, parse_type
+
+BINARY = (
+    "IAdd", "ISub", "IMul", "SDiv", "UDiv", "SMod", "SRem", "UMod", "FAdd", "FSub", "FMul", "FDiv",
+    "FRem", "FMod", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "ShiftLeftLogical", "ShiftRightArithmetic",
+    "ShiftRightLogical", "LogicalAnd", "LogicalOr",
+)
+COMPARISONS = (
+    "IEqual", "INotEqual", "SLessThan", "SLessThanEqual", "SGreaterThan", "SGreaterThanEqual",
+    "ULessThan", "ULessThanEqual", "UGreaterThan", "UGreaterThanEqual", "FOrdEqual", "FOrdNotEqual",
+    "FOrdLessThan", "FOrdLessThanEqual", "FOrdGreaterThan", "FOrdGreaterThanEqual", "FUnordEqual",
+    "FUnordNotEqual", "FUnordLessThan", "FUnordLessThanEqual", "FUnordGreaterThan",
+    "FUnordGreaterThanEqual", "LogicalEqual", "LogicalNotEqual",
+)
+UNARY = ("FNegate", "SNegate", "Not", "LogicalNot")
+CONVERSIONS = ("ConvertFToS", "ConvertFToU", "ConvertSToF", "ConvertUToF", "SConvert", "UConvert", "FConvert", "Bitcast", "ConvertPtrToU", "ConvertUToPtr")
+TOLERANT = (
+    "EntryPoint", "ExecutionMode", "mlir.loop", "mlir.selection", "mlir.merge", "ControlBarrier",
+    "MemoryBarrier", "SpecConstant", "SpecConstantComposite", "mlir.referenceof", "Unreachable",
+    "Kill", "FunctionCall", "GroupNonUniformBallot", "GroupNonUniformBroadcast", "GroupNonUniformShuffle",
+    "GroupNonUniformShuffleXor", "GroupNonUniformShuffleUp", "GroupNonUniformShuffleDown",
+    "GroupNonUniformElect", "GroupNonUniformIAdd", "GroupNonUniformFAdd", "GroupNonUniformFMax",
+    "GroupNonUniformFMin", "AtomicIAdd", "EXT.AtomicFAdd", "AtomicCompareExchange", "AtomicExchange",
+    "AtomicAnd", "AtomicOr", "AtomicXor", "AtomicSMax", "AtomicSMin", "AtomicUMax", "AtomicUMin",
+    "CopyMemory", "IsNan", "IsInf", "Dot",
+)
+
+
+def _component(ty: T.Type, index: int) -> T.Type:
+    """The type of member `index` of a vector, `!spirv.array` or `!spirv.struct`."""
+    if isinstance(ty, T.VectorType):
+        return ty.element
+    if isinstance(ty, T.DialectType) and ty.dialect == "spirv" and ty.body:
+        body = ty.body
+        try:
+            if ty.name == "array":
+                elem = body.partition("x")[2]
+                elem = elem.rsplit(",", 1)[0] if "stride" in elem else elem
+                return parse_type(elem.strip())
+            if ty.name == "struct":
+                members = split_top(body.strip("()"))
+                if 0 <= index < len(members):
+                    return parse_type(members[index].split("[")[0].strip())
+        except TypeSyntaxError:
+            return T.UNKNOWN
+    return T.UNKNOWN
+
+
+@op(
+    "spirv.module",
+    "isolated symbol symbol_table no_terminator",
+    "A SPIR-V module: addressing and memory model, required capabilities, and its functions and globals.",
+    "spirv.module [@name] Logical GLSL450 [requires #spirv.vce<...>] { ... }",
+)
+def _module(c: Cursor, st: OpState) -> None:
+    if c.is_symbol():
+        st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["addressing_model"] = StringAttr(c.any_keyword().value)
+    st.properties["memory_model"] = StringAttr(c.any_keyword().value)
+    if c.optional_keyword("requires"):
+        st.properties["vce_triple"] = c.attr()
+    c.attr_dict_with_keyword(st)
+    st.add_region(c.region())
+
+
+@op(
+    "spirv.func",
+    "isolated symbol function",
+    "A SPIR-V function with its function control.",
+    'spirv.func @name(%a: T) [-> R] "None" [attributes {...}] { ... }',
+)
+def _func(c: Cursor, st: OpState) -> None:
+    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    args, _, named = read_signature(c, st)
+    st.properties["function_control"] = StringAttr(c.string())
+    c.attr_dict_with_keyword(st)
+    if c.is_region():
+        st.add_region(c.region(), args if named else [])
+    else:
+        st.add_region(None, None)
+
+
+@op("spirv.GlobalVariable", "symbol", "A module-level variable (built-ins, bindings).", 'spirv.GlobalVariable @v [built_in("...")] : !spirv.ptr<T, Input>')
+def _global_variable(c: Cursor, st: OpState) -> None:
+    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    read_tolerant(c, st)
+
+
+@op("spirv.Variable", "", "A function-local variable.", "%v = spirv.Variable [init(%x)] : !spirv.ptr<T, Function>")
+def _variable(c: Cursor, st: OpState) -> None:
+    if c.optional_keyword("init"):
+        sub = c.group("(")
+        st.refs.append(sub.operand())
+        sub.done()
+    c.optional_attr_dict(st)
+    st.result_types.append(c.colon_type())
+
+
+@op("spirv.Constant", "pure", "A constant value.", "%c = spirv.Constant 5 : i64")
+def _constant(c: Cursor, st: OpState) -> None:
+    attr = c.attr()
+    ty = getattr(attr, "type", None)
+    if ty is None and isinstance(attr, BoolAttr):
+        ty = T.I1
+    if ty is None:
+        c.fail("expected a typed constant")
+    st.properties["value"] = attr
+    c.optional_attr_dict(st)
+    st.result_types.append(ty)
+
+
+@op("spirv.Undef", "pure", "An undefined value.", "%u = spirv.Undef : T")
+def _undef(c: Cursor, st: OpState) -> None:
+    c.optional_attr_dict(st)
+    st.result_types.append(c.colon_type())
+
+
+@op("spirv.mlir.addressof", "pure", "The address of a global variable.", "%p = spirv.mlir.addressof @v : !spirv.ptr<T, Input>")
+def _addressof(c: Cursor, st: OpState) -> None:
+    st.properties["variable"] = c.symbol()
+    c.optional_attr_dict(st)
+    st.result_types.append(c.colon_type())
+
+
+def _memory_access(c: Cursor) -> None:
+    if c.is_group("["):
+        c.next()
+
+
+@op("spirv.Load", "", "Loads through a pointer.", '%v = spirv.Load "StorageClass" %p ["Aligned", 4] : T')
+def _load(c: Cursor, st: OpState) -> None:
+    c.string()
+    st.refs.append(c.operand())
+    _memory_access(c)
+    c.optional_attr_dict(st)
+    st.result_types.append(c.colon_type())
+
+
+@op("spirv.Store", "", "Stores through a pointer.", 'spirv.Store "StorageClass" %p, %v ["Aligned", 4] : T')
+def _store(c: Cursor, st: OpState) -> None:
+    c.string()
+    ptr = c.operand()
+    c.punct(",")
+    value = c.operand()
+    _memory_access(c)
+    c.optional_attr_dict(st)
+    value.type = c.colon_type()
+    st.refs.extend([ptr, value])
+
+
+def _index_attrs(c: Cursor) -> list[int]:
+    sub = c.group("[")
+    out = []
+    while not sub.at_end:
+        attr = sub.attr()
+        out.append(getattr(attr, "value", 0))
+        if sub.at_end:
+            break
+        sub.punct(",")
+    return out
+
+
+@op("spirv.CompositeExtract", "pure", "Extracts a member of a composite.", "%e = spirv.CompositeExtract %v[0 : i32] : vector<3xi64>")
+def _composite_extract(c: Cursor, st: OpState) -> None:
+    src = c.operand()
+    indices = _index_attrs(c)
+    c.optional_attr_dict(st)
+    src.type = c.colon_type()
+    st.refs.append(src)
+    ty = src.type
+    for i in indices:
+        ty = _component(ty, i)
+    st.result_types.append(ty)
+
+
+@op("spirv.CompositeInsert", "pure", "Inserts a member into a composite.", "%r = spirv.CompositeInsert %x, %v[0 : i32] : f32 into vector<3xf32>")
+def _composite_insert(c: Cursor, st: OpState) -> None:
+    obj = c.operand()
+    c.punct(",")
+    comp = c.operand()
+    _index_attrs(c)
+    c.optional_attr_dict(st)
+    obj.type = c.colon_type()
+    c.keyword("into")
+    comp.type = c.type()
+    st.refs.extend([obj, comp])
+    st.result_types.append(comp.type)
+
+
+@op("spirv.CompositeConstruct", "pure", "Builds a composite from its members.", "%v = spirv.CompositeConstruct %a, %b : (f32, f32) -> vector<2xf32>")
+def _composite_construct(c: Cursor, st: OpState) -> None:
+    refs = c.operand_list()
+    c.optional_attr_dict(st)
+    c.punct(":")
+    fn = c.function_type()
+    for r, t in zip(refs, fn.inputs):
+        r.type = t
+    st.refs.extend(refs)
+    st.result_types.extend(fn.results)
+
+
+def _access_chain(name: str, summary: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        base = c.operand()
+        sub = c.group("[")
+        indices = sub.operand_list()
+        sub.done()
+        c.optional_attr_dict(st)
+        types = c.colon_type_list()
+        refs = [base] + indices
+        for r, t in zip(refs, types):
+            r.type = t
+        st.refs.extend(refs)
+        if c.optional_punct("->"):
+            st.result_types.append(c.type())
+        elif name != "spirv.AccessChain" and len(indices) == 1:
+            st.result_types.append(types[0])
+        else:
+            st.result_types.append(T.UNKNOWN)
+
+    op(name, "pure", summary, f"%p = {name} %base[%i] : !spirv.ptr<T, SC>, i32")(parse)
+
+
+_access_chain("spirv.AccessChain", "A pointer into a composite.")
+_access_chain("spirv.PtrAccessChain", "A pointer into a composite, offset by an element index.")
+_access_chain("spirv.InBoundsPtrAccessChain", "An in-bounds pointer into a composite, offset by an element index.")
+
+
+def _binary(name: str, compare: bool) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        lhs = c.operand()
+        c.punct(",")
+        rhs = c.operand()
+        c.optional_attr_dict(st)
+        types = c.colon_type_list()
+        lhs.type = types[0]
+        rhs.type = types[-1]
+        st.refs.extend([lhs, rhs])
+        st.result_types.append(shape_of(lhs.type, T.I1) if compare else lhs.type)
+
+    op(f"spirv.{name}", "pure", f"SPIR-V Op{name}.", f"%r = spirv.{name} %a, %b : T")(parse)
+
+
+for _n in BINARY:
+    _binary(_n, False)
+for _n in COMPARISONS:
+    _binary(_n, True)
+
+
+def _unary(name: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        ref = c.operand()
+        c.optional_attr_dict(st)
+        ref.type = c.colon_type()
+        st.refs.append(ref)
+        st.result_types.append(ref.type)
+
+    op(f"spirv.{name}", "pure", f"SPIR-V Op{name}.", f"%r = spirv.{name} %a : T")(parse)
+
+
+for _n in UNARY:
+    _unary(_n)
+
+
+def _conversion(name: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        ref = c.operand()
+        c.optional_attr_dict(st)
+        ref.type = c.colon_type()
+        c.keyword("to")
+        st.refs.append(ref)
+        st.result_types.append(c.type())
+
+    op(f"spirv.{name}", "pure", f"SPIR-V Op{name}.", f"%r = spirv.{name} %a : T to U")(parse)
+
+
+for _n in CONVERSIONS:
+    _conversion(_n)
+
+
+@op("spirv.Select", "pure", "Chooses between two values by a condition.", "%r = spirv.Select %c, %a, %b : i1, T")
+def _select(c: Cursor, st: OpState) -> None:
+    cond = c.operand()
+    c.punct(",")
+    a = c.operand()
+    c.punct(",")
+    b = c.operand()
+    c.optional_attr_dict(st)
+    cond.type = c.colon_type()
+    c.punct(",")
+    a.type = b.type = c.type()
+    st.refs.extend([cond, a, b])
+    st.result_types.append(a.type)
+
+
+@op("spirv.Branch", "terminator", "Jumps to a block.", "spirv.Branch ^bb1(%a : T)")
+def _branch(c: Cursor, st: OpState) -> None:
+    successor(c, st)
+    c.optional_attr_dict(st)
+
+
+@op("spirv.BranchConditional", "terminator", "Jumps to one of two blocks depending on a condition.", "spirv.BranchConditional %c, ^bb1, ^bb2")
+def _branch_conditional(c: Cursor, st: OpState) -> None:
+    st.refs.append(c.operand(T.I1))
+    if c.is_group("["):
+        c.next()
+    c.punct(",")
+    successor(c, st)
+    c.punct(",")
+    successor(c, st)
+    c.optional_attr_dict(st)
+
+
+@op("spirv.Return", "terminator return_like", "Returns from a spirv.func without a value.", "spirv.Return")
+def _return(c: Cursor, st: OpState) -> None:
+    c.optional_attr_dict(st)
+
+
+@op("spirv.ReturnValue", "terminator return_like", "Returns a value from a spirv.func.", "spirv.ReturnValue %v : T")
+def _return_value(c: Cursor, st: OpState) -> None:
+    typed_operand_list(c, st)
+    c.optional_attr_dict(st)
+
+
+for _n in TOLERANT:
+    op(f"spirv.{_n}", "terminator" if _n in ("mlir.merge", "Unreachable", "Kill") else "", f"SPIR-V {_n} (read loosely).")(read_tolerant)

@@ -1,0 +1,226 @@
+"""The tensor dialect: creating, reading, slicing and reshaping immutable tensor values."""
+
+from __future__ import annotations
+
+from gpu_lsp.dialects.common import element_type, mixed_list, read_tolerant, reassociation, typed_operand_list
+from gpu_lsp.dialects.registry import op
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import UnitAttr
+from gpu_lsp.parser.cursor import Cursor, OpState
+
+
+def _indices(c: Cursor) -> list:
+    sub = c.group("[")
+    refs = sub.operand_list(T.INDEX)
+    sub.done()
+    return refs
+
+
+@op("tensor.empty", "pure", "A tensor of a given shape with unspecified contents.", "%t = tensor.empty(%d) : tensor<?x4xf32>")
+def _empty(c: Cursor, st: OpState) -> None:
+    sub = c.group("(")
+    st.refs.extend(sub.operand_list(T.INDEX))
+    sub.done()
+    c.optional_attr_dict(st)
+    st.result_types.append(c.colon_type())
+
+
+@op("tensor.extract", "pure", "Reads one element of a tensor.", "%v = tensor.extract %t[%i, %j] : tensor<4x4xf32>")
+def _extract(c: Cursor, st: OpState) -> None:
+    t = c.operand()
+    idx = _indices(c)
+    c.optional_attr_dict(st)
+    t.type = c.colon_type()
+    st.refs.extend([t] + idx)
+    st.result_types.append(element_type(t.type))
+
+
+@op("tensor.insert", "pure", "A tensor with one element replaced.", "%r = tensor.insert %v into %t[%i] : tensor<4xf32>")
+def _insert(c: Cursor, st: OpState) -> None:
+    v = c.operand()
+    c.keyword("into")
+    t = c.operand()
+    idx = _indices(c)
+    c.optional_attr_dict(st)
+    t.type = c.colon_type()
+    v.type = element_type(t.type)
+    st.refs.extend([v, t] + idx)
+    st.result_types.append(t.type)
+
+
+@op("tensor.dim", "pure", "The size of one dimension of a tensor.", "%d = tensor.dim %t, %i : tensor<?xf32>")
+def _dim(c: Cursor, st: OpState) -> None:
+    t = c.operand()
+    c.punct(",")
+    i = c.operand(T.INDEX)
+    c.optional_attr_dict(st)
+    t.type = c.colon_type()
+    st.refs.extend([t, i])
+    st.result_types.append(T.INDEX)
+
+
+@op("tensor.rank", "pure", "The rank of a tensor.", "%r = tensor.rank %t : tensor<*xf32>")
+def _rank(c: Cursor, st: OpState) -> None:
+    t = c.operand()
+    c.optional_attr_dict(st)
+    t.type = c.colon_type()
+    st.refs.append(t)
+    st.result_types.append(T.INDEX)
+
+
+def _cast(name: str, summary: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        t = c.operand()
+        c.optional_attr_dict(st)
+        t.type = c.colon_type()
+        c.keyword("to")
+        st.refs.append(t)
+        st.result_types.append(c.type())
+
+    op(name, "pure", summary, f"%r = {name} %t : T to U")(parse)
+
+
+_cast("tensor.cast", "Casts between compatible tensor types.")
+_cast("tensor.bitcast", "Reinterprets the element type of a tensor.")
+
+
+def _reshape_like(name: str, summary: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        t = c.operand()
+        reassociation(c, st)
+        refs = mixed_list(c) if c.optional_keyword("output_shape") else []
+        c.optional_attr_dict(st)
+        t.type = c.colon_type()
+        c.keyword("into")
+        st.refs.extend([t] + refs)
+        st.result_types.append(c.type())
+
+    op(name, "pure", summary, f"%r = {name} %t [[0, 1]] : T into U")(parse)
+
+
+_reshape_like("tensor.expand_shape", "Splits dimensions of a tensor.")
+_reshape_like("tensor.collapse_shape", "Merges dimensions of a tensor.")
+
+
+@op("tensor.from_elements", "pure", "Builds a tensor from scalars.", "%t = tensor.from_elements %a, %b : tensor<2xf32>")
+def _from_elements(c: Cursor, st: OpState) -> None:
+    refs = c.operand_list()
+    c.optional_attr_dict(st)
+    ty = c.colon_type()
+    for r in refs:
+        r.type = element_type(ty)
+    st.refs.extend(refs)
+    st.result_types.append(ty)
+
+
+@op("tensor.splat", "pure", "A tensor with every element equal to a scalar.", "%t = tensor.splat %v [[%d]] : tensor<?xf32>")
+def _splat(c: Cursor, st: OpState) -> None:
+    v = c.operand()
+    dyn = _indices(c) if c.is_group("[") else []
+    c.optional_attr_dict(st)
+    ty = c.colon_type()
+    v.type = element_type(ty)
+    st.refs.extend([v] + dyn)
+    st.result_types.append(ty)
+
+
+@op("tensor.generate", "pure", "A tensor whose elements are computed by a region.", "%t = tensor.generate %d { ^bb0(%i: index): tensor.yield %v : f32 } : tensor<?xf32>")
+def _generate(c: Cursor, st: OpState) -> None:
+    st.refs.extend(c.operand_list(T.INDEX))
+    st.add_region(c.region())
+    c.optional_attr_dict(st)
+    st.result_types.append(c.colon_type())
+
+
+@op("tensor.yield", "terminator return_like pure", "Yields an element from tensor.generate or tensor.pad.", "tensor.yield %v : T")
+def _yield(c: Cursor, st: OpState) -> None:
+    typed_operand_list(c, st)
+    c.optional_attr_dict(st)
+
+
+@op("tensor.pad", "pure", "Pads a tensor with values computed by a region.", "%p = tensor.pad %t low[0, %a] high[1, 2] { ^bb0(...): tensor.yield %c : f32 } : T to U")
+def _pad(c: Cursor, st: OpState) -> None:
+    t = c.operand()
+    if c.optional_keyword("nofold"):
+        st.properties["nofold"] = UnitAttr()
+    c.keyword("low")
+    low = mixed_list(c)
+    c.keyword("high")
+    high = mixed_list(c)
+    st.add_region(c.region())
+    c.optional_attr_dict(st)
+    t.type = c.colon_type()
+    c.keyword("to")
+    st.refs.extend([t] + low + high)
+    st.result_types.append(c.type())
+
+
+def _slice_lists(c: Cursor) -> list:
+    return mixed_list(c) + mixed_list(c) + mixed_list(c)
+
+
+@op("tensor.extract_slice", "pure", "A slice of a tensor.", "%s = tensor.extract_slice %t[%o, 0] [%n, 4] [1, 1] : T to U")
+def _extract_slice(c: Cursor, st: OpState) -> None:
+    t = c.operand()
+    refs = _slice_lists(c)
+    c.optional_attr_dict(st)
+    t.type = c.colon_type()
+    c.keyword("to")
+    st.refs.extend([t] + refs)
+    st.result_types.append(c.type())
+
+
+def _insert_slice(name: str, summary: str, has_result: bool) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        src = c.operand()
+        c.keyword("into")
+        dst = c.operand()
+        refs = _slice_lists(c)
+        c.optional_attr_dict(st)
+        src.type = c.colon_type()
+        c.keyword("into")
+        dst.type = c.type()
+        st.refs.extend([src, dst] + refs)
+        if has_result:
+            st.result_types.append(dst.type)
+
+    op(name, "pure" if has_result else "", summary, f"{name} %s into %t[...] [...] [...] : T into U")(parse)
+
+
+_insert_slice("tensor.insert_slice", "A tensor with a slice replaced.", True)
+_insert_slice("tensor.parallel_insert_slice", "Inserts a slice into a shared output of scf.forall.", False)
+
+
+@op("tensor.reshape", "pure", "Reshapes a tensor to a shape given as a tensor.", "%r = tensor.reshape %t(%shape) : (T, tensor<2xi32>) -> U")
+def _reshape(c: Cursor, st: OpState) -> None:
+    t = c.operand()
+    sub = c.group("(")
+    shape = sub.operand()
+    sub.done()
+    c.optional_attr_dict(st)
+    c.punct(":")
+    fn = c.function_type()
+    if len(fn.inputs) == 2:
+        t.type, shape.type = fn.inputs
+    st.refs.extend([t, shape])
+    st.result_types.extend(fn.results)
+
+
+@op("tensor.concat", "pure", "Concatenates tensors along a dimension.", "%r = tensor.concat dim(0) %a, %b : (T, T) -> U")
+def _concat(c: Cursor, st: OpState) -> None:
+    c.keyword("dim")
+    sub = c.group("(")
+    sub.integer()
+    sub.done()
+    refs = c.operand_list()
+    c.optional_attr_dict(st)
+    c.punct(":")
+    fn = c.function_type()
+    for r, t in zip(refs, fn.inputs):
+        r.type = t
+    st.refs.extend(refs)
+    st.result_types.extend(fn.results)
+
+
+for _name in ("tensor.gather", "tensor.scatter"):
+    op(_name, "pure", "A tensor gather or scatter (read loosely).")(read_tolerant)
