@@ -1,0 +1,109 @@
+"""`gpu-run`: execute a host function of an MLIR file and its kernels, printing what the program prints."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import signal
+import sys
+
+from gpu_lsp.runner import BACKENDS
+
+_SIZE = re.compile(r"^\s*(\d+)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
+
+
+def parse_size(text: str) -> int:
+    """`1048576`, `512M`, `2G`, `64KiB` to bytes."""
+    m = _SIZE.match(text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"not a size in bytes: {text!r}")
+    scale = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[m.group(2).lower()]
+    return int(m.group(1)) * scale
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="gpu-run",
+        description="Run a host function of an MLIR file (default @main) and the GPU kernels it launches, "
+        "on a GPU through CuPy or on the CPU with NumPy; prints the program's output like mlir-runner.",
+    )
+    p.add_argument("file", help="the .mlir file ('-' for standard input)")
+    p.add_argument("--entry", default="main", help="the func.func to run (default: main)")
+    p.add_argument("--backend", choices=BACKENDS, default="auto", help="auto picks cupy when a GPU is usable, else numpy")
+    p.add_argument("--timeout", type=float, default=None, metavar="S", help="stop the program after S seconds")
+    p.add_argument("--max-memory", type=parse_size, default=None, metavar="BYTES", help="cap the program's allocations (e.g. 512M)")
+    p.add_argument("--time", action="store_true", help="report each kernel's time on standard error")
+    p.add_argument("--emit-cuda", action="store_true", help="print the generated CUDA C of every kernel instead of running")
+    return p
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        text = _read(args.file)
+    except OSError as exc:
+        print(f"gpu-run: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    filename = "<stdin>" if args.file == "-" else args.file
+    if args.emit_cuda:
+        from gpu_lsp.runner.codegen import emit_program_cuda
+
+        source, errors = emit_program_cuda(text, filename)
+        sys.stdout.write(source)
+        for line in errors:
+            print(line, file=sys.stderr)
+        return 1 if errors else 0
+
+    from gpu_lsp.runner import run_text
+    from gpu_lsp.runner.errors import RunTimeout
+
+    if args.timeout is not None and hasattr(signal, "SIGALRM"):
+        # A hard stop a little after the interpreter's own deadline (which it checks between ops).
+        def on_alarm(signum, frame):
+            raise RunTimeout("the program ran past its time limit")
+
+        signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, args.timeout + 1.0)
+
+    def out(s: str) -> None:
+        sys.stdout.write(s)
+
+    def err(s: str) -> None:
+        sys.stdout.flush()
+        sys.stderr.write(s)
+        sys.stderr.flush()
+
+    try:
+        result = run_text(
+            text,
+            filename=filename,
+            entry=args.entry,
+            backend=args.backend,
+            timeout=args.timeout,
+            max_memory=args.max_memory,
+            stdout=out,
+            stderr=err,
+        )
+    except RunTimeout as exc:
+        sys.stdout.flush()
+        print(f"{filename}: error: {exc.message}", file=sys.stderr)
+        return 1
+    finally:
+        if args.timeout is not None and hasattr(signal, "SIGALRM"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    sys.stdout.flush()
+    if args.time:
+        for name, seconds in result.timings:
+            print(f"gpu-run: kernel {name} ({result.backend}): {seconds * 1e3:.3f} ms", file=sys.stderr)
+    return result.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

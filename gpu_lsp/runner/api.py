@@ -1,0 +1,201 @@
+"""Run a program: pick a backend, check what the runner supports, execute the entry function."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.ir.attributes import SymbolRefAttr
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.runner import ops_core, ops_device, ops_host  # noqa: F401  (register handlers)
+from gpu_lsp.runner.backend_numpy import NumpyBackend
+from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_
+from gpu_lsp.runner.interp import BRANCHES, EXITS, HANDLERS, Ctx, Interpreter
+from gpu_lsp.runner.memory import MemoryPool
+from gpu_lsp.runner.program import Program
+from gpu_lsp.runner.runtime import Runtime, format_g
+from gpu_lsp.runner.tokens import Tracker
+
+BACKENDS = ("auto", "cupy", "numpy")
+# Ops that only structure a program and never execute by themselves.
+STRUCTURE = frozenset({"builtin.module", "gpu.module", "func.func", "gpu.func", "memref.global", "scf.reduce.return", "scf.forall.in_parallel"})
+
+
+@dataclass
+class RunResult:
+    """What a run printed and how it ended."""
+
+    stdout: str
+    stderr: str
+    exit_code: int
+    backend: str
+    error: RunError | None = None
+    warnings: list[Warning_] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    timings: list[tuple[str, float]] = field(default_factory=list)
+    note: str | None = None
+
+
+def select_backend(name: str, chunk_threads: int | None = None):
+    """(backend, note): `auto` falls back to NumPy with a one-line note when no GPU is usable."""
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}")
+    if name in ("auto", "cupy"):
+        from gpu_lsp.runner.cupy_backend import CupyBackend, probe
+
+        reason = probe()
+        if reason is None:
+            return CupyBackend(), None
+        if name == "cupy":
+            raise NoDevice(f"no GPU: {reason}")
+        note = f"no GPU ({reason}); running on the NumPy backend"
+    else:
+        note = None
+    backend = NumpyBackend() if chunk_threads is None else NumpyBackend(chunk_threads)
+    return backend, note
+
+
+def reachable_ops(program: Program, entry: Operation) -> list[Operation]:
+    """Every op the entry function may execute: its body, callees and launched kernels."""
+    todo = [entry]
+    seen: set[int] = set()
+    out: list[Operation] = []
+    while todo:
+        fn = todo.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        for op in fn.nested():
+            out.append(op)
+            ref = None
+            if op.name in ("func.call", "func.constant"):
+                ref = op.get_attr("callee") or op.get_attr("value")
+                if isinstance(ref, SymbolRefAttr):
+                    target = program.lookup_function(op, ref)
+                    if target is not None and target.regions and target.regions[0].blocks:
+                        todo.append(target)
+            elif op.name == "gpu.launch_func":
+                ref = op.get_attr("kernel")
+                if isinstance(ref, SymbolRefAttr) and ref.nested:
+                    try:
+                        todo.append(program.lookup_kernel(op, ref))
+                    except RunError:
+                        pass
+    return out
+
+
+def check_supported(ops: list[Operation]) -> None:
+    for op in ops:
+        name = op.name
+        if name in HANDLERS or name in EXITS or name in BRANCHES or name in STRUCTURE:
+            continue
+        if not op.known:
+            raise Unsupported(f"operation '{name}' is not known to gpu-lsp, so the runner cannot execute it", op)
+        raise Unsupported(f"'{name}' is not supported by the runner", op)
+
+
+def _format_result(value) -> str:
+    if isinstance(value, (np.floating, float)):
+        return format_g(value)
+    if isinstance(value, (np.integer, int, np.bool_, bool)):
+        return str(int(value))
+    return str(value)
+
+
+def run_text(
+    text: str,
+    *,
+    filename: str = "<stdin>",
+    entry: str = "main",
+    backend: str = "auto",
+    timeout: float | None = None,
+    max_memory: int | None = None,
+    stdout: Callable[[str], None] | None = None,
+    stderr: Callable[[str], None] | None = None,
+    chunk_threads: int | None = None,
+) -> RunResult:
+    """Run `entry` of the program in `text`; output goes to the callbacks and into the result."""
+    out_parts: list[str] = []
+    err_parts: list[str] = []
+
+    def out(s: str) -> None:
+        out_parts.append(s)
+        if stdout is not None:
+            stdout(s)
+
+    def err(s: str) -> None:
+        err_parts.append(s)
+        if stderr is not None:
+            stderr(s)
+
+    locator = Locator(text, filename)
+    program, errors = Program.load(text)
+    if errors:
+        for d in errors:
+            line, col = locator.lines.position(d.range.start)
+            err(f"{filename}:{line + 1}:{col + 1}: error: {d.message}\n")
+        err(f"{filename}: error: not running a program that does not verify\n")
+        return RunResult("".join(out_parts), "".join(err_parts), 1, backend, diagnostics=errors)
+
+    try:
+        dev, note = select_backend(backend, chunk_threads)
+    except NoDevice as exc:
+        err(f"gpu-run: {exc}\n")
+        return RunResult("".join(out_parts), "".join(err_parts), 1, backend, note=str(exc))
+    if note:
+        err(f"gpu-run: {note}\n")
+
+    tracker = Tracker(locator.where)
+    runtime = Runtime(out, err)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    it = Interpreter(program, dev, runtime, tracker, locator, deadline)
+    it.pool = MemoryPool(max_memory)
+    it.output = out
+    error: RunError | None = None
+    try:
+        fn = program.entry(entry)
+        ftype = fn.get_attr("function_type")
+        if ftype is not None and ftype.type.inputs:
+            raise RunError(f"entry function @{entry} takes arguments; gpu-run calls it with none", fn)
+        check_supported(reachable_ops(program, fn))
+        ctx = Ctx(None, False, it.host_access)
+        results = it.call(fn, [], ctx, None)
+        dev.synchronize()
+        for value in results:
+            out(_format_result(value) + "\n")
+    except RunError as exc:
+        error = exc
+    except RecursionError:
+        error = RunError("the program recursed too deeply")
+    except MemoryError:
+        error = RunError("the runner ran out of memory (use --max-memory to cap the program's allocations)")
+    warnings = tracker.finish()
+    for w in warnings:
+        err(locator.format("warning", w.message, w.op) + "\n")
+    if error is not None:
+        err(locator.format("error", error.message, error.op) + "\n")
+    diagnostics = [locator.warning_diagnostic(w) for w in warnings]
+    if error is not None:
+        diagnostics.append(locator.diagnostic(error))
+    return RunResult(
+        "".join(out_parts),
+        "".join(err_parts),
+        1 if error is not None else 0,
+        dev.name,
+        error,
+        warnings,
+        diagnostics,
+        list(dev.timings),
+        note,
+    )
+
+
+def run_file(path: str, **kwargs) -> RunResult:
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return run_text(text, filename=path, **kwargs)
+
