@@ -1,0 +1,173 @@
+"""Code actions from diagnostics (quick fixes, ignore comments, fix all) and the Run code lens."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
+from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.lsp.index import document_index
+from gpu_lsp.lsp.ir_queries import launches_kernels
+from gpu_lsp.lsp.positions import LineTable
+from gpu_lsp.text import Edit, TextRange
+
+QUICKFIX = "quickfix"
+FIX_ALL = "source.fixAll.gpu-lint"
+
+RUN_COMMAND = "gpu-lsp.runOnGpu"
+
+# Parse errors cannot be suppressed: the code after them is not what the user meant.
+_NOT_SUPPRESSIBLE = ("GPU001", "GPU002")
+_IGNORE_COMMENT = re.compile(r"^(?P<indent>[ \t]*)//[ \t]*gpu-lint:[ \t]*ignore\[(?P<codes>[^\]]*)\][ \t]*$")
+
+
+@dataclass
+class Action:
+    """A code action in editor terms: title, kind, edits and the diagnostics it resolves."""
+
+    title: str
+    kind: str
+    edits: list[Edit]
+    preferred: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def fix_title(fix: Fix) -> str:
+    """The title of a fix; unsafe ones say so (ruff's convention)."""
+    if fix.applicability == Applicability.UNSAFE:
+        return f"{fix.title} (unsafe)"
+    return fix.title
+
+
+def offers_fix(fix: Fix | None) -> bool:
+    return fix is not None and fix.applicability >= Applicability.UNSAFE and bool(fix.edits)
+
+
+def quick_fix(diagnostic: Diagnostic) -> Action | None:
+    fix = diagnostic.fix
+    if not offers_fix(fix):
+        return None
+    return Action(
+        fix_title(fix),
+        QUICKFIX,
+        list(fix.edits),
+        preferred=fix.applicability == Applicability.SAFE,
+        diagnostics=[diagnostic],
+    )
+
+
+def ignore_edit(text: str, lines: LineTable, diagnostic: Diagnostic) -> Edit | None:
+    """The edit that adds `// gpu-lint: ignore[CODE]` above the diagnostic's line (or extends one)."""
+    code = diagnostic.code
+    if not code or code in _NOT_SUPPRESSIBLE:
+        return None
+    line = lines.line_of(diagnostic.range.start)
+    start = lines.line_start(line)
+    line_text = text[start : lines.line_end(line)]
+    indent = re.match(r"[ \t]*", line_text).group()
+    if line > 0:
+        prev_start = lines.line_start(line - 1)
+        prev_end = lines.line_end(line - 1)
+        m = _IGNORE_COMMENT.match(text[prev_start:prev_end])
+        if m is not None:
+            codes = [c.strip() for c in m.group("codes").split(",") if c.strip()]
+            if code in codes:
+                return None
+            close = prev_start + m.end("codes")
+            return Edit(TextRange(close, close), (", " if codes else "") + code)
+    return Edit(TextRange(start, start), f"{indent}// gpu-lint: ignore[{code}]\n")
+
+
+def ignore_title(code: str) -> str:
+    return f"Ignore {code} on this line"
+
+
+def ignore_action(snapshot: Snapshot, diagnostic: Diagnostic) -> Action | None:
+    edit = ignore_edit(snapshot.text, snapshot.lines, diagnostic)
+    if edit is None:
+        return None
+    return Action(ignore_title(diagnostic.code), QUICKFIX, [edit], diagnostics=[diagnostic])
+
+
+def fix_all_edits(diagnostics: list[Diagnostic]) -> list[Edit]:
+    """The edits of every safe fix, skipping fixes that overlap one already taken."""
+    taken: list[Edit] = []
+    spans: list[TextRange] = []
+    seen: set[tuple] = set()
+    for d in sorted(diagnostics, key=Diagnostic.sort_key):
+        fix = d.fix
+        if fix is None or fix.applicability != Applicability.SAFE or not fix.edits:
+            continue
+        key = tuple((e.range.start, e.range.end, e.new_text) for e in fix.edits)
+        if key in seen:
+            continue
+        if any(_overlaps(e.range, s) for e in fix.edits for s in spans):
+            continue
+        seen.add(key)
+        taken.extend(fix.edits)
+        spans.extend(e.range for e in fix.edits)
+    taken.sort(key=lambda e: (e.range.start, e.range.end))
+    return taken
+
+
+def _overlaps(a: TextRange, b: TextRange) -> bool:
+    if a.start == a.end or b.start == b.end:
+        return b.start < a.start < b.end or a.start < b.start < a.end
+    return a.start < b.end and b.start < a.end
+
+
+def fix_all_action(diagnostics: list[Diagnostic]) -> Action | None:
+    edits = fix_all_edits(diagnostics)
+    if not edits:
+        return None
+    fixed = [d for d in diagnostics if d.fix is not None and d.fix.applicability == Applicability.SAFE]
+    return Action("Fix all auto-fixable gpu-lint problems", FIX_ALL, edits, diagnostics=fixed)
+
+
+def diagnostic_actions(snapshot: Snapshot, diagnostic: Diagnostic) -> list[Action]:
+    """The quick fixes for one diagnostic: its fix first, then the ignore comment."""
+    out = []
+    fix = quick_fix(diagnostic)
+    if fix is not None:
+        out.append(fix)
+    ignore = ignore_action(snapshot, diagnostic)
+    if ignore is not None:
+        out.append(ignore)
+    return out
+
+
+@dataclass(frozen=True)
+class Lens:
+    range: TextRange
+    title: str
+    command: str
+    arguments: tuple
+
+
+def code_lenses(snapshot: Snapshot) -> list[Lens]:
+    """`Run on GPU` above each func.func that launches kernels."""
+    index = document_index(snapshot)
+    out = []
+    for unit in index.units:
+        for op in _funcs(unit.op):
+            name = op.properties.get("sym_name")
+            if name is None or not launches_kernels(op):
+                continue
+            d = index.symbol_def(op)
+            rng = d.range if d is not None else op.name_range
+            out.append(Lens(rng, "▶ Run on GPU", RUN_COMMAND, (snapshot.uri, name.value)))
+    return out
+
+
+def _funcs(op):
+    if op.name == "func.func":
+        yield op
+        return
+    if op.name == "builtin.module":
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                if child.anchor is op.anchor:
+                    yield from _funcs(child)

@@ -1,0 +1,290 @@
+"""Core and editor-feature values <-> lsprotocol types (ranges in the negotiated encoding)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
+from gpu_lsp.lsp import actions as A
+from gpu_lsp.lsp.completion import CompletionEntry
+from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.lsp.hints import InlayHint, SignatureResult
+from gpu_lsp.lsp.structure import Fold
+from gpu_lsp.lsp.symbols import SymbolNode, WorkspaceSymbol
+from gpu_lsp.text import Edit, TextRange
+
+SOURCE = "gpu-lint"
+DOCS_URL = "https://github.com/gpu-lsp/gpu-lsp/blob/main/docs/rules.md"
+DATA_VERSION = 1
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+_TAGS = {"unnecessary": types.DiagnosticTag.Unnecessary, "deprecated": types.DiagnosticTag.Deprecated}
+
+
+def position(snap: Snapshot, offset: int) -> types.Position:
+    line, character = snap.position(offset)
+    return types.Position(line=line, character=character)
+
+
+def lsp_range(snap: Snapshot, rng: TextRange) -> types.Range:
+    return types.Range(start=position(snap, rng.start), end=position(snap, rng.end))
+
+
+def offset_of(snap: Snapshot, pos: types.Position) -> int:
+    return snap.offset(pos.line, pos.character)
+
+
+def text_edit(snap: Snapshot, edit: Edit) -> types.TextEdit:
+    return types.TextEdit(range=lsp_range(snap, edit.range), new_text=edit.new_text)
+
+
+def _edit_json(snap: Snapshot, edit: Edit) -> dict:
+    r = lsp_range(snap, edit.range)
+    return {
+        "range": {
+            "start": {"line": r.start.line, "character": r.start.character},
+            "end": {"line": r.end.line, "character": r.end.character},
+        },
+        "newText": edit.new_text,
+    }
+
+
+def _edit_from_json(raw: dict) -> types.TextEdit:
+    r = raw["range"]
+    return types.TextEdit(
+        range=types.Range(
+            start=types.Position(line=int(r["start"]["line"]), character=int(r["start"]["character"])),
+            end=types.Position(line=int(r["end"]["line"]), character=int(r["end"]["character"])),
+        ),
+        new_text=str(raw["newText"]),
+    )
+
+
+# --- diagnostics --------------------------------------------------------------------------------
+
+
+def diagnostic(snap: Snapshot, d: Diagnostic) -> types.Diagnostic:
+    """The LSP form of a diagnostic, with its fix and ignore edit in `data` (ruff's approach)."""
+    data: dict[str, Any] = {"v": DATA_VERSION, "version": snap.version}
+    if A.offers_fix(d.fix):
+        data["fix"] = {
+            "title": A.fix_title(d.fix),
+            "safe": d.fix.applicability == Applicability.SAFE,
+            "edits": [_edit_json(snap, e) for e in d.fix.edits],
+        }
+    ignore = A.ignore_edit(snap.text, snap.lines, d)
+    if ignore is not None:
+        data["ignore"] = {"title": A.ignore_title(d.code), "edits": [_edit_json(snap, ignore)]}
+    related = [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(uri=snap.uri, range=lsp_range(snap, r.range)), message=r.message
+        )
+        for r in d.related
+    ]
+    tags = [_TAGS[t] for t in d.tags if t in _TAGS]
+    return types.Diagnostic(
+        range=lsp_range(snap, d.range),
+        message=d.message,
+        severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Error),
+        code=d.code or None,
+        code_description=types.CodeDescription(href=f"{DOCS_URL}#{d.code.lower()}") if d.code else None,
+        source=SOURCE,
+        related_information=related or None,
+        tags=tags or None,
+        data=data,
+    )
+
+
+# --- workspace edits and code actions ---------------------------------------------------------------
+
+
+def workspace_edit(uri: str, version: int | None, edits: list[types.TextEdit], document_changes: bool) -> types.WorkspaceEdit:
+    if document_changes:
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+                    edits=edits,
+                )
+            ]
+        )
+    return types.WorkspaceEdit(changes={uri: edits})
+
+
+def action(
+    snap: Snapshot, act: A.Action, lsp_diagnostics: list[types.Diagnostic], document_changes: bool
+) -> types.CodeAction:
+    edits = [text_edit(snap, e) for e in act.edits]
+    return types.CodeAction(
+        title=act.title,
+        kind=act.kind,
+        diagnostics=lsp_diagnostics or None,
+        is_preferred=act.preferred or None,
+        edit=workspace_edit(snap.uri, snap.version, edits, document_changes),
+    )
+
+
+def actions_from_data(uri: str, d: types.Diagnostic, document_changes: bool) -> list[types.CodeAction] | None:
+    """Quick fixes rebuilt from a diagnostic's `data`, or None when it carries none of ours."""
+    data = d.data
+    if not isinstance(data, dict) or data.get("v") != DATA_VERSION:
+        return None
+    version = data.get("version")
+    out = []
+    try:
+        for key in ("fix", "ignore"):
+            entry = data.get(key)
+            if not isinstance(entry, dict):
+                continue
+            edits = [_edit_from_json(e) for e in entry.get("edits", [])]
+            out.append(
+                types.CodeAction(
+                    title=str(entry["title"]),
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[d],
+                    is_preferred=(key == "fix" and bool(entry.get("safe"))) or None,
+                    edit=workspace_edit(uri, version if isinstance(version, int) else None, edits, document_changes),
+                )
+            )
+    except (KeyError, TypeError, ValueError):
+        return None
+    return out
+
+
+# --- outline, completion, hints ----------------------------------------------------------------------
+
+_SYMBOL_KINDS = {
+    "Module": types.SymbolKind.Module,
+    "Namespace": types.SymbolKind.Namespace,
+    "Function": types.SymbolKind.Function,
+    "Event": types.SymbolKind.Event,
+    "Object": types.SymbolKind.Object,
+}
+
+
+def document_symbol(snap: Snapshot, node: SymbolNode) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=node.name,
+        kind=_SYMBOL_KINDS.get(node.kind, types.SymbolKind.Object),
+        range=lsp_range(snap, node.range),
+        selection_range=lsp_range(snap, node.selection),
+        detail=node.detail or None,
+        children=[document_symbol(snap, c) for c in node.children],
+    )
+
+
+def flat_symbols(snap: Snapshot, nodes: list[SymbolNode], container: str | None = None) -> list[types.SymbolInformation]:
+    out = []
+    for node in nodes:
+        out.append(
+            types.SymbolInformation(
+                name=node.name,
+                kind=_SYMBOL_KINDS.get(node.kind, types.SymbolKind.Object),
+                location=types.Location(uri=snap.uri, range=lsp_range(snap, node.selection)),
+                container_name=container,
+            )
+        )
+        out.extend(flat_symbols(snap, node.children, node.name))
+    return out
+
+
+def workspace_symbol(sym: WorkspaceSymbol) -> types.SymbolInformation:
+    return types.SymbolInformation(
+        name=sym.name,
+        kind=_SYMBOL_KINDS.get(sym.kind, types.SymbolKind.Object),
+        location=types.Location(uri=sym.uri, range=lsp_range(sym.snapshot, sym.range)),
+        container_name=sym.container or None,
+    )
+
+
+_COMPLETION_KINDS = {
+    "Variable": types.CompletionItemKind.Variable,
+    "Function": types.CompletionItemKind.Function,
+    "Keyword": types.CompletionItemKind.Keyword,
+    "Module": types.CompletionItemKind.Module,
+    "Snippet": types.CompletionItemKind.Snippet,
+    "Reference": types.CompletionItemKind.Reference,
+    "TypeParameter": types.CompletionItemKind.TypeParameter,
+    "Constant": types.CompletionItemKind.Constant,
+    "Event": types.CompletionItemKind.Event,
+}
+
+
+def completion_item(snap: Snapshot, entry: CompletionEntry, markdown: bool) -> types.CompletionItem:
+    snippet = entry.snippet is not None
+    new_text = entry.snippet if snippet else (entry.insert_text if entry.insert_text is not None else entry.label)
+    documentation = None
+    if entry.documentation:
+        documentation = (
+            types.MarkupContent(kind=types.MarkupKind.Markdown, value=entry.documentation)
+            if markdown
+            else entry.documentation
+        )
+    return types.CompletionItem(
+        label=entry.label,
+        kind=_COMPLETION_KINDS.get(entry.kind),
+        detail=entry.detail or None,
+        documentation=documentation,
+        sort_text=entry.sort_text,
+        filter_text=entry.filter_text,
+        insert_text_format=types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText,
+        text_edit=types.TextEdit(range=lsp_range(snap, entry.replace), new_text=new_text) if entry.replace is not None else None,
+        insert_text=None if entry.replace is not None else new_text,
+    )
+
+
+def fold(f: Fold) -> types.FoldingRange:
+    kind = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}.get(f.kind or "")
+    return types.FoldingRange(start_line=f.start_line, end_line=f.end_line, kind=kind)
+
+
+def selection_range(snap: Snapshot, chain: list[TextRange]) -> types.SelectionRange:
+    node = None
+    for rng in reversed(chain):
+        node = types.SelectionRange(range=lsp_range(snap, rng), parent=node)
+    return node
+
+
+def inlay_hint(snap: Snapshot, hint: InlayHint) -> types.InlayHint:
+    return types.InlayHint(
+        position=position(snap, hint.offset),
+        label=hint.label,
+        kind=types.InlayHintKind.Parameter if hint.kind == "Parameter" else types.InlayHintKind.Type,
+        padding_left=hint.padding_left or None,
+        padding_right=hint.padding_right or None,
+        tooltip=hint.tooltip or None,
+    )
+
+
+def _utf16(text: str, cp: int) -> int:
+    prefix = text[:cp]
+    return cp if prefix.isascii() else len(prefix.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def signature_help(sig: SignatureResult, markdown: bool) -> types.SignatureHelp:
+    params = [
+        types.ParameterInformation(label=(_utf16(sig.label, s), _utf16(sig.label, e)))
+        for s, e in sig.parameters
+    ]
+    doc = None
+    if sig.documentation:
+        doc = types.MarkupContent(kind=types.MarkupKind.Markdown, value=sig.documentation) if markdown else sig.documentation
+    return types.SignatureHelp(
+        signatures=[types.SignatureInformation(label=sig.label, documentation=doc, parameters=params, active_parameter=sig.active)],
+        active_signature=0,
+        active_parameter=sig.active,
+    )
+
+
+def hover(snap: Snapshot, markdown: str, rng: TextRange, markdown_ok: bool) -> types.Hover:
+    contents = types.MarkupContent(
+        kind=types.MarkupKind.Markdown if markdown_ok else types.MarkupKind.PlainText, value=markdown
+    )
+    return types.Hover(contents=contents, range=lsp_range(snap, rng))

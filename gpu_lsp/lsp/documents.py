@@ -1,0 +1,197 @@
+"""Open documents: text kept in sync by incremental edits, and their analysed snapshots.
+
+Threading model: the event loop applies edits (`Document.apply`), one analysis
+thread owns the IR (`Document.analysed`). The IR of a snapshot is consumed by
+the next incremental re-parse, so a snapshot is only read on the analysis
+thread, before the next call to `analysed`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.lsp import engine
+from gpu_lsp.lsp.positions import UTF16, LineTable
+from gpu_lsp.parser.api import ParsedFile
+from gpu_lsp.text import TextRange
+
+log = logging.getLogger(__name__)
+
+# An LSP content change: ((start line, start character, end line, end character) or None for
+# the whole text, new text).
+Change = tuple[tuple[int, int, int, int] | None, str]
+
+
+@dataclass
+class Snapshot:
+    """One analysed version of a document: text, line table, IR and every diagnostic."""
+
+    uri: str
+    version: int
+    text: str
+    lines: LineTable
+    parsed: ParsedFile
+    diagnostics: list[Diagnostic]
+    encoding: str = UTF16
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        return self.lines.position(self.text, offset, self.encoding)
+
+    def offset(self, line: int, character: int) -> int:
+        return self.lines.offset(self.text, line, character, self.encoding)
+
+    def cached(self, key: str, build: Callable[[], Any]) -> Any:
+        """A value derived from this snapshot, computed once."""
+        try:
+            return self.cache[key]
+        except KeyError:
+            value = self.cache[key] = build()
+            return value
+
+
+class Document:
+    """An open text document and the edits not analysed yet."""
+
+    def __init__(self, uri: str, text: str, version: int, language_id: str = "mlir", encoding: str = UTF16) -> None:
+        self.uri = uri
+        self.language_id = language_id
+        self.encoding = encoding
+        self.text = text
+        self.version = version
+        self.lines = LineTable.of(text)
+        self._lock = threading.Lock()
+        # The edits since the text the last analysis started from, as one range of that text.
+        self._base_length = len(text)
+        self._window: tuple[int, int] | None = None
+        self._full = True
+        self._parsed: ParsedFile | None = None
+        self.snapshot: Snapshot | None = None
+        self.closed = False
+
+    # --- the event loop's side --------------------------------------------------------------
+
+    def apply(self, changes: list[Change], version: int) -> None:
+        """Apply LSP content changes (in order) and take the new version."""
+        with self._lock:
+            for rng, new_text in changes:
+                if rng is None:
+                    self.text = new_text
+                    self.lines = LineTable.of(new_text)
+                    self._full = True
+                    self._window = None
+                    continue
+                sl, sc, el, ec = rng
+                start = self.lines.offset(self.text, sl, sc, self.encoding)
+                end = self.lines.offset(self.text, el, ec, self.encoding)
+                if end < start:
+                    start, end = end, start
+                self._replace(start, end, new_text)
+            self.version = version
+
+    def replace(self, start: int, end: int, new_text: str, version: int) -> None:
+        """Replace `[start, end)` (code-point offsets) by `new_text`."""
+        with self._lock:
+            self._replace(start, end, new_text)
+            self.version = version
+
+    def _replace(self, start: int, end: int, new_text: str) -> None:
+        old = self.text
+        start = max(0, min(start, len(old)))
+        end = max(start, min(end, len(old)))
+        drift = len(old) - self._base_length
+        if not self._full:
+            if self._window is None:
+                lo, hi = start, end - drift
+            else:
+                lo0, hi0 = self._window
+                lo = min(lo0, start)
+                hi = max(hi0 + drift, end) - drift
+            self._window = (lo, hi)
+        self.text = old[:start] + new_text + old[end:]
+        self.lines = self.lines.edited(start, end, new_text)
+
+    @property
+    def dirty(self) -> bool:
+        """Whether the text changed since the last analysis."""
+        snap = self.snapshot
+        return snap is None or snap.version != self.version or snap.text is not self.text
+
+    # --- the analysis thread's side ---------------------------------------------------------
+
+    def analysed(self) -> Snapshot:
+        """The snapshot of the current text, analysing (incrementally when possible) if needed."""
+        snap = self.snapshot
+        with self._lock:
+            text, version, lines = self.text, self.version, self.lines
+            if snap is not None and snap.text is text:
+                if snap.version != version:
+                    snap.version = version
+                return snap
+            full, window, base_length = self._full, self._window, self._base_length
+            self._full = False
+            self._window = None
+            self._base_length = len(text)
+        parsed = self._parse(text, full, window, base_length)
+        try:
+            diagnostics = engine.diagnose(parsed)
+        except Exception:
+            log.exception("diagnostics failed for %s", self.uri)
+            diagnostics = list(parsed.diagnostics)
+        snap = Snapshot(self.uri, version, text, lines, parsed, diagnostics, self.encoding)
+        old = self.snapshot
+        if old is not None:
+            previous_index = old.cache.get("index") or old.cache.get("previous_index")
+            if previous_index is not None:
+                snap.cache["previous_index"] = previous_index
+        self.snapshot = snap
+        return snap
+
+    def _parse(self, text: str, full: bool, window: tuple[int, int] | None, base_length: int) -> ParsedFile:
+        previous = self._parsed
+        self._parsed = None
+        parsed = None
+        if previous is not None and not full:
+            changed = TextRange(*window) if window is not None else TextRange(0, 0)
+            if window is None and len(text) == base_length and previous.text == text:
+                parsed = previous
+            else:
+                try:
+                    parsed = engine.reparse_document(previous, text, changed)
+                except Exception:
+                    log.exception("incremental re-parse failed for %s; parsing it again", self.uri)
+        if parsed is None:
+            parsed = engine.parse_document(text)
+        self._parsed = parsed
+        return parsed
+
+
+class DocumentStore:
+    """The open documents by URI."""
+
+    def __init__(self) -> None:
+        self.documents: dict[str, Document] = {}
+
+    def open(self, uri: str, text: str, version: int, language_id: str = "mlir", encoding: str = UTF16) -> Document:
+        old = self.documents.get(uri)
+        if old is not None:
+            old.closed = True
+        doc = Document(uri, text, version, language_id, encoding)
+        self.documents[uri] = doc
+        return doc
+
+    def get(self, uri: str) -> Document | None:
+        return self.documents.get(uri)
+
+    def close(self, uri: str) -> Document | None:
+        doc = self.documents.pop(uri, None)
+        if doc is not None:
+            doc.closed = True
+        return doc
+
+    def __iter__(self):
+        return iter(list(self.documents.values()))

@@ -1,0 +1,466 @@
+"""Where every name is written: SSA values, blocks, symbols, aliases and op names, per document.
+
+Like MLIR's AsmParserState, but built from the IR after parsing, so it covers
+everything that parsed even when the document has errors. Occurrences are kept
+per *unit* (an operation directly inside a module body, which has its own
+anchor) relative to that anchor: after an incremental re-parse only the changed
+unit is indexed again.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Iterator
+
+from gpu_lsp.dialects.registry import lookup
+from gpu_lsp.ir.attributes import ArrayAttr, DictAttr, StringAttr, SymbolRefAttr
+from gpu_lsp.ir.core import Block, Operation, OpResult, Value
+from gpu_lsp.parser.api import Chunk, ParsedFile
+from gpu_lsp.text import TextRange
+
+VALUE = "value"
+BLOCK = "block"
+SYMBOL = "symbol"
+ALIAS = "alias"
+OP = "op"
+
+_NAME = r'(?:[A-Za-z_$.\-][\w$.\-]*|"(?:[^"\\\n]|\\.)*")'
+_HEADER_SCAN = re.compile(rf'(?P<skip>"(?:[^"\\\n]|\\.)*"|//[^\n]*)|(?P<sym>@{_NAME}(?:::@{_NAME})*)|(?P<alias>[#!][\w$.\-]+)')
+_SYMBOL_PART = re.compile(rf"@({_NAME})")
+_ALIAS_DEF = re.compile(r"^([#!][\w$.\-]+)[ \t]*=", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """A name written at `[start, end)`: what it is (`kind`), what it names, and whether it defines it."""
+
+    start: int
+    end: int
+    kind: str
+    target: object
+    is_def: bool = False
+
+    @property
+    def range(self) -> TextRange:
+        return TextRange(self.start, self.end)
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolUse:
+    """One `@name` of a symbol reference `@a::@b`: the path up to this part and the op using it."""
+
+    path: tuple[str, ...]
+    owner: Operation
+
+
+@dataclass(frozen=True, slots=True)
+class AliasKey:
+    """An alias (`#map`, `!tok`) of one chunk."""
+
+    chunk: int
+    name: str
+
+
+def unquote_symbol(name: str) -> str:
+    if name.startswith('"'):
+        from gpu_lsp.parser.cursor import unescape
+
+        return unescape(name[1:-1])
+    return name
+
+
+def symbol_name(op: Operation) -> str | None:
+    """The symbol an operation defines (`sym_name`), if any."""
+    attr = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return attr.value if isinstance(attr, StringAttr) else None
+
+
+def _has_symbol_ref(attr) -> bool:
+    if isinstance(attr, SymbolRefAttr):
+        return True
+    if isinstance(attr, ArrayAttr):
+        return any(_has_symbol_ref(a) for a in attr.elements)
+    if isinstance(attr, DictAttr):
+        return any(_has_symbol_ref(v) for _, v in attr.entries)
+    return False
+
+
+def header_ranges(op: Operation) -> list[tuple[int, int]]:
+    """The parts of an op's text outside its regions (absolute offsets)."""
+    rng = op.range
+    if rng is None:
+        return []
+    pos = rng.start
+    out = []
+    for region in op.regions:
+        if region.span is None:
+            continue
+        r = region.span.range
+        if r.start > pos:
+            out.append((pos, r.start))
+        pos = max(pos, r.end)
+    if rng.end > pos:
+        out.append((pos, rng.end))
+    return out
+
+
+def value_group(value: Value) -> list[Value]:
+    """The values written under one name: `%x:2` defines `%x#0` and `%x#1`."""
+    if isinstance(value, OpResult) and value.def_span is not None:
+        span = value.def_span
+        return [r for r in value.owner.results if r.def_span is span]
+    return [value]
+
+
+class UnitIndex:
+    """Occurrences in one unit, relative to its anchor, sorted by start."""
+
+    __slots__ = ("op", "starts", "occurrences", "children", "symbols")
+
+    def __init__(self, op: Operation, text: str, aliases: frozenset[str], chunk: int) -> None:
+        self.op = op
+        base = op.anchor.base
+        occ: list[Occurrence] = []
+        children: list[Operation] = []
+        anchor = op.anchor
+        stack = [op]
+        add = occ.append
+        while stack:
+            cur = stack.pop()
+            if cur is not op and cur.anchor is not anchor:
+                children.append(cur)
+                continue
+            name_span = cur.name_span
+            if name_span is not None:
+                add(Occurrence(name_span.start, name_span.end, OP, cur))
+            seen = None
+            for result in cur.results:
+                span = result.def_span
+                if span is None or span is seen:
+                    continue
+                seen = span
+                add(Occurrence(span.start, span.end, VALUE, result, True))
+            for value, span in zip(cur.operands, cur.operand_spans):
+                if span is not None:
+                    add(Occurrence(span.start, span.end, VALUE, value))
+            for block, span in zip(cur.successors, cur.successor_spans):
+                if span is not None:
+                    add(Occurrence(span.start, span.end, BLOCK, block))
+            for region in cur.regions:
+                for block in region.blocks:
+                    if block.label_span is not None:
+                        add(Occurrence(block.label_span.start, block.label_span.end, BLOCK, block, True))
+                    for arg in block.arguments:
+                        if arg.def_span is not None:
+                            add(Occurrence(arg.def_span.start, arg.def_span.end, VALUE, arg, True))
+                    stack.extend(block.operations)
+            self._scan_header(cur, text, base, aliases, chunk, add)
+        occ.sort(key=lambda o: o.start)
+        self.occurrences = occ
+        self.starts = [o.start for o in occ]
+        self.children = children
+        self.symbols = [o for o in occ if o.kind == SYMBOL]
+
+    @staticmethod
+    def _scan_header(cur: Operation, text: str, base: int, aliases: frozenset[str], chunk: int, add) -> None:
+        defines = symbol_name(cur) is not None
+        uses = (not cur.known) or any(_has_symbol_ref(a) for a in cur.properties.values()) or any(
+            _has_symbol_ref(a) for a in cur.attributes.values()
+        )
+        if not (defines or uses or aliases):
+            return
+        start_after = cur.name_range.end if cur.name_span is not None else -1
+        for lo, hi in header_ranges(cur):
+            lo = max(lo, start_after)
+            if lo >= hi:
+                continue
+            segment = text[lo:hi]
+            if not aliases and "@" not in segment:
+                continue
+            for m in _HEADER_SCAN.finditer(text, lo, hi):
+                kind = m.lastgroup
+                if kind == "sym":
+                    if defines:
+                        defines = False
+                        add(Occurrence(m.start() - base, m.end() - base, SYMBOL, cur, True))
+                        continue
+                    if not uses:
+                        continue
+                    path: list[str] = []
+                    for part in _SYMBOL_PART.finditer(text, m.start(), m.end()):
+                        path.append(unquote_symbol(part.group(1)))
+                        add(Occurrence(part.start() - base, part.end() - base, SYMBOL, SymbolUse(tuple(path), cur)))
+                elif kind == "alias" and m.group() in aliases:
+                    add(Occurrence(m.start() - base, m.end() - base, ALIAS, AliasKey(chunk, m.group())))
+
+
+@dataclass(slots=True, eq=False)
+class Unit:
+    """A unit of the current version with its index and the unit around it."""
+
+    op: Operation
+    index: UnitIndex
+    chunk: int
+    parent: "Unit | None"
+
+
+class DocumentIndex:
+    """Every occurrence of one snapshot, with symbol tables and alias definitions."""
+
+    def __init__(self, parsed: ParsedFile, previous: "DocumentIndex | None" = None) -> None:
+        self.parsed = parsed
+        text = parsed.text
+        reuse: dict[int, UnitIndex] = {}
+        if previous is not None:
+            reuse = {id(u.op): u.index for u in previous.units}
+        self.units: list[Unit] = []
+        self.alias_defs: list[Occurrence] = []
+        self.alias_values: dict[AliasKey, object] = {}
+        for ci, chunk in enumerate(parsed.chunks):
+            aliases = self._aliases(chunk, ci, text)
+            pending: list[tuple[Operation, Unit | None]] = [(chunk.module, None)]
+            while pending:
+                op, parent = pending.pop()
+                if op.span is None:
+                    continue
+                index = reuse.get(id(op))
+                # Containers are indexed again: their children may have been replaced.
+                if index is None or index.op is not op or index.children:
+                    index = UnitIndex(op, text, aliases, ci)
+                unit = Unit(op, index, ci, parent)
+                self.units.append(unit)
+                pending.extend((child, unit) for child in index.children)
+        self.units.sort(key=lambda u: (u.op.range.start, u.op.range.start - u.op.range.end))
+        self._starts = [u.op.range.start for u in self.units]
+        self._tables: dict[int, dict[str, Operation]] | None = None
+
+    def _aliases(self, chunk: Chunk, ci: int, text: str) -> frozenset[str]:
+        ctx = getattr(chunk, "context", None)
+        names: dict[str, object] = {}
+        if ctx is not None:
+            names.update(ctx.type_aliases)
+            names.update(ctx.attr_aliases)
+        if not names:
+            return frozenset()
+        for m in _ALIAS_DEF.finditer(text, chunk.start, chunk.end):
+            name = m.group(1)
+            if name in names:
+                key = AliasKey(ci, name)
+                self.alias_defs.append(Occurrence(m.start(1), m.end(1), ALIAS, key, True))
+                self.alias_values[key] = names[name]
+        return frozenset(names)
+
+    # --- lookups -------------------------------------------------------------------------------
+
+    def unit_at(self, offset: int) -> Unit | None:
+        """The innermost unit whose range contains `offset`."""
+        i = bisect_right(self._starts, offset) - 1
+        if i < 0:
+            return None
+        unit: Unit | None = self.units[i]
+        while unit is not None:
+            rng = unit.op.range
+            if rng.start <= offset <= rng.end:
+                return unit
+            unit = unit.parent
+        return None
+
+    def at(self, offset: int) -> Occurrence | None:
+        """The occurrence under a cursor at `offset` (its end counts)."""
+        for occ in self.alias_defs:
+            if occ.start <= offset <= occ.end:
+                return occ
+        unit = self.unit_at(offset)
+        if unit is None:
+            return None
+        base = unit.op.anchor.base
+        rel = offset - base
+        idx = unit.index
+        i = bisect_right(idx.starts, rel) - 1
+        if i < 0:
+            return None
+        occ = idx.occurrences[i]
+        if occ.end < rel:
+            return None
+        return Occurrence(occ.start + base, occ.end + base, occ.kind, occ.target, occ.is_def)
+
+    def in_range(self, start: int, end: int) -> Iterator[Occurrence]:
+        """Occurrences overlapping `[start, end]`, in order."""
+        for unit in self.units:
+            rng = unit.op.range
+            if rng is None or rng.end < start or rng.start > end:
+                continue
+            base = unit.op.anchor.base
+            idx = unit.index
+            i = max(0, bisect_right(idx.starts, start - base) - 1)
+            for occ in idx.occurrences[i:]:
+                if occ.start + base > end:
+                    break
+                if occ.end + base >= start:
+                    yield Occurrence(occ.start + base, occ.end + base, occ.kind, occ.target, occ.is_def)
+
+    def all(self) -> Iterator[Occurrence]:
+        """Every occurrence, unit by unit."""
+        yield from self.alias_defs
+        for unit in self.units:
+            base = unit.op.anchor.base
+            for occ in unit.index.occurrences:
+                yield Occurrence(occ.start + base, occ.end + base, occ.kind, occ.target, occ.is_def)
+
+    # --- symbols -------------------------------------------------------------------------------
+
+    def symbol_table(self, op: Operation) -> dict[str, Operation]:
+        """The symbols defined directly in a symbol-table op (module, gpu.module)."""
+        if self._tables is None:
+            self._tables = {}
+        table = self._tables.get(id(op))
+        if table is None:
+            table = {}
+            for region in op.regions:
+                for block in region.blocks:
+                    for child in block.operations:
+                        name = symbol_name(child)
+                        if name is not None:
+                            table.setdefault(name, child)
+            self._tables[id(op)] = table
+        return table
+
+    def resolve(self, path: tuple[str, ...], owner: Operation) -> Operation | None:
+        """The op a symbol path names, looked up from the symbol tables around `owner`."""
+        scope: Operation | None = owner
+        while scope is not None:
+            if _is_symbol_table(scope) and scope is not owner:
+                found = self._resolve_in(scope, path)
+                if found is not None:
+                    return found
+            scope = scope.parent_op
+        return None
+
+    def _resolve_in(self, table_op: Operation, path: tuple[str, ...]) -> Operation | None:
+        op = self.symbol_table(table_op).get(path[0])
+        for part in path[1:]:
+            if op is None:
+                return None
+            op = self.symbol_table(op).get(part)
+        return op
+
+    def target_of(self, occ: Occurrence) -> object:
+        """What an occurrence names: a symbol use resolves to its defining op (or stays a use)."""
+        if occ.kind == SYMBOL and isinstance(occ.target, SymbolUse):
+            found = self.resolve(occ.target.path, occ.target.owner)
+            return found if found is not None else occ.target
+        return occ.target
+
+    def occurrences_of(self, target: object, kind: str) -> list[Occurrence]:
+        """Every occurrence naming `target` (definition included), in document order."""
+        if kind == VALUE:
+            return self._value_occurrences(target)
+        if kind == BLOCK:
+            return self._block_occurrences(target)
+        if kind == ALIAS:
+            return [o for o in self.all() if o.kind == ALIAS and o.target == target]
+        if kind == SYMBOL:
+            return self._symbol_occurrences(target)
+        return []
+
+    def _unit_of(self, op: Operation) -> Unit | None:
+        rng = op.range
+        if rng is None:
+            return None
+        return self.unit_at(rng.start)
+
+    def _value_occurrences(self, value: Value) -> list[Occurrence]:
+        ranges: list[tuple[int, int, bool]] = []
+        if value.def_span is not None:
+            r = value.def_span.range
+            ranges.append((r.start, r.end, True))
+        for use in value.uses:
+            if use.span is not None:
+                r = use.span.range
+                ranges.append((r.start, r.end, False))
+        ranges.sort()
+        return [Occurrence(s, e, VALUE, value, d) for s, e, d in ranges]
+
+    def _block_occurrences(self, block: Block) -> list[Occurrence]:
+        out = []
+        if block.label_span is not None:
+            r = block.label_span.range
+            out.append(Occurrence(r.start, r.end, BLOCK, block, True))
+        for _, span in block.uses:
+            if span is not None:
+                r = span.range
+                out.append(Occurrence(r.start, r.end, BLOCK, block))
+        out.sort(key=lambda o: o.start)
+        return out
+
+    def symbol_occurrences(self) -> Iterator[Occurrence]:
+        """Every symbol definition and use, unit by unit."""
+        for unit in self.units:
+            base = unit.op.anchor.base
+            for occ in unit.index.symbols:
+                yield Occurrence(occ.start + base, occ.end + base, occ.kind, occ.target, occ.is_def)
+
+    def _symbol_occurrences(self, target: object) -> list[Occurrence]:
+        out = []
+        for occ in self.symbol_occurrences():
+            if occ.is_def:
+                if occ.target is target:
+                    out.append(occ)
+                continue
+            resolved = self.target_of(occ)
+            if resolved is target:
+                out.append(occ)
+            elif isinstance(target, SymbolUse) and isinstance(resolved, SymbolUse) and resolved.path == target.path:
+                out.append(occ)
+        return out
+
+    def symbol_def(self, op: Operation) -> Occurrence | None:
+        """Where a symbol op writes its name."""
+        unit = self._unit_of(op)
+        if unit is None:
+            return None
+        base = unit.op.anchor.base
+        for occ in unit.index.symbols:
+            if occ.is_def and occ.target is op:
+                return Occurrence(occ.start + base, occ.end + base, SYMBOL, op, True)
+        return None
+
+
+def _is_symbol_table(op: Operation) -> bool:
+    spec = lookup(op.name)
+    return spec is not None and spec.has("symbol_table")
+
+
+def op_at(parsed: ParsedFile, offset: int) -> Operation | None:
+    """The innermost operation whose range contains `offset`."""
+    chunk = parsed.chunk_at(offset)
+    op = chunk.module
+    if op.range is None or not (op.range.start <= offset <= op.range.end):
+        return None
+    while True:
+        inner = None
+        for region in op.regions:
+            for block in region.blocks:
+                for child in block.operations:
+                    rng = child.range
+                    if rng is not None and rng.start <= offset <= rng.end:
+                        inner = child
+                        break
+                if inner is not None:
+                    break
+            if inner is not None:
+                break
+        if inner is None:
+            return None if op.extra.get("implicit") else op
+        op = inner
+
+
+def document_index(snapshot) -> DocumentIndex:
+    """The index of a snapshot, built once, reusing the unchanged units of the previous version's."""
+
+    def build() -> DocumentIndex:
+        return DocumentIndex(snapshot.parsed, snapshot.cache.pop("previous_index", None))
+
+    return snapshot.cached("index", build)

@@ -1,0 +1,137 @@
+"""Server settings: read from initializationOptions and didChangeConfiguration, applied to diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from gpu_lsp.diagnostics.model import Diagnostic, Severity
+
+BACKENDS = ("auto", "cupy", "numpy")
+
+_SEVERITY_NAMES = {
+    "error": Severity.ERROR,
+    "warning": Severity.WARNING,
+    "warn": Severity.WARNING,
+    "information": Severity.INFO,
+    "info": Severity.INFO,
+    "hint": Severity.HINT,
+}
+
+# Syntax errors are always reported: nothing else can be trusted without them.
+ALWAYS_REPORTED = ("GPU001", "GPU002")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the user can configure (the `gpuLsp` section)."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: dict[str, Severity] = field(default_factory=dict)
+    runner_backend: str = "auto"
+    run_timeout_s: float = 60.0
+
+    def enabled(self, code: str) -> bool:
+        """Whether diagnostics with `code` are reported (ruff's select/ignore by prefix)."""
+        if code in ALWAYS_REPORTED:
+            return True
+        if self.select and not any(code.startswith(p) for p in self.select):
+            return False
+        return not any(code.startswith(p) for p in self.ignore)
+
+    def apply(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+        """Drop disabled diagnostics and apply severity overrides (longest prefix wins)."""
+        out = []
+        overrides = sorted(self.severity.items(), key=lambda kv: -len(kv[0]))
+        for d in diagnostics:
+            if not self.enabled(d.code):
+                continue
+            for prefix, severity in overrides:
+                if d.code.startswith(prefix):
+                    if severity != d.severity:
+                        d = replace(d, severity=severity)
+                    break
+            out.append(d)
+        return out
+
+
+def _section(raw: Any) -> dict:
+    """The `gpuLsp` section of whatever the client sent (wrapped, dotted or bare)."""
+    if not isinstance(raw, dict):
+        return {}
+    if isinstance(raw.get("gpuLsp"), dict):
+        return raw["gpuLsp"]
+    dotted = {k[len("gpuLsp.") :]: v for k, v in raw.items() if isinstance(k, str) and k.startswith("gpuLsp.")}
+    if dotted:
+        nested: dict = {}
+        for key, value in dotted.items():
+            node = nested
+            *parents, leaf = key.split(".")
+            for part in parents:
+                node = node.setdefault(part, {})
+            node[leaf] = value
+        return nested
+    return raw
+
+
+def _codes(value: Any, name: str, problems: list[str]) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problems.append(f"gpuLsp.lint.{name} must be a list of rule codes or prefixes")
+        return None
+    return tuple(v.strip().upper() for v in value if v.strip())
+
+
+def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, list[str]]:
+    """Settings from a client payload, starting from `base`; also the problems found.
+
+    Unknown or malformed values are reported and leave the base value in place.
+    """
+    settings = base or Settings()
+    problems: list[str] = []
+    section = _section(raw)
+    lint = section.get("lint")
+    if isinstance(lint, dict):
+        select = _codes(lint.get("select"), "select", problems)
+        ignore = _codes(lint.get("ignore"), "ignore", problems)
+        severity = dict(settings.severity)
+        raw_sev = lint.get("severity")
+        if isinstance(raw_sev, dict):
+            severity = {}
+            for code, name in raw_sev.items():
+                level = _SEVERITY_NAMES.get(str(name).lower())
+                if level is None:
+                    problems.append(f"gpuLsp.lint.severity.{code}: unknown severity {name!r}")
+                    continue
+                severity[str(code).upper()] = level
+        elif raw_sev is not None:
+            problems.append("gpuLsp.lint.severity must map rule codes to error/warning/information/hint")
+        settings = replace(
+            settings,
+            select=settings.select if select is None else select,
+            ignore=settings.ignore if ignore is None else ignore,
+            severity=severity,
+        )
+    elif lint is not None:
+        problems.append("gpuLsp.lint must be an object")
+    runner = section.get("runner")
+    if isinstance(runner, dict):
+        backend = runner.get("backend")
+        if backend is not None:
+            if backend in BACKENDS:
+                settings = replace(settings, runner_backend=backend)
+            else:
+                problems.append(f"gpuLsp.runner.backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+        timeout = runner.get("timeout")
+        if timeout is not None:
+            if isinstance(timeout, (int, float)) and timeout > 0:
+                settings = replace(settings, run_timeout_s=float(timeout))
+            else:
+                problems.append("gpuLsp.runner.timeout must be a positive number of seconds")
+    elif runner is not None:
+        problems.append("gpuLsp.runner must be an object")
+    return settings, problems

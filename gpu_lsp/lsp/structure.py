@@ -1,0 +1,125 @@
+"""Folding ranges (regions, multi-line ops, split chunks, comment blocks) and selection ranges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.lsp.index import document_index, op_at
+from gpu_lsp.text import TextRange
+
+COMMENT = "comment"
+REGION = "region"
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Fold lines `start_line..end_line` (0-based, inclusive); `kind` is None for code."""
+
+    start_line: int
+    end_line: int
+    kind: str | None = None
+
+
+def folding_ranges(snapshot: Snapshot) -> list[Fold]:
+    return snapshot.cached("folding_ranges", lambda: _folds(snapshot))
+
+
+def _folds(snapshot: Snapshot) -> list[Fold]:
+    lines = snapshot.lines
+    line_of = lines.line_of
+    out: list[Fold] = []
+    parsed = snapshot.parsed
+    if len(parsed.chunks) > 1:
+        for chunk in parsed.chunks:
+            s, e = line_of(chunk.start), line_of(max(chunk.start, chunk.end - 1))
+            if e > s:
+                out.append(Fold(s, e, REGION))
+    for chunk in parsed.chunks:
+        for op in chunk.module.walk():
+            rng = op.range
+            if rng is None or op.extra.get("implicit"):
+                continue
+            first = line_of(rng.start)
+            header_end = rng.end
+            for region in op.regions:
+                if region.span is None:
+                    continue
+                r = region.span.range
+                header_end = min(header_end, r.start)
+                s, e = line_of(r.start), line_of(r.end)
+                if e - 1 > s:
+                    out.append(Fold(s, e - 1))
+            last = line_of(header_end)
+            if last > first and not op.regions:
+                out.append(Fold(first, last))
+        out.extend(_comment_folds(chunk.comments, snapshot))
+    out.sort(key=lambda f: (f.start_line, -f.end_line))
+    unique: list[Fold] = []
+    seen: set[tuple[int, int]] = set()
+    for fold in out:
+        key = (fold.start_line, fold.end_line)
+        if key not in seen:
+            seen.add(key)
+            unique.append(fold)
+    return unique
+
+
+def _comment_folds(comments, snapshot: Snapshot) -> list[Fold]:
+    out = []
+    text = snapshot.text
+    lines = snapshot.lines
+    run_start = run_end = None
+    for comment in comments:
+        line = lines.line_of(comment.range.start)
+        own_line = not text[lines.line_start(line) : comment.range.start].strip()
+        if not own_line or comment.text.startswith("// -----"):
+            if run_start is not None and run_end > run_start:
+                out.append(Fold(run_start, run_end, COMMENT))
+            run_start = run_end = None
+            continue
+        if run_end is not None and line == run_end + 1:
+            run_end = line
+        else:
+            if run_start is not None and run_end > run_start:
+                out.append(Fold(run_start, run_end, COMMENT))
+            run_start = run_end = line
+    if run_start is not None and run_end > run_start:
+        out.append(Fold(run_start, run_end, COMMENT))
+    return out
+
+
+def selection_ranges(snapshot: Snapshot, offset: int) -> list[TextRange]:
+    """Ranges around `offset`, innermost first, each containing the previous one."""
+    chain: list[TextRange] = []
+
+    def push(rng: TextRange | None) -> None:
+        if rng is None or not (rng.start <= offset <= rng.end):
+            return
+        if chain and (rng.start > chain[-1].start or rng.end < chain[-1].end):
+            return
+        if chain and rng == chain[-1]:
+            return
+        chain.append(rng)
+
+    occ = document_index(snapshot).at(offset)
+    if occ is not None:
+        push(occ.range)
+    op: Operation | None = op_at(snapshot.parsed, offset)
+    while op is not None:
+        if op.extra.get("implicit"):
+            break
+        for region in op.regions:
+            if region.span is not None and region.span.range.start < offset < region.span.range.end:
+                r = region.span.range
+                push(TextRange(r.start + 1, r.end - 1))
+                push(r)
+        line = snapshot.lines.line_of(op.range.start)
+        push(TextRange(snapshot.lines.line_start(line), op.range.end) if not op.regions else None)
+        push(op.range)
+        op = op.parent_op
+    chunk = snapshot.parsed.chunk_at(offset)
+    push(TextRange(chunk.start, chunk.end))
+    push(TextRange(0, len(snapshot.text)))
+    return chain

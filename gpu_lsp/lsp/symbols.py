@@ -1,0 +1,145 @@
+"""Document symbols (modules, gpu.modules, functions, launches, split chunks) and workspace symbols."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gpu_lsp.dialects.registry import lookup
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.lsp.index import document_index, symbol_name
+from gpu_lsp.lsp.ir_queries import function_inputs
+from gpu_lsp.text import TextRange
+
+# Kinds, named like LSP's SymbolKind members (convert.py maps them).
+MODULE = "Module"
+NAMESPACE = "Namespace"
+FUNCTION = "Function"
+EVENT = "Event"
+OBJECT = "Object"
+
+_LAUNCHES = ("gpu.launch", "gpu.launch_func")
+
+
+@dataclass
+class SymbolNode:
+    """One entry of the outline."""
+
+    name: str
+    kind: str
+    range: TextRange
+    selection: TextRange
+    detail: str = ""
+    children: list["SymbolNode"] = field(default_factory=list)
+
+
+def document_symbols(snapshot: Snapshot) -> list[SymbolNode]:
+    """The outline of a document; split files get one namespace per chunk."""
+    return snapshot.cached("document_symbols", lambda: _build(snapshot))
+
+
+def _build(snapshot: Snapshot) -> list[SymbolNode]:
+    index = document_index(snapshot)
+    text = snapshot.text
+    chunks = snapshot.parsed.chunks
+    out: list[SymbolNode] = []
+    for i, chunk in enumerate(chunks):
+        nodes: list[SymbolNode] = []
+        for op in chunk.top_level:
+            node = _node(op, index, text)
+            if node is not None:
+                nodes.append(node)
+            elif op.name != "builtin.module":
+                nodes.extend(_children(op, index, text))
+        if len(chunks) > 1:
+            rng = TextRange(chunk.start, chunk.end)
+            first = TextRange(chunk.start, chunk.start)
+            out.append(SymbolNode(f"<file-split-{i}>", NAMESPACE, rng, first, "// -----", nodes))
+        else:
+            out.extend(nodes)
+    return out
+
+
+def _children(op: Operation, index, text: str) -> list[SymbolNode]:
+    out = []
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                node = _node(child, index, text)
+                if node is not None:
+                    out.append(node)
+    return out
+
+
+def _node(op: Operation, index, text: str) -> SymbolNode | None:
+    rng = op.range
+    if rng is None:
+        return None
+    name = symbol_name(op)
+    spec = lookup(op.name)
+    if op.name == "builtin.module":
+        selection = op.name_range or TextRange(rng.start, rng.start)
+        return SymbolNode(f"@{name}" if name else "module", MODULE, rng, selection, "builtin.module", _children(op, index, text))
+    if name is None:
+        return None
+    d = index.symbol_def(op)
+    selection = d.range if d is not None else (op.name_range or rng)
+    if op.name == "gpu.module":
+        return SymbolNode(name, MODULE, rng, selection, "gpu.module", _children(op, index, text))
+    if spec is not None and spec.has("function"):
+        inputs = ", ".join(str(t) for t in function_inputs(op))
+        kernel = " kernel" if "gpu.kernel" in op.attributes else ""
+        return SymbolNode(name, FUNCTION, rng, selection, f"{op.name}{kernel} ({inputs})", _launches(op, text))
+    if spec is not None and spec.has("symbol_table"):
+        return SymbolNode(name, NAMESPACE, rng, selection, op.name, _children(op, index, text))
+    return SymbolNode(name, OBJECT, rng, selection, op.name)
+
+
+def _launches(func: Operation, text: str) -> list[SymbolNode]:
+    out = []
+    for op in func.nested():
+        if op.name not in _LAUNCHES or op.range is None:
+            continue
+        selection = op.name_range or op.range
+        if op.name == "gpu.launch_func":
+            kernel = op.properties.get("kernel")
+            label = f"gpu.launch_func {kernel}" if kernel is not None else "gpu.launch_func"
+        else:
+            label = "gpu.launch"
+        detail = "async" if any(r.type.is_token for r in op.results) else ""
+        out.append(SymbolNode(label, EVENT, op.range, selection, detail))
+    return out
+
+
+@dataclass(frozen=True)
+class WorkspaceSymbol:
+    name: str
+    kind: str
+    uri: str
+    range: TextRange
+    container: str
+    snapshot: Snapshot
+
+
+def _matches(query: str, name: str) -> bool:
+    """Case-insensitive subsequence match, like most editors' symbol pickers."""
+    if not query:
+        return True
+    it = iter(name.lower())
+    return all(ch in it for ch in query.lower())
+
+
+def workspace_symbols(snapshots: list[Snapshot], query: str, limit: int = 500) -> list[WorkspaceSymbol]:
+    """Named symbols of the open documents whose name matches `query`."""
+    out: list[WorkspaceSymbol] = []
+    for snap in snapshots:
+        stack = [(node, "") for node in reversed(document_symbols(snap))]
+        while stack:
+            node, container = stack.pop()
+            if node.kind != EVENT and not node.name.startswith("<") and _matches(query, node.name):
+                out.append(WorkspaceSymbol(node.name, node.kind, snap.uri, node.selection, container, snap))
+                if len(out) >= limit:
+                    return out
+            inner = container if node.name.startswith("<") else node.name
+            stack.extend((child, inner) for child in reversed(node.children))
+    return out

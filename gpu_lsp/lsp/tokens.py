@@ -1,0 +1,227 @@
+"""Semantic tokens: ops, values, tokens, types, symbols, attributes, keywords and comments."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from gpu_lsp.dialects.registry import lookup, op_names
+from gpu_lsp.ir.core import BlockArgument, Operation
+from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.lsp.index import SYMBOL, VALUE, DocumentIndex, document_index
+from gpu_lsp.parser.lexer import tokenize
+
+TOKEN_TYPES = (
+    "namespace",
+    "type",
+    "class",
+    "enumMember",
+    "function",
+    "macro",
+    "variable",
+    "parameter",
+    "property",
+    "label",
+    "keyword",
+    "comment",
+    "string",
+    "number",
+    "decorator",
+)
+TOKEN_MODIFIERS = ("declaration", "definition", "readonly", "async", "defaultLibrary", "documentation")
+
+_T = {name: i for i, name in enumerate(TOKEN_TYPES)}
+_M = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
+_RESULT_NAME = re.compile(r"%[\w$.\-]+")
+_BUILTIN_TYPE = re.compile(r"(?:[su]?i\d+|bf16|tf32|f\d+\w*|index|none|memref|tensor|vector|complex|tuple)\b")
+_SUPPRESSION = re.compile(r"//\s*gpu-lint:")
+
+_SIMPLE = {
+    "BARE": ("keyword", 0),
+    "INT": ("number", 0),
+    "FLOAT": ("number", 0),
+    "STRING": ("string", 0),
+    "LOC": ("decorator", 0),
+    "FILEMETA": ("comment", 0),
+    "BLOCK_LABEL": ("label", _M["declaration"]),
+    "BLOCK_REF": ("label", 0),
+}
+
+
+def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | None = None) -> list[int]:
+    """LSP's relative token encoding for the whole document or the lines of `[start, end]`."""
+    text = snapshot.text
+    lo = 0 if start is None else snapshot.lines.line_start(snapshot.lines.line_of(start))
+    hi = len(text) if end is None else snapshot.lines.line_end(snapshot.lines.line_of(end))
+    if start is None and end is None:
+        return snapshot.cached("semantic_tokens", lambda: _encode(snapshot, _collect(snapshot, lo, hi)))
+    return _encode(snapshot, _collect(snapshot, lo, hi))
+
+
+def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Spans to lex separately: leaf units overlapping `[lo, hi]` and the text between them."""
+    leaves = []
+    for unit in index.units:
+        if unit.index.children or unit.op.extra.get("implicit"):
+            continue
+        rng = unit.op.range
+        if rng.end < lo or rng.start > hi:
+            continue
+        leaves.append((rng.start, rng.end))
+    leaves.sort()
+    out = []
+    pos = lo
+    for s, e in leaves:
+        if s > pos:
+            out.append((pos, s))
+        out.append((s, e))
+        pos = max(pos, e)
+    if pos < hi:
+        out.append((pos, hi))
+    return out
+
+
+def _collect(snapshot: Snapshot, lo: int, hi: int) -> list[tuple[int, int, int, int]]:
+    """(start, end, type, modifiers) in document order."""
+    index = document_index(snapshot)
+    text = snapshot.text
+    names = op_names()
+    out: list[tuple[int, int, int, int]] = []
+    for s, e in _segments(index, lo, hi):
+        lexed = tokenize(text, names, s, e)
+        for comment in lexed.comments:
+            mods = _M["documentation"] if _SUPPRESSION.match(comment.text) else 0
+            out.append((comment.range.start, comment.range.end, _T["comment"], mods))
+        for tok in _flat(lexed.tokens):
+            _classify(tok, text, index, out)
+    out = [t for t in out if t[1] > lo and t[0] < hi]
+    out.sort()
+    return out
+
+
+def _flat(tokens):
+    """The lexer's tokens with runs of atoms (ITEMS tokens) opened up."""
+    for tok in tokens:
+        atoms = getattr(tok, "atoms", None)
+        if atoms is not None:
+            yield from atoms
+        else:
+            yield tok
+
+
+def _classify(tok, text: str, index: DocumentIndex, out: list) -> None:
+    kind = tok.type
+    s, e = tok.start_pos, tok.end_pos
+    if e <= s:
+        return
+    if kind in _SIMPLE:
+        name, mods = _SIMPLE[kind]
+        out.append((s, e, _T[name], mods))
+    elif kind == "OPNAME":
+        spec = lookup(tok.value.strip('"'))
+        out.append((s, e, _T["macro"], _M["defaultLibrary"] if spec is not None else 0))
+    elif kind == "RESULTS":
+        for m in _RESULT_NAME.finditer(tok.value):
+            _value(s + m.start(), s + m.end(), index, out, True)
+    elif kind == "VALUE":
+        _value(s, e, index, out, False)
+    elif kind == "TYPE":
+        mods = _M["defaultLibrary"] if _BUILTIN_TYPE.match(tok.value) else 0
+        out.append((s, e, _T["type"], mods))
+    elif kind == "ATTR":
+        out.append((s, e, _T["enumMember"], 0))
+    elif kind == "ALIAS_DEF":
+        name_end = s + len(re.match(r"[#!][\w$.\-]*", tok.value).group())
+        out.append((s, name_end, _T["type" if tok.value.startswith("!") else "enumMember"], _M["declaration"]))
+    elif kind == "SYMBOL":
+        _symbol(s, e, index, out)
+    elif kind in ("DICT", "PROPS"):
+        inner = 1 if kind == "DICT" else 2
+        sub = tokenize(text, frozenset(), s + inner, e - inner, attr_mode=True)
+        previous = None
+        for t in _flat(sub.tokens):
+            if t.type == "BARE" and (previous is None or previous.value in (",", "{")):
+                out.append((t.start_pos, t.end_pos, _T["property"], 0))
+            elif t.type == "STRING" and (previous is None or previous.value == ","):
+                out.append((t.start_pos, t.end_pos, _T["property"], 0))
+            else:
+                _classify(t, text, index, out)
+            previous = t
+
+
+def _value(s: int, e: int, index: DocumentIndex, out: list, is_def: bool) -> None:
+    occ = index.at(s)
+    mods = _M["declaration"] if is_def else 0
+    kind = "variable"
+    if occ is not None and occ.kind == VALUE and occ.start == s:
+        value = occ.target
+        if occ.is_def:
+            mods |= _M["declaration"]
+        if isinstance(value, BlockArgument):
+            kind = "parameter"
+        if value.type.is_token:
+            mods |= _M["async"]
+    out.append((s, e, _T[kind], mods))
+
+
+def _symbol(s: int, e: int, index: DocumentIndex, out: list) -> None:
+    pos = s
+    while pos < e:
+        occ = index.at(pos + 1)
+        if occ is None or occ.kind != SYMBOL or occ.start < s:
+            out.append((pos, e, _T["function"], 0))
+            return
+        target = index.target_of(occ)
+        kind = "function"
+        if isinstance(target, Operation):
+            spec = lookup(target.name)
+            if spec is not None and spec.has("symbol_table"):
+                kind = "namespace"
+            elif spec is None or not spec.has("function"):
+                kind = "class"
+        out.append((occ.start, occ.end, _T[kind], _M["declaration"] if occ.is_def else 0))
+        pos = occ.end + 2  # past `::`
+
+
+def _encode(snapshot: Snapshot, tokens: list[tuple[int, int, int, int]]) -> list[int]:
+    """Split multi-line tokens, then delta-encode (line, start, length) in the snapshot's encoding."""
+    text = snapshot.text
+    lines = snapshot.lines
+    starts = lines.starts
+    data: list[int] = []
+    prev_line = 0
+    prev_char = 0
+    last_end = -1
+    for s, e, ty, mods in tokens:
+        if s < last_end:
+            continue
+        last_end = e
+        line = bisect_right(starts, s) - 1
+        while s < e:
+            line_end = lines.line_end(line)
+            seg_end = min(e, line_end)
+            if seg_end > s:
+                ls = starts[line]
+                char = _width(text, ls, s, snapshot.encoding)
+                length = _width(text, s, seg_end, snapshot.encoding)
+                delta_line = line - prev_line
+                delta_char = char - prev_char if delta_line == 0 else char
+                data.extend((delta_line, delta_char, length, ty, mods))
+                prev_line, prev_char = line, char
+            line += 1
+            if line >= len(starts):
+                break
+            s = starts[line]
+    return data
+
+
+def _width(text: str, s: int, e: int, encoding: str) -> int:
+    if encoding == "utf-32":
+        return e - s
+    segment = text[s:e]
+    if segment.isascii():
+        return e - s
+    if encoding == "utf-16":
+        return len(segment.encode("utf-16-le", "surrogatepass")) // 2
+    return len(segment.encode("utf-8", "surrogatepass"))
+

@@ -1,0 +1,701 @@
+"""pygls wiring: LSP handlers that call `gpu_lsp.lsp` features and convert their results."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+from lsprotocol import types
+from pygls.capabilities import get_capability
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
+
+from gpu_lsp import __version__
+from gpu_lsp.lsp import commands as C
+from gpu_lsp.lsp import convert as V
+from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
+from gpu_lsp.lsp.settings import Settings, parse_settings
+
+log = logging.getLogger("gpu_lsp.server")
+
+DEBOUNCE_S = 0.01
+REQUEST_FAILED = -32803
+CODE_ACTION_KINDS = [types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll, "source.fixAll.gpu-lint"]
+
+
+class GpuProtocol(LanguageServerProtocol):
+    """pygls' protocol without its own copy of the documents: `DocumentStore` keeps them."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+class GpuLanguageServer(LanguageServer):
+    """The server state: open documents, settings, the analysis thread and the debouncer."""
+
+    def __init__(self) -> None:
+        super().__init__("gpu-lsp", __version__, protocol_cls=GpuProtocol)
+        self.store = DocumentStore()
+        self.settings = Settings()
+        # One thread owns the IR: analyses and every feature run there, in order.
+        self.analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpu-lsp-analysis")
+        self.debounce_s = DEBOUNCE_S
+        self._debouncer = None
+        self._published: dict[str, int] = {}
+        self.encoding = "utf-16"
+
+    # --- plumbing ----------------------------------------------------------------------------
+
+    @property
+    def debouncer(self):
+        if self._debouncer is None:
+            from gpu_lsp.lsp.scheduler import Debouncer
+
+            self._debouncer = Debouncer(self.publish_diagnostics, self.debounce_s)
+        return self._debouncer
+
+    async def in_analysis(self, fn: Callable, *args) -> Any:
+        """Run `fn(*args)` on the analysis thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.analysis, functools.partial(fn, *args))
+
+    def capability(self, path: str, default: Any = None) -> Any:
+        return get_capability(self.client_capabilities, path, default)
+
+    def log_error(self, where: str) -> None:
+        message = f"gpu-lsp: {where} failed:\n{traceback.format_exc()}"
+        log.error(message)
+        try:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
+        except Exception:
+            log.exception("could not send a log message")
+
+    def snapshot_of(self, uri: str) -> Snapshot | None:
+        """The analysed current version of a document (call on the analysis thread)."""
+        doc = self.store.get(uri)
+        return doc.analysed() if doc is not None else None
+
+    # --- diagnostics -------------------------------------------------------------------------
+
+    def _diagnostics_payload(self, doc: Document) -> tuple[int, list[types.Diagnostic]] | None:
+        if doc.closed:
+            return None
+        snap = doc.analysed()
+        shown = self.settings.apply(snap.diagnostics)
+        return snap.version, [V.diagnostic(snap, d) for d in shown]
+
+    async def publish_diagnostics(self, uri: str) -> None:
+        doc = self.store.get(uri)
+        if doc is None:
+            return
+        result = await self.in_analysis(self._diagnostics_payload, doc)
+        if result is None or doc.closed or self.store.get(uri) is not doc:
+            return
+        version, diagnostics = result
+        # A newer version is on its way (the debouncer runs again): never publish stale results.
+        if version != doc.version or version < self._published.get(uri, -(2**31)):
+            return
+        self._published[uri] = version
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def request_diagnostics(self, uri: str) -> None:
+        self.debouncer.request(uri)
+
+
+server = GpuLanguageServer()
+
+
+def guarded(default: Any = None, what: str | None = None) -> Callable:
+    """Log and answer `default` when a handler raises (LSP errors pass through)."""
+
+    def wrap(fn: Callable) -> Callable:
+        name = what or fn.__name__
+
+        @functools.wraps(fn)
+        async def run(ls: GpuLanguageServer, params: Any) -> Any:
+            try:
+                return await fn(ls, params)
+            except (JsonRpcException, asyncio.CancelledError):
+                raise
+            except Exception:
+                ls.log_error(name)
+                return default() if callable(default) else default
+
+        return run
+
+    return wrap
+
+
+# --- lifecycle and settings --------------------------------------------------------------------------
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: GpuLanguageServer, params: types.InitializeParams) -> None:
+    try:
+        ls.encoding = str(ls.workspace.position_encoding or "utf-16")
+    except Exception:
+        ls.encoding = "utf-16"
+    ls.settings, problems = parse_settings(params.initialization_options, Settings())
+    for problem in problems:
+        log.warning("initializationOptions: %s", problem)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: GpuLanguageServer, params: types.InitializedParams) -> None:
+    try:
+        # Warm up the parser (grammar, registry) off the event loop before the first document.
+        await ls.in_analysis(_warm_up)
+        if ls.capability("workspace.configuration", False):
+            await _pull_configuration(ls)
+    except Exception:
+        ls.log_error("initialized")
+
+
+def _warm_up() -> None:
+    from gpu_lsp.lsp import engine
+
+    engine.parse_document("func.func @f() {\n  return\n}\n")
+
+
+async def _pull_configuration(ls: GpuLanguageServer) -> None:
+    result = await asyncio.wait_for(
+        ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section="gpuLsp")])
+        ),
+        10,
+    )
+    if result and isinstance(result[0], dict):
+        _take_settings(ls, {"gpuLsp": result[0]})
+
+
+def _take_settings(ls: GpuLanguageServer, raw: Any) -> None:
+    settings, problems = parse_settings(raw, ls.settings)
+    if problems:
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message="gpu-lsp settings: " + "; ".join(problems))
+        )
+    if settings != ls.settings:
+        ls.settings = settings
+        for doc in ls.store:
+            ls.request_diagnostics(doc.uri)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: GpuLanguageServer, params: types.DidChangeConfigurationParams) -> None:
+    try:
+        settings = params.settings
+        if isinstance(settings, dict) and settings:
+            _take_settings(ls, settings)
+        elif ls.capability("workspace.configuration", False):
+            await _pull_configuration(ls)
+    except Exception:
+        ls.log_error("workspace/didChangeConfiguration")
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: GpuLanguageServer, *args) -> None:
+    ls.analysis.shutdown(wait=False, cancel_futures=True)
+
+
+# --- document sync -----------------------------------------------------------------------------------
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: GpuLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+    try:
+        item = params.text_document
+        ls.store.open(item.uri, item.text, item.version, item.language_id, ls.encoding)
+        ls._published.pop(item.uri, None)
+        ls.request_diagnostics(item.uri)
+    except Exception:
+        ls.log_error("textDocument/didOpen")
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: GpuLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+    try:
+        doc = ls.store.get(params.text_document.uri)
+        if doc is None:
+            return
+        changes: list[Change] = []
+        for change in params.content_changes:
+            rng = getattr(change, "range", None)
+            if rng is None:
+                changes.append((None, change.text))
+            else:
+                changes.append(((rng.start.line, rng.start.character, rng.end.line, rng.end.character), change.text))
+        doc.apply(changes, params.text_document.version)
+        ls.request_diagnostics(doc.uri)
+    except Exception:
+        ls.log_error("textDocument/didChange")
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+def did_save(ls: GpuLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+    try:
+        if ls.store.get(params.text_document.uri) is not None:
+            ls.request_diagnostics(params.text_document.uri)
+    except Exception:
+        ls.log_error("textDocument/didSave")
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+    try:
+        uri = params.text_document.uri
+        ls.debouncer.cancel(uri)
+        ls.store.close(uri)
+        ls._published.pop(uri, None)
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    except Exception:
+        ls.log_error("textDocument/didClose")
+
+
+# --- features ----------------------------------------------------------------------------------------
+
+
+def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot, int] | None:
+    snap = ls.snapshot_of(uri)
+    if snap is None:
+        return None
+    return snap, V.offset_of(snap, pos)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+@guarded(None)
+async def hover(ls: GpuLanguageServer, params: types.HoverParams):
+    markdown = types.MarkupKind.Markdown in (ls.capability("text_document.hover.content_format", []) or [])
+
+    def run():
+        found = _at(ls, params.text_document.uri, params.position)
+        if found is None:
+            return None
+        from gpu_lsp.lsp.hover import hover as feature
+
+        snap, offset = found
+        result = feature(snap, offset)
+        return None if result is None else V.hover(snap, result.markdown, result.range, markdown)
+
+    return await ls.in_analysis(run)
+
+
+def _locations(snap: Snapshot, ranges) -> list[types.Location]:
+    return [types.Location(uri=snap.uri, range=V.lsp_range(snap, r)) for r in ranges]
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+@guarded(list)
+async def definition(ls: GpuLanguageServer, params: types.DefinitionParams):
+    def run():
+        found = _at(ls, params.text_document.uri, params.position)
+        if found is None:
+            return []
+        from gpu_lsp.lsp.navigation import definition as feature
+
+        snap, offset = found
+        return _locations(snap, feature(snap, offset))
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+@guarded(list)
+async def references(ls: GpuLanguageServer, params: types.ReferenceParams):
+    def run():
+        found = _at(ls, params.text_document.uri, params.position)
+        if found is None:
+            return []
+        from gpu_lsp.lsp.navigation import references as feature
+
+        snap, offset = found
+        include = params.context.include_declaration if params.context is not None else True
+        return _locations(snap, feature(snap, offset, include))
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+@guarded(list)
+async def document_highlight(ls: GpuLanguageServer, params: types.DocumentHighlightParams):
+    def run():
+        found = _at(ls, params.text_document.uri, params.position)
+        if found is None:
+            return []
+        from gpu_lsp.lsp.navigation import highlights
+
+        snap, offset = found
+        return [
+            types.DocumentHighlight(
+                range=V.lsp_range(snap, h.range),
+                kind=types.DocumentHighlightKind.Write if h.write else types.DocumentHighlightKind.Read,
+            )
+            for h in highlights(snap, offset)
+        ]
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@guarded(list)
+async def document_symbol(ls: GpuLanguageServer, params: types.DocumentSymbolParams):
+    hierarchical = ls.capability("text_document.document_symbol.hierarchical_document_symbol_support", False)
+
+    def run():
+        snap = ls.snapshot_of(params.text_document.uri)
+        if snap is None:
+            return []
+        from gpu_lsp.lsp.symbols import document_symbols
+
+        nodes = document_symbols(snap)
+        if hierarchical:
+            return [V.document_symbol(snap, n) for n in nodes]
+        return V.flat_symbols(snap, nodes)
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.WORKSPACE_SYMBOL)
+@guarded(list)
+async def workspace_symbol(ls: GpuLanguageServer, params: types.WorkspaceSymbolParams):
+    def run():
+        from gpu_lsp.lsp.symbols import workspace_symbols
+
+        snaps = [doc.analysed() for doc in ls.store]
+        return [V.workspace_symbol(s) for s in workspace_symbols(snaps, params.query)]
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_COMPLETION,
+    types.CompletionOptions(trigger_characters=["%", "^", "@", "#", "!", ".", "[", ":", " "], resolve_provider=False),
+)
+@guarded(None)
+async def completion(ls: GpuLanguageServer, params: types.CompletionParams):
+    snippets = bool(ls.capability("text_document.completion.completion_item.snippet_support", False))
+    formats = ls.capability("text_document.completion.completion_item.documentation_format", []) or []
+    markdown = types.MarkupKind.Markdown in formats
+
+    def run():
+        found = _at(ls, params.text_document.uri, params.position)
+        if found is None:
+            return None
+        from gpu_lsp.lsp.completion import complete
+
+        snap, offset = found
+        entries = complete(snap, offset, snippets)
+        return types.CompletionList(
+            is_incomplete=False, items=[V.completion_item(snap, e, markdown) for e in entries]
+        )
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+@guarded(None)
+async def prepare_rename(ls: GpuLanguageServer, params: types.PrepareRenameParams):
+    def run():
+        found = _at(ls, params.text_document.uri, params.position)
+        if found is None:
+            return None
+        from gpu_lsp.lsp.navigation import RenameError, prepare_rename as feature
+
+        snap, offset = found
+        try:
+            rng, placeholder = feature(snap, offset)
+        except RenameError as exc:
+            raise JsonRpcException(code=REQUEST_FAILED, message=str(exc)) from None
+        return types.PrepareRenamePlaceholder(range=V.lsp_range(snap, rng), placeholder=placeholder)
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_RENAME)
+@guarded(None)
+async def rename(ls: GpuLanguageServer, params: types.RenameParams):
+    document_changes = bool(ls.capability("workspace.workspace_edit.document_changes", False))
+
+    def run():
+        found = _at(ls, params.text_document.uri, params.position)
+        if found is None:
+            return None
+        from gpu_lsp.lsp.navigation import RenameError, rename as feature
+
+        snap, offset = found
+        try:
+            edits = feature(snap, offset, params.new_name)
+        except RenameError as exc:
+            raise JsonRpcException(code=REQUEST_FAILED, message=str(exc)) from None
+        return V.workspace_edit(snap.uri, snap.version, [V.text_edit(snap, e) for e in edits], document_changes)
+
+    return await ls.in_analysis(run)
+
+
+def _legend() -> types.SemanticTokensLegend:
+    from gpu_lsp.lsp.tokens import TOKEN_MODIFIERS, TOKEN_TYPES
+
+    return types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, _legend())
+@guarded(None)
+async def semantic_tokens_full(ls: GpuLanguageServer, params: types.SemanticTokensParams):
+    def run():
+        snap = ls.snapshot_of(params.text_document.uri)
+        if snap is None:
+            return None
+        from gpu_lsp.lsp.tokens import semantic_tokens
+
+        return types.SemanticTokens(data=semantic_tokens(snap))
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, _legend())
+@guarded(None)
+async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTokensRangeParams):
+    def run():
+        snap = ls.snapshot_of(params.text_document.uri)
+        if snap is None:
+            return None
+        from gpu_lsp.lsp.tokens import semantic_tokens
+
+        start = V.offset_of(snap, params.range.start)
+        end = V.offset_of(snap, params.range.end)
+        return types.SemanticTokens(data=semantic_tokens(snap, start, end))
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+@guarded(list)
+async def folding_range(ls: GpuLanguageServer, params: types.FoldingRangeParams):
+    def run():
+        snap = ls.snapshot_of(params.text_document.uri)
+        if snap is None:
+            return []
+        from gpu_lsp.lsp.structure import folding_ranges
+
+        return [V.fold(f) for f in folding_ranges(snap)]
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
+@guarded(list)
+async def selection_range(ls: GpuLanguageServer, params: types.SelectionRangeParams):
+    def run():
+        snap = ls.snapshot_of(params.text_document.uri)
+        if snap is None:
+            return []
+        from gpu_lsp.lsp.structure import selection_ranges
+
+        out = []
+        for pos in params.positions:
+            offset = V.offset_of(snap, pos)
+            chain = selection_ranges(snap, offset)
+            out.append(V.selection_range(snap, chain) if chain else types.SelectionRange(range=types.Range(start=pos, end=pos)))
+        return out
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+@guarded(list)
+async def inlay_hint(ls: GpuLanguageServer, params: types.InlayHintParams):
+    def run():
+        snap = ls.snapshot_of(params.text_document.uri)
+        if snap is None:
+            return []
+        from gpu_lsp.lsp.hints import inlay_hints
+
+        start = V.offset_of(snap, params.range.start)
+        end = V.offset_of(snap, params.range.end)
+        return [V.inlay_hint(snap, h) for h in inlay_hints(snap, start, end)]
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_SIGNATURE_HELP,
+    types.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]),
+)
+@guarded(None)
+async def signature_help(ls: GpuLanguageServer, params: types.SignatureHelpParams):
+    formats = ls.capability("text_document.signature_help.signature_information.documentation_format", []) or []
+
+    def run():
+        found = _at(ls, params.text_document.uri, params.position)
+        if found is None:
+            return None
+        from gpu_lsp.lsp.hints import signature_help as feature
+
+        snap, offset = found
+        sig = feature(snap, offset)
+        return None if sig is None else V.signature_help(sig, types.MarkupKind.Markdown in formats)
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=CODE_ACTION_KINDS))
+@guarded(list)
+async def code_action(ls: GpuLanguageServer, params: types.CodeActionParams):
+    document_changes = bool(ls.capability("workspace.workspace_edit.document_changes", False))
+    only = params.context.only or []
+    uri = params.text_document.uri
+
+    def wants(kind: str) -> bool:
+        return not only or any(kind == k or kind.startswith(k + ".") for k in only)
+
+    def run():
+        from gpu_lsp.lsp import actions as A
+
+        out: list[types.CodeAction] = []
+        snap = None
+        if wants(types.CodeActionKind.QuickFix):
+            for d in params.context.diagnostics:
+                if d.source not in (None, V.SOURCE):
+                    continue
+                rebuilt = V.actions_from_data(uri, d, document_changes)
+                if rebuilt is not None:
+                    out.extend(rebuilt)
+                    continue
+                # No data (a client without dataSupport): find it among the analysed diagnostics.
+                snap = snap or ls.snapshot_of(uri)
+                if snap is None:
+                    break
+                core = _find_diagnostic(snap, d, ls.settings)
+                if core is not None:
+                    out.extend(V.action(snap, a, [d], document_changes) for a in A.diagnostic_actions(snap, core))
+        if wants("source.fixAll.gpu-lint"):
+            snap = snap or ls.snapshot_of(uri)
+            if snap is not None:
+                fix_all = A.fix_all_action(ls.settings.apply(snap.diagnostics))
+                if fix_all is not None:
+                    out.append(V.action(snap, fix_all, [], document_changes))
+        return out
+
+    return await ls.in_analysis(run)
+
+
+def _find_diagnostic(snap: Snapshot, d: types.Diagnostic, settings: Settings):
+    start = V.offset_of(snap, d.range.start)
+    end = V.offset_of(snap, d.range.end)
+    code = str(d.code) if d.code is not None else None
+    for core in settings.apply(snap.diagnostics):
+        if core.range.start == start and core.range.end == end and (code is None or core.code == code):
+            if core.message == d.message or code is not None:
+                return core
+    return None
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+@guarded(list)
+async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
+    def run():
+        snap = ls.snapshot_of(params.text_document.uri)
+        if snap is None:
+            return []
+        from gpu_lsp.lsp.actions import code_lenses
+
+        return [
+            types.CodeLens(
+                range=V.lsp_range(snap, lens.range),
+                command=types.Command(title=lens.title, command=lens.command, arguments=list(lens.arguments)),
+            )
+            for lens in code_lenses(snap)
+        ]
+
+    return await ls.in_analysis(run)
+
+
+# --- commands ----------------------------------------------------------------------------------------
+
+
+def _command_error(message: str) -> JsonRpcException:
+    return JsonRpcException(code=REQUEST_FAILED, message=message)
+
+
+@server.command(C.FIX_ALL)
+async def fix_all_command(ls: GpuLanguageServer, uri: str):
+    """Apply every safe fix of a document through workspace/applyEdit."""
+    if ls.store.get(uri) is None:
+        raise _command_error(f"{C.FIX_ALL}: {uri} is not open")
+    document_changes = bool(ls.capability("workspace.workspace_edit.document_changes", False))
+
+    def run():
+        from gpu_lsp.lsp.actions import fix_all_edits
+
+        snap = ls.snapshot_of(uri)
+        if snap is None:
+            return None, 0
+        edits = fix_all_edits(ls.settings.apply(snap.diagnostics))
+        if not edits:
+            return None, 0
+        return V.workspace_edit(uri, snap.version, [V.text_edit(snap, e) for e in edits], document_changes), len(edits)
+
+    try:
+        edit, count = await ls.in_analysis(run)
+    except Exception:
+        ls.log_error(C.FIX_ALL)
+        raise _command_error(f"{C.FIX_ALL} failed; see the server log") from None
+    if edit is None:
+        return {"applied": False, "message": "No auto-fixable problems."}
+    if not ls.capability("workspace.apply_edit", False):
+        raise _command_error(f"{C.FIX_ALL}: the client does not accept workspace/applyEdit")
+    result = await asyncio.wait_for(
+        ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label="gpu-lint: fix all")), 30
+    )
+    if not result.applied:
+        return {"applied": False, "message": f"The editor did not apply the fixes: {result.failure_reason or 'no reason given'}"}
+    return {"applied": True, "message": f"Applied {count} edit{'s' if count != 1 else ''}."}
+
+
+@server.command(C.RUN_ON_GPU)
+async def run_on_gpu_command(ls: GpuLanguageServer, uri: str, function: str):
+    """Run a host function through the runner in a child process."""
+    doc = ls.store.get(uri)
+    if doc is None:
+        raise _command_error(f"{C.RUN_ON_GPU}: {uri} is not open")
+    started = time.perf_counter()
+    try:
+        result = await C.run_in_child(doc.text, function.lstrip("@"), ls.settings.runner_backend, ls.settings.run_timeout_s)
+    except C.CommandError as exc:
+        raise _command_error(str(exc)) from None
+    result.setdefault("seconds", round(time.perf_counter() - started, 3))
+    return result
+
+
+@server.command(C.OUTLINE_KERNEL)
+async def outline_kernel_command(ls: GpuLanguageServer, *args):
+    raise _command_error(f"{C.OUTLINE_KERNEL}: {C.NOT_AVAILABLE[C.OUTLINE_KERNEL]}")
+
+
+@server.command(C.MAKE_ASYNC)
+async def make_async_command(ls: GpuLanguageServer, *args):
+    raise _command_error(f"{C.MAKE_ASYNC}: {C.NOT_AVAILABLE[C.MAKE_ASYNC]}")
+
+
+def main() -> None:
+    """Serve over stdio."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    server.start_io()
