@@ -233,11 +233,16 @@ def read_tolerant(c: Cursor, st: OpState) -> None:
     end = len(items)
     if end and isinstance(items[-1], Token) and items[-1].type == "LOC":
         end -= 1
-    colon = None
+    colon = arrow = None
     for k in range(end):
         item = items[k]
-        if isinstance(item, Token) and item.type == "COLON":
-            colon = k
+        if isinstance(item, Token):
+            if item.type == "COLON":
+                colon = k
+            elif item.value == "->" and item.type == "PUNCT":
+                arrow = k
+    if colon is None and arrow is not None:
+        colon = arrow  # `%a, %b -> R`: result types after a bare arrow
     defs: list[ArgDef] = []
     refs: list[Ref] = []
     regions: list = []
@@ -274,7 +279,9 @@ def read_tolerant(c: Cursor, st: OpState) -> None:
     if colon is not None:
         tail = Cursor(c.ctx, items[colon + 1 : end], c.end_pos, c.op_name)
         try:
-            if tail.is_group("(") and tail.is_punct("->", 1):
+            if colon == arrow:
+                results = tail.result_types()
+            elif tail.is_group("(") and tail.is_punct("->", 1):
                 fn = tail.function_type()
                 inputs, results = list(fn.inputs), list(fn.results)
             else:
