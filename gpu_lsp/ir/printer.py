@@ -6,10 +6,12 @@ MLIR's `SSANameState`: values are numbered per region with the counters carried
 in from the enclosing region (`%0`, `%arg0`, `^bb1`), ops may suggest result
 names (`%c0`, `%thread_id_x`, `%memref`) made unique with `_N` suffixes, and the
 generic form numbers every value uniquely. Custom forms are per-dialect
-functions in `gpu_lsp/ir/printers/`, attached with `registry.printer(name)`;
-an op without one prints in generic form, and an op whose syntax could not be
-read (an opaque op, `op.known is False`) prints its source text with the SSA
-names and regions inside it re-printed.
+functions in `gpu_lsp/ir/printers/`, attached with `registry.printer(name)`.
+An op without one prints the text it was parsed from, with the SSA names,
+successors and regions inside it re-printed (so that whatever its syntax
+reader did not keep survives), or, when it has no source text (built by a
+pass) or was written in generic form, in generic form. An opaque op (its
+syntax could not be read, `op.known is False`) always prints its source text.
 """
 
 from __future__ import annotations
@@ -790,8 +792,20 @@ class OpPrinter:
 
     # --- regions and blocks ---------------------------------------------------------------------
 
-    def region(self, region: Region, entry_args: bool = True, terminators: bool = True, empty_block: bool = False) -> None:
-        """MLIR's printRegion: `{`, the blocks, `}` at the current indentation."""
+    def region(
+        self,
+        region: Region,
+        entry_args: bool = True,
+        terminators: bool = True,
+        empty_block: bool = False,
+        implicit: str | None = None,
+    ) -> None:
+        """MLIR's printRegion: `{`, the blocks, `}` at the current indentation.
+
+        `implicit` is the text of a terminator the op's syntax lets the source
+        omit (SingleBlockImplicitTerminator) and mlir-opt prints: it is written
+        when the last block does not end with a terminator.
+        """
         w = self.out.append
         w("{\n")
         blocks = region.blocks
@@ -804,6 +818,9 @@ class OpPrinter:
             self.block(entry, header, terminators, preds)
             for block in blocks[1:]:
                 self.block(block, True, True, preds)
+            last = blocks[-1].operations
+            if implicit is not None and terminators and not (last and _is_terminator(last[-1])):
+                w(" " * (self.indent + INDENT) + implicit + "\n")
             self.dialects.pop()
         w(" " * self.indent + "}")
 
@@ -845,15 +862,17 @@ class OpPrinter:
 
     def op(self, op: Operation) -> None:
         """Print one operation (results, name, body) without indentation or newline."""
-        if self.source is not None and op.span is not None and needs_source(op):
-            self._source_op(op)
-            return
+        spec = registry.OPS.get(op.name)
+        custom = not self.generic and spec is not None and spec.print is not None and op.known
+        if self.source is not None and op.span is not None:
+            if needs_source(op) or not (custom or self.generic or op.generic):
+                self._source_op(op)
+                return
         w = self.out.append
         if op.results:
             names = self.names
             w(", ".join(names.group_def(op, s, c) for s, c in names.result_groups(op)) + " = ")
-        spec = registry.OPS.get(op.name)
-        if not self.generic and spec is not None and spec.print is not None and op.known:
+        if custom:
             name = op.name
             default = self.dialects[-1]
             if default and name.startswith(default) and name[len(default) : len(default) + 1] == "." and name.count(".") == 1:
@@ -899,13 +918,17 @@ class OpPrinter:
         start, end = rng.start, rng.end
         edits: list[tuple[int, int, object]] = []
         defs = [r.def_span.range for r in op.results if r.def_span is not None]
-        if defs and len(defs) == len(op.results) or (defs and op.results):
+        w = self.out.append
+        if op.results:
             names = self.names
             text = ", ".join(names.group_def(op, s, c) for s, c in names.result_groups(op))
-            first = min(d.start for d in defs)
-            last = max(d.end for d in defs)
-            start = min(start, first)
-            edits.append((first, last, text))
+            if defs:
+                first = min(d.start for d in defs)
+                last = max(d.end for d in defs)
+                start = min(start, first)
+                edits.append((first, last, text))
+            else:
+                w(text + " = ")
         for value, span in zip(op.operands, op.operand_spans):
             if span is not None:
                 r = span.range
@@ -925,18 +948,19 @@ class OpPrinter:
                         edits.append((r.start, r.end, self.names.use(arg)))
         edits.sort(key=lambda e: (e[0], -e[1]))
         pos = start
-        w = self.out.append
+        aliases = self.fmt.aliases
+        raw = (lambda text: aliases.substitute(text)) if aliases is not None else (lambda text: text)
         for s, e, what in edits:
             if s < pos or e > end:
                 continue
-            w(source[pos:s])
+            w(raw(source[pos:s]))
             if isinstance(what, Region):
                 entry = what.blocks[0] if what.blocks else None
                 self.region(what, entry_args=entry is not None and entry.label is not None)
             else:
                 w(what)
             pos = e
-        w(source[pos:end].rstrip())
+        w(raw(source[pos:end].rstrip()))
 
 
 def _predecessors(region: Region) -> dict[Block, list[Block]]:

@@ -458,3 +458,30 @@ def _mma_elementwise(p: OpPrinter, op: Operation) -> None:
     p.write(" " + enum_keyword(op.get_attr("opType")) + " " + p.values(op.operands))
     p.attr_dict(op, ("opType",))
     p.write(" : " + p.functional_type(op))
+
+
+# --- sparse (cuSPARSE) ops: printed from their source text, with upstream's result names -------
+
+_SPARSE_NAMES = {
+    "gpu.create_coo": "spmat", "gpu.create_coo_aos": "spmat", "gpu.create_csr": "spmat",
+    "gpu.create_csc": "spmat", "gpu.create_bsr": "spmat", "gpu.create_2to4_spmat": "spmat",
+    "gpu.create_dn_tensor": "dnTensor", "gpu.spmv_buffer_size": "bufferSz", "gpu.spmm_buffer_size": "bufferSzs",
+    "gpu.sddmm_buffer_size": "bufferSz", "gpu.spgemm_create_descr": "desc",
+    "gpu.spgemm_work_estimation_or_compute": "bufferSzNew",
+}
+
+
+@result_names(*_SPARSE_NAMES, "gpu.spmat_get_size")
+def _sparse_names(op: Operation):
+    results = op.results
+    token = len(results) - 1 if results and results[-1].type.is_token else None
+    values = results[:token] if token is not None else results
+    if op.name == "gpu.spmat_get_size":
+        names = [(i, n) for i, n in enumerate(("rows", "cols", "nnz")) if i < len(values)]
+    elif values:
+        names = [(0, _SPARSE_NAMES[op.name])]
+    else:
+        names = []
+    if token is not None:
+        names.append((token, "asyncToken"))
+    return names

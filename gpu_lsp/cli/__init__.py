@@ -1,0 +1,1 @@
+"""Command-line front ends: gpu-opt (an mlir-opt-compatible driver) and its -verify-diagnostics."""

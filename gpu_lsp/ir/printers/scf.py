@@ -1,0 +1,205 @@
+"""Custom forms of the scf dialect (SCF.cpp's printers and SCFOps.td formats)."""
+
+from __future__ import annotations
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.printer import OpPrinter
+from gpu_lsp.ir.printers import printer
+
+DYNAMIC = -(2**63)
+
+
+def arrow_types(p: OpPrinter, types: list[T.Type]) -> str:
+    """printOptionalArrowTypeList: ` -> T` or ` -> (T, U)`, nothing when empty."""
+    if not types:
+        return ""
+    if len(types) == 1 and not isinstance(types[0], T.FunctionType):
+        return " -> " + p.type(types[0])
+    return " -> (" + p.types(types) + ")"
+
+
+def init_list(p: OpPrinter, args, inits, prefix: str) -> str:
+    """printInitializationList: `prefix(%arg = %init, ...)`."""
+    if not inits:
+        return ""
+    return prefix + "(" + ", ".join(f"{p.value(a)} = {p.value(v)}" for a, v in zip(args, inits)) + ")"
+
+
+def entry_args(op: Operation, region: int = 0) -> list:
+    regions = op.regions
+    if len(regions) > region and regions[region].blocks:
+        return regions[region].blocks[0].arguments
+    return []
+
+
+@printer("scf.for")
+def _for(p: OpPrinter, op: Operation) -> None:
+    args = entry_args(op)
+    lb, ub, step = op.operands[:3]
+    inits = op.operands[3:]
+    if op.get_attr("unsignedCmp") is not None:
+        p.write(" unsigned")
+    iv = args[0] if args else None
+    p.write(f" {p.value(iv) if iv is not None else '%<<iv>>'} = {p.value(lb)} to {p.value(ub)} step {p.value(step)}")
+    p.write(init_list(p, args[1:], inits, " iter_args"))
+    if inits:
+        p.write(" -> (" + p.value_types(inits) + ")")
+    p.write(" ")
+    if iv is not None and not iv.type.is_index:
+        p.write(f" : {p.type(iv.type)} ")
+    p.region(op.regions[0], entry_args=False, terminators=bool(inits))
+    p.attr_dict(op, ("unsignedCmp",))
+
+
+@printer("scf.if")
+def _if(p: OpPrinter, op: Operation) -> None:
+    terminators = bool(op.results)
+    p.write(" " + p.value(op.operands[0]))
+    if op.results:
+        p.write(" -> (" + p.value_types(op.results) + ")")
+    p.write(" ")
+    p.region(op.regions[0], entry_args=False, terminators=terminators)
+    if len(op.regions) > 1 and op.regions[1].blocks:
+        p.write(" else ")
+        p.region(op.regions[1], entry_args=False, terminators=terminators)
+    p.attr_dict(op)
+
+
+@printer("scf.while")
+def _while(p: OpPrinter, op: Operation) -> None:
+    p.write(init_list(p, entry_args(op), op.operands, " "))
+    p.write(" : " + p.fmt.function_type((v.type for v in op.operands), [r.type for r in op.results]) + " ")
+    p.region(op.regions[0], entry_args=False)
+    p.write(" do ")
+    p.region(op.regions[1])
+    p.attr_dict(op, keyword=True)
+
+
+@printer("scf.condition")
+def _condition(p: OpPrinter, op: Operation) -> None:
+    p.write(f"({p.value(op.operands[0])})")
+    p.attr_dict(op)
+    rest = op.operands[1:]
+    if rest:
+        p.write(" " + p.values(rest) + " : " + p.value_types(rest))
+
+
+@printer("scf.yield", "scf.reduce.return")
+def _yield(p: OpPrinter, op: Operation) -> None:
+    if op.name == "scf.reduce.return":
+        p.write(" " + p.value(op.operands[0]))
+        p.attr_dict(op)
+        p.write(" : " + p.type(op.operands[0].type))
+        return
+    p.attr_dict(op)
+    if op.operands:
+        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
+
+
+def _segments(op: Operation, count: int) -> list[list]:
+    sizes = op.get_attr("operandSegmentSizes")
+    if not isinstance(sizes, DenseArrayAttr) or len(sizes.values) != count:
+        return [list(op.operands)] + [[] for _ in range(count - 1)]
+    out, pos = [], 0
+    for n in sizes.values:
+        out.append(op.operands[pos : pos + n])
+        pos += n
+    return out
+
+
+@printer("scf.parallel")
+def _parallel(p: OpPrinter, op: Operation) -> None:
+    lb, ub, step, inits = _segments(op, 4)
+    p.write(
+        f" ({p.values(entry_args(op))}) = ({p.values(lb)}) to ({p.values(ub)}) step ({p.values(step)})"
+    )
+    if inits:
+        p.write(" init (" + p.values(inits) + ")")
+    p.write(arrow_types(p, [r.type for r in op.results]) + " ")
+    p.region(op.regions[0], entry_args=False, implicit="scf.reduce ")
+    p.attr_dict(op)
+
+
+@printer("scf.reduce")
+def _reduce(p: OpPrinter, op: Operation) -> None:
+    if op.operands:
+        p.write(f"({p.values(op.operands)} : {p.value_types(op.operands)})")
+    p.write(" ")
+    for i, region in enumerate(op.regions):
+        if i:
+            p.write(", ")
+        p.region(region)
+    p.attr_dict(op)
+
+
+def _dynamic_list(p: OpPrinter, static: DenseArrayAttr | None, dynamic) -> str:
+    if not isinstance(static, DenseArrayAttr):
+        return "(" + p.values(dynamic) + ")"
+    it = iter(dynamic)
+    parts = []
+    for v in static.values:
+        parts.append(p.value(next(it)) if v == DYNAMIC else str(v))
+    return "(" + ", ".join(parts) + ")"
+
+
+@printer("scf.forall")
+def _forall(p: OpPrinter, op: Operation) -> None:
+    lb, ub, step, outs = _segments(op, 4)
+    slb = op.get_attr("staticLowerBound")
+    sub = op.get_attr("staticUpperBound")
+    sstep = op.get_attr("staticStep")
+    args = entry_args(op)
+    n = len(sub.values) if isinstance(sub, DenseArrayAttr) else len(ub)
+    ivs, out_args = args[:n], args[n:]
+    normalized = (
+        isinstance(slb, DenseArrayAttr)
+        and isinstance(sstep, DenseArrayAttr)
+        and all(v == 0 for v in slb.values)
+        and all(v == 1 for v in sstep.values)
+    )
+    p.write(" (" + p.values(ivs))
+    if normalized:
+        p.write(") in " + _dynamic_list(p, sub, ub))
+    else:
+        p.write(
+            ") = " + _dynamic_list(p, slb, lb) + " to " + _dynamic_list(p, sub, ub) + " step " + _dynamic_list(p, sstep, step)
+        )
+    p.write(init_list(p, out_args, outs, " shared_outs"))
+    p.write(" ")
+    if outs:
+        p.write("-> (" + p.value_types(op.results) + ") ")
+    p.region(op.regions[0], entry_args=False, terminators=bool(op.results))
+    p.attr_dict(op, ("staticLowerBound", "staticUpperBound", "staticStep"))
+
+
+@printer("scf.forall.in_parallel")
+def _in_parallel(p: OpPrinter, op: Operation) -> None:
+    p.write(" ")
+    p.region(op.regions[0], entry_args=False, terminators=False)
+    p.attr_dict(op)
+
+
+@printer("scf.execute_region")
+def _execute_region(p: OpPrinter, op: Operation) -> None:
+    p.write(arrow_types(p, [r.type for r in op.results]) + " ")
+    if op.get_attr("no_inline") is not None:
+        p.write("no_inline ")
+    p.region(op.regions[0], entry_args=False)
+    p.attr_dict(op, ("no_inline",))
+
+
+@printer("scf.index_switch")
+def _index_switch(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + p.value(op.operands[0]))
+    p.attr_dict(op, ("cases",))
+    p.write(arrow_types(p, [r.type for r in op.results]))
+    cases = op.get_attr("cases")
+    values = cases.values if isinstance(cases, DenseArrayAttr) else ()
+    pad = " " * p.indent
+    for value, region in zip(values, op.regions[1:]):
+        p.write(f"\n{pad}case {value} ")
+        p.region(region, entry_args=False)
+    p.write(f"\n{pad}default ")
+    p.region(op.regions[0], entry_args=False)

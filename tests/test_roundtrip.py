@@ -1,0 +1,160 @@
+"""Round trip over the upstream corpus: print, re-parse here, and have upstream MLIR verify the text.
+
+For every corpus chunk that upstream MLIR accepts without a diagnostic and that
+parses here without an error: the printed module must re-parse here without an
+error into the same IR (op names, operand and result types, attributes, region
+structure, recursively), and upstream MLIR must accept the printed text too.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from support import oracle
+from support.corpus import corpus_files
+
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.printer import Formatter, print_module
+from gpu_lsp.parser.api import parse
+from gpu_lsp.diagnostics.model import Severity
+
+FMT = Formatter()
+
+
+# Terminators a custom syntax may leave out and mlir-opt prints anyway (`scf.reduce`
+# of scf.parallel): the printer writes them, our readers do not add them.
+IMPLICIT_TERMINATORS = frozenset(("scf.reduce", "scf.yield", "affine.yield", "vector.yield", "gpu.yield"))
+
+
+def _ops(block) -> list[Operation]:
+    ops = block.operations
+    if ops and ops[-1].name in IMPLICIT_TERMINATORS and not ops[-1].operands and not ops[-1].regions:
+        return ops[:-1]
+    return ops
+
+
+def _blocks(region) -> tuple:
+    blocks = region.blocks
+    # `{}` and `{` newline `}` are both an empty region (MLIR's parseRegion); our
+    # parser reads the second as one empty block.
+    if len(blocks) == 1 and not blocks[0].arguments and not blocks[0].operations:
+        return ()
+    return tuple((tuple(str(a.type) for a in b.arguments), tuple(shape(o) for o in _ops(b))) for b in blocks)
+
+
+def shape(op: Operation) -> tuple:
+    """What must survive printing and re-parsing: a nested tuple describing `op`."""
+    attrs = {**op.properties, **op.attributes}
+    attrs.pop("operandSegmentSizes", None)
+    if str(attrs.get("workgroup_attributions")) == "0 : i64":  # what gpu.func's custom reader adds
+        del attrs["workgroup_attributions"]
+    return (
+        op.name,
+        tuple(str(v.type) for v in op.operands),
+        tuple(str(r.type) for r in op.results),
+        tuple(sorted((k, FMT.attr(v)) for k, v in attrs.items())) if op.known else (),
+        len(op.successors),
+        tuple(_blocks(region) for region in op.regions),
+    )
+
+
+def expand_aliases(value, printed: str):
+    """`value` with the `#map = affine_map<...>` aliases of `printed` replaced by their definitions.
+
+    Our type parser keeps an alias inside a type (`memref<4xf32, #map>`) as written.
+    """
+    aliases = {}
+    for line in printed.splitlines():
+        if not line.startswith("#"):
+            break
+        name, _, definition = line.partition(" = ")
+        aliases[name] = definition
+    if not aliases:
+        return value
+    names = sorted(aliases, key=len, reverse=True)
+
+    def sub(x):
+        if isinstance(x, tuple):
+            return tuple(sub(y) for y in x)
+        if isinstance(x, str) and "#" in x:
+            for n in names:
+                x = re.sub(re.escape(n) + r"(?![\w$.])", aliases[n], x)
+        return x
+
+    return sub(value)
+
+
+def _first_difference(a: tuple, b: tuple, path: str = "") -> str:
+    if a == b:
+        return ""
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}/{i}")
+    return f"{path}: {str(a)[:300]} != {str(b)[:300]}"
+
+
+def _errors(diagnostics) -> list:
+    return [d for d in diagnostics if d.severity >= Severity.ERROR]
+
+
+def test_corpus_round_trip() -> None:
+    files = corpus_files()
+    differential = oracle.available()
+    counts = {"chunks": 0, "oracle_clean": 0, "parsed_clean": 0, "round_trip": 0, "oracle_accepts_printed": 0}
+    failures: list[str] = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        allow = "allow-unregistered-dialect" in text
+        parsed = parse(text, split=True)
+        for index, chunk in enumerate(parsed.chunks):
+            counts["chunks"] += 1
+            where = f"{path.name}#{index}"
+            chunk_text = text[chunk.start : chunk.end]
+            if differential:
+                if oracle.verify(chunk_text, allow):
+                    continue
+                counts["oracle_clean"] += 1
+            if _errors(chunk.diagnostics):
+                continue
+            counts["parsed_clean"] += 1
+            printed = print_module(chunk.module, source=text)
+            again = parse(printed)
+            errors = _errors(again.chunks[0].diagnostics)
+            if errors:
+                failures.append(f"{where}: printed text does not re-parse: {errors[0].message}\n{printed}")
+                continue
+            before, after = shape(chunk.module), expand_aliases(shape(again.chunks[0].module), printed)
+            if before != after:
+                failures.append(f"{where}: IR changed: {_first_difference(before, after)}")
+                continue
+            counts["round_trip"] += 1
+            if differential:
+                diags = oracle.verify(printed, allow)
+                if diags:
+                    failures.append(f"{where}: upstream MLIR rejects the printed text: {diags[0]}\n{printed}")
+                    continue
+                counts["oracle_accepts_printed"] += 1
+    print("round trip:", ", ".join(f"{k} {v}" for k, v in counts.items()))
+    assert counts["round_trip"] > 0
+    assert not failures, f"{len(failures)} chunk(s) failed:\n" + "\n\n".join(failures[:5])
+
+
+def test_printing_a_large_file_is_fast() -> None:
+    from support import REPO
+
+    path = REPO / "benchmarks" / "_data" / "inline_10000.mlir"
+    if not path.is_file():
+        pytest.skip("benchmarks/_data/inline_10000.mlir is missing")
+    text = path.read_text(encoding="utf-8")
+    module = parse(text).chunks[0].module
+    print_module(module, source=text)
+    start = time.perf_counter()
+    out = print_module(module, source=text)
+    elapsed = time.perf_counter() - start
+    print(f"printed {len(text.splitlines())} lines in {elapsed * 1e3:.0f} ms")
+    assert out.startswith("module {")
+    assert elapsed < 1.0
