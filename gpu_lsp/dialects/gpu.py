@@ -496,7 +496,10 @@ def _barrier(c: Cursor, st: OpState) -> None:
 def _printf(c: Cursor, st: OpState) -> None:
     st.properties["format"] = StringAttr(c.string())
     c.optional_attr_dict(st)
-    c.optional_punct(",")
+    if c.is_operand():
+        c.expected("',' between the format string and the arguments")
+    if not c.optional_punct(","):
+        return
     refs = c.operand_list()
     if refs:
         tys = c.colon_type_list()

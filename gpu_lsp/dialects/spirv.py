@@ -221,14 +221,10 @@ def _access_chain(name: str, summary: str) -> None:
         for r, t in zip(refs, types):
             r.type = t
         st.refs.extend(refs)
-        if c.optional_punct("->"):
-            st.result_types.append(c.type())
-        elif name != "spirv.AccessChain" and len(indices) == 1:
-            st.result_types.append(types[0])
-        else:
-            st.result_types.append(T.UNKNOWN)
+        c.punct("->")
+        st.result_types.append(c.type())
 
-    op(name, "pure", summary, f"%p = {name} %base[%i] : !spirv.ptr<T, SC>, i32")(parse)
+    op(name, "pure", summary, f"%p = {name} %base[%i] : !spirv.ptr<T, SC>, i32 -> !spirv.ptr<U, SC>")(parse)
 
 
 _access_chain("spirv.AccessChain", "A pointer into a composite.")
