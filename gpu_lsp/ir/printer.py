@@ -68,12 +68,12 @@ def result_names(*names: str):
 
 
 def escape_string(value: str) -> str:
-    """Quote a string like llvm::printEscapedString: non-printable bytes as `\\XX`."""
+    r"""Quote a string like llvm::printEscapedString: `\\`, then `"` and non-printable bytes as `\XX`."""
     out = ['"']
     for ch in value:
         code = ord(ch)
         if ch == '"':
-            out.append('\\"')
+            out.append("\\22")
         elif ch == "\\":
             out.append("\\\\")
         elif 0x20 <= code < 0x7F:
