@@ -1,0 +1,212 @@
+"""The `gpu-lint` check command: options, settings, discovery, the pool, fixes, report and exit status."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from collections import Counter
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TextIO
+
+from gpu_lsp.lint import formats
+from gpu_lsp.lint.check import FileReport, FixMode, fix_level
+from gpu_lsp.lint.config import OUTPUT_FORMATS, SEVERITY_NAMES, ConfigError, Settings, apply_cli, load_settings
+from gpu_lsp.lint.discovery import discover
+from gpu_lsp.lint.formats import statistics
+from gpu_lsp.lint.formats.common import Context, all_problems, fix_applies
+from gpu_lsp.lint.pool import check_all
+from gpu_lsp.lint.rules import known_codes, rule_info
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
+# Formats meant for people: the summary goes with them, and --show-fixes output goes to the same stream.
+HUMAN_FORMATS = ("text", "concise", "grouped")
+
+
+def _codes(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the check command's options on `parser` (selection options included)."""
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check ('-' reads standard input); default: .")
+    parser.add_argument("--output-format", choices=OUTPUT_FORMATS, help="report format (default: text)")
+    parser.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
+    parser.add_argument("--config", action="append", default=[], metavar="FILE|KEY=VALUE", help="a configuration file, or a TOML 'key = value' that overrides one setting")
+    parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    parser.add_argument("--show-settings", action="store_true", help="print the resolved settings and exit")
+    parser.add_argument("--stdin-filename", metavar="NAME", help="the name standard input is reported and configured as")
+    parser.add_argument("--fix", action=argparse.BooleanOptionalAction, default=None, help="apply safe fixes in place")
+    parser.add_argument("--unsafe-fixes", action=argparse.BooleanOptionalAction, default=None, help="also apply (and count as fixable) unsafe fixes")
+    parser.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing")
+    parser.add_argument("--show-fixes", action="store_true", help="list the fixes applied (or, without --fix, those --fix would apply)")
+    parser.add_argument("--statistics", action="store_true", help="print how many diagnostics each rule produced instead of the diagnostics")
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    parser.add_argument("--fail-on", choices=tuple(SEVERITY_NAMES), help="lowest severity that makes the exit status 1 (default: warning)")
+    parser.add_argument("--select", type=_codes, action="append", metavar="CODES", help="comma-separated codes or prefixes to check (replaces the configured select)")
+    parser.add_argument("--extend-select", type=_codes, action="append", metavar="CODES", help="codes or prefixes to check in addition")
+    parser.add_argument("--ignore", type=_codes, action="append", metavar="CODES", help="codes or prefixes not to report")
+    parser.add_argument("--per-file-ignores", action="append", metavar="GLOB:CODES", help="codes to ignore in files matching GLOB")
+    parser.add_argument("--exclude", type=_codes, action="append", metavar="GLOBS", help="paths to skip (replaces the configured exclude)")
+    parser.add_argument("--extend-exclude", type=_codes, action="append", metavar="GLOBS", help="paths to skip in addition")
+    parser.add_argument("--force-exclude", action="store_true", help="apply exclusions to files named on the command line too")
+    parser.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None, help="skip files .gitignore ignores (default: yes)")
+    parser.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+
+
+def _flat(values: list[list[str]] | None) -> list[str] | None:
+    return None if values is None else [v for group in values for v in group]
+
+
+def resolve_settings(args: argparse.Namespace, cwd: Path | None = None) -> Settings:
+    """The settings the command runs with: files, then `--config` overrides, then flags. Raises ConfigError."""
+    known = known_codes()
+    settings = load_settings(cwd, args.config, args.isolated, known)
+    return apply_cli(
+        settings,
+        known,
+        select=_flat(args.select),
+        extend_select=_flat(args.extend_select),
+        ignore=_flat(args.ignore),
+        per_file_ignores=args.per_file_ignores,
+        exclude=_flat(args.exclude),
+        extend_exclude=_flat(args.extend_exclude),
+        respect_gitignore=args.respect_gitignore,
+        fix=args.fix,
+        unsafe_fixes=args.unsafe_fixes,
+        output_format=args.output_format,
+        fail_on=SEVERITY_NAMES[args.fail_on] if args.fail_on else None,
+    )
+
+
+def unified_diff(report: FileReport) -> str:
+    """The fixes of one file as a unified diff (`--- path` / `+++ path`)."""
+    before = (report.original or "").splitlines(keepends=True)
+    after = (report.text or "").splitlines(keepends=True)
+    lines = []
+    for line in difflib.unified_diff(before, after, fromfile=report.display, tofile=report.display):
+        lines.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(lines)
+
+
+def _fix_listing(reports: list[FileReport], applied: bool, context: Context) -> str:
+    """`Fixed N errors:` then, per file, `N × CODE (name)` (ruff's --show-fixes)."""
+    per_file: list[tuple[str, Counter[str]]] = []
+    if applied:
+        per_file = [(r.display, r.applied) for r in reports if r.applied]
+    else:
+        for report in reports:
+            counts = Counter(d.code for d in report.diagnostics if fix_applies(d, context.fix_level))
+            if counts:
+                per_file.append((report.display, counts))
+    total = sum(sum(c.values()) for _, c in per_file)
+    verb = "Fixed" if applied else "Would fix"
+    if not total:
+        return f"{'No errors fixed' if applied else 'No fixes available'}.\n"
+    lines = [f"{verb} {total} error{'s' if total != 1 else ''}:"]
+    for display, counts in per_file:
+        lines.append(f"- {display}:")
+        for code in sorted(counts):
+            lines.append(f"    {counts[code]} × {code} ({rule_info(code).name})")
+    return "\n".join(lines) + "\n"
+
+
+def exit_status(reports: list[FileReport], context: Context, settings: Settings, diff: bool) -> int:
+    """1 when a diagnostic at or above `fail-on` remains, a file could not be checked, or --diff would change a file."""
+    if any(p.level == "error" for p in all_problems(reports, context)):
+        return EXIT_FINDINGS
+    if diff:
+        return EXIT_FINDINGS if any(r.changed for r in reports) else EXIT_CLEAN
+    if any(d.severity >= settings.fail_on for r in reports for d in r.diagnostics):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def run(
+    args: argparse.Namespace,
+    emitters: dict[str, formats.Emitter],
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    stdin: bytes | None = None,
+    cwd: Path | None = None,
+) -> int:
+    """Run a check as parsed by `add_arguments`; `emitters` maps every format name to its writer."""
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    cwd = (cwd or Path.cwd()).resolve()
+    try:
+        settings = resolve_settings(args, cwd)
+    except ConfigError as exc:
+        stderr.write(f"gpu-lint: error: {exc}\n")
+        return EXIT_ERROR
+    if args.show_settings:
+        stdout.write(settings.describe())
+        return EXIT_CLEAN
+    if settings.output_format not in emitters:
+        stderr.write(f"gpu-lint: error: output format '{settings.output_format}' is not available\n")
+        return EXIT_ERROR
+    if args.jobs is not None and args.jobs < 1:
+        stderr.write("gpu-lint: error: --jobs must be at least 1\n")
+        return EXIT_ERROR
+    targets, problems = discover(args.paths, settings, args.stdin_filename, args.force_exclude, cwd)
+    reading_stdin = any(t.path is None for t in targets)
+    if reading_stdin and stdin is None:
+        stdin = sys.stdin.buffer.read()
+    if args.diff:
+        mode = FixMode.COMPUTE
+    elif settings.fix:
+        mode = FixMode.COMPUTE if reading_stdin and len(targets) == 1 else FixMode.WRITE
+    else:
+        mode = FixMode.NONE
+    if reading_stdin and settings.fix and len(targets) > 1:
+        stderr.write("gpu-lint: error: --fix with standard input cannot be combined with other paths\n")
+        return EXIT_ERROR
+    reports = check_all(targets, settings, mode, args.jobs, stdin)
+    context = Context(problems, fix_level(settings), cwd, fixing=mode is not FixMode.NONE)
+    fmt = settings.output_format
+    human = fmt in HUMAN_FORMATS
+
+    if args.diff:
+        for report in reports:
+            if report.changed:
+                stdout.write(unified_diff(report))
+        for problem in all_problems(reports, context):
+            stderr.write(problem.line() + "\n")
+        would = sum(sum(r.applied.values()) for r in reports)
+        stderr.write(f"Would fix {would} error{'s' if would != 1 else ''}.\n" if would else "No errors would be fixed.\n")
+        return EXIT_CLEAN if args.exit_zero else exit_status(reports, context, settings, diff=True)
+
+    stdin_fix = mode is FixMode.COMPUTE and reading_stdin
+    if stdin_fix:
+        stdout.write(reports[0].text if reports[0].text is not None else (stdin or b"").decode("utf-8", "replace"))
+    report_stream = stderr if stdin_fix else stdout
+    with ExitStack() as stack:
+        if args.output_file:
+            try:
+                report_stream = stack.enter_context(open(args.output_file, "w", encoding="utf-8"))
+            except OSError as exc:
+                stderr.write(f"gpu-lint: error: cannot write {args.output_file}: {exc.strerror or exc}\n")
+                return EXIT_ERROR
+        if args.show_fixes:
+            (report_stream if human else stderr).write(_fix_listing(reports, mode is not FixMode.NONE, context))
+        if args.statistics:
+            statistics.emit(report_stream, reports, context, as_json=fmt == "json")
+        else:
+            emitters[fmt](report_stream, reports, context)
+    for problem in all_problems(reports, context):
+        stderr.write(problem.line() + "\n")
+    return EXIT_CLEAN if args.exit_zero else exit_status(reports, context, settings, diff=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the check command with the formats this package provides (used until the gpu-lint CLI routes here)."""
+    parser = argparse.ArgumentParser(prog="gpu-lint", description="Check MLIR GPU-dialect files.")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run(args, formats.FORMATS)
+
+

@@ -1,0 +1,101 @@
+"""Check one file: read it, lint it, apply fixes if asked, and say what happened in a FileReport."""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from functools import partial
+
+from gpu_lsp.analysis import analyze_text
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic
+from gpu_lsp.lint.config import Settings
+from gpu_lsp.lint.discovery import Problem, Source, Target, decode, read_source, write_source
+from gpu_lsp.lint.fixer import fix_text
+
+SPLIT_MARKER = "// -----"
+
+
+class FixMode(enum.Enum):
+    """What to do with fixes: nothing, write them, or only compute them (--diff, standard input)."""
+
+    NONE = "none"
+    WRITE = "write"
+    COMPUTE = "compute"
+
+
+@dataclass
+class FileReport:
+    """The result for one file, in the order reports print them."""
+
+    display: str
+    path: str | None
+    text: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    problem: Problem | None = None
+    original: str | None = None
+    applied: Counter[str] = field(default_factory=Counter)
+    titles: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """Whether fixes changed the text."""
+        return self.original is not None and self.original != self.text
+
+
+def analyze(text: str) -> list[Diagnostic]:
+    """Every diagnostic of a file, before settings; a file with `// -----` markers is checked chunk by chunk."""
+    return analyze_text(text, SPLIT_MARKER in text)[1]
+
+
+def choose(diagnostics: list[Diagnostic], settings: Settings, path: str | None) -> list[Diagnostic]:
+    """The diagnostics the settings report for `path`, at their configured severity, sorted."""
+    out = []
+    for diagnostic in diagnostics:
+        if not settings.is_enabled(diagnostic.code, path):
+            continue
+        severity = settings.severity_of(diagnostic.code, diagnostic.severity)
+        out.append(diagnostic if severity == diagnostic.severity else replace(diagnostic, severity=severity))
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def fix_level(settings: Settings) -> Applicability:
+    """The least safe fix applied: unsafe with `unsafe-fixes`, else safe."""
+    return Applicability.UNSAFE if settings.unsafe_fixes else Applicability.SAFE
+
+
+def check_source(source: Source, target: Target, settings: Settings, mode: FixMode, config_path: str | None) -> FileReport:
+    """Lint (and fix) a text already read; `config_path` is the path per-file-ignores match."""
+    report = FileReport(target.display, target.path)
+    pick = partial(choose, settings=settings, path=config_path)
+    if mode is FixMode.NONE:
+        report.text, report.diagnostics = source.text, pick(analyze(source.text))
+        return report
+    outcome = fix_text(source.text, analyze, pick, fix_level(settings))
+    report.text, report.diagnostics = outcome.text, outcome.diagnostics
+    report.original, report.applied, report.titles = source.text, outcome.applied, outcome.titles
+    if not outcome.converged:
+        report.problem = Problem(target.display, f"fixes did not converge after {outcome.rounds} rounds", "warning")
+    if mode is FixMode.WRITE and report.changed and target.path is not None:
+        failure = write_source(target.path, replace(source, text=outcome.text))
+        if failure is not None:
+            report.problem = Problem(target.display, failure)
+    return report
+
+
+def check_target(target: Target, settings: Settings, mode: FixMode, stdin_data: bytes | None = None) -> FileReport:
+    """Read and check one target; any failure becomes the report's one-line problem, never an exception."""
+    if target.path is None:
+        source = decode(stdin_data or b"")
+        config_path = None if target.display == "-" else target.display
+    else:
+        source = read_source(target.path)
+        config_path = target.path
+    if isinstance(source, str):
+        return FileReport(target.display, target.path, problem=Problem(target.display, source))
+    try:
+        return check_source(source, target, settings, mode, config_path)
+    except Exception as exc:  # an internal error must not stop the other files
+        message = f"internal error while checking: {type(exc).__name__}: {exc}"
+        return FileReport(target.display, target.path, text=source.text, problem=Problem(target.display, message))

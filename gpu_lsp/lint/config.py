@@ -1,0 +1,374 @@
+"""gpu-lint settings: `[tool.gpu-lint]` in pyproject.toml or gpu-lint.toml, validated, merged with the command line."""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Iterable
+
+from gpu_lsp.diagnostics.model import Severity
+
+PYPROJECT = "pyproject.toml"
+GPU_LINT_TOML = "gpu-lint.toml"
+DOT_GPU_LINT_TOML = ".gpu-lint.toml"
+# Searched in this order in each folder, from the current folder up (ruff's order).
+CONFIG_NAMES = (DOT_GPU_LINT_TOML, GPU_LINT_TOML, PYPROJECT)
+
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "node_modules",
+    "__pycache__",
+    "build",
+    "dist",
+    "site-packages",
+)
+
+SEVERITY_NAMES = {s.label: s for s in Severity}
+OUTPUT_FORMATS = ("text", "concise", "json", "sarif", "github", "junit", "grouped")
+SELECTOR = re.compile(r"ALL|GPU[0-9]{0,3}")
+
+
+class ConfigError(Exception):
+    """A configuration file or option gpu-lint cannot use; the message names the culprit."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides what gpu-lint checks and how it reports (picklable, for workers)."""
+
+    select: tuple[str, ...] = ("ALL",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    severity: tuple[tuple[str, Severity], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    fix: bool = False
+    unsafe_fixes: bool = False
+    output_format: str = "text"
+    fail_on: Severity = Severity.WARNING
+    root: Path = field(default_factory=Path.cwd)
+    config_file: Path | None = None
+
+    def is_enabled(self, code: str, path: str | None = None) -> bool:
+        """Whether `code` is reported, for the file at `path` (per-file-ignores apply)."""
+        if not _selected(code, self.select + self.extend_select, self.ignore):
+            return False
+        if path is not None:
+            for pattern, selectors in self.per_file_ignores:
+                if _path_matches(pattern, path, self.root) and _best(code, selectors) >= 0:
+                    return False
+        return True
+
+    def severity_of(self, code: str, default: Severity) -> Severity:
+        """The severity `code` is reported at: the most specific override, else `default`."""
+        best, chosen = -1, default
+        for selector, level in self.severity:
+            n = _specificity(selector, code)
+            if n > best:
+                best, chosen = n, level
+        return chosen
+
+    def describe(self) -> str:
+        """The resolved settings as `key = value` lines (`gpu-lint --show-settings`)."""
+        lines = [f"# config file: {self.config_file or '(none)'}", f"# project root: {self.root}"]
+        for spec in fields(self):
+            if spec.name in ("root", "config_file"):
+                continue
+            value = getattr(self, spec.name)
+            if spec.name in ("per_file_ignores", "severity"):
+                inner = ", ".join(f'"{k}" = {_toml_value(v)}' for k, v in value)
+                text = "{ " + inner + " }" if inner else "{}"
+            else:
+                text = _toml_value(value)
+            lines.append(f"{spec.name.replace('_', '-')} = {text}")
+        return "\n".join(lines) + "\n"
+
+
+def _specificity(selector: str, code: str) -> int:
+    """How long a prefix of `code` the selector is (-1 when it does not match; ALL matches with 0)."""
+    if selector == "ALL":
+        return 0
+    return len(selector) if code.startswith(selector) else -1
+
+
+def _best(code: str, selectors: Iterable[str]) -> int:
+    return max((_specificity(s, code) for s in selectors), default=-1)
+
+
+def _selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
+    """ruff's rule: the more specific of the best select and best ignore wins; ignore wins ties."""
+    chosen = _best(code, select)
+    return chosen >= 0 and chosen > _best(code, ignore)
+
+
+def _path_matches(pattern: str, path: str, root: Path) -> bool:
+    """A per-file-ignores glob matches the path relative to the project root, or its file name."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        relative = absolute.relative_to(root).as_posix()
+    except ValueError:
+        relative = absolute.as_posix()
+    if "/" not in pattern.rstrip("/"):
+        return fnmatch.fnmatchcase(absolute.name, pattern) or fnmatch.fnmatchcase(relative, pattern)
+    return fnmatch.fnmatchcase(relative, pattern.removeprefix("./")) or fnmatch.fnmatchcase(
+        absolute.as_posix(), pattern
+    )
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Severity):
+        return f'"{value.label}"'
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return str(value)
+
+
+# ---------------------------------------------------------------------------
+# Reading and validating a table of options
+
+
+def _expect_list(key: str, value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: '{key}' must be a list of strings")
+    return tuple(value)
+
+
+def _expect_bool(key: str, value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: '{key}' must be true or false")
+    return value
+
+
+def _selectors(key: str, value: Any, where: str, known: frozenset[str] | None) -> tuple[str, ...]:
+    out = _expect_list(key, value, where)
+    for selector in out:
+        check_selector(selector, f"{where}: '{key}'", known)
+    return out
+
+
+def check_selector(selector: str, where: str, known: frozenset[str] | None) -> None:
+    """Raise ConfigError unless `selector` is ALL or a GPU code prefix that names a known rule."""
+    if not SELECTOR.fullmatch(selector):
+        raise ConfigError(f"{where}: invalid rule selector '{selector}' (expected ALL or a code prefix such as GPU2 or GPU201)")
+    if known is not None and selector != "ALL" and not any(c.startswith(selector) for c in known):
+        raise ConfigError(f"{where}: unknown rule selector '{selector}' (no rule code starts with it)")
+
+
+def _severity(key: str, value: Any, where: str) -> Severity:
+    if not isinstance(value, str) or value not in SEVERITY_NAMES:
+        names = ", ".join(SEVERITY_NAMES)
+        raise ConfigError(f"{where}: '{key}' must be one of {names} (got {value!r})")
+    return SEVERITY_NAMES[value]
+
+
+def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None) -> dict[str, Any]:
+    """Validate one `[tool.gpu-lint]` table and return Settings field overrides."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "select":
+            out["select"] = _selectors(key, value, where, known)
+        elif key == "extend-select":
+            out["extend_select"] = _selectors(key, value, where, known)
+        elif key == "ignore":
+            out["ignore"] = _selectors(key, value, where, known)
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: 'per-file-ignores' must be a table of glob = [codes]")
+            out["per_file_ignores"] = tuple(
+                (glob, _selectors(f"per-file-ignores.{glob}", codes, where, known)) for glob, codes in value.items()
+            )
+        elif key == "severity":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: 'severity' must be a table of code = level")
+            pairs = []
+            for selector, level in value.items():
+                check_selector(selector, f"{where}: 'severity'", known)
+                pairs.append((selector, _severity(f"severity.{selector}", level, where)))
+            out["severity"] = tuple(pairs)
+        elif key == "exclude":
+            out["exclude"] = _expect_list(key, value, where)
+        elif key == "extend-exclude":
+            out["extend_exclude"] = _expect_list(key, value, where)
+        elif key == "respect-gitignore":
+            out["respect_gitignore"] = _expect_bool(key, value, where)
+        elif key == "fix":
+            out["fix"] = _expect_bool(key, value, where)
+        elif key == "unsafe-fixes":
+            out["unsafe_fixes"] = _expect_bool(key, value, where)
+        elif key == "output-format":
+            if value not in OUTPUT_FORMATS:
+                raise ConfigError(f"{where}: 'output-format' must be one of {', '.join(OUTPUT_FORMATS)} (got {value!r})")
+            out["output_format"] = value
+        elif key == "fail-on":
+            out["fail_on"] = _severity(key, value, where)
+        else:
+            hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
+            suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
+            raise ConfigError(f"{where}: unknown key '{key}'{suggestion}")
+    return out
+
+
+KEYS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "per-file-ignores",
+    "severity",
+    "exclude",
+    "extend-exclude",
+    "respect-gitignore",
+    "fix",
+    "unsafe-fixes",
+    "output-format",
+    "fail-on",
+)
+
+
+# ---------------------------------------------------------------------------
+# Finding and loading files
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: invalid TOML: not UTF-8") from None
+
+
+def table_of(path: Path) -> dict[str, Any] | None:
+    """The gpu-lint table a config file holds (None: a pyproject.toml without `[tool.gpu-lint]`)."""
+    data = _read_toml(path)
+    if path.name != PYPROJECT:
+        return data
+    tool = data.get("tool", {})
+    table = tool.get("gpu-lint") if isinstance(tool, dict) else None
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.gpu-lint] must be a table")
+    return table
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest config file at or above `start`: .gpu-lint.toml, gpu-lint.toml, or a pyproject.toml with [tool.gpu-lint]."""
+    folder = start.resolve()
+    for candidate in (folder, *folder.parents):
+        for name in CONFIG_NAMES:
+            path = candidate / name
+            if path.is_file() and (name != PYPROJECT or table_of(path) is not None):
+                return path
+    return None
+
+
+def _where(path: Path) -> str:
+    return f"{path} [tool.gpu-lint]" if path.name == PYPROJECT else str(path)
+
+
+def load_settings(
+    cwd: Path | None = None,
+    config: Iterable[str] = (),
+    isolated: bool = False,
+    known: frozenset[str] | None = None,
+) -> Settings:
+    """Resolve settings: the nearest config file (or `--config FILE`), then `--config 'key = value'` overrides.
+
+    Parameters
+    ----------
+    cwd: folder the search starts from (the current directory by default).
+    config: the `--config` arguments: a file path, or an inline TOML `key = value` override.
+    isolated: ignore every configuration file (`--isolated`).
+    known: the rule codes selectors are checked against (None: syntax only).
+
+    Returns
+    -------
+    The settings; raises ConfigError naming the file and the key on any problem.
+    """
+    cwd = (cwd or Path.cwd()).resolve()
+    files = [c for c in config if not _looks_inline(c)]
+    inline = [c for c in config if _looks_inline(c)]
+    if len(files) > 1:
+        raise ConfigError("--config: only one configuration file may be given")
+    if files and isolated:
+        raise ConfigError("--config FILE and --isolated cannot be used together")
+    settings = Settings(root=cwd)
+    path: Path | None = None
+    if files:
+        path = Path(files[0]).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"--config: no such file '{files[0]}'")
+        path = path.resolve()
+    elif not isolated:
+        path = find_config(cwd)
+    if path is not None:
+        table = table_of(path)
+        if table is None:
+            raise ConfigError(f"{path}: no [tool.gpu-lint] table")
+        settings = replace(settings, root=path.parent, config_file=path, **_parse_table(table, _where(path), known))
+    for text in inline:
+        try:
+            table = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"--config '{text}': invalid TOML: {exc}") from None
+        settings = replace(settings, **_parse_table(table, f"--config '{text}'", known))
+    return settings
+
+
+def _looks_inline(value: str) -> bool:
+    """`--config` takes a file or a `key = value` override (ruff's rule: an existing file wins)."""
+    return "=" in value and not os.path.isfile(value)
+
+
+def apply_cli(settings: Settings, known: frozenset[str] | None = None, **overrides: Any) -> Settings:
+    """Layer command-line options over file settings: `select` replaces, `extend_select`/`ignore` add.
+
+    Every override whose value is None (not given) is skipped; selectors are checked like the file's.
+    """
+    changes: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if value is None:
+            continue
+        if key in ("select", "extend_select", "ignore"):
+            for selector in value:
+                check_selector(selector, f"--{key.replace('_', '-')}", known)
+            value = tuple(value)
+            if key != "select":
+                value = getattr(settings, key) + value
+        elif key == "per_file_ignores":
+            pairs = []
+            for item in value:
+                glob, sep, codes = item.partition(":")
+                if not sep or not glob:
+                    raise ConfigError(f"--per-file-ignores: expected GLOB:CODE[,CODE...] (got '{item}')")
+                selectors = tuple(c.strip() for c in codes.split(",") if c.strip())
+                for selector in selectors:
+                    check_selector(selector, "--per-file-ignores", known)
+                pairs.append((glob, selectors))
+            value = settings.per_file_ignores + tuple(pairs)
+        elif key in ("extend_exclude",):
+            value = settings.extend_exclude + tuple(value)
+        elif key == "exclude":
+            value = tuple(value)
+        changes[key] = value
+    return replace(settings, **changes)

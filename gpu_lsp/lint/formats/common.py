@@ -1,0 +1,83 @@
+"""What every report format shares: 1-based positions, severity names, the summary line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic
+from gpu_lsp.lint.check import FileReport
+from gpu_lsp.lint.discovery import Problem
+from gpu_lsp.text import LineIndex, TextRange
+
+
+@dataclass(frozen=True)
+class Position:
+    """A 1-based line and column (columns count code points, like ruff's)."""
+
+    row: int
+    column: int
+
+
+@dataclass
+class Context:
+    """What a format may need besides the reports: problems, the fix level, where paths are relative to."""
+
+    problems: list[Problem] = field(default_factory=list)
+    fix_level: Applicability = Applicability.SAFE
+    cwd: Path = field(default_factory=Path.cwd)
+    fixing: bool = False
+
+
+class Positions:
+    """Converts a report's offsets to 1-based positions (one line table per file)."""
+
+    def __init__(self, text: str) -> None:
+        self.index = LineIndex(text)
+
+    def at(self, offset: int) -> Position:
+        line, column = self.index.position(offset)
+        return Position(line + 1, column + 1)
+
+    def span(self, rng: TextRange) -> tuple[Position, Position]:
+        return self.at(rng.start), self.at(rng.end)
+
+
+def located(reports: list[FileReport]) -> Iterator[tuple[FileReport, Diagnostic, Positions]]:
+    """Every diagnostic with its report and the report's position converter, in report order."""
+    for report in reports:
+        if not report.diagnostics:
+            continue
+        positions = Positions(report.text or "")
+        for diagnostic in report.diagnostics:
+            yield report, diagnostic, positions
+
+
+def fix_applies(diagnostic: Diagnostic, level: Applicability) -> bool:
+    """Whether `--fix` (at `level`) would apply the diagnostic's fix."""
+    return diagnostic.fix is not None and bool(diagnostic.fix.edits) and diagnostic.fix.applicability >= level
+
+
+def all_problems(reports: list[FileReport], context: Context) -> list[Problem]:
+    """Discovery problems, then each file's, in report order."""
+    return [*context.problems, *(r.problem for r in reports if r.problem is not None)]
+
+
+def summary(reports: list[FileReport], context: Context) -> str:
+    """ruff's closing lines: `Found N errors (M fixed, K remaining).` and how many `--fix` would fix."""
+    remaining = sum(len(r.diagnostics) for r in reports)
+    fixed = sum(sum(r.applied.values()) for r in reports)
+    found = remaining + fixed
+    if found == 0:
+        return "All checks passed!\n"
+    noun = "error" if found == 1 else "errors"
+    lines = [f"Found {found} {noun} ({fixed} fixed, {remaining} remaining)." if fixed else f"Found {found} {noun}."]
+    fixable = sum(1 for r in reports for d in r.diagnostics if fix_applies(d, context.fix_level))
+    if fixable and not context.fixing:
+        lines.append(f"[*] {fixable} fixable with the `--fix` option.")
+    if not context.fixing and context.fix_level is Applicability.SAFE:
+        unsafe = sum(1 for r in reports for d in r.diagnostics if fix_applies(d, Applicability.UNSAFE) and not fix_applies(d, Applicability.SAFE))
+        if unsafe:
+            lines.append(f"{unsafe} hidden fix{'es' if unsafe > 1 else ''} can be enabled with the `--unsafe-fixes` option.")
+    return "\n".join(lines) + "\n"

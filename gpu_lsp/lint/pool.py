@@ -1,0 +1,58 @@
+"""Check many files on a process pool sized to the machine; results come back in input order."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import partial
+
+from gpu_lsp.lint.check import FileReport, FixMode, check_target
+from gpu_lsp.lint.config import Settings
+from gpu_lsp.lint.discovery import Target
+
+# Below this many files per worker, starting workers costs more than it saves.
+MIN_FILES_PER_WORKER = 4
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """fork where the platform has it (workers inherit the loaded parser), else the default."""
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+def check_all(
+    targets: list[Target],
+    settings: Settings,
+    mode: FixMode = FixMode.NONE,
+    jobs: int | None = None,
+    stdin_data: bytes | None = None,
+) -> list[FileReport]:
+    """Check every target, in parallel when there are enough files; reports are in `targets` order.
+
+    Parameters
+    ----------
+    jobs: worker processes (None: one per core; 1: this process only).
+    stdin_data: the bytes of standard input, for a target without a path.
+    """
+    workers = min(jobs or available_cores(), max(1, len(targets) // MIN_FILES_PER_WORKER))
+    run = partial(check_target, settings=settings, mode=mode, stdin_data=stdin_data)
+    if workers <= 1:
+        return [run(target) for target in targets]
+    chunksize = max(1, len(targets) // (workers * 8))
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as executor:
+            return list(executor.map(run, targets, chunksize=chunksize))
+    except (BrokenProcessPool, OSError):
+        # A worker died (killed, out of memory) or none could start: finish in this process.
+        return [run(target) for target in targets]

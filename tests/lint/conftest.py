@@ -1,0 +1,143 @@
+"""Fixtures for the gpu-lint batch tests: running the CLI in a folder, snapshots, fake fixable rules."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from gpu_lsp import __version__
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
+from gpu_lsp.lint import app, check, formats
+from gpu_lsp.text import Edit, TextRange
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE = os.environ.get("GPU_LINT_UPDATE_SNAPSHOTS") == "1"
+
+VALID = """\
+func.func @ok(%n: index) {
+  %t = gpu.wait async
+  gpu.wait [%t]
+  return
+}
+"""
+
+# One parse error (GPU003: use of an undefined value) in an otherwise valid file.
+BROKEN = """\
+func.func @broken() {
+  gpu.wait [%missing]
+  return
+}
+"""
+
+
+@dataclass
+class Result:
+    """What one gpu-lint run printed and returned."""
+
+    code: int
+    out: str
+    err: str
+
+
+def normalise(text: str, root: Path) -> str:
+    """Make output independent of the temporary folder and the package version."""
+    text = text.replace(root.resolve().as_uri(), "file://<ROOT>").replace(str(root.resolve()), "<ROOT>")
+    return text.replace(f'"version": "{__version__}"', '"version": "<VERSION>"')
+
+
+def assert_snapshot(name: str, text: str) -> None:
+    """Compare with tests/lint/snapshots/NAME; GPU_LINT_UPDATE_SNAPSHOTS=1 rewrites it."""
+    path = SNAPSHOTS / name
+    if UPDATE or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if not UPDATE:
+            pytest.fail(f"snapshot {name} was missing and has been written; check it and run again")
+    assert text == path.read_text(encoding="utf-8"), f"snapshot {name} differs (GPU_LINT_UPDATE_SNAPSHOTS=1 to update)"
+
+
+@pytest.fixture
+def gpu_lint(tmp_path: Path) -> Callable[..., Result]:
+    """Run `gpu-lint ARGS` in `tmp_path` (or `cwd=`), with optional standard input bytes."""
+
+    def run(*argv: str, cwd: Path | None = None, stdin: bytes | None = None) -> Result:
+        parser = argparse.ArgumentParser(prog="gpu-lint")
+        app.add_arguments(parser)
+        try:
+            args = parser.parse_args(list(argv))
+        except SystemExit as exc:
+            return Result(int(exc.code or 0), "", "")
+        out, err = io.StringIO(), io.StringIO()
+        where = cwd or tmp_path
+        old = Path.cwd()
+        os.chdir(where)
+        try:
+            code = app.run(args, formats.FORMATS, out, err, stdin=stdin, cwd=where)
+        finally:
+            os.chdir(old)
+        return Result(code, normalise(out.getvalue(), where), normalise(err.getvalue(), where))
+
+    return run
+
+
+@pytest.fixture
+def write(tmp_path: Path) -> Callable[[str, str | bytes], Path]:
+    """Write a file below tmp_path (folders created), returning its path."""
+
+    def put(name: str, content: str | bytes) -> Path:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        return path
+
+    return put
+
+
+# ---------------------------------------------------------------------------
+# Fake rules with fixes, so that fixing can be tested whatever rules exist.
+
+TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
+TODO = re.compile(r"^[ \t]*// TODO.*\n", re.MULTILINE)
+BREAK = re.compile(r"// BREAK\n")
+FAKE_CODES = frozenset({"GPU390", "GPU391", "GPU392", "GPU393", "GPU003", "GPU001", "GPU002"})
+
+
+def fake_analyze(text: str, real: Callable[[str], list[Diagnostic]]) -> list[Diagnostic]:
+    """The real diagnostics plus: GPU390 trailing whitespace (safe fix), GPU391 a `// TODO` line
+    (unsafe fix: delete it), GPU392 `// BREAK` (a safe fix that deletes the file's last `}`, so
+    that the file no longer parses), GPU393 a line longer than 40 columns (display-only fix)."""
+    out = list(real(text))
+    for m in TRAILING.finditer(text):
+        rng = TextRange(m.start(), m.end())
+        out.append(Diagnostic("GPU390", "Line has trailing whitespace", rng, Severity.WARNING, Fix("Remove trailing whitespace", (Edit(rng, ""),), Applicability.SAFE)))
+    for m in TODO.finditer(text):
+        rng = TextRange(m.start(), m.end())
+        out.append(Diagnostic("GPU391", "Line has a `TODO` comment", rng, Severity.INFO, Fix("Delete the comment", (Edit(rng, ""),), Applicability.UNSAFE)))
+    for m in BREAK.finditer(text):
+        brace = text.rfind("}")
+        out.append(Diagnostic("GPU392", "File has a `BREAK` marker", TextRange(m.start(), m.end() - 1), Severity.WARNING, Fix("Delete the last brace", (Edit(TextRange(brace, brace + 1), ""),), Applicability.SAFE)))
+    start = 0
+    for line in text.split("\n"):
+        if len(line) > 40:
+            rng = TextRange(start + 40, start + len(line))
+            out.append(Diagnostic("GPU393", "Line is longer than 40 columns", rng, Severity.HINT, Fix("Wrap the line", (Edit(TextRange(rng.start, rng.start), "\n"),), Applicability.DISPLAY_ONLY)))
+        start += len(line) + 1
+    return out
+
+
+@pytest.fixture
+def fake_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Install `fake_analyze` (workers forked afterwards inherit it) and accept its codes as selectors."""
+    real = check.analyze
+    monkeypatch.setattr(check, "analyze", lambda text: fake_analyze(text, real))
+    monkeypatch.setattr(app, "known_codes", lambda: FAKE_CODES)
