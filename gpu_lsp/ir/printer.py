@@ -705,6 +705,13 @@ def needs_source(op: Operation) -> bool:
     return False
 
 
+class CannotPrint(Exception):
+    """Raised by a custom printer when the IR holds something its custom form cannot show.
+
+    The op is then printed from its source text, or in generic form.
+    """
+
+
 class OpPrinter:
     """Writes operations; the argument custom printers receive (MLIR's OpAsmPrinter).
 
@@ -877,10 +884,18 @@ class OpPrinter:
             default = self.dialects[-1]
             if default and name.startswith(default) and name[len(default) : len(default) + 1] == "." and name.count(".") == 1:
                 name = name[len(default) + 1 :]
+            mark = len(self.out)
             w(name)
-            spec.print(self, op)
-        else:
-            self.generic_op(op)
+            try:
+                spec.print(self, op)
+                return
+            except CannotPrint:
+                del self.out[mark:]
+            if self.source is not None and op.span is not None:
+                del self.out[mark - 1 if op.results else mark :]
+                self._source_op(op)
+                return
+        self.generic_op(op)
 
     def generic_op(self, op: Operation) -> None:
         """`"dialect.op"(%a) [^bb1] <{props}> ({...}) {attrs} : (T) -> R`."""

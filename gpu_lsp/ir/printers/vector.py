@@ -1,0 +1,237 @@
+"""Custom forms of the vector dialect (VectorOps.td formats, transfer ops' printers)."""
+
+from __future__ import annotations
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.printer import OpPrinter, result_names
+from gpu_lsp.ir.printers import printer
+from gpu_lsp.ir.printers.arith import MODIFIERS, modifiers
+
+DYNAMIC = -(2**63)
+
+
+def dynamic_index_list(p: OpPrinter, static: DenseArrayAttr | None, dynamic) -> str:
+    """custom<DynamicIndexList>: `[0, %i, 2]`."""
+    if not isinstance(static, DenseArrayAttr):
+        return "[" + p.values(dynamic) + "]"
+    it = iter(dynamic)
+    return "[" + ", ".join(p.value(next(it)) if v == DYNAMIC else str(v) for v in static.values) + "]"
+
+
+def _kind(op: Operation) -> str:
+    kind = op.get_attr("kind")
+    return f"<{kind.body}>" if isinstance(kind, DialectAttr) and kind.body else str(kind)
+
+
+@printer("vector.broadcast", "vector.shape_cast", "vector.bitcast", "vector.type_cast", "vector.extract_strided_slice")
+def _cast(p: OpPrinter, op: Operation) -> None:
+    src = op.operands[0]
+    p.write(" " + p.value(src))
+    p.attr_dict(op)
+    p.write(f" : {p.type(src.type)} to {p.value_types(op.results)}")
+
+
+@printer("vector.extract")
+def _extract(p: OpPrinter, op: Operation) -> None:
+    src = op.operands[0]
+    p.write(" " + p.value(src) + dynamic_index_list(p, op.get_attr("static_position"), op.operands[1:]))
+    p.attr_dict(op, ("static_position",))
+    p.write(f" : {p.value_types(op.results)} from {p.type(src.type)}")
+
+
+@printer("vector.insert")
+def _insert(p: OpPrinter, op: Operation) -> None:
+    value, dest = op.operands[0], op.operands[1]
+    p.write(f" {p.value(value)}, {p.value(dest)} " + dynamic_index_list(p, op.get_attr("static_position"), op.operands[2:]))
+    p.attr_dict(op, ("static_position",))
+    p.write(f" : {p.type(value.type)} into {p.type(dest.type)}")
+
+
+@printer("vector.load")
+def _load(p: OpPrinter, op: Operation) -> None:
+    base = op.operands[0]
+    p.write(f" {p.value(base)}[{p.values(op.operands[1:])}]")
+    p.attr_dict(op)
+    p.write(f" : {p.type(base.type)}, {p.value_types(op.results)}")
+
+
+@printer("vector.store")
+def _store(p: OpPrinter, op: Operation) -> None:
+    value, base = op.operands[0], op.operands[1]
+    p.write(f" {p.value(value)}, {p.value(base)}[{p.values(op.operands[2:])}]")
+    p.attr_dict(op)
+    p.write(f" : {p.type(base.type)}, {p.type(value.type)}")
+
+
+def _rank(ty: T.Type) -> int:
+    return len(getattr(ty, "shape", ()))
+
+
+def _transfer_attrs(p: OpPrinter, op: Operation) -> None:
+    elided = []
+    in_bounds = op.get_attr("in_bounds")
+    if isinstance(in_bounds, ArrayAttr) and not any(isinstance(b, BoolAttr) and b.value for b in in_bounds.elements):
+        elided.append("in_bounds")
+    p.attr_dict(op, elided)
+
+
+@printer("vector.transfer_read")
+def _transfer_read(p: OpPrinter, op: Operation) -> None:
+    base = op.operands[0]
+    n = _rank(base.type)
+    idx, rest = op.operands[1 : 1 + n], op.operands[1 + n :]
+    p.write(f" {p.value(base)}[{p.values(idx)}]")
+    if rest:
+        p.write(", " + p.values(rest))
+    _transfer_attrs(p, op)
+    p.write(f" : {p.type(base.type)}, {p.value_types(op.results)}")
+
+
+@printer("vector.transfer_write")
+def _transfer_write(p: OpPrinter, op: Operation) -> None:
+    value, base = op.operands[0], op.operands[1]
+    n = _rank(base.type)
+    idx, rest = op.operands[2 : 2 + n], op.operands[2 + n :]
+    p.write(f" {p.value(value)}, {p.value(base)}[{p.values(idx)}]")
+    if rest:
+        p.write(", " + p.values(rest))
+    _transfer_attrs(p, op)
+    p.write(f" : {p.type(value.type)}, {p.type(base.type)}")
+
+
+@printer("vector.reduction")
+def _reduction(p: OpPrinter, op: Operation) -> None:
+    p.write(f" {_kind(op)}, {p.values(op.operands)}")
+    modifiers(p, op)
+    p.attr_dict(op, ("kind",) + MODIFIERS)
+    p.write(f" : {p.type(op.operands[0].type)} into {p.value_types(op.results)}")
+
+
+@printer("vector.multi_reduction")
+def _multi_reduction(p: OpPrinter, op: Operation) -> None:
+    p.write(f" {_kind(op)}, {p.values(op.operands)}")
+    p.attr_dict(op, ("kind", "reduction_dims"))
+    p.write(f" {p.attr(op.get_attr('reduction_dims'))} : {p.type(op.operands[0].type)} to {p.value_types(op.results)}")
+
+
+@printer("vector.scan")
+def _scan(p: OpPrinter, op: Operation) -> None:
+    p.write(f" {_kind(op)}, {p.values(op.operands)}")
+    p.attr_dict(op, ("kind",))
+    p.write(f" : {p.value_types(op.operands)}")
+
+
+@printer("vector.transpose")
+def _transpose(p: OpPrinter, op: Operation) -> None:
+    src = op.operands[0]
+    p.write(f" {p.value(src)}, {p.attr(op.get_attr('permutation'))}")
+    p.attr_dict(op, ("permutation",))
+    p.write(f" : {p.type(src.type)} to {p.value_types(op.results)}")
+
+
+@printer("vector.insert_strided_slice")
+def _insert_strided_slice(p: OpPrinter, op: Operation) -> None:
+    value, dest = op.operands
+    p.write(f" {p.value(value)}, {p.value(dest)}")
+    p.attr_dict(op)
+    p.write(f" : {p.type(value.type)} into {p.type(dest.type)}")
+
+
+@printer("vector.fma")
+def _fma(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + p.values(op.operands))
+    p.attr_dict(op)
+    p.write(" : " + p.type(op.operands[0].type))
+
+
+@printer("vector.from_elements", "vector.create_mask")
+def _from_elements(p: OpPrinter, op: Operation) -> None:
+    if op.operands:
+        p.write(" " + p.values(op.operands))
+    p.attr_dict(op)
+    p.write(" : " + p.value_types(op.results))
+
+
+@printer("vector.to_elements")
+def _to_elements(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + p.value(op.operands[0]))
+    p.attr_dict(op)
+    p.write(" : " + p.type(op.operands[0].type))
+
+
+@printer("vector.step")
+def _step(p: OpPrinter, op: Operation) -> None:
+    p.attr_dict(op)
+    p.write(" : " + p.value_types(op.results))
+
+
+@printer("vector.vscale")
+def _vscale(p: OpPrinter, op: Operation) -> None:
+    p.attr_dict(op)
+
+
+@printer("vector.constant_mask")
+def _constant_mask(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + p.attr(op.get_attr("mask_dim_sizes")))
+    p.attr_dict(op, ("mask_dim_sizes",))
+    p.write(" : " + p.value_types(op.results))
+
+
+@printer("vector.yield")
+def _yield(p: OpPrinter, op: Operation) -> None:
+    p.attr_dict(op)
+    if op.operands:
+        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
+
+
+@printer("vector.gather")
+def _gather(p: OpPrinter, op: Operation) -> None:
+    base = op.operands[0]
+    n = _rank(base.type)
+    offsets = op.operands[1 : 1 + n]
+    indices, mask, passthru = op.operands[1 + n : 4 + n]
+    p.write(f" {p.value(base)}[{p.values(offsets)}] [{p.value(indices)}], {p.value(mask)}, {p.value(passthru)}")
+    p.attr_dict(op)
+    p.write(
+        f" : {p.type(base.type)}, {p.type(indices.type)}, {p.type(mask.type)}, {p.type(passthru.type)}"
+        f" into {p.value_types(op.results)}"
+    )
+
+
+@printer("vector.scatter")
+def _scatter(p: OpPrinter, op: Operation) -> None:
+    base = op.operands[0]
+    n = _rank(base.type)
+    offsets = op.operands[1 : 1 + n]
+    indices, mask, value = op.operands[1 + n : 4 + n]
+    p.write(f" {p.value(base)}[{p.values(offsets)}] [{p.value(indices)}], {p.value(mask)}, {p.value(value)}")
+    p.attr_dict(op)
+    p.write(f" : {p.type(base.type)}, {p.type(indices.type)}, {p.type(mask.type)}, {p.type(value.type)}")
+    if op.results:
+        p.write(" -> " + p.value_types(op.results))
+
+
+@printer("vector.interleave")
+def _interleave(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + p.values(op.operands))
+    p.attr_dict(op)
+    p.write(f" : {p.type(op.operands[0].type)} -> {p.value_types(op.results)}")
+
+
+@printer("vector.deinterleave")
+def _deinterleave(p: OpPrinter, op: Operation) -> None:
+    p.write(" " + p.value(op.operands[0]))
+    p.attr_dict(op)
+    p.write(f" : {p.type(op.operands[0].type)} -> {p.type(op.results[0].type)}")
+
+
+@result_names("vector.vscale")
+def _vscale_names(op: Operation):
+    return [(0, "vscale")]
+
+
+@result_names("vector.deinterleave")
+def _deinterleave_names(op: Operation):
+    return [(0, "res1"), (1, "res2")]
