@@ -45,6 +45,17 @@ def register_pass(name: str, run: PassFn) -> None:
     PASSES[name] = run
 
 
+def _register_gpu_passes() -> None:
+    """The passes of gpu_lsp/passes: -gpu-launch-sink-index-computations, -gpu-kernel-outlining, -gpu-async-region."""
+    from gpu_lsp.passes.driver import flag_passes
+
+    for name, run in flag_passes().items():
+        register_pass(name, run)
+
+
+_register_gpu_passes()
+
+
 class UsageError(Exception):
     """A command line gpu-opt does not understand."""
 
@@ -131,6 +142,19 @@ def parse_args(argv: list[str]) -> Options:
             if eq and not (name == "split-input-file" and value == SPLIT_MARKER):
                 raise UsageError(f"option -{name} takes no value")
             setattr(opts, FLAGS[name], True)
+        elif name == "pass-pipeline":
+            # gpu_lsp/passes: a textual pipeline, e.g. 'builtin.module(func.func(gpu-async-region))'.
+            if not eq:
+                if i >= len(argv):
+                    raise UsageError("option --pass-pipeline needs a pipeline")
+                value = argv[i]
+                i += 1
+            from gpu_lsp.passes.driver import PipelineError, pass_pipeline
+
+            try:
+                opts.passes.append((name, pass_pipeline(value), {}))
+            except PipelineError as exc:
+                raise UsageError(f"invalid pass pipeline '{value}': {exc}") from None
         elif name in PASSES:
             opts.passes.append((name, PASSES[name], parse_pass_options(value) if eq else {}))
         else:

@@ -38,6 +38,7 @@ from gpu_lsp.passes.ir import (
     new_op,
     region_post_order,
     reverse_use_order,
+    touch,
     wait_op,
 )
 
@@ -85,6 +86,7 @@ def add_async_dependency(op: Operation, token: Value) -> None:
     if any(dep is token for dep in async_dependencies(op)):
         return
     insert_operand(op, 0, token)
+    touch(op)
     seg = op.properties.get("operandSegmentSizes")
     if seg is not None:
         values = list(seg.values)
@@ -144,6 +146,7 @@ class _ThreadToken:
         for result in op.results:
             reverse_use_order(result)
         op.extra.pop("unnamed_async", None)
+        touch(op)
         self.current = op.add_result(T.TOKEN)
 
 
@@ -164,6 +167,8 @@ def add_execute_results(execute: Operation, values: list[Value]) -> None:
         body.append(yield_op)
     for value in values:
         yield_op.add_operand(value)
+    touch(yield_op)
+    touch(execute)
     for result in execute.results:
         reverse_use_order(result)
     for value in values:
@@ -225,6 +230,7 @@ class _DeferWait:
                 user.add_operand(value)
                 tokens.append(block.add_argument(T.TOKEN))
             user.extra["segments"] = (ndeps, noperands + len(async_tokens))
+            touch(user)
         else:
             return
         target = None

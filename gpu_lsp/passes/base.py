@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.text import TextRange
+
+# Diagnostic code of a pass error (GPU5xx: passes and refactorings).
+PASS_ERROR = "GPU501"
 
 
 @dataclass(frozen=True)
@@ -30,3 +34,13 @@ def op_error(op: Operation, message: str, origin: dict | None = None) -> PassDia
     """`emitOpError`: `'<op name>' op <message>` at the op (or the op it was cloned from)."""
     source = origin.get(op, op) if origin else op
     return PassDiagnostic(f"'{op.name}' op {message}", source.range)
+
+
+def to_diagnostics(failure: PassFailure, fallback: TextRange) -> list[Diagnostic]:
+    """The failure's diagnostics for front ends; unlocated ones go to `fallback`."""
+    out = []
+    for d in failure.diagnostics:
+        related = tuple(Related(n.message, n.range or fallback) for n in d.notes)
+        severity = Severity.ERROR if d.severity == "error" else Severity.WARNING
+        out.append(Diagnostic(PASS_ERROR, d.message, d.range or fallback, severity, related=related))
+    return out

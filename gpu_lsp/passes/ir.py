@@ -136,26 +136,31 @@ def copy_extra(extra: dict) -> dict:
 def clone_op(op: Operation, mapping: dict, origin: dict | None = None) -> Operation:
     """`Operation::clone(mapper)`: a deep copy whose operands go through `mapping`.
 
-    Results, block arguments and blocks of the copy are added to `mapping`.
+    Results, block arguments and blocks of the copy are added to `mapping`. The
+    copy keeps the source ranges of the original (what it was written as), so
+    that a printer may print it from its source text with the new names.
     Operands defined later in the same cloned region (forward references) are
     fixed by `remap_operands` afterwards. `origin` records copy -> original op,
     so that an error on a copy points at the text it came from.
     """
-    new = Operation(op.name)
+    new = Operation(op.name, op.anchor)
     new.generic = op.generic
     new.known = op.known
     new.loc = op.loc
+    new.span = op.span
     new.attributes = dict(op.attributes)
     new.properties = dict(op.properties)
     new.extra = copy_extra(op.extra)
-    for value in op.operands:
-        new.add_operand(mapping.get(value, value))
+    for value, span in zip(op.operands, op.operand_spans):
+        new.add_operand(mapping.get(value, value), span)
     for result in op.results:
-        mapping[result] = new.add_result(result.type, result.name)
+        mapping[result] = new.add_result(result.type, result.name, result.def_span)
     for region in op.regions:
-        clone_region_into(region, new.add_region(), mapping, origin)
+        copy = new.add_region()
+        copy.span = region.span
+        clone_region_into(region, copy, mapping, origin)
     new.successors = [mapping.get(b, b) for b in op.successors]
-    new.successor_spans = [None] * len(new.successors)
+    new.successor_spans = list(op.successor_spans)
     if origin is not None:
         origin[new] = origin.get(op, op)
     return new
@@ -167,9 +172,12 @@ def clone_region_into(src: Region, dst: Region, mapping: dict, origin: dict | No
     for block in src.blocks:
         nb = Block()
         nb.label = block.label
+        nb.label_span = block.label_span
         for arg in block.arguments:
             if arg not in mapping:
-                mapping[arg] = nb.add_argument(arg.type, arg.name)
+                copy = nb.add_argument(arg.type, arg.name, arg.def_span)
+                copy.loc = arg.loc
+                mapping[arg] = copy
         mapping[block] = nb
         new_blocks.append(nb)
     for block, nb in zip(src.blocks, new_blocks):
@@ -192,11 +200,9 @@ def remap_operands(op: Operation, mapping: dict) -> None:
         nested.successors = [mapping.get(b, b) for b in nested.successors]
 
 
-def move_op_before(op: Operation, anchor: Operation) -> None:
-    block = anchor.parent
-    if op.parent is not None:
-        op.parent.operations.remove(op)
-    block.insert(block.index_of(anchor), op)
+def touch(op: Operation) -> None:
+    """Mark an op changed in place: its source text no longer describes it."""
+    op.span = None
 
 
 def insert_before(op: Operation, anchor: Operation) -> None:

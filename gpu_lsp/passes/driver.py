@@ -1,0 +1,58 @@
+"""The passes as gpu-opt runs them: one function per flag, and `--pass-pipeline`."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.passes.base import PASS_ERROR, PassFailure, to_diagnostics
+from gpu_lsp.passes.pipeline import PASSES, Nest, PassSpec, PipelineError, parse_pipeline, run_nest
+from gpu_lsp.text import TextRange
+
+
+def _fallback(module: Operation) -> TextRange:
+    return module.range or TextRange(0, 0)
+
+
+def run_nest_diagnostics(nest: Nest, module: Operation) -> list[Diagnostic]:
+    """Run a pipeline; a failure comes back as error diagnostics."""
+    try:
+        run_nest(nest, module)
+    except PassFailure as exc:
+        return to_diagnostics(exc, _fallback(module))
+    return []
+
+
+def _flag(name: str) -> Callable[..., list[Diagnostic]]:
+    allowed = PASSES[name][1]
+
+    def run(module: Operation, **options: str) -> list[Diagnostic]:
+        for key in options:
+            if key not in allowed:
+                message = f"'{name}' does not have an option named '{key}'"
+                return [Diagnostic(PASS_ERROR, message, _fallback(module))]
+        nest = Nest("builtin.module")
+        nest.add(PassSpec(name, dict(options)))
+        return run_nest_diagnostics(nest, module)
+
+    run.__name__ = name.replace("-", "_")
+    return run
+
+
+def flag_passes() -> dict[str, Callable[..., list[Diagnostic]]]:
+    """`-gpu-kernel-outlining[=data-layout-str=...]` and friends: flag name -> runner."""
+    return {name: _flag(name) for name in PASSES}
+
+
+def pass_pipeline(text: str) -> Callable[..., list[Diagnostic]]:
+    """`--pass-pipeline='builtin.module(...)'` as one runner; raises PipelineError when malformed."""
+    nest = parse_pipeline(text)
+
+    def run(module: Operation, **_options: str) -> list[Diagnostic]:
+        return run_nest_diagnostics(nest, module)
+
+    return run
+
+
+__all__ = ["PipelineError", "flag_passes", "pass_pipeline"]
