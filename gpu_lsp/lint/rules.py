@@ -23,9 +23,10 @@ class RuleInfo:
 def _registry() -> dict | None:
     try:
         from gpu_lsp.diagnostics.registry import load_rules
+
+        return load_rules()
     except ImportError:  # the rule registry is not part of this checkout
         return None
-    return load_rules()
 
 
 def known_codes() -> frozenset[str] | None:

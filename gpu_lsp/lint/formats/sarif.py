@@ -42,7 +42,6 @@ def _descriptor(rule: RuleInfo) -> dict:
         "properties": {"fixable": rule.fixable},
     }
     if rule.doc:
-        descriptor["fullDescription"] = {"text": rule.summary or rule.name}
         descriptor["help"] = {"text": rule.doc, "markdown": rule.doc}
     if rule.url:
         descriptor["helpUri"] = rule.url
