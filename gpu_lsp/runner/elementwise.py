@@ -119,8 +119,8 @@ def integer_binary(name: str, a, b, dt: np.dtype, op: Operation, mask):
             r = a - q * b
             if name == "divsi":
                 adjust = (r != 0) & ((a < 0) != (b < 0))
-            else:  # ceildivsi
-                adjust = (r != 0) & ((a < 0) == (b < 0))
+            else:  # ceildivsi: the floor plus one unless exact
+                adjust = r != 0
             return fix(cast(q + adjust.astype(dt) if isinstance(adjust, np.ndarray) else q + dt.type(bool(adjust)), dt))
         if name in ("divui", "remui", "ceildivui"):
             udt = unsigned_of(np.dtype(np.uint8) if dt == np.bool_ else dt)

@@ -23,11 +23,13 @@ _ids = itertools.count(1)
 class Buffer:
     """One allocation: raw bytes plus where it lives and who made it."""
 
-    __slots__ = ("id", "raw", "kind", "op", "registered", "freed", "address", "device_data")
+    __slots__ = ("id", "raw", "size", "kind", "op", "registered", "freed", "address", "device_data")
 
-    def __init__(self, nbytes: int, kind: str, op: Operation | None) -> None:
+    def __init__(self, nbytes: int, kind: str, op: Operation | None, host: bool = True) -> None:
         self.id = next(_ids)
-        self.raw = np.zeros(max(nbytes, 0), dtype=np.uint8)
+        self.size = max(nbytes, 0)
+        # Device-only memory of a GPU backend has no host bytes.
+        self.raw = np.zeros(self.size if host else 0, dtype=np.uint8)
         self.kind = kind
         self.op = op
         self.registered = False
@@ -38,7 +40,7 @@ class Buffer:
 
     @property
     def nbytes(self) -> int:
-        return self.raw.nbytes
+        return self.size
 
 
 class MemoryPool:
@@ -49,7 +51,7 @@ class MemoryPool:
         self.live = 0
         self.peak = 0
 
-    def allocate(self, nbytes: int, kind: str, op: Operation | None) -> Buffer:
+    def allocate(self, nbytes: int, kind: str, op: Operation | None, host: bool = True) -> Buffer:
         if self.limit is not None and self.live + nbytes > self.limit:
             raise MemoryLimit(
                 f"allocating {nbytes} bytes would exceed the memory limit of {self.limit} bytes "
@@ -58,7 +60,7 @@ class MemoryPool:
             )
         self.live += nbytes
         self.peak = max(self.peak, self.live)
-        return Buffer(nbytes, kind, op)
+        return Buffer(nbytes, kind, op, host)
 
     def free(self, buf: Buffer) -> None:
         if not buf.freed:
@@ -73,10 +75,11 @@ class MemRef:
     subview at the thread's row, or for per-block workgroup memory.
     """
 
-    __slots__ = ("buf", "dtype", "data", "offset", "sizes", "strides", "type")
+    __slots__ = ("buf", "dtype", "data", "offset", "sizes", "strides", "type", "byte_shift")
 
     def __init__(self, buf: Buffer, dtype: np.dtype, offset, sizes: tuple, strides: tuple, type: T.Type, byte_shift: int = 0) -> None:
         self.buf = buf
+        self.byte_shift = byte_shift
         self.dtype = np.dtype(dtype)
         raw = buf.raw[byte_shift:]
         usable = (raw.nbytes // self.dtype.itemsize) * self.dtype.itemsize
@@ -89,6 +92,7 @@ class MemRef:
     def derive(self, offset, sizes, strides, type: T.Type) -> "MemRef":
         out = MemRef.__new__(MemRef)
         out.buf = self.buf
+        out.byte_shift = self.byte_shift
         out.dtype = self.dtype
         out.data = self.data
         out.offset = offset

@@ -830,6 +830,7 @@ def _view(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         raise RunError(f"'memref.view' op byte shift {shift} is not aligned to the {itemsize}-byte element type", op)
     base = src.offset  # in bytes (the source is a memref of i8)
     count = int(np.prod(sizes)) if sizes else 1
+    shift += src.byte_shift
     if isinstance(base, Lin):
         total = base.add(shift)
         if total.c0 % itemsize or any(c % itemsize for c in total.coeffs):
@@ -850,8 +851,7 @@ def _view(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 @handles("memref.atomic_rmw")
 def _atomic_rmw(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     value, mem, *idx = it.operands(op, env)
-    kind = op.get_attr("kind")
-    name = _enum_name(kind)
+    name = op.extra.get("kind") or _enum_name(op.get_attr("kind"))
     if name is None:
         raise Unsupported("'memref.atomic_rmw' without a readable kind is not supported by the runner", op)
     access = ctx.access if ctx.device else it.host_access

@@ -205,7 +205,11 @@ def dense_values(attr, count: int, dt: np.dtype, op: Operation) -> np.ndarray:
         if tok in ("true", "false"):
             values.append(1 if tok == "true" else 0)
         elif tok.lower().startswith(("0x", "-0x", "+0x")):
-            values.append(int(tok, 16))
+            bits = int(tok, 16)
+            if dt.kind == "f":  # a float written as its bit pattern
+                values.append(np.array([bits], dtype=f"u{dt.itemsize}").view(dt)[0])
+            else:
+                values.append(bits)
         elif dt.kind == "f":
             values.append(float(tok))
         else:
