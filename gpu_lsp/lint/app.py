@@ -146,11 +146,11 @@ def run(
     if args.show_settings:
         stdout.write(settings.describe())
         return EXIT_CLEAN
-    if settings.output_format not in emitters:
-        stderr.write(f"gpu-lint: error: output format '{settings.output_format}' is not available\n")
-        return EXIT_ERROR
     if args.jobs is not None and args.jobs < 1:
         stderr.write("gpu-lint: error: --jobs must be at least 1\n")
+        return EXIT_ERROR
+    if settings.output_format not in emitters and not args.diff:
+        stderr.write(f"gpu-lint: error: output format '{settings.output_format}' is not available\n")
         return EXIT_ERROR
     targets, problems = discover(args.paths, settings, args.stdin_filename, args.force_exclude, cwd)
     reading_stdin = any(t.path is None for t in targets)

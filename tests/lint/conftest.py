@@ -106,7 +106,7 @@ def write(tmp_path: Path) -> Callable[[str, str | bytes], Path]:
 # ---------------------------------------------------------------------------
 # Fake rules with fixes, so that fixing can be tested whatever rules exist.
 
-TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
+TRAILING = re.compile(r"[ \t]+(?=\r?$)", re.MULTILINE)
 TODO = re.compile(r"^[ \t]*// TODO.*\n", re.MULTILINE)
 BREAK = re.compile(r"// BREAK\n")
 FAKE_CODES = frozenset({"GPU390", "GPU391", "GPU392", "GPU393", "GPU003", "GPU001", "GPU002"})
