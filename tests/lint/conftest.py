@@ -8,13 +8,14 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Callable
 
 import pytest
 
 from gpu_lsp import __version__
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
-from gpu_lsp.lint import app, check, formats
+from gpu_lsp.lint import app, check, formats, rules
 from gpu_lsp.text import Edit, TextRange
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -109,7 +110,6 @@ def write(tmp_path: Path) -> Callable[[str, str | bytes], Path]:
 TRAILING = re.compile(r"[ \t]+(?=\r?$)", re.MULTILINE)
 TODO = re.compile(r"^[ \t]*// TODO.*\n", re.MULTILINE)
 BREAK = re.compile(r"// BREAK\n")
-FAKE_CODES = frozenset({"GPU390", "GPU391", "GPU392", "GPU393", "GPU003", "GPU001", "GPU002"})
 
 
 def fake_analyze(text: str, real: Callable[[str], list[Diagnostic]]) -> list[Diagnostic]:
@@ -137,7 +137,49 @@ def fake_analyze(text: str, real: Callable[[str], list[Diagnostic]]) -> list[Dia
 
 @pytest.fixture
 def fake_rules(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Install `fake_analyze` (workers forked afterwards inherit it) and accept its codes as selectors."""
+    """Install `fake_analyze` (workers forked afterwards inherit it)."""
     real = check.analyze
     monkeypatch.setattr(check, "analyze", lambda text: fake_analyze(text, real))
-    monkeypatch.setattr(app, "known_codes", lambda: FAKE_CODES)
+
+
+def _rule(code: str, name: str, severity: Severity, fix: str) -> SimpleNamespace:
+    words = name.replace("-", " ")
+    return SimpleNamespace(
+        code=code,
+        name=name,
+        summary=f"Checks for {words}.",
+        doc=f"## What it does\nChecks for {words}.\n\n## Why is this bad?\nIt is.",
+        severity=severity,
+        url=f"https://example.invalid/rules#{code.lower()}",
+        fix=SimpleNamespace(value=fix),
+    )
+
+
+FAKE_RULES = {
+    rule.code: rule
+    for rule in [
+        _rule("GPU001", "unbalanced-bracket", Severity.ERROR, "none"),
+        _rule("GPU002", "custom-syntax", Severity.ERROR, "none"),
+        _rule("GPU003", "undefined-value", Severity.ERROR, "none"),
+        _rule("GPU006", "unknown-op", Severity.HINT, "none"),
+        _rule("GPU201", "redundant-join", Severity.WARNING, "sometimes"),
+        _rule("GPU203", "unnamed-async-token", Severity.ERROR, "always"),
+        _rule("GPU301", "wait-on-nothing", Severity.INFO, "none"),
+        _rule("GPU390", "trailing-whitespace", Severity.WARNING, "always"),
+        _rule("GPU391", "todo-comment", Severity.INFO, "always"),
+        _rule("GPU392", "break-marker", Severity.WARNING, "always"),
+        _rule("GPU393", "long-line", Severity.HINT, "always"),
+    ]
+}
+
+
+@pytest.fixture(autouse=True)
+def fixed_registry(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule metadata from FAKE_RULES, so that names, selectors and snapshots do not change as rules are
+    added; a test marked `real_registry` sees the real one."""
+    if request.node.get_closest_marker("real_registry") is None:
+        monkeypatch.setattr(rules, "_registry", lambda: FAKE_RULES)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "real_registry: use the real rule registry, not tests/lint's fixed one")

@@ -192,7 +192,7 @@ def test_statistics(gpu_lint, write, fake_rules) -> None:
     write("b.mlir", BROKEN)
     result = gpu_lint("--statistics", *G)
     assert result.code == 1
-    assert result.out == "2\tGPU390\t[*] gpu390\n1\tGPU003\t    gpu003\n1\tGPU391\t    gpu391\n"
+    assert result.out == "2\tGPU390\t[*] trailing-whitespace\n1\tGPU003\t    undefined-value\n1\tGPU391\t    todo-comment\n"
 
 
 def test_jobs_give_the_same_output(gpu_lint, write) -> None:
@@ -250,10 +250,10 @@ def test_show_fixes(gpu_lint, write, fake_rules) -> None:
     write("b.mlir", "// TODO\n" + FIXABLE)
     before = gpu_lint("--show-fixes", *G)
     assert before.out.startswith(
-        "Would fix 4 errors:\n- a.mlir:\n    2 × GPU390 (gpu390)\n- b.mlir:\n    2 × GPU390 (gpu390)\n"
+        "Would fix 4 errors:\n- a.mlir:\n    2 × GPU390 (trailing-whitespace)\n- b.mlir:\n    2 × GPU390 (trailing-whitespace)\n"
     )
     after = gpu_lint("--fix", "--show-fixes", *G)
-    assert after.out.startswith("Fixed 4 errors:\n- a.mlir:\n    2 × GPU390 (gpu390)\n- b.mlir:\n")
+    assert after.out.startswith("Fixed 4 errors:\n- a.mlir:\n    2 × GPU390 (trailing-whitespace)\n- b.mlir:\n")
     machine = gpu_lint("--show-fixes", "--output-format", "sarif")
     assert machine.err == "No fixes available.\n" and json.loads(machine.out)
 

@@ -176,6 +176,6 @@ def test_show_settings(gpu_lint, write) -> None:
         "pyproject.toml",
         '[tool.gpu-lint]\nselect = ["GPU0"]\nfail-on = "error"\n[tool.gpu-lint.per-file-ignores]\n"t/*" = ["GPU00"]\n',
     )
-    result = gpu_lint("--show-settings", "--extend-select", "GPU1", "--config", "fix = true")
+    result = gpu_lint("--show-settings", "--extend-select", "GPU2", "--config", "fix = true")
     assert result.code == 0
     assert_snapshot("show-settings.txt", result.out)

@@ -7,13 +7,11 @@ import json
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
-from types import SimpleNamespace
 
 import jsonschema
 import pytest
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Related, Severity
-from gpu_lsp.lint import rules
 from gpu_lsp.lint.check import FileReport
 from gpu_lsp.lint.discovery import Problem
 from gpu_lsp.lint.formats import FORMATS, github, sarif, statistics
@@ -39,31 +37,6 @@ UNICODE = "// é: naïve — ∑\nfunc.func @f() {\n  gpu.wait [%undefined]\n  r
 def at(text: str, needle: str, length: int | None = None) -> TextRange:
     start = text.index(needle)
     return TextRange(start, start + (len(needle) if length is None else length))
-
-
-FAKE_RULES = {
-    code: SimpleNamespace(
-        code=code,
-        name=name,
-        summary=f"Checks for {name.replace('-', ' ')}.",
-        doc=f"## What it does\nChecks for {name.replace('-', ' ')}.\n\n## Why is this bad?\nIt is.",
-        severity=severity,
-        url=f"https://example.invalid/rules#{code.lower()}",
-        fix=SimpleNamespace(value=fix),
-    )
-    for code, name, severity, fix in [
-        ("GPU003", "undefined-value", Severity.ERROR, "none"),
-        ("GPU201", "redundant-join", Severity.WARNING, "sometimes"),
-        ("GPU203", "unnamed-async-token", Severity.ERROR, "always"),
-        ("GPU301", "wait-on-nothing", Severity.INFO, "none"),
-    ]
-}
-
-
-@pytest.fixture(autouse=True)
-def fixed_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A registry of four rules, so that snapshots do not change when rules are added."""
-    monkeypatch.setattr(rules, "_registry", lambda: FAKE_RULES)
 
 
 def sample_reports() -> tuple[list[FileReport], Context]:
