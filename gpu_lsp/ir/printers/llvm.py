@@ -48,3 +48,48 @@ def _func(p: OpPrinter, op: Operation) -> None:
     if op.regions and op.regions[0].blocks:
         p.write(" ")
         p.region(op.regions[0], entry_args=False)
+
+
+LINKAGES = frozenset(
+    (
+        "private", "internal", "available_externally", "linkonce", "weak", "common", "appending",
+        "extern_weak", "linkonce_odr", "weak_odr", "external",
+    )
+)
+_GLOBAL_ELIDED = (
+    "sym_name", "global_type", "constant", "value", "linkage", "unnamed_addr", "thread_local_",
+    "visibility_", "comdat",
+)
+
+
+@printer("llvm.mlir.global")
+def _global(p: OpPrinter, op: Operation) -> None:
+    header = _header(p, op)
+    if "comdat" in header or "section" in header.split("{")[0]:
+        raise CannotPrint
+    words = list(op.extra.get("keywords", ()))
+    linkage = next((w for w in words if w in LINKAGES), "external")
+    p.write(" " + linkage + " ")
+    for word in words:
+        if word not in LINKAGES and word != "constant":
+            p.write(word + " ")
+    if "constant" in words:
+        p.write("constant ")
+    value = op.get_attr("value")
+    p.write(p.symbol(op.get_attr("sym_name").value) + "(" + (p.attr(value) if value is not None else "") + ")")
+    attrs = [(k, v) for k, v in p.all_attrs(op).items() if k not in _GLOBAL_ELIDED]
+    if not any(k == "addr_space" for k, _ in attrs):
+        from gpu_lsp.ir.attributes import IntegerAttr
+
+        attrs.append(("addr_space", IntegerAttr(0, T.I32)))
+    p.write(" " + p.fmt.dict(attrs))
+    from gpu_lsp.ir.attributes import StringAttr
+
+    if isinstance(value, StringAttr):
+        return
+    global_type = op.get_attr("global_type")
+    if global_type is not None:
+        p.write(" : " + p.attr(global_type))
+    if op.regions and op.regions[0].blocks:
+        p.write(" ")
+        p.region(op.regions[0], entry_args=False)
