@@ -29,6 +29,11 @@ FMT = Formatter()
 IMPLICIT_TERMINATORS = frozenset(("scf.reduce", "scf.yield", "affine.yield", "vector.yield", "gpu.yield"))
 
 
+# Attributes whose default value a custom form adds when printing or reading: gpu.func's
+# reader adds `workgroup_attributions`, llvm.mlir.global's printer shows `addr_space`.
+DEFAULTS = {"workgroup_attributions": "0 : i64", "addr_space": "0 : i32"}
+
+
 def _ops(block) -> list[Operation]:
     ops = block.operations
     if ops and ops[-1].name in IMPLICIT_TERMINATORS and not ops[-1].operands and not ops[-1].regions:
@@ -49,8 +54,9 @@ def shape(op: Operation) -> tuple:
     """What must survive printing and re-parsing: a nested tuple describing `op`."""
     attrs = {**op.properties, **op.attributes}
     attrs.pop("operandSegmentSizes", None)
-    if str(attrs.get("workgroup_attributions")) == "0 : i64":  # what gpu.func's custom reader adds
-        del attrs["workgroup_attributions"]
+    for key, default in DEFAULTS.items():
+        if key in attrs and FMT.attr(attrs[key]) == default:
+            del attrs[key]
     return (
         op.name,
         tuple(str(v.type) for v in op.operands),
