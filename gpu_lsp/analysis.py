@@ -2,20 +2,89 @@
 
 from __future__ import annotations
 
-from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.engine import run_rules
+from gpu_lsp.diagnostics.model import Diagnostic, Severity
+from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, load_rules
+from gpu_lsp.diagnostics import suppression
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
+from gpu_lsp.text import LineIndex
+
+# Syntax errors are always reported: nothing else can be trusted without them (ruff does the same).
+ALWAYS_REPORTED = ("GPU001", "GPU002")
 
 
-def verify_chunk(chunk: Chunk) -> list[Diagnostic]:
-    """What `mlir-opt` would report for one chunk: parser errors, then verifier errors."""
-    return sorted(chunk.diagnostics, key=Diagnostic.sort_key)
+def _upstream_rules() -> list[Rule]:
+    return [r for r in load_rules().values() if r.upstream and r.check is not None]
 
 
-def analyze_text(text: str, split: bool = False) -> tuple[ParsedFile, list[Diagnostic]]:
-    """Parse `text` and return the file with all its diagnostics, sorted."""
-    parsed = parse(text, split)
-    out: list[Diagnostic] = []
-    for chunk in parsed.chunks:
-        out.extend(verify_chunk(chunk))
+def verify_chunk(chunk: Chunk, allow_unregistered: bool = True, text: str | None = None) -> list[Diagnostic]:
+    """What `mlir-opt` would report for one chunk, sorted.
+
+    Like mlir-opt, a chunk that fails to parse is not verified and only its first parse
+    error is reported (plus gpu-lsp's hints). Otherwise every verifier error is reported,
+    in MLIR's verification order: an op that fails its own checks is not looked into.
+    `allow_unregistered` is accepted for mlir-opt compatibility: ops gpu-lsp does not know
+    are never errors. `text` (the whole buffer) lets fixes compute indentation.
+    """
+    del allow_unregistered
+    rules = _upstream_rules()
+    ctx = RuleContext(chunk, text)
+    notes = [d for d in chunk.diagnostics if d.severity < Severity.ERROR]
+    errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
+    errors.extend(d for d in run_rules(ctx, rules, (Phase.PARSE,)) if d.severity >= Severity.ERROR)
+    if errors:
+        errors.sort(key=Diagnostic.sort_key)
+        return sorted(notes + errors[:1], key=Diagnostic.sort_key)
+    out = notes + run_rules(ctx, rules, (Phase.VERIFY,))
     out.sort(key=Diagnostic.sort_key)
-    return parsed, out
+    return out
+
+
+def lint_chunk(chunk: Chunk, text: str | None = None, settings: object | None = None) -> list[Diagnostic]:
+    """Every diagnostic of one chunk: the parser's, the verifier's and the linter's (no suppressions)."""
+    selection = Selection.of(settings)
+    rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
+    ctx = RuleContext(chunk, text)
+    return list(chunk.diagnostics) + run_rules(ctx, rules)
+
+
+def lint_parsed(parsed: ParsedFile, settings: object | None = None) -> list[Diagnostic]:
+    """Every diagnostic of a parsed file after suppression comments and select/ignore, sorted."""
+    selection = Selection.of(settings)
+    text = parsed.text
+    found: list[Diagnostic] = []
+    ops = []
+    for chunk in parsed.chunks:
+        rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
+        ctx = RuleContext(chunk, text)
+        found.extend(chunk.diagnostics)
+        found.extend(run_rules(ctx, rules))
+        ops.extend(op for op in ctx.index.ops if op.range is not None and not op.extra.get("implicit"))
+    enabled = lambda code: code.startswith(ALWAYS_REPORTED) or selection.enabled(code)  # noqa: E731
+    found = [d for d in found if enabled(d.code)]
+    directives, problems = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))
+    kept = suppression.apply(found, directives)
+    kept.extend(d for d in problems if enabled(d.code))
+    kept.extend(suppression.unused(text, directives, enabled, load_rules().keys()))
+    kept.sort(key=Diagnostic.sort_key)
+    return kept
+
+
+def lint_text(text: str, path: str | None = None, settings: object | None = None) -> list[Diagnostic]:
+    """Parse `text` (split at `// -----` like the language server) and lint it.
+
+    `path` is accepted for per-file settings and messages; `settings` is anything with
+    `select`/`ignore` code prefixes (or None for every rule).
+    """
+    del path
+    return lint_parsed(parse(text, split=True), settings)
+
+
+def analyze_text(text: str, split: bool = False, settings: object | None = None) -> tuple[ParsedFile, list[Diagnostic]]:
+    """Parse `text` and return the file with all its diagnostics (parser, verifier, linter), sorted.
+
+    Suppression comments are applied; `settings` (select/ignore) may narrow the rules run.
+    """
+    parsed = parse(text, split)
+    return parsed, lint_parsed(parsed, settings)

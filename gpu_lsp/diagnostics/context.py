@@ -1,0 +1,115 @@
+"""What a rule sees of one chunk: its IR, an index of its ops, symbol tables and the source text."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.symbols import SymbolTables
+from gpu_lsp.parser.api import Chunk
+from gpu_lsp.text import LineIndex, TextRange
+
+
+class OpIndex:
+    """Every operation of a chunk in pre-order, and the same grouped by op name."""
+
+    __slots__ = ("ops", "by_name")
+
+    def __init__(self, root: Operation) -> None:
+        ops: list[Operation] = []
+        by_name: dict[str, list[Operation]] = {}
+        stack = [root]
+        append = ops.append
+        while stack:
+            op = stack.pop()
+            append(op)
+            group = by_name.get(op.name)
+            if group is None:
+                by_name[op.name] = [op]
+            else:
+                group.append(op)
+            regions = op.regions
+            if regions:
+                for region in reversed(regions):
+                    for block in reversed(region.blocks):
+                        stack.extend(reversed(block.operations))
+        self.ops = ops
+        self.by_name = by_name
+
+    def named(self, *names: str) -> list[Operation]:
+        if len(names) == 1:
+            return self.by_name.get(names[0], [])
+        out: list[Operation] = []
+        for name in names:
+            out.extend(self.by_name.get(name, ()))
+        return out
+
+
+class RuleContext:
+    """Per-chunk state shared by the rules of one run."""
+
+    def __init__(self, chunk: Chunk, text: str | None = None) -> None:
+        self.chunk = chunk
+        self.text = text
+        self.module = chunk.module
+        self.halted: set[int] = set()  # ops whose nested ops are not verified (MLIR stops there)
+
+    @cached_property
+    def index(self) -> OpIndex:
+        return OpIndex(self.module)
+
+    @cached_property
+    def symbols(self) -> SymbolTables:
+        return SymbolTables()
+
+    @cached_property
+    def lines(self) -> LineIndex | None:
+        return LineIndex(self.text) if self.text is not None else None
+
+    @cached_property
+    def value_names(self) -> set[str]:
+        """Every SSA name defined in the chunk (to pick fresh names for fixes)."""
+        names: set[str] = set()
+        for op in self.index.ops:
+            for result in op.results:
+                if result.name:
+                    names.add(result.name.split("#", 1)[0])
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.arguments:
+                        if arg.name:
+                            names.add(arg.name)
+        return names
+
+    def fresh_name(self, base: str) -> str:
+        """`base`, or `base_0`, `base_1`, ... : the first that no value of the chunk uses; reserved."""
+        names = self.value_names
+        candidate = base
+        i = 0
+        while candidate in names:
+            candidate = f"{base}_{i}"
+            i += 1
+        names.add(candidate)
+        return candidate
+
+    def is_halted(self, op: Operation) -> bool:
+        """Whether verification stopped at an ancestor of `op`."""
+        if not self.halted:
+            return False
+        return any(id(a) in self.halted for a in op.ancestors())
+
+    def indentation(self, offset: int) -> str:
+        """The leading whitespace of the line holding `offset`."""
+        text = self.text or ""
+        start = text.rfind("\n", 0, offset) + 1
+        end = start
+        while end < len(text) and text[end] in " \t":
+            end += 1
+        return text[start:end]
+
+    def line_start(self, offset: int) -> int:
+        text = self.text or ""
+        return text.rfind("\n", 0, offset) + 1
+
+    def source(self, rng: TextRange) -> str:
+        return (self.text or "")[rng.start : rng.end]

@@ -1,0 +1,147 @@
+"""Runs rules over one chunk: the verifier walk, per-op dispatch, and a GPU999 for a rule that raises."""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import Callable, Iterable
+
+from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.model import Diagnostic, Severity
+from gpu_lsp.diagnostics.registry import HOOKS, Phase, Rule, Stage, Violation
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.text import TextRange
+
+log = logging.getLogger(__name__)
+
+INTERNAL_ERROR = "GPU999"
+ANY_OP = "*"
+
+
+class _Runner:
+    """Collects diagnostics; turns the first exception of each rule into one GPU999."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.out: list[Diagnostic] = []
+        self.broken: set[str] = set()
+
+    def run(self, rule: Rule, fn: Callable[..., Iterable[Violation]], *args) -> int:
+        """Run one check; the number of error-severity diagnostics it produced."""
+        if rule.code in self.broken:
+            return 0
+        errors = 0
+        try:
+            found = fn(*args)
+            if not found:
+                return 0
+            for v in found:
+                d = Diagnostic(rule.code, v.message, v.range, v.severity or rule.severity, v.fix, v.related)
+                if d.severity >= Severity.ERROR:
+                    errors += 1
+                self.out.append(d)
+        except Exception as exc:  # a broken rule must not take the others down
+            self.broken.add(rule.code)
+            self.out.append(internal_error(rule, exc, self.ctx))
+        return errors
+
+
+def internal_error(rule: Rule, exc: BaseException, ctx: RuleContext) -> Diagnostic:
+    """The GPU999 diagnostic standing for a rule that raised."""
+    log.error("rule %s (%s) raised:\n%s", rule.code, rule.name, "".join(traceback.format_exception(exc)))
+    where = ctx.chunk.start
+    return Diagnostic(
+        INTERNAL_ERROR,
+        f"internal error in rule {rule.code} ({rule.name}): {type(exc).__name__}: {exc}",
+        TextRange(where, where),
+        Severity.WARNING,
+    )
+
+
+def run_rules(ctx: RuleContext, rules: Iterable[Rule], phases: Iterable[Phase] = tuple(Phase)) -> list[Diagnostic]:
+    """Diagnostics of `rules` (those with a check) on the chunk of `ctx`, phase by phase."""
+    runner = _Runner(ctx)
+    active = [r for r in rules if r.check is not None]
+    for phase in sorted(phases):
+        batch = sorted((r for r in active if r.phase == phase), key=lambda r: r.code)
+        if not batch:
+            continue
+        if phase == Phase.VERIFY:
+            walked = [r for r in batch if r.ops]
+            if walked:
+                _verifier_walk(runner, walked)
+            for r in batch:
+                if not r.ops:
+                    runner.run(r, r.check, ctx)
+            continue
+        for r in batch:
+            if r.ops:
+                by_name = ctx.index.by_name
+                for name in r.ops:
+                    for op in (ctx.index.ops if name == ANY_OP else by_name.get(name, ())):
+                        runner.run(r, r.check, op, ctx)
+            else:
+                runner.run(r, r.check, ctx)
+    return runner.out
+
+
+def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
+    """MLIR's verifier order: attributes and invariants on entry (a failure skips the nested
+    ops), then the nested ops, then the region checks when everything inside verified."""
+    by_code = {r.code: r for r in rules}
+    tables: tuple[dict[str, list], dict[str, list], dict[str, list]] = ({}, {}, {})
+    anys: tuple[list, list, list] = ([], [], [])
+    entries = [(r, r.check, r.ops, r.stage) for r in rules]
+    entries.extend((by_code[h.code], h.fn, h.ops, h.stage) for h in HOOKS if h.code in by_code)
+    for rule, fn, ops, stage in entries:
+        for name in ops:
+            if name == ANY_OP:
+                anys[stage].append((rule, fn))
+            else:
+                tables[stage].setdefault(name, []).append((rule, fn))
+    entry_tables = (tables[Stage.ATTRIBUTES], tables[Stage.ENTRANCE])
+    entry_anys = anys[Stage.ATTRIBUTES] + anys[Stage.ENTRANCE]
+    region_table = tables[Stage.REGIONS]
+    region_any = anys[Stage.REGIONS]
+    ctx = runner.ctx
+    run = runner.run
+
+    def visit(op: Operation) -> bool:
+        name = op.name
+        failed = False
+        for table in entry_tables:
+            hooks = table.get(name)
+            if hooks:
+                for rule, fn in hooks:
+                    if run(rule, fn, op, ctx):
+                        failed = True
+                        break
+            if failed:
+                break
+        if not failed:
+            for rule, fn in entry_anys:
+                if run(rule, fn, op, ctx):
+                    failed = True
+                    break
+        if failed:
+            ctx.halted.add(id(op))
+            return True
+        nested_failed = False
+        for region in op.regions:
+            for block in region.blocks:
+                for child in block.operations:
+                    if visit(child):
+                        nested_failed = True
+        if nested_failed:
+            return True
+        hooks = region_table.get(name)
+        if hooks:
+            for rule, fn in hooks:
+                if run(rule, fn, op, ctx):
+                    return True
+        for rule, fn in region_any:
+            if run(rule, fn, op, ctx):
+                return True
+        return False
+
+    visit(ctx.module)

@@ -1,0 +1,250 @@
+"""The rule registry: every code with its name, severity, documentation and check function."""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from gpu_lsp.diagnostics.model import Fix, Related, Severity
+from gpu_lsp.text import TextRange
+
+CODE_RE = re.compile(r"^GPU\d{3}$")
+NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+DOC_SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Fix safety", "## References")
+DOCS_URL = "https://github.com/gpu-lsp/gpu-lsp/blob/main/docs/rules.md#"
+
+
+class FixAvailability(enum.Enum):
+    """Whether a rule's diagnostics carry a fix (ruff's FixAvailability)."""
+
+    NONE = "none"
+    SOMETIMES = "sometimes"
+    ALWAYS = "always"
+
+
+class Phase(enum.IntEnum):
+    """When a rule runs; earlier phases first, like MLIR's parse, then verify, then lint."""
+
+    PARSE = 0  # what MLIR's parser reports (only its first error survives in mlir-opt)
+    VERIFY = 1  # op verifiers and the generic IR checks
+    LINT = 2  # beyond upstream
+
+
+class Stage(enum.IntEnum):
+    """When a per-op verifier check runs during the verifier's walk (MLIR's OperationVerifier)."""
+
+    ATTRIBUTES = 0  # dialect attributes, on entering the op
+    ENTRANCE = 1  # the op's own invariants (ODS constraints, `verify()`); a failure skips nested ops
+    REGIONS = 2  # after the nested ops verified (`verifyRegions()`)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """What a check function yields; the engine adds the rule's code and severity."""
+
+    message: str
+    range: TextRange
+    fix: Fix | None = None
+    related: tuple[Related, ...] = ()
+    severity: Severity | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One diagnostic code: metadata, documentation and (optionally) its check function.
+
+    `check` takes `(ctx)` for a whole-chunk rule, or `(op, ctx)` for a per-op rule
+    (one whose `ops` names the operations it looks at), and yields Violations.
+    `upstream` marks what mlir-opt itself reports (GPU0xx/GPU1xx parity).
+    """
+
+    code: str
+    name: str
+    severity: Severity
+    doc: str
+    check: Callable[..., Iterable[Violation]] | None = None
+    ops: tuple[str, ...] = ()
+    fix: FixAvailability = FixAvailability.NONE
+    upstream: bool = False
+    phase: Phase = Phase.LINT
+    stage: Stage = Stage.ENTRANCE
+    checked_by: str = ""  # where diagnostics of a rule without a check function come from
+    module: str = field(default="", compare=False)
+
+    @property
+    def summary(self) -> str:
+        """The first sentence of "What it does"."""
+        body = section(self.doc, "## What it does")
+        first = " ".join(body.split("\n\n")[0].split())
+        return first
+
+    @property
+    def url(self) -> str:
+        return DOCS_URL + f"{self.code.lower()}-{self.name}"
+
+
+RULES: dict[str, Rule] = {}
+_NAMES: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class Hook:
+    """A further per-op check of an already registered verifier rule, run at another stage."""
+
+    code: str
+    ops: tuple[str, ...]
+    fn: Callable[..., Iterable[Violation]]
+    stage: Stage
+
+
+HOOKS: list[Hook] = []
+
+
+def section(doc: str, heading: str) -> str:
+    """The text of one `## heading` section of a rule docstring."""
+    start = doc.find(heading)
+    if start < 0:
+        return ""
+    start += len(heading)
+    end = doc.find("\n## ", start)
+    return doc[start : end if end >= 0 else len(doc)].strip()
+
+
+def _clean_doc(doc: str | None) -> str:
+    return inspect.cleandoc(doc or "")
+
+
+def register(rule: Rule) -> Rule:
+    """Add `rule`; a malformed or duplicate code or name is a programming error raised at import."""
+    if not CODE_RE.match(rule.code):
+        raise ValueError(f"malformed rule code {rule.code!r}")
+    if not NAME_RE.match(rule.name):
+        raise ValueError(f"rule name {rule.name!r} is not kebab-case")
+    if rule.code in RULES:
+        raise ValueError(f"rule code {rule.code} registered twice ({RULES[rule.code].name} and {rule.name})")
+    if rule.name in _NAMES:
+        raise ValueError(f"rule name {rule.name} registered twice ({_NAMES[rule.name]} and {rule.code})")
+    RULES[rule.code] = rule
+    _NAMES[rule.name] = rule.code
+    return rule
+
+
+def rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    *,
+    ops: tuple[str, ...] = (),
+    fix: FixAvailability = FixAvailability.NONE,
+    upstream: bool = False,
+    phase: Phase | None = None,
+    stage: Stage = Stage.ENTRANCE,
+):
+    """Decorator registering a check function (its docstring is the rule's documentation)."""
+
+    def wrap(fn: Callable) -> Callable:
+        register(
+            Rule(
+                code,
+                name,
+                severity,
+                _clean_doc(fn.__doc__),
+                fn,
+                tuple(ops),
+                fix,
+                upstream,
+                phase if phase is not None else (Phase.VERIFY if upstream else Phase.LINT),
+                stage,
+                module=fn.__module__,
+            )
+        )
+        return fn
+
+    return wrap
+
+
+def hook(code: str, ops: tuple[str, ...], stage: Stage = Stage.REGIONS):
+    """Decorator adding another per-op check, at `stage`, to the verifier rule `code`."""
+
+    def wrap(fn: Callable) -> Callable:
+        if code not in RULES:
+            raise ValueError(f"hook for unregistered rule {code}")
+        HOOKS.append(Hook(code, tuple(ops), fn, stage))
+        return fn
+
+    return wrap
+
+
+def declare(code: str, name: str, severity: Severity, doc: str, *, checked_by: str, upstream: bool = True, fix: FixAvailability = FixAvailability.NONE) -> Rule:
+    """Register a code whose diagnostics another component emits (the parser's GPU0xx)."""
+    return register(
+        Rule(code, name, severity, _clean_doc(doc), None, (), fix, upstream, Phase.PARSE, Stage.ENTRANCE, checked_by)
+    )
+
+
+def load_rules() -> dict[str, Rule]:
+    """Import every rule module once; the registry, keyed by code."""
+    import gpu_lsp.diagnostics.rules  # noqa: F401  (registers on import)
+
+    return RULES
+
+
+def get(code: str) -> Rule | None:
+    load_rules()
+    return RULES.get(code.upper())
+
+
+def by_name(name: str) -> Rule | None:
+    load_rules()
+    code = _NAMES.get(name)
+    return RULES.get(code) if code else None
+
+
+def matches(code: str, selectors: Iterable[str]) -> bool:
+    """Whether `code` is covered by one of the selectors (a code, a prefix such as `GPU2`, or `ALL`)."""
+    for sel in selectors:
+        sel = sel.upper()
+        if sel == "ALL" or code.startswith(sel):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which codes are reported: ruff's `select` / `ignore` by prefix (the longer prefix wins)."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    def enabled(self, code: str) -> bool:
+        best_select = _longest(code, self.select) if self.select else 0
+        if self.select and best_select < 0:
+            return False
+        best_ignore = _longest(code, self.ignore)
+        return best_ignore < 0 or best_select > best_ignore
+
+    @staticmethod
+    def of(settings: object | None) -> "Selection":
+        """A Selection from anything with `select`/`ignore` sequences (or None: everything)."""
+        if settings is None:
+            return Selection()
+        if isinstance(settings, Selection):
+            return settings
+        select = tuple(getattr(settings, "select", ()) or ())
+        ignore = tuple(getattr(settings, "ignore", ()) or ())
+        return Selection(select, ignore)
+
+
+def _longest(code: str, selectors: Iterable[str]) -> int:
+    """Length of the longest selector covering `code` (`ALL` counts as 0), or -1 when none does."""
+    best = -1
+    for sel in selectors:
+        sel = sel.upper()
+        if sel == "ALL":
+            best = max(best, 0)
+        elif code.startswith(sel):
+            best = max(best, len(sel))
+    return best

@@ -1,0 +1,12 @@
+"""Every rule module; importing this package registers all codes."""
+
+from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the rules)
+    async_tokens,
+    meta,
+    performance,
+    syntax,
+    verify_func,
+    verify_ir,
+    verify_launch,
+    verify_ops,
+)

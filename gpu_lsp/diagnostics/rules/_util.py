@@ -1,0 +1,100 @@
+"""Helpers the rules share: where MLIR reports an op, how it quotes types, fix builders."""
+
+from __future__ import annotations
+
+from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.model import Applicability, Fix
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.text import Edit, TextRange
+
+
+def at(op: Operation) -> TextRange:
+    """Where MLIR reports a diagnostic on `op`: its location, the start of its name."""
+    rng = op.name_range or op.range
+    return rng if rng is not None else TextRange(0, 0)
+
+
+def op_error(op: Operation, message: str) -> str:
+    """`emitOpError`: `'<op>' op <message>`."""
+    return f"'{op.name}' op {message}"
+
+
+def q(ty: T.Type) -> str:
+    """A type as MLIR's diagnostics print it: in single quotes."""
+    return f"'{ty}'"
+
+
+def value_name(value: Value) -> str:
+    """`%name` of a value as written, or a placeholder."""
+    return f"%{value.name}" if value.name else "<<unnamed>>"
+
+
+def use_range(op: Operation, index: int) -> TextRange:
+    """Where operand `index` of `op` is written (the op's location when unknown)."""
+    if index < len(op.operand_spans):
+        span = op.operand_spans[index]
+        if span is not None:
+            return span.range
+    return at(op)
+
+
+def def_range(value: Value) -> TextRange | None:
+    """Where a value is defined (its name in the result list or argument list)."""
+    if value.def_span is not None:
+        return value.def_span.range
+    owner = value.defining_op
+    return at(owner) if owner is not None else None
+
+
+def element_type(ty: T.Type) -> T.Type:
+    """`getElementTypeOrSelf`."""
+    if isinstance(ty, (T.VectorType, T.TensorType, T.MemRefType, T.UnrankedTensorType, T.UnrankedMemRefType)):
+        return ty.element
+    return ty
+
+
+def is_signless_int_or_float(ty: T.Type) -> bool:
+    """ODS `AnyIntegerOrFloat` as upstream spells it: any integer (signless or not) or float."""
+    return isinstance(ty, (T.IntegerType, T.FloatType))
+
+
+def insert_line_before(ctx: RuleContext, op: Operation, line: str) -> Edit | None:
+    """An edit inserting `line` (with the op's indentation) on its own line before `op`."""
+    if ctx.text is None or op.range is None:
+        return None
+    start = ctx.line_start(op.range.start)
+    indent = ctx.indentation(op.range.start)
+    return Edit(TextRange(start, start), f"{indent}{line}\n")
+
+
+def insert_line_after(ctx: RuleContext, op: Operation, line: str) -> Edit | None:
+    """An edit inserting `line` (with the op's indentation) on its own line after `op`."""
+    if ctx.text is None or op.range is None:
+        return None
+    text = ctx.text
+    end = text.find("\n", op.range.end)
+    end = len(text) if end < 0 else end
+    indent = ctx.indentation(op.range.start)
+    return Edit(TextRange(end, end), f"\n{indent}{line}")
+
+
+def delete_op_line(ctx: RuleContext, op: Operation) -> Edit | None:
+    """An edit removing `op` together with its line when the op is alone on it."""
+    if ctx.text is None or op.range is None:
+        return None
+    text = ctx.text
+    start, end = op.range.start, op.range.end
+    line_start = ctx.line_start(start)
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if text[line_start:start].strip() == "" and text[end:line_end].strip() == "":
+        return Edit(TextRange(line_start, min(line_end + 1, len(text))), "")
+    return Edit(TextRange(start, end), "")
+
+
+def fix(title: str, edits: list[Edit | None], applicability: Applicability = Applicability.SAFE) -> Fix | None:
+    """A Fix from edits, or None when one of them could not be built."""
+    if not edits or any(e is None for e in edits):
+        return None
+    return Fix(title, tuple(edits), applicability)

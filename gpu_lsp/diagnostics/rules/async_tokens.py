@@ -1,0 +1,1 @@
+"""GPU2xx: async tokens and lowering readiness."""

@@ -1,0 +1,1 @@
+"""GPU3xx: performance and style."""

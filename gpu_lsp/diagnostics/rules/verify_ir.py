@@ -1,0 +1,465 @@
+"""GPU101, GPU102, GPU117-GPU119: the generic IR checks of MLIR's verifier (counts, parents,
+dominance, terminators, symbol uses)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.model import Related, Severity
+from gpu_lsp.diagnostics.registry import Stage, Violation, rule
+from gpu_lsp.diagnostics.rules._util import at, op_error
+from gpu_lsp.dialects.registry import lookup
+from gpu_lsp.ir.attributes import SymbolRefAttr
+from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from gpu_lsp.ir.views import segment_sizes
+from gpu_lsp.parser.resolve import UndefinedValue
+
+# ODS operand/result count traits of gpu ops written in generic form:
+# name -> (operands, results); an int is exact, ("at_least", n) a minimum, None variadic.
+_COUNTS: dict[str, tuple] = {
+    "gpu.launch": (("at_least", 6), None),
+    "gpu.launch_func": (("at_least", 6), None),
+    "gpu.shuffle": (3, 2),
+    "gpu.rotate": (1, 2),
+    "gpu.all_reduce": (1, 1),
+    "gpu.subgroup_reduce": (1, 1),
+    "gpu.barrier": (0, 0),
+    "gpu.terminator": (0, 0),
+    "gpu.dynamic_shared_memory": (0, 1),
+    "gpu.memcpy": (("at_least", 2), None),
+    "gpu.memset": (("at_least", 2), None),
+    "gpu.dealloc": (("at_least", 1), None),
+    "gpu.host_register": (1, 0),
+    "gpu.host_unregister": (1, 0),
+    "gpu.set_default_device": (1, 0),
+    "gpu.lane_id": (0, 1),
+    "gpu.subgroup_id": (0, 1),
+    "gpu.num_subgroups": (0, 1),
+    "gpu.subgroup_size": (0, 1),
+}
+for _name in ("thread_id", "block_id", "block_dim", "grid_dim", "global_id", "cluster_id", "cluster_dim", "cluster_dim_blocks", "cluster_block_id"):
+    _COUNTS[f"gpu.{_name}"] = (0, 1)
+
+# Attributes ODS requires (properties or, in old generic form, attributes).
+_REQUIRED_ATTRS: dict[str, tuple[str, ...]] = {
+    "gpu.launch_func": ("kernel",),
+    "gpu.shuffle": ("mode",),
+    "gpu.subgroup_reduce": ("op",),
+}
+
+_HAS_PARENT = {
+    "gpu.func": "gpu.module",
+    "gpu.return": "gpu.func",
+    "gpu.terminator": "gpu.launch",
+}
+
+
+def _count_message(what: str, expected, found: int) -> str | None:
+    if expected is None:
+        return None
+    if isinstance(expected, tuple):
+        n = expected[1]
+        return None if found >= n else f"expected {n} or more {what}s, but found {found}"
+    if found == expected:
+        return None
+    if expected == 0:
+        return f"requires zero {what}s"
+    if expected == 1:
+        return "requires a single operand" if what == "operand" else "requires one result"
+    return f"expected {expected} {what}s, but found {found}"
+
+
+@rule("GPU101", "wrong-operand-count", Severity.ERROR, ops=tuple(_COUNTS), upstream=True)
+def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks the structure ODS generates for each gpu op written in generic form: the number
+    of operands and results, the required attributes, and that `operandSegmentSizes`
+    adds up to the number of operands.
+
+    ## Why is this bad?
+    Upstream's verifier rejects the op (e.g. `'gpu.launch' op expected 6 or more operands,
+    but found 5` or `'gpu.launch_func' op requires attribute 'kernel'`). Generic form is
+    usually produced by tools; a wrong count means a tool or a hand edit broke the op.
+
+    ## Example
+    ```mlir
+    "gpu.launch_func"(%c1, %c1, %c1, %c1, %c1)
+        {operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>}
+        : (index, index, index, index, index) -> ()
+    ```
+    Use instead: the custom form, which cannot get the counts wrong:
+    ```mlir
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    ```
+
+    ## Fix safety
+    There is no fix.
+
+    ## References
+    - [MLIR Operation Definition Specification: traits](https://mlir.llvm.org/docs/DefiningDialects/Operations/)
+    """
+    if not op.generic:
+        return
+    operands, results = _COUNTS[op.name]
+    message = _count_message("operand", operands, len(op.operands))
+    if message is None:
+        message = _count_message("result", results, len(op.results))
+    if message is None:
+        sizes = segment_sizes(op)
+        if sizes is not None and sum(sizes) != len(op.operands):
+            message = (
+                f"operand count ({len(op.operands)}) does not match with the total size ({sum(sizes)}) "
+                "specified in attribute 'operandSegmentSizes'"
+            )
+    if message is None:
+        for name in _REQUIRED_ATTRS.get(op.name, ()):
+            if op.get_attr(name) is None:
+                message = f"requires attribute '{name}'"
+                break
+    if message is not None:
+        yield Violation(op_error(op, message), at(op))
+
+
+@rule("GPU102", "invalid-parent-op", Severity.ERROR, ops=tuple(_HAS_PARENT), upstream=True)
+def invalid_parent_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks that gpu ops with a required parent are nested directly in it: `gpu.func` in a
+    `gpu.module`, `gpu.return` in a `gpu.func`, `gpu.terminator` in a `gpu.launch`.
+
+    ## Why is this bad?
+    Upstream's verifier rejects it (`'gpu.func' op expects parent op 'gpu.module'`).
+    A `gpu.func` outside a `gpu.module` is never compiled for the device.
+
+    ## Example
+    ```mlir
+    module @kernels {
+      gpu.func @k() kernel {
+        gpu.return
+      }
+    }
+    ```
+    Use instead:
+    ```mlir
+    gpu.module @kernels {
+      gpu.func @k() kernel {
+        gpu.return
+      }
+    }
+    ```
+
+    ## Fix safety
+    There is no fix.
+
+    ## References
+    - [`gpu.func`](https://mlir.llvm.org/docs/Dialects/GPU/#gpufunc-gpugpufuncop)
+    """
+    parent = op.parent_op
+    expected = _HAS_PARENT[op.name]
+    if parent is None or parent.name != expected:
+        yield Violation(op_error(op, f"expects parent op '{expected}'"), at(op))
+
+
+# --- dominance ----------------------------------------------------------------------------------
+
+
+def _is_proper_ancestor(outer: Region, inner: Region) -> bool:
+    op = inner.parent
+    while op is not None:
+        block = op.parent
+        if block is None or block.parent is None:
+            return False
+        region = block.parent
+        if region is outer:
+            return True
+        op = region.parent
+    return False
+
+
+def _relation(user_block: Block, def_block: Block) -> str:
+    r1, r2 = user_block.parent, def_block.parent
+    if r1 is r2:
+        return "the same region"
+    if r1 is not None and r2 is not None and _is_proper_ancestor(r2, r1):
+        return "a parent region"
+    if r1 is not None and r2 is not None and _is_proper_ancestor(r1, r2):
+        return "a child region"
+    return ""
+
+
+def _dominance_violation(user: Operation, index: int, value: Value) -> Violation:
+    message = f"operand #{index} does not dominate this use"
+    user_block = user.parent
+    if isinstance(value, OpResult):
+        owner = value.owner
+        if owner.parent is user_block:
+            where = " (op in the same block)"
+        else:
+            rel = _relation(user_block, owner.parent) if user_block is not None and owner.parent is not None else ""
+            where = f" (op in {rel})" if rel else " (op is neither in a parent nor in a child region)"
+        note = Related("operand defined here" + where, at(owner))
+    else:
+        assert isinstance(value, BlockArgument)
+        block = value.owner
+        region = block.parent
+        index_in_region = region.blocks.index(block) if region is not None else 0
+        rel = _relation(user_block, block) if user_block is not None else ""
+        where = f" in {rel}" if rel else " neither in a parent nor in a child region"
+        parent_op = block.parent_op
+        loc = at(parent_op) if parent_op is not None else at(user)
+        note = Related(f"operand defined as a block argument (block #{index_in_region}{where})", loc)
+    return Violation(message, at(user), related=(note,))
+
+
+def _dominators(region: Region) -> dict[int, list[Block]] | None:
+    """Dominator-tree children of each reachable block (keyed by id), entry first; None if trivial."""
+    blocks = region.blocks
+    if len(blocks) <= 1:
+        return None
+    entry = blocks[0]
+    succs: dict[int, list[Block]] = {}
+    for block in blocks:
+        term = block.operations[-1] if block.operations else None
+        succs[id(block)] = list(term.successors) if term is not None else []
+    order: list[Block] = []
+    seen = {id(entry)}
+    stack = [(entry, iter(succs[id(entry)]))]
+    while stack:
+        block, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            order.append(block)
+            stack.pop()
+        elif id(nxt) not in seen and id(nxt) in succs:
+            seen.add(id(nxt))
+            stack.append((nxt, iter(succs[id(nxt)])))
+    order.reverse()  # reverse post-order
+    rpo = {id(b): i for i, b in enumerate(order)}
+    preds: dict[int, list[Block]] = {id(b): [] for b in order}
+    for b in order:
+        for s in succs[id(b)]:
+            if id(s) in preds:
+                preds[id(s)].append(b)
+    idom: dict[int, Block] = {id(entry): entry}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            new = None
+            for p in preds[id(b)]:
+                if id(p) not in idom:
+                    continue
+                if new is None:
+                    new = p
+                    continue
+                a, c = p, new
+                while a is not c:
+                    while rpo[id(a)] > rpo[id(c)]:
+                        a = idom[id(a)]
+                    while rpo[id(c)] > rpo[id(a)]:
+                        c = idom[id(c)]
+                new = a
+            if new is not None and idom.get(id(b)) is not new:
+                idom[id(b)] = new
+                changed = True
+    children: dict[int, list[Block]] = {id(b): [] for b in order}
+    for b in order[1:]:
+        parent = idom.get(id(b))
+        if parent is not None:
+            children[id(parent)].append(b)
+    return children
+
+
+class _DominanceChecker:
+    def __init__(self) -> None:
+        self.out: list[Violation] = []
+
+    def region(self, region: Region, visible: set[int], graph: bool) -> None:
+        if not region.blocks:
+            return
+        if graph:
+            added = []
+            for block in region.blocks:
+                for arg in block.arguments:
+                    added.append(id(arg))
+                for op in block.operations:
+                    added.extend(id(r) for r in op.results)
+            visible.update(added)
+            for block in region.blocks:
+                for op in block.operations:
+                    self.op(op, visible, check=False)
+            visible.difference_update(added)
+            return
+        children = _dominators(region)
+        if children is None:
+            self.block(region.blocks[0], visible, None)
+        else:
+            self.block(region.blocks[0], visible, children)
+
+    def block(self, block: Block, visible: set[int], children: dict[int, list[Block]] | None) -> None:
+        added = [id(a) for a in block.arguments]
+        visible.update(added)
+        for op in block.operations:
+            self.op(op, visible, check=True)
+            for r in op.results:
+                added.append(id(r))
+                visible.add(id(r))
+        if children is not None:
+            for child in children.get(id(block), ()):
+                self.block(child, visible, children)
+        visible.difference_update(added)
+
+    def op(self, op: Operation, visible: set[int], check: bool) -> None:
+        if check:
+            for i, value in enumerate(op.operands):
+                if id(value) not in visible and not isinstance(value, UndefinedValue):
+                    self.out.append(_dominance_violation(op, i, value))
+        if not op.regions:
+            return
+        spec = lookup(op.name)
+        if spec is None or not op.known:
+            return
+        isolated = spec.has("isolated")
+        graph = spec.has("graph")
+        for region in op.regions:
+            self.region(region, set() if isolated else visible, graph)
+
+
+@rule("GPU117", "operand-does-not-dominate", Severity.ERROR, upstream=True)
+def operand_does_not_dominate(ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks SSA dominance: every use of a value must come after its definition in the same
+    block, in a block the definition's block dominates, or in a region nested below the
+    definition. Reports upstream's `operand #N does not dominate this use` with a note
+    saying where the value is defined.
+
+    ## Why is this bad?
+    Upstream's verifier rejects the IR. A common case is a value defined after the
+    `gpu.launch` or `scf.for` whose body uses it, or in only one branch of a conditional.
+
+    ## Example
+    ```mlir
+    %t1 = gpu.launch_func async [%t0] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %t0 = gpu.wait async
+    ```
+    Use instead:
+    ```mlir
+    %t0 = gpu.wait async
+    %t1 = gpu.launch_func async [%t0] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    ```
+
+    ## Fix safety
+    There is no fix: moving a definition can change what it computes.
+
+    ## References
+    - [MLIR Language Reference: Dominance](https://mlir.llvm.org/docs/LangRef/#value-scoping)
+    """
+    checker = _DominanceChecker()
+    module = ctx.module
+    checker.op(module, set(), check=False)
+    yield from checker.out
+
+
+# --- terminators --------------------------------------------------------------------------------
+
+
+def _generic_text(op: Operation) -> str:
+    try:
+        from gpu_lsp.ir.printer import print_op
+
+        return print_op(op, generic=True)
+    except Exception:  # the printer is optional here: fall back to the op name
+        return f'"{op.name}"(...)'
+
+
+@rule("GPU118", "missing-terminator", Severity.ERROR, ops=("*",), upstream=True, stage=Stage.REGIONS)
+def missing_terminator(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks that every block that needs a terminator ends with one: each block of a
+    function (`func.func`, `gpu.func`, ...), of a `gpu.launch` body, and of any region with
+    several blocks. Reports upstream's `block with no terminator, has <op>` or
+    `empty block: expect at least a terminator`.
+
+    ## Why is this bad?
+    Upstream's verifier rejects the IR. Control flow must say where it goes at the end of
+    every block: `gpu.return` in a `gpu.func`, `gpu.terminator` in a `gpu.launch`.
+
+    ## Example
+    ```mlir
+    gpu.func @k(%m: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+    }
+    ```
+    Use instead:
+    ```mlir
+    gpu.func @k(%m: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      gpu.return
+    }
+    ```
+
+    ## Fix safety
+    There is no fix: the right terminator depends on the intended control flow.
+
+    ## References
+    - [MLIR Language Reference: Blocks](https://mlir.llvm.org/docs/LangRef/#blocks)
+    """
+    if not op.regions:
+        return
+    spec = lookup(op.name)
+    if spec is None or not op.known or spec.has("no_terminator") or spec.has("graph"):
+        return
+    always = spec.has("function") or op.name == "gpu.launch"
+    for region in op.regions:
+        if len(region.blocks) <= 1 and not always:
+            continue
+        for block in region.blocks:
+            if not block.operations:
+                yield Violation("empty block: expect at least a terminator", at(op))
+                return
+            last = block.operations[-1]
+            last_spec = lookup(last.name)
+            if last_spec is None or not last.known or last_spec.has("terminator"):
+                continue
+            yield Violation(f"block with no terminator, has {_generic_text(last)}", at(last))
+            return
+
+
+# --- symbol uses --------------------------------------------------------------------------------
+
+
+@rule("GPU119", "unresolved-symbol", Severity.ERROR, ops=("func.call",), upstream=True)
+def unresolved_symbol(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks that `func.call` names a `func.func` of the closest enclosing symbol table.
+
+    ## Why is this bad?
+    Upstream's verifier rejects the call (`'func.call' op 'f' does not reference a valid
+    function`). Inside a `gpu.module` the closest symbol table is the `gpu.module`: a
+    kernel cannot call a host function of the outer module.
+
+    ## Example
+    ```mlir
+    func.func @host() {
+      func.call @missing() : () -> ()
+      return
+    }
+    ```
+
+    ## Fix safety
+    There is no fix.
+
+    ## References
+    - [MLIR Symbols and Symbol Tables](https://mlir.llvm.org/docs/SymbolsAndSymbolTables/)
+    """
+    callee = op.get_attr("callee")
+    if not isinstance(callee, SymbolRefAttr) or callee.nested:
+        return
+    target = ctx.symbols.lookup_nearest(op, callee)
+    if target is None or target.name != "func.func":
+        yield Violation(op_error(op, f"'{callee.root}' does not reference a valid function"), at(op))

@@ -1,0 +1,320 @@
+"""Typed views of gpu ops: async dependencies and tokens, launch sizes, kernels, attributions, copies."""
+
+from __future__ import annotations
+
+from gpu_lsp.dialects.registry import has_trait
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, OpaqueAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from gpu_lsp.text import TextRange
+
+SEGMENTS = "operandSegmentSizes"
+
+# Region argument layout of gpu.launch (GPUDialect.cpp: kNumConfigRegionAttributes and friends).
+LAUNCH_CONFIG_ARGS = 12
+LAUNCH_CLUSTER_ARGS = 6
+
+# Number of trailing non-dependency operands of the async ops without segment sizes.
+_TRAILING_OPERANDS = {"gpu.wait": 0, "gpu.dealloc": 1, "gpu.memcpy": 2, "gpu.memset": 2}
+
+
+def segment_sizes(op: Operation) -> tuple[int, ...] | None:
+    """The `operandSegmentSizes` of `op` (property or, in old generic form, attribute), if well formed."""
+    attr = op.properties.get(SEGMENTS)
+    if attr is None:
+        attr = op.attributes.get(SEGMENTS)
+    if isinstance(attr, DenseArrayAttr) and all(isinstance(v, int) and v >= 0 for v in attr.values):
+        return tuple(attr.values)
+    if isinstance(attr, OpaqueAttr) and attr.text.startswith("dense<"):
+        try:
+            body = attr.text[len("dense<") : attr.text.rindex(">")].strip("[] ")
+            return tuple(int(v) for v in body.split(",")) if body else ()
+        except ValueError:
+            return None
+    return None
+
+
+def operand_segments(op: Operation) -> list[list[Value]] | None:
+    """The operands split by `operandSegmentSizes`, or None when absent or inconsistent."""
+    sizes = segment_sizes(op)
+    if sizes is None or sum(sizes) != len(op.operands):
+        return None
+    out: list[list[Value]] = []
+    pos = 0
+    for size in sizes:
+        out.append(op.operands[pos : pos + size])
+        pos += size
+    return out
+
+
+def is_async_op(op: Operation) -> bool:
+    """Whether `op` implements the AsyncOpInterface (has async dependencies and an optional token)."""
+    return has_trait(op.name, "async")
+
+
+def async_dependencies(op: Operation) -> list[Value]:
+    """The tokens `op` waits for (`[%a, %b]`)."""
+    segments = operand_segments(op)
+    if segments is not None and segments:
+        return list(segments[0])
+    trailing = _TRAILING_OPERANDS.get(op.name)
+    if trailing is not None:
+        return op.operands[: max(0, len(op.operands) - trailing)]
+    deps: list[Value] = []
+    for value in op.operands:
+        if not value.type.is_token:
+            break
+        deps.append(value)
+    return deps
+
+
+def async_token(op: Operation) -> OpResult | None:
+    """The `!gpu.async.token` result of an async op, or None when it is synchronous."""
+    for result in reversed(op.results):
+        if result.type.is_token:
+            return result
+    return None
+
+
+def dependency_ranges(op: Operation) -> list[TextRange]:
+    """Where each async dependency is written, in order (None-free: missing spans are skipped)."""
+    deps = async_dependencies(op)
+    out = []
+    for i in range(len(deps)):
+        span = op.operand_spans[i] if i < len(op.operand_spans) else None
+        if span is not None:
+            out.append(span.range)
+    return out
+
+
+def int_attr(op: Operation, name: str) -> int | None:
+    attr = op.get_attr(name)
+    return attr.value if isinstance(attr, IntegerAttr) else None
+
+
+def has_unit_attr(op: Operation, name: str) -> bool:
+    return isinstance(op.get_attr(name), UnitAttr)
+
+
+class LaunchView:
+    """`gpu.launch`: dependencies, token, grid/block/cluster sizes, body and its arguments."""
+
+    __slots__ = ("op", "segments")
+
+    def __init__(self, op: Operation) -> None:
+        self.op = op
+        self.segments = operand_segments(op)
+
+    @property
+    def well_formed(self) -> bool:
+        return self.segments is not None and len(self.segments) >= 7
+
+    @property
+    def dependencies(self) -> list[Value]:
+        return async_dependencies(self.op)
+
+    @property
+    def token(self) -> OpResult | None:
+        return async_token(self.op)
+
+    def _seg(self, i: int) -> Value | None:
+        if self.segments is None or i >= len(self.segments) or len(self.segments[i]) != 1:
+            return None
+        return self.segments[i][0]
+
+    @property
+    def grid_sizes(self) -> list[Value | None]:
+        return [self._seg(i) for i in (1, 2, 3)]
+
+    @property
+    def block_sizes(self) -> list[Value | None]:
+        return [self._seg(i) for i in (4, 5, 6)]
+
+    @property
+    def cluster_sizes(self) -> list[Value | None]:
+        return [self._seg(i) for i in (7, 8, 9)]
+
+    @property
+    def has_clusters(self) -> bool:
+        return self.segments is not None and len(self.segments) > 9 and any(self.segments[i] for i in (7, 8, 9))
+
+    @property
+    def dynamic_shared_memory_size(self) -> Value | None:
+        return self._seg(10)
+
+    @property
+    def body(self) -> Region | None:
+        return self.op.regions[0] if self.op.regions else None
+
+    @property
+    def entry(self) -> Block | None:
+        body = self.body
+        return body.blocks[0] if body is not None and body.blocks else None
+
+    @property
+    def num_config_args(self) -> int:
+        return LAUNCH_CONFIG_ARGS + (LAUNCH_CLUSTER_ARGS if self.has_clusters else 0)
+
+    @property
+    def num_workgroup_attributions(self) -> int:
+        counts = self.op.extra.get("attributions")
+        if counts is not None:
+            return counts[0]
+        return int_attr(self.op, "workgroup_attributions") or 0
+
+    @property
+    def workgroup_attributions(self) -> list[BlockArgument]:
+        entry = self.entry
+        if entry is None:
+            return []
+        start = self.num_config_args
+        return entry.arguments[start : start + self.num_workgroup_attributions]
+
+    @property
+    def private_attributions(self) -> list[BlockArgument]:
+        entry = self.entry
+        if entry is None:
+            return []
+        return entry.arguments[self.num_config_args + self.num_workgroup_attributions :]
+
+
+class LaunchFuncView:
+    """`gpu.launch_func`: kernel reference, dependencies, sizes, kernel operands and async object."""
+
+    __slots__ = ("op", "segments")
+
+    def __init__(self, op: Operation) -> None:
+        self.op = op
+        self.segments = operand_segments(op)
+
+    @property
+    def kernel(self) -> SymbolRefAttr | None:
+        attr = self.op.get_attr("kernel")
+        return attr if isinstance(attr, SymbolRefAttr) else None
+
+    @property
+    def dependencies(self) -> list[Value]:
+        return async_dependencies(self.op)
+
+    @property
+    def token(self) -> OpResult | None:
+        return async_token(self.op)
+
+    def _seg(self, i: int) -> list[Value]:
+        if self.segments is None or i >= len(self.segments):
+            return []
+        return self.segments[i]
+
+    @property
+    def grid_sizes(self) -> list[Value]:
+        return [v for i in (1, 2, 3) for v in self._seg(i)]
+
+    @property
+    def block_sizes(self) -> list[Value]:
+        return [v for i in (4, 5, 6) for v in self._seg(i)]
+
+    @property
+    def cluster_sizes(self) -> list[Value]:
+        return [v for i in (7, 8, 9) for v in self._seg(i)]
+
+    @property
+    def kernel_operands(self) -> list[Value]:
+        return self._seg(11)
+
+    @property
+    def kernel_operand_offset(self) -> int:
+        """Index of the first kernel operand in `op.operands`."""
+        if self.segments is None:
+            return len(self.op.operands)
+        return sum(len(s) for s in self.segments[:11])
+
+    @property
+    def async_object(self) -> Value | None:
+        seg = self._seg(12)
+        return seg[0] if seg else None
+
+
+class FuncView:
+    """`gpu.func`: signature, kernel flag, body and attributions."""
+
+    __slots__ = ("op",)
+
+    def __init__(self, op: Operation) -> None:
+        self.op = op
+
+    @property
+    def function_type(self) -> T.FunctionType | None:
+        attr = self.op.get_attr("function_type")
+        if isinstance(attr, TypeAttr) and isinstance(attr.type, T.FunctionType):
+            return attr.type
+        return None
+
+    @property
+    def is_kernel(self) -> bool:
+        return "gpu.kernel" in self.op.attributes or "gpu.kernel" in self.op.properties
+
+    @property
+    def body(self) -> Region | None:
+        return self.op.regions[0] if self.op.regions else None
+
+    @property
+    def num_workgroup_attributions(self) -> int:
+        counts = self.op.extra.get("attributions")
+        if counts is not None:
+            return counts[0]
+        return int_attr(self.op, "workgroup_attributions") or 0
+
+    @property
+    def num_private_attributions(self) -> int:
+        counts = self.op.extra.get("attributions")
+        if counts is not None:
+            return counts[1]
+        fn = self.function_type
+        body = self.body
+        if fn is None or body is None or not body.blocks:
+            return 0
+        return max(0, len(body.blocks[0].arguments) - len(fn.inputs) - self.num_workgroup_attributions)
+
+    def attributions(self) -> tuple[list[BlockArgument], list[BlockArgument]]:
+        """(workgroup, private) attribution block arguments."""
+        fn = self.function_type
+        body = self.body
+        if fn is None or body is None or not body.blocks:
+            return [], []
+        args = body.blocks[0].arguments
+        start = len(fn.inputs)
+        nw = self.num_workgroup_attributions
+        return args[start : start + nw], args[start + nw :]
+
+
+class AllocView:
+    """`gpu.alloc`: dependencies, dynamic sizes, symbol operands, memref and token results."""
+
+    __slots__ = ("op", "segments")
+
+    def __init__(self, op: Operation) -> None:
+        self.op = op
+        self.segments = operand_segments(op)
+
+    @property
+    def dynamic_sizes(self) -> list[Value]:
+        return self.segments[1] if self.segments is not None and len(self.segments) > 1 else []
+
+    @property
+    def symbol_operands(self) -> list[Value]:
+        return self.segments[2] if self.segments is not None and len(self.segments) > 2 else []
+
+    @property
+    def memref(self) -> OpResult | None:
+        return self.op.results[0] if self.op.results and not self.op.results[0].type.is_token else None
+
+    @property
+    def host_shared(self) -> bool:
+        return self.op.get_attr("hostShared") is not None
+
+
+def copy_operands(op: Operation) -> tuple[Value, Value] | None:
+    """(dst, src) of gpu.memcpy or (dst, value) of gpu.memset."""
+    if op.name not in ("gpu.memcpy", "gpu.memset") or len(op.operands) < 2:
+        return None
+    return op.operands[-2], op.operands[-1]
