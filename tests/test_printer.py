@@ -551,3 +551,24 @@ def test_string_escapes_and_name_sanitizing() -> None:
     assert sanitize("c-1_i8") == "c-1_i8"
     assert sanitize("1st") == "_1st"
     assert sanitize("a b") == "a_b"
+
+
+def test_locations_are_not_printed() -> None:
+    text = """\
+func.func @f(%a: i32) {
+  %x = foo.bar %a : i32 loc(fused["a.mlir":1:2, "b(":3:4])
+  %y = arith.addi %x, %x : i32 loc("a.mlir":3:4)
+  foo.baz(%y) {s = "loc(x)"}
+  return
+}
+"""
+    assert _printed(text) == """\
+module {
+  func.func @f(%arg0: i32) {
+    %0 = foo.bar %arg0 : i32
+    %1 = arith.addi %0, %0 : i32
+    foo.baz(%1) {s = "loc(x)"}
+    return
+  }
+}
+"""

@@ -975,7 +975,43 @@ class OpPrinter:
             else:
                 w(what)
             pos = e
-        w(raw(source[pos:end].rstrip()))
+        w(raw(_strip_trailing_loc(source[pos:end].rstrip())))
+
+
+def _strip_trailing_loc(text: str) -> str:
+    """`text` without a final ` loc(...)`: mlir-opt prints no locations."""
+    if not text.endswith(")"):
+        return text
+    start = text.rfind("loc(")
+    while start > 0:
+        if text[start - 1] in " \t\n" and _balanced(text[start + 3 :]):
+            return text[:start].rstrip()
+        start = text.rfind("loc(", 0, start)
+    return text
+
+
+def _balanced(text: str) -> bool:
+    """True when `text` is one parenthesised group (strings skipped)."""
+    depth = 0
+    quoted = False
+    escaped = False
+    for i, ch in enumerate(text):
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i == len(text) - 1
+    return False
 
 
 def _predecessors(region: Region) -> dict[Block, list[Block]]:
