@@ -40,11 +40,11 @@ module attributes {{gpu.container_module}} {{
 
 
 CONTROL_FLOW = """
-    gpu.func @square_plus_one(%x: i32) -> i32 {
+    func.func @square_plus_one(%x: i32) -> i32 {
       %m = arith.muli %x, %x : i32
       %c1 = arith.constant 1 : i32
       %r = arith.addi %m, %c1 : i32
-      gpu.return %r : i32
+      return %r : i32
     }
     gpu.func @f(%out: memref<7x64xi32>) kernel {
       %tid = gpu.thread_id x

@@ -1,0 +1,67 @@
+"""CUDA C codegen: every kernel of the integration tests and of the runner's test programs compiles with nvcc."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import test_arith
+import test_async
+import test_cli
+import test_kernels
+
+from gpu_lsp.runner.codegen import emit_program_cuda, kernels_of
+from gpu_lsp.runner.program import Program
+from support.corpus import require_corpus
+
+INTEGRATION = "upstream/mlir/test/Integration/GPU/CUDA"
+NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if Path("/usr/local/bin/nvcc").exists() else None)
+
+
+def programs() -> dict[str, str]:
+    out = {p.name: p.read_text() for p in sorted((require_corpus() / INTEGRATION).glob("*.mlir"))}
+    k = test_kernels
+    out["control_flow"] = k.launch_and_print(k.CONTROL_FLOW, 7, 64)
+    out["collectives"] = k.launch_and_print(k.COLLECTIVES, 14, 64, blocks=3)
+    out["dynamic_shared"] = k.launch_and_print(k.DYNAMIC_SHARED, 1, 32, blocks=3, elem="f32", dsm=192)
+    out["atomics"] = k.launch_and_print(k.ATOMICS, 1, 4, extra_args=", %acc : memref<2xf32>").replace(
+        "    %out = memref.alloc", "    %acc = gpu.alloc host_shared () : memref<2xf32>\n    %out = memref.alloc"
+    )
+    out["async_pipeline"] = test_async.program(test_async.PIPELINE)
+    out["cli"] = test_cli.PROGRAM
+    a = test_arith
+    out["int_ops"] = a.kernel_program("i64", [f"arith.{op} %a, %b : i64" for op in a.INT_OPS] + ["arith.shrsi %a, %b : i64"], {"A": a.A32, "B": a.B32})
+    out["float_ops"] = a.kernel_program("f32", [f"math.{n} %a : f32" for n in a.MATH] + ["arith.remf %a, %b : f32", "arith.maximumf %a, %b : f32"], {"A": a.FA, "B": a.FB})
+    return out
+
+
+def test_every_test_kernel_is_emitted() -> None:
+    for name, text in programs().items():
+        source, errors = emit_program_cuda(text, name)
+        assert errors == [], (name, errors)
+        program, _ = Program.load(text)
+        for kname, _op in kernels_of(program):
+            assert f"__global__ void {kname}(" in source, (name, kname)
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
+def test_every_kernel_compiles_with_nvcc(tmp_path: Path) -> None:
+    jobs = []
+    for k, (name, text) in enumerate(programs().items()):
+        source, errors = emit_program_cuda(text, name)
+        assert errors == [], (name, errors)
+        path = tmp_path / f"p{k}.cu"
+        path.write_text(source)
+        jobs.append((name, path))
+
+    def compile_one(job):
+        name, path = job
+        r = subprocess.run([NVCC, "-ptx", "-arch=sm_90", "-o", str(path.with_suffix(".ptx")), str(path)], capture_output=True, text=True, timeout=300)
+        return name, r
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for name, r in pool.map(compile_one, jobs):
+            assert r.returncode == 0, f"{name}:\n{r.stderr}"
