@@ -1,0 +1,493 @@
+"""From a rewritten module to a minimal set of text edits on the buffer it was parsed from.
+
+Take a `Snapshot` of a chunk before a pass rewrites its module in place; after
+the pass, `snapshot.edits()` compares the IR with the snapshot by identity:
+
+* an op that survived unchanged keeps its text (its regions are compared in turn);
+* an op whose operands, results, attributes or successors changed is printed
+  anew; when its regions and their block arguments are the same, only the text
+  around its regions (header, between regions, trailer) is replaced and its
+  regions are compared in turn, so their comments survive;
+* ops removed from a block lose their lines, new ops are inserted after the
+  previous surviving op (or before the next one) with the block's indentation;
+* `gpu.container_module` on an implicit module wraps the chunk in
+  `module attributes {gpu.container_module} { ... }`.
+
+Names: values that existed keep their source names; new values get fresh names
+(a name the value carries, a printer hint such as `%c8`, or `%t`/`%v`) made
+unique within their isolated-from-above scope. Comments and formatting outside
+the printed ops are untouched.
+"""
+
+from __future__ import annotations
+
+from gpu_lsp.dialects import registry
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Value
+from gpu_lsp.parser.api import Chunk
+from gpu_lsp.text import Edit, TextRange
+
+MARKER = "gpu_lsp.edit_marker"
+
+
+def _attrs(attrs: dict) -> tuple:
+    return tuple(sorted((k, repr(v)) for k, v in attrs.items()))
+
+
+def _regions_sig(op: Operation) -> tuple:
+    return tuple(
+        tuple((id(b), tuple((id(a), str(a.type)) for a in b.arguments)) for b in region.blocks) for region in op.regions
+    )
+
+
+def _sig(op: Operation) -> tuple:
+    """What an op's own text shows (its regions' contents are compared separately)."""
+    return (
+        op.name,
+        tuple(id(v) for v in op.operands),
+        tuple((id(r), str(r.type), r.name) for r in op.results),
+        _attrs(op.attributes),
+        _attrs(op.properties),
+        tuple(id(b) for b in op.successors),
+        _regions_sig(op),
+    )
+
+
+def _base(name: str) -> str:
+    return name.split("#", 1)[0]
+
+
+def _is_isolated(op: Operation) -> bool:
+    return registry.has_trait(op.name, "isolated")
+
+
+def _scope_of(value: Value) -> Operation | None:
+    """The nearest isolated-from-above op whose names `value` shares."""
+    if isinstance(value, BlockArgument):
+        region = value.owner.parent
+        op = region.parent if region is not None else None
+        if op is not None and _is_isolated(op):
+            return op
+    else:
+        op = value.owner
+    if op is None:
+        return None
+    for ancestor in op.ancestors():
+        if _is_isolated(ancestor):
+            return ancestor
+    return None
+
+
+class _EditNames:
+    """The names the printer uses for values and blocks (duck-types printer.Names)."""
+
+    def __init__(self) -> None:
+        self.values: dict[Value, str] = {}  # value -> use text without '%'
+        self.blocks: dict[Block, str] = {}
+        self.group_names: dict[Operation, list[tuple[int, int, str]]] = {}
+
+    def use(self, value: Value) -> str:
+        name = self.values.get(value)
+        return "%" + name if name is not None else "<<UNKNOWN SSA VALUE>>"
+
+    def result_groups(self, op: Operation) -> list[tuple[int, int]]:
+        groups = self.group_names.get(op)
+        if groups is None:
+            return [(i, 1) for i in range(len(op.results))]
+        return [(s, c) for s, c, _ in groups]
+
+    def group_def(self, op: Operation, start: int, count: int) -> str:
+        for s, c, name in self.group_names.get(op, ()):
+            if s == start:
+                return f"%{name}:{c}" if c > 1 else f"%{name}"
+        return self.use(op.results[start])
+
+
+class Snapshot:
+    """A chunk's IR before a pass: op texts, signatures, block contents, named values."""
+
+    def __init__(self, text: str, chunk: Chunk) -> None:
+        self.text = text
+        self.chunk = chunk
+        self.module = chunk.module
+        self.implicit = chunk.implicit_module
+        self.module_attrs = _attrs(chunk.module.attributes)
+        self.ops: dict[Operation, tuple[TextRange | None, tuple]] = {}
+        self.blocks: dict[Block, list[Operation]] = {}
+        self.regions: dict[Region, TextRange | None] = {}
+        self.values: dict[Value, str | None] = {}
+        self.forced: set[Operation] = set()
+        self._record(chunk.module)
+
+    def _record(self, op: Operation) -> None:
+        self.ops[op] = (op.range, _sig(op))
+        for result in op.results:
+            self.values[result] = result.name
+        for region in op.regions:
+            self.regions[region] = region.span.range if region.span is not None else None
+            for block in region.blocks:
+                self.blocks[block] = list(block.operations)
+                for arg in block.arguments:
+                    self.values[arg] = arg.name
+                for nested in block.operations:
+                    self._record(nested)
+
+    def force(self, op: Operation) -> None:
+        """Print `op` anew even when it did not change (e.g. to name its results)."""
+        self.forced.add(op)
+
+    def edits(self) -> list[Edit]:
+        """The edits that turn the snapshot's text into the rewritten module."""
+        return _Differ(self).run()
+
+
+def snapshot(text: str, chunk: Chunk) -> Snapshot:
+    return Snapshot(text, chunk)
+
+
+class _Differ:
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        self.text = snap.text
+        self.edits: list[Edit] = []
+        self.names = _EditNames()
+        self._assign_names()
+
+    # --- names --------------------------------------------------------------------------------
+
+    def _assign_names(self) -> None:
+        snap = self.snap
+        taken: dict[int, set[str]] = {}
+        fresh: list[tuple[Operation | None, list[Value]]] = []
+
+        def scope_names(value: Value) -> set[str]:
+            return taken.setdefault(id(_scope_of(value)), set())
+
+        def visit(op: Operation) -> None:
+            pending: list[Value] = []
+            for result in op.results:
+                if result in snap.values and result.name:
+                    self.names.values[result] = result.name
+                    scope_names(result).add(_base(result.name))
+                else:
+                    pending.append(result)
+            if pending:
+                fresh.append((op, pending))
+            for region in op.regions:
+                labels = {b.label for b in region.blocks if b in snap.blocks and b.label}
+                count = 0
+                for block in region.blocks:
+                    if block.label and (block in snap.blocks or block.label not in labels):
+                        labels.add(block.label)
+                        self.names.blocks[block] = block.label
+                    else:
+                        while f"^bb{count}" in labels:
+                            count += 1
+                        labels.add(f"^bb{count}")
+                        self.names.blocks[block] = f"^bb{count}"
+                    args = []
+                    for arg in block.arguments:
+                        if arg in snap.values and arg.name:
+                            self.names.values[arg] = arg.name
+                            scope_names(arg).add(_base(arg.name))
+                        else:
+                            args.append(arg)
+                    if args:
+                        fresh.append((None, args))
+                    for nested in block.operations:
+                        visit(nested)
+
+        visit(snap.module)
+        for owner, values in fresh:
+            if owner is not None and self._named_group(owner, values, scope_names):
+                continue
+            for value in values:
+                names = scope_names(value)
+                name = self._unique(self._hint(value), names)
+                names.add(name)
+                self.names.values[value] = name
+        self._groups(snap.module)
+
+    def _named_group(self, op: Operation, values: list[Value], scope_names) -> bool:
+        """Results `x#0, x#1, ...` of one new op become one group `%x:n`."""
+        if len(values) != len(op.results) or len(values) < 2:
+            return False
+        bases = {_base(r.name) for r in op.results if r.name}
+        if len(bases) != 1 or any(not r.name or "#" not in r.name for r in op.results):
+            return False
+        names = scope_names(values[0])
+        base = self._unique(bases.pop(), names)
+        names.add(base)
+        for k, result in enumerate(op.results):
+            self.names.values[result] = f"{base}#{k}"
+        return True
+
+    def _groups(self, root: Operation) -> None:
+        for op in root.walk():
+            if len(op.results) < 2:
+                continue
+            first = self.names.values.get(op.results[0], "")
+            if "#" in first and all(self.names.values.get(r, "").startswith(_base(first) + "#") for r in op.results):
+                self.names.group_names[op] = [(0, len(op.results), _base(first))]
+            else:
+                self.names.group_names[op] = [(i, 1, self.names.values.get(r, "")) for i, r in enumerate(op.results)]
+
+    @staticmethod
+    def _unique(name: str, taken: set[str]) -> str:
+        if name not in taken:
+            return name
+        k = 0
+        while f"{name}_{k}" in taken:
+            k += 1
+        return f"{name}_{k}"
+
+    def _hint(self, value: Value) -> str:
+        if isinstance(value, BlockArgument):
+            owner = value.owner.parent.parent if value.owner.parent is not None else None
+            if owner is not None and registry.has_trait(owner.name, "function") and value.owner is owner.regions[0].blocks[0]:
+                return f"arg{value.index}"
+            return _base(value.name) if value.name else "arg"
+        if value.name:
+            return _base(value.name)
+        from gpu_lsp.ir.printer import RESULT_NAMES
+
+        import gpu_lsp.ir.printers  # noqa: F401  (registers the result-name hooks)
+
+        hook = RESULT_NAMES.get(value.owner.name)
+        if hook is not None:
+            for index, name in hook(value.owner):
+                if index == value.index and name:
+                    return name
+        return "t" if value.type == T.TOKEN else "v"
+
+    # --- text helpers -------------------------------------------------------------------------
+
+    def _line_start(self, pos: int) -> int:
+        return self.text.rfind("\n", 0, pos) + 1
+
+    def _line_end(self, pos: int) -> int:
+        end = self.text.find("\n", pos)
+        return len(self.text) if end < 0 else end
+
+    def _indent_at(self, pos: int) -> str:
+        start = self._line_start(pos)
+        line = self.text[start:pos]
+        return line[: len(line) - len(line.lstrip(" \t"))]
+
+    def _print(self, op: Operation, indent: str) -> str:
+        from gpu_lsp.ir.printer import DEFAULT_DIALECT, Formatter, OpPrinter
+
+        import gpu_lsp.ir.printers  # noqa: F401  (registers the custom printers)
+
+        printer = OpPrinter(self.names, Formatter(None), False, self.text)
+        printer.indent = len(indent)
+        printer.dialects = ["builtin"] + [DEFAULT_DIALECT.get(a.name, "") for a in reversed(list(op.ancestors()))]
+        printer.op(op)
+        return "".join(printer.out)
+
+    def _add(self, start: int, end: int, text: str) -> None:
+        if self.text[start:end] != text:
+            self.edits.append(Edit(TextRange(start, end), text))
+
+    # --- the comparison -----------------------------------------------------------------------
+
+    def run(self) -> list[Edit]:
+        snap = self.snap
+        module = snap.module
+        if snap.implicit:
+            self._block(module.regions[0].blocks[0], None)
+            if _attrs(module.attributes) != snap.module_attrs:
+                self._wrap_module(module)
+        else:
+            self._op(module)
+        return _merge(self.edits)
+
+    def _changed(self, op: Operation) -> bool:
+        old = self.snap.ops.get(op)
+        if old is None or old[0] is None:
+            return True
+        if op in self.snap.forced:
+            return True
+        if any(self.snap.values.get(r, "") is None and r.uses for r in op.results):
+            return True
+        return old[1] != _sig(op)
+
+    def _op(self, op: Operation) -> None:
+        rng, old_sig = self.snap.ops[op]
+        if not self._changed(op):
+            for region in op.regions:
+                for block in region.blocks:
+                    self._block(block, region)
+            return
+        indent = self._indent_at(rng.start)
+        if op.regions and _regions_sig(op) == old_sig[6] and self._around_regions(op, rng, indent):
+            for region in op.regions:
+                for block in region.blocks:
+                    self._block(block, region)
+            return
+        self._add(rng.start, rng.end, self._print(op, indent))
+
+    def _around_regions(self, op: Operation, rng: TextRange, indent: str) -> bool:
+        """Replace the text before, between and after an op's regions; False if not possible."""
+        spans = [self.snap.regions.get(r) for r in op.regions]
+        if any(s is None for s in spans) or any(not r.blocks for r in op.regions):
+            return False
+        saved = []
+        for region in op.regions:
+            saved.append((region.blocks, list(region.blocks[0].operations)))
+            entry = region.blocks[0]
+            marker = Operation(MARKER)
+            marker.parent = entry
+            entry.operations = [marker]
+            region.blocks = [entry]
+        try:
+            printed = self._print(op, indent)
+        finally:
+            for region, (blocks, ops) in zip(op.regions, saved):
+                region.blocks = blocks
+                blocks[0].operations = ops
+        pieces = []
+        pos = 0
+        for _ in op.regions:
+            at = printed.find(f'"{MARKER}"', pos)
+            if at < 0:
+                return False
+            open_ = printed.rfind("{", pos, at)
+            close = printed.find("}", at)
+            if open_ < 0 or close < 0:
+                return False
+            pieces.append((pos, open_))
+            pos = close + 1
+        if printed.find(f'"{MARKER}"', pos) >= 0:
+            return False
+        starts = [rng.start] + [s.end for s in spans]
+        ends = [s.start for s in spans] + [rng.end]
+        texts = [printed[a:b] for a, b in pieces] + [printed[pos:]]
+        for start, end, text in zip(starts, ends, texts):
+            self._add(start, end, text)
+        return True
+
+    def _block(self, block: Block, region: Region | None) -> None:
+        old = self.snap.blocks.get(block, [])
+        old_index = {op: i for i, op in enumerate(old)}
+        survivors: list[Operation] = []
+        last = -1
+        for op in block.operations:
+            i = old_index.get(op)
+            if i is not None and i > last and self.snap.ops[op][0] is not None:
+                survivors.append(op)
+                last = i
+        kept = set(survivors)
+        indent = None
+        for op in old:
+            rng = self.snap.ops[op][0]
+            if rng is not None:
+                indent = self._indent_at(rng.start)
+                break
+        if indent is None:
+            owner = block.parent_op
+            rng = self.snap.ops.get(owner, (None,))[0] if owner is not None else None
+            indent = (self._indent_at(rng.start) if rng is not None else "") + "  "
+        # Walk the gaps between survivors (and before the first / after the last).
+        new_ops = block.operations
+        new_pos = 0
+        old_pos = 0
+        for survivor in survivors + [None]:
+            inserted = []
+            while new_pos < len(new_ops) and new_ops[new_pos] is not survivor:
+                inserted.append(new_ops[new_pos])
+                new_pos += 1
+            deleted = []
+            stop = old_index[survivor] if survivor is not None else len(old)
+            while old_pos < stop:
+                if old[old_pos] not in kept:
+                    deleted.append(old[old_pos])
+                old_pos += 1
+            prev = self._prev_kept(old, stop, kept)
+            self._gap(deleted, inserted, prev, survivor, indent, region)
+            if survivor is not None:
+                self._op(survivor)
+                new_pos += 1
+                old_pos += 1
+
+    @staticmethod
+    def _prev_kept(old: list[Operation], stop: int, kept: set) -> Operation | None:
+        for k in range(stop - 1, -1, -1):
+            if old[k] in kept:
+                return old[k]
+        return None
+
+    def _gap(self, deleted, inserted, prev, nxt, indent: str, region: Region | None) -> None:
+        texts = [self._print(op, indent) for op in inserted]
+        ranges = [self.snap.ops[op][0] for op in deleted if self.snap.ops[op][0] is not None]
+        if ranges:
+            if texts:
+                self._add(ranges[0].start, ranges[-1].end, ("\n" + indent).join(texts))
+                return
+            for rng in ranges:
+                self._delete(rng)
+            return
+        if not texts:
+            return
+        body = ("\n" + indent).join(texts)
+        if prev is not None:
+            end = self._line_end(self.snap.ops[prev][0].end)
+            self._insert(end, "\n" + indent + body)
+        elif nxt is not None:
+            start = self._line_start(self.snap.ops[nxt][0].start)
+            self._insert(start, indent + body + "\n")
+        elif region is not None and self.snap.regions.get(region) is not None:
+            span = self.snap.regions[region]
+            outer = indent[:-2] if len(indent) >= 2 else ""
+            self._add(span.start, span.end, "{\n" + indent + body + "\n" + outer + "}")
+        else:
+            self._insert(len(self.text), "\n" + body + "\n")
+
+    def _insert(self, pos: int, text: str) -> None:
+        self.edits.append(Edit(TextRange(pos, pos), text))
+
+    def _delete(self, rng: TextRange) -> None:
+        start, end = rng.start, rng.end
+        line_start = self._line_start(start)
+        line_end = self._line_end(end)
+        if not self.text[line_start:start].strip() and not self.text[end:line_end].strip():
+            start = line_start
+            end = min(line_end + 1, len(self.text))
+        self.edits.append(Edit(TextRange(start, end), ""))
+
+    def _wrap_module(self, module: Operation) -> None:
+        """An implicit module that gained attributes: write it out around the chunk's ops."""
+        ops = self.snap.blocks.get(module.regions[0].blocks[0], [])
+        ranges = [self.snap.ops[op][0] for op in ops if self.snap.ops[op][0] is not None]
+        chunk = self.snap.chunk
+        marker = Operation(MARKER)
+        saved = module.regions[0].blocks[0].operations
+        module.regions[0].blocks[0].operations = [marker]
+        try:
+            header = self._print(module, "")
+        finally:
+            module.regions[0].blocks[0].operations = saved
+        head = header[: header.rfind("{", 0, header.find(f'"{MARKER}"')) + 1]
+        if ranges:
+            start = self._line_start(ranges[0].start)
+            end = self._line_end(ranges[-1].end)
+        else:
+            start = end = chunk.end
+        self._insert(start, head + "\n")
+        self._insert(end, "\n}")
+
+
+def _merge(edits: list[Edit]) -> list[Edit]:
+    """Sort edits; inserts at the same position are joined in the order they were made."""
+    order = {id(e): i for i, e in enumerate(edits)}
+    edits = sorted(edits, key=lambda e: (e.range.start, e.range.end, order[id(e)]))
+    out: list[Edit] = []
+    for edit in edits:
+        if out and edit.range.start == edit.range.end == out[-1].range.start == out[-1].range.end:
+            out[-1] = Edit(out[-1].range, out[-1].new_text + edit.new_text)
+        else:
+            out.append(edit)
+    return out
+
+
+__all__ = ["Snapshot", "snapshot"]
