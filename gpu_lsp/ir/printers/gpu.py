@@ -89,12 +89,21 @@ def _typed_index(p: OpPrinter, op: Operation) -> None:
 # --- structure and launch ---------------------------------------------------------------------
 
 
+def _handler(p: OpPrinter, attr) -> str:
+    """An offloading handler; `#gpu.select_object<1>` shows its integer's type, like upstream."""
+    if isinstance(attr, DialectAttr) and attr.dialect == "gpu" and attr.name == "select_object":
+        body = (attr.body or "").strip()
+        if body.lstrip("-").isdigit():
+            return f"#gpu.select_object<{body} : i64>"
+    return p.attr(attr)
+
+
 @printer("gpu.module")
 def _module(p: OpPrinter, op: Operation) -> None:
     p.write(" " + p.symbol(op.get_attr("sym_name").value))
     handler = op.get_attr("offloadingHandler")
     if handler is not None:
-        p.write("<" + p.attr(handler) + ">")
+        p.write("<" + _handler(p, handler) + ">")
     targets = op.get_attr("targets")
     if targets is not None:
         p.write(" " + p.attr(targets))
@@ -108,7 +117,7 @@ def _binary(p: OpPrinter, op: Operation) -> None:
     p.write(" " + p.symbol(op.get_attr("sym_name").value) + " ")
     handler = op.get_attr("offloadingHandler")
     if handler is not None and str(handler) not in ("#gpu.select_object", "#gpu.select_object<>"):
-        p.write("<" + p.attr(handler) + ">")
+        p.write("<" + _handler(p, handler) + ">")
     p.attr_dict(op, ("sym_name", "objects", "offloadingHandler"))
     p.write(" " + p.attr(op.get_attr("objects")))
 
