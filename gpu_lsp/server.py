@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import time
+import os
+import sys
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
@@ -29,8 +30,24 @@ REQUEST_FAILED = -32803
 CODE_ACTION_KINDS = [types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll, "source.fixAll.gpu-lint"]
 
 
+class _Dropped:
+    """A message that could not be read; `handle_message` ignores it (wrong jsonrpc version)."""
+
+    jsonrpc = "invalid"
+
+
 class GpuProtocol(LanguageServerProtocol):
-    """pygls' protocol without its own copy of the documents: `DocumentStore` keeps them."""
+    """pygls' protocol without its own copy of the documents (`DocumentStore` keeps them), and
+    answering requests it cannot read with an error instead of silence."""
+
+    def structure_message(self, data: dict):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if "id" in data and "method" in data:
+                log.warning("invalid params for %s (id %s)", data.get("method"), data.get("id"))
+                self._send_response(data["id"], error=exc.to_response_error())
+            return _Dropped()
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
@@ -90,14 +107,14 @@ class GpuLanguageServer(LanguageServer):
     def snapshot_of(self, uri: str) -> Snapshot | None:
         """The analysed current version of a document (call on the analysis thread)."""
         doc = self.store.get(uri)
-        return doc.analysed() if doc is not None else None
+        return doc.analysed(self.settings) if doc is not None else None
 
     # --- diagnostics -------------------------------------------------------------------------
 
     def _diagnostics_payload(self, doc: Document) -> tuple[int, list[types.Diagnostic]] | None:
         if doc.closed:
             return None
-        snap = doc.analysed()
+        snap = doc.analysed(self.settings)
         shown = self.settings.apply(snap.diagnostics)
         return snap.version, [V.diagnostic(snap, d) for d in shown]
 
@@ -150,10 +167,8 @@ def guarded(default: Any = None, what: str | None = None) -> Callable:
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: GpuLanguageServer, params: types.InitializeParams) -> None:
-    try:
-        ls.encoding = str(ls.workspace.position_encoding or "utf-16")
-    except Exception:
-        ls.encoding = "utf-16"
+    encoding = getattr(ls.workspace, "position_encoding", None) or "utf-16"
+    ls.encoding = getattr(encoding, "value", encoding)
     ls.settings, problems = parse_settings(params.initialization_options, Settings())
     for problem in problems:
         log.warning("initializationOptions: %s", problem)
@@ -214,6 +229,15 @@ async def did_change_configuration(ls: GpuLanguageServer, params: types.DidChang
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: GpuLanguageServer, *args) -> None:
     ls.analysis.shutdown(wait=False, cancel_futures=True)
+
+
+@server.feature(types.EXIT)
+def exit_(ls: GpuLanguageServer, *args) -> None:
+    """Exit at once: tearing down the IR of a large document object by object takes seconds."""
+    try:
+        sys.stdout.flush()
+    finally:
+        os._exit(0 if getattr(ls.protocol, "_shutdown", False) else 1)
 
 
 # --- document sync -----------------------------------------------------------------------------------
@@ -379,7 +403,7 @@ async def workspace_symbol(ls: GpuLanguageServer, params: types.WorkspaceSymbolP
     def run():
         from gpu_lsp.lsp.symbols import workspace_symbols
 
-        snaps = [doc.analysed() for doc in ls.store]
+        snaps = [doc.analysed(ls.settings) for doc in ls.store]
         return [V.workspace_symbol(s) for s in workspace_symbols(snaps, params.query)]
 
     return await ls.in_analysis(run)
@@ -676,13 +700,13 @@ async def run_on_gpu_command(ls: GpuLanguageServer, uri: str, function: str):
     doc = ls.store.get(uri)
     if doc is None:
         raise _command_error(f"{C.RUN_ON_GPU}: {uri} is not open")
-    started = time.perf_counter()
+    filename = uri[len("file://") :] if uri.startswith("file://") else uri
     try:
-        result = await C.run_in_child(doc.text, function.lstrip("@"), ls.settings.runner_backend, ls.settings.run_timeout_s)
+        return await C.run_in_child(
+            doc.text, function.lstrip("@"), ls.settings.runner_backend, ls.settings.run_timeout_s, filename
+        )
     except C.CommandError as exc:
         raise _command_error(str(exc)) from None
-    result.setdefault("seconds", round(time.perf_counter() - started, 3))
-    return result
 
 
 @server.command(C.OUTLINE_KERNEL)

@@ -112,6 +112,9 @@ def fix_all_edits(diagnostics: list[Diagnostic]) -> list[Edit]:
 
 
 def _overlaps(a: TextRange, b: TextRange) -> bool:
+    """Whether two edits conflict; two insertions at one point do (their order is ambiguous)."""
+    if a.start == a.end and b.start == b.end:
+        return a.start == b.start
     if a.start == a.end or b.start == b.end:
         return b.start < a.start < b.end or a.start < b.start < a.end
     return a.start < b.end and b.start < a.end

@@ -22,7 +22,7 @@ NOT_AVAILABLE = {
 
 # The runner's public entry point, called in a child process by `gpu_lsp.lsp.run_job`.
 RUNNER_MODULE = "gpu_lsp.runner"
-RUNNER_FUNCTION = "run_host_function"
+RUNNER_FUNCTION = "run_text"
 
 
 class CommandError(Exception):
@@ -40,12 +40,13 @@ def runner_available() -> str | None:
     return None
 
 
-async def run_in_child(text: str, function: str, backend: str, timeout: float) -> dict:
+async def run_in_child(text: str, function: str, backend: str, timeout: float, filename: str = "<buffer>") -> dict:
     """Run `@function` of `text` through the runner in a child process, killed after `timeout` s."""
     reason = runner_available()
     if reason is not None:
         raise CommandError(f"Run on GPU: {reason}; nothing was run.")
-    payload = json.dumps({"text": text, "function": function, "backend": backend, "timeout": timeout}).encode()
+    job = {"text": text, "function": function, "backend": backend, "timeout": timeout, "filename": filename}
+    payload = json.dumps(job).encode()
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -69,6 +70,6 @@ async def run_in_child(text: str, function: str, backend: str, timeout: float) -
         raise CommandError("Run on GPU: the runner's answer could not be read") from None
     if not isinstance(result, dict):
         raise CommandError("Run on GPU: the runner's answer could not be read")
-    if result.get("error") and not result.get("ok", False):
+    if "exit_code" not in result and result.get("error"):
         raise CommandError(f"Run on GPU: {result['error']}")
     return result

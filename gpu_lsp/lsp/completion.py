@@ -422,8 +422,7 @@ def values_in_scope(snapshot: Snapshot, offset: int) -> list[Value]:
         for child in reversed(block.operations):
             rng = child.range
             if rng is not None and rng.end <= limit:
-                for result in reversed(child.results):
-                    out.append(result)
+                out.extend(child.results)
         out.extend(reversed(block.arguments))
         region_of_block = block.parent
         if region_of_block is not None and region_of_block.blocks and region_of_block.blocks[0] is not block:

@@ -37,6 +37,7 @@ class Snapshot:
     parsed: ParsedFile
     diagnostics: list[Diagnostic]
     encoding: str = UTF16
+    lint_key: tuple = ()
     cache: dict[str, Any] = field(default_factory=dict)
 
     def position(self, offset: int) -> tuple[int, int]:
@@ -52,6 +53,13 @@ class Snapshot:
         except KeyError:
             value = self.cache[key] = build()
             return value
+
+
+def lint_key(settings: object | None) -> tuple:
+    """What of the settings the diagnostics depend on."""
+    if settings is None:
+        return ()
+    return (tuple(getattr(settings, "select", ()) or ()), tuple(getattr(settings, "ignore", ()) or ()))
 
 
 class Document:
@@ -123,26 +131,30 @@ class Document:
 
     # --- the analysis thread's side ---------------------------------------------------------
 
-    def analysed(self) -> Snapshot:
-        """The snapshot of the current text, analysing (incrementally when possible) if needed."""
+    def analysed(self, lint_settings: object | None = None) -> Snapshot:
+        """The snapshot of the current text, analysing (incrementally when possible) if needed.
+
+        `lint_settings` (anything with `select`/`ignore`) chooses the rules; changing it
+        re-lints the current IR without parsing again.
+        """
+        key = lint_key(lint_settings)
         snap = self.snapshot
         with self._lock:
             text, version, lines = self.text, self.version, self.lines
             if snap is not None and snap.text is text:
                 if snap.version != version:
                     snap.version = version
+                if snap.lint_key != key:
+                    snap.diagnostics = self._diagnose(snap.parsed, lint_settings)
+                    snap.lint_key = key
                 return snap
             full, window, base_length = self._full, self._window, self._base_length
             self._full = False
             self._window = None
             self._base_length = len(text)
         parsed = self._parse(text, full, window, base_length)
-        try:
-            diagnostics = engine.diagnose(parsed)
-        except Exception:
-            log.exception("diagnostics failed for %s", self.uri)
-            diagnostics = list(parsed.diagnostics)
-        snap = Snapshot(self.uri, version, text, lines, parsed, diagnostics, self.encoding)
+        diagnostics = self._diagnose(parsed, lint_settings)
+        snap = Snapshot(self.uri, version, text, lines, parsed, diagnostics, self.encoding, key)
         old = self.snapshot
         if old is not None:
             previous_index = old.cache.get("index") or old.cache.get("previous_index")
@@ -150,6 +162,13 @@ class Document:
                 snap.cache["previous_index"] = previous_index
         self.snapshot = snap
         return snap
+
+    def _diagnose(self, parsed: ParsedFile, lint_settings: object | None) -> list[Diagnostic]:
+        try:
+            return engine.diagnose(parsed, lint_settings)
+        except Exception:
+            log.exception("diagnostics failed for %s", self.uri)
+            return list(parsed.diagnostics)
 
     def _parse(self, text: str, full: bool, window: tuple[int, int] | None, base_length: int) -> ParsedFile:
         previous = self._parsed

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.analysis import verify_chunk
+from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.parser.api import ParsedFile, parse
 from gpu_lsp.text import TextRange
@@ -22,10 +22,6 @@ def reparse_document(previous: ParsedFile, text: str, changed: TextRange) -> Par
     return reparse(previous, text, changed)
 
 
-def diagnose(parsed: ParsedFile) -> list[Diagnostic]:
-    """Every diagnostic of the file, sorted, before the user's select/ignore settings."""
-    out: list[Diagnostic] = []
-    for chunk in parsed.chunks:
-        out.extend(verify_chunk(chunk))
-    out.sort(key=Diagnostic.sort_key)
-    return out
+def diagnose(parsed: ParsedFile, settings: object | None = None) -> list[Diagnostic]:
+    """Every diagnostic of the file after suppression comments and `settings.select/ignore`, sorted."""
+    return lint_parsed(parsed, settings)

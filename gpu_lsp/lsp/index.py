@@ -9,13 +9,14 @@ unit is indexed again.
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from gpu_lsp.dialects.registry import lookup
-from gpu_lsp.ir.attributes import ArrayAttr, DictAttr, StringAttr, SymbolRefAttr
+from gpu_lsp.ir.attributes import StringAttr
 from gpu_lsp.ir.core import Block, Operation, OpResult, Value
 from gpu_lsp.parser.api import Chunk, ParsedFile
 from gpu_lsp.text import TextRange
@@ -27,13 +28,11 @@ ALIAS = "alias"
 OP = "op"
 
 _NAME = r'(?:[A-Za-z_$.\-][\w$.\-]*|"(?:[^"\\\n]|\\.)*")'
-_HEADER_SCAN = re.compile(rf'(?P<skip>"(?:[^"\\\n]|\\.)*"|//[^\n]*)|(?P<sym>@{_NAME}(?:::@{_NAME})*)|(?P<alias>[#!][\w$.\-]+)')
+_ALIAS_USE = re.compile(r'(?P<skip>"(?:[^"\\\n]|\\.)*"|//[^\n]*)|(?P<alias>[#!][\w$.\-]+)')
 _SYMBOL_PART = re.compile(rf"@({_NAME})")
-_ALIAS_DEF = re.compile(r"^([#!][\w$.\-]+)[ \t]*=", re.MULTILINE)
 
 
-@dataclass(frozen=True, slots=True)
-class Occurrence:
+class Occurrence(NamedTuple):
     """A name written at `[start, end)`: what it is (`kind`), what it names, and whether it defines it."""
 
     start: int
@@ -75,16 +74,6 @@ def symbol_name(op: Operation) -> str | None:
     """The symbol an operation defines (`sym_name`), if any."""
     attr = op.properties.get("sym_name") or op.attributes.get("sym_name")
     return attr.value if isinstance(attr, StringAttr) else None
-
-
-def _has_symbol_ref(attr) -> bool:
-    if isinstance(attr, SymbolRefAttr):
-        return True
-    if isinstance(attr, ArrayAttr):
-        return any(_has_symbol_ref(a) for a in attr.elements)
-    if isinstance(attr, DictAttr):
-        return any(_has_symbol_ref(v) for _, v in attr.entries)
-    return False
 
 
 def header_ranges(op: Operation) -> list[tuple[int, int]]:
@@ -165,34 +154,21 @@ class UnitIndex:
 
     @staticmethod
     def _scan_header(cur: Operation, text: str, base: int, aliases: frozenset[str], chunk: int, add) -> None:
-        defines = symbol_name(cur) is not None
-        uses = (not cur.known) or any(_has_symbol_ref(a) for a in cur.properties.values()) or any(
-            _has_symbol_ref(a) for a in cur.attributes.values()
-        )
-        if not (defines or uses or aliases):
+        """Symbols from the parser's source map; aliases (also inside types) from the op's text."""
+        sym_span = cur.sym_span
+        if sym_span is not None:
+            add(Occurrence(sym_span.start, sym_span.end, SYMBOL, cur, True))
+        for _, span in cur.symbol_spans:
+            lo = span.anchor.base + span.start
+            path: list[str] = []
+            for part in _SYMBOL_PART.finditer(text, lo, span.anchor.base + span.end):
+                path.append(unquote_symbol(part.group(1)))
+                add(Occurrence(part.start() - base, part.end() - base, SYMBOL, SymbolUse(tuple(path), cur)))
+        if not aliases:
             return
-        start_after = cur.name_range.end if cur.name_span is not None else -1
         for lo, hi in header_ranges(cur):
-            lo = max(lo, start_after)
-            if lo >= hi:
-                continue
-            segment = text[lo:hi]
-            if not aliases and "@" not in segment:
-                continue
-            for m in _HEADER_SCAN.finditer(text, lo, hi):
-                kind = m.lastgroup
-                if kind == "sym":
-                    if defines:
-                        defines = False
-                        add(Occurrence(m.start() - base, m.end() - base, SYMBOL, cur, True))
-                        continue
-                    if not uses:
-                        continue
-                    path: list[str] = []
-                    for part in _SYMBOL_PART.finditer(text, m.start(), m.end()):
-                        path.append(unquote_symbol(part.group(1)))
-                        add(Occurrence(part.start() - base, part.end() - base, SYMBOL, SymbolUse(tuple(path), cur)))
-                elif kind == "alias" and m.group() in aliases:
+            for m in _ALIAS_USE.finditer(text, lo, hi):
+                if m.lastgroup == "alias" and m.group() in aliases:
                     add(Occurrence(m.start() - base, m.end() - base, ALIAS, AliasKey(chunk, m.group())))
 
 
@@ -210,6 +186,15 @@ class DocumentIndex:
     """Every occurrence of one snapshot, with symbol tables and alias definitions."""
 
     def __init__(self, parsed: ParsedFile, previous: "DocumentIndex | None" = None) -> None:
+        enabled = gc.isenabled()
+        gc.disable()  # millions of live IR objects: collections during the build cost more than it
+        try:
+            self._build(parsed, previous)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _build(self, parsed: ParsedFile, previous: "DocumentIndex | None") -> None:
         self.parsed = parsed
         text = parsed.text
         reuse: dict[int, UnitIndex] = {}
@@ -244,11 +229,10 @@ class DocumentIndex:
             names.update(ctx.attr_aliases)
         if not names:
             return frozenset()
-        for m in _ALIAS_DEF.finditer(text, chunk.start, chunk.end):
-            name = m.group(1)
+        for name, (start, end) in sorted(ctx.alias_defs.items(), key=lambda kv: kv[1]):
             if name in names:
                 key = AliasKey(ci, name)
-                self.alias_defs.append(Occurrence(m.start(1), m.end(1), ALIAS, key, True))
+                self.alias_defs.append(Occurrence(start, end, ALIAS, key, True))
                 self.alias_values[key] = names[name]
         return frozenset(names)
 

@@ -5,24 +5,60 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import time
 
 from gpu_lsp.lsp.commands import RUNNER_FUNCTION, RUNNER_MODULE
+
+
+def result_json(result, function: str, seconds: float) -> dict:
+    """The runner's RunResult as JSON, with a one-line `message` for the editor."""
+    error = getattr(result, "error", None)
+    exit_code = int(getattr(result, "exit_code", 1))
+    backend = getattr(result, "backend", "?")
+    if error is not None:
+        message = f"@{function} failed on {backend}: {getattr(error, 'message', error)}"
+    elif exit_code:
+        message = f"@{function} did not run (exit code {exit_code}); see stderr"
+    else:
+        message = f"@{function} finished on {backend} in {seconds:.2f} s"
+    out = {
+        "ok": exit_code == 0,
+        "message": message,
+        "function": function,
+        "backend": backend,
+        "exit_code": exit_code,
+        "stdout": getattr(result, "stdout", ""),
+        "stderr": getattr(result, "stderr", ""),
+        "seconds": round(seconds, 3),
+    }
+    note = getattr(result, "note", None)
+    if note:
+        out["note"] = note
+    if error is not None:
+        out["error"] = getattr(error, "message", str(error))
+    timings = getattr(result, "timings", None)
+    if timings:
+        out["timings"] = [[name, t] for name, t in timings]
+    return out
 
 
 def main() -> int:
     job = json.loads(sys.stdin.read())
     runner = getattr(importlib.import_module(RUNNER_MODULE), RUNNER_FUNCTION)
+    function = job["function"]
+    started = time.perf_counter()
     try:
-        result = runner(job["text"], job["function"], backend=job.get("backend", "auto"), timeout=job.get("timeout"))
-    except Exception as exc:  # the user's program failed: report it, do not crash
+        result = runner(
+            job["text"],
+            filename=job.get("filename", "<buffer>"),
+            entry=function,
+            backend=job.get("backend", "auto"),
+            timeout=job.get("timeout"),
+        )
+    except Exception as exc:  # the runner itself failed: report it, do not crash
         print(json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"}))
         return 0
-    if hasattr(result, "to_json"):
-        result = result.to_json()
-    if not isinstance(result, dict):
-        result = {"ok": True, "result": result}
-    result.setdefault("ok", True)
-    print(json.dumps(result, default=str))
+    print(json.dumps(result_json(result, function, time.perf_counter() - started), default=str))
     return 0
 
 

@@ -1,0 +1,116 @@
+"""A pytest-lsp client that records what the server publishes and applies its edits."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import uuid
+from concurrent.futures import Future
+from typing import Any
+
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pygls.protocol.json_rpc import JsonRPCRequestMessage
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+from gpu_lsp.lsp.positions import LineTable
+
+SERVER = [sys.executable, "-m", "gpu_lsp"]
+TIMEOUT = 20.0
+
+
+class RecordingClient(LanguageClient):
+    """Keeps every publishDiagnostics (with its version) and every applied edit."""
+
+    def __init__(self) -> None:
+        super().__init__(converter_factory=default_converter)
+        self.published: list[types.PublishDiagnosticsParams] = []
+        self.applied: list[types.ApplyWorkspaceEditParams] = []
+        self.texts: dict[str, str] = {}
+        self.versions: dict[str, int] = {}
+
+
+def _publish(ls: RecordingClient, params: types.PublishDiagnosticsParams) -> None:
+    ls.published.append(params)
+    ls.diagnostics[params.uri] = params.diagnostics
+
+
+def _apply_edit(ls: RecordingClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+    ls.applied.append(params)
+    return types.ApplyWorkspaceEditResult(applied=True)
+
+
+def make_client() -> RecordingClient:
+    client = RecordingClient()
+    features = dict(DEFAULT_CLIENT_FEATURES)
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _publish
+    features[types.WORKSPACE_APPLY_EDIT] = _apply_edit
+    register_lsp_features(client, features)
+    return client
+
+
+CONFIG = ClientServerConfig(server_command=SERVER, client_factory=make_client)
+
+
+async def within(awaitable: Any, timeout: float = TIMEOUT) -> Any:
+    return await asyncio.wait_for(awaitable, timeout)
+
+
+async def wait_published(client: RecordingClient, uri: str, version: int | None = None, since: int = 0, timeout: float = TIMEOUT):
+    """The first publishDiagnostics for `uri` (and `version`, if given) after index `since`."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        for params in client.published[since:]:
+            if params.uri == uri and (version is None or params.version == version):
+                return params
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"no diagnostics for {uri} version {version} within {timeout} s")
+        await asyncio.sleep(0.01)
+
+
+def open_document(client: RecordingClient, uri: str, text: str, version: int = 1) -> None:
+    client.texts[uri] = text
+    client.versions[uri] = version
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="mlir", version=version, text=text)
+        )
+    )
+
+
+def change_document(client: RecordingClient, uri: str, start: int, end: int, new_text: str) -> int:
+    """Send an incremental change of `[start, end)` (code-point offsets); returns the new version."""
+    text = client.texts[uri]
+    table = LineTable.of(text)
+    sl, sc = table.position(text, start)
+    el, ec = table.position(text, end)
+    version = client.versions[uri] + 1
+    client.versions[uri] = version
+    client.texts[uri] = text[:start] + new_text + text[end:]
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=types.Position(line=sl, character=sc), end=types.Position(line=el, character=ec)),
+                    text=new_text,
+                )
+            ],
+        )
+    )
+    return version
+
+
+async def raw_request(client: RecordingClient, method: str, params: Any) -> Any:
+    """Send a request whose params are not checked by the client (to test malformed requests)."""
+    msg_id = str(uuid.uuid4())
+    future: Future = Future()
+    client.protocol._request_futures[msg_id] = future
+    client.protocol._send_data(JsonRPCRequestMessage(id=msg_id, method=method, params=params, jsonrpc="2.0"))
+    return await asyncio.wrap_future(future)
+
+
+def position(text: str, offset: int) -> types.Position:
+    line, character = LineTable.of(text).position(text, offset)
+    return types.Position(line=line, character=character)

@@ -1,0 +1,109 @@
+"""Code actions from Diagnostic.fix, ignore comments, fix-all, the Run code lens, and settings."""
+
+from __future__ import annotations
+
+from lsp_samples import INLINE, OUTLINED, at, snapshot
+
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
+from gpu_lsp.lsp.actions import (
+    code_lenses,
+    diagnostic_actions,
+    fix_all_action,
+    fix_all_edits,
+    fix_title,
+    ignore_edit,
+)
+from gpu_lsp.lsp.positions import LineTable
+from gpu_lsp.lsp.settings import Settings, parse_settings
+from gpu_lsp.text import Edit, TextRange, apply_edits
+
+
+def _diag(text: str, needle: str, code: str, fix: Fix | None = None, **kw) -> Diagnostic:
+    start = text.index(needle)
+    return Diagnostic(code, f"{code} message", TextRange(start, start + len(needle)), fix=fix, **kw)
+
+
+def _insert_fix(text: str, before: str, new: str, applicability=Applicability.SAFE, title="Add it") -> Fix:
+    pos = text.index(before)
+    return Fix(title, (Edit(TextRange(pos, pos), new),), applicability)
+
+
+def test_quick_fix_then_ignore_comment() -> None:
+    fix = _insert_fix(OUTLINED, "%t4 = gpu.launch_func", "%j = gpu.wait async [%t2, %t3]\n    ")
+    d = _diag(OUTLINED, "gpu.launch_func async [%t2, %t3]", "GPU201", fix)
+    snap = snapshot(OUTLINED)
+    acts = diagnostic_actions(snap, d)
+    assert [a.title for a in acts] == ["Add it", "Ignore GPU201 on this line"]
+    assert acts[0].preferred and not acts[1].preferred
+    fixed = apply_edits(OUTLINED, acts[0].edits)
+    assert "    %j = gpu.wait async [%t2, %t3]\n    %t4 = gpu.launch_func" in fixed
+    ignored = apply_edits(OUTLINED, acts[1].edits)
+    assert "    // gpu-lint: ignore[GPU201]\n    %t4 = gpu.launch_func" in ignored
+
+
+def test_unsafe_fixes_say_so_and_display_only_fixes_are_not_offered() -> None:
+    unsafe = _insert_fix(OUTLINED, "return", "x", Applicability.UNSAFE, "Remove the wait")
+    assert fix_title(unsafe) == "Remove the wait (unsafe)"
+    snap = snapshot(OUTLINED)
+    acts = diagnostic_actions(snap, _diag(OUTLINED, "gpu.wait [%t6]", "GPU202", unsafe))
+    assert acts[0].title == "Remove the wait (unsafe)" and not acts[0].preferred
+    shown = _insert_fix(OUTLINED, "return", "x", Applicability.DISPLAY_ONLY)
+    acts = diagnostic_actions(snap, _diag(OUTLINED, "gpu.wait [%t6]", "GPU202", shown))
+    assert [a.title for a in acts] == ["Ignore GPU202 on this line"]
+
+
+def test_ignore_extends_an_existing_comment_and_skips_syntax_errors() -> None:
+    text = "func.func @f() {\n  // gpu-lint: ignore[GPU203]\n  gpu.wait\n  return\n}\n"
+    lines = LineTable.of(text)
+    edit = ignore_edit(text, lines, _diag(text, "gpu.wait", "GPU210"))
+    assert apply_edits(text, [edit]) == text.replace("ignore[GPU203]", "ignore[GPU203, GPU210]")
+    assert ignore_edit(text, lines, _diag(text, "gpu.wait", "GPU203")) is None
+    assert ignore_edit(text, lines, _diag(text, "gpu.wait", "GPU001")) is None
+
+
+def test_fix_all_takes_safe_non_overlapping_fixes() -> None:
+    text = OUTLINED
+    a = _diag(text, "%t3 = gpu.wait", "GPU210", _insert_fix(text, "%t3 = gpu.wait", "// a\n    "))
+    b = _diag(text, "%t3 = gpu.wait", "GPU211", _insert_fix(text, "%t3 = gpu.wait", "// b\n    "))
+    c = _diag(text, "return", "GPU212", _insert_fix(text, "return", "// c\n    ", Applicability.UNSAFE))
+    d = _diag(text, "gpu.wait [%t6]", "GPU213", _insert_fix(text, "gpu.wait [%t6]", "// d\n    "))
+    edits = fix_all_edits([a, b, c, d])
+    out = apply_edits(text, edits)
+    assert "// a\n" in out and "// b\n" not in out and "// c\n" not in out and "// d\n" in out
+    action = fix_all_action([a, c])
+    assert action is not None and action.kind == "source.fixAll.gpu-lint" and action.diagnostics == [a]
+    assert fix_all_action([c]) is None
+
+
+def test_run_code_lens_above_functions_that_launch_kernels() -> None:
+    snap = snapshot(OUTLINED)
+    [lens] = code_lenses(snap)
+    assert lens.command == "gpu-lsp.runOnGpu" and lens.arguments == (snap.uri, "main")
+    assert "Run on GPU" in lens.title and OUTLINED[lens.range.start : lens.range.end] == "@main"
+    [inline] = code_lenses(snapshot(INLINE))
+    assert inline.arguments[1] == "inline"
+
+
+def test_settings_select_ignore_and_severity() -> None:
+    settings, problems = parse_settings(
+        {"gpuLsp": {"lint": {"select": ["GPU2"], "ignore": ["gpu203"], "severity": {"GPU2": "hint", "GPU201": "error"}}, "runner": {"backend": "numpy"}}}
+    )
+    assert problems == []
+    assert settings.select == ("GPU2",) and settings.ignore == ("GPU203",) and settings.runner_backend == "numpy"
+    r = TextRange(0, 1)
+    ds = [Diagnostic(c, "m", r, Severity.WARNING) for c in ("GPU001", "GPU101", "GPU201", "GPU202", "GPU203")]
+    shown = settings.apply(ds)
+    assert [(d.code, d.severity) for d in shown] == [
+        ("GPU001", Severity.WARNING),
+        ("GPU201", Severity.ERROR),
+        ("GPU202", Severity.HINT),
+    ]
+
+
+def test_settings_accept_bare_and_dotted_forms_and_report_problems() -> None:
+    bare, _ = parse_settings({"lint": {"ignore": ["GPU3"]}})
+    dotted, _ = parse_settings({"gpuLsp.lint.ignore": ["GPU3"]})
+    assert bare.ignore == dotted.ignore == ("GPU3",)
+    settings, problems = parse_settings({"lint": {"select": 3, "severity": {"GPU1": "loud"}}, "runner": {"backend": "tpu"}})
+    assert settings == Settings()
+    assert len(problems) == 3

@@ -1,0 +1,82 @@
+"""The server under stress: a 5 MB document, 500 random edits, a handler that raises."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+import pytest_lsp
+from lsp_client import CONFIG, RecordingClient, change_document, open_document, position, wait_published, within
+from lsp_samples import INLINE, OUTLINED
+from lsprotocol import types
+from pytest_lsp import client_capabilities
+
+from gpu_lsp.lsp import convert, engine
+from gpu_lsp.lsp.documents import Document
+from support import SHARED
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+GEN = SHARED / "tools" / "gen_gpu_mlir.py"
+
+
+@pytest_lsp.fixture(scope="module", config=CONFIG)
+async def client(lsp_client: RecordingClient):
+    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri="file:///work")
+    await within(lsp_client.initialize_session(params))
+    yield
+    await within(lsp_client.shutdown_session())
+
+
+def _expected(uri: str, text: str, version: int) -> list[tuple]:
+    """The diagnostics a fresh analysis of `text` gives, as the server would publish them."""
+    doc = Document(uri, text, version)
+    snap = doc.analysed()
+    fresh = engine.diagnose(engine.parse_document(text))
+    return [(d.range, d.code, d.message) for d in (convert.diagnostic(snap, x) for x in fresh)]
+
+
+async def test_500_random_edits_end_equal_to_a_fresh_analysis(client: RecordingClient) -> None:
+    uri = "file:///work/replay.mlir"
+    open_document(client, uri, OUTLINED + "\n// -----\n" + INLINE)
+    await within(wait_published(client, uri, 1))
+    rng = random.Random(2024)
+    pieces = ["", "x", "%", "}", "{", "\n", " ", "(", ")", "[", "%t0", "gpu.wait async\n", "// c\n", "@", "é", "😀"]
+    version = 1
+    for _ in range(500):
+        text = client.texts[uri]
+        start = rng.randrange(len(text) + 1)
+        end = min(len(text), start + rng.choice((0, 0, 1, 3, 8)))
+        version = change_document(client, uri, start, end, rng.choice(pieces))
+    final = await within(wait_published(client, uri, version), 60)
+    got = [(d.range, d.code, d.message) for d in final.diagnostics]
+    assert got == _expected(uri, client.texts[uri], version)
+    # Still responsive.
+    symbols = await within(client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))))
+    assert symbols is not None
+    published = [p.version for p in client.published if p.uri == uri]
+    assert published == sorted(published), "never an older version after a newer one"
+
+
+async def test_a_5_mb_document_opens_and_answers(client: RecordingClient) -> None:
+    text = subprocess.run(
+        [sys.executable, str(GEN), "--mode", "outlined", "--lines", "125000"], check=True, capture_output=True, text=True
+    ).stdout
+    assert len(text.encode()) >= 5_000_000
+    uri = "file:///work/big.mlir"
+    open_document(client, uri, text)
+    published = await within(wait_published(client, uri, 1), 120)
+    assert list(published.diagnostics) == []
+    offset = text.index("= gpu.launch_func", len(text) // 2) + 2
+    hover = await within(
+        client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=position(text, offset + 3))),
+        60,
+    )
+    assert hover is not None and "gpu.launch_func" in hover.contents.value
+    start = text.index("= arith.constant", len(text) // 2) + 2
+    version = change_document(client, uri, start, start + len("arith"), "arth")
+    edited = await within(wait_published(client, uri, version), 60)
+    assert [d.code for d in edited.diagnostics] == ["GPU006"]
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
