@@ -572,3 +572,19 @@ module {
   }
 }
 """
+
+
+def test_every_corpus_chunk_prints_even_with_errors() -> None:
+    """Printing never raises, also for chunks with errors (partial IR) and without source text."""
+    from support.corpus import corpus_files
+
+    count = 0
+    for path in corpus_files():
+        text = path.read_text(encoding="utf-8")
+        for chunk in parse(text, split=True).chunks:
+            for generic in (False, True):
+                for source in (text, None):
+                    out = print_module(chunk.module, generic=generic, source=source)
+                    assert out.endswith("\n")
+            count += 1
+    assert count > 100

@@ -708,7 +708,8 @@ def needs_source(op: Operation) -> bool:
 class CannotPrint(Exception):
     """Raised by a custom printer when the IR holds something its custom form cannot show.
 
-    The op is then printed from its source text, or in generic form.
+    The op is then printed from its source text, or in generic form (so is an op
+    whose custom printer fails on malformed IR).
     """
 
 
@@ -884,13 +885,15 @@ class OpPrinter:
             default = self.dialects[-1]
             if default and name.startswith(default) and name[len(default) : len(default) + 1] == "." and name.count(".") == 1:
                 name = name[len(default) + 1 :]
-            mark = len(self.out)
+            mark, indent, depth = len(self.out), self.indent, len(self.dialects)
             w(name)
             try:
                 spec.print(self, op)
                 return
-            except CannotPrint:
+            except Exception:  # CannotPrint, or IR the custom form cannot show (e.g. a launch without its region arguments)
                 del self.out[mark:]
+                del self.dialects[depth:]
+                self.indent = indent
             if self.source is not None and op.span is not None:
                 del self.out[mark - 1 if op.results else mark :]
                 self._source_op(op)
