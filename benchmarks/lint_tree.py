@@ -1,0 +1,85 @@
+"""gpu-lint over a tree of 1,000 generated files: files per second for one process and for the pool.
+
+Not a test: prints figures for the notes. Generates its inputs with
+../shared/tools/gen_gpu_mlir.py (about 100 lines a file, inline and outlined
+shapes, 10 folders of 100 files) in a temporary folder and runs the real
+command line, start-up included, once with `--jobs 1` and once with the
+default pool (one worker per core). Goal: the pool at least 1.6x faster than
+one process on a 2-core machine, and the whole tree in under 30 s.
+
+    .venv/bin/python benchmarks/lint_tree.py [--files 1000] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GENERATOR = ROOT.parent / "shared" / "tools" / "gen_gpu_mlir.py"
+COMMAND = [sys.executable, "-c", "import sys; from gpu_lsp.lint.app import main; sys.exit(main(sys.argv[1:]))"]
+SHAPES = (
+    ["--mode", "inline", "--funcs", "2"],
+    ["--mode", "inline", "--funcs", "3"],
+    ["--mode", "outlined", "--funcs", "2"],
+    ["--mode", "outlined", "--funcs", "3"],
+)
+
+
+def generate_tree(folder: Path, files: int) -> int:
+    """Write `files` generated files under `folder`; returns the total line count."""
+    shapes = [
+        subprocess.run([sys.executable, str(GENERATOR), *shape], check=True, capture_output=True, text=True).stdout
+        for shape in SHAPES
+    ]
+    lines = 0
+    for i in range(files):
+        text = shapes[i % len(shapes)]
+        sub = folder / f"part{i % 10}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"file{i:04}.mlir").write_text(text, encoding="utf-8")
+        lines += text.count("\n")
+    return lines
+
+
+def time_run(folder: Path, jobs: list[str]) -> tuple[float, int]:
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [*COMMAND, str(folder), "--isolated", "--output-format", "grouped", *jobs],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"gpu-lint failed ({proc.returncode}): {proc.stderr}")
+    return elapsed, proc.returncode
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--files", type=int, default=1000)
+    ap.add_argument("--runs", type=int, default=3, help="runs of each variant; the median is reported")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="gpu-lint-tree-") as tmp:
+        folder = Path(tmp)
+        lines = generate_tree(folder, args.files)
+        print(f"tree: {args.files} files, {lines} lines ({lines / args.files:.0f} lines a file), {os.cpu_count()} cores")
+        results = {}
+        for label, jobs in (("one process", ["--jobs", "1"]), ("pool", [])):
+            times = [time_run(folder, jobs)[0] for _ in range(args.runs)]
+            results[label] = statistics.median(times)
+            print(f"{label:12} {results[label]:6.2f} s  {args.files / results[label]:7.1f} files/s  (runs: {', '.join(f'{t:.2f}' for t in times)})")
+    speedup = results["one process"] / results["pool"]
+    print(f"pool speed-up: {speedup:.2f}x (goal >= 1.6x); pool wall time {results['pool']:.2f} s (goal < 30 s)")
+
+
+if __name__ == "__main__":
+    main()
