@@ -341,6 +341,18 @@ class Access:
                     np.copyto(view, value, where=np.broadcast_to(mask, space.shape), casting="unsafe")
                 return
             addr = addr.materialize(space)
+        if mask is not None and space is not None:
+            m = np.asarray(mask)
+            # A mask that depends only on the thread (or only on the block) selects whole
+            # columns (rows): index those instead of scanning every thread.
+            if m.ndim == 2 and m.shape[0] == 1:
+                cols = np.flatnonzero(m[0])
+                data[np.broadcast_to(addr, space.shape)[:, cols]] = np.broadcast_to(value, space.shape)[:, cols]
+                return
+            if m.ndim == 2 and m.shape[1] == 1:
+                rows = np.flatnonzero(m[:, 0])
+                data[np.broadcast_to(addr, space.shape)[rows]] = np.broadcast_to(value, space.shape)[rows]
+                return
         addr = np.broadcast_to(addr, space.shape if space else np.shape(addr))
         value = np.broadcast_to(value, addr.shape)
         if mask is not None:
