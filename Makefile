@@ -14,6 +14,12 @@ DEMO_CMD = for f in examples/*.mlir; do \
 	echo "==> gpu-opt -split-input-file examples/mistakes.mlir (diagnostics expected)"; \
 	$(BIN)/gpu-opt -split-input-file examples/mistakes.mlir || true
 
+# The editor tests: the VS Code extension's (grammar, manifest and .vsix, unit) and its stdio
+# client test against the server; the Neovim end to end runs in pytest and needs `nvim`
+# (`make test GPU_LSP_REQUIRE_NVIM=0` skips it where Neovim is not installed).
+VSCODE = editors/vscode
+GPU_LSP_REQUIRE_NVIM ?= 1
+
 .PHONY: $(VENV) demo test clean
 
 $(VENV): $(STAMP)
@@ -27,8 +33,13 @@ $(STAMP): pyproject.toml
 demo: $(VENV)
 	@$(DEMO_CMD)
 
-test: $(VENV)
-	$(BIN)/python -m pytest -q
+test: $(VENV) $(VSCODE)/node_modules
+	GPU_LSP_REQUIRE_NVIM=$(GPU_LSP_REQUIRE_NVIM) $(BIN)/python -m pytest -q
+	cd $(VSCODE) && npm test && GPU_LSP_PYTHON=$(abspath $(BIN)/python) npm run test:client
+
+$(VSCODE)/node_modules: $(VSCODE)/package-lock.json
+	cd $(VSCODE) && npm ci --no-audit --no-fund
+	touch $@
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .lark_cache

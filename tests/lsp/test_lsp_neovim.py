@@ -1,0 +1,68 @@
+"""Neovim end to end: the plugin in headless Neovim against the real server (editors/neovim/test)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpu_lsp.analysis import lint_text
+from support import REPO
+
+RUN_E2E = REPO / "editors" / "neovim" / "test" / "run_e2e.sh"
+TWO_DEPS = REPO / "editors" / "vscode" / "test" / "fixtures" / "two_deps.mlir"
+
+UNDEFINED = """\
+func.func @f(%m: memref<4xf32>) {
+  %t0 = gpu.wait async
+  %t1 = gpu.dealloc async [%t9] %m : memref<4xf32>
+  gpu.wait [%t1]
+  return
+}
+"""
+
+
+def _nvim() -> str:
+    nvim = shutil.which(os.environ.get("NVIM", "nvim"))
+    if nvim is None:
+        if os.environ.get("GPU_LSP_REQUIRE_NVIM") == "1":
+            pytest.fail("nvim is not installed (apt-get install -y neovim), and GPU_LSP_REQUIRE_NVIM=1")
+        pytest.skip("nvim is not installed (apt-get install -y neovim)")
+    return nvim
+
+
+def _run(path: Path, tmp_path: Path) -> dict:
+    out = tmp_path / "nvim-e2e.json"
+    env = dict(os.environ, GPU_LSP_CMD=json.dumps([sys.executable, "-m", "gpu_lsp"]), GPU_LSP_OUT=str(out), NVIM=_nvim())
+    proc = subprocess.run(["sh", str(RUN_E2E), str(path)], env=env, capture_output=True, text=True, timeout=120)
+    assert out.exists(), f"no result from Neovim (exit {proc.returncode}): {proc.stderr}"
+    result = json.loads(out.read_text())
+    assert proc.returncode == 0, f"Neovim e2e failed: {result.get('error')}\n{proc.stderr}"
+    return result
+
+
+def test_neovim_shows_diagnostics_and_applies_the_ignore_quick_fix(tmp_path: Path) -> None:
+    path = tmp_path / "undefined.mlir"
+    path.write_text(UNDEFINED)
+    result = _run(path, tmp_path)
+    [d] = result["diagnostics"]
+    assert (d["code"], d["source"], d["lnum"], d["col"]) == ("GPU003", "gpu-lint", 2, 27)
+    assert result["actions"] == ["Ignore GPU003 on this line"] and result["applied"] == result["actions"][0]
+    assert result["buffer"][2] == "  // gpu-lint: ignore[GPU003]"
+    assert result["diagnostics_after"] == []
+
+
+def test_neovim_applies_the_fix_of_the_two_dependency_launch(tmp_path: Path) -> None:
+    fixes = [d for d in lint_text(TWO_DEPS.read_text()) if d.fix is not None]
+    if not fixes:
+        pytest.skip("no rule reports the two-dependency gpu.launch_func with a fix yet")
+    result = _run(TWO_DEPS, tmp_path)
+    assert result["diagnostics"] and result["diagnostics"][0]["source"] == "gpu-lint"
+    buffer = "\n".join(result["buffer"])
+    assert "gpu.launch_func async [%t2, %t3]" not in buffer
+    assert result["applied"] in result["actions"]
