@@ -7,14 +7,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from gpu_lsp.analysis import analyze_text
+from gpu_lsp.analysis import ALWAYS_REPORTED, lint_text
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic
 from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import Problem, Source, Target, decode, read_source, write_source
 from gpu_lsp.lint.fixer import fix_text
-
-SPLIT_MARKER = "// -----"
-
 
 class FixMode(enum.Enum):
     """What to do with fixes: nothing, write them, or only compute them (--diff, standard input)."""
@@ -44,15 +41,15 @@ class FileReport:
 
 
 def analyze(text: str) -> list[Diagnostic]:
-    """Every diagnostic of a file, before settings; a file with `// -----` markers is checked chunk by chunk."""
-    return analyze_text(text, SPLIT_MARKER in text)[1]
+    """Every diagnostic of every rule, suppression comments applied, before settings (chunk by chunk at `// -----`)."""
+    return lint_text(text)
 
 
 def choose(diagnostics: list[Diagnostic], settings: Settings, path: str | None) -> list[Diagnostic]:
-    """The diagnostics the settings report for `path`, at their configured severity, sorted."""
+    """The diagnostics the settings report for `path`, at their configured severity, sorted (syntax errors always)."""
     out = []
     for diagnostic in diagnostics:
-        if not settings.is_enabled(diagnostic.code, path):
+        if not diagnostic.code.startswith(ALWAYS_REPORTED) and not settings.is_enabled(diagnostic.code, path):
             continue
         severity = settings.severity_of(diagnostic.code, diagnostic.severity)
         out.append(diagnostic if severity == diagnostic.severity else replace(diagnostic, severity=severity))

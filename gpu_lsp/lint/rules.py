@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.diagnostics.registry import FixAvailability, load_rules
 
 
 @dataclass(frozen=True)
@@ -20,31 +21,24 @@ class RuleInfo:
     fixable: bool
 
 
-def _registry() -> dict | None:
-    try:
-        from gpu_lsp.diagnostics.registry import load_rules
-
-        return load_rules()
-    except ImportError:  # the rule registry is not part of this checkout
-        return None
+def _registry() -> dict:
+    return load_rules()
 
 
-def known_codes() -> frozenset[str] | None:
-    """Every registered code (None when there is no registry, or an empty one, to check selectors against)."""
-    rules = _registry()
-    return frozenset(rules) if rules else None
+def known_codes() -> frozenset[str]:
+    """Every registered code (selectors are checked against them)."""
+    return frozenset(_registry())
 
 
 def rule_info(code: str) -> RuleInfo:
     """The registered rule for `code`, or a bare description of an unregistered code."""
-    rules = _registry() or {}
-    rule = rules.get(code)
+    rule = _registry().get(code)
     if rule is None:
         return RuleInfo(code, code.lower(), "", "", Severity.ERROR, None, False)
-    fixable = getattr(rule.fix, "value", "none") != "none"
+    fixable = rule.fix is not FixAvailability.NONE
     return RuleInfo(rule.code, rule.name, rule.summary, rule.doc, rule.severity, rule.url, fixable)
 
 
 def all_rules() -> list[RuleInfo]:
     """Every registered rule, by code."""
-    return [rule_info(code) for code in sorted(_registry() or {})]
+    return [rule_info(code) for code in sorted(_registry())]

@@ -8,13 +8,13 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Callable
 
 import pytest
 
 from gpu_lsp import __version__
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
+from gpu_lsp.diagnostics.registry import FixAvailability, Rule
 from gpu_lsp.lint import app, check, formats, rules
 from gpu_lsp.text import Edit, TextRange
 
@@ -142,33 +142,25 @@ def fake_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(check, "analyze", lambda text: fake_analyze(text, real))
 
 
-def _rule(code: str, name: str, severity: Severity, fix: str) -> SimpleNamespace:
+def _rule(code: str, name: str, severity: Severity, fix: FixAvailability) -> Rule:
     words = name.replace("-", " ")
-    return SimpleNamespace(
-        code=code,
-        name=name,
-        summary=f"Checks for {words}.",
-        doc=f"## What it does\nChecks for {words}.\n\n## Why is this bad?\nIt is.",
-        severity=severity,
-        url=f"https://example.invalid/rules#{code.lower()}",
-        fix=SimpleNamespace(value=fix),
-    )
+    return Rule(code, name, severity, f"## What it does\nChecks for {words}.\n\n## Why is this bad?\nIt is.", fix=fix)
 
 
 FAKE_RULES = {
     rule.code: rule
     for rule in [
-        _rule("GPU001", "unbalanced-bracket", Severity.ERROR, "none"),
-        _rule("GPU002", "custom-syntax", Severity.ERROR, "none"),
-        _rule("GPU003", "undefined-value", Severity.ERROR, "none"),
-        _rule("GPU006", "unknown-op", Severity.HINT, "none"),
-        _rule("GPU201", "redundant-join", Severity.WARNING, "sometimes"),
-        _rule("GPU203", "unnamed-async-token", Severity.ERROR, "always"),
-        _rule("GPU301", "wait-on-nothing", Severity.INFO, "none"),
-        _rule("GPU390", "trailing-whitespace", Severity.WARNING, "always"),
-        _rule("GPU391", "todo-comment", Severity.INFO, "always"),
-        _rule("GPU392", "break-marker", Severity.WARNING, "always"),
-        _rule("GPU393", "long-line", Severity.HINT, "always"),
+        _rule("GPU001", "unbalanced-bracket", Severity.ERROR, FixAvailability.NONE),
+        _rule("GPU002", "custom-syntax", Severity.ERROR, FixAvailability.NONE),
+        _rule("GPU003", "undefined-value", Severity.ERROR, FixAvailability.NONE),
+        _rule("GPU006", "unknown-op", Severity.HINT, FixAvailability.NONE),
+        _rule("GPU201", "redundant-join", Severity.WARNING, FixAvailability.SOMETIMES),
+        _rule("GPU203", "unnamed-async-token", Severity.ERROR, FixAvailability.ALWAYS),
+        _rule("GPU301", "wait-on-nothing", Severity.INFO, FixAvailability.NONE),
+        _rule("GPU390", "trailing-whitespace", Severity.WARNING, FixAvailability.ALWAYS),
+        _rule("GPU391", "todo-comment", Severity.INFO, FixAvailability.ALWAYS),
+        _rule("GPU392", "break-marker", Severity.WARNING, FixAvailability.ALWAYS),
+        _rule("GPU393", "long-line", Severity.HINT, FixAvailability.ALWAYS),
     ]
 }
 
