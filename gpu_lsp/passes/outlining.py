@@ -182,10 +182,15 @@ class OutlineResult:
 
 
 class _SymbolTable:
-    """`mlir::SymbolTable` over one symbol-table op: name -> op, insertion with renaming."""
+    """`mlir::SymbolTable` over one symbol-table op: name -> op, insertion with renaming.
+
+    Like upstream, the counter of the `_N` suffixes lives as long as the table:
+    the second clash in one pass starts where the first stopped.
+    """
 
     def __init__(self, op: Operation) -> None:
         self.op = op
+        self.counter = 0
         self.names: dict[str, Operation] = {}
         for child in body_block(op).operations:
             name = symbol_name(child)
@@ -209,10 +214,9 @@ class _SymbolTable:
         if name not in self.names:
             self.names[name] = symbol
             return name
-        counter = 0
         while True:
-            candidate = f"{name}_{counter}"
-            counter += 1
+            candidate = f"{name}_{self.counter}"
+            self.counter += 1
             if candidate not in self.names:
                 break
         self.names[candidate] = symbol

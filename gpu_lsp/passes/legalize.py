@@ -1,0 +1,71 @@
+"""Legalize GPU host code for `gpu-to-llvm`: each async op waits on at most one token.
+
+The lowering maps a token to a stream and rejects a `gpu.launch_func` with more
+than one dependency and a synchronous op with dependencies (section 3 of the
+upstream reference). This rewrite, offered as one fix-all:
+
+* joins the dependencies of an op that has several: `%j = gpu.wait async [%a, %b]`
+  right before it, which then depends on `%j` alone (gpu.wait itself may join);
+* makes a synchronous op with dependencies async and blocks the host right after
+  it with `gpu.wait [%token]`, which keeps its synchronous meaning
+  (host-shared gpu.alloc cannot be async and is left alone);
+* names async results written without a name (`gpu.wait async` -> `%t = gpu.wait async`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.passes.async_region import async_dependencies, async_token_result
+from gpu_lsp.passes.effects import is_async_op
+from gpu_lsp.passes.ir import insert_after, insert_before, touch, wait_op
+
+
+@dataclass
+class LegalizeResult:
+    joined: list[Operation] = field(default_factory=list)  # ops whose dependencies were joined
+    made_async: list[Operation] = field(default_factory=list)  # synchronous ops made async
+    named: list[Operation] = field(default_factory=list)  # ops whose unnamed async result gets a name
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.joined or self.made_async or self.named)
+
+
+def _set_dependencies(op: Operation, deps: list) -> None:
+    old = async_dependencies(op)
+    op.set_operands(list(deps) + op.operands[len(old) :])
+    seg = op.properties.get("operandSegmentSizes")
+    if isinstance(seg, DenseArrayAttr):
+        values = list(seg.values)
+        values[0] = len(deps)
+        op.properties["operandSegmentSizes"] = DenseArrayAttr(seg.element, tuple(values))
+    touch(op)
+
+
+def legalize(root: Operation) -> LegalizeResult:
+    """Rewrite every async op nested in `root`, in place."""
+    result = LegalizeResult()
+    for op in list(root.walk()):
+        if not is_async_op(op) or op.parent is None:
+            continue
+        if op.extra.get("unnamed_async") is not None:
+            result.named.append(op)
+        if op.name == "gpu.wait":
+            continue
+        deps = async_dependencies(op)
+        if len(deps) > 1:
+            join = wait_op(deps, True, op.loc)
+            insert_before(join, op)
+            _set_dependencies(op, [join.results[0]])
+            result.joined.append(op)
+            deps = async_dependencies(op)
+        if deps and async_token_result(op) is None and "hostShared" not in op.properties:
+            token = op.add_result(T.TOKEN)
+            touch(op)
+            insert_after(wait_op([token], False, op.loc), op)
+            result.made_async.append(op)
+    return result
