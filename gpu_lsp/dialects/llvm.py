@@ -31,7 +31,7 @@ def llvm_type(text: str) -> T.Type | None:
         text = "!llvm." + text
     try:
         return parse_type(text)
-    except TypeSyntaxError:
+    except ValueError:
         return None
 
 
@@ -59,7 +59,7 @@ def member_type(ty: T.Type | None, positions: list[int]) -> T.Type | None:
             return None
         body = ty.body
         if ty.name == "struct":
-            if "(" not in body:
+            if "(" not in body or ")" not in body:
                 return None
             members = split_top(body[body.index("(") + 1 : body.rindex(")")])
             if not 0 <= pos < len(members):

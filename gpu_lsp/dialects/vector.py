@@ -525,10 +525,9 @@ def _outerproduct(c: Cursor, st: OpState) -> None:
     c.punct(",")
     rhs = c.type()
     refs[0].type, refs[1].type = lhs, rhs
-    if isinstance(lhs, T.VectorType) and isinstance(rhs, T.VectorType):
-        scalable = lhs.scalable + rhs.scalable if (lhs.scalable or rhs.scalable) else ()
-        if scalable:
-            scalable = (scalable[0] if lhs.scalable else False, rhs.scalable[0] if rhs.scalable else False)
+    if isinstance(lhs, T.VectorType) and isinstance(rhs, T.VectorType) and lhs.shape and rhs.shape:
+        pair = (bool(lhs.scalable and lhs.scalable[0]), bool(rhs.scalable and rhs.scalable[0]))
+        scalable = pair if any(pair) else ()
         result: T.Type = T.VectorType((lhs.shape[0], rhs.shape[0]), lhs.element, scalable)
     else:
         result = lhs
