@@ -71,12 +71,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="gpu-lint-tree-") as tmp:
         folder = Path(tmp)
         lines = generate_tree(folder, args.files)
-        print(f"tree: {args.files} files, {lines} lines ({lines / args.files:.0f} lines a file), {os.cpu_count()} cores")
+        print(
+            f"tree: {args.files} files, {lines} lines ({lines / args.files:.0f} lines a file), {os.cpu_count()} cores"
+        )
         results = {}
         for label, jobs in (("one process", ["--jobs", "1"]), ("pool", [])):
             times = [time_run(folder, jobs)[0] for _ in range(args.runs)]
             results[label] = statistics.median(times)
-            print(f"{label:12} {results[label]:6.2f} s  {args.files / results[label]:7.1f} files/s  (runs: {', '.join(f'{t:.2f}' for t in times)})")
+            runs = ", ".join(f"{t:.2f}" for t in times)
+            print(f"{label:12} {results[label]:6.2f} s  {args.files / results[label]:7.1f} files/s  (runs: {runs})")
     speedup = results["one process"] / results["pool"]
     print(f"pool speed-up: {speedup:.2f}x (goal >= 1.6x); pool wall time {results['pool']:.2f} s (goal < 30 s)")
 

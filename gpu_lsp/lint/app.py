@@ -33,28 +33,82 @@ def _codes(value: str) -> list[str]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the check command's options on `parser` (selection options included)."""
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to check ('-' reads standard input); default: .")
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders to check ('-' reads standard input); default: ."
+    )
     parser.add_argument("--output-format", choices=OUTPUT_FORMATS, help="report format (default: text)")
-    parser.add_argument("-o", "--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
-    parser.add_argument("--config", action="append", default=[], metavar="FILE|KEY=VALUE", help="a configuration file, or a TOML 'key = value' that overrides one setting")
+    parser.add_argument(
+        "-o", "--output-file", metavar="FILE", help="write the report to FILE instead of standard output"
+    )
+    parser.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="FILE|KEY=VALUE",
+        help="a configuration file, or a TOML 'key = value' that overrides one setting",
+    )
     parser.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     parser.add_argument("--show-settings", action="store_true", help="print the resolved settings and exit")
-    parser.add_argument("--stdin-filename", metavar="NAME", help="the name standard input is reported and configured as")
+    parser.add_argument(
+        "--stdin-filename", metavar="NAME", help="the name standard input is reported and configured as"
+    )
     parser.add_argument("--fix", action=argparse.BooleanOptionalAction, default=None, help="apply safe fixes in place")
-    parser.add_argument("--unsafe-fixes", action=argparse.BooleanOptionalAction, default=None, help="also apply (and count as fixable) unsafe fixes")
+    parser.add_argument(
+        "--unsafe-fixes",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also apply (and count as fixable) unsafe fixes",
+    )
     parser.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing")
-    parser.add_argument("--show-fixes", action="store_true", help="list the fixes applied (or, without --fix, those --fix would apply)")
-    parser.add_argument("--statistics", action="store_true", help="print how many diagnostics each rule produced instead of the diagnostics")
+    parser.add_argument(
+        "--show-fixes", action="store_true", help="list the fixes applied (or, without --fix, those --fix would apply)"
+    )
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print how many diagnostics each rule produced instead of the diagnostics",
+    )
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    parser.add_argument("--fail-on", choices=tuple(SEVERITY_NAMES), help="lowest severity that makes the exit status 1 (default: warning)")
-    parser.add_argument("--select", type=_codes, action="append", metavar="CODES", help="comma-separated codes or prefixes to check (replaces the configured select)")
-    parser.add_argument("--extend-select", type=_codes, action="append", metavar="CODES", help="codes or prefixes to check in addition")
-    parser.add_argument("--ignore", type=_codes, action="append", metavar="CODES", help="codes or prefixes not to report")
-    parser.add_argument("--per-file-ignores", action="append", metavar="GLOB:CODES", help="codes to ignore in files matching GLOB")
-    parser.add_argument("--exclude", type=_codes, action="append", metavar="GLOBS", help="paths to skip (replaces the configured exclude)")
-    parser.add_argument("--extend-exclude", type=_codes, action="append", metavar="GLOBS", help="paths to skip in addition")
-    parser.add_argument("--force-exclude", action="store_true", help="apply exclusions to files named on the command line too")
-    parser.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None, help="skip files .gitignore ignores (default: yes)")
+    parser.add_argument(
+        "--fail-on",
+        choices=tuple(SEVERITY_NAMES),
+        help="lowest severity that makes the exit status 1 (default: warning)",
+    )
+    parser.add_argument(
+        "--select",
+        type=_codes,
+        action="append",
+        metavar="CODES",
+        help="comma-separated codes or prefixes to check (replaces the configured select)",
+    )
+    parser.add_argument(
+        "--extend-select", type=_codes, action="append", metavar="CODES", help="codes or prefixes to check in addition"
+    )
+    parser.add_argument(
+        "--ignore", type=_codes, action="append", metavar="CODES", help="codes or prefixes not to report"
+    )
+    parser.add_argument(
+        "--per-file-ignores", action="append", metavar="GLOB:CODES", help="codes to ignore in files matching GLOB"
+    )
+    parser.add_argument(
+        "--exclude",
+        type=_codes,
+        action="append",
+        metavar="GLOBS",
+        help="paths to skip (replaces the configured exclude)",
+    )
+    parser.add_argument(
+        "--extend-exclude", type=_codes, action="append", metavar="GLOBS", help="paths to skip in addition"
+    )
+    parser.add_argument(
+        "--force-exclude", action="store_true", help="apply exclusions to files named on the command line too"
+    )
+    parser.add_argument(
+        "--respect-gitignore",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="skip files .gitignore ignores (default: yes)",
+    )
     parser.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
 
 
@@ -177,7 +231,9 @@ def run(
         for problem in all_problems(reports, context):
             stderr.write(problem.line() + "\n")
         would = sum(sum(r.applied.values()) for r in reports)
-        stderr.write(f"Would fix {would} error{'s' if would != 1 else ''}.\n" if would else "No errors would be fixed.\n")
+        stderr.write(
+            f"Would fix {would} error{'s' if would != 1 else ''}.\n" if would else "No errors would be fixed.\n"
+        )
         return EXIT_CLEAN if args.exit_zero else exit_status(reports, context, settings, diff=True)
 
     stdin_fix = mode is FixMode.COMPUTE and reading_stdin
@@ -208,5 +264,3 @@ def main(argv: list[str] | None = None) -> int:
     add_arguments(parser)
     args = parser.parse_args(argv)
     return run(args, formats.FORMATS)
-
-

@@ -13,6 +13,7 @@ from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import Problem, Source, Target, decode, read_source, write_source
 from gpu_lsp.lint.fixer import fix_text
 
+
 class FixMode(enum.Enum):
     """What to do with fixes: nothing, write them, or only compute them (--diff, standard input)."""
 
@@ -62,7 +63,9 @@ def fix_level(settings: Settings) -> Applicability:
     return Applicability.UNSAFE if settings.unsafe_fixes else Applicability.SAFE
 
 
-def check_source(source: Source, target: Target, settings: Settings, mode: FixMode, config_path: str | None) -> FileReport:
+def check_source(
+    source: Source, target: Target, settings: Settings, mode: FixMode, config_path: str | None
+) -> FileReport:
     """Lint (and fix) a text already read; `config_path` is the path per-file-ignores match."""
     report = FileReport(target.display, target.path)
     pick = partial(choose, settings=settings, path=config_path)

@@ -166,7 +166,9 @@ def _selectors(key: str, value: Any, where: str, known: frozenset[str] | None) -
 def check_selector(selector: str, where: str, known: frozenset[str] | None) -> None:
     """Raise ConfigError unless `selector` is ALL or a GPU code prefix that names a known rule."""
     if not SELECTOR.fullmatch(selector):
-        raise ConfigError(f"{where}: invalid rule selector '{selector}' (expected ALL or a code prefix such as GPU2 or GPU201)")
+        raise ConfigError(
+            f"{where}: invalid rule selector '{selector}' (expected ALL or a code prefix such as GPU2 or GPU201)"
+        )
     if known is not None and selector != "ALL" and not any(c.startswith(selector) for c in known):
         raise ConfigError(f"{where}: unknown rule selector '{selector}' (no rule code starts with it)")
 
@@ -214,7 +216,9 @@ def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None
             out["unsafe_fixes"] = _expect_bool(key, value, where)
         elif key == "output-format":
             if value not in OUTPUT_FORMATS:
-                raise ConfigError(f"{where}: 'output-format' must be one of {', '.join(OUTPUT_FORMATS)} (got {value!r})")
+                raise ConfigError(
+                    f"{where}: 'output-format' must be one of {', '.join(OUTPUT_FORMATS)} (got {value!r})"
+                )
             out["output_format"] = value
         elif key == "fail-on":
             out["fail_on"] = _severity(key, value, where)

@@ -119,18 +119,50 @@ def fake_analyze(text: str, real: Callable[[str], list[Diagnostic]]) -> list[Dia
     out = list(real(text))
     for m in TRAILING.finditer(text):
         rng = TextRange(m.start(), m.end())
-        out.append(Diagnostic("GPU390", "Line has trailing whitespace", rng, Severity.WARNING, Fix("Remove trailing whitespace", (Edit(rng, ""),), Applicability.SAFE)))
+        out.append(
+            Diagnostic(
+                "GPU390",
+                "Line has trailing whitespace",
+                rng,
+                Severity.WARNING,
+                Fix("Remove trailing whitespace", (Edit(rng, ""),), Applicability.SAFE),
+            )
+        )
     for m in TODO.finditer(text):
         rng = TextRange(m.start(), m.end())
-        out.append(Diagnostic("GPU391", "Line has a `TODO` comment", rng, Severity.INFO, Fix("Delete the comment", (Edit(rng, ""),), Applicability.UNSAFE)))
+        out.append(
+            Diagnostic(
+                "GPU391",
+                "Line has a `TODO` comment",
+                rng,
+                Severity.INFO,
+                Fix("Delete the comment", (Edit(rng, ""),), Applicability.UNSAFE),
+            )
+        )
     for m in BREAK.finditer(text):
         brace = text.rfind("}")
-        out.append(Diagnostic("GPU392", "File has a `BREAK` marker", TextRange(m.start(), m.end() - 1), Severity.WARNING, Fix("Delete the last brace", (Edit(TextRange(brace, brace + 1), ""),), Applicability.SAFE)))
+        out.append(
+            Diagnostic(
+                "GPU392",
+                "File has a `BREAK` marker",
+                TextRange(m.start(), m.end() - 1),
+                Severity.WARNING,
+                Fix("Delete the last brace", (Edit(TextRange(brace, brace + 1), ""),), Applicability.SAFE),
+            )
+        )
     start = 0
     for line in text.split("\n"):
         if len(line) > 40:
             rng = TextRange(start + 40, start + len(line))
-            out.append(Diagnostic("GPU393", "Line is longer than 40 columns", rng, Severity.HINT, Fix("Wrap the line", (Edit(TextRange(rng.start, rng.start), "\n"),), Applicability.DISPLAY_ONLY)))
+            out.append(
+                Diagnostic(
+                    "GPU393",
+                    "Line is longer than 40 columns",
+                    rng,
+                    Severity.HINT,
+                    Fix("Wrap the line", (Edit(TextRange(rng.start, rng.start), "\n"),), Applicability.DISPLAY_ONLY),
+                )
+            )
         start += len(line) + 1
     return out
 

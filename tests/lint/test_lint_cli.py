@@ -192,7 +192,10 @@ def test_statistics(gpu_lint, write, fake_rules) -> None:
     write("b.mlir", BROKEN)
     result = gpu_lint("--statistics", *G)
     assert result.code == 1
-    assert result.out == "2\tGPU390\t[*] trailing-whitespace\n1\tGPU003\t    undefined-value\n1\tGPU391\t    todo-comment\n"
+    assert (
+        result.out
+        == "2\tGPU390\t[*] trailing-whitespace\n1\tGPU003\t    undefined-value\n1\tGPU391\t    todo-comment\n"
+    )
 
 
 def test_jobs_give_the_same_output(gpu_lint, write) -> None:

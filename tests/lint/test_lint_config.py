@@ -94,17 +94,29 @@ def test_per_file_ignores_match_names_and_paths(tmp_path: Path) -> None:
 
 CONFIG_ERRORS = [
     ("unknown-key", "[tool.gpu-lint]\nline_length = 3\n", "unknown key 'line_length'"),
-    ("unknown-key-hint", "[tool.gpu-lint]\nextend_select = []\n", "unknown key 'extend_select' (did you mean 'extend-select'?)"),
+    (
+        "unknown-key-hint",
+        "[tool.gpu-lint]\nextend_select = []\n",
+        "unknown key 'extend_select' (did you mean 'extend-select'?)",
+    ),
     ("not-a-list", '[tool.gpu-lint]\nselect = "GPU2"\n', "'select' must be a list of strings"),
     ("bad-selector", '[tool.gpu-lint]\nignore = ["E501"]\n', "invalid rule selector 'E501'"),
     ("bad-bool", '[tool.gpu-lint]\nfix = "yes"\n', "'fix' must be true or false"),
-    ("bad-severity", '[tool.gpu-lint.severity]\nGPU2 = "fatal"\n', "'severity.GPU2' must be one of hint, info, warning, error (got 'fatal')"),
+    (
+        "bad-severity",
+        '[tool.gpu-lint.severity]\nGPU2 = "fatal"\n',
+        "'severity.GPU2' must be one of hint, info, warning, error (got 'fatal')",
+    ),
     ("severity-not-table", '[tool.gpu-lint]\nseverity = "error"\n', "'severity' must be a table of code = level"),
-    ("per-file-not-table", '[tool.gpu-lint]\nper-file-ignores = ["a"]\n', "'per-file-ignores' must be a table of glob = [codes]"),
+    (
+        "per-file-not-table",
+        '[tool.gpu-lint]\nper-file-ignores = ["a"]\n',
+        "'per-file-ignores' must be a table of glob = [codes]",
+    ),
     ("per-file-bad-code", '[tool.gpu-lint.per-file-ignores]\n"a.mlir" = ["X1"]\n', "invalid rule selector 'X1'"),
     ("bad-format", '[tool.gpu-lint]\noutput-format = "xml"\n', "'output-format' must be one of"),
     ("bad-fail-on", '[tool.gpu-lint]\nfail-on = "never"\n', "'fail-on' must be one of"),
-    ("not-a-table", '[tool]\ngpu-lint = 3\n', "[tool.gpu-lint] must be a table"),
+    ("not-a-table", "[tool]\ngpu-lint = 3\n", "[tool.gpu-lint] must be a table"),
     ("invalid-toml", "[tool.gpu-lint\nselect = [\n", "invalid TOML"),
 ]
 
@@ -154,7 +166,7 @@ def test_config_option_errors(tmp_path: Path, write, monkeypatch, args, message)
 
 
 def test_isolated_ignores_files(tmp_path: Path, write) -> None:
-    write("pyproject.toml", '[tool.gpu-lint]\nline_length = 1\n')
+    write("pyproject.toml", "[tool.gpu-lint]\nline_length = 1\n")
     assert load_settings(tmp_path, isolated=True).config_file is None
     with pytest.raises(ConfigError, match="cannot be used together"):
         load_settings(tmp_path, [str(tmp_path / "pyproject.toml")], isolated=True)
@@ -162,7 +174,17 @@ def test_isolated_ignores_files(tmp_path: Path, write) -> None:
 
 def test_command_line_layers_over_the_file() -> None:
     base = Settings(select=("GPU1",), ignore=("GPU101",), extend_exclude=("a",))
-    s = apply_cli(base, None, select=["GPU2"], ignore=["GPU202"], extend_select=["GPU3"], extend_exclude=["b"], per_file_ignores=["x.mlir:GPU2,GPU3"], fix=True, output_format=None)
+    s = apply_cli(
+        base,
+        None,
+        select=["GPU2"],
+        ignore=["GPU202"],
+        extend_select=["GPU3"],
+        extend_exclude=["b"],
+        per_file_ignores=["x.mlir:GPU2,GPU3"],
+        fix=True,
+        output_format=None,
+    )
     assert s.select == ("GPU2",) and s.ignore == ("GPU101", "GPU202") and s.extend_select == ("GPU3",)
     assert s.extend_exclude == ("a", "b") and s.per_file_ignores == (("x.mlir", ("GPU2", "GPU3")),) and s.fix
     with pytest.raises(ConfigError, match="expected GLOB:CODE"):

@@ -22,7 +22,15 @@ def names(paths: list[str], tmp_path: Path, **kw) -> list[str]:
 
 
 def test_folders_are_walked_for_mlir_files_sorted_and_deduplicated(tmp_path: Path, write) -> None:
-    for name in ("b.mlir", "a/z.mlir", "a/y.txt", "a/c/d.mlir", "build/x.mlir", ".venv/x.mlir", "node_modules/p/x.mlir"):
+    for name in (
+        "b.mlir",
+        "a/z.mlir",
+        "a/y.txt",
+        "a/c/d.mlir",
+        "build/x.mlir",
+        ".venv/x.mlir",
+        "node_modules/p/x.mlir",
+    ):
         write(name, VALID)
     assert names([], tmp_path) == ["a/c/d.mlir", "a/z.mlir", "b.mlir"]
     assert names(["b.mlir", ".", "a/z.mlir"], tmp_path) == ["a/c/d.mlir", "a/z.mlir", "b.mlir"]
@@ -46,14 +54,31 @@ def test_gitignore_is_honoured(tmp_path: Path, write) -> None:
     write(".gitignore", "# comment\n*.gen.mlir\n/out/\ntmp*/\n!keep.gen.mlir\nsub/only_here.mlir\n")
     write("sub/.gitignore", "nested.mlir\n!/again.mlir\n")
     for name in (
-        "a.mlir", "a.gen.mlir", "keep.gen.mlir", "local.mlir", "out/b.mlir", "x/out/c.mlir",
-        "tmpdir/d.mlir", "tmpfile.mlir", "sub/nested.mlir", "sub/only_here.mlir", "sub/e.mlir",
-        "sub/again.mlir", "x/sub/only_here.mlir", "x/nested.mlir",
+        "a.mlir",
+        "a.gen.mlir",
+        "keep.gen.mlir",
+        "local.mlir",
+        "out/b.mlir",
+        "x/out/c.mlir",
+        "tmpdir/d.mlir",
+        "tmpfile.mlir",
+        "sub/nested.mlir",
+        "sub/only_here.mlir",
+        "sub/e.mlir",
+        "sub/again.mlir",
+        "x/sub/only_here.mlir",
+        "x/nested.mlir",
     ):
         write(name, VALID)
     assert names([], tmp_path) == [
-        "a.mlir", "keep.gen.mlir", "sub/again.mlir", "sub/e.mlir", "tmpfile.mlir",
-        "x/nested.mlir", "x/out/c.mlir", "x/sub/only_here.mlir",
+        "a.mlir",
+        "keep.gen.mlir",
+        "sub/again.mlir",
+        "sub/e.mlir",
+        "tmpfile.mlir",
+        "x/nested.mlir",
+        "x/out/c.mlir",
+        "x/sub/only_here.mlir",
     ]
     # The ignore files of the repository apply when a sub-folder is given.
     assert names(["sub"], tmp_path) == ["sub/again.mlir", "sub/e.mlir"]
@@ -89,7 +114,9 @@ def test_gitignore_patterns(tmp_path: Path, pattern: str, path: str, is_dir: boo
 
 
 def test_gitignore_blank_and_comment_lines() -> None:
-    assert parse_line("") is None and parse_line("# x") is None and parse_line("   ") is None and parse_line("/") is None
+    assert (
+        parse_line("") is None and parse_line("# x") is None and parse_line("   ") is None and parse_line("/") is None
+    )
 
 
 def test_stdin_and_its_filename(tmp_path: Path) -> None:

@@ -41,7 +41,9 @@ def test_fix_every_example_and_corpus_file(gpu_lint, tree: Path, tmp_path: Path,
     files = sorted(work.rglob("*.mlir"))
     assert len(files) >= 90
     before = {f: f.read_text(encoding="utf-8") for f in files}
-    flags = ["--fix", "--isolated", "--jobs", "2", "--output-format", "grouped"] + (["--unsafe-fixes"] if unsafe else [])
+    flags = ["--fix", "--isolated", "--jobs", "2", "--output-format", "grouped"] + (
+        ["--unsafe-fixes"] if unsafe else []
+    )
     first = gpu_lint(".", *flags, cwd=work)
     assert first.code in (0, 1) and "Traceback" not in first.out + first.err
     after = {f: f.read_text(encoding="utf-8") for f in files}

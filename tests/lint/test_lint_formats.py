@@ -60,14 +60,20 @@ def sample_reports() -> tuple[list[FileReport], Context]:
                 "custom op 'gpu.wait' needs to be named when marked 'async'",
                 unnamed,
                 Severity.ERROR,
-                Fix("Name the token `%t3`", (Edit(TextRange(unnamed.start, unnamed.start), "%t3 = "),), Applicability.SAFE),
+                Fix(
+                    "Name the token `%t3`",
+                    (Edit(TextRange(unnamed.start, unnamed.start), "%t3 = "),),
+                    Applicability.SAFE,
+                ),
             ),
             Diagnostic(
                 "GPU302",
-                "Function body spans\nseveral lines, with a \"quote\" and 100% of a comma, a colon: here",
+                'Function body spans\nseveral lines, with a "quote" and 100% of a comma, a colon: here',
                 TextRange(0, len(PIPELINE) - 1),
                 Severity.HINT,
-                Fix("Rewrite it", (Edit(TextRange(0, 4), ""), Edit(TextRange(10, 10), "x")), Applicability.DISPLAY_ONLY),
+                Fix(
+                    "Rewrite it", (Edit(TextRange(0, 4), ""), Edit(TextRange(10, 10), "x")), Applicability.DISPLAY_ONLY
+                ),
             ),
         ],
     )
@@ -84,7 +90,9 @@ def sample_reports() -> tuple[list[FileReport], Context]:
         "gpu.wait\n",
         [Diagnostic("GPU301", "blocking `gpu.wait` with nothing to wait on", TextRange(0, 8), Severity.INFO)],
     )
-    broken = FileReport("bin/blob.mlir", "bin/blob.mlir", problem=Problem("bin/blob.mlir", "binary file (contains NUL bytes), skipped"))
+    broken = FileReport(
+        "bin/blob.mlir", "bin/blob.mlir", problem=Problem("bin/blob.mlir", "binary file (contains NUL bytes), skipped")
+    )
     reports = [unicode, pipeline, clean, info, broken]
     reports.sort(key=lambda r: r.display)
     for report in reports:

@@ -77,7 +77,14 @@ def summary(reports: list[FileReport], context: Context) -> str:
     if fixable and not context.fixing:
         lines.append(f"[*] {fixable} fixable with the `--fix` option.")
     if not context.fixing and context.fix_level is Applicability.SAFE:
-        unsafe = sum(1 for r in reports for d in r.diagnostics if fix_applies(d, Applicability.UNSAFE) and not fix_applies(d, Applicability.SAFE))
+        unsafe = sum(
+            1
+            for r in reports
+            for d in r.diagnostics
+            if fix_applies(d, Applicability.UNSAFE) and not fix_applies(d, Applicability.SAFE)
+        )
         if unsafe:
-            lines.append(f"{unsafe} hidden fix{'es' if unsafe > 1 else ''} can be enabled with the `--unsafe-fixes` option.")
+            lines.append(
+                f"{unsafe} hidden fix{'es' if unsafe > 1 else ''} can be enabled with the `--unsafe-fixes` option."
+            )
     return "\n".join(lines) + "\n"

@@ -32,4 +32,6 @@ def emit(out: TextIO, reports: list[FileReport], context: Context) -> None:
         out.write(f"::{COMMANDS[diagnostic.severity]} {props}::{escape_data(diagnostic.message)}\n")
     for problem in all_problems(reports, context):
         command = "error" if problem.level == "error" else "warning"
-        out.write(f"::{command} file={escape_property(problem.display)},title=gpu-lint::{escape_data(problem.message)}\n")
+        out.write(
+            f"::{command} file={escape_property(problem.display)},title=gpu-lint::{escape_data(problem.message)}\n"
+        )

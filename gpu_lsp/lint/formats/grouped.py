@@ -18,7 +18,7 @@ def emit(out: TextIO, reports: list[FileReport], context: Context) -> None:
         row_width = max(len(str(p.row)) for p in starts)
         col_width = max(len(str(p.column)) for p in starts)
         out.write(f"{report.display}:\n")
-        for diagnostic, start in zip(report.diagnostics, starts):
+        for diagnostic, start in zip(report.diagnostics, starts, strict=True):
             mark = "[*] " if fix_applies(diagnostic, context.fix_level) else ""
             where = f"{start.row:>{row_width}}:{start.column:<{col_width}}"
             out.write(f"  {where} {diagnostic.code} {mark}{diagnostic.message}\n")

@@ -25,7 +25,9 @@ def emit(out: TextIO, reports: list[FileReport], context: Context) -> None:
     for problem in context.problems:
         node = suite(problem.display)
         case = ET.SubElement(node, "testcase", name=CLEAN_CASE, classname=problem.display)
-        ET.SubElement(case, "error" if problem.level == "error" else "skipped", message=problem.message).text = problem.message
+        ET.SubElement(
+            case, "error" if problem.level == "error" else "skipped", message=problem.message
+        ).text = problem.message
     for report in reports:
         node = suite(report.display)
         if report.problem is not None:

@@ -54,7 +54,9 @@ def _result(report: FileReport, diagnostic: Diagnostic, positions: Positions, in
         "ruleId": diagnostic.code,
         "level": LEVELS[diagnostic.severity],
         "message": {"text": diagnostic.message},
-        "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": _region(*positions.span(diagnostic.range))}}],
+        "locations": [
+            {"physicalLocation": {"artifactLocation": artifact, "region": _region(*positions.span(diagnostic.range))}}
+        ],
     }
     if diagnostic.code in index:
         result["ruleIndex"] = index[diagnostic.code]
