@@ -27,7 +27,11 @@ CASTS = {
     "extf": "Float extension.", "truncf": "Float truncation.", "sitofp": "Signed integer to float.",
     "uitofp": "Unsigned integer to float.", "fptosi": "Float to signed integer.", "fptoui": "Float to unsigned integer.",
     "bitcast": "Reinterprets the bits of a value.",
+    "convertf": "Converts between float types of the same width (f16 and bf16).",
 }
+
+
+ROUNDING_MODES = frozenset(("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"))
 
 
 def read_modifiers(c: Cursor, st: OpState) -> None:
@@ -44,6 +48,8 @@ def read_modifiers(c: Cursor, st: OpState) -> None:
             st.properties["overflowFlags" if word == "overflow" else "fastmath"] = DialectAttr("arith", word, ", ".join(flags))
         elif c.is_keyword("exact"):
             c.next()
+        elif c.is_token("BARE") and c.peek().value in ROUNDING_MODES:
+            st.properties["roundingmode"] = DialectAttr("arith", "", f"rounding_mode {c.next().value}")
         else:
             return
 
@@ -154,3 +160,58 @@ def _constant(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
+
+
+@op("arith.flush_denormals", "pure", "Replaces denormal floats by zero.", "%r = arith.flush_denormals %a : f32")
+def _flush_denormals(c: Cursor, st: OpState) -> None:
+    _negf(c, st)
+
+
+@op("arith.addui_extended", "pure", "Unsigned addition with an overflow flag.", "%sum, %overflow = arith.addui_extended %a, %b : i32, i1")
+def _addui_extended(c: Cursor, st: OpState) -> None:
+    lhs = c.operand()
+    c.punct(",")
+    rhs = c.operand()
+    c.optional_attr_dict(st)
+    lhs.type = rhs.type = c.colon_type()
+    c.punct(",")
+    st.refs.extend([lhs, rhs])
+    st.result_types.extend([lhs.type, c.type()])
+
+
+def _mul_extended(name: str, summary: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        lhs = c.operand()
+        c.punct(",")
+        rhs = c.operand()
+        c.optional_attr_dict(st)
+        lhs.type = rhs.type = c.colon_type()
+        st.refs.extend([lhs, rhs])
+        st.result_types.extend([lhs.type, lhs.type])
+
+    op(f"arith.{name}", "pure", summary, f"%low, %high = arith.{name} %a, %b : i32")(parse)
+
+
+_mul_extended("mulsi_extended", "Signed multiplication giving the low and high halves.")
+_mul_extended("mului_extended", "Unsigned multiplication giving the low and high halves.")
+
+
+def _scaling(name: str, summary: str) -> None:
+    def parse(c: Cursor, st: OpState) -> None:
+        value = c.operand()
+        c.punct(",")
+        scale = c.operand()
+        read_modifiers(c, st)
+        c.optional_attr_dict(st)
+        value.type = c.colon_type()
+        c.punct(",")
+        scale.type = c.type()
+        c.keyword("to")
+        st.refs.extend([value, scale])
+        st.result_types.append(c.type())
+
+    op(f"arith.{name}", "pure", summary, f"%r = arith.{name} %v, %scale : T, S to R")(parse)
+
+
+_scaling("scaling_extf", "Extends a float and multiplies it by a scale.")
+_scaling("scaling_truncf", "Divides a float by a scale and truncates it.")
