@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Applicability, Fix
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.core import Operation, OpResult, Value
 from gpu_lsp.text import Edit, TextRange
 
 
@@ -98,3 +98,30 @@ def fix(title: str, edits: list[Edit | None], applicability: Applicability = App
     if not edits or any(e is None for e in edits):
         return None
     return Fix(title, tuple(edits), applicability)
+
+
+ALIAS_OPS = frozenset(
+    {
+        "memref.cast",
+        "memref.subview",
+        "memref.view",
+        "memref.reinterpret_cast",
+        "memref.collapse_shape",
+        "memref.expand_shape",
+        "memref.memory_space_cast",
+        "memref.transpose",
+    }
+)
+
+
+def buffer_root(value: Value) -> int:
+    """The identity of the buffer a memref value views (through casts, subviews and views)."""
+    seen = 0
+    while isinstance(value, OpResult) and value.owner.name in ALIAS_OPS and value.owner.operands and seen < 16:
+        value = value.owner.operands[0]
+        seen += 1
+    return id(value)
+
+
+def is_memref(value: Value) -> bool:
+    return isinstance(value.type, (T.MemRefType, T.UnrankedMemRefType))

@@ -1,1 +1,624 @@
-"""GPU2xx: async tokens and lowering readiness."""
+"""GPU2xx: async tokens and lowering readiness (what `gpu-to-llvm` rejects, leaks, forks and races)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.model import Applicability, Related, Severity
+from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
+from gpu_lsp.diagnostics.rules._util import (
+    at,
+    buffer_root,
+    delete_op_line,
+    fix,
+    insert_line_after,
+    insert_line_before,
+    is_memref,
+    value_name,
+)
+from gpu_lsp.dialects.registry import OPS, load_all
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.core import Operation, OpResult, Value
+from gpu_lsp.diagnostics.rules.verify_launch import closest_module
+from gpu_lsp.ir.views import LaunchFuncView, async_dependencies, async_token
+from gpu_lsp.text import Edit, TextRange
+
+load_all()
+# Async ops the runtime lowering converts one by one (gpu.wait is the one that joins tokens).
+LOWERED_ASYNC_OPS = tuple(sorted(n for n, s in OPS.items() if s.has("async") and n != "gpu.wait"))
+
+
+def _names(values: list[Value]) -> str:
+    return ", ".join(f"`{value_name(v)}`" for v in values)
+
+
+def _deps_list(values: list[Value]) -> str:
+    return ", ".join(value_name(v) for v in values)
+
+
+def dependency_brackets(op: Operation, ctx: RuleContext) -> TextRange | None:
+    """The `[...]` holding the async dependencies of `op` in the text, when it can be found."""
+    deps = async_dependencies(op)
+    text = ctx.text
+    if not deps or text is None or len(op.operand_spans) < len(deps):
+        return None
+    first, last = op.operand_spans[0], op.operand_spans[len(deps) - 1]
+    if first is None or last is None:
+        return None
+    start = text.rfind("[", op.range.start if op.range else 0, first.range.start)
+    end = text.find("]", last.range.end)
+    if start < 0 or end < 0:
+        return None
+    return TextRange(start, end + 1)
+
+
+def _alone_on_line(ctx: RuleContext, op: Operation) -> bool:
+    """Whether `op` starts its line (so a line can be inserted before it)."""
+    if ctx.text is None or op.range is None:
+        return False
+    return ctx.text[ctx.line_start(op.range.start) : op.range.start].strip() == ""
+
+
+@rule(
+    "GPU201",
+    "multiple-async-dependencies",
+    Severity.WARNING,
+    ops=LOWERED_ASYNC_OPS,
+    fix=FixAvailability.SOMETIMES,
+)
+def multiple_async_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Reports an async op other than `gpu.wait` that depends on more than one token, e.g.
+    `gpu.launch_func async [%a, %b]` or `gpu.memcpy async [%a, %b]`.
+
+    ## Why is this bad?
+    `gpu-to-llvm` maps each token to a stream and lowers an op onto the stream of its one
+    dependency; it rejects a `gpu.launch_func` with more than one (`Cannot convert with
+    more than one async dependency.`) and the copies, fills, allocations and frees unless
+    they have exactly one. The op stays unconverted and the lowering fails. Only
+    `gpu.wait async` joins several tokens (with events). A `gpu.launch` keeps its
+    dependencies when outlined, so the same holds for it.
+
+    ## Example
+    ```mlir
+    %t3 = gpu.launch_func async [%t1, %t2] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    ```
+    Use instead:
+    ```mlir
+    %j = gpu.wait async [%t1, %t2]
+    %t3 = gpu.launch_func async [%j] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    ```
+
+    ## Fix safety
+    The fix inserts the joining `gpu.wait async` right before the op and makes the op
+    depend on it alone. It is safe: the op still starts after all its dependencies. It
+    is offered when the op starts its line.
+
+    ## References
+    - [`gpu-to-llvm`: LegalizeLaunchFuncOpPattern](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    - [`gpu.wait`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
+    """
+    deps = async_dependencies(op)
+    if len(deps) < 2:
+        return
+    joined = ctx.fresh_name("join") if _alone_on_line(ctx, op) else None
+    the_fix = None
+    brackets = dependency_brackets(op, ctx)
+    if joined is not None and brackets is not None:
+        the_fix = fix(
+            f"Join {_deps_list(deps)} with `gpu.wait async` into `%{joined}`",
+            [insert_line_before(ctx, op, f"%{joined} = gpu.wait async [{_deps_list(deps)}]"), Edit(brackets, f"[%{joined}]")],
+        )
+    yield Violation(
+        f"`{op.name}` depends on {len(deps)} tokens ({_names(deps)}) but `gpu-to-llvm` lowers it onto a single "
+        f"stream: join them first with `gpu.wait async [{_deps_list(deps)}]`",
+        at(op),
+        the_fix,
+    )
+
+
+@rule(
+    "GPU202",
+    "sync-op-with-dependencies",
+    Severity.WARNING,
+    ops=LOWERED_ASYNC_OPS,
+    fix=FixAvailability.SOMETIMES,
+)
+def sync_op_with_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Reports a synchronous op (no `async`, so no token) that lists async dependencies,
+    e.g. `gpu.launch_func [%t] @kernels::@k ...`. `gpu.wait [%t]` is the exception: it is
+    the blocking wait.
+
+    ## Why is this bad?
+    `gpu-to-llvm` rejects it: `Cannot convert non-async op with async dependencies.` for
+    `gpu.launch_func`, and copies, fills, allocations and frees are only converted in their
+    async form. The host-side meaning (wait for the tokens, run, block until done) has to
+    be spelled with an async op and a blocking `gpu.wait`.
+
+    ## Example
+    ```mlir
+    gpu.launch_func [%t0] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    ```
+    Use instead:
+    ```mlir
+    %t1 = gpu.launch_func async [%t0] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.wait [%t1]
+    ```
+
+    ## Fix safety
+    The fix makes the op async with a fresh token name and inserts a blocking `gpu.wait` on
+    that token right after it. It is safe: the host still blocks until the op finished.
+
+    ## References
+    - [`gpu-to-llvm`: LegalizeLaunchFuncOpPattern](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    """
+    deps = async_dependencies(op)
+    if not deps or async_token(op) is not None or op.extra.get("unnamed_async"):
+        return
+    the_fix = None
+    brackets = dependency_brackets(op, ctx)
+    if brackets is not None and op.range is not None and ctx.text is not None:
+        token = ctx.fresh_name("t")
+        if op.results:
+            last = op.results[-1].def_span
+            naming = Edit(TextRange(last.range.end, last.range.end), f", %{token}") if last is not None else None
+        else:
+            naming = Edit(TextRange(op.range.start, op.range.start), f"%{token} = ")
+        the_fix = fix(
+            f"Make `{op.name}` async as `%{token}` and wait for it",
+            [naming, Edit(TextRange(brackets.start, brackets.start), "async "), insert_line_after(ctx, op, f"gpu.wait [%{token}]")],
+        )
+    yield Violation(
+        f"`{op.name}` is synchronous but depends on {_names(deps)}; `gpu-to-llvm` only lowers the async form: "
+        "make it `async` and wait for its token",
+        at(op),
+        the_fix,
+    )
+
+
+def _host_function(op: Operation) -> Operation | None:
+    """The host function `op` is in (a function-like op not inside a gpu.module), or None."""
+    func = None
+    for ancestor in op.ancestors():
+        if ancestor.name == "gpu.module":
+            return None
+        if func is None:
+            spec = OPS.get(ancestor.name)
+            if spec is not None and spec.has("function"):
+                func = ancestor
+    return func
+
+
+@rule("GPU204", "inline-launch", Severity.INFO, ops=("gpu.launch",))
+def inline_launch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Points out a `gpu.launch` (an inline kernel) in a host function.
+
+    ## Why is this bad?
+    It is valid, but `gpu-async-region` rejects a function that still contains one
+    (`'gpu.launch' op replace with gpu.launch_func first`) and `gpu-to-llvm` only launches
+    outlined kernels. `gpu-kernel-outlining` moves the body into a `gpu.func` of a new
+    `gpu.module` and leaves a `gpu.launch_func` with the same dependencies and token.
+
+    ## Example
+    ```mlir
+    %t1 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      gpu.terminator
+    }
+    ```
+    Use instead: run `gpu-opt -gpu-kernel-outlining`, or the editor's "Outline gpu.launch"
+    code action.
+
+    ## Fix safety
+    There is no fix here; outlining is offered as a refactoring by the language server.
+
+    ## References
+    - [`gpu-kernel-outlining`](https://mlir.llvm.org/docs/Passes/#-gpu-kernel-outlining)
+    - [`gpu-async-region`](https://mlir.llvm.org/docs/Passes/#-gpu-async-region)
+    """
+    func = _host_function(op)
+    if func is None:
+        return
+    yield Violation(
+        "`gpu.launch` is an inline kernel: `gpu-async-region` and `gpu-to-llvm` expect `gpu.launch_func` "
+        "(replace with gpu.launch_func first); outline it with `gpu-kernel-outlining`",
+        at(op),
+    )
+
+
+@rule("GPU205", "redundant-single-token-wait", Severity.HINT, ops=("gpu.wait",), fix=FixAvailability.ALWAYS)
+def redundant_single_token_wait(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Reports `%t1 = gpu.wait async [%t0]`: an async wait on exactly one token, when nothing
+    else uses `%t0`.
+
+    ## Why is this bad?
+    It has no effect: `%t1` completes exactly when `%t0` does. `gpu.wait async` exists to
+    join several tokens (or to fork one explicitly, when `%t0` has other users). The
+    canonicalizer replaces `%t1` by `%t0`; the lowering creates an event and a stream for
+    nothing.
+
+    ## Example
+    ```mlir
+    %t1 = gpu.wait async [%t0]
+    %t2 = gpu.launch_func async [%t1] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    ```
+    Use instead:
+    ```mlir
+    %t2 = gpu.launch_func async [%t0] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    ```
+
+    ## Fix safety
+    The fix replaces every use of `%t1` with `%t0` and deletes the wait. It is safe.
+
+    ## References
+    - [`gpu.wait` canonicalization (SimplifyGpuWaitOp)](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
+    """
+    token = async_token(op)
+    deps = async_dependencies(op)
+    if token is None or len(deps) != 1 or op.extra.get("unnamed_async"):
+        return
+    source = deps[0]
+    if len(source.users) != 1 or not source.name:
+        return
+    edits: list[Edit | None] = [delete_op_line(ctx, op)]
+    for use in token.uses:
+        edits.append(Edit(use.span.range, value_name(source)) if use.span is not None else None)
+    yield Violation(
+        f"`{value_name(token)} = gpu.wait async [{value_name(source)}]` waits for one token and has no effect: "
+        f"use `{value_name(source)}` instead",
+        at(op),
+        fix(f"Replace `{value_name(token)}` with `{value_name(source)}` and remove the wait", edits),
+    )
+
+
+def _token_users_description(users: list[Operation], ctx: RuleContext) -> str:
+    parts = []
+    for user in users[:3]:
+        where = ""
+        if ctx.lines is not None and user.range is not None:
+            line, col = ctx.lines.position(at(user).start)
+            where = f" at {line + 1}:{col + 1}"
+        parts.append(f"`{user.name}`{where}")
+    more = f" and {len(users) - 3} more" if len(users) > 3 else ""
+    return ", ".join(parts) + more
+
+
+@rule("GPU206", "unconsumed-async-token", Severity.WARNING, ops=LOWERED_ASYNC_OPS + ("gpu.wait",), fix=FixAvailability.SOMETIMES)
+def unconsumed_async_token(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Reports an async op whose `!gpu.async.token` nothing uses: no op depends on it, no
+    `gpu.wait` waits for it, it is not returned or yielded.
+
+    ## Why is this bad?
+    Nothing orders later work after it and the host never waits for it: the function can
+    return while the work still runs (its results may be read too early, or freed), and
+    the stream the lowering creates for the token is never synchronized or destroyed.
+
+    ## Example
+    ```mlir
+    %t1 = gpu.launch_func async [%t0] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+    ```
+    Use instead:
+    ```mlir
+    %t1 = gpu.launch_func async [%t0] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.wait [%t1]
+    return
+    ```
+
+    ## Fix safety
+    The fix inserts `gpu.wait [%t]` before the terminator of the token's block. It is
+    unsafe: the host now blocks there, which changes when later host code runs.
+
+    ## References
+    - [`gpu.wait`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
+    """
+    token = async_token(op)
+    if token is None or token.uses or not token.name or op.extra.get("unnamed_async"):
+        return
+    if op.name == "gpu.wait" and not async_dependencies(op):
+        message = f"`{value_name(token)} = gpu.wait async` creates a token nothing uses: remove it or depend on it"
+    else:
+        message = (
+            f"the token `{value_name(token)}` of `{op.name}` is never used: nothing waits for this work, which may still "
+            f"run when the function returns; wait for it with `gpu.wait [{value_name(token)}]`"
+        )
+    the_fix = None
+    block = op.parent
+    term = block.operations[-1] if block is not None and block.operations else None
+    if term is not None and term is not op and _alone_on_line(ctx, term):
+        spec = OPS.get(term.name)
+        if spec is not None and spec.has("terminator"):
+            the_fix = fix(
+                f"Wait for `{value_name(token)}` before `{term.name}`",
+                [insert_line_before(ctx, term, f"gpu.wait [{value_name(token)}]")],
+                Applicability.UNSAFE,
+            )
+    yield Violation(message, at(op), the_fix)
+
+
+def _is_fork(user: Operation) -> bool:
+    return user.name == "gpu.wait" and async_token(user) is not None
+
+
+def _token_values(ctx: RuleContext) -> Iterator[Value]:
+    for op in ctx.index.ops:
+        for result in op.results:
+            if result.type.is_token:
+                yield result
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    if arg.type.is_token:
+                        yield arg
+
+
+@rule("GPU207", "implicit-token-fork", Severity.WARNING, fix=FixAvailability.SOMETIMES)
+def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Reports a `!gpu.async.token` used by more than one op, unless every user is a
+    `gpu.wait async` (an explicit fork).
+
+    ## Why is this bad?
+    The lowering maps a token to one stream and each user continues on, synchronizes or
+    destroys that stream. Two users race for it: work meant to run side by side is
+    serialized on one stream, a blocking `gpu.wait` destroys a stream another op still
+    uses, or a stream is never destroyed. Forking through `gpu.wait async` gives each
+    branch its own stream, ordered after the token with an event.
+
+    ## Example
+    ```mlir
+    %a = gpu.launch_func async [%t0] @kernels::@k1 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %b = gpu.launch_func async [%t0] @kernels::@k2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    ```
+    Use instead:
+    ```mlir
+    %f0 = gpu.wait async [%t0]
+    %f1 = gpu.wait async [%t0]
+    %a = gpu.launch_func async [%f0] @kernels::@k1 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %b = gpu.launch_func async [%f1] @kernels::@k2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    ```
+
+    ## Fix safety
+    The fix inserts one `gpu.wait async` per user right after the token's definition and
+    points each user at its own fork. It is safe: every user still runs after the token.
+    It is offered when the token is an op result defined alone on its line.
+
+    ## References
+    - [`gpu-async-region` (forks through async.execute)](https://mlir.llvm.org/docs/Passes/#-gpu-async-region)
+    - [`gpu.wait`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
+    """
+    for token in _token_values(ctx):
+        users = token.users
+        if len(users) < 2 or all(_is_fork(u) for u in users):
+            continue
+        first = min(users, key=lambda u: at(u).start)
+        the_fix = None
+        if isinstance(token, OpResult) and _alone_on_line(ctx, token.owner) and all(u.span is not None for u in token.uses):
+            forks = [ctx.fresh_name("fork") for _ in users]
+            fork_of = {id(u): f for u, f in zip(users, forks)}
+            lines = "\n".join(f"%{f} = gpu.wait async [{value_name(token)}]" for f in forks)
+            indent = ctx.indentation(token.owner.range.start)
+            lines = lines.replace("\n", "\n" + indent)
+            edits: list[Edit | None] = [insert_line_after(ctx, token.owner, lines)]
+            edits.extend(Edit(use.span.range, f"%{fork_of[id(use.owner)]}") for use in token.uses)
+            the_fix = fix(f"Fork `{value_name(token)}` explicitly for each of its {len(users)} users", edits)
+        related = tuple(Related(f"`{value_name(token)}` is used here", at(u)) for u in users if u is not first)
+        yield Violation(
+            f"`{value_name(token)}` is used by {len(users)} ops ({_token_users_description(users, ctx)}) without an explicit "
+            f"fork: the lowering gives a token one stream; fork it with `gpu.wait async [{value_name(token)}]` per user",
+            at(first),
+            the_fix,
+            related,
+        )
+
+
+# --- host-side races ----------------------------------------------------------------------------
+
+_HOST_ACCESSES = frozenset({"memref.load", "memref.store", "memref.copy", "memref.dealloc", "func.call", "func.return", "vector.load", "vector.store", "vector.transfer_read", "vector.transfer_write"})
+_DEVICE_READS = frozenset({"memref.load", "memref.dim", "vector.load", "vector.transfer_read", "memref.rank"})
+
+
+def _written_in_body(op: Operation, captured_only: bool) -> set[int]:
+    """Buffers (roots) a device body may write: memrefs it uses other than by plain reads."""
+    out: set[int] = set()
+    for nested in op.nested():
+        if nested.name in _DEVICE_READS:
+            continue
+        for value in nested.operands:
+            if not is_memref(value):
+                continue
+            if captured_only and isinstance(value, OpResult) and op.is_ancestor_of(value.owner):
+                continue
+            out.add(buffer_root(value))
+    return out
+
+
+def _writes(op: Operation, ctx: RuleContext) -> tuple[set[int], str]:
+    """The buffers an async op writes (or allocates), and a word for what it does to them."""
+    if op.name == "gpu.launch":
+        return _written_in_body(op, captured_only=True), "written"
+    if op.name == "gpu.launch_func":
+        view = LaunchFuncView(op)
+        operands = [v for v in view.kernel_operands if is_memref(v)]
+        kernel = view.kernel
+        module = closest_module(op)
+        func = ctx.symbols.lookup_in(module, kernel) if module is not None and kernel is not None else None
+        if func is not None and func.name == "gpu.func" and func.regions and func.regions[0].blocks:
+            args = func.regions[0].blocks[0].arguments
+            written_args = _written_in_body(func, captured_only=False)
+            picked = [v for i, v in enumerate(view.kernel_operands) if is_memref(v) and i < len(args) and id(args[i]) in written_args]
+            return {buffer_root(v) for v in picked}, "written"
+        return {buffer_root(v) for v in operands}, "written"
+    if op.name in ("gpu.memcpy", "gpu.memset") and len(op.operands) >= 2:
+        return {buffer_root(op.operands[-2])}, "written"
+    if op.name == "gpu.alloc" and op.results and is_memref(op.results[0]):
+        return {id(op.results[0])}, "allocated"
+    return set(), ""
+
+
+class _Pending:
+    __slots__ = ("op", "token", "buffers", "verb")
+
+    def __init__(self, op: Operation, token: Value, buffers: set[int], verb: str) -> None:
+        self.op = op
+        self.token = token
+        self.buffers = buffers
+        self.verb = verb
+
+
+def _escapes(token: Value) -> bool:
+    """Whether the token (or one that depends on it) flows somewhere this analysis does not follow."""
+    stack = [token]
+    seen: set[int] = set()
+    while stack:
+        value = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        for user in value.users:
+            spec = OPS.get(user.name)
+            if spec is None or not spec.has("async"):
+                return True
+            dependent = async_token(user)
+            if dependent is not None:
+                stack.append(dependent)
+    return False
+
+
+class _RaceFinder:
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.pending: dict[int, _Pending] = {}  # id(token) -> producer
+        self.deps: dict[int, list[Value]] = {}  # id(token) -> tokens it waits for
+        self.out: list[Violation] = []
+
+    def complete(self, tokens: list[Value]) -> None:
+        stack = list(tokens)
+        seen: set[int] = set()
+        while stack:
+            token = stack.pop()
+            if id(token) in seen:
+                continue
+            seen.add(id(token))
+            self.pending.pop(id(token), None)
+            stack.extend(self.deps.get(id(token), ()))
+
+    def block_ops(self, ops: list[Operation]) -> None:
+        for op in ops:
+            self.visit(op)
+
+    def visit(self, op: Operation) -> None:
+        name = op.name
+        if name == "gpu.module":
+            return
+        spec = OPS.get(name)
+        if spec is not None and spec.has("async"):
+            deps = async_dependencies(op)
+            token = async_token(op)
+            if token is None:
+                self.complete(deps)  # a synchronous op waits for its dependencies and itself
+                return
+            self.deps[id(token)] = deps
+            buffers, verb = _writes(op, self.ctx)
+            if buffers:
+                self.pending[id(token)] = _Pending(op, token, buffers, verb)
+            return
+        if name in _HOST_ACCESSES and self.pending:
+            self.check_access(op)
+        for region in op.regions:
+            for block in region.blocks:
+                self.block_ops(block.operations)
+
+    def check_access(self, op: Operation) -> None:
+        roots = {buffer_root(v): v for v in op.operands if is_memref(v)}
+        if not roots:
+            return
+        for pending in list(self.pending.values()):
+            hit = next((roots[r] for r in pending.buffers if r in roots), None)
+            if hit is None:
+                continue
+            if _escapes(pending.token):
+                self.pending.pop(id(pending.token), None)
+                continue
+            token = pending.token
+            the_fix = None
+            if not token.uses and _alone_on_line(self.ctx, op):
+                the_fix = fix(
+                    f"Wait for `{value_name(token)}` before `{op.name}`",
+                    [insert_line_before(self.ctx, op, f"gpu.wait [{value_name(token)}]")],
+                    Applicability.UNSAFE,
+                )
+            note = Related(f"`{value_name(hit)}` is {pending.verb} here, asynchronously", at(pending.op))
+            self.out.append(
+                Violation(
+                    f"`{op.name}` uses `{value_name(hit)}` on the host while `{pending.op.name}` (token "
+                    f"`{value_name(token)}`) may still be running: wait with `gpu.wait [{value_name(token)}]` first",
+                    at(op),
+                    the_fix,
+                    (note,),
+                )
+            )
+            self.pending.pop(id(token), None)
+
+
+@rule("GPU208", "host-access-before-wait", Severity.WARNING, fix=FixAvailability.SOMETIMES)
+def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Follows each host function in program order and reports a host-side use of a buffer
+    (`memref.load`/`store`, `memref.copy`, `memref.dealloc`, `func.call`, `return`) while an
+    async GPU op that writes it (`gpu.launch_func`, `gpu.launch`, `gpu.memcpy`,
+    `gpu.memset`) or allocates it (`gpu.alloc`) has not been waited for: no blocking
+    `gpu.wait` on its token, or on a token that depends on it, comes first.
+
+    ## Why is this bad?
+    Async ops return immediately; the host reads stale data, writes data the GPU is about
+    to overwrite, or frees memory still in use. The result depends on timing.
+
+    A kernel launched with `gpu.launch_func` is taken to write the memref arguments its
+    `gpu.func` stores to (all memref arguments when the kernel cannot be found). Tokens
+    that leave the function's straight-line code (yielded, returned, passed to a call) are
+    not followed.
+
+    ## Example
+    ```mlir
+    %t1 = gpu.memcpy async [%t0] %host, %dev : memref<4xf32>, memref<4xf32>
+    %x = memref.load %host[%c0] : memref<4xf32>
+    ```
+    Use instead:
+    ```mlir
+    %t1 = gpu.memcpy async [%t0] %host, %dev : memref<4xf32>, memref<4xf32>
+    gpu.wait [%t1]
+    %x = memref.load %host[%c0] : memref<4xf32>
+    ```
+
+    ## Fix safety
+    The fix inserts `gpu.wait [%t]` before the host access, when nothing else uses `%t`. It
+    is unsafe: it makes the host block, and it orders later GPU work after the wait.
+
+    ## References
+    - [`gpu` dialect: async execution](https://mlir.llvm.org/docs/Dialects/GPU/)
+    """
+    for func in ctx.index.ops:
+        spec = OPS.get(func.name)
+        if spec is None or not spec.has("function") or not func.regions or _in_gpu_module(func):
+            continue
+        for block in func.regions[0].blocks:
+            finder = _RaceFinder(ctx)
+            finder.block_ops(block.operations)
+            yield from finder.out
+
+
+def _in_gpu_module(op: Operation) -> bool:
+    return any(a.name == "gpu.module" for a in op.ancestors())
