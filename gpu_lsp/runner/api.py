@@ -40,8 +40,13 @@ class RunResult:
     note: str | None = None
 
 
-def select_backend(name: str, chunk_threads: int | None = None):
-    """(backend, note): `auto` falls back to NumPy with a one-line note when no GPU is usable."""
+def select_backend(name, chunk_threads: int | None = None):
+    """(backend, note): `auto` falls back to NumPy with a one-line note when no GPU is usable.
+
+    `name` may also be a backend object (anything with the NumpyBackend interface).
+    """
+    if not isinstance(name, str):
+        return name, None
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {name!r}")
     if name in ("auto", "cupy"):
@@ -111,7 +116,7 @@ def run_text(
     *,
     filename: str = "<stdin>",
     entry: str = "main",
-    backend: str = "auto",
+    backend="auto",
     timeout: float | None = None,
     max_memory: int | None = None,
     stdout: Callable[[str], None] | None = None,
@@ -139,13 +144,13 @@ def run_text(
             line, col = locator.lines.position(d.range.start)
             err(f"{filename}:{line + 1}:{col + 1}: error: {d.message}\n")
         err(f"{filename}: error: not running a program that does not verify\n")
-        return RunResult("".join(out_parts), "".join(err_parts), 1, backend, diagnostics=errors)
+        return RunResult("".join(out_parts), "".join(err_parts), 1, str(backend), diagnostics=errors)
 
     try:
         dev, note = select_backend(backend, chunk_threads)
     except NoDevice as exc:
         err(f"gpu-run: {exc}\n")
-        return RunResult("".join(out_parts), "".join(err_parts), 1, backend, note=str(exc))
+        return RunResult("".join(out_parts), "".join(err_parts), 1, str(backend), note=str(exc))
     if note:
         err(f"gpu-run: {note}\n")
 

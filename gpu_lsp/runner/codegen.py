@@ -39,6 +39,8 @@ template <typename T> __device__ __forceinline__ T mlir_minnumf(T a, T b) { retu
 template <typename T> __device__ __forceinline__ T mlir_ipow(T b, T e) {
   T r = 1; while (e > 0) { if (e & 1) r = (T)(r * b); b = (T)(b * b); e >>= 1; } return r;
 }
+#ifndef MLIR_CPU_EMULATION
+#define MLIR_DYNAMIC_SHARED(name) extern __shared__ __align__(16) signed char name[]
 #define MLIR_SHFL(MODE)                                                                          \
   __device__ __forceinline__ unsigned mlir_shfl_##MODE(unsigned v, unsigned off, unsigned c,    \
                                                        unsigned mask, bool* valid) {            \
@@ -53,13 +55,14 @@ MLIR_SHFL(bfly)
 MLIR_SHFL(up)
 MLIR_SHFL(down)
 MLIR_SHFL(idx)
+#endif
 __device__ __forceinline__ unsigned mlir_linear_tid() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
 }
 __device__ __forceinline__ unsigned mlir_block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
 """
 
-FP16 = "#include <cuda_fp16.h>\n"
+FP16 = "#ifndef MLIR_CPU_EMULATION\n#include <cuda_fp16.h>\n#endif\n"
 
 _CTYPE = {1: "bool", 8: "signed char", 16: "short", 32: "int", 64: "long long"}
 _UTYPE = {1: "bool", 8: "unsigned char", 16: "unsigned short", 32: "unsigned int", 64: "unsigned long long"}
@@ -1168,7 +1171,7 @@ class FunctionEmitter:
         if self.kind != "kernel":
             raise Unsupported("'gpu.dynamic_shared_memory' outside a kernel's own body is not supported by the CUDA code generator", op)
         self.uses_dsm = True
-        decl = "  extern __shared__ __align__(16) signed char mlir_dsmem[];"
+        decl = "  MLIR_DYNAMIC_SHARED(mlir_dsmem);"
         if decl not in self.decls:
             self.decls.append(decl)
         self.out(op, "MR<signed char, 1>{mlir_dsmem, 0, {mlir_dsm_size}, {1}}")

@@ -97,7 +97,11 @@ def integer_binary(name: str, a, b, dt: np.dtype, op: Operation, mask):
             else:
                 sdt = signed_of(np.dtype(np.uint8) if dt == np.bool_ else dt)
                 r = np.right_shift(cast(x, sdt), cast(shc, sdt))
-            r = np.where(over, 0, r) if isinstance(over, np.ndarray) else (0 if over else r)
+            # Shifting by the width or more is poison; give what shifting by "infinity" gives.
+            fill = 0
+            if name == "shrsi":
+                fill = np.where(cast(x, signed_of(np.dtype(np.uint8) if dt == np.bool_ else dt)) < 0, -1, 0)
+            r = np.where(over, fill, r) if isinstance(over, np.ndarray) or isinstance(fill, np.ndarray) else (fill if over else r)
             return _int_back(fix(r), dt)
         if name in ("divsi", "remsi", "ceildivsi", "floordivsi"):
             if dt == np.bool_:
