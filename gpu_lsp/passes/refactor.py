@@ -141,11 +141,18 @@ def outline_function(text: str, offset: int, split: bool = False, sink: bool = T
     return Refactoring(OUTLINE_FUNCTION, "Outline every gpu.launch in this function", REWRITE, tuple(edits))
 
 
-def _per_chunk(text: str, split: bool, rewrite: Callable[[Chunk], list[Edit] | None]) -> list[Edit]:
+UNNAMED_ASYNC = "needs to be named when"
+
+
+def _per_chunk(
+    text: str, split: bool, rewrite: Callable[[Chunk], list[Edit] | None], tolerate: str | None = None
+) -> list[Edit]:
+    """Run `rewrite` on every chunk without errors (but those whose message contains `tolerate`)."""
     parsed = parse(text, split)
     edits: list[Edit] = []
     for chunk in parsed.chunks:
-        if any(d.severity >= Severity.ERROR for d in chunk.diagnostics):
+        errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
+        if any(tolerate is None or tolerate not in d.message for d in errors):
             continue
         edits.extend(rewrite(chunk) or ())
     return edits
@@ -193,7 +200,7 @@ def legalize_for_lowering(text: str, split: bool = False) -> Refactoring:
             snap.force(op)
         return snap.edits() if result.changed else None
 
-    edits = _per_chunk(text, split, rewrite)
+    edits = _per_chunk(text, split, rewrite, tolerate=UNNAMED_ASYNC)
     if not edits:
         raise RefactorError("nothing to legalize")
     return Refactoring(LEGALIZE, "Legalize GPU async tokens for lowering (gpu-to-llvm)", FIX_ALL, tuple(edits))
@@ -206,8 +213,10 @@ def available_at(text: str, offset: int, split: bool = False) -> list[Available]
     """The refactorings that may apply at `offset` (cheap: one parse, no rewrite)."""
     parsed = parse(text, split)
     chunk = parsed.chunk_at(offset)
-    if any(d.severity >= Severity.ERROR for d in chunk.diagnostics):
-        return []
+    legalize_item = Available(LEGALIZE, "Legalize GPU async tokens for lowering (gpu-to-llvm)", FIX_ALL)
+    errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
+    if errors:
+        return [legalize_item] if all(UNNAMED_ASYNC in d.message for d in errors) else []
     out: list[Available] = []
     if launch_at(chunk, offset) is not None:
         out.append(Available(OUTLINE_LAUNCH, "Outline this gpu.launch into a gpu.func", REWRITE))
@@ -220,7 +229,7 @@ def available_at(text: str, offset: int, split: bool = False) -> list[Available]
         o.dialect == "gpu" for o in func.walk() if o is not func
     ):
         out.append(Available(ASYNC_FUNCTION, "Make this function's GPU ops asynchronous", REWRITE))
-    out.append(Available(LEGALIZE, "Legalize GPU async tokens for lowering (gpu-to-llvm)", FIX_ALL))
+    out.append(legalize_item)
     return out
 
 

@@ -8,6 +8,14 @@ from gpu_lsp.parser.api import parse
 # `extra` entries that only say how something was written.
 _SYNTAX_ONLY = ("unnamed_async", "loc", "implicit")
 
+# Attributes upstream always sets to a default that the syntax readers leave out
+# when the text does (mlir-opt then prints them): compared as absent.
+DEFAULTS = {("llvm.mlir.global", "addr_space"): "0 : i32"}
+
+
+def _attrs(op: Operation, attrs: dict) -> tuple:
+    return tuple(sorted((k, str(v)) for k, v in attrs.items() if DEFAULTS.get((op.name, k)) != str(v)))
+
 
 def _number(op: Operation, values: dict, blocks: dict) -> None:
     for region in op.regions:
@@ -32,8 +40,8 @@ def _op(op: Operation, values: dict, blocks: dict) -> tuple:
         op.name,
         tuple(_value(v, values) for v in op.operands),
         tuple(str(r.type) for r in op.results),
-        tuple(sorted((k, str(v)) for k, v in op.attributes.items())),
-        tuple(sorted((k, str(v)) for k, v in op.properties.items())),
+        _attrs(op, op.attributes),
+        _attrs(op, op.properties),
         extra,
         tuple(
             tuple(
@@ -73,3 +81,30 @@ def module_of(text: str):
     """Parse one chunk; return its module and diagnostics."""
     chunk = parse(text).chunks[0]
     return chunk.module, chunk.diagnostics
+
+
+def run(text: str, pipeline: str):
+    """Parse one chunk and run a pipeline on it: (module, None) or (module, PassFailure)."""
+    from gpu_lsp.passes.base import PassFailure
+    from gpu_lsp.passes.pipeline import parse_pipeline, run_pipeline
+
+    module, _ = module_of(text)
+    try:
+        run_pipeline(parse_pipeline(pipeline), module)
+    except PassFailure as exc:
+        return module, exc
+    return module, None
+
+
+def assert_same_ir(expected: Operation, actual: Operation, context: str = "") -> None:
+    diff = first_difference(fingerprint(expected), fingerprint(actual))
+    assert diff is None, f"{context}: IR differs at {diff}"
+
+
+SINK = "builtin.module(gpu-launch-sink-index-computations)"
+OUTLINE = "builtin.module(gpu-kernel-outlining)"
+SINK_OUTLINE = "builtin.module(gpu-launch-sink-index-computations,gpu-kernel-outlining)"
+OUTLINE_ASYNC = "builtin.module(gpu-kernel-outlining,func.func(gpu-async-region))"
+ASYNC = "builtin.module(func.func(gpu-async-region))"
+DL = "#dlti.dl_spec<#dlti.dl_entry<index,32:i32>>"
+SINK_OUTLINE_DL = "builtin.module(gpu-launch-sink-index-computations,gpu-kernel-outlining{data-layout-str=" + DL + "})"
