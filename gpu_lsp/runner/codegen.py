@@ -20,6 +20,7 @@ from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
+from gpu_lsp.runner.ops_core import INDEX_BINARY, arith_name
 
 PRELUDE = r"""
 template <typename T, int R> struct MR {
@@ -451,7 +452,9 @@ class FunctionEmitter:
         handler = EMITTERS.get(op.name)
         if handler is None:
             prefix = op.name.split(".")[0]
-            if prefix == "arith" and op.name[6:] in _BINARY_INT:
+            if prefix == "index" and op.name[6:] in INDEX_BINARY:
+                handler = FunctionEmitter._int_binary
+            elif prefix == "arith" and op.name[6:] in _BINARY_INT:
                 handler = FunctionEmitter._int_binary
             elif prefix == "arith" and op.name[6:] in _BINARY_FLOAT:
                 handler = FunctionEmitter._float_binary
@@ -493,7 +496,7 @@ class FunctionEmitter:
                 self.out(op, f"({scalar_ctype(ty)}){v}" if v != -(2 ** (w - 1)) else f"({scalar_ctype(ty)})({v + 1} - 1)")
 
     def _int_binary(self, op: Operation) -> None:
-        name = op.name[6:]
+        name = arith_name(op)
         ty = op.results[0].type
         a, b = (self.var(v) for v in op.operands)
         ct, w = scalar_ctype(ty, op), width(ty)
@@ -560,7 +563,10 @@ class FunctionEmitter:
         self.out(op, self.from_float(f"(-{self.as_float(self.var(op.operands[0]), ty)})", ty))
 
     def _cmpi(self, op: Operation) -> None:
-        pred = op.extra.get("predicate") or _CMPI[op.get_attr("predicate").value]
+        if op.name == "index.cmp":
+            pred = _enum(op.get_attr("pred"))
+        else:
+            pred = op.extra.get("predicate") or _CMPI[op.get_attr("predicate").value]
         ty = op.operands[0].type
         a, b = (self.var(v) for v in op.operands)
         sym = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}[pred]
@@ -593,7 +599,7 @@ class FunctionEmitter:
         self.out(op, f"({c} ? {a} : {b})")
 
     def _cast(self, op: Operation) -> None:
-        name = op.name[6:]
+        name = {"index.casts": "index_cast", "index.castu": "index_castui"}.get(op.name) or op.name[6:]
         src, dst = op.operands[0].type, op.results[0].type
         x = self.var(op.operands[0])
         if name == "bitcast":
@@ -1201,6 +1207,11 @@ EMITTERS = {
     "arith.constant": FunctionEmitter._constant,
     "index.constant": FunctionEmitter._constant,
     "arith.negf": FunctionEmitter._negf,
+    "index.cmp": FunctionEmitter._cmpi,
+    "index.casts": FunctionEmitter._cast,
+    "index.castu": FunctionEmitter._cast,
+    "index.bool.constant": FunctionEmitter._constant,
+    "index.sizeof": lambda self, op: self.out(op, "64LL"),
     "arith.cmpi": FunctionEmitter._cmpi,
     "arith.cmpf": FunctionEmitter._cmpf,
     "arith.select": FunctionEmitter._select,

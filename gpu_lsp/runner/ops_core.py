@@ -93,12 +93,27 @@ _INT_BINARY = (
 )
 
 
-@handles(*(f"arith.{n}" for n in _INT_BINARY))
+# The index dialect's integer ops, by the arith op with the same semantics.
+INDEX_BINARY = {
+    "add": "addi", "sub": "subi", "mul": "muli", "divs": "divsi", "divu": "divui", "ceildivs": "ceildivsi",
+    "ceildivu": "ceildivui", "floordivs": "floordivsi", "rems": "remsi", "remu": "remui", "maxs": "maxsi",
+    "maxu": "maxui", "mins": "minsi", "minu": "minui", "shl": "shli", "shrs": "shrsi", "shru": "shrui",
+    "and": "andi", "or": "ori", "xor": "xori",
+}
+
+
+def arith_name(op: Operation) -> str:
+    """`addi` for arith.addi and index.add alike."""
+    dialect, _, name = op.name.partition(".")
+    return INDEX_BINARY[name] if dialect == "index" else name
+
+
+@handles(*(f"arith.{n}" for n in _INT_BINARY), *(f"index.{n}" for n in INDEX_BINARY))
 def _int_binary(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     check_scalar_types(op)
     a, b = it.operands(op, env)
     dt = result_dtype(op)
-    name = op.name[6:]
+    name = arith_name(op)
     if isinstance(a, Lin) or isinstance(b, Lin):
         out = lin_binary(name, a, b, dt, ctx.space)
         if out is not None:
@@ -166,7 +181,7 @@ def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
     return _decide(_SIGNED[pred], lo, hi)
 
 
-@handles("arith.cmpi")
+@handles("arith.cmpi", "index.cmp")
 def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     check_scalar_types(op)
     a, b = it.operands(op, env)
@@ -186,6 +201,8 @@ _CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
 
 
 def _predicate_name(op: Operation, kind: str) -> str:
+    if op.name == "index.cmp":
+        return _enum_name(op.get_attr("pred"))
     attr = op.get_attr("predicate")
     names = _CMPI if kind == "cmpi" else _CMPF
     if isinstance(attr, IntegerAttr) and 0 <= attr.value < len(names):
@@ -217,12 +234,12 @@ def _select(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 _CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast")
 
 
-@handles(*(f"arith.{n}" for n in _CASTS))
+@handles(*(f"arith.{n}" for n in _CASTS), "index.casts", "index.castu")
 def _cast(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     check_scalar_types(op)
     (x,) = it.operands(op, env)
     src, dst = operand_dtype(op), result_dtype(op)
-    name = op.name[6:]
+    name = {"index.casts": "index_cast", "index.castu": "index_castui"}.get(op.name) or op.name[6:]
     if isinstance(x, Lin):
         unsigned_src = name in ("index_castui", "extui")
         if name in ("index_cast", "extsi", "trunci", "index_castui", "extui") and dst.kind == "i" and x.fits(ctx.space, dst):
@@ -231,6 +248,11 @@ def _cast(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
                 return
         x = materialize(x, ctx.space)
     it.assign(env, op.results[0], convert(name, x, src, dst, op), ctx, mask)
+
+
+@handles("index.sizeof")
+def _sizeof(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    env.vals[op.results[0]] = np.int64(64)
 
 
 @handles("arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended")

@@ -249,3 +249,28 @@ def test_integer_math() -> None:
         p = int(x) - tdiv(int(x), 3) * 3
         want.append(wrap(p**e, 32))
     assert got[4].tolist() == want
+
+
+INDEX_OPS = {"add": "addi", "sub": "subi", "mul": "muli", "divs": "divsi", "rems": "remsi", "divu": "divui", "remu": "remui",
+             "ceildivs": "ceildivsi", "floordivs": "floordivsi", "maxs": "maxsi", "mins": "minsi", "maxu": "maxui",
+             "minu": "minui", "and": "andi", "or": "ori", "xor": "xori"}
+
+
+def index_program() -> str:
+    rows = [f"index.{op} %a, %b\n      %t{k} = index.casts %r{k} : index to i64" for k, op in enumerate(INDEX_OPS)]
+    rows.append(f"index.cmp slt(%a, %b)\n      %t{len(INDEX_OPS)} = arith.extui %r{len(INDEX_OPS)} : i1 to i64")
+    text = kernel_program("index", rows, {"A": A32, "B": B32}, out_ty="i64")
+    for k in range(len(rows)):
+        text = text.replace(f"memref.store %r{k}, %O[%k{k}", f"memref.store %t{k}, %O[%k{k}")
+    return text
+
+
+def test_index_dialect_ops() -> None:
+    names = INDEX_OPS
+    text = index_program()
+    got = printed_memrefs(run_ok(text).stdout)[0]
+    u = lambda v: v & ((1 << 64) - 1)  # noqa: E731
+    for k, arith in enumerate(names.values()):
+        want = [wrap(INT_OPS[arith](int(x), int(y), u), 64) for x, y in zip(A32, B32)]
+        assert got[k].tolist() == want, arith
+    assert got[len(names)].tolist() == (A32 < B32).astype(int).tolist()

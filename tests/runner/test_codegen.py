@@ -35,6 +35,7 @@ def programs() -> dict[str, str]:
     a = test_arith
     out["int_ops"] = a.kernel_program("i64", [f"arith.{op} %a, %b : i64" for op in a.INT_OPS] + ["arith.shrsi %a, %b : i64"], {"A": a.A32, "B": a.B32})
     out["float_ops"] = a.kernel_program("f32", [f"math.{n} %a : f32" for n in a.MATH] + ["arith.remf %a, %b : f32", "arith.maximumf %a, %b : f32"], {"A": a.FA, "B": a.FB})
+    out["index_ops"] = a.index_program()
     return out
 
 
