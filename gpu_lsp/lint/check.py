@@ -70,7 +70,9 @@ def check_source(
     report = FileReport(target.display, target.path)
     pick = partial(choose, settings=settings, path=config_path)
     if mode is FixMode.NONE:
-        report.text, report.diagnostics = source.text, pick(analyze(source.text))
+        report.diagnostics = pick(analyze(source.text))
+        # Reports only need the text to place diagnostics; a clean file's text is not sent back to the parent.
+        report.text = source.text if report.diagnostics else None
         return report
     outcome = fix_text(source.text, analyze, pick, fix_level(settings))
     report.text, report.diagnostics = outcome.text, outcome.diagnostics

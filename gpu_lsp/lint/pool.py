@@ -8,6 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
+from gpu_lsp.lint import check
 from gpu_lsp.lint.check import FileReport, FixMode, check_target
 from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import Target
@@ -31,6 +32,27 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context()
 
 
+# Loads the rules and fills the parser's caches before workers fork, so that none pays for it.
+WARM_UP = """\
+func.func @warm_up(%buf: memref<?xf32>, %n: index) {
+  %t0 = gpu.wait async
+  %t1 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n)
+      threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) {
+    %i = gpu.thread_id x
+    %v = memref.load %buf[%i] : memref<?xf32>
+    gpu.terminator
+  }
+  gpu.wait [%t1]
+  return
+}
+"""
+
+
+def warm_up() -> None:
+    """Analyse a small file in this process (forked workers inherit the warm state)."""
+    check.analyze(WARM_UP)
+
+
 def check_all(
     targets: list[Target],
     settings: Settings,
@@ -50,6 +72,7 @@ def check_all(
     if workers <= 1:
         return [run(target) for target in targets]
     chunksize = max(1, len(targets) // (workers * 8))
+    warm_up()
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as executor:
             return list(executor.map(run, targets, chunksize=chunksize))
