@@ -73,7 +73,7 @@ def invalid_reduction(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 
     ## Example
     ```mlir
-    %r = gpu.all_reduce and %x : (f32) -> (f32)
+    %r = gpu.all_reduce and %x {} : (f32) -> (f32)
     ```
     Use instead: a kind that exists for floats, or reduce the bit pattern as an integer.
 
