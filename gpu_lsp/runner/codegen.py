@@ -40,7 +40,11 @@ template <typename T> __device__ __forceinline__ T mlir_minnumf(T a, T b) { retu
 template <typename T> __device__ __forceinline__ T mlir_ipow(T b, T e) {
   T r = 1; while (e > 0) { if (e & 1) r = (T)(r * b); b = (T)(b * b); e >>= 1; } return r;
 }
+// f16 values are kept as their bits; arithmetic converts to float and back (no cuda_fp16.h needed).
+struct mlir_f16 { unsigned short x; };
 #ifndef MLIR_CPU_EMULATION
+__device__ __forceinline__ float mlir_h2f(mlir_f16 h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.x)); return f; }
+__device__ __forceinline__ mlir_f16 mlir_f2h(float f) { mlir_f16 h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h.x) : "f"(f)); return h; }
 #define MLIR_DYNAMIC_SHARED(name) extern __shared__ __align__(16) signed char name[]
 #define MLIR_SHFL(MODE)                                                                          \
   __device__ __forceinline__ unsigned mlir_shfl_##MODE(unsigned v, unsigned off, unsigned c,    \
@@ -63,11 +67,10 @@ __device__ __forceinline__ unsigned mlir_linear_tid() {
 __device__ __forceinline__ unsigned mlir_block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
 """
 
-FP16 = "#ifndef MLIR_CPU_EMULATION\n#include <cuda_fp16.h>\n#endif\n"
 
 _CTYPE = {1: "bool", 8: "signed char", 16: "short", 32: "int", 64: "long long"}
 _UTYPE = {1: "bool", 8: "unsigned char", 16: "unsigned short", 32: "unsigned int", 64: "unsigned long long"}
-_FTYPE = {"f16": "__half", "f32": "float", "f64": "double"}
+_FTYPE = {"f16": "mlir_f16", "f32": "float", "f64": "double"}
 
 
 def scalar_ctype(ty: T.Type, op: Operation | None = None) -> str:
@@ -165,15 +168,15 @@ def _enum(attr) -> str:
 
 def _float_literal(value: float, ty: T.FloatType) -> str:
     if np.isnan(value):
-        return {"f32": "__int_as_float(0x7fc00000)", "f64": "__longlong_as_double(0x7ff8000000000000LL)"}.get(ty.name, "__float2half(__int_as_float(0x7fc00000))")
+        return {"f32": "__int_as_float(0x7fc00000)", "f64": "__longlong_as_double(0x7ff8000000000000LL)"}.get(ty.name, "mlir_f2h(__int_as_float(0x7fc00000))")
     if np.isinf(value):
         base = "__int_as_float(0x7f800000)" if ty.name != "f64" else "__longlong_as_double(0x7ff0000000000000LL)"
         text = base if value > 0 else f"(-{base})"
-        return text if ty.name != "f16" else f"__float2half({text})"
+        return text if ty.name != "f16" else f"mlir_f2h({text})"
     if ty.name == "f64":
         return repr(float(value))
     text = repr(float(np.float32(value))) + "f"
-    return text if ty.name == "f32" else f"__float2half({text})"
+    return text if ty.name == "f32" else f"mlir_f2h({text})"
 
 
 class Module:
@@ -184,7 +187,6 @@ class Module:
         self.locator = locator
         self.functions: dict[int, str] = {}  # id(op) -> C name
         self.bodies: list[str] = []
-        self.needs_fp16 = False
         self.counter = 0
 
     def fresh(self, base: str) -> str:
@@ -192,7 +194,7 @@ class Module:
         return f"{base}{self.counter}"
 
     def source(self) -> str:
-        head = (FP16 if self.needs_fp16 else "") + PRELUDE
+        head = PRELUDE
         return head + "\n" + "\n".join(self.bodies)
 
     def device_function(self, op: Operation) -> str:
@@ -239,22 +241,18 @@ class FunctionEmitter:
     def emit(self, line: str) -> None:
         self.lines.append("  " * self.indent + line)
 
-    def fp16(self) -> None:
-        self.module.needs_fp16 = True
-
     def is_half(self, ty: T.Type) -> bool:
         return isinstance(ty, T.FloatType) and ty.name == "f16"
 
     def as_float(self, expr: str, ty: T.Type) -> str:
         """An expression of a float type computed in float (halves are widened)."""
         if self.is_half(ty):
-            self.fp16()
-            return f"__half2float({expr})"
+            return f"mlir_h2f({expr})"
         return expr
 
     def from_float(self, expr: str, ty: T.Type) -> str:
         if self.is_half(ty):
-            return f"__float2half({expr})"
+            return f"mlir_f2h({expr})"
         return expr
 
     # --- functions ------------------------------------------------------------------------------
@@ -311,8 +309,6 @@ class FunctionEmitter:
             elem = scalar_ctype(ty.element, self.op)
             dt = dtype_of(ty.element)
             r = ty.rank
-            if self.is_half(ty.element):
-                self.fp16()
             self.params.append(Param("memref", dt, r))
             self.param_decls.append(f"{elem}* p{k}")
             self.param_decls.append(f"long long o{k}")
@@ -329,8 +325,6 @@ class FunctionEmitter:
         dt = dtype_of(ty)
         if dt is None:
             raise Unsupported(f"a kernel argument of type {ty} is not supported by the CUDA code generator", self.op)
-        if self.is_half(ty):
-            self.fp16()
         self.params.append(Param("scalar", dt))
         self.param_decls.append(f"{scalar_ctype(ty, self.op)} a{k}")
         self.launch_args[v] = f"a{k}"
@@ -482,8 +476,6 @@ class FunctionEmitter:
         if value is None:
             raise Unsupported(f"'{op.name}' of type {ty} is not supported by the CUDA code generator", op)
         if isinstance(ty, T.FloatType):
-            if self.is_half(ty):
-                self.fp16()
             self.out(op, _float_literal(float(value), ty))
         elif isinstance(ty, T.IntegerType) and ty.width == 1:
             self.out(op, "true" if bool(value) else "false")
@@ -654,8 +646,7 @@ class FunctionEmitter:
         if w == 64:
             return f"__longlong_as_double({x})" if df else f"__double_as_longlong({x})"
         if w == 16:
-            self.fp16()
-            return f"__short_as_half({x})" if df else f"__half_as_short({x})"
+            return f"mlir_f16{{(unsigned short){x}}}" if df else f"(short){x}.x"
         raise Unsupported(f"'{op.name}' of {src} is not supported", op)
 
     def _extended(self, op: Operation) -> None:
@@ -1006,8 +997,7 @@ class FunctionEmitter:
                 lo = f"{fn}((unsigned)({bits}), {off}, {clamp}, {mask}, &{valid})"
                 hi = f"{fn}((unsigned)({bits} >> 32), {off}, {clamp}, {mask}, &{valid})"
                 return f"__longlong_as_double((long long)(((unsigned long long){hi} << 32) | (unsigned long long){lo}))"
-            self.fp16()
-            return f"__ushort_as_half((unsigned short){fn}((unsigned)__half_as_ushort({value}), {off}, {clamp}, {mask}, &{valid}))"
+            return f"mlir_f16{{(unsigned short){fn}((unsigned){value}.x, {off}, {clamp}, {mask}, &{valid})}}"
         ct = scalar_ctype(ty)
         if w == 64:
             bits = f"(unsigned long long){value}"

@@ -226,7 +226,8 @@ class CupyBackend:
         end = self.cp.cuda.Event()
         start.record(stream)
         try:
-            function(tuple(grid), tuple(block), tuple(values), shared_mem=dsm, stream=stream)
+            with stream:  # RawKernel launches on the current stream
+                function(tuple(grid), tuple(block), tuple(values), shared_mem=dsm)
         except Exception as exc:
             raise RunError(f"launching {ks.name} failed: {exc}", op) from exc
         end.record(stream)

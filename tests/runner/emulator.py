@@ -23,8 +23,8 @@ from gpu_lsp.runner.codegen import Module, kernel_source, kernels_of
 SHIM = Path(__file__).with_name("emulation") / "cuda_shim.h"
 GXX = shutil.which("g++")
 
-_CTYPE = {"int8": "signed char", "int16": "short", "int32": "int", "int64": "long long", "bool": "bool", "float32": "float", "float64": "double"}
-_CTYPES = {"int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32, "int64": ctypes.c_int64, "bool": ctypes.c_bool, "float32": ctypes.c_float, "float64": ctypes.c_double}
+_CTYPE = {"float16": "mlir_f16", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long", "bool": "bool", "float32": "float", "float64": "double"}
+_CTYPES = {"float16": ctypes.c_uint16, "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32, "int64": ctypes.c_int64, "bool": ctypes.c_bool, "float32": ctypes.c_float, "float64": ctypes.c_double}
 
 
 def _wrapper(ks) -> tuple[str, list]:
@@ -116,6 +116,8 @@ class EmulatedCudaBackend(NumpyBackend):
                 values.append(int(v.offset))
                 values.extend(int(s) for s in v.sizes)
                 values.extend(int(s) for s in v.strides)
+            elif p.dtype == np.float16:  # passed as its bits (struct mlir_f16)
+                values.append(int(np.asarray(v).astype(np.float16).view(np.uint16)))
             else:
                 values.append(np.asarray(v).astype(p.dtype).item())
         if ks.uses_dsm:

@@ -36,6 +36,7 @@ def programs() -> dict[str, str]:
     out["int_ops"] = a.kernel_program("i64", [f"arith.{op} %a, %b : i64" for op in a.INT_OPS] + ["arith.shrsi %a, %b : i64"], {"A": a.A32, "B": a.B32})
     out["float_ops"] = a.kernel_program("f32", [f"math.{n} %a : f32" for n in a.MATH] + ["arith.remf %a, %b : f32", "arith.maximumf %a, %b : f32"], {"A": a.FA, "B": a.FB})
     out["index_ops"] = a.index_program()
+    out["half"] = k.half_program()
     return out
 
 
@@ -66,3 +67,27 @@ def test_every_kernel_compiles_with_nvcc(tmp_path: Path) -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
         for name, r in pool.map(compile_one, jobs):
             assert r.returncode == 0, f"{name}:\n{r.stderr}"
+
+
+def _nvrtc():
+    try:
+        from cupy_backends.cuda.libs import nvrtc
+
+        nvrtc.getVersion()
+        return nvrtc
+    except Exception:
+        return None
+
+
+@pytest.mark.skipif(_nvrtc() is None, reason="CuPy's NVRTC is not installed")
+def test_every_kernel_compiles_with_nvrtc_without_include_paths() -> None:
+    """What cupy.RawModule does on a GPU machine (NVRTC, no CUDA headers on the include path)."""
+    nvrtc = _nvrtc()
+    for name, text in programs().items():
+        source, errors = emit_program_cuda(text, name)
+        assert errors == []
+        prog = nvrtc.createProgram(source, f"{name}.cu", (), ())
+        try:
+            nvrtc.compileProgram(prog, ["-std=c++14", "-arch=compute_90"])
+        except Exception as exc:  # NVRTCError
+            pytest.fail(f"{name}: {exc}\n{nvrtc.getProgramLog(prog)}")

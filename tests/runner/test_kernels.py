@@ -556,3 +556,49 @@ def test_all_reduce_in_divergent_code_is_an_error() -> None:
     assert result.exit_code == 1
     assert "'gpu.all_reduce' op is reached by only some threads of a block" in result.stderr
     assert "test.mlir:12:9: error:" in result.stderr
+
+
+HALF = """
+    gpu.func @f(%out: memref<1x64xf32>, %x: memref<64xf16>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%tid] : memref<64xf16>
+      %two = arith.constant 2.0 : f16
+      %one = arith.constant 1.5 : f16
+      %m = arith.mulf %v, %two : f16
+      %a = arith.addf %m, %one : f16
+      %w = arith.constant 32 : i32
+      %o = arith.constant 1 : i32
+      %s, %ok = gpu.shuffle xor %a, %o, %w : f16
+      %mx = arith.maximumf %s, %a : f16
+      %e = arith.extf %mx : f16 to f32
+      memref.store %mx, %x[%tid] : memref<64xf16>
+      memref.store %e, %out[%c0, %tid] : memref<1x64xf32>
+      gpu.return
+    }
+"""
+
+
+def half_program() -> str:
+    text = launch_and_print(HALF, 1, 64, elem="f32", extra_args=", %x : memref<64xf16>")
+    init = """    %x = gpu.alloc host_shared () : memref<64xf16>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    scf.for %i = %c0 to %c64 step %c1 {
+      %ii = arith.index_cast %i : index to i32
+      %f = arith.sitofp %ii : i32 to f16
+      %q = arith.constant 0.1 : f16
+      %g = arith.mulf %f, %q : f16
+      memref.store %g, %x[%i] : memref<64xf16>
+    }
+"""
+    return text.replace("    %out = memref.alloc", init + "    %out = memref.alloc")
+
+
+def test_f16_arithmetic_and_shuffle() -> None:
+    got = printed_memrefs(run_ok(half_program()).stdout)[0][0]
+    x = (np.arange(64).astype(np.float16) * np.float16(0.1)).astype(np.float16)
+    a = (x * np.float16(2.0) + np.float16(1.5)).astype(np.float16)
+    s = a[np.arange(64) ^ 1]
+    want = np.maximum(s, a).astype(np.float32)
+    np.testing.assert_allclose(got, want, rtol=1e-5)  # printed with 6 significant digits

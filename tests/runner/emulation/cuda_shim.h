@@ -50,13 +50,10 @@ using std::isnan;
 using std::isinf;
 using std::isfinite;
 
-typedef _Float16 __half;
-inline float __half2float(__half h) { return (float)h; }
-inline __half __float2half(float f) { return (__half)f; }
-inline unsigned short __half_as_ushort(__half h) { return mlir_bits<unsigned short>(h); }
-inline __half __ushort_as_half(unsigned short u) { return mlir_bits<__half>(u); }
-inline short __half_as_short(__half h) { return mlir_bits<short>(h); }
-inline __half __short_as_half(short u) { return mlir_bits<__half>(u); }
+// f16 conversions for the generated code's `struct mlir_f16 { unsigned short x; }` (defined after this).
+struct mlir_f16;
+template <typename H> inline float mlir_h2f(H h) { return (float)mlir_bits<_Float16>(h.x); }
+template <typename H = mlir_f16> inline H mlir_f2h(float f) { H h; h.x = mlir_bits<unsigned short>((_Float16)f); return h; }
 
 template <typename T> inline T atomicCAS(T* p, T cmp, T val) {
   __atomic_compare_exchange_n(p, &cmp, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
