@@ -48,9 +48,11 @@ def display_name(path: Path, cwd: Path) -> str:
     """A path relative to the current folder when it lies below it, else absolute; always with `/`."""
     absolute = Path(os.path.abspath(path))
     try:
-        return absolute.relative_to(cwd).as_posix()
+        name = absolute.relative_to(cwd).as_posix()
     except ValueError:
-        return absolute.as_posix()
+        name = absolute.as_posix()
+    # A file name that is not valid UTF-8 is shown with replacement characters rather than failing to print.
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _excluded(settings: Settings, path: Path) -> bool:
@@ -82,7 +84,7 @@ def _force_excluded(settings: Settings, path: Path) -> bool:
     return False
 
 
-def _walk(folder: Path, settings: Settings, stack: list[GitIgnore], found: list[Path]) -> None:
+def _walk(folder: Path, settings: Settings, stack: list[GitIgnore], found: list[Path], unreadable: list[Path]) -> None:
     if settings.respect_gitignore:
         loaded = GitIgnore.load(folder / ".gitignore")
         if loaded is not None:
@@ -91,6 +93,7 @@ def _walk(folder: Path, settings: Settings, stack: list[GitIgnore], found: list[
         with os.scandir(folder) as entries:
             items = sorted(entries, key=lambda e: e.name)
     except OSError:
+        unreadable.append(folder)
         return
     for entry in items:
         path = Path(entry.path)
@@ -102,7 +105,7 @@ def _walk(folder: Path, settings: Settings, stack: list[GitIgnore], found: list[
             continue
         if is_dir:
             if not entry.is_symlink():
-                _walk(path, settings, stack, found)
+                _walk(path, settings, stack, found, unreadable)
         elif entry.name.endswith(SUFFIX):
             found.append(path)
 
@@ -141,10 +144,12 @@ def discover(
         path = cwd / raw
         if path.is_dir():
             found: list[Path] = []
+            unreadable: list[Path] = []
             absolute = Path(os.path.abspath(path))
             stack = ancestor_ignores(absolute) if settings.respect_gitignore else []
-            _walk(absolute, settings, stack, found)
-            if not found:
+            _walk(absolute, settings, stack, found, unreadable)
+            problems.extend(Problem(display_name(folder, cwd), "cannot read folder, skipped") for folder in unreadable)
+            if not found and not unreadable:
                 problems.append(Problem(display_name(path, cwd), "no .mlir files found", "warning"))
             for file in found:
                 key = os.path.realpath(file)

@@ -165,3 +165,24 @@ def test_unreadable_file(tmp_path: Path, write, monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(discovery, "open", deny, raising=False)
     assert read_source(str(path)) == "cannot read: Permission denied"
+
+
+def test_an_unreadable_folder_is_one_line(tmp_path: Path, write, monkeypatch: pytest.MonkeyPatch) -> None:
+    write("ok/a.mlir", VALID)
+    write("locked/b.mlir", VALID)
+    real_scandir = os.scandir
+
+    def deny(path):
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(discovery.os, "scandir", deny)
+    assert names([], tmp_path) == ["ok/a.mlir", "error: locked: cannot read folder, skipped"]
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_with_replacement_characters(tmp_path: Path) -> None:
+    raw = os.fsencode(tmp_path) + b"/caf\xe9.mlir"
+    with open(raw, "w") as handle:
+        handle.write(VALID)
+    assert names([], tmp_path) == ["caf\ufffd.mlir"]
