@@ -166,7 +166,18 @@ def run_text(
         ftype = fn.get_attr("function_type")
         if ftype is not None and ftype.type.inputs:
             raise RunError(f"entry function @{entry} takes arguments; gpu-run calls it with none", fn)
-        check_supported(reachable_ops(program, fn))
+        ops = reachable_ops(program, fn)
+        check_supported(ops)
+        prepare = getattr(dev, "prepare", None)
+        if prepare is not None:
+            try:
+                prepare(program, ops)
+            except Unsupported as exc:
+                if backend != "auto":
+                    raise
+                dev = NumpyBackend() if chunk_threads is None else NumpyBackend(chunk_threads)
+                it.backend = dev
+                err(f"gpu-run: {locator.where(exc.op)}: {exc.message}; running on the NumPy backend\n")
         ctx = Ctx(None, False, it.host_access)
         results = it.call(fn, [], ctx, None)
         dev.synchronize()

@@ -179,6 +179,21 @@ class CupyBackend:
 
     # --- kernels -----------------------------------------------------------------------------
 
+    def prepare(self, program, ops: list[Operation]) -> None:
+        """Generate the CUDA C of every kernel the program may launch, so that an op the code
+        generator cannot translate is reported before anything runs."""
+        from gpu_lsp.ir.attributes import SymbolRefAttr
+        from gpu_lsp.runner.codegen import kernel_source
+
+        for op in ops:
+            if op.name == "gpu.launch_func":
+                sym = op.get_attr("kernel")
+                if isinstance(sym, SymbolRefAttr) and sym.nested:
+                    func = program.lookup_kernel(op, sym)
+                    kernel_source(program, sym.leaf, func)
+            elif op.name == "gpu.launch":
+                kernel_source(program, "launch_kernel", op)
+
     def _kernel(self, it, kernel):
         key = id(kernel.op)
         if key not in self._compiled:

@@ -1,0 +1,175 @@
+"""Run `gpu-run` in a subprocess for front ends: streamed output, a time limit, a memory cap, cancellation.
+
+The language server uses this for "Run on GPU": nothing runs in the server's own
+process, a runaway program is killed, and its diagnostics come back parsed.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.attributes import SymbolRefAttr
+
+_DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning): (?P<message>.*)$")
+# Seconds a program may overrun its --timeout before the process is killed.
+GRACE = 5.0
+
+
+@dataclass
+class RunDiagnostic:
+    """One `file:line:col: severity: message` line of gpu-run's standard error (1-based line/col)."""
+
+    line: int
+    column: int
+    severity: str
+    message: str
+
+
+@dataclass
+class RunOutcome:
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+    cancelled: bool = False
+    diagnostics: list[RunDiagnostic] = field(default_factory=list)
+
+
+def parse_diagnostics(stderr: str) -> list[RunDiagnostic]:
+    out = []
+    for line in stderr.splitlines():
+        m = _DIAG.match(line)
+        if m:
+            out.append(RunDiagnostic(int(m.group("line")), int(m.group("col")), m.group("severity"), m.group("message")))
+    return out
+
+
+class RunProcess:
+    """One program run in a child process; `start`, then `wait` (or `cancel` from another thread)."""
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        entry: str = "main",
+        backend: str = "auto",
+        timeout: float = 60.0,
+        max_memory: int | None = None,
+        on_stdout: Callable[[str], None] | None = None,
+        on_stderr: Callable[[str], None] | None = None,
+    ) -> None:
+        self.text = text
+        self.timeout = timeout
+        self.on_stdout = on_stdout
+        self.on_stderr = on_stderr
+        self.args = [sys.executable, "-m", "gpu_lsp.cli.gpu_run", "--entry", entry, "--backend", backend, "--timeout", str(timeout)]
+        if max_memory is not None:
+            self.args += ["--max-memory", str(max_memory)]
+        self.args.append("-")
+        self.proc: subprocess.Popen | None = None
+        self._out: list[str] = []
+        self._err: list[str] = []
+        self._threads: list[threading.Thread] = []
+        self._cancelled = False
+
+    def start(self) -> "RunProcess":
+        self.proc = subprocess.Popen(
+            self.args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        for stream, sink, callback in ((self.proc.stdout, self._out, self.on_stdout), (self.proc.stderr, self._err, self.on_stderr)):
+            t = threading.Thread(target=self._pump, args=(stream, sink, callback), daemon=True)
+            t.start()
+            self._threads.append(t)
+        try:
+            self.proc.stdin.write(self.text)
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        return self
+
+    @staticmethod
+    def _pump(stream, sink: list[str], callback) -> None:
+        for line in iter(stream.readline, ""):
+            sink.append(line)
+            if callback is not None:
+                callback(line)
+        stream.close()
+
+    def cancel(self) -> None:
+        self._cancelled = True
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(2.0)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def wait(self) -> RunOutcome:
+        if self.proc is None:
+            self.start()
+        timed_out = False
+        try:
+            self.proc.wait(self.timeout + GRACE)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            self.proc.kill()
+            self.proc.wait()
+        for t in self._threads:
+            t.join(5.0)
+        stderr = "".join(self._err)
+        return RunOutcome(
+            self.proc.returncode,
+            "".join(self._out),
+            stderr,
+            timed_out or "ran past its time limit" in stderr,
+            self._cancelled,
+            parse_diagnostics(stderr),
+        )
+
+
+def runnable_functions(module: Operation) -> list[Operation]:
+    """Host functions worth a "Run on GPU" lens: func.func with a body and no arguments that launch kernels."""
+    funcs = {}
+    for op in module.regions[0].blocks[0].operations if module.regions and module.regions[0].blocks else []:
+        if op.name == "func.func" and op.regions and op.regions[0].blocks:
+            name = getattr(op.get_attr("sym_name"), "value", None)
+            if name:
+                funcs[name] = op
+    launches: dict[str, bool] = {}
+
+    def launches_kernels(name: str, seen: set[str]) -> bool:
+        if name in launches:
+            return launches[name]
+        if name in seen or name not in funcs:
+            return False
+        seen.add(name)
+        found = False
+        for op in funcs[name].nested():
+            if op.name in ("gpu.launch", "gpu.launch_func"):
+                found = True
+                break
+            callee = op.get_attr("callee") if op.name == "func.call" else None
+            if isinstance(callee, SymbolRefAttr) and not callee.nested and launches_kernels(callee.root, seen):
+                found = True
+                break
+        launches[name] = found
+        return found
+
+    out = []
+    for name, op in funcs.items():
+        ftype = op.get_attr("function_type")
+        takes_args = ftype is not None and bool(ftype.type.inputs)
+        if not takes_args and launches_kernels(name, set()):
+            out.append(op)
+    return out

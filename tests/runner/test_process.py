@@ -1,0 +1,61 @@
+"""Running gpu-run in a subprocess: streamed output, diagnostics, time limits, cancellation, lenses."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import test_cli
+
+from gpu_lsp.parser.api import parse
+from gpu_lsp.runner.process import RunProcess, runnable_functions
+
+SPIN = """
+func.func @main() {
+  %t = arith.constant true
+  scf.while : () -> () {
+    scf.condition(%t)
+  } do {
+    scf.yield
+  }
+  return
+}
+"""
+
+
+def test_streams_output_and_returns_the_outcome() -> None:
+    lines: list[str] = []
+    outcome = RunProcess(test_cli.PROGRAM, backend="numpy", timeout=60, on_stdout=lines.append).start().wait()
+    assert outcome.exit_code == 0, outcome.stderr
+    assert "[1,  1,  1,  1,  1,  1,  1,  1]\n" in lines
+    assert outcome.stdout == "".join(lines)
+
+
+def test_diagnostics_are_parsed() -> None:
+    text = "func.func @main() {\n  %c = arith.constant 4 : index\n  %m = memref.alloc () : memref<4xf32>\n  %x = memref.load %m[%c] : memref<4xf32>\n  return\n}\n"
+    outcome = RunProcess(text, backend="numpy").start().wait()
+    assert outcome.exit_code == 1
+    (d,) = outcome.diagnostics
+    assert (d.line, d.column, d.severity) == (4, 3, "error")
+    assert d.message.startswith("'memref.load' op index 4 is out of bounds")
+
+
+def test_time_limit() -> None:
+    outcome = RunProcess(SPIN, backend="numpy", timeout=0.5).start().wait()
+    assert outcome.exit_code == 1 and outcome.timed_out
+
+
+def test_cancel() -> None:
+    run = RunProcess(SPIN, backend="numpy", timeout=60).start()
+    threading.Timer(0.5, run.cancel).start()
+    start = time.monotonic()
+    outcome = run.wait()
+    assert outcome.cancelled and outcome.exit_code != 0
+    assert time.monotonic() - start < 30
+
+
+def test_runnable_functions_are_host_functions_that_launch_kernels() -> None:
+    text = test_cli.PROGRAM.replace("  func.func @other() {", "  func.func @helper() {\n    call @main() : () -> ()\n    return\n  }\n  func.func @other() {")
+    module = parse(text).chunks[0].module
+    names = [op.get_attr("sym_name").value for op in runnable_functions(module)]
+    assert names == ["main", "helper"]
