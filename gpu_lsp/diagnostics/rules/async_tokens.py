@@ -366,8 +366,8 @@ def _token_values(ctx: RuleContext) -> Iterator[Value]:
 def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
-    Reports a `!gpu.async.token` used by more than one op, unless every user is a
-    `gpu.wait async` (an explicit fork).
+    Reports a `!gpu.async.token` used by more than one op other than `gpu.wait async`
+    (the explicit fork, which only records an event on the token's stream).
 
     ## Why is this bad?
     The lowering maps a token to one stream and each user continues on, synchronizes or
@@ -383,40 +383,42 @@ def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
     ```
     Use instead:
     ```mlir
-    %f0 = gpu.wait async [%t0]
-    %f1 = gpu.wait async [%t0]
-    %a = gpu.launch_func async [%f0] @kernels::@k1 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
-    %b = gpu.launch_func async [%f1] @kernels::@k2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %f = gpu.wait async [%t0]
+    %a = gpu.launch_func async [%t0] @kernels::@k1 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %b = gpu.launch_func async [%f] @kernels::@k2 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
     ```
 
     ## Fix safety
-    The fix inserts one `gpu.wait async` per user right after the token's definition and
-    points each user at its own fork. It is safe: every user still runs after the token.
-    It is offered when the token is an op result defined alone on its line.
+    The fix keeps the first user on the token, inserts one `gpu.wait async` per other user
+    right after the token's definition and points each of them at its own fork. It is
+    safe: every user still runs after the token. It is offered when the token is an op
+    result defined alone on its line.
 
     ## References
     - [`gpu-async-region` (forks through async.execute)](https://mlir.llvm.org/docs/Passes/#-gpu-async-region)
     - [`gpu.wait`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
     """
     for token in _token_values(ctx):
-        users = token.users
-        if len(users) < 2 or all(_is_fork(u) for u in users):
+        users = [u for u in token.users if not _is_fork(u)]
+        if len(users) < 2:
             continue
-        first = min(users, key=lambda u: at(u).start)
+        users.sort(key=lambda u: at(u).start)
+        first, rest = users[0], users[1:]
         the_fix = None
-        if isinstance(token, OpResult) and _alone_on_line(ctx, token.owner) and all(u.span is not None for u in token.uses):
-            forks = [ctx.fresh_name("fork") for _ in users]
-            fork_of = {id(u): f for u, f in zip(users, forks)}
-            lines = "\n".join(f"%{f} = gpu.wait async [{value_name(token)}]" for f in forks)
+        uses = [use for use in token.uses if any(use.owner is u for u in rest)]
+        if isinstance(token, OpResult) and _alone_on_line(ctx, token.owner) and all(use.span is not None for use in uses):
+            forks = [ctx.fresh_name("fork") for _ in rest]
+            fork_of = {id(u): f for u, f in zip(rest, forks)}
             indent = ctx.indentation(token.owner.range.start)
-            lines = lines.replace("\n", "\n" + indent)
+            lines = f"\n{indent}".join(f"%{f} = gpu.wait async [{value_name(token)}]" for f in forks)
             edits: list[Edit | None] = [insert_line_after(ctx, token.owner, lines)]
-            edits.extend(Edit(use.span.range, f"%{fork_of[id(use.owner)]}") for use in token.uses)
-            the_fix = fix(f"Fork `{value_name(token)}` explicitly for each of its {len(users)} users", edits)
-        related = tuple(Related(f"`{value_name(token)}` is used here", at(u)) for u in users if u is not first)
+            edits.extend(Edit(use.span.range, f"%{fork_of[id(use.owner)]}") for use in uses)
+            n = len(rest)
+            the_fix = fix(f"Fork `{value_name(token)}` explicitly for {'the other user' if n == 1 else f'the {n} other users'}", edits)
+        related = tuple(Related(f"`{value_name(token)}` is used here", at(u)) for u in rest)
         yield Violation(
             f"`{value_name(token)}` is used by {len(users)} ops ({_token_users_description(users, ctx)}) without an explicit "
-            f"fork: the lowering gives a token one stream; fork it with `gpu.wait async [{value_name(token)}]` per user",
+            f"fork: the lowering gives a token one stream; fork it with `gpu.wait async [{value_name(token)}]`",
             at(first),
             the_fix,
             related,

@@ -1,0 +1,97 @@
+"""The registry and the engine: import-time checks, select/ignore, and a raising rule becoming GPU999."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_lsp.analysis import lint_text
+from gpu_lsp.diagnostics import registry
+from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.diagnostics.registry import RULES, Rule, Selection, Violation, load_rules, register, rule
+
+DOC = """
+## What it does
+Nothing.
+
+## Why is this bad?
+It is not.
+
+## Example
+```mlir
+```
+
+## Fix safety
+No fix.
+
+## References
+- none
+"""
+
+TEXT = """\
+func.func @f() {
+  gpu.wait
+  %t = gpu.wait async
+  return
+}
+"""
+
+
+def test_a_duplicate_code_fails_at_registration() -> None:
+    load_rules()
+    with pytest.raises(ValueError, match="registered twice"):
+        register(Rule("GPU201", "another-name", Severity.WARNING, DOC))
+
+
+def test_a_duplicate_name_fails_at_registration() -> None:
+    load_rules()
+    with pytest.raises(ValueError, match="registered twice"):
+        register(Rule("GPU398", "multiple-async-dependencies", Severity.WARNING, DOC))
+
+
+@pytest.mark.parametrize("code,name", [("GPU1", "x"), ("GPU398", "Not_Kebab")])
+def test_malformed_codes_and_names_are_rejected(code: str, name: str) -> None:
+    with pytest.raises(ValueError):
+        register(Rule(code, name, Severity.WARNING, DOC))
+
+
+@pytest.fixture
+def broken_rule():
+    load_rules()
+
+    @rule("GPU399", "always-raises", Severity.WARNING, ops=("gpu.wait",))
+    def always_raises(op, ctx):
+        raise RuntimeError("boom")
+        yield  # pragma: no cover
+
+    yield RULES["GPU399"]
+    del RULES["GPU399"]
+    registry._NAMES.pop("always-raises")
+
+
+def test_a_raising_rule_becomes_one_internal_error_and_the_others_run(broken_rule) -> None:
+    found = lint_text(TEXT)
+    internal = [d for d in found if d.code == "GPU999"]
+    assert len(internal) == 1
+    assert "GPU399 (always-raises): RuntimeError: boom" in internal[0].message
+    assert {"GPU302", "GPU206"} <= {d.code for d in found}
+
+
+def test_selection_by_prefix_longest_wins() -> None:
+    sel = Selection(select=("GPU3",), ignore=("GPU302",))
+    assert sel.enabled("GPU301") and not sel.enabled("GPU302") and not sel.enabled("GPU201")
+    assert Selection(select=("GPU302",), ignore=("GPU3",)).enabled("GPU302")
+    assert not Selection(ignore=("ALL",)).enabled("GPU201")
+
+
+def test_lint_text_honours_select_and_ignore() -> None:
+    class Settings:
+        select = ("GPU2",)
+        ignore = ()
+
+    codes = {d.code for d in lint_text(TEXT, settings=Settings())}
+    assert codes == {"GPU206"}
+
+
+def test_violation_severity_override() -> None:
+    v = Violation("m", registry.TextRange(0, 1), severity=Severity.HINT)
+    assert v.severity is Severity.HINT

@@ -1,0 +1,134 @@
+"""Acceptance 4: the scenarios of the design discussion, end to end through `lint_text`."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_lsp.analysis import lint_text
+from gpu_lsp.diagnostics.model import Applicability, Severity
+from gpu_lsp.text import apply_edits
+from support import oracle
+
+KERNELS = """\
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%m: memref<64xf32>, %f: f32) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %m[%c0] : memref<64xf32>
+      %w = arith.mulf %v, %f : f32
+      memref.store %w, %m[%c0] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%buf: memref<64xf32>, %host: memref<16xf32>, %f: f32, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+BODY
+    return
+  }
+}
+"""
+
+LAUNCH = "@kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%buf : memref<64xf32>, %f : f32)"
+
+
+def program(body: str) -> str:
+    return KERNELS.replace("BODY", body.rstrip("\n"))
+
+
+def oracle_errors(text: str) -> list:
+    if not oracle.available():
+        pytest.skip("numba-cuda-mlir is not installed")
+    oracle._backend().threads = False
+    return [d for d in oracle.verify(text) if d[2] == "error"]
+
+
+def test_unnamed_async_launch() -> None:
+    text = """\
+func.func @main(%c1: index) {
+  gpu.launch async blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  return
+}
+"""
+    found = [d for d in lint_text(text) if d.severity >= Severity.WARNING]
+    assert [(d.code, d.message) for d in found] == [
+        ("GPU100", "'gpu.launch' op needs to be named when async keyword is specified")
+    ]
+    (d,) = found
+    assert text[d.range.start : d.range.end] == "async"
+    assert d.fix.applicability is Applicability.SAFE
+    fixed = apply_edits(text, list(d.fix.edits))
+    assert "%t = gpu.launch async" in fixed
+    assert [x.code for x in lint_text(fixed) if x.severity >= Severity.ERROR] == []
+    assert oracle_errors(text) != [] and oracle_errors(fixed) == []
+
+
+def test_async_without_dependencies_is_valid() -> None:
+    text = program(f"    %t = gpu.launch_func async {LAUNCH}\n    gpu.wait [%t]\n")
+    assert lint_text(text) == []
+    assert oracle_errors(text) == []
+
+
+def test_launch_func_with_two_dependencies() -> None:
+    text = program(
+        "    %a = gpu.wait async\n"
+        "    %b = gpu.wait async\n"
+        f"    %t = gpu.launch_func async [%a, %b] {LAUNCH}\n"
+        "    gpu.wait [%t]\n"
+    )
+    (d,) = lint_text(text)
+    assert d.code == "GPU201" and d.severity is Severity.WARNING
+    assert "`%a`, `%b`" in d.message and "gpu.wait async [%a, %b]" in d.message
+    fixed = apply_edits(text, list(d.fix.edits))
+    assert "%join = gpu.wait async [%a, %b]\n    %t = gpu.launch_func async [%join]" in fixed
+    assert lint_text(fixed) == []
+    assert oracle_errors(fixed) == []
+
+
+def test_synchronous_launch_func_with_a_dependency() -> None:
+    text = program(f"    %t0 = gpu.wait async\n    gpu.launch_func [%t0] {LAUNCH}\n")
+    (d,) = lint_text(text)
+    assert d.code == "GPU202" and "`%t0`" in d.message
+    fixed = apply_edits(text, list(d.fix.edits))
+    assert f"%t = gpu.launch_func async [%t0] {LAUNCH}\n    gpu.wait [%t]" in fixed
+    assert lint_text(fixed) == []
+    assert oracle_errors(fixed) == []
+
+
+def test_single_token_async_wait() -> None:
+    text = program(
+        "    %t0 = gpu.wait async\n"
+        "    %t1 = gpu.wait async [%t0]\n"
+        f"    %t2 = gpu.launch_func async [%t1] {LAUNCH}\n"
+        "    gpu.wait [%t2]\n"
+    )
+    (d,) = lint_text(text)
+    assert d.code == "GPU205" and d.severity is Severity.HINT
+    fixed = apply_edits(text, list(d.fix.edits))
+    assert "%t1" not in fixed and f"gpu.launch_func async [%t0] {LAUNCH}" in fixed
+    assert lint_text(fixed) == []
+    assert oracle_errors(fixed) == []
+
+
+def test_kernels_around_a_host_loop_then_a_single_token_wait() -> None:
+    text = program(
+        "    %t0 = gpu.wait async\n"
+        f"    %t1 = gpu.launch_func async [%t0] {LAUNCH}\n"
+        f"    %t2 = gpu.launch_func async [%t1] {LAUNCH}\n"
+        "    scf.for %i = %c0 to %n step %c1 {\n"
+        "      %x = memref.load %host[%i] : memref<16xf32>\n"
+        "      %y = arith.addf %x, %f : f32\n"
+        "      memref.store %y, %host[%i] : memref<16xf32>\n"
+        "    }\n"
+        "    %t3 = gpu.wait async [%t2]\n"
+        f"    %t4 = gpu.launch_func async [%t3] {LAUNCH}\n"
+        f"    %t5 = gpu.launch_func async [%t4] {LAUNCH}\n"
+        "    gpu.wait [%t5]\n"
+    )
+    found = lint_text(text)
+    assert [(d.code, d.severity) for d in found] == [("GPU205", Severity.HINT)]
+    assert "`%t3 = gpu.wait async [%t2]`" in found[0].message
+    assert oracle_errors(text) == []
