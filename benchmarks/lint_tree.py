@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATOR = ROOT.parent / "shared" / "tools" / "gen_gpu_mlir.py"
-COMMAND = [sys.executable, "-c", "import sys; from gpu_lsp.lint.app import main; sys.exit(main(sys.argv[1:]))"]
+COMMAND = [sys.executable, "-c", "import sys; from gpu_lsp.cli.gpu_lint import main; sys.exit(main())"]
 SHAPES = (
     ["--mode", "inline", "--funcs", "2"],
     ["--mode", "inline", "--funcs", "3"],
@@ -59,7 +59,7 @@ def time_run(folder: Path, jobs: list[str]) -> tuple[float, float]:
     cpu = _cpu()
     start = time.perf_counter()
     proc = subprocess.run(
-        [*COMMAND, str(folder), "--isolated", "--output-format", "grouped", *jobs],
+        [*COMMAND, str(folder), "--isolated", *jobs],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -256,11 +256,3 @@ def run(
     for problem in all_problems(reports, context):
         stderr.write(problem.line() + "\n")
     return EXIT_CLEAN if args.exit_zero else exit_status(reports, context, settings, diff=False)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the check command with the formats this package provides (used until the gpu-lint CLI routes here)."""
-    parser = argparse.ArgumentParser(prog="gpu-lint", description="Check MLIR GPU-dialect files.")
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    return run(args, formats.FORMATS)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import io
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -15,7 +16,8 @@ import pytest
 from gpu_lsp import __version__
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Rule
-from gpu_lsp.lint import app, check, formats, rules
+from gpu_lsp.cli import gpu_lint as gpu_lint_cli
+from gpu_lsp.lint import check, rules
 from gpu_lsp.text import Edit, TextRange
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -65,24 +67,17 @@ def assert_snapshot(name: str, text: str) -> None:
 
 
 @pytest.fixture
-def gpu_lint(tmp_path: Path) -> Callable[..., Result]:
-    """Run `gpu-lint ARGS` in `tmp_path` (or `cwd=`), with optional standard input bytes."""
+def gpu_lint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
+    """Run the `gpu-lint ARGS` console script in `tmp_path` (or `cwd=`), with optional standard input bytes."""
 
     def run(*argv: str, cwd: Path | None = None, stdin: bytes | None = None) -> Result:
-        parser = argparse.ArgumentParser(prog="gpu-lint")
-        app.add_arguments(parser)
-        try:
-            args = parser.parse_args(list(argv))
-        except SystemExit as exc:
-            return Result(int(exc.code or 0), "", "")
         out, err = io.StringIO(), io.StringIO()
         where = cwd or tmp_path
-        old = Path.cwd()
-        os.chdir(where)
-        try:
-            code = app.run(args, formats.FORMATS, out, err, stdin=stdin, cwd=where)
-        finally:
-            os.chdir(old)
+        with monkeypatch.context() as patch:
+            patch.chdir(where)
+            patch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin or b"")))
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = gpu_lint_cli.main(list(argv))
         return Result(code, normalise(out.getvalue(), where), normalise(err.getvalue(), where))
 
     return run

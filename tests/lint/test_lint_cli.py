@@ -177,14 +177,27 @@ def test_output_file(gpu_lint, write, tmp_path: Path) -> None:
 def test_each_format_through_the_cli(gpu_lint, write) -> None:
     write("b.mlir", BROKEN)
     write("a.mlir", VALID)
-    for fmt in ("github", "junit", "grouped"):
+    for fmt in ("text", "concise", "json", "github", "junit", "grouped"):
         result = gpu_lint("--output-format", fmt)
         assert result.code == 1
         assert_snapshot(f"cli-format-{fmt}.txt", result.out)
     result = gpu_lint("--output-format", "sarif")
     assert result.code == 1 and json.loads(result.out)["runs"][0]["results"][0]["ruleId"] == "GPU003"
+    assert gpu_lint().out == gpu_lint("--output-format", "text").out
     write("gpu-lint.toml", 'output-format = "github"\n')
     assert gpu_lint().out.startswith("::error file=b.mlir")
+
+
+def test_statistics_as_json(gpu_lint, write) -> None:
+    write("b.mlir", BROKEN)
+    result = gpu_lint("--statistics", "--output-format", "json")
+    assert result.code == 1
+    assert json.loads(result.out) == [{"code": "GPU003", "name": "undefined-value", "count": 1, "fixable": 0}]
+
+
+def test_check_is_the_default_command(gpu_lint, write) -> None:
+    write("b.mlir", BROKEN)
+    assert gpu_lint("check", "b.mlir", *G).out == gpu_lint("b.mlir", *G).out
 
 
 def test_statistics(gpu_lint, write, fake_rules) -> None:
@@ -289,3 +302,31 @@ def test_fix_with_the_pool(gpu_lint, write, fake_rules, tmp_path: Path, jobs: st
     result = gpu_lint("--fix", "--jobs", jobs, *G)
     assert result.code == 0 and result.out.endswith("Found 24 errors (24 fixed, 0 remaining).\n")
     assert all(p.read_text() == VALID for p in tmp_path.glob("*.mlir"))
+
+
+@pytest.mark.real_registry
+def test_selectors_are_checked_against_the_real_registry(gpu_lint, write) -> None:
+    write("b.mlir", BROKEN)
+    assert gpu_lint("--select", "GPU0,GPU1,GPU2", *G).code == 1
+    result = gpu_lint("--select", "GPU8")
+    assert (
+        result.code == 2
+        and result.err == "gpu-lint: error: --select: unknown rule selector 'GPU8' (no rule code starts with it)\n"
+    )
+
+
+@pytest.mark.real_registry
+def test_sarif_of_the_examples_validates_with_every_registered_rule(gpu_lint) -> None:
+    import jsonschema
+
+    from gpu_lsp.diagnostics.registry import load_rules
+
+    schema = json.loads((Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json").read_text())
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    result = gpu_lint(str(examples), "--isolated", "--output-format", "sarif")
+    document = json.loads(result.out)
+    jsonschema.Draft4Validator(schema).validate(document)
+    run = document["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == sorted(load_rules())
+    assert all(r["helpUri"].startswith("https://") for r in run["tool"]["driver"]["rules"])
+    assert any("fixes" in r for r in run["results"])
