@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Use, Value, erase_op
-from gpu_lsp.passes.base import PassFailure, op_error
+from gpu_lsp.passes.base import PassFailure, no_gc, op_error
 from gpu_lsp.passes.effects import IMPLICIT_TERMINATOR, has_side_effects, is_async_op, is_terminator
 from gpu_lsp.passes.ir import (
     blocks_post_order,
@@ -274,6 +274,11 @@ def _single_token_use(execute: Operation) -> Operation:
 
 def make_async_func(func: Operation) -> None:
     """Run the pass on one func.func; raises PassFailure on a remaining gpu.launch."""
+    with no_gc():
+        _make_async_func(func)
+
+
+def _make_async_func(func: Operation) -> None:
     thread = _ThreadToken()
     for block in blocks_post_order(func):
         thread.block(block)

@@ -7,7 +7,7 @@ from typing import Callable
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.passes.base import PASS_ERROR, PassFailure, to_diagnostics
-from gpu_lsp.passes.pipeline import PASSES, Nest, PassSpec, PipelineError, parse_pipeline, run_nest
+from gpu_lsp.passes.pipeline import PASSES, Nest, PassSpec, PipelineError, parse_pipeline, run_pipeline
 from gpu_lsp.text import TextRange
 
 
@@ -18,7 +18,7 @@ def _fallback(module: Operation) -> TextRange:
 def run_nest_diagnostics(nest: Nest, module: Operation) -> list[Diagnostic]:
     """Run a pipeline; a failure comes back as error diagnostics."""
     try:
-        run_nest(nest, module)
+        run_pipeline(nest, module)
     except PassFailure as exc:
         return to_diagnostics(exc, _fallback(module))
     return []

@@ -25,30 +25,25 @@ from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Value
 from gpu_lsp.parser.api import Chunk
+from gpu_lsp.passes.base import no_gc
 from gpu_lsp.text import Edit, TextRange
 
 MARKER = "gpu_lsp.edit_marker"
 
 
-def _attrs(attrs: dict) -> tuple:
-    return tuple(sorted((k, repr(v)) for k, v in attrs.items()))
-
-
 def _regions_sig(op: Operation) -> tuple:
-    return tuple(
-        tuple((id(b), tuple((id(a), str(a.type)) for a in b.arguments)) for b in region.blocks) for region in op.regions
-    )
+    return tuple(tuple((id(b), tuple(map(id, b.arguments))) for b in region.blocks) for region in op.regions)
 
 
 def _sig(op: Operation) -> tuple:
     """What an op's own text shows (its regions' contents are compared separately)."""
     return (
         op.name,
-        tuple(id(v) for v in op.operands),
-        tuple((id(r), str(r.type), r.name) for r in op.results),
-        _attrs(op.attributes),
-        _attrs(op.properties),
-        tuple(id(b) for b in op.successors),
+        tuple(map(id, op.operands)),
+        tuple(map(id, op.results)),
+        op.attributes.copy(),
+        op.properties.copy(),
+        tuple(map(id, op.successors)),
         _regions_sig(op),
     )
 
@@ -58,7 +53,8 @@ def _base(name: str) -> str:
 
 
 def _is_isolated(op: Operation) -> bool:
-    return registry.has_trait(op.name, "isolated")
+    spec = registry.OPS.get(op.name)
+    return spec is not None and "isolated" in spec.traits
 
 
 def _scope_of(value: Value) -> Operation | None:
@@ -70,37 +66,161 @@ def _scope_of(value: Value) -> Operation | None:
             return op
     else:
         op = value.owner
-    if op is None:
-        return None
-    for ancestor in op.ancestors():
-        if _is_isolated(ancestor):
-            return ancestor
+    while op is not None:
+        op = op.parent_op
+        if op is not None and _is_isolated(op):
+            return op
     return None
 
 
-class _EditNames:
-    """The names the printer uses for values and blocks (duck-types printer.Names)."""
+def _unique(name: str, taken: set[str]) -> str:
+    if name not in taken:
+        return name
+    k = 0
+    while f"{name}_{k}" in taken:
+        k += 1
+    return f"{name}_{k}"
 
-    def __init__(self) -> None:
-        self.values: dict[Value, str] = {}  # value -> use text without '%'
-        self.blocks: dict[Block, str] = {}
-        self.group_names: dict[Operation, list[tuple[int, int, str]]] = {}
+
+class _BlockNames:
+    """Block labels for the printer: source labels kept, new blocks `^bbN` unique in their region."""
+
+    def __init__(self, snap: "Snapshot") -> None:
+        self.snap = snap
+        self.names: dict[Block, str] = {}
+        self.taken: dict[int, set[str]] = {}
+
+    def get(self, block: Block, default: str = "") -> str:
+        name = self.names.get(block)
+        if name is not None:
+            return name
+        region = block.parent
+        taken = self.taken.get(id(region))
+        if taken is None:
+            blocks = region.blocks if region is not None else [block]
+            taken = {b.label for b in blocks if b in self.snap.blocks and b.label}
+            self.taken[id(region)] = taken
+        if block.label and (block in self.snap.blocks or block.label not in taken):
+            name = block.label
+        else:
+            k = 0
+            while f"^bb{k}" in taken:
+                k += 1
+            name = f"^bb{k}"
+        taken.add(name)
+        self.names[block] = name
+        return name
+
+
+class _EditNames:
+    """The names the printer uses (duck-types printer.Names), computed when first asked.
+
+    Values that existed keep their source name; a new value gets a fresh name
+    unique among the names of its isolated-from-above scope.
+    """
+
+    def __init__(self, snap: "Snapshot") -> None:
+        self.snap = snap
+        self.values: dict[Value, str] = {}
+        self.blocks = _BlockNames(snap)
+        self.taken: dict[int, set[str]] = {}
+
+    def _taken(self, value: Value) -> set[str]:
+        scope = _scope_of(value)
+        key = id(scope)
+        taken = self.taken.get(key)
+        if taken is None:
+            taken = set()
+            root = scope if scope is not None else self.snap.module
+            original = self.snap.values
+            stack = [root]
+            while stack:
+                op = stack.pop()
+                for region in op.regions:
+                    for block in region.blocks:
+                        for arg in block.arguments:
+                            if arg.name and arg in original:
+                                taken.add(_base(arg.name))
+                        for nested in block.operations:
+                            for result in nested.results:
+                                if result.name and result in original:
+                                    taken.add(_base(result.name))
+                            if not _is_isolated(nested):
+                                stack.append(nested)
+            self.taken[key] = taken
+        return taken
+
+    def name(self, value: Value) -> str:
+        name = self.values.get(value)
+        if name is not None:
+            return name
+        if value.name and value in self.snap.values:
+            name = value.name
+        elif isinstance(value, BlockArgument):
+            taken = self._taken(value)
+            name = _unique(_hint(value), taken)
+            taken.add(name)
+        else:
+            self._name_results(value.owner)
+            return self.values[value]
+        self.values[value] = name
+        return name
+
+    def _name_results(self, op: Operation) -> None:
+        """Fresh names for an op's results: one group `%x:n` when they were `x#0, x#1, ...`."""
+        results = op.results
+        fresh = [r for r in results if not (r.name and r in self.snap.values)]
+        for r in results:
+            if r not in fresh:
+                self.values[r] = r.name
+        if not fresh:
+            return
+        taken = self._taken(fresh[0])
+        bases = {_base(r.name) for r in results if r.name}
+        if len(fresh) == len(results) > 1 and len(bases) == 1 and all(r.name and "#" in r.name for r in results):
+            base = _unique(bases.pop(), taken)
+            taken.add(base)
+            for k, result in enumerate(results):
+                self.values[result] = f"{base}#{k}"
+            return
+        for result in fresh:
+            name = _unique(_hint(result), taken)
+            taken.add(name)
+            self.values[result] = name
 
     def use(self, value: Value) -> str:
-        name = self.values.get(value)
-        return "%" + name if name is not None else "<<UNKNOWN SSA VALUE>>"
+        return "%" + self.name(value)
 
     def result_groups(self, op: Operation) -> list[tuple[int, int]]:
-        groups = self.group_names.get(op)
-        if groups is None:
-            return [(i, 1) for i in range(len(op.results))]
-        return [(s, c) for s, c, _ in groups]
+        results = op.results
+        if len(results) > 1:
+            first = self.name(results[0])
+            if "#" in first and all(self.name(r).startswith(_base(first) + "#") for r in results):
+                return [(0, len(results))]
+        return [(i, 1) for i in range(len(results))]
 
     def group_def(self, op: Operation, start: int, count: int) -> str:
-        for s, c, name in self.group_names.get(op, ()):
-            if s == start:
-                return f"%{name}:{c}" if c > 1 else f"%{name}"
-        return self.use(op.results[start])
+        name = self.name(op.results[start])
+        return f"%{_base(name)}:{count}" if count > 1 else f"%{name}"
+
+
+def _hint(value: Value) -> str:
+    """The name a new value asks for: its own (copied ops keep theirs), a printer hint, or t/v."""
+    if isinstance(value, BlockArgument):
+        owner = value.owner.parent.parent if value.owner.parent is not None else None
+        if owner is not None and registry.has_trait(owner.name, "function") and value.owner is owner.regions[0].blocks[0]:
+            return f"arg{value.index}"
+        return _base(value.name) if value.name else "arg"
+    if value.name:
+        return _base(value.name)
+    from gpu_lsp.ir.printer import RESULT_NAMES
+
+    hook = RESULT_NAMES.get(value.owner.name)
+    if hook is not None:
+        for index, name in hook(value.owner):
+            if index == value.index and name:
+                return name
+    return "t" if value.type == T.TOKEN else "v"
 
 
 class Snapshot:
@@ -111,13 +231,14 @@ class Snapshot:
         self.chunk = chunk
         self.module = chunk.module
         self.implicit = chunk.implicit_module
-        self.module_attrs = _attrs(chunk.module.attributes)
+        self.module_attrs = chunk.module.attributes.copy()
         self.ops: dict[Operation, tuple[TextRange | None, tuple]] = {}
         self.blocks: dict[Block, list[Operation]] = {}
         self.regions: dict[Region, TextRange | None] = {}
         self.values: dict[Value, str | None] = {}
         self.forced: set[Operation] = set()
-        self._record(chunk.module)
+        with no_gc():
+            self._record(chunk.module)
 
     def _record(self, op: Operation) -> None:
         self.ops[op] = (op.range, _sig(op))
@@ -138,7 +259,10 @@ class Snapshot:
 
     def edits(self) -> list[Edit]:
         """The edits that turn the snapshot's text into the rewritten module."""
-        return _Differ(self).run()
+        import gpu_lsp.ir.printers  # noqa: F401  (registers the custom printers and name hints)
+
+        with no_gc():
+            return _Differ(self).run()
 
 
 def snapshot(text: str, chunk: Chunk) -> Snapshot:
@@ -150,115 +274,7 @@ class _Differ:
         self.snap = snap
         self.text = snap.text
         self.edits: list[Edit] = []
-        self.names = _EditNames()
-        self._assign_names()
-
-    # --- names --------------------------------------------------------------------------------
-
-    def _assign_names(self) -> None:
-        snap = self.snap
-        taken: dict[int, set[str]] = {}
-        fresh: list[tuple[Operation | None, list[Value]]] = []
-
-        def scope_names(value: Value) -> set[str]:
-            return taken.setdefault(id(_scope_of(value)), set())
-
-        def visit(op: Operation) -> None:
-            pending: list[Value] = []
-            for result in op.results:
-                if result in snap.values and result.name:
-                    self.names.values[result] = result.name
-                    scope_names(result).add(_base(result.name))
-                else:
-                    pending.append(result)
-            if pending:
-                fresh.append((op, pending))
-            for region in op.regions:
-                labels = {b.label for b in region.blocks if b in snap.blocks and b.label}
-                count = 0
-                for block in region.blocks:
-                    if block.label and (block in snap.blocks or block.label not in labels):
-                        labels.add(block.label)
-                        self.names.blocks[block] = block.label
-                    else:
-                        while f"^bb{count}" in labels:
-                            count += 1
-                        labels.add(f"^bb{count}")
-                        self.names.blocks[block] = f"^bb{count}"
-                    args = []
-                    for arg in block.arguments:
-                        if arg in snap.values and arg.name:
-                            self.names.values[arg] = arg.name
-                            scope_names(arg).add(_base(arg.name))
-                        else:
-                            args.append(arg)
-                    if args:
-                        fresh.append((None, args))
-                    for nested in block.operations:
-                        visit(nested)
-
-        visit(snap.module)
-        for owner, values in fresh:
-            if owner is not None and self._named_group(owner, values, scope_names):
-                continue
-            for value in values:
-                names = scope_names(value)
-                name = self._unique(self._hint(value), names)
-                names.add(name)
-                self.names.values[value] = name
-        self._groups(snap.module)
-
-    def _named_group(self, op: Operation, values: list[Value], scope_names) -> bool:
-        """Results `x#0, x#1, ...` of one new op become one group `%x:n`."""
-        if len(values) != len(op.results) or len(values) < 2:
-            return False
-        bases = {_base(r.name) for r in op.results if r.name}
-        if len(bases) != 1 or any(not r.name or "#" not in r.name for r in op.results):
-            return False
-        names = scope_names(values[0])
-        base = self._unique(bases.pop(), names)
-        names.add(base)
-        for k, result in enumerate(op.results):
-            self.names.values[result] = f"{base}#{k}"
-        return True
-
-    def _groups(self, root: Operation) -> None:
-        for op in root.walk():
-            if len(op.results) < 2:
-                continue
-            first = self.names.values.get(op.results[0], "")
-            if "#" in first and all(self.names.values.get(r, "").startswith(_base(first) + "#") for r in op.results):
-                self.names.group_names[op] = [(0, len(op.results), _base(first))]
-            else:
-                self.names.group_names[op] = [(i, 1, self.names.values.get(r, "")) for i, r in enumerate(op.results)]
-
-    @staticmethod
-    def _unique(name: str, taken: set[str]) -> str:
-        if name not in taken:
-            return name
-        k = 0
-        while f"{name}_{k}" in taken:
-            k += 1
-        return f"{name}_{k}"
-
-    def _hint(self, value: Value) -> str:
-        if isinstance(value, BlockArgument):
-            owner = value.owner.parent.parent if value.owner.parent is not None else None
-            if owner is not None and registry.has_trait(owner.name, "function") and value.owner is owner.regions[0].blocks[0]:
-                return f"arg{value.index}"
-            return _base(value.name) if value.name else "arg"
-        if value.name:
-            return _base(value.name)
-        from gpu_lsp.ir.printer import RESULT_NAMES
-
-        import gpu_lsp.ir.printers  # noqa: F401  (registers the result-name hooks)
-
-        hook = RESULT_NAMES.get(value.owner.name)
-        if hook is not None:
-            for index, name in hook(value.owner):
-                if index == value.index and name:
-                    return name
-        return "t" if value.type == T.TOKEN else "v"
+        self.names = _EditNames(snap)
 
     # --- text helpers -------------------------------------------------------------------------
 
@@ -277,8 +293,6 @@ class _Differ:
     def _print(self, op: Operation, indent: str) -> str:
         from gpu_lsp.ir.printer import DEFAULT_DIALECT, Formatter, OpPrinter
 
-        import gpu_lsp.ir.printers  # noqa: F401  (registers the custom printers)
-
         printer = OpPrinter(self.names, Formatter(None), False, self.text)
         printer.indent = len(indent)
         printer.dialects = ["builtin"] + [DEFAULT_DIALECT.get(a.name, "") for a in reversed(list(op.ancestors()))]
@@ -296,7 +310,7 @@ class _Differ:
         module = snap.module
         if snap.implicit:
             self._block(module.regions[0].blocks[0], None)
-            if _attrs(module.attributes) != snap.module_attrs:
+            if module.attributes != snap.module_attrs:
                 self._wrap_module(module)
         else:
             self._op(module)

@@ -315,7 +315,8 @@ def new_op(
 ) -> Operation:
     """A detached operation as the op's syntax reader would have built it."""
     op = Operation(name)
-    op.known = registry.lookup(name) is not None
+    registry.load_all()
+    op.known = name in registry.OPS
     op.loc = loc
     for value in operands:
         op.add_operand(value)

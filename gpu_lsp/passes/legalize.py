@@ -20,6 +20,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.passes.async_region import async_dependencies, async_token_result
+from gpu_lsp.passes.base import no_gc
 from gpu_lsp.passes.effects import is_async_op
 from gpu_lsp.passes.ir import insert_after, insert_before, touch, wait_op
 
@@ -48,6 +49,11 @@ def _set_dependencies(op: Operation, deps: list) -> None:
 
 def legalize(root: Operation) -> LegalizeResult:
     """Rewrite every async op nested in `root`, in place."""
+    with no_gc():
+        return _legalize(root)
+
+
+def _legalize(root: Operation) -> LegalizeResult:
     result = LegalizeResult()
     for op in list(root.walk()):
         if not is_async_op(op) or op.parent is None:

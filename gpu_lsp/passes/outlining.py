@@ -27,7 +27,7 @@ from typing import Callable
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
-from gpu_lsp.passes.base import PassFailure, op_error
+from gpu_lsp.passes.base import PassFailure, no_gc, op_error
 from gpu_lsp.passes.effects import constant_int, is_registered
 from gpu_lsp.passes.ir import (
     body_block,
@@ -419,6 +419,11 @@ def outline_kernels(
     ValueError when `data_layout_str` is not a data layout specification.
     """
     data_layout = parse_data_layout(data_layout_str) if data_layout_str else None
+    with no_gc():
+        return _outline_module(module, data_layout, select)
+
+
+def _outline_module(module: Operation, data_layout: Attribute | None, select) -> OutlineResult:
     result = OutlineResult()
     top = _SymbolTable(module)
     block = body_block(module)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.passes.async_region import make_async_func
-from gpu_lsp.passes.base import PassDiagnostic, PassFailure
+from gpu_lsp.passes.base import PassDiagnostic, PassFailure, no_gc
 from gpu_lsp.passes.outlining import outline_kernels, parse_data_layout
 from gpu_lsp.passes.sink import sink_index_computations
 
@@ -229,4 +229,5 @@ def run_nest(nest: Nest, op: Operation) -> None:
 
 def run_pipeline(pipeline: Nest, module: Operation) -> None:
     """Run a pipeline on a builtin.module in place; raises PassFailure when a pass fails."""
-    run_nest(pipeline, module)
+    with no_gc():
+        run_nest(pipeline, module)

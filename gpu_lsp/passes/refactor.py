@@ -17,6 +17,7 @@ that cannot be done raises `RefactorError` with upstream's message.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -24,7 +25,7 @@ from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.passes.async_region import make_async_func
-from gpu_lsp.passes.base import PassFailure
+from gpu_lsp.passes.base import PassFailure, no_gc
 from gpu_lsp.passes.edits import Snapshot
 from gpu_lsp.passes.ir import post_order
 from gpu_lsp.passes.legalize import legalize
@@ -63,6 +64,15 @@ class Available:
     id: str
     title: str
     kind: str
+
+
+def _paused_gc(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with no_gc():
+            return fn(*args, **kwargs)
+
+    return wrapper
 
 
 # --- finding things -------------------------------------------------------------------------
@@ -120,6 +130,7 @@ def _outline(text: str, chunk: Chunk, launches: list[Operation], sink: bool, dat
     return snap.edits()
 
 
+@_paused_gc
 def outline_launch(text: str, offset: int, split: bool = False, sink: bool = True, data_layout: str = "") -> Refactoring:
     """Outline the gpu.launch at `offset` into a gpu.func in a new gpu.module."""
     chunk = _usable_chunk(parse(text, split), offset)
@@ -130,6 +141,7 @@ def outline_launch(text: str, offset: int, split: bool = False, sink: bool = Tru
     return Refactoring(OUTLINE_LAUNCH, "Outline this gpu.launch into a gpu.func", REWRITE, tuple(edits))
 
 
+@_paused_gc
 def outline_function(text: str, offset: int, split: bool = False, sink: bool = True, data_layout: str = "") -> Refactoring:
     """Outline every gpu.launch of the top-level op (function) at `offset`."""
     chunk = _usable_chunk(parse(text, split), offset)
@@ -158,6 +170,7 @@ def _per_chunk(
     return edits
 
 
+@_paused_gc
 def outline_file(text: str, split: bool = False, sink: bool = True, data_layout: str = "") -> Refactoring:
     """Outline every gpu.launch of the buffer (`gpu-kernel-outlining` on each chunk)."""
 
@@ -171,6 +184,7 @@ def outline_file(text: str, split: bool = False, sink: bool = True, data_layout:
     return Refactoring(OUTLINE_FILE, "Outline every gpu.launch in this file", REWRITE, tuple(edits))
 
 
+@_paused_gc
 def make_function_async(text: str, offset: int, split: bool = False) -> Refactoring:
     """`gpu-async-region` on the func.func at `offset`."""
     chunk = _usable_chunk(parse(text, split), offset)
@@ -190,6 +204,7 @@ def make_function_async(text: str, offset: int, split: bool = False) -> Refactor
     return Refactoring(ASYNC_FUNCTION, "Make this function's GPU ops asynchronous", REWRITE, tuple(edits))
 
 
+@_paused_gc
 def legalize_for_lowering(text: str, split: bool = False) -> Refactoring:
     """One token per async op for gpu-to-llvm: join dependencies, async + wait, name tokens."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.passes.base import no_gc
 from gpu_lsp.passes.effects import is_constant_like
 from gpu_lsp.passes.ir import clone_op, post_order, replace_uses_in_region, used_values_defined_above
 
@@ -72,6 +73,11 @@ def sink_into_launch(launch: Operation, beneficial: Callable[[Operation], bool] 
 
 def sink_index_computations(root: Operation) -> list[Operation]:
     """Run the pass on `root` (any op); returns the inserted clones."""
+    with no_gc():
+        return _sink_all(root)
+
+
+def _sink_all(root: Operation) -> list[Operation]:
     inserted: list[Operation] = []
     for op in post_order(root):
         if op.name == "gpu.launch" and op.regions and op.regions[0].blocks:
