@@ -63,6 +63,24 @@ def _wrapper(ks) -> tuple[str, list]:
     return body, types
 
 
+FLAGS = ["-std=c++20", "-O0", "-w", "-fPIC", "-pthread"]
+
+
+def precompiled_shim(cache: Path) -> Path:
+    """The shim as a precompiled header in `cache` (keyed by its content); returns the header to -include."""
+    text = SHIM.read_text()
+    digest = hashlib.sha1((text + " ".join(FLAGS)).encode()).hexdigest()[:16]
+    header = cache / f"shim-{digest}.h"
+    if not header.exists():
+        header.write_text(text)
+    gch = header.with_name(header.name + ".gch")
+    if not gch.exists():
+        tmp = gch.with_name(gch.name + f".{os.getpid()}.tmp")
+        subprocess.run([GXX, *FLAGS, "-x", "c++-header", str(header), "-o", str(tmp)], check=True, capture_output=True, timeout=300)
+        os.replace(tmp, gch)
+    return header
+
+
 class EmulatedCudaBackend(NumpyBackend):
     """The NumPy backend's memory and host side, with kernels run as compiled CUDA C."""
 
@@ -71,6 +89,7 @@ class EmulatedCudaBackend(NumpyBackend):
     def __init__(self, cache: Path) -> None:
         super().__init__()
         self.cache = cache
+        self.shim = precompiled_shim(cache)
         self.kernels: dict[int, tuple] = {}
         self._libs = []
 
@@ -85,15 +104,17 @@ class EmulatedCudaBackend(NumpyBackend):
             body, types = _wrapper(ks)
             text += body
             wrappers[key] = (ks, types)
-        digest = hashlib.sha1(text.encode()).hexdigest()[:16]
+        digest = hashlib.sha1((self.shim.name + text).encode()).hexdigest()[:16]
         lib_path = self.cache / f"k{digest}.so"
         if not lib_path.exists():
             src = self.cache / f"k{digest}.cpp"
             src.write_text(text)
-            cmd = [GXX, "-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread", "-include", str(SHIM), "-x", "c++", str(src), "-o", str(lib_path)]
+            tmp = lib_path.with_name(lib_path.name + f".{os.getpid()}.tmp")
+            cmd = [GXX, *FLAGS, "-shared", "-include", str(self.shim), "-x", "c++", str(src), "-o", str(tmp)]
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
             if r.returncode:
                 raise AssertionError(f"g++ failed on the generated CUDA C:\n{r.stderr[:4000]}")
+            os.replace(tmp, lib_path)
         lib = ctypes.CDLL(str(lib_path))
         self._libs.append(lib)
         for key, (ks, types) in wrappers.items():

@@ -17,8 +17,9 @@ PROGRAMS = test_codegen.programs()
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("emulated_cuda")
+def cache(request) -> Path:
+    """Compiled kernels, kept between test runs (keyed by their source) in pytest's cache."""
+    return request.config.cache.mkdir("emulated_cuda")
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
