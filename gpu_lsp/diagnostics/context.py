@@ -17,22 +17,23 @@ class OpIndex:
 
     def __init__(self, root: Operation) -> None:
         ops: list[Operation] = []
-        by_name: dict[str, list[Operation]] = {}
-        stack = [root]
         append = ops.append
-        while stack:
-            op = stack.pop()
+
+        def visit(op: Operation) -> None:
             append(op)
+            for region in op.regions:
+                for block in region.blocks:
+                    for child in block.operations:
+                        visit(child)
+
+        visit(root)
+        by_name: dict[str, list[Operation]] = {}
+        for op in ops:
             group = by_name.get(op.name)
             if group is None:
                 by_name[op.name] = [op]
             else:
                 group.append(op)
-            regions = op.regions
-            if regions:
-                for region in reversed(regions):
-                    for block in reversed(region.blocks):
-                        stack.extend(reversed(block.operations))
         self.ops = ops
         self.by_name = by_name
 
@@ -53,6 +54,7 @@ class RuleContext:
         self.text = text
         self.module = chunk.module
         self.halted: set[int] = set()  # ops whose nested ops are not verified (MLIR stops there)
+        self.cache: dict = {}  # per-chunk memo shared by rules (keyed by rule-chosen tuples)
 
     @cached_property
     def index(self) -> OpIndex:

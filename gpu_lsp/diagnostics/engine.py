@@ -87,7 +87,11 @@ def run_rules(ctx: RuleContext, rules: Iterable[Rule], phases: Iterable[Phase] =
 
 def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
     """MLIR's verifier order: attributes and invariants on entry (a failure skips the nested
-    ops), then the nested ops, then the region checks when everything inside verified."""
+    ops), then the nested ops, then the region checks when everything inside verified.
+
+    Checks registered for every op (`ops=("*",)`) run at the ATTRIBUTES stage only on ops with
+    discardable attributes, and at the REGIONS stage only on ops with regions.
+    """
     by_code = {r.code: r for r in rules}
     tables: tuple[dict[str, list], dict[str, list], dict[str, list]] = ({}, {}, {})
     anys: tuple[list, list, list] = ([], [], [])
@@ -101,6 +105,9 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
                 tables[stage].setdefault(name, []).append((rule, fn))
     entry_tables = (tables[Stage.ATTRIBUTES], tables[Stage.ENTRANCE])
     entry_anys = anys[Stage.ATTRIBUTES] + anys[Stage.ENTRANCE]
+    # Dialect-attribute checks only concern ops with discardable attributes; when they are the
+    # only checks for every op, ops without attributes skip them.
+    attribute_anys_only = not anys[Stage.ENTRANCE]
     region_table = tables[Stage.REGIONS]
     region_any = anys[Stage.REGIONS]
     ctx = runner.ctx
@@ -118,7 +125,7 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
                         break
             if failed:
                 break
-        if not failed:
+        if not failed and (op.attributes or not attribute_anys_only):
             for rule, fn in entry_anys:
                 if run(rule, fn, op, ctx):
                     failed = True
@@ -139,9 +146,10 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
             for rule, fn in hooks:
                 if run(rule, fn, op, ctx):
                     return True
-        for rule, fn in region_any:
-            if run(rule, fn, op, ctx):
-                return True
+        if op.regions:  # region checks for every op only concern ops with regions
+            for rule, fn in region_any:
+                if run(rule, fn, op, ctx):
+                    return True
         return False
 
     visit(ctx.module)

@@ -23,8 +23,13 @@ def segment_sizes(op: Operation) -> tuple[int, ...] | None:
     attr = op.properties.get(SEGMENTS)
     if attr is None:
         attr = op.attributes.get(SEGMENTS)
-    if isinstance(attr, DenseArrayAttr) and all(isinstance(v, int) and v >= 0 for v in attr.values):
-        return tuple(attr.values)
+        if attr is None:
+            return None
+    if type(attr) is DenseArrayAttr:
+        values = attr.values
+        if values and (min(values) < 0 or not isinstance(values[0], int)):
+            return None
+        return values
     if isinstance(attr, OpaqueAttr) and attr.text.startswith("dense<"):
         try:
             body = attr.text[len("dense<") : attr.text.rindex(">")].strip("[] ")
@@ -54,9 +59,9 @@ def is_async_op(op: Operation) -> bool:
 
 def async_dependencies(op: Operation) -> list[Value]:
     """The tokens `op` waits for (`[%a, %b]`)."""
-    segments = operand_segments(op)
-    if segments is not None and segments:
-        return list(segments[0])
+    sizes = segment_sizes(op)
+    if sizes is not None and sizes and sum(sizes) == len(op.operands):
+        return op.operands[: sizes[0]]
     trailing = _TRAILING_OPERANDS.get(op.name)
     if trailing is not None:
         return op.operands[: max(0, len(op.operands) - trailing)]

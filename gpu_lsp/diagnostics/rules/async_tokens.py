@@ -27,6 +27,7 @@ from gpu_lsp.text import Edit, TextRange
 load_all()
 # Async ops the runtime lowering converts one by one (gpu.wait is the one that joins tokens).
 LOWERED_ASYNC_OPS = tuple(sorted(n for n, s in OPS.items() if s.has("async") and n != "gpu.wait"))
+ASYNC_OPS = LOWERED_ASYNC_OPS + ("gpu.wait",)
 
 
 def _names(values: list[Value]) -> str:
@@ -351,15 +352,20 @@ def _is_fork(user: Operation) -> bool:
 
 
 def _token_values(ctx: RuleContext) -> Iterator[Value]:
+    """Every `!gpu.async.token` value of the chunk: async op results and block arguments."""
+    by_name = ctx.index.by_name
+    for name in ASYNC_OPS:
+        for op in by_name.get(name, ()):
+            token = async_token(op)
+            if token is not None:
+                yield token
     for op in ctx.index.ops:
-        for result in op.results:
-            if result.type.is_token:
-                yield result
-        for region in op.regions:
-            for block in region.blocks:
-                for arg in block.arguments:
-                    if arg.type.is_token:
-                        yield arg
+        if op.regions:
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.arguments:
+                        if arg.type.is_token:
+                            yield arg
 
 
 @rule("GPU207", "implicit-token-fork", Severity.WARNING, fix=FixAvailability.SOMETIMES)

@@ -111,8 +111,15 @@ def empty_wait(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     )
 
 
-def _buffers(op: Operation) -> set[int] | None:
+def _buffers(op: Operation, ctx: RuleContext) -> set[int] | None:
     """Roots of the memrefs a launch touches (kernel operands, or values captured by the body)."""
+    key = ("GPU303.buffers", id(op))
+    if key not in ctx.cache:
+        ctx.cache[key] = _compute_buffers(op)
+    return ctx.cache[key]
+
+
+def _compute_buffers(op: Operation) -> set[int] | None:
     if op.name == "gpu.launch_func":
         return {buffer_root(v) for v in LaunchFuncView(op).kernel_operands if is_memref(v)}
     if op.name == "gpu.launch":
@@ -165,7 +172,7 @@ def serialized_independent_launches(op: Operation, ctx: RuleContext) -> Iterator
     dep = deps[0]
     if not isinstance(dep, OpResult) or dep.owner.name not in ("gpu.launch_func", "gpu.launch") or len(dep.users) != 1:
         return
-    mine, theirs = _buffers(op), _buffers(dep.owner)
+    mine, theirs = _buffers(op, ctx), _buffers(dep.owner, ctx)
     if not mine or not theirs or mine & theirs:
         return
     yield Violation(
