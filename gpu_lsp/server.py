@@ -26,6 +26,8 @@ from gpu_lsp.lsp.settings import Settings, parse_settings
 log = logging.getLogger("gpu_lsp.server")
 
 DEBOUNCE_S = 0.01
+# After a quick (one-unit) lint, a full lint once the document has been left alone this long.
+SETTLE_S = 0.75
 REQUEST_FAILED = -32803
 CODE_ACTION_KINDS = [types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll, "source.fixAll.gpu-lint"]
 
@@ -77,6 +79,8 @@ class GpuLanguageServer(LanguageServer):
         self.debounce_s = DEBOUNCE_S
         self._debouncer = None
         self._published: dict[str, int] = {}
+        self._settle: dict[str, asyncio.TimerHandle] = {}
+        self.settle_s = SETTLE_S
         self.encoding = "utf-16"
 
     # --- plumbing ----------------------------------------------------------------------------
@@ -111,30 +115,59 @@ class GpuLanguageServer(LanguageServer):
 
     # --- diagnostics -------------------------------------------------------------------------
 
-    def _diagnostics_payload(self, doc: Document) -> tuple[int, list[types.Diagnostic]] | None:
+    def _diagnostics_payload(self, doc: Document, settle: bool = False) -> tuple[int, str, bool] | None:
+        """(version, the publishDiagnostics message, complete) for the current text."""
+        from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, publish_message
+
         if doc.closed:
             return None
-        snap = doc.analysed(self.settings)
-        shown = self.settings.apply(snap.diagnostics)
-        return snap.version, [V.diagnostic(snap, d) for d in shown]
+        if settle:
+            snap = doc.snapshot
+            if snap is None or snap.text is not doc.text or not doc.settle(self.settings):
+                return None
+        else:
+            snap = doc.analysed(self.settings)
+        items = diagnostics_json(snap, SeverityOverrides(self.settings.severity))
+        return snap.version, publish_message(doc.uri, snap.version, items), snap.complete
 
-    async def publish_diagnostics(self, uri: str) -> None:
+    async def publish_diagnostics(self, uri: str, settle: bool = False) -> None:
         doc = self.store.get(uri)
         if doc is None:
             return
-        result = await self.in_analysis(self._diagnostics_payload, doc)
+        result = await self.in_analysis(self._diagnostics_payload, doc, settle)
         if result is None or doc.closed or self.store.get(uri) is not doc:
             return
-        version, diagnostics = result
+        version, message, complete = result
         # A newer version is on its way (the debouncer runs again): never publish stale results.
         if version != doc.version or version < self._published.get(uri, -(2**31)):
             return
         self._published[uri] = version
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        self.send_raw(message)
+        if not complete:
+            self._schedule_settle(uri)
+
+    def send_raw(self, message: str) -> None:
+        """Write a JSON-RPC message that is already JSON text (ASCII) to the client."""
+        protocol = self.protocol
+        data = f"Content-Length: {len(message)}\r\n\r\n{message}".encode("ascii")
+        result = protocol.writer.write(data)
+        if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
+            asyncio.ensure_future(result)
+
+    def _schedule_settle(self, uri: str) -> None:
+        """A full lint once the document has been left alone for `settle_s`."""
+        old = self._settle.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._settle[uri] = loop.call_later(
+            self.settle_s, lambda: loop.create_task(self.publish_diagnostics(uri, settle=True))
         )
 
     def request_diagnostics(self, uri: str) -> None:
+        old = self._settle.pop(uri, None)
+        if old is not None:
+            old.cancel()
         self.debouncer.request(uri)
 
 
@@ -591,44 +624,46 @@ async def code_action(ls: GpuLanguageServer, params: types.CodeActionParams):
         return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
     def run():
+        from gpu_lsp.diagnostics.model import Diagnostic
         from gpu_lsp.lsp import actions as A
+        from gpu_lsp.text import TextRange
 
         out: list[types.CodeAction] = []
-        snap = None
+        snap = ls.snapshot_of(uri)
+        if snap is None:
+            return out
+        published = ls._published.get(uri, snap.version)
         if wants(types.CodeActionKind.QuickFix):
             for d in params.context.diagnostics:
-                if d.source not in (None, V.SOURCE):
+                if d.source not in (None, V.SOURCE) or d.code is None:
                     continue
-                rebuilt = V.actions_from_data(uri, d, document_changes)
-                if rebuilt is not None:
-                    out.extend(rebuilt)
-                    continue
-                # No data (a client without dataSupport): find it among the analysed diagnostics.
-                snap = snap or ls.snapshot_of(uri)
-                if snap is None:
-                    break
-                core = _find_diagnostic(snap, d, ls.settings)
-                if core is not None:
-                    out.extend(V.action(snap, a, [d], document_changes) for a in A.diagnostic_actions(snap, core))
+                start, end = V.offset_of(snap, d.range.start), V.offset_of(snap, d.range.end)
+                if V.has_data(d):
+                    fix = V.fix_action_from_data(uri, published, d, document_changes)
+                    if fix is not None:
+                        out.append(fix)
+                else:
+                    # A client without dataSupport: find the diagnostic among the analysed ones.
+                    core = _find_diagnostic(snap, str(d.code), start, end)
+                    fix = A.quick_fix(core) if core is not None else None
+                    if fix is not None:
+                        out.append(V.action(snap, fix, [d], document_changes))
+                ignore = A.ignore_action(snap, Diagnostic(str(d.code), d.message, TextRange(start, end)))
+                if ignore is not None:
+                    out.append(V.action(snap, ignore, [d], document_changes))
         if wants("source.fixAll.gpu-lint"):
-            snap = snap or ls.snapshot_of(uri)
-            if snap is not None:
-                fix_all = A.fix_all_action(ls.settings.apply(snap.diagnostics))
-                if fix_all is not None:
-                    out.append(V.action(snap, fix_all, [], document_changes))
+            fix_all = A.fix_all_action(snap.diagnostics)
+            if fix_all is not None:
+                out.append(V.action(snap, fix_all, [], document_changes))
         return out
 
     return await ls.in_analysis(run)
 
 
-def _find_diagnostic(snap: Snapshot, d: types.Diagnostic, settings: Settings):
-    start = V.offset_of(snap, d.range.start)
-    end = V.offset_of(snap, d.range.end)
-    code = str(d.code) if d.code is not None else None
-    for core in settings.apply(snap.diagnostics):
-        if core.range.start == start and core.range.end == end and (code is None or core.code == code):
-            if core.message == d.message or code is not None:
-                return core
+def _find_diagnostic(snap: Snapshot, code: str, start: int, end: int):
+    for core in snap.diagnostics:
+        if core.range.start == start and core.range.end == end and core.code == code:
+            return core
     return None
 
 
@@ -672,7 +707,7 @@ async def fix_all_command(ls: GpuLanguageServer, uri: str):
         snap = ls.snapshot_of(uri)
         if snap is None:
             return None, 0
-        edits = fix_all_edits(ls.settings.apply(snap.diagnostics))
+        edits = fix_all_edits(snap.diagnostics)
         if not edits:
             return None, 0
         return V.workspace_edit(uri, snap.version, [V.text_edit(snap, e) for e in edits], document_changes), len(edits)

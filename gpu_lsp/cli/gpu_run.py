@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.timeout is not None and hasattr(signal, "SIGALRM"):
         # A hard stop a little after the interpreter's own deadline (which it checks between ops).
-        def on_alarm(signum, frame):
+        def on_alarm(_signum, _frame):
             raise RunTimeout("the program ran past its time limit")
 
         signal.signal(signal.SIGALRM, on_alarm)

@@ -115,6 +115,12 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
 
     def visit(op: Operation) -> bool:
         name = op.name
+        if not op.known:  # an op read without its syntax (after a parse error) is not verified
+            for region in op.regions:
+                for block in region.blocks:
+                    for child in block.operations:
+                        visit(child)
+            return False
         failed = False
         for table in entry_tables:
             hooks = table.get(name)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import document_index
+from gpu_lsp.lsp.index import document_index, op_at
 from gpu_lsp.lsp.ir_queries import launches_kernels
 from gpu_lsp.lsp.positions import LineTable
 from gpu_lsp.text import Edit, TextRange
@@ -57,12 +57,16 @@ def quick_fix(diagnostic: Diagnostic) -> Action | None:
     )
 
 
-def ignore_edit(text: str, lines: LineTable, diagnostic: Diagnostic) -> Edit | None:
-    """The edit that adds `// gpu-lint: ignore[CODE]` above the diagnostic's line (or extends one)."""
+def ignore_edit(text: str, lines: LineTable, diagnostic: Diagnostic, anchor: int | None = None) -> Edit | None:
+    """The edit that adds `// gpu-lint: ignore[CODE]` above the line of `anchor` (the start of
+    the op the diagnostic is on; its own start by default), or extends the comment already there.
+
+    A suppression comment on its own line covers the header of the op that follows it.
+    """
     code = diagnostic.code
     if not code or code in _NOT_SUPPRESSIBLE:
         return None
-    line = lines.line_of(diagnostic.range.start)
+    line = lines.line_of(diagnostic.range.start if anchor is None else anchor)
     start = lines.line_start(line)
     line_text = text[start : lines.line_end(line)]
     indent = re.match(r"[ \t]*", line_text).group()
@@ -84,7 +88,9 @@ def ignore_title(code: str) -> str:
 
 
 def ignore_action(snapshot: Snapshot, diagnostic: Diagnostic) -> Action | None:
-    edit = ignore_edit(snapshot.text, snapshot.lines, diagnostic)
+    op = op_at(snapshot.parsed, diagnostic.range.start)
+    anchor = op.range.start if op is not None and op.range is not None else None
+    edit = ignore_edit(snapshot.text, snapshot.lines, diagnostic, anchor)
     if edit is None:
         return None
     return Action(ignore_title(diagnostic.code), QUICKFIX, [edit], diagnostics=[diagnostic])

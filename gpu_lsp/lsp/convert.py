@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from lsprotocol import types
 
-from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.completion import CompletionEntry
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.hints import InlayHint, SignatureResult
+from gpu_lsp.lsp.publish import DATA_VERSION, SOURCE
 from gpu_lsp.lsp.structure import Fold
 from gpu_lsp.lsp.symbols import SymbolNode, WorkspaceSymbol
 from gpu_lsp.text import Edit, TextRange
 
-SOURCE = "gpu-lint"
-DOCS_URL = "https://github.com/gpu-lsp/gpu-lsp/blob/main/docs/rules.md"
-DATA_VERSION = 1
-
-_SEVERITY = {
-    Severity.ERROR: types.DiagnosticSeverity.Error,
-    Severity.WARNING: types.DiagnosticSeverity.Warning,
-    Severity.INFO: types.DiagnosticSeverity.Information,
-    Severity.HINT: types.DiagnosticSeverity.Hint,
-}
-_TAGS = {"unnecessary": types.DiagnosticTag.Unnecessary, "deprecated": types.DiagnosticTag.Deprecated}
+__all__ = ["SOURCE"]
 
 
 def position(snap: Snapshot, offset: int) -> types.Position:
@@ -45,17 +33,6 @@ def text_edit(snap: Snapshot, edit: Edit) -> types.TextEdit:
     return types.TextEdit(range=lsp_range(snap, edit.range), new_text=edit.new_text)
 
 
-def _edit_json(snap: Snapshot, edit: Edit) -> dict:
-    r = lsp_range(snap, edit.range)
-    return {
-        "range": {
-            "start": {"line": r.start.line, "character": r.start.character},
-            "end": {"line": r.end.line, "character": r.end.character},
-        },
-        "newText": edit.new_text,
-    }
-
-
 def _edit_from_json(raw: dict) -> types.TextEdit:
     r = raw["range"]
     return types.TextEdit(
@@ -64,41 +41,6 @@ def _edit_from_json(raw: dict) -> types.TextEdit:
             end=types.Position(line=int(r["end"]["line"]), character=int(r["end"]["character"])),
         ),
         new_text=str(raw["newText"]),
-    )
-
-
-# --- diagnostics --------------------------------------------------------------------------------
-
-
-def diagnostic(snap: Snapshot, d: Diagnostic) -> types.Diagnostic:
-    """The LSP form of a diagnostic, with its fix and ignore edit in `data` (ruff's approach)."""
-    data: dict[str, Any] = {"v": DATA_VERSION, "version": snap.version}
-    if A.offers_fix(d.fix):
-        data["fix"] = {
-            "title": A.fix_title(d.fix),
-            "safe": d.fix.applicability == Applicability.SAFE,
-            "edits": [_edit_json(snap, e) for e in d.fix.edits],
-        }
-    ignore = A.ignore_edit(snap.text, snap.lines, d)
-    if ignore is not None:
-        data["ignore"] = {"title": A.ignore_title(d.code), "edits": [_edit_json(snap, ignore)]}
-    related = [
-        types.DiagnosticRelatedInformation(
-            location=types.Location(uri=snap.uri, range=lsp_range(snap, r.range)), message=r.message
-        )
-        for r in d.related
-    ]
-    tags = [_TAGS[t] for t in d.tags if t in _TAGS]
-    return types.Diagnostic(
-        range=lsp_range(snap, d.range),
-        message=d.message,
-        severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Error),
-        code=d.code or None,
-        code_description=types.CodeDescription(href=f"{DOCS_URL}#{d.code.lower()}") if d.code else None,
-        source=SOURCE,
-        related_information=related or None,
-        tags=tags or None,
-        data=data,
     )
 
 
@@ -131,31 +73,30 @@ def action(
     )
 
 
-def actions_from_data(uri: str, d: types.Diagnostic, document_changes: bool) -> list[types.CodeAction] | None:
-    """Quick fixes rebuilt from a diagnostic's `data`, or None when it carries none of ours."""
+def fix_action_from_data(uri: str, version: int | None, d: types.Diagnostic, document_changes: bool) -> types.CodeAction | None:
+    """The quick fix carried in a diagnostic's `data` (see publish.py), or None."""
     data = d.data
     if not isinstance(data, dict) or data.get("v") != DATA_VERSION:
         return None
-    version = data.get("version")
-    out = []
+    entry = data.get("fix")
+    if not isinstance(entry, dict):
+        return None
     try:
-        for key in ("fix", "ignore"):
-            entry = data.get(key)
-            if not isinstance(entry, dict):
-                continue
-            edits = [_edit_from_json(e) for e in entry.get("edits", [])]
-            out.append(
-                types.CodeAction(
-                    title=str(entry["title"]),
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[d],
-                    is_preferred=(key == "fix" and bool(entry.get("safe"))) or None,
-                    edit=workspace_edit(uri, version if isinstance(version, int) else None, edits, document_changes),
-                )
-            )
+        edits = [_edit_from_json(e) for e in entry["edits"]]
+        title = str(entry["title"])
     except (KeyError, TypeError, ValueError):
         return None
-    return out
+    return types.CodeAction(
+        title=title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[d],
+        is_preferred=bool(entry.get("safe")) or None,
+        edit=workspace_edit(uri, version, edits, document_changes),
+    )
+
+
+def has_data(d: types.Diagnostic) -> bool:
+    return isinstance(d.data, dict) and d.data.get("v") == DATA_VERSION
 
 
 # --- outline, completion, hints ----------------------------------------------------------------------

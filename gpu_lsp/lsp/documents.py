@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.lsp import engine
+from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintResult
 from gpu_lsp.lsp.positions import UTF16, LineTable
 from gpu_lsp.parser.api import ParsedFile
 from gpu_lsp.text import TextRange
@@ -35,10 +36,20 @@ class Snapshot:
     text: str
     lines: LineTable
     parsed: ParsedFile
-    diagnostics: list[Diagnostic]
+    lint: LintResult
     encoding: str = UTF16
     lint_key: tuple = ()
     cache: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """Every diagnostic, sorted (before the user's severity overrides)."""
+        return self.lint.diagnostics
+
+    @property
+    def complete(self) -> bool:
+        """False for a quick incremental lint, until `Document.settle` completes it."""
+        return self.lint.complete
 
     def position(self, offset: int) -> tuple[int, int]:
         return self.lines.position(self.text, offset, self.encoding)
@@ -78,6 +89,7 @@ class Document:
         self._window: tuple[int, int] | None = None
         self._full = True
         self._parsed: ParsedFile | None = None
+        self._linter = IncrementalLinter()
         self.snapshot: Snapshot | None = None
         self.closed = False
 
@@ -145,7 +157,7 @@ class Document:
                 if snap.version != version:
                     snap.version = version
                 if snap.lint_key != key:
-                    snap.diagnostics = self._diagnose(snap.parsed, lint_settings)
+                    snap.lint = self._diagnose(snap.parsed, lint_settings, key)
                     snap.lint_key = key
                 return snap
             full, window, base_length = self._full, self._window, self._base_length
@@ -153,8 +165,15 @@ class Document:
             self._window = None
             self._base_length = len(text)
         parsed = self._parse(text, full, window, base_length)
-        diagnostics = self._diagnose(parsed, lint_settings)
-        snap = Snapshot(self.uri, version, text, lines, parsed, diagnostics, self.encoding, key)
+        lint = None
+        if not full:
+            try:
+                lint = self._linter.quick(parsed, lint_settings, key)
+            except Exception:
+                log.exception("incremental lint failed for %s; linting it all", self.uri)
+        if lint is None:
+            lint = self._diagnose(parsed, lint_settings, key)
+        snap = Snapshot(self.uri, version, text, lines, parsed, lint, self.encoding, key)
         old = self.snapshot
         if old is not None:
             previous_index = old.cache.get("index") or old.cache.get("previous_index")
@@ -163,12 +182,22 @@ class Document:
         self.snapshot = snap
         return snap
 
-    def _diagnose(self, parsed: ParsedFile, lint_settings: object | None) -> list[Diagnostic]:
+    def settle(self, lint_settings: object | None = None) -> bool:
+        """Replace a quick lint of the current snapshot by a full one; whether anything changed."""
+        snap = self.snapshot
+        if snap is None or snap.complete or snap.text is not self.text:
+            return False
+        before = snap.diagnostics
+        snap.lint = self._diagnose(snap.parsed, lint_settings, lint_key(lint_settings))
+        return snap.diagnostics != before
+
+    def _diagnose(self, parsed: ParsedFile, lint_settings: object | None, key: tuple) -> LintResult:
         try:
-            return engine.diagnose(parsed, lint_settings)
+            return self._linter.full(parsed, lint_settings, key)
         except Exception:
             log.exception("diagnostics failed for %s", self.uri)
-            return list(parsed.diagnostics)
+            self._linter = IncrementalLinter()
+            return LintResult.of(list(parsed.diagnostics))
 
     def _parse(self, text: str, full: bool, window: tuple[int, int] | None, base_length: int) -> ParsedFile:
         previous = self._parsed

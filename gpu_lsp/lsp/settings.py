@@ -18,9 +18,6 @@ _SEVERITY_NAMES = {
     "hint": Severity.HINT,
 }
 
-# Syntax errors are always reported: nothing else can be trusted without them.
-ALWAYS_REPORTED = ("GPU001", "GPU002")
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -32,21 +29,13 @@ class Settings:
     runner_backend: str = "auto"
     run_timeout_s: float = 60.0
 
-    def enabled(self, code: str) -> bool:
-        """Whether diagnostics with `code` are reported (ruff's select/ignore by prefix)."""
-        if code in ALWAYS_REPORTED:
-            return True
-        if self.select and not any(code.startswith(p) for p in self.select):
-            return False
-        return not any(code.startswith(p) for p in self.ignore)
-
     def apply(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-        """Drop disabled diagnostics and apply severity overrides (longest prefix wins)."""
-        out = []
+        """The diagnostics with the user's severity overrides (select/ignore are the linter's)."""
+        if not self.severity:
+            return diagnostics
         overrides = sorted(self.severity.items(), key=lambda kv: -len(kv[0]))
+        out = []
         for d in diagnostics:
-            if not self.enabled(d.code):
-                continue
             for prefix, severity in overrides:
                 if d.code.startswith(prefix):
                     if severity != d.severity:

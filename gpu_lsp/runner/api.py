@@ -11,7 +11,7 @@ import numpy as np
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.runner import ops_core, ops_device, ops_host  # noqa: F401  (register handlers)
+from gpu_lsp.runner import ops_core, ops_device, ops_host  # noqa: F401  (importing registers the handlers)
 from gpu_lsp.runner.backend_numpy import NumpyBackend
 from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_
 from gpu_lsp.runner.interp import BRANCHES, EXITS, HANDLERS, Ctx, Interpreter

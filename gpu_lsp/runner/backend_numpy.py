@@ -77,9 +77,6 @@ class NumpyBackend:
         if index != 0:
             raise RunError(f"device {index} does not exist: the NumPy backend has one device", op)
 
-    def host_view(self, buf: Buffer) -> None:
-        """Make the host copy current (nothing to do: there is only the host copy)."""
-
     # --- streams -----------------------------------------------------------------------------
 
     def stream_for(self, deps: list, op: Operation):

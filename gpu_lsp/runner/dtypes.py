@@ -11,7 +11,6 @@ from gpu_lsp.ir.attributes import (
     DenseArrayAttr,
     FloatAttr,
     IntegerAttr,
-    OpaqueAttr,
 )
 
 _INT = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
@@ -45,20 +44,8 @@ def signed_of(dt: np.dtype) -> np.dtype:
     return np.dtype(_INT[dt.itemsize * 8])
 
 
-def bit_width(ty: T.Type) -> int:
-    if isinstance(ty, T.IndexType):
-        return 64
-    if isinstance(ty, T.IntegerType):
-        return ty.width
-    if isinstance(ty, T.FloatType):
-        return ty.width
-    raise TypeError(str(ty))
 
 
-def element_type(ty: T.Type) -> T.Type:
-    if isinstance(ty, (T.MemRefType, T.UnrankedMemRefType, T.VectorType)):
-        return ty.element
-    return ty
 
 
 def scalar(value: int | float | bool, dt: np.dtype):
@@ -96,8 +83,3 @@ def dense_array_values(attr: Attribute | None) -> tuple | None:
         return tuple(attr.values)
     return None
 
-
-def opaque_text(attr: Attribute | None) -> str | None:
-    if isinstance(attr, OpaqueAttr):
-        return attr.text
-    return None

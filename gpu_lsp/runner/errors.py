@@ -51,11 +51,6 @@ class Warning_:
     op: Operation | None = None
 
 
-def op_label(op: Operation) -> str:
-    """`'gpu.launch_func'` as MLIR quotes op names in messages."""
-    return f"'{op.name}'"
-
-
 class Locator:
     """Turns ops into `file:line:col` strings and diagnostics for one source buffer."""
 

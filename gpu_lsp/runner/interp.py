@@ -85,6 +85,7 @@ class Interpreter:
         self.locator = locator
         self.deadline = deadline
         self._ticks = 0
+        self._orders: dict[int, dict[Block, int]] = {}  # block order of multi-block regions (the program outlives the run)
         self.host_access = Access(None, False, locator.where)
 
     # --- limits -----------------------------------------------------------------------------
@@ -163,7 +164,9 @@ class Interpreter:
         return self._run_cfg(region, args, env, ctx, mask)
 
     def _run_cfg(self, region: Region, args: list, env: Env, ctx: Ctx, mask) -> list | None:
-        order = _block_order(region)
+        order = self._orders.get(id(region))
+        if order is None:
+            order = self._orders[id(region)] = _block_order(region)
         pending: dict[Block, tuple] = {region.blocks[0]: (mask, list(args))}
         result: list | None = None
         result_mask = None
@@ -283,15 +286,8 @@ def _sym(op: Operation) -> str:
     return getattr(attr, "value", "?")
 
 
-_ORDER_CACHE: dict[int, dict] = {}
-
-
 def _block_order(region: Region) -> dict[Block, int]:
     """Reverse post-order index of each block (unreachable blocks last)."""
-    key = id(region)
-    cached = _ORDER_CACHE.get(key)
-    if cached is not None and cached.get("__region__") is region:
-        return cached["order"]
     seen: set[int] = set()
     post: list[Block] = []
 
@@ -312,7 +308,6 @@ def _block_order(region: Region) -> dict[Block, int]:
     order = {b: i for i, b in enumerate(reversed(post))}
     for b in region.blocks:
         order.setdefault(b, len(order))
-    _ORDER_CACHE[key] = {"__region__": region, "order": order}
     return order
 
 

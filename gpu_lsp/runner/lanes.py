@@ -43,9 +43,6 @@ class Space:
         self.tl = tl.reshape(1, n)
         self.ranges = tuple((int(a.min()), int(a.max())) for a in self.base)
 
-    def full(self, value) -> np.ndarray:
-        return np.broadcast_to(value, self.shape)
-
     def thread_coords(self, b: int, t: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         """(block id, thread id) of element [b, t] of a (B, N) array."""
         bid = tuple(int(self.base[BX + i][b % self.base[BX + i].shape[0], 0]) for i in range(3))
@@ -151,10 +148,6 @@ class Lin:
 
     def with_dtype(self, dtype: np.dtype) -> "Lin":
         return Lin(self.c0, self.coeffs, dtype)
-
-    @property
-    def is_constant(self) -> bool:
-        return not any(self.coeffs)
 
     def __repr__(self) -> str:
         return f"Lin({self.c0}, {self.coeffs}, {self.dtype})"

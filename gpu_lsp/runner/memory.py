@@ -185,12 +185,6 @@ class Access:
 
     # --- addresses ---------------------------------------------------------------------------
 
-    def _first_bad(self, bad: np.ndarray) -> str:
-        pos = np.argwhere(np.broadcast_to(bad, self.space.shape))[0] if self.space else None
-        if pos is None:
-            return ""
-        return " in " + self.space.describe(int(pos[0]), int(pos[1]))
-
     def address(self, mem: MemRef, indices: list, op: Operation, mask):
         """Linear element address (scalar, Lin or array) after checking every index against its size."""
         if len(indices) != mem.rank:

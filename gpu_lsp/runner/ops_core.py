@@ -171,7 +171,7 @@ def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
             if iv is None:
                 return None
             parts.append((iv, iv, iv))
-    (va, alo, ahi), (vb, blo, bhi) = parts
+    (va, alo, _), (vb, blo, _) = parts
     if pred.startswith("u"):
         if alo < 0 or blo < 0:
             return None

@@ -108,7 +108,7 @@ def test_integer_binary_ops(ty: str, bits: int) -> None:
     shift_rows = [f"arith.{op} %a, %s : {ty}" for op in ("shli", "shrsi", "shrui")]
     text = kernel_program(ty, rows, {"A": a, "B": b})
     # shift amounts in range: %s = %b & (bits - 1)
-    text = text.replace(f"      %r0 = ", f"      %mask = arith.constant {bits - 1} : {ty}\n      %s = arith.andi %b, %mask : {ty}\n      %r0 = ", 1)
+    text = text.replace("      %r0 = ", f"      %mask = arith.constant {bits - 1} : {ty}\n      %s = arith.andi %b, %mask : {ty}\n      %r0 = ", 1)
     got = printed_memrefs(run_ok(text).stdout)[0]
     u = lambda v: v & ((1 << bits) - 1)  # noqa: E731
     for k, (name, fn) in enumerate(INT_OPS.items()):

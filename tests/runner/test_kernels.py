@@ -16,7 +16,7 @@ def launch_and_print(kernel: str, rows: int, n: int, blocks: int = 1, elem: str 
     """A program launching @k::@f with an output memref<rows x (blocks*n) x elem> and printing it."""
     total = blocks * n
     printer = "printMemrefI32" if elem == "i32" else "printMemrefF32"
-    dsm_text = f" dynamic_shared_memory_size %dsm" if dsm is not None else ""
+    dsm_text = " dynamic_shared_memory_size %dsm" if dsm is not None else ""
     dsm_def = f"    %dsm = arith.constant {dsm} : i32\n" if dsm is not None else ""
     return f"""
 module attributes {{gpu.container_module}} {{

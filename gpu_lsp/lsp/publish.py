@@ -1,0 +1,134 @@
+"""The publishDiagnostics payload as JSON text, built per unit and reused while a unit is unchanged.
+
+Each diagnostic of a unit becomes a JSON template whose line numbers are relative to the
+unit's first line; an edit elsewhere only moves the unit, so publishing it again is one
+`%` formatting per diagnostic (no conversion, no serialisation library). Diagnostics carry
+the LSP fields of `convert.diagnostic`: code, codeDescription, source, severity, tags,
+relatedInformation, and their fix in `data` (ruff's approach: code actions never
+re-analyse).
+"""
+
+from __future__ import annotations
+
+import json
+
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
+from gpu_lsp.lsp import actions as A
+from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.text import TextRange
+
+SOURCE = "gpu-lint"
+DOCS_URL = "https://github.com/gpu-lsp/gpu-lsp/blob/main/docs/rules.md"
+DATA_VERSION = 1
+LSP_SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
+LSP_TAGS = {"unnecessary": 1, "deprecated": 2}
+
+
+def _quote(text: str) -> str:
+    """A JSON string literal, safe inside a `%` template."""
+    return json.dumps(text).replace("%", "%%")
+
+
+class _Template:
+    """Builds one diagnostic's JSON with `%d` where line numbers go."""
+
+    __slots__ = ("snap", "base_line", "lines", "parts")
+
+    def __init__(self, snap: Snapshot, base_line: int) -> None:
+        self.snap = snap
+        self.base_line = base_line
+        self.lines: list[int] = []
+        self.parts: list[str] = []
+
+    def range(self, rng: TextRange) -> str:
+        sl, sc = self.snap.position(rng.start)
+        el, ec = self.snap.position(rng.end)
+        self.lines.append(sl - self.base_line)
+        self.lines.append(el - self.base_line)
+        return '{"start":{"line":%d,"character":' + str(sc) + '},"end":{"line":%d,"character":' + str(ec) + "}}"
+
+
+def template(snap: Snapshot, d: Diagnostic, severity: Severity, base_line: int, uri_json: str) -> tuple[str, tuple[int, ...]]:
+    """The JSON of `d` with `%d` for line numbers, and those lines relative to `base_line`."""
+    t = _Template(snap, base_line)
+    out = ['{"range":', t.range(d.range), ',"severity":', str(LSP_SEVERITY.get(severity, 1))]
+    if d.code:
+        out += [',"code":', _quote(d.code), ',"codeDescription":{"href":', _quote(f"{DOCS_URL}#{d.code.lower()}"), "}"]
+    out += [',"source":"', SOURCE, '","message":', _quote(d.message)]
+    tags = [str(LSP_TAGS[tag]) for tag in d.tags if tag in LSP_TAGS]
+    if tags:
+        out += [',"tags":[', ",".join(tags), "]"]
+    if d.related:
+        related = [
+            '{"location":{"uri":' + uri_json + ',"range":' + t.range(r.range) + '},"message":' + _quote(r.message) + "}"
+            for r in d.related
+        ]
+        out += [',"relatedInformation":[', ",".join(related), "]"]
+    out += [',"data":{"v":', str(DATA_VERSION)]
+    fix = d.fix
+    if A.offers_fix(fix):
+        edits = ['{"range":' + t.range(e.range) + ',"newText":' + _quote(e.new_text) + "}" for e in fix.edits]
+        safe = "true" if fix.applicability == Applicability.SAFE else "false"
+        out += [',"fix":{"title":', _quote(A.fix_title(fix)), ',"safe":', safe, ',"edits":[', ",".join(edits), "]}"]
+    out.append("}}")
+    return "".join(out), tuple(t.lines)
+
+
+class SeverityOverrides:
+    """The user's `gpuLsp.lint.severity` (code prefix -> severity, longest prefix wins)."""
+
+    def __init__(self, overrides: dict[str, Severity]) -> None:
+        self.items = sorted(overrides.items(), key=lambda kv: -len(kv[0]))
+        self.key = tuple(sorted((k, int(v)) for k, v in overrides.items()))
+        self._memo: dict[str, Severity | None] = {}
+
+    def __call__(self, d: Diagnostic) -> Severity:
+        code = d.code
+        if code not in self._memo:
+            self._memo[code] = next((sev for prefix, sev in self.items if code.startswith(prefix)), None)
+        override = self._memo[code]
+        return d.severity if override is None else override
+
+
+def diagnostics_json(snap: Snapshot, overrides: SeverityOverrides) -> list[str]:
+    """The JSON of every diagnostic of `snap`, unit by unit (cached per unchanged unit)."""
+    uri_json = _quote(snap.uri)
+    out: list[str] = []
+    key = ("json", overrides.key, snap.encoding, snap.uri)
+    for part in snap.lint.parts:
+        if part.op is None:
+            for d in part.current():
+                text, lines = template(snap, d, overrides(d), 0, uri_json)
+                out.append(text % lines)
+            continue
+        if not part.items:
+            continue
+        base_line, base_col = snap.position(part.op.anchor.base)
+        cached = part.derived.get(key)
+        if cached is None or cached[0] != base_col:
+            templates = [template(snap, d, overrides(d), base_line, uri_json) for d in part.current()]
+            cached = (base_col, templates)
+            part.derived[key] = cached
+        for text, rel in cached[1]:
+            out.append(text % tuple(base_line + r for r in rel))
+    return out
+
+
+def publish_message(uri: str, version: int | None, items: list[str]) -> str:
+    """The whole `textDocument/publishDiagnostics` notification as JSON text."""
+    version_json = "null" if version is None else str(int(version))
+    return (
+        '{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":'
+        + json.dumps(uri)
+        + ',"version":'
+        + version_json
+        + ',"diagnostics":['
+        + ",".join(items)
+        + "]}}"
+    )
+
+
+def diagnostic_dict(snap: Snapshot, d: Diagnostic, severity: Severity | None = None) -> dict:
+    """One diagnostic as the JSON object the server publishes."""
+    text, lines = template(snap, d, severity or d.severity, 0, _quote(snap.uri))
+    return json.loads(text % lines)
