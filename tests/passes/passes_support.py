@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from gpu_lsp.ir.core import Block, Operation
 from gpu_lsp.parser.api import parse
 
@@ -13,8 +15,28 @@ _SYNTAX_ONLY = ("unnamed_async", "loc", "implicit")
 DEFAULTS = {("llvm.mlir.global", "addr_space"): "0 : i32"}
 
 
+_FLOAT = re.compile(r"-?\d+\.\d*(?:[eE][+-]?\d+)?")
+
+
+def _text(attr) -> str:
+    """An attribute as the printer writes it, float literals of dense attributes as values.
+
+    (`dense<[1.0]>` and `dense<[1.000000e+00]>` are the same attribute; the
+    printer can only respell the first when it knows the element type.)
+    """
+    from gpu_lsp.ir.printer import Formatter
+
+    try:
+        text = Formatter(None).attr(attr)
+    except Exception:  # an attribute kind the printer does not know: its own text
+        text = str(attr)
+    if text.startswith("dense<"):
+        text = _FLOAT.sub(lambda m: repr(float(m.group())), text)
+    return text
+
+
 def _attrs(op: Operation, attrs: dict) -> tuple:
-    return tuple(sorted((k, str(v)) for k, v in attrs.items() if DEFAULTS.get((op.name, k)) != str(v)))
+    return tuple(sorted((k, _text(v)) for k, v in attrs.items() if DEFAULTS.get((op.name, k)) != _text(v)))
 
 
 def _number(op: Operation, values: dict, blocks: dict) -> None:

@@ -71,8 +71,9 @@ def _fixture_cases():
                 for p in pipelines:
                     cases.append(pytest.param(chunk.text, p, id=f"{file}-{k}-{'dl' if 'dl_spec' in p else 'p'}"))
     for path in sorted(FIXTURES.glob("*.mlir")) + [REPO / "examples" / "async_pipeline.mlir"]:
-        for p in (SINK_OUTLINE, OUTLINE_ASYNC):
-            cases.append(pytest.param(path.read_text(), p, id=f"{path.name}-{p[15:40]}"))
+        for k, chunk in enumerate(split_chunks(path.read_text())):
+            for p in (SINK_OUTLINE, OUTLINE_ASYNC):
+                cases.append(pytest.param(chunk.text, p, id=f"{path.name}-{k}-{p[15:40]}"))
     return cases
 
 

@@ -15,6 +15,8 @@ is unregistered there and its symbol is not looked up.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gen_variants import inputs
@@ -30,6 +32,7 @@ pytestmark = pytest.mark.skipif(not oracle.available(), reason="numba-cuda-mlir 
 
 GPU = "mlir/test/Dialect/GPU/"
 ORACLE_REFUSES = ("@nested_launch(",)
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def _corpus_cases():
@@ -43,6 +46,11 @@ def _corpus_cases():
             for k, chunk in enumerate(split_chunks(path.read_text())):
                 for pipeline in pipelines:
                     cases.append(pytest.param(chunk.text, pipeline, id=f"{file}-{k}-{'dl' if 'dl_spec' in pipeline else 'p'}"))
+    for path in sorted(FIXTURES.glob("*.mlir")):
+        for k, chunk in enumerate(split_chunks(path.read_text())):
+            pipelines = (SINK_OUTLINE, OUTLINE_ASYNC) if "gpu.launch " in chunk.text else (SINK_OUTLINE, OUTLINE_ASYNC, ASYNC)
+            for pipeline in pipelines:
+                cases.append(pytest.param(chunk.text, pipeline, id=f"{path.name}-{k}-{pipeline[15:35]}"))
     return cases
 
 
