@@ -37,6 +37,7 @@ def programs() -> dict[str, str]:
     out["float_ops"] = a.kernel_program("f32", [f"math.{n} %a : f32" for n in a.MATH] + ["arith.remf %a, %b : f32", "arith.maximumf %a, %b : f32"], {"A": a.FA, "B": a.FB})
     out["index_ops"] = a.index_program()
     out["half"] = k.half_program()
+    out["matmul"] = k.matmul_program()
     return out
 
 

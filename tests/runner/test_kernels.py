@@ -602,3 +602,91 @@ def test_f16_arithmetic_and_shuffle() -> None:
     s = a[np.arange(64) ^ 1]
     want = np.maximum(s, a).astype(np.float32)
     np.testing.assert_allclose(got, want, rtol=1e-5)  # printed with 6 significant digits
+
+
+TILED_MATMUL = """
+    gpu.func @f(%out: memref<1x1xf32>, %A: memref<48x32xf32>, %B: memref<32x40xf32>, %C: memref<48x40xf32>)
+        workgroup(%ta: memref<8x8xf32, #gpu.address_space<workgroup>>, %tb: memref<8x8xf32, #gpu.address_space<workgroup>>) kernel {
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %rb = arith.muli %by, %c8 : index
+      %row = arith.addi %rb, %ty : index
+      %cb = arith.muli %bx, %c8 : index
+      %col = arith.addi %cb, %tx : index
+      %zero = arith.constant 0.0 : f32
+      %acc = scf.for %k0 = %c0 to %c32 step %c8 iter_args(%s = %zero) -> (f32) {
+        %ka = arith.addi %k0, %tx : index
+        %a = memref.load %A[%row, %ka] : memref<48x32xf32>
+        memref.store %a, %ta[%ty, %tx] : memref<8x8xf32, #gpu.address_space<workgroup>>
+        %kb = arith.addi %k0, %ty : index
+        %b = memref.load %B[%kb, %col] : memref<32x40xf32>
+        memref.store %b, %tb[%ty, %tx] : memref<8x8xf32, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %part = scf.for %k = %c0 to %c8 step %c1 iter_args(%p = %s) -> (f32) {
+          %x = memref.load %ta[%ty, %k] : memref<8x8xf32, #gpu.address_space<workgroup>>
+          %y = memref.load %tb[%k, %tx] : memref<8x8xf32, #gpu.address_space<workgroup>>
+          %xy = arith.mulf %x, %y : f32
+          %q = arith.addf %p, %xy : f32
+          scf.yield %q : f32
+        }
+        gpu.barrier
+        scf.yield %part : f32
+      }
+      memref.store %acc, %C[%row, %col] : memref<48x40xf32>
+      gpu.return
+    }
+"""
+
+
+def matmul_program() -> str:
+    text = launch_and_print(TILED_MATMUL, 1, 1, elem="f32", extra_args=", %A : memref<48x32xf32>, %B : memref<32x40xf32>, %C : memref<48x40xf32>")
+    text = text.replace("threads in (%cn, %c1, %c1)", "threads in (%c8, %c8, %c1)").replace("blocks in (%cb, %c1, %c1)", "blocks in (%c5, %c6, %c1)")
+    init = """    %c0 = arith.constant 0 : index
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    %c40 = arith.constant 40 : index
+    %c48 = arith.constant 48 : index
+    %A = gpu.alloc host_shared () : memref<48x32xf32>
+    %B = gpu.alloc host_shared () : memref<32x40xf32>
+    %C = gpu.alloc host_shared () : memref<48x40xf32>
+    scf.for %i = %c0 to %c48 step %c1 {
+      scf.for %j = %c0 to %c32 step %c1 {
+        %s = arith.addi %i, %j : index
+        %m = arith.remui %s, %c5 : index
+        %mi = arith.index_cast %m : index to i32
+        %f = arith.sitofp %mi : i32 to f32
+        memref.store %f, %A[%i, %j] : memref<48x32xf32>
+      }
+    }
+    scf.for %i = %c0 to %c32 step %c1 {
+      scf.for %j = %c0 to %c40 step %c1 {
+        %p = arith.muli %i, %j : index
+        %m = arith.remui %p, %c6 : index
+        %mi = arith.index_cast %m : index to i32
+        %f = arith.sitofp %mi : i32 to f32
+        memref.store %f, %B[%i, %j] : memref<32x40xf32>
+      }
+    }
+"""
+    text = text.replace("    %out = memref.alloc", init + "    %out = memref.alloc")
+    return text.replace(
+        "    call @printMemrefF32(%u) : (memref<*xf32>) -> ()",
+        "    %uc = memref.cast %C : memref<48x40xf32> to memref<*xf32>\n    call @printMemrefF32(%uc) : (memref<*xf32>) -> ()",
+    )
+
+
+def test_tiled_matmul_with_shared_memory_and_barriers() -> None:
+    got = printed_memrefs(run_ok(matmul_program()).stdout)[0]
+    i, j = np.meshgrid(np.arange(48), np.arange(32), indexing="ij")
+    a = ((i + j) % 5).astype(np.float32)
+    k, l = np.meshgrid(np.arange(32), np.arange(40), indexing="ij")
+    b = ((k * l) % 6).astype(np.float32)
+    assert (got == a @ b).all()
