@@ -9,6 +9,7 @@ from typing import Callable
 import numpy as np
 
 from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.runner import ops_core, ops_device, ops_host  # noqa: F401  (importing registers the handlers)
@@ -96,7 +97,13 @@ def reachable_ops(program: Program, entry: Operation) -> list[Operation]:
 def check_supported(ops: list[Operation]) -> None:
     for op in ops:
         name = op.name
-        if name in HANDLERS or name in EXITS or name in BRANCHES or name in STRUCTURE:
+        for v in list(op.operands) + list(op.results):
+            if isinstance(v.type, (T.VectorType, T.TensorType, T.UnrankedTensorType)):
+                raise Unsupported(f"'{name}' on {v.type} values is not supported by the runner (vectors and tensors are not)", op)
+        if name in HANDLERS:
+            ops_core.precheck(op)
+            continue
+        if name in EXITS or name in BRANCHES or name in STRUCTURE:
             continue
         if not op.known:
             raise Unsupported(f"operation '{name}' is not known to gpu-lsp, so the runner cannot execute it", op)

@@ -771,10 +771,22 @@ def _offset_mul(a, k, space):
     return int(a) * int(k)
 
 
+def precheck(op: Operation) -> None:
+    """Raise Unsupported before the run for a form of an op the runner cannot execute."""
+    if op.name in ("memref.subview", "memref.reinterpret_cast"):
+        _seg_split(op, list(op.operands), 4)
+    elif op.name == "scf.parallel":
+        _seg_split(op, list(op.operands), 4)
+
+
 def _seg_split(op: Operation, values: list, count: int) -> list[list]:
     seg = _segments(op, count)
     if seg is None:
-        raise Unsupported(f"'{op.name}' without operand segments is not supported by the runner", op)
+        raise Unsupported(
+            f"'{op.name}' is not supported by the runner yet: its syntax reader does not record which "
+            "offsets, sizes and strides are static (operandSegmentSizes and static_* properties)",
+            op,
+        )
     out, pos = [], 0
     for n in seg:
         out.append(values[pos : pos + n])
