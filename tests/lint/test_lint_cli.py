@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BROKEN, VALID, assert_snapshot
+from lintkit import BROKEN, VALID, assert_snapshot
 
 G = ("--output-format", "grouped")
 FIXABLE = VALID.replace("gpu.wait async", "gpu.wait async  ").replace("return", "return\t")

@@ -10,7 +10,7 @@ import pytest
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.lint.config import ConfigError, Settings, apply_cli, find_config, load_settings
 
-from conftest import BROKEN, assert_snapshot
+from lintkit import BROKEN, assert_snapshot
 
 
 def test_defaults_without_any_file(tmp_path: Path) -> None:

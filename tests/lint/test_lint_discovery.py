@@ -12,7 +12,7 @@ from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import decode, discover, read_source
 from gpu_lsp.lint.gitignore import GitIgnore, parse_line
 
-from conftest import BROKEN, VALID
+from lintkit import BROKEN, VALID
 
 
 def names(paths: list[str], tmp_path: Path, **kw) -> list[str]:

@@ -7,7 +7,7 @@ from gpu_lsp.lint.check import analyze
 from gpu_lsp.lint.fixer import MAX_ROUNDS, fix_text, select_fixes
 from gpu_lsp.text import Edit, TextRange
 
-from conftest import BROKEN, VALID, fake_analyze
+from lintkit import BROKEN, VALID, fake_analyze
 
 
 def fake(text: str) -> list[Diagnostic]:

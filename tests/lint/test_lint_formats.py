@@ -18,7 +18,7 @@ from gpu_lsp.lint.formats import FORMATS, github, sarif, statistics
 from gpu_lsp.lint.formats.common import Context, summary
 from gpu_lsp.text import Edit, TextRange
 
-from conftest import assert_snapshot, normalise
+from lintkit import assert_snapshot, normalise
 
 SCHEMA = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
 
