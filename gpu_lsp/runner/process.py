@@ -19,6 +19,8 @@ from gpu_lsp.ir.attributes import SymbolRefAttr
 _DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning): (?P<message>.*)$")
 # Seconds a program may overrun its --timeout before the process is killed.
 GRACE = 5.0
+# Address space allowed beyond --max-memory: the interpreter, NumPy and their temporaries.
+ADDRESS_SPACE_SLACK = 1 << 30
 
 
 @dataclass
@@ -72,6 +74,9 @@ class RunProcess:
         if max_memory is not None:
             self.args += ["--max-memory", str(max_memory)]
         self.args.append("-")
+        # A hard cap on the child's address space backs up --max-memory (which counts the
+        # program's allocations) on the NumPy backend; CUDA reserves too much address space for it.
+        self.address_space = max_memory + ADDRESS_SPACE_SLACK if max_memory is not None and backend == "numpy" else None
         self.proc: subprocess.Popen | None = None
         self._out: list[str] = []
         self._err: list[str] = []
@@ -86,6 +91,7 @@ class RunProcess:
             stderr=subprocess.PIPE,
             text=True,
             bufsize=1,
+            preexec_fn=self._limit if self.address_space is not None else None,
         )
         for stream, sink, callback in ((self.proc.stdout, self._out, self.on_stdout), (self.proc.stderr, self._err, self.on_stderr)):
             t = threading.Thread(target=self._pump, args=(stream, sink, callback), daemon=True)
@@ -97,6 +103,11 @@ class RunProcess:
         except BrokenPipeError:
             pass
         return self
+
+    def _limit(self) -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (self.address_space, self.address_space))
 
     @staticmethod
     def _pump(stream, sink: list[str], callback) -> None:

@@ -25,7 +25,7 @@ func.func @main() {
 
 def test_streams_output_and_returns_the_outcome() -> None:
     lines: list[str] = []
-    outcome = RunProcess(test_cli.PROGRAM, backend="numpy", timeout=60, on_stdout=lines.append).start().wait()
+    outcome = RunProcess(test_cli.PROGRAM, backend="numpy", timeout=60, max_memory=64 << 20, on_stdout=lines.append).start().wait()
     assert outcome.exit_code == 0, outcome.stderr
     assert "[1,  1,  1,  1,  1,  1,  1,  1]\n" in lines
     assert outcome.stdout == "".join(lines)
