@@ -13,8 +13,6 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
-from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.attributes import SymbolRefAttr
 
 _DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning): (?P<message>.*)$")
 # Seconds a program may overrun its --timeout before the process is killed.
@@ -148,39 +146,3 @@ class RunProcess:
             parse_diagnostics(stderr),
         )
 
-
-def runnable_functions(module: Operation) -> list[Operation]:
-    """Host functions worth a "Run on GPU" lens: func.func with a body and no arguments that launch kernels."""
-    funcs = {}
-    for op in module.regions[0].blocks[0].operations if module.regions and module.regions[0].blocks else []:
-        if op.name == "func.func" and op.regions and op.regions[0].blocks:
-            name = getattr(op.get_attr("sym_name"), "value", None)
-            if name:
-                funcs[name] = op
-    launches: dict[str, bool] = {}
-
-    def launches_kernels(name: str, seen: set[str]) -> bool:
-        if name in launches:
-            return launches[name]
-        if name in seen or name not in funcs:
-            return False
-        seen.add(name)
-        found = False
-        for op in funcs[name].nested():
-            if op.name in ("gpu.launch", "gpu.launch_func"):
-                found = True
-                break
-            callee = op.get_attr("callee") if op.name == "func.call" else None
-            if isinstance(callee, SymbolRefAttr) and not callee.nested and launches_kernels(callee.root, seen):
-                found = True
-                break
-        launches[name] = found
-        return found
-
-    out = []
-    for name, op in funcs.items():
-        ftype = op.get_attr("function_type")
-        takes_args = ftype is not None and bool(ftype.type.inputs)
-        if not takes_args and launches_kernels(name, set()):
-            out.append(op)
-    return out
