@@ -690,3 +690,47 @@ def test_tiled_matmul_with_shared_memory_and_barriers() -> None:
     k, l = np.meshgrid(np.arange(32), np.arange(40), indexing="ij")
     b = ((k * l) % 6).astype(np.float32)
     assert (got == a @ b).all()
+
+
+def test_cluster_ids() -> None:
+    text = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%out: memref<4x8xi32>) kernel {
+      %b = gpu.block_id x
+      %cid = gpu.cluster_id x
+      %cbid = gpu.cluster_block_id x
+      %cdim = gpu.cluster_dim x
+      %cdb = gpu.cluster_dim_blocks x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %v0 = arith.index_cast %cid : index to i32
+      %v1 = arith.index_cast %cbid : index to i32
+      %v2 = arith.index_cast %cdim : index to i32
+      %v3 = arith.index_cast %cdb : index to i32
+      memref.store %v0, %out[%c0, %b] : memref<4x8xi32>
+      memref.store %v1, %out[%c1, %b] : memref<4x8xi32>
+      memref.store %v2, %out[%c2, %b] : memref<4x8xi32>
+      memref.store %v3, %out[%c3, %b] : memref<4x8xi32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %out = memref.alloc () : memref<4x8xi32>
+    %u = memref.cast %out : memref<4x8xi32> to memref<*xi32>
+    gpu.host_register %u : memref<*xi32>
+    gpu.launch_func @k::@f clusters in (%c2, %c1, %c1) blocks in (%c8, %c1, %c1) threads in (%c1, %c1, %c1) args(%out : memref<4x8xi32>)
+    call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+    return
+  }
+  func.func private @printMemrefI32(memref<*xi32>)
+}
+"""
+    got = printed_memrefs(run_ok(text).stdout)[0]
+    b = np.arange(8)
+    assert got.tolist() == [(b // 2).tolist(), (b % 2).tolist(), [4] * 8, [2] * 8]
