@@ -38,7 +38,10 @@ template <typename T> __device__ __forceinline__ T mlir_minimumf(T a, T b) { ret
 template <typename T> __device__ __forceinline__ T mlir_maxnumf(T a, T b) { return a != a ? b : (b != b ? a : (a > b ? a : b)); }
 template <typename T> __device__ __forceinline__ T mlir_minnumf(T a, T b) { return a != a ? b : (b != b ? a : (a < b ? a : b)); }
 template <typename T> __device__ __forceinline__ T mlir_ipow(T b, T e) {
-  T r = 1; while (e > 0) { if (e & 1) r = (T)(r * b); b = (T)(b * b); e >>= 1; } return r;
+  if (e < 0) return b == 1 ? (T)1 : (b == -1 ? (T)((-e) % 2 ? -1 : 1) : (T)0);
+  unsigned long long r = 1, x = (unsigned long long)b;
+  while (e > 0) { if (e & 1) r *= x; x *= x; e >>= 1; }
+  return (T)r;
 }
 // f16 values are kept as their bits; arithmetic converts to float and back (no cuda_fp16.h needed).
 struct mlir_f16 { unsigned short x; };

@@ -301,10 +301,25 @@ def math_op(name: str, args: list, dt: np.dtype, op: Operation):
         if name == "absi":
             return fix(cast(np.abs(args[0]), dt))
         if name == "ipowi":
-            base, exp = args
-            if _any(np.asarray(exp) < 0):
-                raise Unsupported(f"'{op.name}' with a negative exponent is not supported", op)
-            return fix(cast(np.power(cast(base, np.dtype(np.int64)), cast(exp, np.dtype(np.int64))), dt))
+            # Exponentiation by squaring wraps like the generated code; a negative exponent
+            # gives 1 for base 1, +-1 for base -1 and 0 otherwise (as 1 / base^-e truncates).
+            base, exp = (np.asarray(cast(v, np.dtype(np.int64))) for v in args)
+            base, exp = np.broadcast_arrays(base, exp)
+            result = np.ones(base.shape, np.uint64)
+            b = base.astype(np.uint64)
+            e = np.where(exp > 0, exp, 0).astype(np.uint64)
+            while np.any(e):
+                odd = (e & np.uint64(1)) == 1
+                result = np.where(odd, result * b, result)
+                b = b * b
+                e = e >> np.uint64(1)
+            result = result.astype(np.int64)
+            negative = exp < 0
+            if negative.any():
+                odd_exp = (-exp) % 2 == 1
+                special = np.where(base == 1, 1, np.where(base == -1, np.where(odd_exp, -1, 1), 0))
+                result = np.where(negative, special, result)
+            return fix(cast(result, dt))
         bits = 1 if dt == np.bool_ else dt.itemsize * 8
         if name == "ctlz":
             return fix(cast(_count_leading_zeros(cast(args[0], unsigned_of(dt)), bits), dt))

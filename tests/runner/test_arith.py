@@ -234,9 +234,9 @@ def test_math_functions() -> None:
 
 
 def test_integer_math() -> None:
-    rows = ["math.absi %a : i32", "math.ctlz %a : i32", "math.cttz %a : i32", "math.ctpop %a : i32", "math.ipowi %p, %e : i32"]
+    rows = ["math.absi %a : i32", "math.ctlz %a : i32", "math.cttz %a : i32", "math.ctpop %a : i32", "math.ipowi %p, %e : i32", "math.ipowi %p, %ne : i32"]
     text = kernel_program("i32", rows, {"A": A32, "B": B32})
-    text = text.replace("      %r0 = ", "      %c3 = arith.constant 3 : i32\n      %e = arith.remui %b, %c3 : i32\n      %p = arith.remsi %a, %c3 : i32\n      %r0 = ", 1)
+    text = text.replace("      %r0 = ", "      %c3 = arith.constant 3 : i32\n      %e = arith.remui %b, %c3 : i32\n      %p = arith.remsi %a, %c3 : i32\n      %z = arith.constant 0 : i32\n      %ne = arith.subi %z, %e : i32\n      %r0 = ", 1)
     got = printed_memrefs(run_ok(text).stdout)[0].astype(np.int64)
     a = [int(v) & 0xFFFFFFFF for v in A32]
     assert got[0].tolist() == [wrap(abs(int(v)), 32) for v in A32]
@@ -249,6 +249,12 @@ def test_integer_math() -> None:
         p = int(x) - tdiv(int(x), 3) * 3
         want.append(wrap(p**e, 32))
     assert got[4].tolist() == want
+    want = []
+    for x, y in zip(A32, B32):
+        e = (int(y) & 0xFFFFFFFF) % 3
+        p = int(x) - tdiv(int(x), 3) * 3
+        want.append(1 if e == 0 or p == 1 else ((-1) ** e if p == -1 else 0))
+    assert got[5].tolist() == want
 
 
 INDEX_OPS = {"add": "addi", "sub": "subi", "mul": "muli", "divs": "divsi", "rems": "remsi", "divu": "divui", "remu": "remui",
