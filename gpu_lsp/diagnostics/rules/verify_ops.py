@@ -637,3 +637,81 @@ def _container_module_placement(op: Operation, ctx: RuleContext) -> list[Violati
     if isinstance(attrs.get("gpu.container_module"), UnitAttr):
         return [Violation("expected 'gpu.container_module' attribute to be attached to 'builtin.module'", at(op))]
     return None
+
+
+# --- warp_execute_on_lane_0 ---------------------------------------------------------------------
+
+
+def _distribution_problem(expanded: T.Type, distributed: T.Type, warp_size: int) -> str | None:
+    """Upstream's verifyDistributedType: how `expanded` (in the region) maps to `distributed` (per lane)."""
+    if expanded == distributed or not (_known(expanded) and _known(distributed)):
+        return None
+    if not (isinstance(expanded, T.VectorType) and isinstance(distributed, T.VectorType)):
+        return "expected vector type for distributed operands."
+    if len(expanded.shape) != len(distributed.shape) or expanded.element != distributed.element:
+        return "expected distributed vectors to have same rank and element type."
+    scale = 1
+    for i, (e, d) in enumerate(zip(expanded.shape, distributed.shape)):
+        if e == d:
+            continue
+        if d == 0 or e % d:
+            return f"expected expanded vector dimension #{i} ({e}) to be a multipler of the distributed vector dimension ({d})"
+        scale *= e // d
+    if scale != warp_size:
+        return f"incompatible distribution dimensions from {q(expanded)} to {q(distributed)} with warp size = {warp_size}"
+    return None
+
+
+@rule("GPU120", "invalid-warp-execute", Severity.ERROR, ops=("gpu.warp_execute_on_lane_0",), upstream=True)
+def invalid_warp_execute(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Runs `gpu.warp_execute_on_lane_0`'s verifier: the region takes one block argument per
+    `args(...)` operand, its `gpu.yield` yields one value per result, and each value moved
+    between the warp and its lanes is a vector whose region-side shape is the lane-side
+    shape times a distribution that uses the whole warp (e.g. `vector<32xf32>` in the
+    region is `vector<1xf32>` per lane with a warp of 32).
+
+    ## Why is this bad?
+    Upstream's verifier rejects the op, e.g. `'gpu.warp_execute_on_lane_0' op expected
+    same number of yield operands and return values.`: the distribution patterns that
+    lower the op need the shapes to match the warp size.
+
+    ## Example
+    ```mlir
+    %r = gpu.warp_execute_on_lane_0(%lane)[32] -> (vector<3xf32>) {
+      %v = arith.constant dense<1.0> : vector<32xf32>
+      gpu.yield %v : vector<32xf32>
+    }
+    ```
+    Use instead: `-> (vector<1xf32>)`, so that 32 lanes hold one element each.
+
+    ## Fix safety
+    There is no fix.
+
+    ## References
+    - [`gpu.warp_execute_on_lane_0`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwarp_execute_on_lane_0-gpuwarpexecuteonlane0op)
+    """
+    if not op.regions or not op.operands:
+        return
+    region = op.regions[0]
+    entry = region.blocks[0] if region.blocks else None
+    block_args = entry.arguments if entry is not None else []
+    args = op.operands[1:]
+    if len(args) != len(block_args):
+        yield Violation(op_error(op, "expected same number op arguments and block arguments."), at(op))
+        return
+    last = entry.operations[-1] if entry is not None and entry.operations else None
+    yielded = last.operands if last is not None and last.name == "gpu.yield" else []
+    if len(yielded) != len(op.results):
+        yield Violation(op_error(op, "expected same number of yield operands and return values."), at(op))
+        return
+    warp = op.get_attr("warp_size")
+    warp_size = warp.value if isinstance(warp, IntegerAttr) else 32
+    for expanded, distributed in list(zip((a.type for a in block_args), (v.type for v in args))) + list(
+        zip((v.type for v in yielded), (r.type for r in op.results))
+    ):
+        problem = _distribution_problem(expanded, distributed, warp_size)
+        if problem is not None:
+            yield Violation(op_error(op, problem), at(op))
+            return
