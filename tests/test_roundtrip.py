@@ -3,7 +3,8 @@
 For every corpus chunk that upstream MLIR accepts without a diagnostic and that
 parses here without an error: the printed module must re-parse here without an
 error into the same IR (op names, operand and result types, attributes, region
-structure, recursively), and upstream MLIR must accept the printed text too.
+structure, recursively), and upstream MLIR must accept the printed text too; the
+generic form (-mlir-print-op-generic) must re-parse here and be accepted upstream.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ def _errors(diagnostics) -> list:
 def test_corpus_round_trip() -> None:
     files = corpus_files()
     differential = oracle.available()
-    counts = {"chunks": 0, "oracle_clean": 0, "parsed_clean": 0, "round_trip": 0, "oracle_accepts_printed": 0}
+    counts = {"chunks": 0, "oracle_clean": 0, "parsed_clean": 0, "round_trip": 0, "oracle_accepts_printed": 0, "generic_form": 0}
     failures: list[str] = []
     for path in files:
         text = path.read_text(encoding="utf-8")
@@ -154,6 +155,17 @@ def test_corpus_round_trip() -> None:
                     failures.append(f"{where}: upstream MLIR rejects the printed text: {diags[0]}\n{printed}")
                     continue
                 counts["oracle_accepts_printed"] += 1
+            generic = print_module(chunk.module, generic=True, source=text)
+            errors = _errors(parse(generic).chunks[0].diagnostics)
+            if errors:
+                failures.append(f"{where}: generic form does not re-parse: {errors[0].message}\n{generic}")
+                continue
+            if differential:
+                diags = oracle.verify(generic, allow)
+                if diags:
+                    failures.append(f"{where}: upstream MLIR rejects the generic form: {diags[0]}\n{generic}")
+                    continue
+            counts["generic_form"] += 1
     print("round trip:", ", ".join(f"{k} {v}" for k, v in counts.items()))
     assert counts["round_trip"] > 0
     assert not failures, f"{len(failures)} chunk(s) failed:\n" + "\n\n".join(failures[:5])

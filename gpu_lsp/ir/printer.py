@@ -51,6 +51,20 @@ DEFAULT_DIALECT: dict[str, str] = {"builtin.module": "builtin"}
 # Ops without a custom printer whose syntax reader keeps too little to print them
 # back (static offsets, keywords): they print their source text, like opaque ops.
 SOURCE_FORM: set[str] = set()
+# Ops whose IR does not hold their attributes the way upstream's generic form needs
+# them (an `!llvm.func` type, enum attributes, segment sizes): under
+# -mlir-print-op-generic they keep their source text when they have one.
+GENERIC_FROM_SOURCE: set[str] = set()
+# Generic form: attribute names that upstream keeps among the properties (`<{...}>`)
+# or among the discardable attributes (`{...}`) of an op, where our readers differ.
+GENERIC_PROPERTIES: dict[str, frozenset[str]] = {}
+GENERIC_DISCARDABLE: dict[str, frozenset[str]] = {}
+# Generic form: `fn(op, properties, attributes)` adjusts the two dictionaries in place
+# (adds `operandSegmentSizes` of branches, drops defaults upstream leaves out).
+GENERIC_EXTRA: dict[str, Callable[[Operation, dict, dict], None]] = {}
+# Terminators that an op's custom syntax may leave implicit (SingleBlockImplicitTerminator):
+# the generic form must show them; our readers do not add them.
+IMPLICIT_TERMINATOR: dict[str, str] = {}
 
 
 def result_names(*names: str):
@@ -828,9 +842,19 @@ class OpPrinter:
                 self.block(block, True, True, preds)
             last = blocks[-1].operations
             if implicit is not None and terminators and not (last and _is_terminator(last[-1])):
-                w(" " * (self.indent + INDENT) + implicit + "\n")
+                w(" " * (self.indent + INDENT) + self._implicit_text(implicit) + "\n")
             self.dialects.pop()
         w(" " * self.indent + "}")
+
+    def _implicit_text(self, implicit: str) -> str:
+        """A custom form's implicit terminator as written (`scf.reduce `), or in generic form."""
+        if not self.generic:
+            return implicit
+        name = implicit.strip()
+        if name == "scf.forall.in_parallel":
+            pad = " " * (self.indent + INDENT)
+            return f'"{name}"() ({{\n{pad}^bb0:\n{pad}}}) : () -> ()'
+        return f'"{name}"() : () -> ()'
 
     def block(self, block: Block, header: bool, terminators: bool = True, preds: dict | None = None) -> None:
         w = self.out.append
@@ -873,7 +897,11 @@ class OpPrinter:
         spec = registry.OPS.get(op.name)
         custom = not self.generic and spec is not None and spec.print is not None and op.known
         if self.source is not None and op.span is not None:
-            if needs_source(op) or not (custom or self.generic or op.generic):
+            if (
+                needs_source(op)
+                or not (custom or self.generic or op.generic)
+                or (self.generic and op.name in GENERIC_FROM_SOURCE and not op.generic)
+            ):
                 self._source_op(op)
                 return
         w = self.out.append
@@ -909,21 +937,28 @@ class OpPrinter:
         if op.successors:
             w("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
         props = dict(op.properties)
-        attrs = op.attributes
+        attrs = dict(op.attributes)
         spec = registry.OPS.get(op.name)
-        if spec is not None and spec.inherent and attrs:
-            attrs = dict(attrs)
-            for key in spec.inherent:
-                if key in attrs:
-                    props[key] = attrs.pop(key)
+        inherent = set(spec.inherent) if spec is not None else set()
+        inherent |= GENERIC_PROPERTIES.get(op.name, frozenset())
+        for key in inherent:
+            if key in attrs:
+                props[key] = attrs.pop(key)
+        for key in GENERIC_DISCARDABLE.get(op.name, ()):
+            if key in props:
+                attrs[key] = props.pop(key)
+        extra = GENERIC_EXTRA.get(op.name)
+        if extra is not None and op.known:
+            extra(op, props, attrs)
         if props:
             w(" <" + fmt.dict(props.items()) + ">")
         if op.regions:
             w(" (")
+            implicit = IMPLICIT_TERMINATOR.get(op.name) if op.known else None
             for i, region in enumerate(op.regions):
                 if i:
                     w(", ")
-                self.region(region, entry_args=True, terminators=True, empty_block=True)
+                self.region(region, entry_args=True, terminators=True, empty_block=True, implicit=implicit)
             w(")")
         if attrs:
             w(" " + fmt.dict(attrs.items()))

@@ -7,7 +7,7 @@ from typing import Callable
 
 from gpu_lsp.dialects import registry
 
-_MODULES = ("builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "vector", "llvm", "async_", "transform")
+_MODULES = ("builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "vector", "llvm", "async_", "transform", "affine")
 
 
 def printer(*names: str):

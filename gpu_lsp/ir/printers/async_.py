@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import OpPrinter, result_names
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr
+from gpu_lsp.ir.printer import GENERIC_EXTRA, OpPrinter, result_names
 from gpu_lsp.ir.printers import printer
 from gpu_lsp.ir.printers.func import function_op
 from gpu_lsp.ir.printers.scf import arrow_types, entry_args
@@ -77,3 +79,11 @@ def _call(p: OpPrinter, op: Operation) -> None:
     p.write(" " + p.attr(op.get_attr("callee")) + "(" + p.values(op.operands) + ")")
     p.attr_dict(op, ("callee",))
     p.write(" : " + p.functional_type(op))
+
+
+def _execute_segments(op: Operation, props: dict, attrs: dict) -> None:
+    ndeps, nargs = op.extra.get("segments", (0, len(op.operands)))
+    props.setdefault("operandSegmentSizes", DenseArrayAttr(T.I32, (ndeps, nargs)))
+
+
+GENERIC_EXTRA["async.execute"] = _execute_segments

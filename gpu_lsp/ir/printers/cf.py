@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import OpPrinter
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr
+from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter
 from gpu_lsp.ir.printers import printer
 
 
@@ -54,3 +56,12 @@ def _switch(p: OpPrinter, op: Operation) -> None:
 def _assert(p: OpPrinter, op: Operation) -> None:
     p.write(f" {p.value(op.operands[0])}, {p.attr(op.get_attr('msg'))}")
     p.attr_dict(op, ("msg",))
+
+
+def _cond_br_segments(op: Operation, props: dict, attrs: dict) -> None:
+    groups = successor_operands(op, 1)
+    props.setdefault("operandSegmentSizes", DenseArrayAttr(T.I32, (1, len(groups[0]), len(groups[1]))))
+
+
+GENERIC_EXTRA["cf.cond_br"] = _cond_br_segments
+GENERIC_FROM_SOURCE.add("cf.switch")

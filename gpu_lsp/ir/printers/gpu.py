@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, IntegerAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import OpPrinter, int_text, result_names
+from gpu_lsp.ir.printer import (
+    GENERIC_DISCARDABLE,
+    GENERIC_EXTRA,
+    GENERIC_FROM_SOURCE,
+    GENERIC_PROPERTIES,
+    IMPLICIT_TERMINATOR,
+    OpPrinter,
+    int_text,
+    result_names,
+)
 from gpu_lsp.ir.printers import printer
 
 INDEX_OPS = (
@@ -494,3 +503,35 @@ def _sparse_names(op: Operation):
     if token is not None:
         names.append((token, "asyncToken"))
     return names
+
+
+# Generic form: gpu.func's symbol name is a discardable attribute upstream, gpu.launch's
+# attribution count a property; the sparse ops' IR lacks their segment sizes.
+GENERIC_DISCARDABLE["gpu.func"] = frozenset(("sym_name",))
+GENERIC_PROPERTIES["gpu.launch"] = frozenset(("workgroup_attributions",))
+
+
+def _launch_generic(op: Operation, props: dict, attrs: dict) -> None:
+    count = props.get("workgroup_attributions")
+    if isinstance(count, IntegerAttr) and count.value == 0:
+        del props["workgroup_attributions"]
+
+
+GENERIC_EXTRA["gpu.launch"] = _launch_generic
+
+
+def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
+    """Upstream keeps `kernel` and a non-zero `workgroup_attributions` among gpu.func's properties."""
+    if "gpu.kernel" in attrs:
+        del attrs["gpu.kernel"]
+        props["kernel"] = UnitAttr()
+    count = attrs.pop("workgroup_attributions", None)
+    if isinstance(count, IntegerAttr) and count.value:
+        props["workgroup_attributions"] = count
+
+
+GENERIC_EXTRA["gpu.func"] = _func_generic
+IMPLICIT_TERMINATOR["gpu.warp_execute_on_lane_0"] = "gpu.yield"
+GENERIC_FROM_SOURCE.update((*_SPARSE_NAMES, "gpu.spmat_get_size", "gpu.destroy_dn_tensor", "gpu.destroy_sp_mat",
+                            "gpu.spmv", "gpu.spmm", "gpu.sddmm", "gpu.spgemm_destroy_descr", "gpu.spgemm_copy",
+                            "gpu.set_csr_pointers"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import CannotPrint, OpPrinter
+from gpu_lsp.dialects import registry
+from gpu_lsp.ir.printer import GENERIC_FROM_SOURCE, CannotPrint, OpPrinter
 from gpu_lsp.ir.printers import printer
 from gpu_lsp.ir.printers.func import function_signature
 
@@ -93,3 +94,7 @@ def _global(p: OpPrinter, op: Operation) -> None:
     if op.regions and op.regions[0].blocks:
         p.write(" ")
         p.region(op.regions[0], entry_args=False)
+
+
+# The llvm readers keep linkage, calling convention and the `!llvm.func` type loosely.
+GENERIC_FROM_SOURCE.update(name for name in registry.OPS if name.startswith(("llvm.", "nvvm.", "rocdl.")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import SOURCE_FORM, OpPrinter, result_names
+from gpu_lsp.ir.printer import GENERIC_EXTRA, SOURCE_FORM, OpPrinter, result_names
 from gpu_lsp.ir.printers import printer
 
 _NAMES = {
@@ -165,3 +165,14 @@ SOURCE_FORM.update(
         "memref.generic_atomic_rmw", "memref.realloc",
     )
 )
+
+
+def _alloc_generic(op: Operation, props: dict, attrs: dict) -> None:
+    ty = op.results[0].type if op.results else None
+    dynamic = getattr(ty, "num_dynamic_dims", len(op.operands))
+    dynamic = min(dynamic, len(op.operands))
+    props.setdefault("operandSegmentSizes", DenseArrayAttr(T.I32, (dynamic, len(op.operands) - dynamic)))
+
+
+GENERIC_EXTRA["memref.alloc"] = _alloc_generic
+GENERIC_EXTRA["memref.alloca"] = _alloc_generic

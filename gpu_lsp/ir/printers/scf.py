@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import OpPrinter
+from gpu_lsp.ir.printer import IMPLICIT_TERMINATOR, OpPrinter
 from gpu_lsp.ir.printers import printer
 
 DYNAMIC = -(2**63)
@@ -203,3 +203,13 @@ def _index_switch(p: OpPrinter, op: Operation) -> None:
         p.region(region, entry_args=False)
     p.write(f"\n{pad}default ")
     p.region(op.regions[0], entry_args=False)
+
+
+IMPLICIT_TERMINATOR.update(
+    {
+        "scf.for": "scf.yield",
+        "scf.if": "scf.yield",
+        "scf.parallel": "scf.reduce",
+        "scf.forall": "scf.forall.in_parallel",
+    }
+)

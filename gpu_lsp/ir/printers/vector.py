@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr
+from gpu_lsp.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import OpPrinter, result_names
+from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, result_names
 from gpu_lsp.ir.printers import printer
 from gpu_lsp.ir.printers.arith import MODIFIERS, modifiers
 
@@ -235,3 +235,33 @@ def _vscale_names(op: Operation):
 @result_names("vector.deinterleave")
 def _deinterleave_names(op: Operation):
     return [(0, "res1"), (1, "res2")]
+
+
+GENERIC_FROM_SOURCE.update(("vector.contract", "vector.mask", "vector.outerproduct", "vector.print", "vector.shuffle"))
+
+
+def _minor_identity(source: T.Type, vector: T.Type) -> OpaqueAttr:
+    n, k = _rank(source), _rank(vector)
+    dims = ", ".join(f"d{i}" for i in range(n))
+    results = ", ".join(f"d{i}" for i in range(n - k, n))
+    return OpaqueAttr(f"affine_map<({dims}) -> ({results})>", "affine_map")
+
+
+def _read_segments(op: Operation, props: dict, attrs: dict) -> None:
+    n = _rank(op.operands[0].type)
+    rest = len(op.operands) - 1 - n
+    props.setdefault("operandSegmentSizes", DenseArrayAttr(T.I32, (1, n, min(rest, 1), max(rest - 1, 0))))
+    if "permutation_map" not in props and "permutation_map" not in attrs and op.results:
+        props["permutation_map"] = _minor_identity(op.operands[0].type, op.results[0].type)
+
+
+def _write_segments(op: Operation, props: dict, attrs: dict) -> None:
+    n = _rank(op.operands[1].type)
+    rest = len(op.operands) - 2 - n
+    props.setdefault("operandSegmentSizes", DenseArrayAttr(T.I32, (1, 1, n, rest)))
+    if "permutation_map" not in props and "permutation_map" not in attrs:
+        props["permutation_map"] = _minor_identity(op.operands[1].type, op.operands[0].type)
+
+
+GENERIC_EXTRA["vector.transfer_read"] = _read_segments
+GENERIC_EXTRA["vector.transfer_write"] = _write_segments

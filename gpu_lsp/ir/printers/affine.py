@@ -1,0 +1,8 @@
+"""The affine dialect keeps its source text (its maps are held as text): generic form included."""
+
+from __future__ import annotations
+
+from gpu_lsp.dialects import registry
+from gpu_lsp.ir.printer import GENERIC_FROM_SOURCE
+
+GENERIC_FROM_SOURCE.update(name for name in registry.OPS if name.startswith(("affine.", "spirv.", "tensor.", "transform.")))
