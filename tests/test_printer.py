@@ -406,7 +406,7 @@ GENERIC = """\
     ^bb0(%arg1: index, %arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: index, %arg9: index, %arg10: index, %arg11: index, %arg12: index):
       %2 = "arith.constant"() <{value = 1 : index}> : () -> index
       "gpu.terminator"() : () -> ()
-    }) {workgroup_attributions = 0 : i64} : (index, index, index, index, index, index) -> ()
+    }) : (index, index, index, index, index, index) -> ()
     %1 = "arith.constant"() <{value = 0 : index}> : () -> index
     "func.return"() : () -> ()
   }) : () -> ()
@@ -416,6 +416,14 @@ GENERIC = """\
 
 def test_generic_form_numbers_values_uniquely() -> None:
     assert _printed(GENERIC_SOURCE, generic=True) == GENERIC
+
+
+def test_generic_form_matches_upstream() -> None:
+    if not oracle.available():
+        pytest.skip("numba-cuda-mlir is not installed")
+    result, diags = oracle._run(GENERIC_SOURCE, None, False)
+    assert diags == []
+    assert result.module.operation.get_asm(print_generic_op_form=True) == GENERIC
 
 
 def test_print_op_names_values_from_the_top() -> None:
