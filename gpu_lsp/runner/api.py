@@ -168,6 +168,7 @@ def run_text(
     it.pool = MemoryPool(max_memory)
     it.output = out
     error: RunError | None = None
+    saved_errors = np.seterr(all="ignore")  # wrapping integers and IEEE specials are the semantics
     try:
         fn = program.entry(entry)
         ftype = fn.get_attr("function_type")
@@ -196,6 +197,8 @@ def run_text(
         error = RunError("the program recursed too deeply")
     except MemoryError:
         error = RunError("the runner ran out of memory (use --max-memory to cap the program's allocations)")
+    finally:
+        np.seterr(**saved_errors)
     warnings = tracker.finish()
     for w in warnings:
         err(locator.format("warning", w.message, w.op) + "\n")

@@ -345,9 +345,3 @@ def operand_dtype(op: Operation, index: int = 0) -> np.dtype:
     if dt is None:
         raise Unsupported(f"'{op.name}' on values of type {ty} is not supported by the runner", op)
     return dt
-
-
-def check_scalar_types(op: Operation) -> None:
-    for v in list(op.operands) + list(op.results):
-        if isinstance(v.type, (T.VectorType, T.TensorType)):
-            raise Unsupported(f"'{op.name}' on {v.type} values is not supported by the runner", op)

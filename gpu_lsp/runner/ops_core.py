@@ -25,7 +25,6 @@ from gpu_lsp.runner.interp import (
     Ctx,
     Env,
     Interpreter,
-    check_scalar_types,
     handles,
     operand_dtype,
     result_dtype,
@@ -110,7 +109,6 @@ def arith_name(op: Operation) -> str:
 
 @handles(*(f"arith.{n}" for n in _INT_BINARY), *(f"index.{n}" for n in INDEX_BINARY))
 def _int_binary(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     a, b = it.operands(op, env)
     dt = result_dtype(op)
     name = arith_name(op)
@@ -125,14 +123,12 @@ def _int_binary(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> Non
 
 @handles(*(f"arith.{n}" for n in FLOAT_BINARY))
 def _float_binary(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     a, b = it.operands(op, env)
     it.assign(env, op.results[0], float_binary(op.name[6:], a, b, result_dtype(op)), ctx, mask)
 
 
 @handles("arith.negf")
 def _negf(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     (a,) = it.operands(op, env)
     it.assign(env, op.results[0], fix(np.negative(a)), ctx, mask)
 
@@ -183,7 +179,6 @@ def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
 
 @handles("arith.cmpi", "index.cmp")
 def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     a, b = it.operands(op, env)
     pred = op.extra.get("predicate") or _predicate_name(op, "cmpi")
     dt = operand_dtype(op)
@@ -212,7 +207,6 @@ def _predicate_name(op: Operation, kind: str) -> str:
 
 @handles("arith.cmpf")
 def _cmpf(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     a, b = it.operands(op, env)
     pred = op.extra.get("predicate") or _predicate_name(op, "cmpf")
     it.assign(env, op.results[0], cmpf(pred, a, b), ctx, mask)
@@ -236,7 +230,6 @@ _CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "tru
 
 @handles(*(f"arith.{n}" for n in _CASTS), "index.casts", "index.castu")
 def _cast(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     (x,) = it.operands(op, env)
     src, dst = operand_dtype(op), result_dtype(op)
     name = {"index.casts": "index_cast", "index.castu": "index_castui"}.get(op.name) or op.name[6:]
@@ -257,7 +250,6 @@ def _sizeof(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 
 @handles("arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended")
 def _extended(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     a, b = (materialize(v, ctx.space) for v in it.operands(op, env))
     dt = operand_dtype(op)
     bits = dt.itemsize * 8
@@ -293,7 +285,6 @@ _MATH = (
 
 @handles(*(f"math.{n}" for n in _MATH))
 def _math(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     args = [materialize(v, ctx.space) for v in it.operands(op, env)]
     dt = result_dtype(op)
     it.assign(env, op.results[0], math_op(op.name[5:], args, dt, op), ctx, mask)
@@ -301,7 +292,6 @@ def _math(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 
 @handles("math.sincos")
 def _sincos(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     (x,) = it.operands(op, env)
     dt = result_dtype(op)
     it.set_results(op, [math_op("sin", [x], dt, op), math_op("cos", [x], dt, op)], env, ctx, mask)
@@ -309,7 +299,6 @@ def _sincos(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 
 @handles("math.clampf")
 def _clampf(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    check_scalar_types(op)
     x, lo, hi = it.operands(op, env)
     dt = result_dtype(op)
     it.assign(env, op.results[0], fix(np.minimum(np.maximum(x, lo), hi).astype(dt)), ctx, mask)
