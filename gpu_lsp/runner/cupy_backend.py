@@ -164,17 +164,22 @@ class CupyBackend:
         event.record(stream)
         return event
 
+    # Device printf output reaches file descriptor 1 at synchronisations: what the host
+    # printed before must be out of Python's buffer by then.
+
     def wait_host(self, tokens: list) -> None:
+        sys.stdout.flush()
         for tok in tokens:
             if tok.event is not None:
                 tok.event.synchronize()
-        sys.stdout.flush()
 
     def sync_stream(self, stream) -> None:
         if stream is not None:
+            sys.stdout.flush()
             stream.synchronize()
 
     def synchronize(self) -> None:
+        sys.stdout.flush()
         self.cp.cuda.Device().synchronize()
 
     # --- kernels -----------------------------------------------------------------------------
