@@ -384,7 +384,7 @@ def _all_reduce(c: Cursor, st: OpState) -> None:
     value = c.operand()
     if c.optional_keyword("uniform"):
         st.properties["uniform"] = UnitAttr()
-    _, region = c.optional_region()
+    region = c.region()
     st.add_region(region)
     c.optional_attr_dict(st)
     c.punct(":")

@@ -27,6 +27,9 @@ DEFAULT_DIALECT_OPS = {
     "unrealized_conversion_cast": "builtin.unrealized_conversion_cast",
 }
 
+# Ops whose regions resolve undotted op names in their own dialect (OpAsmOpInterface).
+DEFAULT_DIALECTS = {"func.func": "func", "async.func": "async", "builtin.module": "builtin"}
+
 # Diagnostic codes of the parser (documented in gpu_lsp/diagnostics/rules/syntax.py).
 SYNTAX = "GPU001"
 CUSTOM_SYNTAX = "GPU002"
@@ -55,6 +58,7 @@ class Builder:
         self.ctx = ctx
         self.diagnostics = diagnostics
         self.anchor = Anchor(0)
+        self.default_dialect = ""
 
     def error(self, code: str, message: str, start: int, end: int, severity: Severity = Severity.ERROR, related: tuple = ()) -> None:
         self.diagnostics.append(Diagnostic(code, message, TextRange(start, end), severity, related=related))
@@ -87,7 +91,12 @@ class Builder:
         name_tok = raw.name
         written = name_tok.value
         generic = written.startswith('"')
-        name = unescape(written[1:-1]) if generic else DEFAULT_DIALECT_OPS.get(written, written)
+        if generic:
+            name = unescape(written[1:-1])
+        elif "." not in written and self.default_dialect and lookup(f"{self.default_dialect}.{written}") is not None:
+            name = f"{self.default_dialect}.{written}"
+        else:
+            name = DEFAULT_DIALECT_OPS.get(written, written)
         results = self._result_names(raw.results)
         num_named = sum(count for _, count, _, _ in results)
         spec = lookup(name)
@@ -138,8 +147,11 @@ class Builder:
             self._symbols(op, symbol_uses[mark:], state.extra.pop("symbols", []) if opaque else None)
             del symbol_uses[mark:]
         units = name == "builtin.module"
+        outer_dialect = self.default_dialect
+        self.default_dialect = DEFAULT_DIALECTS.get(name, outer_dialect)
         for raw_region, args in state.regions:
             op.add_region(self.region(raw_region, args, units))
+        self.default_dialect = outer_dialect
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 
