@@ -38,7 +38,7 @@ from gpu_lsp.ir.attributes import (
     TypeAttr,
     UnitAttr,
 )
-from gpu_lsp.ir.core import Block, BlockArgument, OpResult, Operation, Region, Value
+from gpu_lsp.ir.core import Block, OpResult, Operation, Region, Value
 
 INDENT = 2
 UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
@@ -124,8 +124,8 @@ def int_text(value: int, ty: T.Type | None) -> str:
     return str(value)
 
 
-# (struct format for the bits, struct format for the value, significand precision in bits)
-_FLOAT_FORMATS = {"f16": ("<H", "<e", 11), "f32": ("<I", "<f", 24), "f64": ("<Q", "<d", 53)}
+# (struct format of the bits, struct format of the value)
+_FLOAT_FORMATS = {"f16": ("<H", "<e"), "f32": ("<I", "<f"), "f64": ("<Q", "<d")}
 _PRECISION = {"f16": 11, "bf16": 8, "f32": 24, "tf32": 11, "f64": 53, "f80": 64, "f128": 113}
 
 
@@ -150,7 +150,7 @@ def _round_to(value: float, name: str) -> float:
 def _bits(value: float, name: str) -> int | None:
     try:
         if name in _FLOAT_FORMATS:
-            bits_fmt, val_fmt, _ = _FLOAT_FORMATS[name]
+            bits_fmt, val_fmt = _FLOAT_FORMATS[name]
             return struct.unpack(bits_fmt, struct.pack(val_fmt, value))[0]
         if name == "bf16":
             return struct.unpack("<I", struct.pack("<f", value))[0] >> 16
@@ -162,7 +162,7 @@ def _bits(value: float, name: str) -> int | None:
 def _from_bits(bits: int, name: str) -> float | None:
     try:
         if name in _FLOAT_FORMATS:
-            bits_fmt, val_fmt, _ = _FLOAT_FORMATS[name]
+            bits_fmt, val_fmt = _FLOAT_FORMATS[name]
             return struct.unpack(val_fmt, struct.pack(bits_fmt, bits))[0]
         if name == "bf16":
             return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
@@ -269,7 +269,7 @@ def float_text(value: float, ty: T.Type | None, spelling: str | None = None) -> 
         if precision is None:
             return spelling or repr(value)
         text = _apfloat_string(value, precision, 6, 0, False)
-        if _round_to(float(text), name) == value or (value != value):
+        if _round_to(float(text), name) == value:
             return text
         text = _apfloat_string(value, precision, 0, 3, True)
         if "." in text:
