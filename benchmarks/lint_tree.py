@@ -13,6 +13,7 @@ one process on a 2-core machine, and the whole tree in under 30 s.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import resource
 import statistics
@@ -71,6 +72,30 @@ def time_run(folder: Path, jobs: list[str]) -> tuple[float, float]:
     return elapsed, _cpu() - cpu
 
 
+def _burn(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def parallelism(workers: int = 2, n: int = 10_000_000) -> float:
+    """How much faster `workers` processes finish pure-Python busy work than one process does, now.
+
+    On an idle 2-core machine this is about 2; when other programs keep the cores busy it
+    drops towards 1, and no pool can beat it: the lint pool's speed-up is to be read against it.
+    """
+    start = time.perf_counter()
+    for _ in range(workers):
+        _burn(n)
+    serial = time.perf_counter() - start
+    context = multiprocessing.get_context("fork")
+    start = time.perf_counter()
+    with context.Pool(workers) as pool:
+        pool.map(_burn, [n] * workers)
+    return serial / (time.perf_counter() - start)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--files", type=int, default=1000)
@@ -85,7 +110,9 @@ def main() -> None:
         median, best = {}, {}
         variants = (("one process", ["--jobs", "1"]), ("pool", []))
         samples: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in variants}
+        control = []
         for _ in range(args.runs):  # interleaved, so that a busy moment hits both variants alike
+            control.append(parallelism())
             for label, jobs in variants:
                 samples[label].append(time_run(folder, jobs))
         for label, _ in variants:
@@ -100,6 +127,10 @@ def main() -> None:
         f"pool speed-up: {median['one process'] / median['pool']:.2f}x on medians, "
         f"{best['one process'] / best['pool']:.2f}x on best runs (goal >= 1.6x); "
         f"pool wall time {median['pool']:.2f} s (goal < 30 s)"
+    )
+    print(
+        f"control: 2 processes of busy work ran {statistics.median(control):.2f}x faster than one "
+        f"(runs: {', '.join(f'{c:.2f}' for c in control)}; about 2 on an idle 2-core machine)"
     )
     load = os.getloadavg()[0]
     if load > 1.5:
