@@ -622,7 +622,11 @@ class Names:
         if not self.generic and results:
             hook = RESULT_NAMES.get(op.name)
             if hook is not None and op.known:
-                for index, name in hook(op):
+                try:
+                    suggested = list(hook(op))
+                except Exception:  # malformed IR: keep the default numbering
+                    suggested = []
+                for index, name in suggested:
                     if index < len(results) and results[index] not in self.values:
                         self._set(results[index], name)
                         if index:
