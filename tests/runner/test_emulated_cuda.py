@@ -16,17 +16,11 @@ pytestmark = pytest.mark.skipif(GXX is None, reason="g++ is not installed")
 PROGRAMS = test_codegen.programs()
 
 
-@pytest.fixture(scope="module")
-def cache(request) -> Path:
-    """Compiled kernels, kept between test runs (keyed by their source) in pytest's cache."""
-    return request.config.cache.mkdir("emulated_cuda")
-
-
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_generated_cuda_matches_the_numpy_backend(name: str, cache: Path) -> None:
+def test_generated_cuda_matches_the_numpy_backend(name: str, emulation_cache: Path) -> None:
     text = PROGRAMS[name]
     want = run(text)
-    got = run(text, backend=EmulatedCudaBackend(cache))
+    got = run(text, backend=EmulatedCudaBackend(emulation_cache))
     assert want.exit_code == 0, want.stderr
     assert got.exit_code == 0, got.stderr
     assert got.stderr == want.stderr
