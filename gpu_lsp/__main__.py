@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def main() -> None:
-    from gpu_lsp.server import main as serve
+    from gpu_lsp.lsp.bootstrap import main as serve
 
     serve()
 

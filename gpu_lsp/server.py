@@ -21,6 +21,7 @@ from gpu_lsp import __version__
 from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
 from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
+from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.settings import Settings, parse_settings
 
 log = logging.getLogger("gpu_lsp.server")
@@ -80,6 +81,7 @@ class GpuLanguageServer(LanguageServer):
         self._debouncer = None
         self._published: dict[str, int] = {}
         self._settle: dict[str, asyncio.TimerHandle] = {}
+        self.heap = HeapPolicy()
         self.settle_s = SETTLE_S
         self.encoding = "utf-16"
 
@@ -115,20 +117,32 @@ class GpuLanguageServer(LanguageServer):
 
     # --- diagnostics -------------------------------------------------------------------------
 
-    def _diagnostics_payload(self, doc: Document, settle: bool = False) -> tuple[int, str, bool] | None:
-        """(version, the publishDiagnostics message, complete) for the current text."""
+    def _diagnostics_payload(self, doc: Document, settle: bool = False) -> tuple[int, str, Snapshot] | None:
+        """(version, the publishDiagnostics message, the snapshot) for the current text."""
         from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, publish_message
 
         if doc.closed:
             return None
         if settle:
             snap = doc.snapshot
-            if snap is None or snap.text is not doc.text or not doc.settle(self.settings):
+            changed = snap is not None and snap.text is doc.text and doc.settle(self.settings)
+            self.heap.idle()
+            if not changed:
                 return None
         else:
             snap = doc.analysed(self.settings)
         items = diagnostics_json(snap, SeverityOverrides(self.settings.severity))
-        return snap.version, publish_message(doc.uri, snap.version, items), snap.complete
+        return snap.version, publish_message(doc.uri, snap.version, items), snap
+
+    def _after_publish(self, snap: Snapshot, settle: bool) -> None:
+        """Heap upkeep on the analysis thread, once the client has its diagnostics."""
+        if settle:
+            return
+        if snap.full_parse:
+            snap.full_parse = False
+            self.heap.after_full_analysis(len(snap.text))
+        else:
+            self.heap.after_incremental_analysis()
 
     async def publish_diagnostics(self, uri: str, settle: bool = False) -> None:
         doc = self.store.get(uri)
@@ -137,14 +151,15 @@ class GpuLanguageServer(LanguageServer):
         result = await self.in_analysis(self._diagnostics_payload, doc, settle)
         if result is None or doc.closed or self.store.get(uri) is not doc:
             return
-        version, message, complete = result
+        version, message, snap = result
         # A newer version is on its way (the debouncer runs again): never publish stale results.
         if version != doc.version or version < self._published.get(uri, -(2**31)):
             return
         self._published[uri] = version
         self.send_raw(message)
-        if not complete:
+        if not settle:
             self._schedule_settle(uri)
+        await self.in_analysis(self._after_publish, snap, settle)
 
     def send_raw(self, message: str) -> None:
         """Write a JSON-RPC message that is already JSON text (ASCII) to the client."""
@@ -155,7 +170,8 @@ class GpuLanguageServer(LanguageServer):
             asyncio.ensure_future(result)
 
     def _schedule_settle(self, uri: str) -> None:
-        """A full lint once the document has been left alone for `settle_s`."""
+        """Once the document has been left alone for `settle_s`: complete a quick lint with a
+        full one, and let the heap policy reclaim memory."""
         old = self._settle.pop(uri, None)
         if old is not None:
             old.cancel()
@@ -754,7 +770,7 @@ async def make_async_command(ls: GpuLanguageServer, *args):
     raise _command_error(f"{C.MAKE_ASYNC}: {C.NOT_AVAILABLE[C.MAKE_ASYNC]}")
 
 
-def main() -> None:
-    """Serve over stdio."""
+def main(stdin=None, stdout=None) -> None:
+    """Serve over stdio (or the given binary streams)."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    server.start_io()
+    server.start_io(stdin, stdout)

@@ -39,6 +39,7 @@ class Snapshot:
     lint: LintResult
     encoding: str = UTF16
     lint_key: tuple = ()
+    full_parse: bool = True
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -164,7 +165,7 @@ class Document:
             self._full = False
             self._window = None
             self._base_length = len(text)
-        parsed = self._parse(text, full, window, base_length)
+        parsed, reused = self._parse(text, full, window, base_length)
         lint = None
         if not full:
             try:
@@ -173,7 +174,7 @@ class Document:
                 log.exception("incremental lint failed for %s; linting it all", self.uri)
         if lint is None:
             lint = self._diagnose(parsed, lint_settings, key)
-        snap = Snapshot(self.uri, version, text, lines, parsed, lint, self.encoding, key)
+        snap = Snapshot(self.uri, version, text, lines, parsed, lint, self.encoding, key, not reused)
         old = self.snapshot
         if old is not None:
             previous_index = old.cache.get("index") or old.cache.get("previous_index")
@@ -199,7 +200,8 @@ class Document:
             self._linter = IncrementalLinter()
             return LintResult.of(list(parsed.diagnostics))
 
-    def _parse(self, text: str, full: bool, window: tuple[int, int] | None, base_length: int) -> ParsedFile:
+    def _parse(self, text: str, full: bool, window: tuple[int, int] | None, base_length: int) -> tuple[ParsedFile, bool]:
+        """The parse of `text`, and whether it reused the previous one."""
         previous = self._parsed
         self._parsed = None
         parsed = None
@@ -212,10 +214,11 @@ class Document:
                     parsed = engine.reparse_document(previous, text, changed)
                 except Exception:
                     log.exception("incremental re-parse failed for %s; parsing it again", self.uri)
+        reused = parsed is not None and previous is not None and parsed.chunks is previous.chunks
         if parsed is None:
             parsed = engine.parse_document(text)
         self._parsed = parsed
-        return parsed
+        return parsed, reused
 
 
 class DocumentStore:

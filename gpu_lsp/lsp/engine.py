@@ -4,17 +4,25 @@ from __future__ import annotations
 
 from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.diagnostics.model import Diagnostic
-from gpu_lsp.parser.api import ParsedFile, parse
+from gpu_lsp.parser.api import SPLIT_MARKER, ParsedFile, parse
 from gpu_lsp.text import TextRange
+
+# Enough of `// -----` to tell whether a file may be split (split_ranges looks for this).
+_MARKER = SPLIT_MARKER[:-2]
 
 
 def parse_document(text: str) -> ParsedFile:
-    """A full parse; documents are always split at `// -----` like mlir-lsp-server does."""
-    return parse(text, split=True)
+    """A full parse, split at `// -----` like mlir-lsp-server does (a file without a marker is
+    one chunk either way, and is parsed unsplit so that re-parses need not look for markers)."""
+    return parse(text, split=_MARKER in text)
 
 
 def reparse_document(previous: ParsedFile, text: str, changed: TextRange) -> ParsedFile:
     """Re-parse after an edit of `changed` (a range of the previous text); consumes `previous`."""
+    delta = len(text) - len(previous.text)
+    near = text[max(0, changed.start - len(_MARKER)) : changed.end + delta + len(_MARKER)]
+    if not previous.split and _MARKER in near:
+        return parse_document(text)  # the edit may have written a split marker
     try:
         from gpu_lsp.parser.incremental import reparse
     except ImportError:

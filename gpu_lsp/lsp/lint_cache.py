@@ -146,7 +146,7 @@ class IncrementalLinter:
         if remembered is None:
             return LintResult.of(result)
         self.chunks = remembered
-        return self._result(parsed, remembered, True)
+        return self._result(parsed, remembered, True, _enabled(Selection.of(settings)))
 
     def quick(self, parsed: ParsedFile, settings: object | None, key: tuple) -> LintResult | None:
         """Lint only the replaced units; None when the edit needs a full lint."""
@@ -184,16 +184,16 @@ class IncrementalLinter:
                 ]
                 parts[i] = Part(op, found, interface(op))
             others = self._move(old_others, starts, ends, units)
-            chunks.append((parts, others, [u.range.start for u in units], [u.range.end for u in units]))
+            chunks.append((parts, others, *_bounds(units, others)))
         self.chunks = chunks
-        return self._result(parsed, chunks, False)
+        return self._result(parsed, chunks, False, enabled)
 
     @staticmethod
-    def _result(parsed: ParsedFile, chunks, complete: bool) -> LintResult:
+    def _result(parsed: ParsedFile, chunks, complete: bool, enabled) -> LintResult:
         parts: list[Part] = []
         for chunk, (unit_parts, others, _, _) in zip(parsed.chunks, chunks):
             parts.extend(unit_parts)
-            parts.append(Part(None, others + list(chunk.diagnostics)))
+            parts.append(Part(None, others + [d for d in chunk.diagnostics if enabled(d.code)]))
         return LintResult(parts, complete)
 
     @staticmethod
@@ -225,8 +225,7 @@ class IncrementalLinter:
             units = units_of(chunk)
             if any(op.span is None for op in units):
                 return None
-            starts = [op.range.start for op in units]
-            chunks.append(([Part(op, [], interface(op)) for op in units], [], starts, [op.range.end for op in units]))
+            chunks.append(([Part(op, [], interface(op)) for op in units], [], *_bounds(units, True)))
         for d in result:
             if id(d) in parser_diags:
                 continue
@@ -238,6 +237,13 @@ class IncrementalLinter:
             else:
                 others.append(d)
         return chunks
+
+
+def _bounds(units: list[Operation], needed) -> tuple[list[int], list[int]]:
+    """Where the units start and end (only kept while diagnostics outside them need it)."""
+    if not needed:
+        return [], []
+    return [u.anchor.base + u.span.start for u in units], [u.anchor.base + u.span.end for u in units]
 
 
 def _enabled(selection: Selection):

@@ -91,10 +91,13 @@ class SeverityOverrides:
 
 
 def diagnostics_json(snap: Snapshot, overrides: SeverityOverrides) -> list[str]:
-    """The JSON of every diagnostic of `snap`, unit by unit (cached per unchanged unit)."""
+    """The JSON of the diagnostics of `snap`, unit by unit (cached per unchanged unit): each
+    item holds one or more diagnostics, comma-separated."""
     uri_json = _quote(snap.uri)
     out: list[str] = []
     key = ("json", overrides.key, snap.encoding, snap.uri)
+    line_of = snap.lines.line_of
+    starts = snap.lines.starts
     for part in snap.lint.parts:
         if part.op is None:
             for d in part.current():
@@ -103,14 +106,17 @@ def diagnostics_json(snap: Snapshot, overrides: SeverityOverrides) -> list[str]:
             continue
         if not part.items:
             continue
-        base_line, base_col = snap.position(part.op.anchor.base)
+        base = part.op.anchor.base
+        base_line = line_of(base)
+        base_col = base - starts[base_line]
         cached = part.derived.get(key)
         if cached is None or cached[0] != base_col:
             templates = [template(snap, d, overrides(d), base_line, uri_json) for d in part.current()]
-            cached = (base_col, templates)
-            part.derived[key] = cached
-        for text, rel in cached[1]:
-            out.append(text % tuple(base_line + r for r in rel))
+            cached = part.derived[key] = [base_col, templates, None, None]
+        if cached[2] != base_line:  # the unit moved by whole lines: fill in its new line numbers
+            cached[2] = base_line
+            cached[3] = ",".join(text % tuple([base_line + r for r in rel]) for text, rel in cached[1])
+        out.append(cached[3])
     return out
 
 

@@ -84,7 +84,7 @@ def test_run_code_lens_above_functions_that_launch_kernels() -> None:
     assert inline.arguments[1] == "inline"
 
 
-def test_settings_select_ignore_and_severity() -> None:
+def test_settings_select_ignore_and_severity_overrides() -> None:
     settings, problems = parse_settings(
         {"gpuLsp": {"lint": {"select": ["GPU2"], "ignore": ["gpu203"], "severity": {"GPU2": "hint", "GPU201": "error"}}, "runner": {"backend": "numpy"}}}
     )
@@ -95,8 +95,10 @@ def test_settings_select_ignore_and_severity() -> None:
     shown = settings.apply(ds)
     assert [(d.code, d.severity) for d in shown] == [
         ("GPU001", Severity.WARNING),
+        ("GPU101", Severity.WARNING),
         ("GPU201", Severity.ERROR),
         ("GPU202", Severity.HINT),
+        ("GPU203", Severity.HINT),
     ]
 
 

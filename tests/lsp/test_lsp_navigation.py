@@ -106,7 +106,7 @@ def _rename(text: str, offset: int, new: str) -> str:
 def test_rename_value_everywhere_it_is_written() -> None:
     out = _rename(OUTLINED, at(OUTLINED, "%t2 = gpu", 1), "copied")
     assert "%copied = gpu.memcpy" in out and "async [%copied, %t3]" in out and "%t2" not in out
-    assert snapshot(out).diagnostics == []
+    assert [d.code for d in snapshot(out).diagnostics] == [d.code for d in snapshot(OUTLINED).diagnostics]
 
 
 def test_rename_multi_result_group_keeps_the_index() -> None:

@@ -19,7 +19,6 @@ TWO_DEPS = REPO / "editors" / "vscode" / "test" / "fixtures" / "two_deps.mlir"
 
 UNDEFINED = """\
 func.func @f(%m: memref<4xf32>) {
-  %t0 = gpu.wait async
   %t1 = gpu.dealloc async [%t9] %m : memref<4xf32>
   gpu.wait [%t1]
   return
@@ -51,9 +50,9 @@ def test_neovim_shows_diagnostics_and_applies_the_ignore_quick_fix(tmp_path: Pat
     path.write_text(UNDEFINED)
     result = _run(path, tmp_path)
     [d] = result["diagnostics"]
-    assert (d["code"], d["source"], d["lnum"], d["col"]) == ("GPU003", "gpu-lint", 2, 27)
+    assert (d["code"], d["source"], d["lnum"], d["col"]) == ("GPU003", "gpu-lint", 1, 27)
     assert result["actions"] == ["Ignore GPU003 on this line"] and result["applied"] == result["actions"][0]
-    assert result["buffer"][2] == "  // gpu-lint: ignore[GPU003]"
+    assert result["buffer"][1] == "  // gpu-lint: ignore[GPU003]"
     assert result["diagnostics_after"] == []
 
 

@@ -78,51 +78,88 @@ async def test_capabilities(client: RecordingClient) -> None:
     }
 
 
+def _codes(params) -> list[str]:
+    return [d.code for d in params.diagnostics]
+
+
+def _the(params, code: str) -> types.Diagnostic:
+    [d] = [d for d in params.diagnostics if d.code == code]
+    return d
+
+
+def _edits(client: RecordingClient, edit: types.WorkspaceEdit, uri: str) -> list[types.TextEdit]:
+    if _vscode(client):
+        [change] = edit.document_changes
+        assert change.text_document.uri == uri
+        return list(change.edits)
+    return list(edit.changes[uri])
+
+
+def _apply(text: str, edits: list[types.TextEdit]) -> str:
+    from gpu_lsp.lsp.positions import LineTable
+
+    table = LineTable.of(text)
+    spans = [(table.offset(text, e.range.start.line, e.range.start.character), table.offset(text, e.range.end.line, e.range.end.character), e.new_text) for e in edits]
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+async def _actions(client: RecordingClient, uri: str, d: types.Diagnostic, only=None) -> list[types.CodeAction]:
+    return await within(
+        client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=d.range,
+                context=types.CodeActionContext(diagnostics=[d], only=only),
+            )
+        )
+    )
+
+
 async def test_diagnostics_on_open_carry_code_docs_source_and_version(client: RecordingClient) -> None:
-    clean = await within(wait_published(client, A, 1))
-    assert list(clean.diagnostics) == []
-    broken = await within(wait_published(client, C, 1))
-    [d] = broken.diagnostics
-    assert d.code == "GPU003" and d.source == "gpu-lint"
-    assert d.message == "use of undeclared SSA value name"
+    published = await within(wait_published(client, C, 1))
+    assert published.version == 1
+    d = _the(published, "GPU003")
+    assert d.source == "gpu-lint" and d.message == "use of undeclared SSA value name"
     assert d.severity == types.DiagnosticSeverity.Error
     assert d.code_description.href.endswith("docs/rules.md#gpu003")
     assert d.range.start == position(BROKEN, at(BROKEN, "%t55"))
-    assert d.data["ignore"]["title"] == "Ignore GPU003 on this line"
+    join = _the(await within(wait_published(client, A, 1)), "GPU201")
+    assert join.severity == types.DiagnosticSeverity.Warning
+    assert join.data["fix"]["title"].startswith("Join %t2, %t3") and join.data["fix"]["safe"]
 
 
-async def test_code_actions_come_from_diagnostic_data(client: RecordingClient) -> None:
-    [d] = (await within(wait_published(client, C, 1))).diagnostics
-    actions = await within(
-        client.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=types.TextDocumentIdentifier(uri=C),
-                range=d.range,
-                context=types.CodeActionContext(diagnostics=[d]),
-            )
-        )
-    )
-    assert [a.title for a in actions] == ["Ignore GPU003 on this line"]
-    edit = actions[0].edit
-    if _vscode(client):
-        [change] = edit.document_changes
-        assert change.text_document.version == 1
-        [text_edit] = change.edits
-    else:
-        [text_edit] = edit.changes[C]
-    assert text_edit.new_text == "    // gpu-lint: ignore[GPU003]\n"
-    # Without data (a client that drops it), the server finds the diagnostic itself.
+async def test_quick_fix_from_diagnostic_data(client: RecordingClient) -> None:
+    join = _the(await within(wait_published(client, A, 1)), "GPU201")
+    actions = await _actions(client, A, join)
+    assert [a.title for a in actions] == [join.data["fix"]["title"], "Ignore GPU201 on this line", "Fix all auto-fixable gpu-lint problems"]
+    fix = actions[0]
+    assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
+    fixed = _apply(OUTLINED, _edits(client, fix.edit, A))
+    assert "gpu.launch_func async [%join] @kernels::@scale" in fixed
+    assert "%join = gpu.wait async [%t2, %t3]" in fixed
+    ignored = _apply(OUTLINED, _edits(client, actions[1].edit, A))
+    assert "    // gpu-lint: ignore[GPU201]\n    %t4 = gpu.launch_func" in ignored
+
+
+async def test_code_actions_without_data(client: RecordingClient) -> None:
+    d = _the(await within(wait_published(client, C, 1)), "GPU003")
+    titles = [a.title for a in await _actions(client, C, d)]
+    assert titles == ["Ignore GPU003 on this line", "Fix all auto-fixable gpu-lint problems"]
+    # A client that drops `data`: the server finds the diagnostic itself.
     bare = types.Diagnostic(range=d.range, message=d.message, code=d.code, source=d.source)
-    again = await within(
-        client.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=types.TextDocumentIdentifier(uri=C),
-                range=d.range,
-                context=types.CodeActionContext(diagnostics=[bare], only=[types.CodeActionKind.QuickFix]),
-            )
-        )
-    )
+    again = await _actions(client, C, bare, only=[types.CodeActionKind.QuickFix])
     assert [a.title for a in again] == ["Ignore GPU003 on this line"]
+    [edit] = _edits(client, again[0].edit, C)
+    assert edit.new_text == "    // gpu-lint: ignore[GPU003]\n"
+
+
+async def test_fix_all_source_action(client: RecordingClient) -> None:
+    join = _the(await within(wait_published(client, A, 1)), "GPU201")
+    [action] = await _actions(client, A, join, only=["source.fixAll"])
+    assert action.kind == "source.fixAll.gpu-lint"
+    assert "gpu.launch_func async [%join]" in _apply(OUTLINED, _edits(client, action.edit, A))
 
 
 async def test_incremental_change_republishes_for_the_new_version(client: RecordingClient) -> None:
@@ -131,11 +168,11 @@ async def test_incremental_change_republishes_for_the_new_version(client: Record
     start = at(client.texts[C], "%t55")
     version = change_document(client, C, start, start + 4, "%t5")
     fixed = await within(wait_published(client, C, version, since=mark))
-    assert list(fixed.diagnostics) == []
+    assert "GPU003" not in _codes(fixed)
     start = at(client.texts[C], "%t5]")
     version = change_document(client, C, start, start + 3, "%t55")
     again = await within(wait_published(client, C, version, since=mark))
-    assert [d.code for d in again.diagnostics] == ["GPU003"]
+    assert "GPU003" in _codes(again)
     versions = [p.version for p in client.published[mark:] if p.uri == C]
     assert versions == sorted(versions)
 
@@ -244,7 +281,12 @@ async def test_folding_selection_inlay_signature(client: RecordingClient) -> Non
 async def test_code_lens_and_commands(client: RecordingClient) -> None:
     [lens] = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=A))))
     assert lens.command.command == "gpu-lsp.runOnGpu" and list(lens.command.arguments) == [A, "main"]
+    mark = len(client.applied)
     result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[A])))
+    assert result["applied"] is True
+    [applied] = client.applied[mark:]
+    assert "gpu.launch_func async [%join]" in _apply(OUTLINED, _edits(client, applied.edit, A))
+    result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[B])))
     assert result == {"applied": False, "message": "No auto-fixable problems."}
     for command in ("gpu-lsp.outlineKernel", "gpu-lsp.makeAsync"):
         with pytest.raises(JsonRpcException, match="not available yet"):
@@ -259,15 +301,17 @@ async def test_configuration_change_refilters_diagnostics(client: RecordingClien
     uri = "file:///work/config.mlir"
     open_document(client, uri, BROKEN)
     first = await within(wait_published(client, uri, 1))
-    assert [d.code for d in first.diagnostics] == ["GPU003"]
+    assert {"GPU003", "GPU201"} <= set(_codes(first))
     mark = len(client.published)
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"gpuLsp": {"lint": {"ignore": ["GPU003"]}}}))
+    settings = {"lint": {"ignore": ["GPU003"], "severity": {"GPU201": "error"}}}
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"gpuLsp": settings}))
     second = await within(wait_published(client, uri, 1, since=mark))
-    assert list(second.diagnostics) == []
+    assert "GPU003" not in _codes(second) and "GPU201" in _codes(second)
+    assert _the(second, "GPU201").severity == types.DiagnosticSeverity.Error
     mark = len(client.published)
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"gpuLsp": {"lint": {"ignore": []}}}))
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"gpuLsp": {"lint": {"ignore": [], "severity": {}}}}))
     third = await within(wait_published(client, uri, 1, since=mark))
-    assert [d.code for d in third.diagnostics] == ["GPU003"]
+    assert _codes(third) == _codes(first)
     mark = len(client.published)
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     closed = await within(wait_published(client, uri, None, since=mark))

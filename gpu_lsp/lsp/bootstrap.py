@@ -1,0 +1,177 @@
+"""Answer `initialize` before the heavy imports, then hand the stream to the pygls server.
+
+Importing pygls and lsprotocol takes most of a second on a loaded machine, longer than an
+editor should wait for `initialize`. This module (standard library only) reads the first
+message; when it is `initialize`, it answers with the capabilities the pygls server
+computes for that client (`CAPABILITIES`, checked against pygls by a test), then imports
+the server and replays the request to it under another id, dropping that second answer.
+Everything else reaches the server untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import BinaryIO
+
+REPLAY_ID = "gpu-lsp-bootstrap-initialize"
+
+# What the pygls server advertises (gpu_lsp/server.py), for a client that supports
+# everything; `capabilities()` adjusts the parts pygls derives from the client's.
+CAPABILITIES: dict = {
+    "codeActionProvider": {"codeActionKinds": ["quickfix", "source.fixAll", "source.fixAll.gpu-lint"]},
+    "codeLensProvider": {"resolveProvider": False},
+    "completionProvider": {"resolveProvider": False, "triggerCharacters": ["%", "^", "@", "#", "!", ".", "[", ":", " "]},
+    "definitionProvider": True,
+    "documentHighlightProvider": True,
+    "documentSymbolProvider": True,
+    "executeCommandProvider": {"commands": ["gpu-lsp.fixAll", "gpu-lsp.runOnGpu", "gpu-lsp.outlineKernel", "gpu-lsp.makeAsync"]},
+    "foldingRangeProvider": True,
+    "hoverProvider": True,
+    "inlayHintProvider": {"resolveProvider": False},
+    "positionEncoding": "utf-16",
+    "referencesProvider": True,
+    "renameProvider": {"prepareProvider": True},
+    "selectionRangeProvider": True,
+    "semanticTokensProvider": {
+        "full": True,
+        "legend": {
+            "tokenModifiers": ["declaration", "definition", "readonly", "async", "defaultLibrary", "documentation"],
+            "tokenTypes": [
+                "namespace", "type", "class", "enumMember", "function", "macro", "variable", "parameter",
+                "property", "label", "keyword", "comment", "string", "number", "decorator",
+            ],
+        },
+        "range": True,
+    },
+    "signatureHelpProvider": {"retriggerCharacters": [","], "triggerCharacters": ["(", ","]},
+    "textDocumentSync": {"change": 2, "openClose": True, "save": {"includeText": False}},
+    "workspace": {"fileOperations": {}, "workspaceFolders": {"changeNotifications": True, "supported": True}},
+    "workspaceSymbolProvider": {"resolveProvider": False},
+}
+_ENCODINGS = ("utf-8", "utf-16", "utf-32")
+
+
+def _get(d: object, *path: str) -> object:
+    for key in path:
+        if not isinstance(d, dict):
+            return None
+        d = d.get(key)
+    return d
+
+
+def capabilities(client: dict) -> dict:
+    """The server capabilities pygls computes for `client` (its ClientCapabilities as JSON)."""
+    caps = json.loads(json.dumps(CAPABILITIES))
+    for encoding in _get(client, "general", "positionEncodings") or []:
+        if encoding in _ENCODINGS:
+            caps["positionEncoding"] = encoding
+            break
+    if not _get(client, "textDocument", "rename", "prepareSupport"):
+        caps["renameProvider"] = True
+    sync = caps["textDocumentSync"]
+    for key in ("willSave", "willSaveWaitUntil"):
+        value = _get(client, "textDocument", "synchronization", key)
+        if value is not None:
+            sync[key] = False  # the client asks, the server does not listen
+    return caps
+
+
+def read_message(stream: BinaryIO) -> tuple[bytes, dict | None]:
+    """One JSON-RPC message: its raw bytes and its JSON (None when unreadable)."""
+    raw = b""
+    length = None
+    while True:
+        line = stream.readline()
+        raw += line
+        if not line:
+            return raw, None
+        if line in (b"\r\n", b"\n"):
+            break
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip())
+    if length is None:
+        return raw, None
+    body = stream.read(length)
+    raw += body
+    try:
+        return raw, json.loads(body)
+    except ValueError:
+        return raw, None
+
+
+def frame(message: dict) -> bytes:
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+class PrefixedReader:
+    """`stream`, after `prefix` (what the bootstrap read ahead)."""
+
+    def __init__(self, prefix: bytes, stream: BinaryIO) -> None:
+        self.prefix = prefix
+        self.stream = stream
+
+    def readline(self) -> bytes:
+        if self.prefix:
+            end = self.prefix.find(b"\n")
+            end = len(self.prefix) if end < 0 else end + 1
+            line, self.prefix = self.prefix[:end], self.prefix[end:]
+            if line.endswith(b"\n"):
+                return line
+            return line + self.stream.readline()
+        return self.stream.readline()
+
+    def read(self, n: int) -> bytes:
+        if self.prefix:
+            head, self.prefix = self.prefix[:n], self.prefix[n:]
+            if len(head) < n:
+                head += self.stream.read(n - len(head))
+            return head
+        return self.stream.read(n)
+
+
+class DroppingWriter:
+    """`stream`, without the server's answer to the replayed `initialize`."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.pending = True
+
+    def write(self, data: bytes) -> int:
+        if self.pending and REPLAY_ID.encode() in data:
+            self.pending = False
+            return len(data)
+        return self.stream.write(data)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def main() -> None:
+    """Serve over stdio, answering `initialize` first."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    if os.environ.get("GPU_LSP_NO_BOOTSTRAP") == "1":
+        from gpu_lsp.server import main as serve
+
+        serve()
+        return
+    raw, message = read_message(stdin)
+    writer: BinaryIO = stdout
+    if isinstance(message, dict) and message.get("method") == "initialize" and "id" in message:
+        from gpu_lsp import __version__
+
+        client = _get(message, "params", "capabilities") or {}
+        result = {"capabilities": capabilities(client), "serverInfo": {"name": "gpu-lsp", "version": __version__}}
+        stdout.write(frame({"jsonrpc": "2.0", "id": message["id"], "result": result}))
+        stdout.flush()
+        raw = frame(dict(message, id=REPLAY_ID))
+        writer = DroppingWriter(stdout)
+    from gpu_lsp.server import main as serve
+
+    serve(stdin=PrefixedReader(raw, stdin), stdout=writer)

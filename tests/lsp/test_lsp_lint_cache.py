@@ -1,0 +1,97 @@
+"""Incremental linting: an edit inside one unit re-lints that unit only, with the full lint's result."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+from lsp_samples import OUTLINED
+
+from gpu_lsp.analysis import lint_parsed
+from gpu_lsp.lsp.documents import Document
+from gpu_lsp.lsp.settings import Settings
+from support import SHARED
+
+GEN = SHARED / "tools" / "gen_gpu_mlir.py"
+
+# Edits typed inside function bodies: (text to find after the middle of the file, replacement).
+BODY_EDITS = [
+    ("arith.constant 32 : index", "arith.constant 320 : index"),
+    ("arith.constant 320 : index", "arith.constant 32 : index"),
+    ("gpu.wait [%t", "gpu.wait [%t9"),  # an undefined token
+    ("gpu.wait [%t9", "gpu.wait [%t"),
+    ("%c1 = arith.constant 1 : index\n", "%c1 = arith.constant 1 : index\n  %extra = gpu.wait async\n"),
+    ("memref.store", "memref.stor"),  # an unknown op
+    ("memref.stor ", "memref.store "),
+]
+
+
+def _generated(mode: str) -> str:
+    return subprocess.run(
+        [sys.executable, str(GEN), "--mode", mode, "--lines", "1500"], check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.mark.parametrize("mode", ["inline", "outlined"])
+def test_edits_inside_a_unit_lint_only_it_and_match_a_full_lint(mode: str) -> None:
+    text = _generated(mode)
+    doc = Document("file:///gen.mlir", text, 1)
+    settings = Settings()
+    assert doc.analysed(settings).complete
+    version = 1
+    for needle, replacement in BODY_EDITS:
+        start = doc.text.find(needle, len(doc.text) // 2)
+        if start < 0:
+            continue
+        version += 1
+        doc.replace(start, start + len(needle), replacement, version)
+        snap = doc.analysed(settings)
+        assert not snap.complete, f"{needle!r}: expected the quick path"
+        assert snap.diagnostics == lint_parsed(snap.parsed, settings), needle
+    assert version > 4
+
+
+def test_random_edits_settle_to_the_full_lint() -> None:
+    rng = random.Random(99)
+    doc = Document("file:///a.mlir", OUTLINED, 1)
+    settings = Settings()
+    doc.analysed(settings)
+    for version in range(2, 200):
+        text = doc.text
+        start = rng.randrange(len(text))
+        end = min(len(text), start + rng.choice((0, 1, 2)))
+        doc.replace(start, end, rng.choice(["", "x", "%t0", " ", "\n", "}", "1"]), version)
+        snap = doc.analysed(settings)
+        doc.settle(settings)
+        assert snap.complete
+        assert snap.diagnostics == lint_parsed(snap.parsed, settings)
+
+
+def test_a_changed_interface_needs_a_full_lint() -> None:
+    doc = Document("file:///a.mlir", OUTLINED, 1)
+    doc.analysed(Settings())
+    start = OUTLINED.index("%factor: f32) kernel")
+    doc.replace(start, start + len("%factor: f32"), "%factor: f64", 2)
+    snap = doc.analysed(Settings())
+    assert snap.complete  # the kernel's signature changed: its launches must be checked again
+    assert snap.diagnostics == lint_parsed(snap.parsed, Settings())
+
+
+def test_suppression_comments_mean_full_lints() -> None:
+    text = OUTLINED.replace("    %t4 = gpu.launch_func", "    // gpu-lint: ignore[GPU201]\n    %t4 = gpu.launch_func")
+    doc = Document("file:///a.mlir", text, 1)
+    assert [d.code for d in doc.analysed(Settings()).diagnostics] == []
+    start = text.index("arith.constant 16")
+    doc.replace(start, start + len("arith.constant 16"), "arith.constant 17", 2)
+    snap = doc.analysed(Settings())
+    assert snap.complete and snap.diagnostics == lint_parsed(snap.parsed, Settings())
+
+
+def test_settings_change_relints_without_parsing() -> None:
+    doc = Document("file:///a.mlir", OUTLINED, 1)
+    first = doc.analysed(Settings())
+    assert [d.code for d in first.diagnostics] == ["GPU201"]
+    second = doc.analysed(Settings(ignore=("GPU201",)))
+    assert second is first and second.diagnostics == []
