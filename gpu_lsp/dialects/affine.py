@@ -73,7 +73,7 @@ _map_op("affine.max", "The maximum of the results of an affine map.")
 
 @op(
     "affine.for",
-    "",
+    "single_block",
     "A loop with affine bounds and a constant step; `iter_args` carry values across iterations.",
     "%r = affine.for %i = 0 to %n [step 2] [iter_args(%a = %x) -> (T)] { ... }",
 )

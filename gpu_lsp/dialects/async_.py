@@ -24,7 +24,7 @@ def unwrapped(ty: T.Type) -> T.Type:
 
 @op(
     "async.execute",
-    "",
+    "single_block",
     "Runs a region asynchronously; returns a completion token and one !async.value per yielded value.",
     "%t, %v = async.execute [%dep] (%a as %x: !async.value<T>) -> !async.value<R> { ... async.yield %r : R }",
 )

@@ -521,7 +521,7 @@ def _dynamic_shared_memory(c: Cursor, st: OpState) -> None:
 
 @op(
     "gpu.warp_execute_on_lane_0",
-    "",
+    "single_block",
     "Runs its region on lane 0 of a warp and distributes vectors between lanes.",
     "%r = gpu.warp_execute_on_lane_0(%laneid)[32] [args(%v : T, ...)] [-> (T, ...)] { ... }",
 )

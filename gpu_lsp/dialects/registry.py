@@ -13,7 +13,8 @@ from typing import Callable
 #   symbol_table   holds a symbol table
 #   async          implements gpu's AsyncOpInterface
 #   pure           no memory side effects
-#   no_terminator  its regions' blocks need no terminator
+#   no_terminator  its regions' blocks need no terminator (an empty region gets one block)
+#   single_block   its first region has one block, created when written empty
 #   graph          its regions are graph regions (no dominance)
 #   function       implements FunctionOpInterface
 #   return_like    returns control to its parent op

@@ -20,7 +20,7 @@ def _arrow_types(c: Cursor) -> list[T.Type]:
 
 @op(
     "scf.for",
-    "",
+    "single_block",
     "A counted loop; `iter_args` carry values from one iteration to the next and out of the loop.",
     "%r = scf.for [unsigned] %iv = %lb to %ub step %step [iter_args(%a = %init) -> (T)] [: i32] { ... scf.yield %a2 : T }",
 )
@@ -53,7 +53,7 @@ def _for(c: Cursor, st: OpState) -> None:
 
 @op(
     "scf.if",
-    "",
+    "single_block",
     "Runs the `then` region, or the optional `else` region, depending on an i1 condition.",
     "%r = scf.if %cond [-> (T)] { ... } [else { ... }]",
 )
@@ -107,7 +107,7 @@ def _yield(c: Cursor, st: OpState) -> None:
 
 @op(
     "scf.parallel",
-    "",
+    "single_block",
     "A parallel loop nest; results are combined by scf.reduce.",
     "%r = scf.parallel (%i, %j) = (%lb0, %lb1) to (%ub0, %ub1) step (%s0, %s1) [init (%x) -> T] { ... scf.reduce }",
 )
@@ -196,7 +196,7 @@ def _mixed_bounds(c: Cursor, count: int | None) -> tuple[list[Ref], list[int]]:
 
 @op(
     "scf.forall",
-    "",
+    "single_block",
     "A parallel loop over a multi-dimensional range, with `shared_outs` updated in scf.forall.in_parallel.",
     "%r = scf.forall (%i, %j) in (%n, 8) [shared_outs(%o = %t) -> (T)] { ... } [{mapping = [...]}]",
 )

@@ -149,8 +149,11 @@ class Builder:
         units = name == "builtin.module"
         outer_dialect = self.default_dialect
         self.default_dialect = DEFAULT_DIALECTS.get(name, outer_dialect)
-        for raw_region, args in state.regions:
-            op.add_region(self.region(raw_region, args, units))
+        needs_block = spec is not None and not opaque and (spec.has("no_terminator") or spec.has("single_block"))
+        for index, (raw_region, args) in enumerate(state.regions):
+            region = op.add_region(self.region(raw_region, args, units))
+            if needs_block and not region.blocks and (index == 0 or spec.has("no_terminator")):
+                region.add_block()
         self.default_dialect = outer_dialect
         op.pending = PendingOperands(state.refs, state.successors)
         return op
@@ -217,6 +220,10 @@ class Builder:
                     self._block_arg(block, a)
             return region
         region.span = self.span(raw.start_pos, raw.end_pos)
+        if not raw.blocks and args:
+            block = region.add_block()
+            for a in args:
+                self._block_arg(block, a)
         for index, raw_block in enumerate(raw.blocks):
             block = region.add_block()
             if index == 0 and args:

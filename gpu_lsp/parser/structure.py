@@ -146,7 +146,7 @@ class _Build(Transformer):
                 blocks = child
             else:
                 entry_ops = child
-        if entry_ops or not blocks:
+        if entry_ops:
             blocks.insert(0, RawBlock(None, None, entry_ops))
         return RawRegion(children[0], close, blocks)
 
