@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import document_index, op_at
+from gpu_lsp.lsp.index import document_index, op_at, unit_memo
 from gpu_lsp.lsp.ir_queries import launches_kernels
 from gpu_lsp.lsp.positions import LineTable
 from gpu_lsp.text import Edit, TextRange
@@ -159,10 +159,16 @@ def code_lenses(snapshot: Snapshot) -> list[Lens]:
     index = document_index(snapshot)
     out = []
     for unit in index.units:
-        for op in _funcs(unit.op):
-            name = op.properties.get("sym_name")
-            if name is None or not launches_kernels(op):
-                continue
+        if unit.index.children:
+            continue
+        runnable, _, _ = unit_memo(
+            unit,
+            "runnable",
+            snapshot.lines,
+            lambda op=unit.op: [f for f in _funcs(op) if f.properties.get("sym_name") is not None and launches_kernels(f)],
+        )
+        for op in runnable:
+            name = op.properties["sym_name"]
             d = index.symbol_def(op)
             rng = d.range if d is not None else op.name_range
             out.append(Lens(rng, "▶ Run on GPU", RUN_COMMAND, (snapshot.uri, name.value)))

@@ -106,7 +106,7 @@ def value_group(value: Value) -> list[Value]:
 class UnitIndex:
     """Occurrences in one unit, relative to its anchor, sorted by start."""
 
-    __slots__ = ("op", "starts", "occurrences", "children", "symbols")
+    __slots__ = ("op", "starts", "occurrences", "children", "symbols", "tokens", "memo")
 
     def __init__(self, op: Operation, text: str, aliases: frozenset[str], chunk: int) -> None:
         self.op = op
@@ -151,6 +151,8 @@ class UnitIndex:
         self.starts = [o.start for o in occ]
         self.children = children
         self.symbols = [o for o in occ if o.kind == SYMBOL]
+        self.tokens = None  # the unit's encoded semantic tokens (tokens.py)
+        self.memo: dict = {}  # other values derived from the unit (see `unit_memo`)
 
     @staticmethod
     def _scan_header(cur: Operation, text: str, base: int, aliases: frozenset[str], chunk: int, add) -> None:
@@ -439,6 +441,22 @@ def op_at(parsed: ParsedFile, offset: int) -> Operation | None:
         if inner is None:
             return None if op.extra.get("implicit") else op
         op = inner
+
+
+def unit_memo(unit: Unit, key: str, lines, build):
+    """A value derived from a leaf unit, kept while the unit is unchanged.
+
+    Returns `(value, offset_delta, line_delta)`: how far the unit moved since `build()` ran,
+    in code points and in lines (`lines` is the snapshot's line table). The value is rebuilt
+    when the unit's first line now starts at another column.
+    """
+    base = unit.op.anchor.base
+    line = lines.line_of(base)
+    col = base - lines.starts[line]
+    entry = unit.index.memo.get(key)
+    if entry is None or entry[2] != col:
+        entry = unit.index.memo[key] = (base, line, col, build())
+    return entry[3], base - entry[0], line - entry[1]
 
 
 def document_index(snapshot) -> DocumentIndex:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import document_index, op_at
+from gpu_lsp.lsp.index import document_index, op_at, unit_memo
 from gpu_lsp.text import TextRange
 
 COMMENT = "comment"
@@ -36,24 +36,15 @@ def _folds(snapshot: Snapshot) -> list[Fold]:
             s, e = line_of(chunk.start), line_of(max(chunk.start, chunk.end - 1))
             if e > s:
                 out.append(Fold(s, e, REGION))
+    for unit in document_index(snapshot).units:
+        if unit.op.extra.get("implicit"):
+            continue
+        if unit.index.children:  # a module: its own regions only, the units inside come next
+            out.extend(_op_folds(unit.op, line_of))
+            continue
+        folds, _, moved = unit_memo(unit, "folds", lines, lambda op=unit.op: [f for o in op.walk() for f in _op_folds(o, line_of)])
+        out.extend(Fold(f.start_line + moved, f.end_line + moved, f.kind) for f in folds) if moved else out.extend(folds)
     for chunk in parsed.chunks:
-        for op in chunk.module.walk():
-            rng = op.range
-            if rng is None or op.extra.get("implicit"):
-                continue
-            first = line_of(rng.start)
-            header_end = rng.end
-            for region in op.regions:
-                if region.span is None:
-                    continue
-                r = region.span.range
-                header_end = min(header_end, r.start)
-                s, e = line_of(r.start), line_of(r.end)
-                if e - 1 > s:
-                    out.append(Fold(s, e - 1))
-            last = line_of(header_end)
-            if last > first and not op.regions:
-                out.append(Fold(first, last))
         out.extend(_comment_folds(chunk.comments, snapshot))
     out.sort(key=lambda f: (f.start_line, -f.end_line))
     unique: list[Fold] = []
@@ -64,6 +55,28 @@ def _folds(snapshot: Snapshot) -> list[Fold]:
             seen.add(key)
             unique.append(fold)
     return unique
+
+
+def _op_folds(op: Operation, line_of) -> list[Fold]:
+    """The regions of `op` (up to the line before each closing brace), or its header when it
+    spans several lines and has no region."""
+    rng = op.range
+    if rng is None or op.extra.get("implicit"):
+        return []
+    out = []
+    header_end = rng.end
+    for region in op.regions:
+        if region.span is None:
+            continue
+        r = region.span.range
+        header_end = min(header_end, r.start)
+        s, e = line_of(r.start), line_of(r.end)
+        if e - 1 > s:
+            out.append(Fold(s, e - 1))
+    first, last = line_of(rng.start), line_of(header_end)
+    if last > first and not op.regions:
+        out.append(Fold(first, last))
+    return out
 
 
 def _comment_folds(comments, snapshot: Snapshot) -> list[Fold]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import document_index, symbol_name
+from gpu_lsp.lsp.index import document_index, symbol_name, unit_memo
 from gpu_lsp.lsp.ir_queries import function_inputs
 from gpu_lsp.text import TextRange
 
@@ -40,7 +40,7 @@ def document_symbols(snapshot: Snapshot) -> list[SymbolNode]:
 
 def _build(snapshot: Snapshot) -> list[SymbolNode]:
     index = document_index(snapshot)
-    text = snapshot.text
+    text = _Text(snapshot, {id(u.op): u for u in index.units if not u.index.children})
     chunks = snapshot.parsed.chunks
     out: list[SymbolNode] = []
     for i, chunk in enumerate(chunks):
@@ -60,7 +60,7 @@ def _build(snapshot: Snapshot) -> list[SymbolNode]:
     return out
 
 
-def _children(op: Operation, index, text: str) -> list[SymbolNode]:
+def _children(op: Operation, index, text: _Text) -> list[SymbolNode]:
     out = []
     for region in op.regions:
         for block in region.blocks:
@@ -71,7 +71,34 @@ def _children(op: Operation, index, text: str) -> list[SymbolNode]:
     return out
 
 
-def _node(op: Operation, index, text: str) -> SymbolNode | None:
+class _Text:
+    """The snapshot, and its leaf units by op (their outline is kept while they are unchanged)."""
+
+    def __init__(self, snapshot: Snapshot, leaves: dict) -> None:
+        self.snapshot = snapshot
+        self.leaves = leaves
+
+
+def _shifted(node: SymbolNode, delta: int) -> SymbolNode:
+    return SymbolNode(
+        node.name,
+        node.kind,
+        node.range.shifted(delta),
+        node.selection.shifted(delta),
+        node.detail,
+        [_shifted(c, delta) for c in node.children],
+    )
+
+
+def _node(op: Operation, index, text: _Text) -> SymbolNode | None:
+    unit = text.leaves.get(id(op))
+    if unit is None:
+        return _build_node(op, index, text)
+    node, delta, _ = unit_memo(unit, "outline", text.snapshot.lines, lambda: _build_node(op, index, text))
+    return _shifted(node, delta) if delta and node is not None else node
+
+
+def _build_node(op: Operation, index, text: _Text) -> SymbolNode | None:
     rng = op.range
     if rng is None:
         return None
@@ -89,13 +116,13 @@ def _node(op: Operation, index, text: str) -> SymbolNode | None:
     if spec is not None and spec.has("function"):
         inputs = ", ".join(str(t) for t in function_inputs(op))
         kernel = " kernel" if "gpu.kernel" in op.attributes else ""
-        return SymbolNode(name, FUNCTION, rng, selection, f"{op.name}{kernel} ({inputs})", _launches(op, text))
+        return SymbolNode(name, FUNCTION, rng, selection, f"{op.name}{kernel} ({inputs})", _launches(op))
     if spec is not None and spec.has("symbol_table"):
         return SymbolNode(name, NAMESPACE, rng, selection, op.name, _children(op, index, text))
     return SymbolNode(name, OBJECT, rng, selection, op.name)
 
 
-def _launches(func: Operation, text: str) -> list[SymbolNode]:
+def _launches(func: Operation) -> list[SymbolNode]:
     out = []
     for op in func.nested():
         if op.name not in _LAUNCHES or op.range is None:

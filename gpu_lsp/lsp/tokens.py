@@ -51,15 +51,17 @@ _SIMPLE = {
 def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | None = None) -> list[int]:
     """LSP's relative token encoding for the whole document or the lines of `[start, end]`."""
     text = snapshot.text
+    if start is None and end is None:
+        return snapshot.cached("semantic_tokens", lambda: _full(snapshot))
     lo = 0 if start is None else snapshot.lines.line_start(snapshot.lines.line_of(start))
     hi = len(text) if end is None else snapshot.lines.line_end(snapshot.lines.line_of(end))
-    if start is None and end is None:
-        return snapshot.cached("semantic_tokens", lambda: _encode(snapshot, _collect(snapshot, lo, hi)))
-    return _encode(snapshot, _collect(snapshot, lo, hi))
+    data, _, _ = _encode(snapshot, _collect(snapshot, lo, hi))
+    return data
 
 
-def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int]]:
-    """Spans to lex separately: leaf units overlapping `[lo, hi]` and the text between them."""
+def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int, object]]:
+    """Spans to lex separately: leaf units overlapping `[lo, hi]` (with the unit) and the text
+    between them (with None)."""
     leaves = []
     for unit in index.units:
         if unit.index.children or unit.op.extra.get("implicit"):
@@ -67,36 +69,75 @@ def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int]]:
         rng = unit.op.range
         if rng.end < lo or rng.start > hi:
             continue
-        leaves.append((rng.start, rng.end))
-    leaves.sort()
-    out = []
+        leaves.append((rng.start, rng.end, unit))
+    leaves.sort(key=lambda x: x[0])
+    out: list[tuple[int, int, object]] = []
     pos = lo
-    for s, e in leaves:
+    for s, e, unit in leaves:
         if s > pos:
-            out.append((pos, s))
-        out.append((s, e))
+            out.append((pos, s, None))
+        out.append((s, e, unit))
         pos = max(pos, e)
     if pos < hi:
-        out.append((pos, hi))
+        out.append((pos, hi, None))
+    return out
+
+
+def _lex(snapshot: Snapshot, index: DocumentIndex, s: int, e: int) -> list[tuple[int, int, int, int]]:
+    """(start, end, type, modifiers) of the tokens of `[s, e)`, in order."""
+    text = snapshot.text
+    out: list[tuple[int, int, int, int]] = []
+    lexed = tokenize(text, op_names(), s, e)
+    for comment in lexed.comments:
+        mods = _M["documentation"] if _SUPPRESSION.match(comment.text) else 0
+        out.append((comment.range.start, comment.range.end, _T["comment"], mods))
+    for tok in _flat(lexed.tokens):
+        _classify(tok, text, index, out)
+    out.sort()
     return out
 
 
 def _collect(snapshot: Snapshot, lo: int, hi: int) -> list[tuple[int, int, int, int]]:
-    """(start, end, type, modifiers) in document order."""
+    """(start, end, type, modifiers) in `[lo, hi]`, in document order."""
     index = document_index(snapshot)
-    text = snapshot.text
-    names = op_names()
     out: list[tuple[int, int, int, int]] = []
-    for s, e in _segments(index, lo, hi):
-        lexed = tokenize(text, names, s, e)
-        for comment in lexed.comments:
-            mods = _M["documentation"] if _SUPPRESSION.match(comment.text) else 0
-            out.append((comment.range.start, comment.range.end, _T["comment"], mods))
-        for tok in _flat(lexed.tokens):
-            _classify(tok, text, index, out)
-    out = [t for t in out if t[1] > lo and t[0] < hi]
-    out.sort()
-    return out
+    for s, e, _ in _segments(index, lo, hi):
+        out.extend(_lex(snapshot, index, s, e))
+    return [t for t in out if t[1] > lo and t[0] < hi]
+
+
+def _full(snapshot: Snapshot) -> list[int]:
+    """Every token; each unchanged unit reuses its encoded tokens (they only move by whole lines)."""
+    index = document_index(snapshot)
+    lines = snapshot.lines
+    starts = lines.starts
+    data: list[int] = []
+    prev_line = prev_char = 0
+    for s, e, unit in _segments(index, 0, len(snapshot.text)):
+        if unit is None:
+            block, first, last = _encode(snapshot, _lex(snapshot, index, s, e))
+            base_line = 0
+        else:
+            base = unit.op.anchor.base
+            base_line = bisect_right(starts, base) - 1
+            base_col = base - starts[base_line]
+            cached = unit.index.tokens
+            if cached is None or cached[0] != base_col:
+                block, first, last = _encode(snapshot, _lex(snapshot, index, s, e))
+                if first is not None:
+                    first = (first[0] - base_line, first[1])
+                    last = (last[0] - base_line, last[1])
+                cached = unit.index.tokens = (base_col, block, first, last)
+            _, block, first, last = cached
+        if first is None:
+            continue
+        first_line = base_line + first[0]
+        delta_line = first_line - prev_line
+        data.append(delta_line)
+        data.append(first[1] - prev_char if delta_line == 0 else first[1])
+        data.extend(block[2:] if len(block) > 2 else ())
+        prev_line, prev_char = base_line + last[0], last[1]
+    return data
 
 
 def _flat(tokens):
@@ -183,14 +224,16 @@ def _symbol(s: int, e: int, index: DocumentIndex, out: list) -> None:
         pos = occ.end + 2  # past `::`
 
 
-def _encode(snapshot: Snapshot, tokens: list[tuple[int, int, int, int]]) -> list[int]:
-    """Split multi-line tokens, then delta-encode (line, start, length) in the snapshot's encoding."""
+def _encode(snapshot: Snapshot, tokens: list[tuple[int, int, int, int]]) -> tuple[list[int], tuple | None, tuple | None]:
+    """Split multi-line tokens, then delta-encode (line, start, length) in the snapshot's
+    encoding from (0, 0); also the (line, character) of the first and the last token."""
     text = snapshot.text
     lines = snapshot.lines
     starts = lines.starts
     data: list[int] = []
     prev_line = 0
     prev_char = 0
+    first = None
     last_end = -1
     for s, e, ty, mods in tokens:
         if s < last_end:
@@ -208,11 +251,13 @@ def _encode(snapshot: Snapshot, tokens: list[tuple[int, int, int, int]]) -> list
                 delta_char = char - prev_char if delta_line == 0 else char
                 data.extend((delta_line, delta_char, length, ty, mods))
                 prev_line, prev_char = line, char
+                if first is None:
+                    first = (line, char)
             line += 1
             if line >= len(starts):
                 break
             s = starts[line]
-    return data
+    return data, first, (prev_line, prev_char) if first is not None else None
 
 
 def _width(text: str, s: int, e: int, encoding: str) -> int:

@@ -118,3 +118,31 @@ def test_signature_help_for_calls() -> None:
     text = "func.func @g(%a: i32, %b: f32) {\n  return\n}\nfunc.func @f(%x: i32) {\n  call @g(%x, \n  return\n}\n"
     sig = signature_help(snapshot(text), at(text, "call @g(%x, ", len("call @g(%x, ")))
     assert sig is not None and sig.label == "@g(i32, f32)" and sig.active == 1
+
+
+def _per_unit_features(snap) -> tuple:
+    from gpu_lsp.lsp.actions import code_lenses
+    from gpu_lsp.lsp.symbols import document_symbols
+
+    lenses = [(lens.range, lens.title, lens.arguments[1:]) for lens in code_lenses(snap)]
+    return semantic_tokens(snap), folding_ranges(snap), document_symbols(snap), lenses
+
+
+def test_features_cached_per_unit_equal_a_fresh_computation_after_edits() -> None:
+    from gpu_lsp.lsp.documents import Document
+
+    text = OUTLINED + "\n" + INLINE.split("// -----")[0] + "\n// trailing\n" + INLINE.split("// -----")[0].replace("@inline", "@inline2")
+    doc = Document("file:///t.mlir", text, 1)
+    _per_unit_features(doc.analysed())
+    edits = [
+        ("%c16 = arith.constant 16", "%c16 = arith.constant 160"),
+        ("gpu.return\n", "gpu.return\n\n\n"),
+        ("%t3 = gpu.wait async", "%t3 = gpu.wait async\n    %t9 = gpu.wait async"),
+        ("%c1 = arith.constant 1 : index\n  %t0", "%c1 = arith.constant 1 : index\n\n  %t0"),
+    ]
+    for version, (old, new) in enumerate(edits, start=2):
+        start = doc.text.index(old)
+        doc.replace(start, start + len(old), new, version)
+        cached = _per_unit_features(doc.analysed())
+        fresh = _per_unit_features(Document("file:///t.mlir", doc.text, 1).analysed())
+        assert cached == fresh, old
