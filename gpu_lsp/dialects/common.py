@@ -5,7 +5,7 @@ from __future__ import annotations
 from lark.lexer import Token
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import ArrayAttr, DictAttr, StringAttr, TypeAttr
+from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.structure import Group, RawRegion
 
@@ -324,6 +324,26 @@ def mixed_list(c: Cursor, opener: str = "[") -> list[Ref]:
             break
         sub.punct(",")
     return refs
+
+
+DYNAMIC_INDEX = -(2**63)  # ShapedType::kDynamic in static_* arrays
+
+
+def mixed_values(c: Cursor, opener: str = "[") -> tuple[list[Ref], DenseArrayAttr]:
+    """`[%a, 4, %b]`: the SSA operands and the `static_*` array (kDynamic where an SSA value stands)."""
+    sub = c.group(opener)
+    refs: list[Ref] = []
+    statics: list[int] = []
+    while not sub.at_end:
+        if sub.is_operand():
+            refs.append(sub.operand(T.INDEX))
+            statics.append(DYNAMIC_INDEX)
+        else:
+            statics.append(sub.integer())
+        if sub.at_end:
+            break
+        sub.punct(",")
+    return refs, DenseArrayAttr(T.I64, tuple(statics))
 
 
 def reassociation(c: Cursor, st: OpState) -> None:

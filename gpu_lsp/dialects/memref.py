@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type, mixed_list, read_tolerant, reassociation, typed_operand_list
+from gpu_lsp.dialects.common import element_type, mixed_list, mixed_values, read_tolerant, reassociation, typed_operand_list
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import StringAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 
@@ -132,7 +132,14 @@ def _global(c: Cursor, st: OpState) -> None:
 @op("memref.subview", "pure", "A strided view of a part of a memref.", "%v = memref.subview %m[%o, 0] [%n, 4] [1, 1] : T to U")
 def _subview(c: Cursor, st: OpState) -> None:
     m = c.operand()
-    refs = mixed_list(c) + mixed_list(c) + mixed_list(c)
+    refs: list = []
+    sizes = []
+    for name in ("static_offsets", "static_sizes", "static_strides"):
+        dyn, statics = mixed_values(c)
+        refs.extend(dyn)
+        sizes.append(len(dyn))
+        st.properties[name] = statics
+    st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (1, *sizes))
     c.optional_attr_dict(st)
     m.type = c.colon_type()
     c.keyword("to")
@@ -179,12 +186,17 @@ def _reinterpret_cast(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.keyword("to")
     refs = []
+    counts = []
     for word in ("offset", "sizes", "strides"):
         c.keyword(word)
         c.punct(":")
-        refs.extend(mixed_list(c))
+        dyn, statics = mixed_values(c)
+        refs.extend(dyn)
+        counts.append(len(dyn))
+        st.properties["static_offsets" if word == "offset" else f"static_{word}"] = statics
         if word != "strides":
             c.punct(",")
+    st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (1, *counts))
     c.optional_attr_dict(st)
     m.type = c.colon_type()
     c.keyword("to")

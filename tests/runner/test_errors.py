@@ -213,7 +213,7 @@ module attributes {gpu.container_module} {
     assert "test.mlir:9:7: error: 'gpu.shuffle' op reads a lane that does not exist: the block has 13 threads (thread (5, 0, 0) of block (0, 0, 0))" in r.stderr
 
 
-def test_vectors_and_subviews_are_reported_up_front() -> None:
+def test_vectors_are_reported_up_front_and_subviews_run() -> None:
     text = """
 func.func @main() {
   %m = memref.alloc () : memref<4x4xf32>
@@ -227,7 +227,24 @@ func.func private @printMemrefF32(memref<*xf32>)
 """
     r = run(text)
     assert r.exit_code == 1 and r.stdout == ""
-    assert r.stderr.startswith("test.mlir:6:3: error: 'memref.subview' is not supported by the runner yet"), r.stderr
-    r = run(text.replace("  %v = memref.subview", "  // "))
-    assert r.exit_code == 1 and r.stdout == ""
     assert r.stderr.startswith("test.mlir:7:3: error: 'arith.constant' on vector<4xf32> values is not supported by the runner"), r.stderr
+    subview = """
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 7.0 : f32
+  %m = memref.alloc () : memref<4x4xf32>
+  %v = memref.subview %m[1, %c1] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1], offset: ?>>
+  memref.store %f, %v[%c1, %c0] : memref<2x2xf32, strided<[4, 1], offset: ?>>
+  %x = memref.load %m[%c1, %c1] : memref<4x4xf32>
+  %y = memref.load %m[2, 1] : memref<4x4xf32>
+  call @printF32(%y) : (f32) -> ()
+  call @printNewline() : () -> ()
+  return
+}
+func.func private @printF32(f32)
+func.func private @printNewline()
+""".replace("%m[2, 1]", "%m[%c2, %c1]").replace("%c1 = arith.constant 1 : index", "%c1 = arith.constant 1 : index\n  %c2 = arith.constant 2 : index")
+    r = run(subview)
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == "7\n"
