@@ -235,9 +235,10 @@ async def initialized(ls: GpuLanguageServer, params: types.InitializedParams) ->
 
 
 def _warm_up() -> None:
+    """Load the grammar, the op registry and the rules before the first document arrives."""
     from gpu_lsp.lsp import engine
 
-    engine.parse_document("func.func @f() {\n  return\n}\n")
+    engine.diagnose(engine.parse_document("func.func @f() {\n  return\n}\n"))
 
 
 async def _pull_configuration(ls: GpuLanguageServer) -> None:

@@ -78,3 +78,31 @@ def at(text: str, needle: str, delta: int = 0, occurrence: int = 0) -> int:
 def span(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
     start = at(text, needle, 0, occurrence)
     return start, start + len(needle)
+
+# A host function the runner can execute (no arguments, returns what the kernel wrote).
+RUNNABLE = """\
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @fill(%buf: memref<4xf32>, %v: f32) kernel {
+      %i = gpu.thread_id x
+      memref.store %v, %buf[%i] : memref<4xf32>
+      gpu.return
+    }
+  }
+  func.func @main() -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %v = arith.constant 2.5 : f32
+    %t0 = gpu.wait async
+    %d, %t1 = gpu.alloc async [%t0] () : memref<4xf32>
+    %t2 = gpu.launch_func async [%t1] @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%d : memref<4xf32>, %v : f32)
+    %h = memref.alloc() : memref<4xf32>
+    %t3 = gpu.memcpy async [%t2] %h, %d : memref<4xf32>, memref<4xf32>
+    %t4 = gpu.dealloc async [%t3] %d : memref<4xf32>
+    gpu.wait [%t4]
+    %r = memref.load %h[%c0] : memref<4xf32>
+    return %r : f32
+  }
+}
+"""

@@ -7,7 +7,7 @@ import warnings
 import pytest
 import pytest_lsp
 from lsp_client import CONFIG, RecordingClient, change_document, open_document, position, raw_request, wait_published, within
-from lsp_samples import INLINE, OUTLINED, at
+from lsp_samples import INLINE, OUTLINED, RUNNABLE, at
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LspSpecificationWarning, client_capabilities
@@ -294,7 +294,15 @@ async def test_code_lens_and_commands(client: RecordingClient) -> None:
     run = await within(
         client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.runOnGpu", arguments=[A, "main"])), 60
     )
-    assert run["backend"] == "numpy" and "takes arguments" in run["message"]
+    assert run["backend"] == "numpy" and not run["ok"] and "takes arguments" in run["message"]
+    uri = "file:///work/run.mlir"
+    open_document(client, uri, RUNNABLE)
+    run = await within(
+        client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.runOnGpu", arguments=[uri, "@main"])), 60
+    )
+    assert run["ok"] and run["stdout"] == "2.5\n" and run["message"].startswith("@main finished on numpy")
+    with pytest.raises(JsonRpcException, match="is not open"):
+        await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.runOnGpu", arguments=["file:///x.mlir", "main"])))
 
 
 async def test_configuration_change_refilters_diagnostics(client: RecordingClient) -> None:
@@ -335,3 +343,20 @@ async def test_malformed_requests_get_errors_and_the_server_lives_on(client: Rec
         )
     )
     assert result is None
+
+
+async def test_a_failing_handler_answers_empty_and_logs() -> None:
+    from gpu_lsp.server import guarded
+
+    logged = []
+
+    class FakeServer:
+        def log_error(self, where: str) -> None:
+            logged.append(where)
+
+    @guarded(list)
+    async def broken(ls, params):
+        raise RuntimeError("boom")
+
+    assert await broken(FakeServer(), None) == []
+    assert logged == ["broken"]
