@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import enum
+import gc
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -97,7 +100,21 @@ def check_target(target: Target, settings: Settings, mode: FixMode, stdin_data: 
     if isinstance(source, str):
         return FileReport(target.display, target.path, problem=Problem(target.display, source))
     try:
-        return check_source(source, target, settings, mode, config_path)
+        with paused_gc():
+            return check_source(source, target, settings, mode, config_path)
     except Exception as exc:  # an internal error must not stop the other files
         message = f"internal error while checking: {type(exc).__name__}: {exc}"
         return FileReport(target.display, target.path, text=source.text, problem=Problem(target.display, message))
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic collection while one file is checked (each would rescan the file's growing IR, ~15% of
+    the time); the file's cycles are collected once afterwards, with the next allocations."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
