@@ -330,3 +330,21 @@ def test_sarif_of_the_examples_validates_with_every_registered_rule(gpu_lint) ->
     assert [r["id"] for r in run["tool"]["driver"]["rules"]] == sorted(load_rules())
     assert all(r["helpUri"].startswith("https://") for r in run["tool"]["driver"]["rules"])
     assert any("fixes" in r for r in run["results"])
+
+
+def test_an_internal_error_is_one_line_and_the_other_files_are_checked(gpu_lint, write, monkeypatch) -> None:
+    from gpu_lsp.lint import check
+
+    real = check.analyze
+
+    def flaky(text: str):
+        if "@boom" in text:
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(text)
+
+    monkeypatch.setattr(check, "analyze", flaky)
+    write("a.mlir", "func.func @boom() {\n  return\n}\n")
+    write("b.mlir", BROKEN)
+    result = gpu_lint("--output-format", "concise")
+    assert result.code == 1 and "b.mlir:2:13: GPU003" in result.out
+    assert result.err == "error: a.mlir: internal error while checking: RecursionError: maximum recursion depth exceeded\n"
