@@ -30,7 +30,12 @@ DEBOUNCE_S = 0.01
 # After a quick (one-unit) lint, a full lint once the document has been left alone this long.
 SETTLE_S = 0.75
 REQUEST_FAILED = -32803
-CODE_ACTION_KINDS = [types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll, "source.fixAll.gpu-lint"]
+CODE_ACTION_KINDS = [
+    types.CodeActionKind.QuickFix,
+    types.CodeActionKind.RefactorRewrite,
+    types.CodeActionKind.SourceFixAll,
+    "source.fixAll.gpu-lint",
+]
 
 
 class _Dropped:
@@ -491,7 +496,8 @@ async def prepare_rename(ls: GpuLanguageServer, params: types.PrepareRenameParam
         found = _at(ls, params.text_document.uri, params.position)
         if found is None:
             return None
-        from gpu_lsp.lsp.navigation import RenameError, prepare_rename as feature
+        from gpu_lsp.lsp.navigation import RenameError
+        from gpu_lsp.lsp.navigation import prepare_rename as feature
 
         snap, offset = found
         try:
@@ -512,7 +518,8 @@ async def rename(ls: GpuLanguageServer, params: types.RenameParams):
         found = _at(ls, params.text_document.uri, params.position)
         if found is None:
             return None
-        from gpu_lsp.lsp.navigation import RenameError, rename as feature
+        from gpu_lsp.lsp.navigation import RenameError
+        from gpu_lsp.lsp.navigation import rename as feature
 
         snap, offset = found
         try:
@@ -630,7 +637,9 @@ async def signature_help(ls: GpuLanguageServer, params: types.SignatureHelpParam
     return await ls.in_analysis(run)
 
 
-@server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=CODE_ACTION_KINDS))
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=CODE_ACTION_KINDS, resolve_provider=True)
+)
 @guarded(list)
 async def code_action(ls: GpuLanguageServer, params: types.CodeActionParams):
     document_changes = bool(ls.capability("workspace.workspace_edit.document_changes", False))
@@ -672,9 +681,55 @@ async def code_action(ls: GpuLanguageServer, params: types.CodeActionParams):
             fix_all = A.fix_all_action(snap.diagnostics)
             if fix_all is not None:
                 out.append(V.action(snap, fix_all, [], document_changes))
+        offset = V.offset_of(snap, params.range.start)
+        for item in A.refactorings_available(snap, offset):
+            if not wants(item.kind):
+                continue
+            data = {"refactor": item.id, "uri": uri, "offset": offset, "version": snap.version}
+            action = types.CodeAction(title=item.title, kind=item.kind, data=data)
+            if resolve:
+                out.append(action)
+            else:  # a client that cannot resolve gets the edits now
+                try:
+                    out.append(_resolve_refactoring(ls, action, document_changes))
+                except JsonRpcException:
+                    continue
         return out
 
+    resolve = "edit" in (ls.capability("text_document.code_action.resolve_support.properties", []) or [])
     return await ls.in_analysis(run)
+
+
+def _resolve_refactoring(ls: GpuLanguageServer, action: types.CodeAction, document_changes: bool) -> types.CodeAction:
+    """Compute the edits of a refactoring code action (on the analysis thread)."""
+    from gpu_lsp.lsp.actions import compute_refactoring
+    from gpu_lsp.passes.refactor import RefactorError
+
+    data = action.data if isinstance(action.data, dict) else {}
+    uri = data.get("uri")
+    snap = ls.snapshot_of(uri) if isinstance(uri, str) else None
+    if snap is None or "refactor" not in data:
+        raise JsonRpcException(code=REQUEST_FAILED, message="this code action has nothing to resolve")
+    if data.get("version") != snap.version:
+        raise JsonRpcException(code=REQUEST_FAILED, message="the document changed: ask for the code actions again")
+    try:
+        title, edits = compute_refactoring(snap, str(data["refactor"]), int(data.get("offset", 0)))
+    except RefactorError as exc:
+        raise JsonRpcException(code=REQUEST_FAILED, message=f"{action.title}: {exc}") from None
+    action.edit = V.workspace_edit(uri, snap.version, [V.text_edit(snap, e) for e in edits], document_changes)
+    return action
+
+
+@server.feature(types.CODE_ACTION_RESOLVE)
+async def code_action_resolve(ls: GpuLanguageServer, action: types.CodeAction):
+    document_changes = bool(ls.capability("workspace.workspace_edit.document_changes", False))
+    try:
+        return await ls.in_analysis(_resolve_refactoring, ls, action, document_changes)
+    except (JsonRpcException, asyncio.CancelledError):
+        raise
+    except Exception:
+        ls.log_error("codeAction/resolve")
+        return action
 
 
 def _find_diagnostic(snap: Snapshot, code: str, start: int, end: int):
@@ -761,14 +816,47 @@ async def run_on_gpu_command(ls: GpuLanguageServer, uri: str, function: str):
         raise _command_error(str(exc)) from None
 
 
+async def _refactor_command(ls: GpuLanguageServer, command: str, refactoring: str, uri: str, line: int, character: int):
+    """Compute a refactoring at a position and apply it through workspace/applyEdit."""
+    from gpu_lsp.lsp.actions import compute_refactoring
+    from gpu_lsp.passes.refactor import RefactorError
+
+    if ls.store.get(uri) is None:
+        raise _command_error(f"{command}: {uri} is not open")
+    document_changes = bool(ls.capability("workspace.workspace_edit.document_changes", False))
+
+    def run():
+        snap = ls.snapshot_of(uri)
+        offset = V.offset_of(snap, types.Position(line=max(0, line), character=max(0, character)))
+        try:
+            title, edits = compute_refactoring(snap, refactoring, offset)
+        except RefactorError as exc:
+            raise _command_error(f"{command}: {exc}") from None
+        return title, V.workspace_edit(uri, snap.version, [V.text_edit(snap, e) for e in edits], document_changes)
+
+    title, edit = await ls.in_analysis(run)
+    if not ls.capability("workspace.apply_edit", False):
+        raise _command_error(f"{command}: the client does not accept workspace/applyEdit")
+    result = await asyncio.wait_for(ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=title)), 30)
+    if not result.applied:
+        return {"applied": False, "message": f"The editor did not apply the edit: {result.failure_reason or 'no reason given'}"}
+    return {"applied": True, "message": title}
+
+
 @server.command(C.OUTLINE_KERNEL)
-async def outline_kernel_command(ls: GpuLanguageServer, *args):
-    raise _command_error(f"{C.OUTLINE_KERNEL}: {C.NOT_AVAILABLE[C.OUTLINE_KERNEL]}")
+async def outline_kernel_command(ls: GpuLanguageServer, uri: str, line: int, character: int):
+    """Outline the gpu.launch at a position into a gpu.func (gpu-kernel-outlining)."""
+    from gpu_lsp.passes.refactor import OUTLINE_LAUNCH
+
+    return await _refactor_command(ls, C.OUTLINE_KERNEL, OUTLINE_LAUNCH, uri, line, character)
 
 
 @server.command(C.MAKE_ASYNC)
-async def make_async_command(ls: GpuLanguageServer, *args):
-    raise _command_error(f"{C.MAKE_ASYNC}: {C.NOT_AVAILABLE[C.MAKE_ASYNC]}")
+async def make_async_command(ls: GpuLanguageServer, uri: str, line: int, character: int):
+    """Make the GPU ops of the func.func at a position asynchronous (gpu-async-region)."""
+    from gpu_lsp.passes.refactor import ASYNC_FUNCTION
+
+    return await _refactor_command(ls, C.MAKE_ASYNC, ASYNC_FUNCTION, uri, line, character)
 
 
 def main(stdin=None, stdout=None) -> None:

@@ -146,6 +146,64 @@ def diagnostic_actions(snapshot: Snapshot, diagnostic: Diagnostic) -> list[Actio
     return out
 
 
+# --- refactorings from the passes (gpu_lsp/passes/refactor.py) -----------------------------------
+
+
+@dataclass(frozen=True)
+class RefactoringItem:
+    """A refactoring that applies at a position; its edits are computed when chosen."""
+
+    id: str
+    title: str
+    kind: str
+
+
+def refactorings_available(snapshot: Snapshot, offset: int) -> list[RefactoringItem]:
+    """What `passes.refactor.available_at` offers at `offset`, read from the analysed IR
+    (no parse: code actions are asked for at every cursor move)."""
+    from gpu_lsp.diagnostics.model import Severity
+    from gpu_lsp.passes import refactor as R
+
+    chunk = snapshot.parsed.chunk_at(offset)
+    legalize = RefactoringItem(R.LEGALIZE, "Legalize GPU async tokens for lowering (gpu-to-llvm)", R.FIX_ALL)
+    errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
+    if errors:
+        return [legalize] if all(R.UNNAMED_ASYNC in d.message for d in errors) else []
+    out = []
+    op = op_at(snapshot.parsed, offset)
+    if any(o.name == "gpu.launch" for o in _self_and_ancestors(op)):
+        out.append(RefactoringItem(R.OUTLINE_LAUNCH, "Outline this gpu.launch into a gpu.func", R.REWRITE))
+    func = R.top_level_at(chunk, offset)
+    has_launch = func is not None and any(o.name == "gpu.launch" for o in func.walk())
+    if has_launch:
+        out.append(RefactoringItem(R.OUTLINE_FUNCTION, "Outline every gpu.launch in this function", R.REWRITE))
+    if snapshot.cached("has_launch", lambda: any(o.name == "gpu.launch" for c in snapshot.parsed.chunks for o in c.module.walk())):
+        out.append(RefactoringItem(R.OUTLINE_FILE, "Outline every gpu.launch in this file", R.REWRITE))
+    if (
+        func is not None
+        and func.name == "func.func"
+        and not has_launch
+        and any(o.dialect == "gpu" for o in func.walk() if o is not func)
+    ):
+        out.append(RefactoringItem(R.ASYNC_FUNCTION, "Make this function's GPU ops asynchronous", R.REWRITE))
+    out.append(legalize)
+    return out
+
+
+def _self_and_ancestors(op):
+    while op is not None:
+        yield op
+        op = op.parent_op
+
+
+def compute_refactoring(snapshot: Snapshot, refactoring_id: str, offset: int) -> tuple[str, list[Edit]]:
+    """(title, edits) of a refactoring on the snapshot's text; `RefactorError` says why not."""
+    from gpu_lsp.passes import refactor as R
+
+    result = R.compute(refactoring_id, snapshot.text, offset, snapshot.parsed.split)
+    return result.title, list(result.edits)
+
+
 @dataclass(frozen=True)
 class Lens:
     range: TextRange

@@ -20,7 +20,10 @@ REPLAY_ID = "gpu-lsp-bootstrap-initialize"
 # What the pygls server advertises (gpu_lsp/server.py), for a client that supports
 # everything; `capabilities()` adjusts the parts pygls derives from the client's.
 CAPABILITIES: dict = {
-    "codeActionProvider": {"codeActionKinds": ["quickfix", "source.fixAll", "source.fixAll.gpu-lint"]},
+    "codeActionProvider": {
+        "codeActionKinds": ["quickfix", "refactor.rewrite", "source.fixAll", "source.fixAll.gpu-lint"],
+        "resolveProvider": True,
+    },
     "codeLensProvider": {"resolveProvider": False},
     "completionProvider": {"resolveProvider": False, "triggerCharacters": ["%", "^", "@", "#", "!", ".", "[", ":", " "]},
     "definitionProvider": True,

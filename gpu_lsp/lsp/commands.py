@@ -1,4 +1,4 @@
-"""Server commands that are not editor features: running a host function, pending refactorings."""
+"""Server command ids, and running a host function through the runner in a child process."""
 
 from __future__ import annotations
 
@@ -12,13 +12,6 @@ FIX_ALL = "gpu-lsp.fixAll"
 OUTLINE_KERNEL = "gpu-lsp.outlineKernel"
 MAKE_ASYNC = "gpu-lsp.makeAsync"
 ALL = (RUN_ON_GPU, OUTLINE_KERNEL, MAKE_ASYNC, FIX_ALL)
-
-# Until the passes land, these commands say so instead of pretending.
-NOT_AVAILABLE = {
-    OUTLINE_KERNEL: "outlining a gpu.launch into a kernel is not available yet: "
-    "gpu-lsp does not implement the gpu-kernel-outlining pass yet",
-    MAKE_ASYNC: "making GPU ops async is not available yet: gpu-lsp does not implement the gpu-async-region pass yet",
-}
 
 # The runner's public entry point, called in a child process by `gpu_lsp.lsp.run_job`.
 RUNNER_MODULE = "gpu_lsp.runner"

@@ -126,11 +126,10 @@ def _open_call(window: str) -> tuple[str, str, int] | None:
     best = None
     for m in _ARGS_OPEN.finditer(window):
         head = window[: m.start()]
-        launch = None
-        for launch in _LAUNCH_FUNC.finditer(head):
-            pass
-        if launch is None:
+        launches = list(_LAUNCH_FUNC.finditer(head))
+        if not launches:
             continue
+        launch = launches[-1]
         sym = _SYMBOL_PATH.search(head, launch.end())
         if sym is None:
             continue

@@ -10,7 +10,6 @@ from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, DocumentIndex, SymbolUse, document_index, symbol_name, value_group
 from gpu_lsp.lsp.ir_queries import (
     block_name,
-
     kernel_of,
     kernel_params,
     launch_arg_role,

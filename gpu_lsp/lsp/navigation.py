@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.ir.attributes import SymbolRefAttr
+from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, AliasKey, Occurrence, document_index, symbol_name, value_group
 from gpu_lsp.text import Edit, TextRange

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lsp_samples import INLINE, OUTLINED, at, snapshot
+from lsp_samples import INLINE, OUTLINED, snapshot
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
 from gpu_lsp.lsp.actions import (

@@ -8,11 +8,11 @@ import sys
 
 import pytest
 from lsp_samples import OUTLINED
+from support import SHARED
 
 from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.settings import Settings
-from support import SHARED
 
 GEN = SHARED / "tools" / "gen_gpu_mlir.py"
 

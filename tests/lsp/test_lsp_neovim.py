@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import REPO
 
 from gpu_lsp.analysis import lint_text
-from support import REPO
 
 RUN_E2E = REPO / "editors" / "neovim" / "test" / "run_e2e.sh"
 TWO_DEPS = REPO / "editors" / "vscode" / "test" / "fixtures" / "two_deps.mlir"

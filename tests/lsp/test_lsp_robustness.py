@@ -13,11 +13,11 @@ from lsp_client import CONFIG, RecordingClient, change_document, open_document, 
 from lsp_samples import INLINE, OUTLINED
 from lsprotocol import types
 from pytest_lsp import client_capabilities
+from support import SHARED
 
 from gpu_lsp.lsp import engine
 from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.publish import diagnostic_dict
-from support import SHARED
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

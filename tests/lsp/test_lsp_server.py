@@ -132,8 +132,8 @@ async def test_diagnostics_on_open_carry_code_docs_source_and_version(client: Re
 
 async def test_quick_fix_from_diagnostic_data(client: RecordingClient) -> None:
     join = _the(await within(wait_published(client, A, 1)), "GPU201")
-    actions = await _actions(client, A, join)
-    assert [a.title for a in actions] == [join.data["fix"]["title"], "Ignore GPU201 on this line", "Fix all auto-fixable gpu-lint problems"]
+    actions = [a for a in await _actions(client, A, join) if a.kind == types.CodeActionKind.QuickFix]
+    assert [a.title for a in actions] == [join.data["fix"]["title"], "Ignore GPU201 on this line"]
     fix = actions[0]
     assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
     fixed = _apply(OUTLINED, _edits(client, fix.edit, A))
@@ -146,7 +146,7 @@ async def test_quick_fix_from_diagnostic_data(client: RecordingClient) -> None:
 async def test_code_actions_without_data(client: RecordingClient) -> None:
     d = _the(await within(wait_published(client, C, 1)), "GPU003")
     titles = [a.title for a in await _actions(client, C, d)]
-    assert titles == ["Ignore GPU003 on this line", "Fix all auto-fixable gpu-lint problems"]
+    assert titles[:2] == ["Ignore GPU003 on this line", "Fix all auto-fixable gpu-lint problems"]
     # A client that drops `data`: the server finds the diagnostic itself.
     bare = types.Diagnostic(range=d.range, message=d.message, code=d.code, source=d.source)
     again = await _actions(client, C, bare, only=[types.CodeActionKind.QuickFix])
@@ -157,9 +157,55 @@ async def test_code_actions_without_data(client: RecordingClient) -> None:
 
 async def test_fix_all_source_action(client: RecordingClient) -> None:
     join = _the(await within(wait_published(client, A, 1)), "GPU201")
-    [action] = await _actions(client, A, join, only=["source.fixAll"])
-    assert action.kind == "source.fixAll.gpu-lint"
+    actions = await _actions(client, A, join, only=["source.fixAll"])
+    assert [a.kind for a in actions] == ["source.fixAll.gpu-lint", "source.fixAll"]  # lint fixes, then legalize
+    action = actions[0]
     assert "gpu.launch_func async [%join]" in _apply(OUTLINED, _edits(client, action.edit, A))
+
+
+async def test_refactorings_from_the_passes_resolve_to_edits(client: RecordingClient) -> None:
+    launch = position(INLINE, at(INLINE, "gpu.launch async", 3))
+    actions = await within(
+        client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=B),
+                range=types.Range(start=launch, end=launch),
+                context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.Refactor]),
+            )
+        )
+    )
+    titles = [a.title for a in actions]
+    assert titles[:3] == [
+        "Outline this gpu.launch into a gpu.func",
+        "Outline every gpu.launch in this function",
+        "Outline every gpu.launch in this file",
+    ]
+    outline = actions[0]
+    assert outline.kind == types.CodeActionKind.RefactorRewrite and outline.edit is None
+    resolved = await within(client.code_action_resolve_async(outline))
+    outlined = _apply(INLINE, _edits(client, resolved.edit, B))
+    assert "gpu.launch_func async [%t0] @inline_kernel::@inline_kernel" in outlined
+    assert "gpu.module @inline_kernel" in outlined and "gpu.container_module" in outlined
+
+
+async def test_refactoring_commands_apply_their_edits(client: RecordingClient) -> None:
+    mark = len(client.applied)
+    pos = position(INLINE, at(INLINE, "gpu.launch async", 3))
+    result = await within(
+        client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="gpu-lsp.outlineKernel", arguments=[B, pos.line, pos.character])
+        )
+    )
+    assert result == {"applied": True, "message": "Outline this gpu.launch into a gpu.func"}
+    [applied] = client.applied[mark:]
+    assert "gpu.launch_func async" in _apply(INLINE, _edits(client, applied.edit, B))
+    with pytest.raises(JsonRpcException, match="already asynchronous|no GPU op"):
+        pos = position(INLINE, at(INLINE, "cf.cond_br"))
+        await within(
+            client.workspace_execute_command_async(
+                types.ExecuteCommandParams(command="gpu-lsp.makeAsync", arguments=[B, pos.line, pos.character])
+            )
+        )
 
 
 async def test_incremental_change_republishes_for_the_new_version(client: RecordingClient) -> None:
@@ -288,9 +334,8 @@ async def test_code_lens_and_commands(client: RecordingClient) -> None:
     assert "gpu.launch_func async [%join]" in _apply(OUTLINED, _edits(client, applied.edit, A))
     result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[B])))
     assert result == {"applied": False, "message": "No auto-fixable problems."}
-    for command in ("gpu-lsp.outlineKernel", "gpu-lsp.makeAsync"):
-        with pytest.raises(JsonRpcException, match="not available yet"):
-            await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command=command, arguments=[A, 0, 0])))
+    with pytest.raises(JsonRpcException, match="no gpu.launch here"):
+        await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.outlineKernel", arguments=[B, 0, 0])))
     run = await within(
         client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.runOnGpu", arguments=[A, "main"])), 60
     )
