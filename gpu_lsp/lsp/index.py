@@ -206,7 +206,7 @@ class DocumentIndex:
         self.alias_defs: list[Occurrence] = []
         self.alias_values: dict[AliasKey, object] = {}
         for ci, chunk in enumerate(parsed.chunks):
-            aliases = self._aliases(chunk, ci, text)
+            aliases = self._aliases(chunk, ci)
             pending: list[tuple[Operation, Unit | None]] = [(chunk.module, None)]
             while pending:
                 op, parent = pending.pop()
@@ -223,7 +223,7 @@ class DocumentIndex:
         self._starts = [u.op.range.start for u in self.units]
         self._tables: dict[int, dict[str, Operation]] | None = None
 
-    def _aliases(self, chunk: Chunk, ci: int, text: str) -> frozenset[str]:
+    def _aliases(self, chunk: Chunk, ci: int) -> frozenset[str]:
         ctx = getattr(chunk, "context", None)
         names: dict[str, object] = {}
         if ctx is not None:
@@ -271,21 +271,6 @@ class DocumentIndex:
         if occ.end < rel:
             return None
         return Occurrence(occ.start + base, occ.end + base, occ.kind, occ.target, occ.is_def)
-
-    def in_range(self, start: int, end: int) -> Iterator[Occurrence]:
-        """Occurrences overlapping `[start, end]`, in order."""
-        for unit in self.units:
-            rng = unit.op.range
-            if rng is None or rng.end < start or rng.start > end:
-                continue
-            base = unit.op.anchor.base
-            idx = unit.index
-            i = max(0, bisect_right(idx.starts, start - base) - 1)
-            for occ in idx.occurrences[i:]:
-                if occ.start + base > end:
-                    break
-                if occ.end + base >= start:
-                    yield Occurrence(occ.start + base, occ.end + base, occ.kind, occ.target, occ.is_def)
 
     def all(self) -> Iterator[Occurrence]:
         """Every occurrence, unit by unit."""

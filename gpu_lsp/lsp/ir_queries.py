@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.attributes import DenseArrayAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
-from gpu_lsp.lsp.index import DocumentIndex, header_ranges, symbol_name
+from gpu_lsp.lsp.index import DocumentIndex, symbol_name
 
 _SPACES = re.compile(r"\s+")
 _LINE_COMMENT = re.compile(r"//[^\n]*")
@@ -22,23 +22,6 @@ _LAUNCH_ARG_ROLES = (
 )
 _CLUSTER_ROLES = (("cluster id", 3), ("cluster size", 3))
 _DIMS = "xyz"
-
-
-def header_text(op: Operation, text: str, limit: int = 400) -> str:
-    """The op as written, without its regions, comments or result names, on one line."""
-    parts = []
-    for lo, hi in header_ranges(op):
-        parts.append(text[lo:hi])
-    joined = " { ... } ".join(p for p in parts if p.strip()) if len(parts) > 1 else "".join(parts)
-    if op.name_span is not None:
-        start = op.name_range.start - op.range.start
-        if start > 0 and joined[:start].rstrip().endswith("="):
-            joined = joined[start:]
-    joined = _LINE_COMMENT.sub(" ", joined)
-    joined = _SPACES.sub(" ", joined).strip()
-    if len(joined) > limit:
-        joined = joined[: limit - 3] + "..."
-    return joined
 
 
 def signature_text(op: Operation, text: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, AliasKey, Occurrence, document_index, symbol_name, value_group
+from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, AliasKey, document_index, symbol_name, value_group
 from gpu_lsp.text import Edit, TextRange
 
 _VALUE_NAME = re.compile(r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)")
@@ -24,10 +24,6 @@ class RenameError(Exception):
 class Highlight:
     range: TextRange
     write: bool
-
-
-def _occurrence(snapshot: Snapshot, offset: int) -> Occurrence | None:
-    return document_index(snapshot).at(offset)
 
 
 def definition(snapshot: Snapshot, offset: int) -> list[TextRange]:

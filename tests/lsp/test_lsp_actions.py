@@ -109,3 +109,24 @@ def test_settings_accept_bare_and_dotted_forms_and_report_problems() -> None:
     settings, problems = parse_settings({"lint": {"select": 3, "severity": {"GPU1": "loud"}}, "runner": {"backend": "tpu"}})
     assert settings == Settings()
     assert len(problems) == 3
+
+
+def test_refactorings_available_follow_the_cursor() -> None:
+    from gpu_lsp.lsp.actions import compute_refactoring, refactorings_available
+
+    snap = snapshot(INLINE)
+    in_launch = [r.id for r in refactorings_available(snap, INLINE.index("memref.load"))]
+    assert in_launch == ["gpu.outline-launch", "gpu.outline-function", "gpu.outline-file", "gpu.legalize-for-lowering"]
+    outside = [r.id for r in refactorings_available(snap, INLINE.index("cf.cond_br"))]
+    assert outside == ["gpu.outline-file", "gpu.legalize-for-lowering"]
+    host = [r.id for r in refactorings_available(snapshot(OUTLINED), OUTLINED.index("%t3 = gpu.wait"))]
+    assert host == ["gpu.async-function", "gpu.legalize-for-lowering"]
+    title, edits = compute_refactoring(snap, "gpu.outline-launch", INLINE.index("memref.load"))
+    assert title.startswith("Outline") and "gpu.launch_func" in apply_edits(INLINE, edits)
+
+
+def test_refactorings_with_errors_in_the_chunk() -> None:
+    from gpu_lsp.lsp.actions import refactorings_available
+
+    broken = INLINE.replace("%v = memref.load %a[%tx]", "%v = memref.load %a[%nope]")
+    assert refactorings_available(snapshot(broken), broken.index("memref.load")) == []
