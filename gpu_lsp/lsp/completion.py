@@ -125,6 +125,8 @@ class _Completer:
             return self.ops(m.group(2), has_results=bool(m.group(1)))
         word = _WORD_PREFIX.search(before).group()
         head = before[: len(before) - len(word)].rstrip()
+        if head.endswith("=") and "{" in head:  # an attribute value in `{name = ...}`
+            return self.attribute_values(word)
         if head.endswith(":") or head.endswith("->") or (head.endswith(",") and _TYPE_LIST.search(head)):
             return self.types(word)
         op_match = _OP_ON_LINE.match(before)
@@ -365,6 +367,11 @@ class _Completer:
             for name, value in ctx.type_aliases.items():
                 out.append(CompletionEntry(name, TYPE, f"alias: {value}", insert_text=name, sort_text="0" + name, replace=replace))
         return out
+
+    def attribute_values(self, prefix: str) -> list[CompletionEntry]:
+        replace = self.replace_range(prefix)
+        out = [CompletionEntry(k, KEYWORD, "attribute", insert_text=k, sort_text="0" + k, replace=replace) for k in _ATTR_KEYWORDS]
+        return out + self.attributes(prefix)
 
     def attributes(self, prefix: str) -> list[CompletionEntry]:
         replace = self.replace_range(prefix)

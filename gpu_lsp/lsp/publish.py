@@ -10,6 +10,7 @@ re-analyse).
 
 from __future__ import annotations
 
+import functools
 import json
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
@@ -22,6 +23,16 @@ DOCS_URL = "https://github.com/gpu-lsp/gpu-lsp/blob/main/docs/rules.md"
 DATA_VERSION = 1
 LSP_SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
 LSP_TAGS = {"unnecessary": 1, "deprecated": 2}
+
+
+@functools.lru_cache(maxsize=None)
+def docs_link(code: str) -> str:
+    """The rule's section in docs/rules.md (anchors are `gpuxxx-rule-name`)."""
+    from gpu_lsp.diagnostics.registry import get
+
+    rule = get(code)
+    anchor = f"{code.lower()}-{rule.name}" if rule is not None and rule.name else code.lower()
+    return f"{DOCS_URL}#{anchor}"
 
 
 def _quote(text: str) -> str:
@@ -53,7 +64,7 @@ def template(snap: Snapshot, d: Diagnostic, severity: Severity, base_line: int, 
     t = _Template(snap, base_line)
     out = ['{"range":', t.range(d.range), ',"severity":', str(LSP_SEVERITY.get(severity, 1))]
     if d.code:
-        out += [',"code":', _quote(d.code), ',"codeDescription":{"href":', _quote(f"{DOCS_URL}#{d.code.lower()}"), "}"]
+        out += [',"code":', _quote(d.code), ',"codeDescription":{"href":', _quote(docs_link(d.code)), "}"]
     out += [',"source":"', SOURCE, '","message":', _quote(d.message)]
     tags = [str(LSP_TAGS[tag]) for tag in d.tags if tag in LSP_TAGS]
     if tags:

@@ -104,3 +104,9 @@ def test_blocks_and_attributes() -> None:
 def test_nothing_in_comments() -> None:
     text, cursor = _at_new_line(OUTLINED, "%c16 = arith", "    // %")
     assert complete(snapshot(text), cursor) == []
+
+
+def test_attribute_values_in_a_dictionary() -> None:
+    text, cursor = _at_new_line(OUTLINED, "%c16 = arith", "    %k = arith.constant {flag = t")
+    labels = _labels(complete(snapshot(text), cursor))
+    assert {"true", "false", "unit", "dense<>"} <= set(labels) and "#map" in labels

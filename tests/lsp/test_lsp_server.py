@@ -123,7 +123,7 @@ async def test_diagnostics_on_open_carry_code_docs_source_and_version(client: Re
     d = _the(published, "GPU003")
     assert d.source == "gpu-lint" and d.message == "use of undeclared SSA value name"
     assert d.severity == types.DiagnosticSeverity.Error
-    assert d.code_description.href.endswith("docs/rules.md#gpu003")
+    assert d.code_description.href.endswith("docs/rules.md#gpu003-undefined-value")
     assert d.range.start == position(BROKEN, at(BROKEN, "%t55"))
     join = _the(await within(wait_published(client, A, 1)), "GPU201")
     assert join.severity == types.DiagnosticSeverity.Warning
