@@ -130,3 +130,19 @@ def test_refactorings_with_errors_in_the_chunk() -> None:
 
     broken = INLINE.replace("%v = memref.load %a[%tx]", "%v = memref.load %a[%nope]")
     assert refactorings_available(snapshot(broken), broken.index("memref.load")) == []
+
+
+def test_published_diagnostics_mark_redundant_waits_unnecessary() -> None:
+    from gpu_lsp.lsp.publish import diagnostic_dict
+
+    text = (
+        "func.func @f(%d: memref<4xf32>, %s: memref<4xf32>) {\n  %t0 = gpu.wait async\n"
+        "  %t1 = gpu.memcpy async [%t0] %d, %s : memref<4xf32>, memref<4xf32>\n"
+        "  %t2 = gpu.wait async [%t1]\n  gpu.wait [%t2]\n  return\n}\n"
+    )
+    snap = snapshot(text)
+    [d] = snap.diagnostics
+    published = diagnostic_dict(snap, d)
+    assert published["code"] == "GPU205" and published["tags"] == [1]
+    assert published["codeDescription"]["href"].endswith("docs/rules.md#gpu205-redundant-single-token-wait")
+    assert published["data"]["fix"]["safe"] is True and published["source"] == "gpu-lint"
