@@ -156,6 +156,20 @@ class DroppingWriter:
         self.stream.close()
 
 
+def early_answer(message: object) -> dict | None:
+    """The answer to an `initialize` request, or None when pygls should see it first (another
+    method, or params it would reject)."""
+    if not isinstance(message, dict) or message.get("method") != "initialize" or "id" not in message:
+        return None
+    params = message.get("params")
+    if not isinstance(params, dict) or not isinstance(params.get("capabilities"), dict) or "processId" not in params:
+        return None
+    from gpu_lsp import __version__
+
+    result = {"capabilities": capabilities(params["capabilities"]), "serverInfo": {"name": "gpu-lsp", "version": __version__}}
+    return {"jsonrpc": "2.0", "id": message["id"], "result": result}
+
+
 def main() -> None:
     """Serve over stdio, answering `initialize` first."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
@@ -166,12 +180,9 @@ def main() -> None:
         return
     raw, message = read_message(stdin)
     writer: BinaryIO = stdout
-    if isinstance(message, dict) and message.get("method") == "initialize" and "id" in message:
-        from gpu_lsp import __version__
-
-        client = _get(message, "params", "capabilities") or {}
-        result = {"capabilities": capabilities(client), "serverInfo": {"name": "gpu-lsp", "version": __version__}}
-        stdout.write(frame({"jsonrpc": "2.0", "id": message["id"], "result": result}))
+    answer = early_answer(message)
+    if answer is not None:
+        stdout.write(frame(answer))
         stdout.flush()
         raw = frame(dict(message, id=REPLAY_ID))
         writer = DroppingWriter(stdout)

@@ -12,7 +12,7 @@ from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
 from pygls.protocol import default_converter
 
-from gpu_lsp.lsp.bootstrap import REPLAY_ID, DroppingWriter, PrefixedReader, capabilities, frame, read_message
+from gpu_lsp.lsp.bootstrap import REPLAY_ID, DroppingWriter, PrefixedReader, capabilities, early_answer, frame, read_message
 from gpu_lsp.server import server
 
 CLIENTS = sorted((Path(pytest_lsp.__file__).parent / "clients").glob("*.json"))
@@ -71,3 +71,15 @@ def test_dropping_writer_drops_only_the_replayed_answer() -> None:
     writer.write(frame({"jsonrpc": "2.0", "id": REPLAY_ID, "result": {}}))
     writer.write(b"other")
     assert out.getvalue() == frame({"jsonrpc": "2.0", "id": REPLAY_ID, "result": {}}) + b"other"
+
+
+def test_only_well_formed_initialize_requests_are_answered_early() -> None:
+    good = {"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"processId": None, "capabilities": {}}}
+    answer = early_answer(good)
+    assert answer["id"] == 7 and answer["result"]["serverInfo"]["name"] == "gpu-lsp"
+    assert answer["result"]["capabilities"] == capabilities({})
+    for bad in (None, [], {"method": "shutdown", "id": 1}, dict(good, params={}), dict(good, params={"capabilities": {}})):
+        assert early_answer(bad) is None
+    no_id = dict(good)
+    del no_id["id"]
+    assert early_answer(no_id) is None
