@@ -64,9 +64,15 @@ async def test_500_random_edits_end_equal_to_a_fresh_analysis(client: RecordingC
         end = min(len(text), start + rng.choice((0, 0, 1, 3, 8)))
         version = change_document(client, uri, start, end, rng.choice(pieces))
     await within(wait_published(client, uri, version, timeout=60), 60)
-    await asyncio.sleep(1.5)  # a quick one-unit lint is completed by a full one once idle
-    final = [p for p in client.published if p.uri == uri and p.version == version][-1]
-    assert _got(final) == _expected(uri, client.texts[uri], version)
+    # A quick one-unit lint is completed by a full one once the document is idle.
+    expected = _expected(uri, client.texts[uri], version)
+    deadline = asyncio.get_running_loop().time() + 20
+    while True:
+        final = [p for p in client.published if p.uri == uri and p.version == version][-1]
+        if _got(final) == expected or asyncio.get_running_loop().time() > deadline:
+            break
+        await asyncio.sleep(0.1)
+    assert _got(final) == expected
     # Still responsive.
     symbols = await within(client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))))
     assert symbols is not None

@@ -1,0 +1,70 @@
+"""The per-document debounce: bursts of edits coalesce, jobs never overlap, closing cancels."""
+
+from __future__ import annotations
+
+import asyncio
+
+from gpu_lsp.lsp.scheduler import Debouncer
+
+
+def test_a_burst_of_requests_runs_the_job_once_more_at_most() -> None:
+    async def scenario() -> list[str]:
+        runs: list[str] = []
+        running: set[str] = set()
+
+        async def job(key: str) -> None:
+            assert key not in running, "jobs for one key never overlap"
+            running.add(key)
+            runs.append(key)
+            await asyncio.sleep(0.02)
+            running.discard(key)
+
+        debouncer = Debouncer(job, 0.01)
+        for _ in range(50):
+            debouncer.request("a")
+        await asyncio.sleep(0.005)
+        debouncer.request("b")
+        await asyncio.sleep(0.015)  # "a" is running now: this folds into one more run
+        for _ in range(10):
+            debouncer.request("a")
+        await asyncio.sleep(0.2)
+        return runs
+
+    runs = asyncio.run(scenario())
+    assert runs.count("a") == 2 and runs.count("b") == 1
+
+
+def test_cancel_drops_pending_work() -> None:
+    async def scenario() -> list[str]:
+        runs: list[str] = []
+
+        async def job(key: str) -> None:
+            runs.append(key)
+
+        debouncer = Debouncer(job, 0.05)
+        debouncer.request("a")
+        assert debouncer.pending("a")
+        debouncer.cancel("a")
+        await asyncio.sleep(0.1)
+        return runs
+
+    assert asyncio.run(scenario()) == []
+
+
+def test_a_failing_job_does_not_stop_later_ones() -> None:
+    async def scenario() -> list[int]:
+        calls: list[int] = []
+
+        async def job(key: str) -> None:
+            calls.append(len(calls))
+            if len(calls) == 1:
+                raise RuntimeError("boom")
+
+        debouncer = Debouncer(job, 0)
+        debouncer.request("a")
+        await asyncio.sleep(0.01)
+        debouncer.request("a")
+        await asyncio.sleep(0.01)
+        return calls
+
+    assert asyncio.run(scenario()) == [0, 1]
