@@ -11,23 +11,30 @@ def test_a_burst_of_requests_runs_the_job_once_more_at_most() -> None:
     async def scenario() -> list[str]:
         runs: list[str] = []
         running: set[str] = set()
+        started = asyncio.Event()
+        release = asyncio.Event()
 
         async def job(key: str) -> None:
             assert key not in running, "jobs for one key never overlap"
             running.add(key)
             runs.append(key)
-            await asyncio.sleep(0.02)
+            if key == "a" and runs.count("a") == 1:
+                started.set()
+                await release.wait()
             running.discard(key)
 
         debouncer = Debouncer(job, 0.01)
         for _ in range(50):
-            debouncer.request("a")
-        await asyncio.sleep(0.005)
+            debouncer.request("a")  # one run
         debouncer.request("b")
-        await asyncio.sleep(0.015)  # "a" is running now: this folds into one more run
+        await asyncio.wait_for(started.wait(), 5)
         for _ in range(10):
-            debouncer.request("a")
-        await asyncio.sleep(0.2)
+            debouncer.request("a")  # while it runs: folded into one more run
+        release.set()
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if not debouncer.pending("a") and not debouncer.pending("b"):
+                break
         return runs
 
     runs = asyncio.run(scenario())
