@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, TextIO
 
 from gpu_lsp.analysis import verify_chunk
-from gpu_lsp.cli.verify_diagnostics import Expectation, Problem, Reported, check, parse_expectations
+from gpu_lsp.cli.verify_diagnostics import Problem, Reported, check, parse_expectations
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk, parse

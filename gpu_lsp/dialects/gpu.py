@@ -646,17 +646,10 @@ def _set_default_device(c: Cursor, st: OpState) -> None:
 # --- MMA ops ----------------------------------------------------------------------------------
 
 
-def _indices(c: Cursor) -> list:
-    sub = c.group("[")
-    refs = sub.operand_list(T.INDEX)
-    sub.done()
-    return refs
-
-
 @op("gpu.subgroup_mma_load_matrix", "", "Loads a warp matrix fragment from memory.", "%m = gpu.subgroup_mma_load_matrix %src[%i, %j] {leadDimension = N : index} : memref<...> -> !gpu.mma_matrix<...>")
 def _mma_load(c: Cursor, st: OpState) -> None:
     src = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.optional_attr_dict(st)
     c.punct(":")
     src.type = c.type()
@@ -670,7 +663,7 @@ def _mma_store(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
     dst = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.optional_attr_dict(st)
     c.punct(":")
     src.type = c.type()
@@ -732,7 +725,7 @@ def _mma_elementwise(c: Cursor, st: OpState) -> None:
 @op("gpu.subgroup_mma_extract_thread_local", "pure", "Reads this thread's element of a warp matrix fragment.", "%v = gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<...> -> T")
 def _mma_extract(c: Cursor, st: OpState) -> None:
     m = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.optional_attr_dict(st)
     c.punct(":")
     m.type = c.type()
@@ -746,7 +739,7 @@ def _mma_insert(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.punct(",")
     m = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.optional_attr_dict(st)
     c.punct(":")
     v.type = c.type()

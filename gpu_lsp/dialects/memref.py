@@ -9,17 +9,10 @@ from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 
-def _indices(c: Cursor) -> list:
-    sub = c.group("[")
-    refs = sub.operand_list(T.INDEX)
-    sub.done()
-    return refs
-
-
 @op("memref.load", "", "Loads an element from a memref.", "%v = memref.load %m[%i, ...] : memref<...>")
 def _load(c: Cursor, st: OpState) -> None:
     m = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.optional_attr_dict(st)
     m.type = c.colon_type()
     st.refs.extend([m] + idx)
@@ -31,7 +24,7 @@ def _store(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.punct(",")
     m = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.optional_attr_dict(st)
     m.type = c.colon_type()
     v.type = element_type(m.type)
@@ -306,7 +299,7 @@ def _atomic_rmw(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.punct(",")
     m = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.optional_attr_dict(st)
     c.punct(":")
     fn = c.function_type()
@@ -324,7 +317,7 @@ def _atomic_rmw(c: Cursor, st: OpState) -> None:
 )
 def _generic_atomic_rmw(c: Cursor, st: OpState) -> None:
     m = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     m.type = c.colon_type()
     st.refs.extend([m] + idx)
     st.add_region(c.region())
@@ -335,7 +328,7 @@ def _generic_atomic_rmw(c: Cursor, st: OpState) -> None:
 @op("memref.prefetch", "", "Prefetches a memref element into the cache.", "memref.prefetch %m[%i], read, locality<3>, data : memref<...>")
 def _prefetch(c: Cursor, st: OpState) -> None:
     m = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.punct(",")
     c.any_keyword()
     c.punct(",")

@@ -9,13 +9,6 @@ from gpu_lsp.ir.attributes import UnitAttr
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 
-def _indices(c: Cursor) -> list:
-    sub = c.group("[")
-    refs = sub.operand_list(T.INDEX)
-    sub.done()
-    return refs
-
-
 @op("tensor.empty", "pure", "A tensor of a given shape with unspecified contents.", "%t = tensor.empty(%d) : tensor<?x4xf32>")
 def _empty(c: Cursor, st: OpState) -> None:
     sub = c.group("(")
@@ -28,7 +21,7 @@ def _empty(c: Cursor, st: OpState) -> None:
 @op("tensor.extract", "pure", "Reads one element of a tensor.", "%v = tensor.extract %t[%i, %j] : tensor<4x4xf32>")
 def _extract(c: Cursor, st: OpState) -> None:
     t = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.optional_attr_dict(st)
     t.type = c.colon_type()
     st.refs.extend([t] + idx)
@@ -40,7 +33,7 @@ def _insert(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.keyword("into")
     t = c.operand()
-    idx = _indices(c)
+    idx = c.index_list()
     c.optional_attr_dict(st)
     t.type = c.colon_type()
     v.type = element_type(t.type)
@@ -116,7 +109,7 @@ def _from_elements(c: Cursor, st: OpState) -> None:
 @op("tensor.splat", "pure", "A tensor with every element equal to a scalar.", "%t = tensor.splat %v [[%d]] : tensor<?xf32>")
 def _splat(c: Cursor, st: OpState) -> None:
     v = c.operand()
-    dyn = _indices(c) if c.is_group("[") else []
+    dyn = c.index_list() if c.is_group("[") else []
     c.optional_attr_dict(st)
     ty = c.colon_type()
     v.type = element_type(ty)

@@ -29,13 +29,6 @@ def index_list(c: Cursor, opener: str = "[") -> tuple[list[Ref], list[int]]:
     return refs, static
 
 
-def _indices(c: Cursor) -> list[Ref]:
-    sub = c.group("[")
-    refs = sub.operand_list(T.INDEX)
-    sub.done()
-    return refs
-
-
 def _kind(c: Cursor, st: OpState) -> None:
     """`<add>` combining kind."""
     c.punct("<")
@@ -113,7 +106,7 @@ def _scalable_insert(c: Cursor, st: OpState) -> None:
 
 def _base_indices(c: Cursor) -> tuple[Ref, list[Ref]]:
     base = c.operand()
-    return base, _indices(c)
+    return base, c.index_list()
 
 
 @op("vector.load", "", "Loads a vector from a memref at the given indices.", "%v = vector.load %m[%i, %j] : memref<?x?xf32>, vector<8xf32>")

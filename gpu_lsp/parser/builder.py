@@ -203,7 +203,7 @@ class Builder:
             span = self.span(start, end)
             for k in range(count):
                 ty = types[i] if i < len(types) else T.UNKNOWN
-                result = op.add_result(ty, name if count == 1 else f"{name}#{k}", span)
+                op.add_result(ty, name if count == 1 else f"{name}#{k}", span)
                 i += 1
         for ty in types[i:]:
             op.add_result(ty)

@@ -245,6 +245,13 @@ class Cursor:
             refs.append(self.operand(type))
         return refs
 
+    def index_list(self) -> list[Ref]:
+        """`[%i, %j, ...]`: index-typed operands in square brackets."""
+        sub = self.group("[")
+        refs = sub.operand_list(T.INDEX)
+        sub.done()
+        return refs
+
     def def_value(self) -> Token:
         item = self.peek()
         if not (isinstance(item, Token) and item.type == "VALUE"):

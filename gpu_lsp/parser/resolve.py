@@ -120,7 +120,7 @@ class Resolver:
             for succ in pending.successors:
                 block = labels.get(succ.name)
                 if block is None:
-                    self.error(UNDEFINED_BLOCK, f"reference to an undefined block", TextRange(succ.start, succ.end))
+                    self.error(UNDEFINED_BLOCK, "reference to an undefined block", TextRange(succ.start, succ.end))
                     continue
                 op.successors.append(block)
                 span = Span(op.anchor, succ.start - op.anchor.base, succ.end - op.anchor.base)

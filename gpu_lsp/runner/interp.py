@@ -13,7 +13,6 @@ from typing import Callable
 
 import numpy as np
 
-from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError, RunTimeout, Unsupported

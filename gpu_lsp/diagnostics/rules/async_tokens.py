@@ -18,7 +18,6 @@ from gpu_lsp.diagnostics.rules._util import (
     value_name,
 )
 from gpu_lsp.dialects.registry import OPS, load_all
-from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, OpResult, Value
 from gpu_lsp.diagnostics.rules.verify_launch import closest_module
 from gpu_lsp.ir.views import LaunchFuncView, async_dependencies, async_token
