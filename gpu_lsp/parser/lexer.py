@@ -35,10 +35,11 @@ _BARE = r"[A-Za-z_][\w$.]*"
 _SUFFIX = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
 _STRING = r'"(?:[^"\\\n]|\\.)*"'
 
+_SPACES = re.compile(r"[ \t\r]*")
 _MASTER = re.compile(
-    "|".join(
+    r"[ \t\r]*(?:"
+    + "|".join(
         [
-            r"(?P<WS>[ \t\r]+)",
             r"(?P<NL>\n)",
             r"(?P<COMMENT>//[^\n]*)",
             rf"(?P<VALUE>%{_SUFFIX}(?:#\d+)?)",
@@ -56,6 +57,7 @@ _MASTER = re.compile(
             r"(?P<PUNCT>\.\.\.|[()\[\]{}:,=<>*?+\-|])",
         ]
     )
+    + ")"
 )
 
 _RESULTS = re.compile(
@@ -241,20 +243,20 @@ def tokenize(
     while pos < end:
         m = match(text, pos, end)
         if m is None:
-            ch = text[pos]
-            error(f"unexpected character '{ch}'", pos, pos + 1)
+            pos = _SPACES.match(text, pos, end).end()
+            if pos >= end:
+                break
+            error(f"unexpected character '{text[pos]}'", pos, pos + 1)
             pos += 1
             continue
         kind = m.lastgroup
-        s = pos
+        s = m.start(kind)
         pos = e = m.end()
-        if kind == "WS":
-            continue
         if kind == "NL":
             line_start = not attr_mode
             continue
         if kind == "COMMENT":
-            out.comments.append(Comment(m.group(), TextRange(s, e)))
+            out.comments.append(Comment(m.group(kind), TextRange(s, e)))
             continue
         frame = frames[-1]
         at_line_start = line_start
@@ -271,12 +273,12 @@ def tokenize(
                     append(_tok("RESULTS", text[s:pos], s, pos))
                     expect_op = True
                     continue
-            pend(_tok("VALUE", m.group(), s, e))
+            pend(_tok("VALUE", m.group(kind), s, e))
             expect_op = False
             continue
 
         if kind == "BAREWORD":
-            word = m.group()
+            word = m.group(kind)
             dotted = "." in word
             if not attr_mode and (
                 expect_op
@@ -324,14 +326,14 @@ def tokenize(
                 if frame.stack and at_line_start:
                     close_frame_brackets(frame, s, "before the next operation")
                 flush()
-                append(_tok("OPNAME", m.group(), s, e))
+                append(_tok("OPNAME", m.group(kind), s, e))
                 expect_op = False
                 continue
             if at_line_start and not frame.stack and not attr_mode:
                 flush()
-                append(_tok("OPNAME", m.group(), s, e))
+                append(_tok("OPNAME", m.group(kind), s, e))
                 continue
-            pend(_tok("STRING", m.group(), s, e))
+            pend(_tok("STRING", m.group(kind), s, e))
             continue
 
         if kind == "HASH" or kind == "BANG":
@@ -345,7 +347,7 @@ def tokenize(
             elif pos < end and text[pos] == "<" and pos == e:
                 pos, ok = scan_balanced(text, pos, end)
             if pos == e:
-                error(f"expected an identifier after '{m.group()}'", s, e)
+                error(f"expected an identifier after '{m.group(kind)}'", s, e)
                 continue
             word = text[s:pos]
             if at_line_start and not frame.stack and len(frames) == 1:
@@ -363,21 +365,21 @@ def tokenize(
         if kind == "CARET":
             if at_line_start and not frame.stack:
                 flush()
-                append(_tok("BLOCK_LABEL", m.group(), s, e))
+                append(_tok("BLOCK_LABEL", m.group(kind), s, e))
                 expect_op = False
             else:
-                pend(_tok("BLOCK_REF", m.group(), s, e))
+                pend(_tok("BLOCK_REF", m.group(kind), s, e))
             continue
 
         expect_op = False
         if kind == "SYMBOL":
-            pend(_tok("SYMBOL", m.group(), s, e))
+            pend(_tok("SYMBOL", m.group(kind), s, e))
             continue
         if kind == "FLOAT":
-            pend(_tok("FLOAT", m.group(), s, e))
+            pend(_tok("FLOAT", m.group(kind), s, e))
             continue
         if kind == "INT":
-            pend(_tok("INT", m.group(), s, e))
+            pend(_tok("INT", m.group(kind), s, e))
             continue
         if kind == "ARROW":
             pend(_tok("PUNCT", "->", s, e))
@@ -402,7 +404,7 @@ def tokenize(
             append(_tok("FILEMETA", text[s:pos], s, pos))
             continue
 
-        ch = m.group()
+        ch = m.group(kind)
         if ch == "{":
             if attr_mode or _DICT_START.match(text, e, end) is not None:
                 key = _DICT_KEY.match(text, e, end)
