@@ -241,8 +241,10 @@ def set_symbol_name(op: Operation, name: str) -> None:
 
 
 def is_symbol(op: Operation) -> bool:
-    """Implements SymbolOpInterface (`builtin.module` always does, named or not)."""
-    return op.name == "builtin.module" or registry.has_trait(op.name, "symbol") or symbol_name(op) is not None
+    """`isa<SymbolOpInterface>(op)`: a symbol op that has a name (an unnamed module is none)."""
+    if symbol_name(op) is None:
+        return False
+    return op.name == "builtin.module" or registry.has_trait(op.name, "symbol")
 
 
 def is_symbol_table(op: Operation) -> bool:

@@ -224,9 +224,14 @@ def legalize_for_lowering(text: str, split: bool = False) -> Refactoring:
 # --- what applies where ---------------------------------------------------------------------
 
 
-def available_at(text: str, offset: int, split: bool = False) -> list[Available]:
-    """The refactorings that may apply at `offset` (cheap: one parse, no rewrite)."""
-    parsed = parse(text, split)
+def available_at(text: str, offset: int, split: bool = False, parsed: ParsedFile | None = None) -> list[Available]:
+    """The refactorings that may apply at `offset` (cheap: no rewrite).
+
+    `parsed` may be the server's current parse of `text` (it is only read);
+    `compute` always parses afresh, since the rewrites change the IR.
+    """
+    if parsed is None:
+        parsed = parse(text, split)
     chunk = parsed.chunk_at(offset)
     legalize_item = Available(LEGALIZE, "Legalize GPU async tokens for lowering (gpu-to-llvm)", FIX_ALL)
     errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
