@@ -75,7 +75,7 @@ def one_run(text: str) -> dict[str, float]:
     ops = []
     for ctx in contexts:
         found.extend(run_rules(ctx, lint_only))
-        ops.extend(op for op in ctx.index.ops if op.range is not None)
+        ops.extend(op for op in ctx.index.ops if op.span is not None)
     directives, _ = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))
     suppression.apply(found, directives)
     t3 = time.perf_counter()

@@ -35,7 +35,12 @@ def verify_chunk(chunk: Chunk, allow_unregistered: bool = True, text: str | None
     errors.extend(d for d in run_rules(ctx, rules, (Phase.PARSE,)) if d.severity >= Severity.ERROR)
     if errors:
         errors.sort(key=Diagnostic.sort_key)
-        return sorted(notes + errors[:1], key=Diagnostic.sort_key)
+        first = errors[:1]
+        for d in errors[1:]:  # the errors upstream emits along with the first one (gpu_syntax.py)
+            if "cascade" not in d.tags:
+                break
+            first.append(d)
+        return sorted(notes + first, key=Diagnostic.sort_key)
     out = notes + run_rules(ctx, rules, (Phase.VERIFY,))
     out.sort(key=Diagnostic.sort_key)
     return out
@@ -60,7 +65,7 @@ def lint_parsed(parsed: ParsedFile, settings: object | None = None) -> list[Diag
         ctx = RuleContext(chunk, text)
         found.extend(chunk.diagnostics)
         found.extend(run_rules(ctx, rules))
-        ops.extend(op for op in ctx.index.ops if op.range is not None and not op.extra.get("implicit"))
+        ops.extend(op for op in ctx.index.ops if op.span is not None and not op.extra.get("implicit"))
     enabled = lambda code: code.startswith(ALWAYS_REPORTED) or selection.enabled(code)  # noqa: E731
     found = [d for d in found if enabled(d.code)]
     directives, problems = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass
 
 
@@ -37,13 +38,10 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        find = text.find
-        pos = find("\n")
-        while pos >= 0:
-            starts.append(pos + 1)
-            pos = find("\n", pos + 1)
-        self.starts = starts
+        # Each line starts one past the end of the previous one (its length plus the newline).
+        lines = text.split("\n")
+        lines.pop()
+        self.starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
 
     def position(self, offset: int) -> tuple[int, int]:
         """0-based (line, column) of a code-point offset."""

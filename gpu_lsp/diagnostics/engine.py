@@ -103,7 +103,10 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
                 anys[stage].append((rule, fn))
             else:
                 tables[stage].setdefault(name, []).append((rule, fn))
-    entry_tables = (tables[Stage.ATTRIBUTES], tables[Stage.ENTRANCE])
+    # Per op name: the ATTRIBUTES then ENTRANCE checks, in order (the first failure stops them).
+    entry_checks: dict[str, list] = {}
+    for name in set(tables[Stage.ATTRIBUTES]) | set(tables[Stage.ENTRANCE]):
+        entry_checks[name] = tables[Stage.ATTRIBUTES].get(name, []) + tables[Stage.ENTRANCE].get(name, [])
     entry_anys = anys[Stage.ATTRIBUTES] + anys[Stage.ENTRANCE]
     # Dialect-attribute checks only concern ops with discardable attributes; when they are the
     # only checks for every op, ops without attributes skip them.
@@ -112,50 +115,51 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
     region_any = anys[Stage.REGIONS]
     ctx = runner.ctx
     run = runner.run
+    halted = ctx.halted
 
-    def visit(op: Operation) -> bool:
-        name = op.name
-        if not op.known:  # an op read without its syntax (after a parse error) is not verified
-            for region in op.regions:
-                for block in region.blocks:
-                    for child in block.operations:
-                        visit(child)
-            return False
+    def visit_children(op: Operation) -> bool:
         failed = False
-        for table in entry_tables:
-            hooks = table.get(name)
-            if hooks:
-                for rule, fn in hooks:
-                    if run(rule, fn, op, ctx):
-                        failed = True
-                        break
-            if failed:
-                break
-        if not failed and (op.attributes or not attribute_anys_only):
-            for rule, fn in entry_anys:
-                if run(rule, fn, op, ctx):
-                    failed = True
-                    break
-        if failed:
-            ctx.halted.add(id(op))
-            return True
-        nested_failed = False
         for region in op.regions:
             for block in region.blocks:
                 for child in block.operations:
                     if visit(child):
-                        nested_failed = True
-        if nested_failed:
+                        failed = True
+        return failed
+
+    def visit(op: Operation) -> bool:
+        if not op.known:  # an op read without its syntax (after a parse error) is not verified
+            if op.regions:
+                visit_children(op)
+            return False
+        checks = entry_checks.get(op.name)
+        if checks:
+            for rule, fn in checks:
+                if run(rule, fn, op, ctx):
+                    halted.add(id(op))
+                    return True
+        if entry_anys and (op.attributes or not attribute_anys_only):
+            for rule, fn in entry_anys:
+                if run(rule, fn, op, ctx):
+                    halted.add(id(op))
+                    return True
+        if not op.regions:
+            hooks = region_table.get(op.name)
+            if hooks:
+                for rule, fn in hooks:
+                    if run(rule, fn, op, ctx):
+                        return True
+            return False
+        if visit_children(op):
             return True
-        hooks = region_table.get(name)
+        hooks = region_table.get(op.name)
         if hooks:
             for rule, fn in hooks:
                 if run(rule, fn, op, ctx):
                     return True
-        if op.regions:  # region checks for every op only concern ops with regions
-            for rule, fn in region_any:
-                if run(rule, fn, op, ctx):
-                    return True
+        # region checks for every op only concern ops with regions
+        for rule, fn in region_any:
+            if run(rule, fn, op, ctx):
+                return True
         return False
 
     visit(ctx.module)

@@ -62,6 +62,11 @@ def _header_end(op: Operation) -> int:
     return rng.end if rng is not None else 0
 
 
+def _start(op: Operation) -> int:
+    span = op.span
+    return span.anchor.base + span.start if span is not None else 0
+
+
 def read_directives(
     text: str, comments: Iterable, ops: list[Operation], lines: LineIndex
 ) -> tuple[list[Directive], list[Diagnostic]]:
@@ -71,7 +76,7 @@ def read_directives(
     """
     directives: list[Directive] = []
     problems: list[Diagnostic] = []
-    starts = [op.range.start if op.range is not None else 0 for op in ops]
+    starts: list[int] | None = None  # op starts, computed when a directive stands alone on its line
     for comment in comments:
         m = _DIRECTIVE.match(comment.text)
         if m is None:
@@ -113,6 +118,8 @@ def read_directives(
                 line_end = line_start + len(lines.line_text(line))
                 covers = TextRange(line_start, line_end + 1)
             else:
+                if starts is None:
+                    starts = [_start(op) for op in ops]
                 i = bisect_right(starts, comment.range.end)
                 if i < len(ops):
                     op = ops[i]

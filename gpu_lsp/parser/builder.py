@@ -57,6 +57,7 @@ class Builder:
     def __init__(self, ctx: ParseContext, diagnostics: list[Diagnostic]) -> None:
         self.ctx = ctx
         self.diagnostics = diagnostics
+        ctx.diagnostics = diagnostics  # problems the cursor finds in gpu types and attributes
         self.anchor = Anchor(0)
         self.default_dialect = ""
 

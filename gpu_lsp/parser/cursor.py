@@ -6,6 +6,7 @@ import re
 
 from lark.lexer import Token
 
+from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     ArrayAttr,
@@ -21,9 +22,11 @@ from gpu_lsp.ir.attributes import (
     TypeAttr,
     UnitAttr,
 )
+from gpu_lsp.parser import gpu_syntax
 from gpu_lsp.parser.lexer import tokenize
 from gpu_lsp.parser.structure import Group, RawRegion
 from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type
+from gpu_lsp.text import TextRange
 
 
 _SPACED_DIMS = re.compile(r"(?<=[\d?\]])[ \t\n]*x[ \t\n]*(?=[\d?\[A-Za-z!])|(?<=<)[ \t\n]+(?=[\d?\[])")
@@ -98,7 +101,7 @@ class OpState:
 class ParseContext:
     """Shared state for one parse: aliases and the text."""
 
-    __slots__ = ("text", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs")
+    __slots__ = ("text", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs", "diagnostics")
 
     def __init__(self, text: str, op_names: frozenset[str]) -> None:
         self.text = text
@@ -108,6 +111,24 @@ class ParseContext:
         self.symbol_uses: list[tuple[SymbolRefAttr, int, int]] = []
         self.alias_uses: list[tuple[str, int, int]] = []
         self.alias_defs: dict[str, tuple[int, int]] = {}
+        # Where problems of gpu types and attributes found while reading tokens go (the builder's list).
+        self.diagnostics: list[Diagnostic] | None = None
+
+    def check_dialect_text(self, text: str, start: int) -> None:
+        """Report what upstream's gpu type/attribute parsers reject in one token (gpu_syntax.py)."""
+        found = gpu_syntax.check(text)
+        if found is None or self.diagnostics is None:
+            return
+        code, messages = found
+        # Upstream emits every message; the one written first leads, the others follow it
+        # ("cascade": gpu-opt keeps them with the first parse error).
+        lead = min(range(len(messages)), key=lambda i: messages[i][1])
+        out = self.diagnostics
+        for i, (message, s, e) in enumerate(messages):
+            tags = () if i == lead else ("cascade",)
+            d = Diagnostic(code, message, TextRange(start + s, start + e), Severity.ERROR, tags=tags)
+            if d not in out:
+                out.append(d)
 
 
 def item_start(item) -> int:
@@ -320,6 +341,8 @@ class Cursor:
         self.expected("type")
 
     def parse_type_text(self, text: str, start: int, end: int) -> T.Type:
+        if "gpu" in text or "nvvm" in text:
+            self.ctx.check_dialect_text(text, start)
         if text[0] == "!" and "<" not in text and "." not in text:
             alias = self.ctx.type_aliases.get(text)
             if alias is None:
@@ -506,6 +529,8 @@ class Cursor:
                     raise FormatError(f"undefined symbol alias id '{text[1:]}'", item.start_pos, item.end_pos)
                 self.ctx.alias_uses.append((text, item.start_pos, item.end_pos))
                 return alias
+            if "gpu" in text or "nvvm" in text:
+                self.ctx.check_dialect_text(text, item.start_pos)
             attr = hash_attr(text)
             if self.is_punct(":") and self._type_follows(1):
                 self.i += 1

@@ -9,4 +9,5 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     verify_ir,
     verify_launch,
     verify_ops,
+    verify_types,
 )

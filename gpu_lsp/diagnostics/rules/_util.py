@@ -123,5 +123,23 @@ def buffer_root(value: Value) -> int:
     return id(value)
 
 
+_MEMREF_TYPES = (T.MemRefType, T.UnrankedMemRefType)
+
+
 def is_memref(value: Value) -> bool:
-    return isinstance(value.type, (T.MemRefType, T.UnrankedMemRefType))
+    return isinstance(value.type, _MEMREF_TYPES)
+
+
+def captured_memrefs(op: Operation, ctx: RuleContext) -> list[tuple[Operation, Value]]:
+    """`(user, value)` for each memref operand of the ops nested in `op` that no op nested in `op`
+    defines (values captured from above, and block arguments), in pre-order; cached per chunk."""
+    key = ("captured_memrefs", id(op))
+    found = ctx.cache.get(key)
+    if found is None:
+        nested = list(op.nested())
+        inner: set[Value] = set()  # values hash by identity
+        for n in nested:
+            inner.update(n.results)
+        found = [(n, v) for n in nested for v in n.operands if v not in inner and isinstance(v.type, _MEMREF_TYPES)]
+        ctx.cache[key] = found
+    return found

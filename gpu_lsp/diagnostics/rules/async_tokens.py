@@ -10,6 +10,7 @@ from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
 from gpu_lsp.diagnostics.rules._util import (
     at,
     buffer_root,
+    captured_memrefs,
     delete_op_line,
     fix,
     insert_line_after,
@@ -404,6 +405,8 @@ def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
     - [`gpu.wait`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
     """
     for token in _token_values(ctx):
+        if len(token.uses) < 2:
+            continue
         users = [u for u in token.users if not _is_fork(u)]
         if len(users) < 2:
             continue
@@ -436,16 +439,16 @@ _HOST_ACCESSES = frozenset({"memref.load", "memref.store", "memref.copy", "memre
 _DEVICE_READS = frozenset({"memref.load", "memref.dim", "vector.load", "vector.transfer_read", "memref.rank"})
 
 
-def _written_in_body(op: Operation, captured_only: bool) -> set[int]:
+def _written_in_body(op: Operation, captured_only: bool, ctx: RuleContext) -> set[int]:
     """Buffers (roots) a device body may write: memrefs it uses other than by plain reads."""
+    if captured_only:
+        return {buffer_root(value) for user, value in captured_memrefs(op, ctx) if user.name not in _DEVICE_READS}
     out: set[int] = set()
     for nested in op.nested():
         if nested.name in _DEVICE_READS:
             continue
         for value in nested.operands:
             if not is_memref(value):
-                continue
-            if captured_only and isinstance(value, OpResult) and op.is_ancestor_of(value.owner):
                 continue
             out.add(buffer_root(value))
     return out
@@ -454,7 +457,7 @@ def _written_in_body(op: Operation, captured_only: bool) -> set[int]:
 def _writes(op: Operation, ctx: RuleContext) -> tuple[set[int], str]:
     """The buffers an async op writes (or allocates), and a word for what it does to them."""
     if op.name == "gpu.launch":
-        return _written_in_body(op, captured_only=True), "written"
+        return _written_in_body(op, True, ctx), "written"
     if op.name == "gpu.launch_func":
         view = LaunchFuncView(op)
         operands = [v for v in view.kernel_operands if is_memref(v)]
@@ -463,7 +466,7 @@ def _writes(op: Operation, ctx: RuleContext) -> tuple[set[int], str]:
         func = ctx.symbols.lookup_in(module, kernel) if module is not None and kernel is not None else None
         if func is not None and func.name == "gpu.func" and func.regions and func.regions[0].blocks:
             args = func.regions[0].blocks[0].arguments
-            written_args = _written_in_body(func, captured_only=False)
+            written_args = _written_in_body(func, False, ctx)
             picked = [v for i, v in enumerate(view.kernel_operands) if is_memref(v) and i < len(args) and id(args[i]) in written_args]
             return {buffer_root(v) for v in picked}, "written"
         return {buffer_root(v) for v in operands}, "written"
@@ -529,8 +532,7 @@ class _RaceFinder:
         name = op.name
         if name == "gpu.module":
             return
-        spec = OPS.get(name)
-        if spec is not None and spec.has("async"):
+        if name in _ASYNC_NAMES:
             deps = async_dependencies(op)
             token = async_token(op)
             if token is None:
@@ -617,14 +619,25 @@ def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
     ## References
     - [`gpu` dialect: async execution](https://mlir.llvm.org/docs/Dialects/GPU/)
     """
-    for func in ctx.index.ops:
-        spec = OPS.get(func.name)
-        if spec is None or not spec.has("function") or not func.regions or _in_gpu_module(func):
+    by_name = ctx.index.by_name
+    groups = [by_name[name] for name in by_name if name in _FUNCTIONS]
+    funcs = groups[0] if len(groups) == 1 else sorted((f for g in groups for f in g), key=_start)
+    for func in funcs:
+        if not func.regions or _in_gpu_module(func):
             continue
         for block in func.regions[0].blocks:
             finder = _RaceFinder(ctx)
             finder.block_ops(block.operations)
             yield from finder.out
+
+
+_FUNCTIONS = frozenset(n for n, s in OPS.items() if s.has("function"))
+_ASYNC_NAMES = frozenset(ASYNC_OPS)
+
+
+def _start(op: Operation) -> int:
+    span = op.span
+    return span.anchor.base + span.start if span is not None else -1
 
 
 def _in_gpu_module(op: Operation) -> bool:

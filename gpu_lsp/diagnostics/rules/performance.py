@@ -7,8 +7,8 @@ from typing import Iterator
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Applicability, Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
-from gpu_lsp.diagnostics.rules._util import at, buffer_root, delete_op_line, fix, is_memref, value_name
-from gpu_lsp.ir.core import Operation, OpResult
+from gpu_lsp.diagnostics.rules._util import at, buffer_root, captured_memrefs, delete_op_line, fix, is_memref, value_name
+from gpu_lsp.ir.core import BlockArgument, Operation, OpResult
 from gpu_lsp.ir.views import LaunchFuncView, async_dependencies, async_token
 
 
@@ -115,22 +115,16 @@ def _buffers(op: Operation, ctx: RuleContext) -> set[int] | None:
     """Roots of the memrefs a launch touches (kernel operands, or values captured by the body)."""
     key = ("GPU303.buffers", id(op))
     if key not in ctx.cache:
-        ctx.cache[key] = _compute_buffers(op)
+        ctx.cache[key] = _compute_buffers(op, ctx)
     return ctx.cache[key]
 
 
-def _compute_buffers(op: Operation) -> set[int] | None:
+def _compute_buffers(op: Operation, ctx: RuleContext) -> set[int] | None:
     if op.name == "gpu.launch_func":
         return {buffer_root(v) for v in LaunchFuncView(op).kernel_operands if is_memref(v)}
     if op.name == "gpu.launch":
-        out: set[int] = set()
-        for nested in op.nested():
-            for value in nested.operands:
-                if is_memref(value) and not (isinstance(value, OpResult) and op.is_ancestor_of(value.owner)):
-                    if value.parent_block is not None and value.parent_block.parent_op is op:
-                        continue  # a block argument of the launch (an attribution)
-                    out.add(buffer_root(value))
-        return out
+        # Not the launch's own block arguments (its attributions).
+        return {buffer_root(v) for _, v in captured_memrefs(op, ctx) if not (isinstance(v, BlockArgument) and v.owner.parent_op is op)}
     return None
 
 

@@ -1,17 +1,19 @@
-"""GPU101, GPU102, GPU117-GPU119: the generic IR checks of MLIR's verifier (counts, parents,
-dominance, terminators, symbol uses)."""
+"""GPU101, GPU102, GPU117-GPU119, GPU121, GPU124: the generic IR checks of MLIR's verifier
+(counts, parents, dominance, terminators, symbol uses, symbol tables and declarations)."""
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error
-from gpu_lsp.dialects.registry import lookup
-from gpu_lsp.ir.attributes import SymbolRefAttr
+from gpu_lsp.dialects.registry import lookup, op_names
+from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.views import segment_sizes
 from gpu_lsp.parser.resolve import UndefinedValue
 
@@ -273,51 +275,56 @@ def _dominators(region: Region) -> dict[int, list[Block]] | None:
 
 
 class _DominanceChecker:
+    """Walks regions in dominance order with the set of values visible at each point (values
+    are hashed by identity)."""
+
     def __init__(self) -> None:
         self.out: list[Violation] = []
 
-    def region(self, region: Region, visible: set[int], graph: bool) -> None:
+    def region(self, region: Region, visible: set, graph: bool) -> None:
         if not region.blocks:
             return
         if graph:
-            added = []
+            added: list[Value] = []
             for block in region.blocks:
-                for arg in block.arguments:
-                    added.append(id(arg))
+                added.extend(block.arguments)
                 for op in block.operations:
-                    added.extend(id(r) for r in op.results)
+                    added.extend(op.results)
             visible.update(added)
             for block in region.blocks:
                 for op in block.operations:
-                    self.op(op, visible, check=False)
+                    if op.regions:
+                        self.nested(op, visible)
             visible.difference_update(added)
             return
-        children = _dominators(region)
-        if children is None:
-            self.block(region.blocks[0], visible, None)
-        else:
-            self.block(region.blocks[0], visible, children)
+        self.block(region.blocks[0], visible, _dominators(region))
 
-    def block(self, block: Block, visible: set[int], children: dict[int, list[Block]] | None) -> None:
-        added = [id(a) for a in block.arguments]
+    def block(self, block: Block, visible: set, children: dict[int, list[Block]] | None) -> None:
+        added: list[Value] = list(block.arguments)
         visible.update(added)
+        out = self.out
         for op in block.operations:
-            self.op(op, visible, check=True)
-            for r in op.results:
-                added.append(id(r))
-                visible.add(id(r))
+            operands = op.operands
+            if operands:
+                for value in operands:
+                    if value not in visible:
+                        for i, v in enumerate(operands):
+                            if v not in visible and not isinstance(v, UndefinedValue):
+                                out.append(_dominance_violation(op, i, v))
+                        break
+            if op.regions:
+                self.nested(op, visible)
+            results = op.results
+            if results:
+                added.extend(results)
+                visible.update(results)
         if children is not None:
             for child in children.get(id(block), ()):
                 self.block(child, visible, children)
         visible.difference_update(added)
 
-    def op(self, op: Operation, visible: set[int], check: bool) -> None:
-        if check:
-            for i, value in enumerate(op.operands):
-                if id(value) not in visible and not isinstance(value, UndefinedValue):
-                    self.out.append(_dominance_violation(op, i, value))
-        if not op.regions:
-            return
+    def nested(self, op: Operation, visible: set) -> None:
+        """The regions of `op` (isolated ones see nothing from outside)."""
         spec = lookup(op.name)
         if spec is None or not op.known:
             return
@@ -359,7 +366,8 @@ def operand_does_not_dominate(ctx: RuleContext) -> Iterator[Violation]:
     """
     checker = _DominanceChecker()
     module = ctx.module
-    checker.op(module, set(), check=False)
+    if module.regions:
+        checker.nested(module, set())
     yield from checker.out
 
 
@@ -463,3 +471,99 @@ def unresolved_symbol(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     target = ctx.symbols.lookup_nearest(op, callee)
     if target is None or target.name != "func.func":
         yield Violation(op_error(op, f"'{callee.root}' does not reference a valid function"), at(op))
+
+
+# --- symbol tables ------------------------------------------------------------------------------
+
+SYMBOL_TABLE_OPS = tuple(sorted(n for n in op_names() if lookup(n).has("symbol_table")))
+
+
+@rule("GPU121", "redefined-symbol", Severity.ERROR, ops=SYMBOL_TABLE_OPS, upstream=True, stage=Stage.REGIONS)
+def redefined_symbol(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks that the operations directly in a symbol table (`builtin.module`, `gpu.module`,
+    `spirv.module`) define each symbol name once: two `func.func @f`, a `gpu.func @k`
+    next to an `llvm.func @k`, a `gpu.module @m` next to a `gpu.binary @m`. Reports
+    upstream's `redefinition of symbol named 'f'` on the second definition, with the note
+    `see existing symbol definition here` on the first.
+
+    ## Why is this bad?
+    Upstream's verifier rejects the module (the `SymbolTable` trait). A symbol reference
+    such as `@kernels::@k` or `func.call @f` could not tell which definition it means.
+    Like upstream, only the first redefinition of each table is reported, after the ops
+    inside the table verified.
+
+    ## Example
+    ```mlir
+    gpu.module @kernels {
+      gpu.func @k() kernel {
+        gpu.return
+      }
+      gpu.func @k() kernel {
+        gpu.return
+      }
+    }
+    ```
+    Use instead: rename one of them (and the `gpu.launch_func` that launches it).
+
+    ## Fix safety
+    There is no fix: only the author knows which definition is meant.
+
+    ## References
+    - [MLIR Symbols and Symbol Tables](https://mlir.llvm.org/docs/SymbolsAndSymbolTables/)
+    """
+    if len(op.regions) != 1:
+        return
+    seen: dict[str, Operation] = {}
+    for block in op.regions[0].blocks:
+        for child in block.operations:
+            name = symbol_name(child)
+            if name is None:
+                continue
+            first = seen.setdefault(name, child)
+            if first is not child:
+                note = Related("see existing symbol definition here", at(first))
+                yield Violation(f"redefinition of symbol named '{name}'", at(child), related=(note,))
+                return
+
+
+_EMPTY_BODY = re.compile(r"\{\s*\}\s*$")
+
+
+@rule("GPU124", "public-symbol-declaration", Severity.ERROR, ops=("func.func",), upstream=True)
+def public_symbol_declaration(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks that a `func.func` without a body (a declaration of a function defined elsewhere,
+    such as a runtime helper) is `private` (or `nested`): upstream's `symbol declaration
+    cannot have public visibility`.
+
+    ## Why is this bad?
+    Upstream's verifier rejects the op (SymbolOpInterface). A public symbol must be defined in
+    the module; a declaration only names something the linker resolves later.
+
+    ## Example
+    ```mlir
+    func.func @printMemrefF32(memref<*xf32>)
+    ```
+    Use instead:
+    ```mlir
+    func.func private @printMemrefF32(memref<*xf32>)
+    ```
+
+    ## Fix safety
+    There is no fix.
+
+    ## References
+    - [MLIR Symbols and Symbol Tables: visibility](https://mlir.llvm.org/docs/SymbolsAndSymbolTables/#symbol-visibility)
+    """
+    if not op.regions or op.regions[0].blocks:
+        return
+    visibility = op.properties.get("sym_visibility")
+    if isinstance(visibility, StringAttr) and visibility.value in ("private", "nested"):
+        return
+    rng = op.range
+    if rng is None or ctx.text is None or _EMPTY_BODY.search(ctx.text, rng.start, rng.end):
+        return  # `{}`: an empty body, which upstream's parser rejects first
+    yield Violation(op_error(op, "symbol declaration cannot have public visibility"), at(op))
