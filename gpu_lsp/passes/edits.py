@@ -74,8 +74,14 @@ def _scope_of(value: Value) -> Operation | None:
 
 
 def _unique(name: str, taken: set[str]) -> str:
+    """`name`, or the first free `name_N` (a number for a numeric name: `%7_0` is no SSA name)."""
     if name not in taken:
         return name
+    if name.isdigit():
+        k = int(name) + 1
+        while str(k) in taken:
+            k += 1
+        return str(k)
     k = 0
     while f"{name}_{k}" in taken:
         k += 1

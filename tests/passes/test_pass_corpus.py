@@ -89,3 +89,16 @@ def test_pass_output_reparses_and_verifies(file: str, index: int, text: str, key
     assert not problems, problems
     assert_same_ir(module, reparsed.module, "re-parse")
     assert oracle_errors(printed) == []
+
+
+@pytest.mark.parametrize("file, index, text, key", _cases())
+def test_edits_reproduce_the_pass_output(file: str, index: int, text: str, key: str) -> None:
+    """The edit round trip (see test_edits.py) on every valid corpus chunk."""
+    from test_edits import pipeline, roundtrip
+
+    chunk = parse(text).chunks[0]
+    if (file, index) in EXPECTED_FAILURES:
+        pytest.skip("the pass fails by design")
+    if any(d.severity >= Severity.ERROR for d in verify_chunk(chunk)) or oracle_errors(text):
+        pytest.skip("the input itself is invalid (a test of diagnostics)")
+    roundtrip(text, pipeline(PIPELINES[key]), f"{file} chunk {index} {key}")
