@@ -118,6 +118,9 @@ class _BlockNames:
         return name
 
 
+_NO_SCOPE = object()
+
+
 class _EditNames:
     """The names the printer uses (duck-types printer.Names), computed when first asked.
 
@@ -130,9 +133,13 @@ class _EditNames:
         self.values: dict[Value, str] = {}
         self.blocks = _BlockNames(snap)
         self.taken: dict[int, set[str]] = {}
+        self.scopes: dict = {}  # block (or op, for its own region's arguments) -> scope
 
     def _taken(self, value: Value) -> set[str]:
-        scope = _scope_of(value)
+        where = value.owner if isinstance(value, BlockArgument) else value.owner.parent
+        scope = self.scopes.get(where, _NO_SCOPE)
+        if scope is _NO_SCOPE:
+            scope = self.scopes[where] = _scope_of(value)
         key = id(scope)
         taken = self.taken.get(key)
         if taken is None:
