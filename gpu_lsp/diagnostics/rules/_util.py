@@ -130,9 +130,10 @@ def is_memref(value: Value) -> bool:
     return isinstance(value.type, _MEMREF_TYPES)
 
 
-def captured_memrefs(op: Operation, ctx: RuleContext) -> list[tuple[Operation, Value]]:
-    """`(user, value)` for each memref operand of the ops nested in `op` that no op nested in `op`
-    defines (values captured from above, and block arguments), in pre-order; cached per chunk."""
+def captured_memrefs(op: Operation, ctx: RuleContext) -> tuple[list[str], list[Value]]:
+    """The memref operands of the ops nested in `op` that no op nested in `op` defines (values
+    captured from above, and block arguments), in pre-order, with the name of the op using each
+    (two parallel lists); cached per chunk."""
     key = ("captured_memrefs", id(op))
     found = ctx.cache.get(key)
     if found is None:
@@ -140,6 +141,13 @@ def captured_memrefs(op: Operation, ctx: RuleContext) -> list[tuple[Operation, V
         inner: set[Value] = set()  # values hash by identity
         for n in nested:
             inner.update(n.results)
-        found = [(n, v) for n in nested for v in n.operands if v not in inner and isinstance(v.type, _MEMREF_TYPES)]
+        users: list[str] = []
+        values: list[Value] = []
+        for n in nested:
+            for v in n.operands:
+                if v not in inner and isinstance(v.type, _MEMREF_TYPES):
+                    users.append(n.name)
+                    values.append(v)
+        found = (users, values)
         ctx.cache[key] = found
     return found

@@ -442,7 +442,8 @@ _DEVICE_READS = frozenset({"memref.load", "memref.dim", "vector.load", "vector.t
 def _written_in_body(op: Operation, captured_only: bool, ctx: RuleContext) -> set[int]:
     """Buffers (roots) a device body may write: memrefs it uses other than by plain reads."""
     if captured_only:
-        return {buffer_root(value) for user, value in captured_memrefs(op, ctx) if user.name not in _DEVICE_READS}
+        users, values = captured_memrefs(op, ctx)
+        return {buffer_root(value) for user, value in zip(users, values) if user not in _DEVICE_READS}
     out: set[int] = set()
     for nested in op.nested():
         if nested.name in _DEVICE_READS:

@@ -124,7 +124,8 @@ def _compute_buffers(op: Operation, ctx: RuleContext) -> set[int] | None:
         return {buffer_root(v) for v in LaunchFuncView(op).kernel_operands if is_memref(v)}
     if op.name == "gpu.launch":
         # Not the launch's own block arguments (its attributions).
-        return {buffer_root(v) for _, v in captured_memrefs(op, ctx) if not (isinstance(v, BlockArgument) and v.owner.parent_op is op)}
+        _, values = captured_memrefs(op, ctx)
+        return {buffer_root(v) for v in values if not (isinstance(v, BlockArgument) and v.owner.parent_op is op)}
     return None
 
 
