@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from gpu_lsp.diagnostics import suppression
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.engine import run_rules
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, load_rules
-from gpu_lsp.diagnostics import suppression
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.text import LineIndex
 
@@ -83,7 +84,8 @@ def lint_text(text: str, path: str | None = None, settings: object | None = None
     `select`/`ignore` code prefixes (or None for every rule).
     """
     del path
-    return lint_parsed(parse(text, split=True), settings)
+    with paused_gc():
+        return lint_parsed(parse(text, split=True), settings)
 
 
 def analyze_text(text: str, split: bool = False, settings: object | None = None) -> tuple[ParsedFile, list[Diagnostic]]:
@@ -91,5 +93,6 @@ def analyze_text(text: str, split: bool = False, settings: object | None = None)
 
     Suppression comments are applied; `settings` (select/ignore) may narrow the rules run.
     """
-    parsed = parse(text, split)
-    return parsed, lint_parsed(parsed, settings)
+    with paused_gc():
+        parsed = parse(text, split)
+        return parsed, lint_parsed(parsed, settings)
