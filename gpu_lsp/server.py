@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 import traceback
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
@@ -803,17 +804,48 @@ async def fix_all_command(ls: GpuLanguageServer, uri: str):
 
 @server.command(C.RUN_ON_GPU)
 async def run_on_gpu_command(ls: GpuLanguageServer, uri: str, function: str):
-    """Run a host function through the runner in a child process."""
+    """Run a host function in a child process, streaming its output as log messages and progress."""
     doc = ls.store.get(uri)
     if doc is None:
         raise _command_error(f"{C.RUN_ON_GPU}: {uri} is not open")
     filename = uri[len("file://") :] if uri.startswith("file://") else uri
+    name = function.lstrip("@")
+    token = await _begin_progress(ls, f"Run on GPU: @{name}")
+
+    def on_output(stream: str, text: str) -> None:
+        kind = types.MessageType.Log if stream == "stdout" else types.MessageType.Warning
+        for line in text.splitlines():
+            ls.window_log_message(types.LogMessageParams(type=kind, message=f"@{name}: {line}"))
+            if token is not None:
+                ls.work_done_progress.report(token, types.WorkDoneProgressReport(message=line[:200]))
+
+    summary = "cancelled"
     try:
-        return await C.run_in_child(
-            doc.text, function.lstrip("@"), ls.settings.runner_backend, ls.settings.run_timeout_s, filename
+        result = await C.run_in_child(
+            doc.text, name, ls.settings.runner_backend, ls.settings.run_timeout_s, filename,
+            max_memory=ls.settings.run_max_memory, on_output=on_output,
         )
+        summary = str(result.get("message", "finished"))
+        return result
     except C.CommandError as exc:
+        summary = str(exc)
         raise _command_error(str(exc)) from None
+    finally:
+        if token is not None:
+            ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=summary))
+
+
+async def _begin_progress(ls: GpuLanguageServer, title: str) -> str | None:
+    """A work-done progress token when the client supports it (else None)."""
+    if not ls.capability("window.work_done_progress", False):
+        return None
+    token = f"gpu-lsp-run-{uuid.uuid4().hex}"
+    try:
+        await asyncio.wait_for(ls.work_done_progress.create_async(token), 5)
+    except Exception:  # the client refused or did not answer: run without progress
+        return None
+    ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, cancellable=False))
+    return token
 
 
 async def _refactor_command(ls: GpuLanguageServer, command: str, refactoring: str, uri: str, line: int, character: int):

@@ -6,6 +6,7 @@ import asyncio
 import importlib
 import json
 import sys
+from typing import Callable
 
 RUN_ON_GPU = "gpu-lsp.runOnGpu"
 FIX_ALL = "gpu-lsp.fixAll"
@@ -33,13 +34,25 @@ def runner_available() -> str | None:
     return None
 
 
-async def run_in_child(text: str, function: str, backend: str, timeout: float, filename: str = "<buffer>") -> dict:
-    """Run `@function` of `text` through the runner in a child process, killed after `timeout` s."""
+async def run_in_child(
+    text: str,
+    function: str,
+    backend: str,
+    timeout: float,
+    filename: str = "<buffer>",
+    max_memory: int | None = None,
+    on_output: Callable[[str, str], None] | None = None,
+) -> dict:
+    """Run `@function` of `text` through the runner in a child process.
+
+    Program output reaches `on_output(stream, text)` as it is printed; the child
+    is killed after `timeout` seconds, and when the awaiting task is cancelled
+    (the client cancelled the command); `max_memory` caps the program's allocations.
+    """
     reason = runner_available()
     if reason is not None:
         raise CommandError(f"Run on GPU: {reason}; nothing was run.")
-    job = {"text": text, "function": function, "backend": backend, "timeout": timeout, "filename": filename}
-    payload = json.dumps(job).encode()
+    job = {"text": text, "function": function, "backend": backend, "timeout": timeout, "filename": filename, "max_memory": max_memory}
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -47,22 +60,45 @@ async def run_in_child(text: str, function: str, backend: str, timeout: float, f
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        limit=2**24,
     )
+    proc.stdin.write(json.dumps(job).encode())
+    proc.stdin.close()
     try:
-        out, err = await asyncio.wait_for(proc.communicate(payload), timeout + 5)
+        result = await asyncio.wait_for(_read_events(proc, on_output), timeout + 5)
     except asyncio.TimeoutError:
-        proc.kill()
-        await proc.wait()
         raise CommandError(f"Run on GPU: @{function} did not finish within {timeout:g} s; the run was stopped.") from None
-    if proc.returncode != 0:
-        tail = err.decode(errors="replace").strip().splitlines()[-5:]
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    if result is None:
+        err = (await proc.stderr.read()).decode(errors="replace")
+        tail = err.strip().splitlines()[-5:]
         raise CommandError(f"Run on GPU: the runner failed (exit {proc.returncode}): " + " | ".join(tail))
-    try:
-        result = json.loads(out.decode())
-    except ValueError:
-        raise CommandError("Run on GPU: the runner's answer could not be read") from None
-    if not isinstance(result, dict):
-        raise CommandError("Run on GPU: the runner's answer could not be read")
     if "exit_code" not in result and result.get("error"):
         raise CommandError(f"Run on GPU: {result['error']}")
     return result
+
+
+async def _read_events(proc: asyncio.subprocess.Process, on_output: Callable[[str, str], None] | None) -> dict | None:
+    """Forward output events until the child's result line; None if it ends without one."""
+    assert proc.stdout is not None
+    while True:
+        line = await proc.stdout.readline()
+        if not line:
+            await proc.wait()
+            return None
+        try:
+            event = json.loads(line.decode())
+        except ValueError:
+            continue
+        if not isinstance(event, dict):
+            continue
+        kind = event.pop("event", None)
+        if kind in ("stdout", "stderr"):
+            if on_output is not None:
+                on_output(kind, str(event.get("text", "")))
+        elif kind == "result":
+            await proc.wait()
+            return event

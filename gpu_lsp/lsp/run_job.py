@@ -42,6 +42,12 @@ def result_json(result, function: str, seconds: float) -> dict:
     return out
 
 
+def emit(event: str, payload: dict) -> None:
+    """One JSON line on stdout: program output as it happens, then the result."""
+    sys.stdout.write(json.dumps({"event": event, **payload}, default=str) + "\n")
+    sys.stdout.flush()
+
+
 def main() -> int:
     job = json.loads(sys.stdin.read())
     runner = getattr(importlib.import_module(RUNNER_MODULE), RUNNER_FUNCTION)
@@ -54,11 +60,14 @@ def main() -> int:
             entry=function,
             backend=job.get("backend", "auto"),
             timeout=job.get("timeout"),
+            max_memory=job.get("max_memory"),
+            stdout=lambda text: emit("stdout", {"text": text}),
+            stderr=lambda text: emit("stderr", {"text": text}),
         )
     except Exception as exc:  # the runner itself failed: report it, do not crash
-        print(json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"}))
+        emit("result", {"ok": False, "error": f"{type(exc).__name__}: {exc}"})
         return 0
-    print(json.dumps(result_json(result, function, time.perf_counter() - started), default=str))
+    emit("result", result_json(result, function, time.perf_counter() - started))
     return 0
 
 

@@ -28,6 +28,7 @@ class Settings:
     severity: dict[str, Severity] = field(default_factory=dict)
     runner_backend: str = "auto"
     run_timeout_s: float = 60.0
+    run_max_memory: int = 4 * 2**30
 
     def apply(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """The diagnostics with the user's severity overrides (select/ignore are the linter's)."""
@@ -121,6 +122,12 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
                 settings = replace(settings, run_timeout_s=float(timeout))
             else:
                 problems.append("gpuLsp.runner.timeout must be a positive number of seconds")
+        max_memory = runner.get("maxMemory")
+        if max_memory is not None:
+            if isinstance(max_memory, int) and not isinstance(max_memory, bool) and max_memory > 0:
+                settings = replace(settings, run_max_memory=max_memory)
+            else:
+                problems.append("gpuLsp.runner.maxMemory must be a positive number of bytes")
     elif runner is not None:
         problems.append("gpuLsp.runner must be an object")
     return settings, problems
