@@ -360,22 +360,28 @@ def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot,
     return snap, V.offset_of(snap, pos)
 
 
+async def _at_position(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot, int], Any]) -> Any:
+    """Answer a request at a position: `compute(snapshot, offset)` in the analysis thread, `empty` off-document."""
+
+    def run():
+        found = _at(ls, params.text_document.uri, params.position)
+        return empty if found is None else compute(*found)
+
+    return await ls.in_analysis(run)
+
+
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 @guarded(None)
 async def hover(ls: GpuLanguageServer, params: types.HoverParams):
     markdown = types.MarkupKind.Markdown in (ls.capability("text_document.hover.content_format", []) or [])
 
-    def run():
-        found = _at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
+    def compute(snap: Snapshot, offset: int):
         from gpu_lsp.lsp.hover import hover as feature
 
-        snap, offset = found
         result = feature(snap, offset)
         return None if result is None else V.hover(snap, result.markdown, result.range, markdown)
 
-    return await ls.in_analysis(run)
+    return await _at_position(ls, params, None, compute)
 
 
 def _locations(snap: Snapshot, ranges) -> list[types.Location]:
@@ -385,44 +391,32 @@ def _locations(snap: Snapshot, ranges) -> list[types.Location]:
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 @guarded(list)
 async def definition(ls: GpuLanguageServer, params: types.DefinitionParams):
-    def run():
-        found = _at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return []
+    def compute(snap: Snapshot, offset: int):
         from gpu_lsp.lsp.navigation import definition as feature
 
-        snap, offset = found
         return _locations(snap, feature(snap, offset))
 
-    return await ls.in_analysis(run)
+    return await _at_position(ls, params, [], compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
 @guarded(list)
 async def references(ls: GpuLanguageServer, params: types.ReferenceParams):
-    def run():
-        found = _at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return []
+    def compute(snap: Snapshot, offset: int):
         from gpu_lsp.lsp.navigation import references as feature
 
-        snap, offset = found
         include = params.context.include_declaration if params.context is not None else True
         return _locations(snap, feature(snap, offset, include))
 
-    return await ls.in_analysis(run)
+    return await _at_position(ls, params, [], compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
 @guarded(list)
 async def document_highlight(ls: GpuLanguageServer, params: types.DocumentHighlightParams):
-    def run():
-        found = _at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return []
+    def compute(snap: Snapshot, offset: int):
         from gpu_lsp.lsp.navigation import highlights
 
-        snap, offset = found
         return [
             types.DocumentHighlight(
                 range=V.lsp_range(snap, h.range),
@@ -431,7 +425,7 @@ async def document_highlight(ls: GpuLanguageServer, params: types.DocumentHighli
             for h in highlights(snap, offset)
         ]
 
-    return await ls.in_analysis(run)
+    return await _at_position(ls, params, [], compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -475,39 +469,31 @@ async def completion(ls: GpuLanguageServer, params: types.CompletionParams):
     formats = ls.capability("text_document.completion.completion_item.documentation_format", []) or []
     markdown = types.MarkupKind.Markdown in formats
 
-    def run():
-        found = _at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
+    def compute(snap: Snapshot, offset: int):
         from gpu_lsp.lsp.completion import complete
 
-        snap, offset = found
         entries = complete(snap, offset, snippets)
         return types.CompletionList(
             is_incomplete=False, items=[V.completion_item(snap, e, markdown) for e in entries]
         )
 
-    return await ls.in_analysis(run)
+    return await _at_position(ls, params, None, compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 @guarded(None)
 async def prepare_rename(ls: GpuLanguageServer, params: types.PrepareRenameParams):
-    def run():
-        found = _at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
+    def compute(snap: Snapshot, offset: int):
         from gpu_lsp.lsp.navigation import RenameError
         from gpu_lsp.lsp.navigation import prepare_rename as feature
 
-        snap, offset = found
         try:
             rng, placeholder = feature(snap, offset)
         except RenameError as exc:
             raise JsonRpcException(code=REQUEST_FAILED, message=str(exc)) from None
         return types.PrepareRenamePlaceholder(range=V.lsp_range(snap, rng), placeholder=placeholder)
 
-    return await ls.in_analysis(run)
+    return await _at_position(ls, params, None, compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
@@ -515,21 +501,17 @@ async def prepare_rename(ls: GpuLanguageServer, params: types.PrepareRenameParam
 async def rename(ls: GpuLanguageServer, params: types.RenameParams):
     document_changes = bool(ls.capability("workspace.workspace_edit.document_changes", False))
 
-    def run():
-        found = _at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
+    def compute(snap: Snapshot, offset: int):
         from gpu_lsp.lsp.navigation import RenameError
         from gpu_lsp.lsp.navigation import rename as feature
 
-        snap, offset = found
         try:
             edits = feature(snap, offset, params.new_name)
         except RenameError as exc:
             raise JsonRpcException(code=REQUEST_FAILED, message=str(exc)) from None
         return V.workspace_edit(snap.uri, snap.version, [V.text_edit(snap, e) for e in edits], document_changes)
 
-    return await ls.in_analysis(run)
+    return await _at_position(ls, params, None, compute)
 
 
 def _legend() -> types.SemanticTokensLegend:
@@ -625,17 +607,13 @@ async def inlay_hint(ls: GpuLanguageServer, params: types.InlayHintParams):
 async def signature_help(ls: GpuLanguageServer, params: types.SignatureHelpParams):
     formats = ls.capability("text_document.signature_help.signature_information.documentation_format", []) or []
 
-    def run():
-        found = _at(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
+    def compute(snap: Snapshot, offset: int):
         from gpu_lsp.lsp.hints import signature_help as feature
 
-        snap, offset = found
         sig = feature(snap, offset)
         return None if sig is None else V.signature_help(sig, types.MarkupKind.Markdown in formats)
 
-    return await ls.in_analysis(run)
+    return await _at_position(ls, params, None, compute)
 
 
 @server.feature(
