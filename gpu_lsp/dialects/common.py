@@ -123,6 +123,20 @@ def element_type(ty: T.Type) -> T.Type:
     return ty
 
 
+def read_element_access(c: Cursor, st: OpState, arrow: bool = False) -> None:
+    """`%src[%i, ...] attr-dict : T` (one element of T), or with `arrow` `: T -> R`."""
+    src = c.operand()
+    idx = c.index_list()
+    c.optional_attr_dict(st)
+    src.type = c.colon_type()
+    st.refs.extend([src] + idx)
+    if arrow:
+        c.punct("->")
+        st.result_types.append(c.type())
+    else:
+        st.result_types.append(element_type(src.type))
+
+
 def typed_operand_list(c: Cursor, st: OpState) -> list[Ref]:
     """`%a, %b : T, U` or nothing (`($values^ : type($values))?`)."""
     refs = c.operand_list()

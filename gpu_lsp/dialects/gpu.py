@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_signature
+from gpu_lsp.dialects.common import read_element_access, read_signature
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
@@ -648,14 +648,7 @@ def _set_default_device(c: Cursor, st: OpState) -> None:
 
 @op("gpu.subgroup_mma_load_matrix", "", "Loads a warp matrix fragment from memory.", "%m = gpu.subgroup_mma_load_matrix %src[%i, %j] {leadDimension = N : index} : memref<...> -> !gpu.mma_matrix<...>")
 def _mma_load(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    src.type = c.type()
-    c.punct("->")
-    st.refs.extend([src] + idx)
-    st.result_types.append(c.type())
+    read_element_access(c, st, arrow=True)
 
 
 @op("gpu.subgroup_mma_store_matrix", "", "Stores a warp matrix fragment to memory.", "gpu.subgroup_mma_store_matrix %m, %dst[%i, %j] {leadDimension = N : index} : !gpu.mma_matrix<...>, memref<...>")
@@ -724,14 +717,7 @@ def _mma_elementwise(c: Cursor, st: OpState) -> None:
 
 @op("gpu.subgroup_mma_extract_thread_local", "pure", "Reads this thread's element of a warp matrix fragment.", "%v = gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<...> -> T")
 def _mma_extract(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    m.type = c.type()
-    c.punct("->")
-    st.refs.extend([m] + idx)
-    st.result_types.append(c.type())
+    read_element_access(c, st, arrow=True)
 
 
 @op("gpu.subgroup_mma_insert_thread_local", "pure", "Writes this thread's element of a warp matrix fragment.", "%m2 = gpu.subgroup_mma_insert_thread_local %v, %m[%i] : T, !gpu.mma_matrix<...> -> !gpu.mma_matrix<...>")

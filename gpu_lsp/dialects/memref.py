@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type, mixed_list, mixed_values, read_tolerant, reassociation, typed_operand_list
+from gpu_lsp.dialects.common import element_type, mixed_list, mixed_values, read_element_access, read_tolerant, reassociation, typed_operand_list
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr
@@ -11,12 +11,7 @@ from gpu_lsp.parser.cursor import Cursor, OpState
 
 @op("memref.load", "", "Loads an element from a memref.", "%v = memref.load %m[%i, ...] : memref<...>")
 def _load(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    st.refs.extend([m] + idx)
-    st.result_types.append(element_type(m.type))
+    read_element_access(c, st)
 
 
 @op("memref.store", "", "Stores an element into a memref.", "memref.store %v, %m[%i, ...] : memref<...>")

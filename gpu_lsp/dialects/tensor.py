@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type, mixed_list, read_tolerant, reassociation, typed_operand_list
+from gpu_lsp.dialects.common import element_type, mixed_list, read_element_access, read_tolerant, reassociation, typed_operand_list
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import UnitAttr
@@ -20,12 +20,7 @@ def _empty(c: Cursor, st: OpState) -> None:
 
 @op("tensor.extract", "pure", "Reads one element of a tensor.", "%v = tensor.extract %t[%i, %j] : tensor<4x4xf32>")
 def _extract(c: Cursor, st: OpState) -> None:
-    t = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    t.type = c.colon_type()
-    st.refs.extend([t] + idx)
-    st.result_types.append(element_type(t.type))
+    read_element_access(c, st)
 
 
 @op("tensor.insert", "pure", "A tensor with one element replaced.", "%r = tensor.insert %v into %t[%i] : tensor<4xf32>")

@@ -459,34 +459,13 @@ def _yield(c: Cursor, st: OpState) -> None:
     "%g = vector.gather %m[%i][%idxs], %mask, %pass : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32> into vector<16xf32>",
 )
 def _gather(c: Cursor, st: OpState) -> None:
-    base, idx = _base_indices(c)
-    sub = c.group("[")
-    vec = sub.operand()
-    sub.done()
-    c.punct(",")
-    mask = c.operand()
-    c.punct(",")
-    passthru = c.operand()
-    c.optional_attr_dict(st)
-    base.type = c.colon_type()
-    c.punct(",")
-    vec.type = c.type()
-    c.punct(",")
-    mask.type = c.type()
-    c.punct(",")
-    passthru.type = c.type()
+    _indexed_vector_access(c, st)
     c.keyword("into")
-    st.refs.extend([base] + idx + [vec, mask, passthru])
     st.result_types.append(c.type())
 
 
-@op(
-    "vector.scatter",
-    "",
-    "Scatters the enabled lanes of a vector to memory at base + index vector.",
-    "vector.scatter %m[%i][%idxs], %mask, %v : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32>",
-)
-def _scatter(c: Cursor, st: OpState) -> None:
+def _indexed_vector_access(c: Cursor, st: OpState) -> None:
+    """`%base[%i][%idxs], %mask, %v attr-dict : B, I, M, V`, shared by gather and scatter."""
     base, idx = _base_indices(c)
     sub = c.group("[")
     vec = sub.operand()
@@ -497,13 +476,20 @@ def _scatter(c: Cursor, st: OpState) -> None:
     value = c.operand()
     c.optional_attr_dict(st)
     base.type = c.colon_type()
-    c.punct(",")
-    vec.type = c.type()
-    c.punct(",")
-    mask.type = c.type()
-    c.punct(",")
-    value.type = c.type()
+    for ref in (vec, mask, value):
+        c.punct(",")
+        ref.type = c.type()
     st.refs.extend([base] + idx + [vec, mask, value])
+
+
+@op(
+    "vector.scatter",
+    "",
+    "Scatters the enabled lanes of a vector to memory at base + index vector.",
+    "vector.scatter %m[%i][%idxs], %mask, %v : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32>",
+)
+def _scatter(c: Cursor, st: OpState) -> None:
+    _indexed_vector_access(c, st)
     if c.optional_punct("->"):
         st.result_types.append(c.type())
 
