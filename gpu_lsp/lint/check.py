@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import enum
-import gc
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 
 from gpu_lsp.analysis import ALWAYS_REPORTED, lint_text
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import Problem, Source, Target, decode, read_source, write_source
 from gpu_lsp.lint.fixer import fix_text
@@ -107,14 +105,3 @@ def check_target(target: Target, settings: Settings, mode: FixMode, stdin_data: 
         return FileReport(target.display, target.path, text=source.text, problem=Problem(target.display, message))
 
 
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """No cyclic collection while one file is checked (each would rescan the file's growing IR, ~15% of
-    the time); the file's cycles are collected once afterwards, with the next allocations."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -9,13 +9,13 @@ unit is indexed again.
 
 from __future__ import annotations
 
-import gc
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
 from gpu_lsp.dialects.registry import lookup
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.attributes import StringAttr
 from gpu_lsp.ir.core import Block, Operation, OpResult, Value
 from gpu_lsp.parser.api import Chunk, ParsedFile
@@ -188,13 +188,8 @@ class DocumentIndex:
     """Every occurrence of one snapshot, with symbol tables and alias definitions."""
 
     def __init__(self, parsed: ParsedFile, previous: "DocumentIndex | None" = None) -> None:
-        enabled = gc.isenabled()
-        gc.disable()  # millions of live IR objects: collections during the build cost more than it
-        try:
+        with paused_gc():  # millions of live IR objects: collections during the build cost more than it
             self._build(parsed, previous)
-        finally:
-            if enabled:
-                gc.enable()
 
     def _build(self, parsed: ParsedFile, previous: "DocumentIndex | None") -> None:
         self.parsed = parsed

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.dialects.registry import op_names
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Anchor, Operation, Span
 from gpu_lsp.parser.builder import SYNTAX, Builder
 from gpu_lsp.parser.cursor import ParseContext
@@ -98,13 +98,8 @@ def split_ranges(text: str) -> list[tuple[int, int]]:
 def parse(text: str, split: bool = False) -> ParsedFile:
     """Parse a buffer; never raises on user input."""
     ranges = split_ranges(text) if split else [(0, len(text))]
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_gc():
         chunks = [parse_chunk(text, s, e) for s, e in ranges]
-    finally:
-        if enabled:
-            gc.enable()
     return ParsedFile(text, chunks, split)
 
 

@@ -10,10 +10,9 @@ buffer is parsed anew. Either way the result equals a full parse (tested).
 
 from __future__ import annotations
 
-import gc
-
 from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.dialects.registry import lookup
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Block, Operation
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse, split_ranges
 from gpu_lsp.parser.builder import Builder
@@ -30,13 +29,8 @@ def reparse(previous: ParsedFile, new_text: str, changed: TextRange) -> ParsedFi
     previous one with that range replaced.
     """
     delta = len(new_text) - len(previous.text)
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_gc():
         result = _try_incremental(previous, new_text, changed, delta)
-    finally:
-        if enabled:
-            gc.enable()
     if result is None:
         return parse(new_text, previous.split)
     return result

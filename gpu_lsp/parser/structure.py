@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from functools import lru_cache
 from pathlib import Path
 
@@ -10,6 +9,7 @@ from lark import Lark, Transformer
 from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer, Token
 
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.parser.lexer import ItemsToken, LexError
 from gpu_lsp.text import TextRange
 
@@ -204,9 +204,7 @@ def parse_structure(tokens: list[Token]) -> tuple[list, list[LexError]]:
         errors.append(LexError(f"unexpected '{tok}'", TextRange(tok.start_pos, tok.end_pos)))
         return True
 
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused_gc():
         try:
             result = parser.parse(_Stream(tokens), on_error=recover)
         except UnexpectedInput as exc:
@@ -214,7 +212,4 @@ def parse_structure(tokens: list[Token]) -> tuple[list, list[LexError]]:
             pos = tok.start_pos if tok is not None and tok.start_pos is not None else 0
             errors.append(LexError("unexpected end of input", TextRange(pos, pos)))
             result = []
-    finally:
-        if enabled:
-            gc.enable()
     return result, errors

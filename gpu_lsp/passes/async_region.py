@@ -25,9 +25,10 @@ reversed by each replaceAllUsesWith onto a new op.
 
 from __future__ import annotations
 
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Use, Value, erase_op
-from gpu_lsp.passes.base import PassFailure, no_gc, op_error
+from gpu_lsp.passes.base import PassFailure, op_error
 from gpu_lsp.passes.effects import IMPLICIT_TERMINATOR, has_side_effects, is_async_op, is_terminator
 from gpu_lsp.passes.ir import (
     blocks_post_order,
@@ -274,7 +275,7 @@ def _single_token_use(execute: Operation) -> Operation:
 
 def make_async_func(func: Operation) -> None:
     """Run the pass on one func.func; raises PassFailure on a remaining gpu.launch."""
-    with no_gc():
+    with paused_gc():
         _make_async_func(func)
 
 

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir.core import Operation
@@ -47,20 +44,3 @@ def to_diagnostics(failure: PassFailure, fallback: TextRange) -> list[Diagnostic
         severity = Severity.ERROR if d.severity == "error" else Severity.WARNING
         out.append(Diagnostic(PASS_ERROR, d.message, d.range or fallback, severity, related=related))
     return out
-
-
-@contextlib.contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a pass builds many objects over a large IR.
-
-    A rewrite allocates thousands of ops; with the collector on, each young
-    generation collection that overflows rescans the whole parsed module (the
-    parser pauses it too). The previous state is restored.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

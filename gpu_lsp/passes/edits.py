@@ -22,10 +22,10 @@ the printed ops are untouched.
 from __future__ import annotations
 
 from gpu_lsp.dialects import registry
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Value
 from gpu_lsp.parser.api import Chunk
-from gpu_lsp.passes.base import no_gc
 from gpu_lsp.text import Edit, TextRange
 
 MARKER = "gpu_lsp.edit_marker"
@@ -250,7 +250,7 @@ class Snapshot:
         self.regions: dict[Region, TextRange | None] = {}
         self.values: dict[Value, str | None] = {}
         self.forced: set[Operation] = set()
-        with no_gc():
+        with paused_gc():
             self._record(chunk.module)
 
     def _record(self, op: Operation) -> None:
@@ -274,7 +274,7 @@ class Snapshot:
         """The edits that turn the snapshot's text into the rewritten module."""
         import gpu_lsp.ir.printers  # noqa: F401  (registers the custom printers and name hints)
 
-        with no_gc():
+        with paused_gc():
             return _Differ(self).run()
 
 

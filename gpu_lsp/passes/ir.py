@@ -7,7 +7,7 @@ from typing import Iterator
 from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr
-from gpu_lsp.ir.core import Block, BlockArgument, OpResult, Operation, Region, Use, Value
+from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Use, Value
 
 # `extra` keys that record where something was written; meaningless on new or cloned ops.
 _POSITIONAL_EXTRA = ("unnamed_async", "loc")

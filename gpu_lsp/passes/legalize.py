@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.passes.async_region import async_dependencies, async_token_result
-from gpu_lsp.passes.base import no_gc
 from gpu_lsp.passes.effects import is_async_op
 from gpu_lsp.passes.ir import insert_after, insert_before, touch, wait_op
 
@@ -49,7 +49,7 @@ def _set_dependencies(op: Operation, deps: list) -> None:
 
 def legalize(root: Operation) -> LegalizeResult:
     """Rewrite every async op nested in `root`, in place."""
-    with no_gc():
+    with paused_gc():
         return _legalize(root)
 
 

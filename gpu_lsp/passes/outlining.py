@@ -24,10 +24,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
-from gpu_lsp.passes.base import PassFailure, no_gc, op_error
+from gpu_lsp.passes.base import PassFailure, op_error
 from gpu_lsp.passes.effects import constant_int, is_registered
 from gpu_lsp.passes.ir import (
     body_block,
@@ -419,7 +420,7 @@ def outline_kernels(
     ValueError when `data_layout_str` is not a data layout specification.
     """
     data_layout = parse_data_layout(data_layout_str) if data_layout_str else None
-    with no_gc():
+    with paused_gc():
         return _outline_module(module, data_layout, select)
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.passes.async_region import make_async_func
-from gpu_lsp.passes.base import PassDiagnostic, PassFailure, no_gc
+from gpu_lsp.passes.base import PassDiagnostic, PassFailure
 from gpu_lsp.passes.outlining import outline_kernels, parse_data_layout
 from gpu_lsp.passes.sink import sink_index_computations
 
@@ -229,5 +230,5 @@ def run_nest(nest: Nest, op: Operation) -> None:
 
 def run_pipeline(pipeline: Nest, module: Operation) -> None:
     """Run a pipeline on a builtin.module in place; raises PassFailure when a pass fails."""
-    with no_gc():
+    with paused_gc():
         run_nest(pipeline, module)

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from typing import Callable
 
 from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.passes.async_region import make_async_func
-from gpu_lsp.passes.base import PassFailure, no_gc
+from gpu_lsp.passes.base import PassFailure
 from gpu_lsp.passes.edits import Snapshot
 from gpu_lsp.passes.ir import post_order
 from gpu_lsp.passes.legalize import legalize
@@ -69,7 +70,7 @@ class Available:
 def _paused_gc(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        with no_gc():
+        with paused_gc():
             return fn(*args, **kwargs)
 
     return wrapper

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.passes.base import no_gc
 from gpu_lsp.passes.effects import is_constant_like
 from gpu_lsp.passes.ir import clone_op, post_order, replace_uses_in_region, used_values_defined_above
 
@@ -73,7 +73,7 @@ def sink_into_launch(launch: Operation, beneficial: Callable[[Operation], bool] 
 
 def sink_index_computations(root: Operation) -> list[Operation]:
     """Run the pass on `root` (any op); returns the inserted clones."""
-    with no_gc():
+    with paused_gc():
         return _sink_all(root)
 
 
