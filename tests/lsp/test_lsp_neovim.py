@@ -58,8 +58,7 @@ def test_neovim_shows_diagnostics_and_applies_the_ignore_quick_fix(tmp_path: Pat
 
 def test_neovim_applies_the_fix_of_the_two_dependency_launch(tmp_path: Path) -> None:
     fixes = [d for d in lint_text(TWO_DEPS.read_text()) if d.fix is not None]
-    if not fixes:
-        pytest.skip("no rule reports the two-dependency gpu.launch_func with a fix yet")
+    assert [d.code for d in fixes] == ["GPU201"], "GPU201 reports the two-dependency gpu.launch_func with a fix"
     result = _run(TWO_DEPS, tmp_path)
     assert result["diagnostics"] and result["diagnostics"][0]["source"] == "gpu-lint"
     buffer = "\n".join(result["buffer"])
