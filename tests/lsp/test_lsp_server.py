@@ -347,9 +347,8 @@ async def test_code_lens_and_commands(client: RecordingClient) -> None:
     )
     assert run["ok"] and run["stdout"] == "2.5\n" and run["message"].startswith("@main finished on numpy")
     assert any(m.message == "@main: 2.5" for m in client.log_messages), "program output is streamed as log messages"
-    if _vscode(client):
-        ends = [r for reports in client.progress_reports.values() for r in reports if isinstance(r, types.WorkDoneProgressEnd)]
-        assert any(r.message.startswith("@main finished") for r in ends), "the run reports progress and ends with its summary"
+    ends = [r for reports in client.progress_reports.values() for r in reports if isinstance(r, types.WorkDoneProgressEnd)]
+    assert any(r.message.startswith("@main finished") for r in ends), "the run reports progress and ends with its summary"
     with pytest.raises(JsonRpcException, match="is not open"):
         await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.runOnGpu", arguments=["file:///x.mlir", "main"])))
 
