@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from lark.lexer import Token
 
+from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
@@ -121,6 +122,21 @@ def element_type(ty: T.Type) -> T.Type:
     if isinstance(ty, (T.VectorType, T.TensorType, T.MemRefType, T.UnrankedTensorType, T.UnrankedMemRefType, T.ComplexType)):
         return ty.element
     return ty
+
+
+def read_cast(c: Cursor, st: OpState) -> None:
+    """`%v attr-dict : T to U`: one operand converted to the result type."""
+    src = c.operand()
+    c.optional_attr_dict(st)
+    src.type = c.colon_type()
+    c.keyword("to")
+    st.refs.append(src)
+    st.result_types.append(c.type())
+
+
+def cast_op(name: str, summary: str, traits: str = "pure") -> None:
+    """Register an op written `%r = <name> %v : T to U`."""
+    op(name, traits, summary, f"%r = {name} %v : T to U")(read_cast)
 
 
 def read_element_access(c: Cursor, st: OpState, arrow: bool = False) -> None:

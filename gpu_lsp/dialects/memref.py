@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type, mixed_list, mixed_values, read_element_access, read_tolerant, reassociation, typed_operand_list
+from gpu_lsp.dialects.common import cast_op, element_type, mixed_list, mixed_values, read_element_access, read_tolerant, reassociation, typed_operand_list
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr
@@ -66,20 +66,8 @@ def _dim(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-def _cast_like(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        m = c.operand()
-        c.optional_attr_dict(st)
-        m.type = c.colon_type()
-        c.keyword("to")
-        st.refs.append(m)
-        st.result_types.append(c.type())
-
-    op(name, "pure", summary, f"%r = {name} %m : memref<...> to memref<...>")(parse)
-
-
-_cast_like("memref.cast", "Casts between compatible memref types.")
-_cast_like("memref.memory_space_cast", "Changes the memory space of a memref.")
+cast_op("memref.cast", "Casts between compatible memref types.")
+cast_op("memref.memory_space_cast", "Changes the memory space of a memref.")
 
 
 @op("memref.copy", "", "Copies one memref into another.", "memref.copy %src, %dst : memref<...> to memref<...>")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type, mixed_list, read_element_access, read_tolerant, reassociation, typed_operand_list
+from gpu_lsp.dialects.common import cast_op, element_type, mixed_list, read_element_access, read_tolerant, reassociation, typed_operand_list
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import UnitAttr
@@ -56,20 +56,8 @@ def _rank(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-def _cast(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        t = c.operand()
-        c.optional_attr_dict(st)
-        t.type = c.colon_type()
-        c.keyword("to")
-        st.refs.append(t)
-        st.result_types.append(c.type())
-
-    op(name, "pure", summary, f"%r = {name} %t : T to U")(parse)
-
-
-_cast("tensor.cast", "Casts between compatible tensor types.")
-_cast("tensor.bitcast", "Reinterprets the element type of a tensor.")
+cast_op("tensor.cast", "Casts between compatible tensor types.")
+cast_op("tensor.bitcast", "Reinterprets the element type of a tensor.")
 
 
 def _reshape_like(name: str, summary: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.dialects.arith import read_modifiers
-from gpu_lsp.dialects.common import element_type, typed_operand_list
+from gpu_lsp.dialects.common import cast_op, element_type, typed_operand_list
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr
@@ -300,22 +300,10 @@ def _contract(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-def _cast(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        src = c.operand()
-        c.optional_attr_dict(st)
-        src.type = c.colon_type()
-        c.keyword("to")
-        st.refs.append(src)
-        st.result_types.append(c.type())
-
-    op(name, "pure", summary, f"%r = {name} %v : T to U")(parse)
-
-
-_cast("vector.shape_cast", "Reshapes a vector keeping its elements in order.")
-_cast("vector.bitcast", "Reinterprets the bits of a vector with another element type.")
-_cast("vector.type_cast", "Views a memref of scalars as a memref of one vector.")
-_cast("vector.extract_strided_slice", "Extracts a strided slice of a vector ({offsets, sizes, strides}).")
+cast_op("vector.shape_cast", "Reshapes a vector keeping its elements in order.")
+cast_op("vector.bitcast", "Reinterprets the bits of a vector with another element type.")
+cast_op("vector.type_cast", "Views a memref of scalars as a memref of one vector.")
+cast_op("vector.extract_strided_slice", "Extracts a strided slice of a vector ({offsets, sizes, strides}).")
 
 
 @op("vector.transpose", "pure", "Permutes the dimensions of a vector.", "%r = vector.transpose %v, [1, 0] : vector<2x3xf32> to vector<3x2xf32>")
