@@ -853,20 +853,24 @@ async def _refactor_command(ls: GpuLanguageServer, command: str, refactoring: st
     return {"applied": True, "message": title}
 
 
-@server.command(C.OUTLINE_KERNEL)
-async def outline_kernel_command(ls: GpuLanguageServer, uri: str, line: int, character: int):
-    """Outline the gpu.launch at a position into a gpu.func (gpu-kernel-outlining)."""
-    from gpu_lsp.passes.refactor import OUTLINE_LAUNCH
+def _refactoring_command(command: str, refactoring: str, title: str) -> Callable:
+    async def run_refactoring(ls: GpuLanguageServer, uri: str, line: int, character: int):
+        return await _refactor_command(ls, command, refactoring, uri, line, character)
 
-    return await _refactor_command(ls, C.OUTLINE_KERNEL, OUTLINE_LAUNCH, uri, line, character)
+    run_refactoring.__doc__ = f"{title} (the refactoring {refactoring}, at a position)."
+    return run_refactoring
 
 
-@server.command(C.MAKE_ASYNC)
-async def make_async_command(ls: GpuLanguageServer, uri: str, line: int, character: int):
-    """Make the GPU ops of the func.func at a position asynchronous (gpu-async-region)."""
-    from gpu_lsp.passes.refactor import ASYNC_FUNCTION
+def _register_refactoring_commands() -> None:
+    """One command per refactoring of the registry that has one."""
+    from gpu_lsp.passes.catalog import REFACTORINGS
 
-    return await _refactor_command(ls, C.MAKE_ASYNC, ASYNC_FUNCTION, uri, line, character)
+    for item in REFACTORINGS:
+        if item.command is not None:
+            server.command(item.command)(_refactoring_command(item.command, item.id, item.title))
+
+
+_register_refactoring_commands()
 
 
 def main(stdin=None, stdout=None) -> None:

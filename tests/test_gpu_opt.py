@@ -11,6 +11,8 @@ import pytest
 
 from gpu_lsp.cli import gpu_opt
 from gpu_lsp.cli.verify_diagnostics import Reported, check, compile_expectation, parse_expectations
+from gpu_lsp.passes.catalog import PASSES
+from gpu_lsp.passes.registry import gpu_pass
 
 VALID = """\
 func.func @f(%n: index) {
@@ -133,8 +135,10 @@ def test_allow_unregistered_dialect_is_accepted(tmp_path: Path) -> None:
 
 def test_passes_run_in_command_line_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[tuple[str, dict]] = []
-    monkeypatch.setitem(gpu_opt.PASSES, "test-first", lambda module, **o: seen.append(("first", o)))
-    monkeypatch.setitem(gpu_opt.PASSES, "test-second", lambda module, **o: seen.append(("second", o)))
+    first = gpu_pass("test-first")(lambda module, o: seen.append(("first", o)))
+    second = gpu_pass("test-second", options=("opt", "flag"))(lambda module, o: seen.append(("second", o)))
+    monkeypatch.setitem(PASSES.items, first.name, first)
+    monkeypatch.setitem(PASSES.items, second.name, second)
     status, out, _ = run(tmp_path, VALID, "--test-second=opt=1 flag", "-test-first")
     assert status == 0 and out == PRINTED
     assert seen == [("second", {"opt": "1", "flag": "true"}), ("first", {})]

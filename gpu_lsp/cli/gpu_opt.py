@@ -15,16 +15,18 @@ whether they all matched.
 
 from __future__ import annotations
 
-import inspect
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, TextIO
+from typing import TextIO
 
 from gpu_lsp.analysis import verify_chunk
 from gpu_lsp.cli.verify_diagnostics import Problem, Reported, check, parse_expectations
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk, parse
+from gpu_lsp.passes.catalog import PASSES
+from gpu_lsp.passes.driver import PipelineError, flag_pass, pass_pipeline
 from gpu_lsp.text import LineIndex
 
 USAGE = (
@@ -33,27 +35,9 @@ USAGE = (
 )
 SPLIT_MARKER = "// -----"
 
-# A pass: `run(module, **options)` rewrites the module in place and may return
-# diagnostics (an error-severity one fails the chunk). Registered under its
-# mlir-opt flag name, e.g. PASSES["gpu-kernel-outlining"] = outline_kernels.
-PassFn = Callable[..., Iterable[Diagnostic] | None]
-PASSES: dict[str, PassFn] = {}
-
-
-def register_pass(name: str, run: PassFn) -> None:
-    """Make `-name[=options]` run `run` (the flag order on the command line is the pipeline)."""
-    PASSES[name] = run
-
-
-def _register_gpu_passes() -> None:
-    """The passes of gpu_lsp/passes: -gpu-launch-sink-index-computations, -gpu-kernel-outlining, -gpu-async-region."""
-    from gpu_lsp.passes.driver import flag_passes
-
-    for name, run in flag_passes().items():
-        register_pass(name, run)
-
-
-_register_gpu_passes()
+# A pass flag or pipeline as gpu-opt runs it: `run(module, **options)` rewrites the module in
+# place and returns diagnostics (an error-severity one fails the chunk).
+PassFn = Callable[..., list[Diagnostic]]
 
 
 class UsageError(Exception):
@@ -149,14 +133,12 @@ def parse_args(argv: list[str]) -> Options:
                     raise UsageError("option --pass-pipeline needs a pipeline")
                 value = argv[i]
                 i += 1
-            from gpu_lsp.passes.driver import PipelineError, pass_pipeline
-
             try:
                 opts.passes.append((name, pass_pipeline(value), {}))
             except PipelineError as exc:
                 raise UsageError(f"invalid pass pipeline '{value}': {exc}") from None
-        elif name in PASSES:
-            opts.passes.append((name, PASSES[name], parse_pass_options(value) if eq else {}))
+        elif (runner := flag_pass(name)) is not None:
+            opts.passes.append((name, runner, parse_pass_options(value) if eq else {}))
         else:
             raise UsageError(f"unknown option '{arg}'")
     if len(inputs) > 1:
@@ -168,8 +150,9 @@ def parse_args(argv: list[str]) -> Options:
 
 def _help() -> int:
     sys.stdout.write(USAGE + "\n")
-    if PASSES:
-        sys.stdout.write("passes:\n" + "".join(f"  -{name}\n" for name in sorted(PASSES)))
+    passes = sorted(PASSES, key=lambda p: p.name)
+    width = max((len(p.name) for p in passes), default=0)
+    sys.stdout.write("passes:\n" + "".join(f"  -{p.name:<{width}}  {p.summary}".rstrip() + "\n" for p in passes))
     return 0
 
 
@@ -240,16 +223,13 @@ class ChunkResult:
 
 
 def _verify(chunk: Chunk, opts: Options) -> list[Diagnostic]:
-    kwargs = {}
-    if "allow_unregistered" in inspect.signature(verify_chunk).parameters:
-        kwargs["allow_unregistered"] = opts.allow_unregistered
-    return [d for d in verify_chunk(chunk, **kwargs) if is_mlir_diagnostic(d)]
+    return [d for d in verify_chunk(chunk, allow_unregistered=opts.allow_unregistered) if is_mlir_diagnostic(d)]
 
 
 def _run_passes(module: Operation, opts: Options) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for _name, run, options in opts.passes:
-        produced = list(run(module, **options) or ())
+        produced = run(module, **options)
         out.extend(produced)
         if any(d.severity >= Severity.ERROR for d in produced):
             break

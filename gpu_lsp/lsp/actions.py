@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.lsp.commands import RUN_ON_GPU
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, op_at, unit_memo
 from gpu_lsp.lsp.ir_queries import launches_kernels
 from gpu_lsp.lsp.positions import LineTable
+from gpu_lsp.passes.registry import RefactoringDef, Site
 from gpu_lsp.text import Edit, TextRange
 
 QUICKFIX = "quickfix"
 FIX_ALL = "source.fixAll.gpu-lint"
 
-RUN_COMMAND = "gpu-lsp.runOnGpu"
 
 # Parse errors cannot be suppressed: the code after them is not what the user meant.
 _NOT_SUPPRESSIBLE = ("GPU001", "GPU002")
@@ -146,51 +149,29 @@ def diagnostic_actions(snapshot: Snapshot, diagnostic: Diagnostic) -> list[Actio
     return out
 
 
-# --- refactorings from the passes (gpu_lsp/passes/refactor.py) -----------------------------------
+# --- refactorings (the registry in gpu_lsp/passes/catalog.py) -------------------------------------
 
 
-@dataclass(frozen=True)
-class RefactoringItem:
-    """A refactoring that applies at a position; its edits are computed when chosen."""
-
-    id: str
-    title: str
-    kind: str
-
-
-def refactorings_available(snapshot: Snapshot, offset: int) -> list[RefactoringItem]:
-    """What `passes.refactor.available_at` offers at `offset`, read from the analysed IR
-    (no parse: code actions are asked for at every cursor move)."""
-    from gpu_lsp.diagnostics.model import Severity
-    from gpu_lsp.passes import refactor as R
-
-    chunk = snapshot.parsed.chunk_at(offset)
-    legalize = RefactoringItem(R.LEGALIZE, "Legalize GPU async tokens for lowering (gpu-to-llvm)", R.FIX_ALL)
-    errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
-    if errors:
-        return [legalize] if all(R.UNNAMED_ASYNC in d.message for d in errors) else []
-    out = []
+def refactoring_site(snapshot: Snapshot, offset: int) -> Site:
+    """Where `offset` is, read from the analysed IR (no parse: code actions are asked for at
+    every cursor move)."""
     op = op_at(snapshot.parsed, offset)
-    if any(o.name == "gpu.launch" for o in _self_and_ancestors(op)):
-        out.append(RefactoringItem(R.OUTLINE_LAUNCH, "Outline this gpu.launch into a gpu.func", R.REWRITE))
-    func = R.top_level_at(chunk, offset)
-    has_launch = func is not None and any(o.name == "gpu.launch" for o in func.walk())
-    if has_launch:
-        out.append(RefactoringItem(R.OUTLINE_FUNCTION, "Outline every gpu.launch in this function", R.REWRITE))
-    if snapshot.cached("has_launch", lambda: any(o.name == "gpu.launch" for c in snapshot.parsed.chunks for o in c.module.walk())):
-        out.append(RefactoringItem(R.OUTLINE_FILE, "Outline every gpu.launch in this file", R.REWRITE))
-    if (
-        func is not None
-        and func.name == "func.func"
-        and not has_launch
-        and any(o.dialect == "gpu" for o in func.walk() if o is not func)
-    ):
-        out.append(RefactoringItem(R.ASYNC_FUNCTION, "Make this function's GPU ops asynchronous", R.REWRITE))
-    out.append(legalize)
-    return out
+    launch = next((o for o in _self_and_ancestors(op) if o.name == "gpu.launch"), None)
+
+    def file_has_launch() -> bool:
+        return snapshot.cached("has_launch", lambda: any(o.name == "gpu.launch" for c in snapshot.parsed.chunks for o in c.module.walk()))
+
+    return Site(snapshot.parsed, offset, launch, file_has_launch)
 
 
-def _self_and_ancestors(op):
+def refactorings_available(snapshot: Snapshot, offset: int) -> list[RefactoringDef]:
+    """The registered refactorings that apply at `offset`; their edits are computed when chosen."""
+    from gpu_lsp.passes.catalog import available
+
+    return available(refactoring_site(snapshot, offset))
+
+
+def _self_and_ancestors(op: Operation | None) -> Iterator[Operation]:
     while op is not None:
         yield op
         op = op.parent_op
@@ -198,9 +179,9 @@ def _self_and_ancestors(op):
 
 def compute_refactoring(snapshot: Snapshot, refactoring_id: str, offset: int) -> tuple[str, list[Edit]]:
     """(title, edits) of a refactoring on the snapshot's text; `RefactorError` says why not."""
-    from gpu_lsp.passes import refactor as R
+    from gpu_lsp.passes.catalog import compute
 
-    result = R.compute(refactoring_id, snapshot.text, offset, snapshot.parsed.split)
+    result = compute(refactoring_id, snapshot.text, offset, snapshot.parsed.split)
     return result.title, list(result.edits)
 
 
@@ -229,7 +210,7 @@ def code_lenses(snapshot: Snapshot) -> list[Lens]:
             name = op.properties["sym_name"]
             d = index.symbol_def(op)
             rng = d.range if d is not None else op.name_range
-            out.append(Lens(rng, "▶ Run on GPU", RUN_COMMAND, (snapshot.uri, name.value)))
+            out.append(Lens(rng, "▶ Run on GPU", RUN_ON_GPU, (snapshot.uri, name.value)))
     return out
 
 

@@ -18,7 +18,9 @@ from typing import BinaryIO
 REPLAY_ID = "gpu-lsp-bootstrap-initialize"
 
 # What the pygls server advertises (gpu_lsp/server.py), for a client that supports
-# everything; `capabilities()` adjusts the parts pygls derives from the client's.
+# everything; `capabilities()` adjusts the parts pygls derives from the client's. The
+# command list is `lsp.commands.advertised()` written out (importing the refactoring
+# registry would cost the early answer ~0.4 s); tests/lsp/test_lsp_registries.py checks it.
 CAPABILITIES: dict = {
     "codeActionProvider": {
         "codeActionKinds": ["quickfix", "refactor.rewrite", "source.fixAll", "source.fixAll.gpu-lint"],

@@ -1,37 +1,29 @@
-"""Server command ids, and running a host function through the runner in a child process."""
+"""Server command ids, and running a host function through the runner in a child process.
+
+The refactorings' commands come from the refactoring registry (`passes/catalog.py`);
+the two commands here are no refactoring.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import sys
-from typing import Callable
+from collections.abc import Callable
 
-RUN_ON_GPU = "gpu-lsp.runOnGpu"
 FIX_ALL = "gpu-lsp.fixAll"
-OUTLINE_KERNEL = "gpu-lsp.outlineKernel"
-MAKE_ASYNC = "gpu-lsp.makeAsync"
-ALL = (RUN_ON_GPU, OUTLINE_KERNEL, MAKE_ASYNC, FIX_ALL)
-
-# The runner's public entry point, called in a child process by `gpu_lsp.lsp.run_job`.
-RUNNER_MODULE = "gpu_lsp.runner"
-RUNNER_FUNCTION = "run_text"
+RUN_ON_GPU = "gpu-lsp.runOnGpu"
 
 
 class CommandError(Exception):
     """A command that cannot do what was asked; the message is shown to the user."""
 
 
-def runner_available() -> str | None:
-    """None when the runner can run host functions, else why not."""
-    try:
-        module = importlib.import_module(RUNNER_MODULE)
-    except ImportError as exc:
-        return f"the runner cannot be imported ({exc})"
-    if not callable(getattr(module, RUNNER_FUNCTION, None)):
-        return f"the runner is not available yet ({RUNNER_MODULE} has no {RUNNER_FUNCTION})"
-    return None
+def advertised() -> list[str]:
+    """Every workspace/executeCommand id, in the order the server registers (and advertises) them."""
+    from gpu_lsp.passes.catalog import REFACTORINGS
+
+    return [FIX_ALL, RUN_ON_GPU] + [r.command for r in REFACTORINGS if r.command is not None]
 
 
 async def run_in_child(
@@ -49,9 +41,6 @@ async def run_in_child(
     is killed after `timeout` seconds, and when the awaiting task is cancelled
     (the client cancelled the command); `max_memory` caps the program's allocations.
     """
-    reason = runner_available()
-    if reason is not None:
-        raise CommandError(f"Run on GPU: {reason}; nothing was run.")
     job = {"text": text, "function": function, "backend": backend, "timeout": timeout, "filename": filename, "max_memory": max_memory}
     proc = await asyncio.create_subprocess_exec(
         sys.executable,

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 import time
 
-from gpu_lsp.lsp.commands import RUNNER_FUNCTION, RUNNER_MODULE
+from gpu_lsp.runner import run_text
 
 
 def result_json(result, function: str, seconds: float) -> dict:
@@ -50,11 +49,10 @@ def emit(event: str, payload: dict) -> None:
 
 def main() -> int:
     job = json.loads(sys.stdin.read())
-    runner = getattr(importlib.import_module(RUNNER_MODULE), RUNNER_FUNCTION)
     function = job["function"]
     started = time.perf_counter()
     try:
-        result = runner(
+        result = run_text(
             job["text"],
             filename=job.get("filename", "<buffer>"),
             entry=function,

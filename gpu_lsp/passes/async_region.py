@@ -30,6 +30,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Use, Value, erase_op
 from gpu_lsp.passes.base import PassFailure, op_error
 from gpu_lsp.passes.effects import IMPLICIT_TERMINATOR, has_side_effects, is_async_op, is_terminator
+from gpu_lsp.passes.registry import gpu_pass
 from gpu_lsp.passes.ir import (
     blocks_post_order,
     insert_after,
@@ -277,6 +278,12 @@ def make_async_func(func: Operation) -> None:
     """Run the pass on one func.func; raises PassFailure on a remaining gpu.launch."""
     with paused_gc():
         _make_async_func(func)
+
+
+@gpu_pass("gpu-async-region", anchor="func.func")
+def async_region_pass(func: Operation, options: dict[str, str]) -> None:
+    """Thread a !gpu.async.token through the GPU ops of a func.func."""
+    make_async_func(func)
 
 
 def _make_async_func(func: Operation) -> None:

@@ -7,7 +7,8 @@ from typing import Callable
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.passes.base import PASS_ERROR, PassFailure, to_diagnostics
-from gpu_lsp.passes.pipeline import PASSES, Nest, PassSpec, PipelineError, parse_pipeline, run_pipeline
+from gpu_lsp.passes.catalog import PASSES
+from gpu_lsp.passes.pipeline import Nest, PassSpec, PipelineError, parse_pipeline, run_pipeline
 from gpu_lsp.text import TextRange
 
 
@@ -25,7 +26,7 @@ def run_nest_diagnostics(nest: Nest, module: Operation) -> list[Diagnostic]:
 
 
 def _flag(name: str) -> Callable[..., list[Diagnostic]]:
-    allowed = PASSES[name][1]
+    allowed = PASSES[name].options
 
     def run(module: Operation, **options: str) -> list[Diagnostic]:
         for key in options:
@@ -40,9 +41,10 @@ def _flag(name: str) -> Callable[..., list[Diagnostic]]:
     return run
 
 
-def flag_passes() -> dict[str, Callable[..., list[Diagnostic]]]:
-    """`-gpu-kernel-outlining[=data-layout-str=...]` and friends: flag name -> runner."""
-    return {name: _flag(name) for name in PASSES}
+def flag_pass(name: str) -> Callable[..., list[Diagnostic]] | None:
+    """The runner of `-name[=options]` (e.g. `-gpu-kernel-outlining=data-layout-str=...`); None when
+    no pass has that name."""
+    return _flag(name) if name in PASSES else None
 
 
 def pass_pipeline(text: str) -> Callable[..., list[Diagnostic]]:
@@ -55,4 +57,4 @@ def pass_pipeline(text: str) -> Callable[..., list[Diagnostic]]:
     return run
 
 
-__all__ = ["PipelineError", "flag_passes", "pass_pipeline"]
+__all__ = ["PipelineError", "flag_pass", "pass_pipeline"]

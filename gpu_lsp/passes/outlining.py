@@ -28,8 +28,9 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
-from gpu_lsp.passes.base import PassFailure, op_error
+from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
 from gpu_lsp.passes.effects import constant_int, is_registered
+from gpu_lsp.passes.registry import gpu_pass
 from gpu_lsp.passes.ir import (
     body_block,
     clone_op,
@@ -422,6 +423,18 @@ def outline_kernels(
     data_layout = parse_data_layout(data_layout_str) if data_layout_str else None
     with paused_gc():
         return _outline_module(module, data_layout, select)
+
+
+@gpu_pass("gpu-kernel-outlining", anchor="builtin.module", options=("data-layout-str",))
+def outlining_pass(module: Operation, options: dict[str, str]) -> None:
+    """Outline gpu.launch bodies into gpu.func kernels in new gpu.modules."""
+    layout = options.get("data-layout-str", "")
+    if layout:
+        try:
+            parse_data_layout(layout)
+        except ValueError as exc:
+            raise PassFailure([PassDiagnostic(f"invalid data-layout-str: {exc}", None)]) from None
+    outline_kernels(module, layout)
 
 
 def _outline_module(module: Operation, data_layout: Attribute | None, select) -> OutlineResult:

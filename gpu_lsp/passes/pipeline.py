@@ -12,21 +12,8 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.passes.async_region import make_async_func
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure
-from gpu_lsp.passes.outlining import outline_kernels, parse_data_layout
-from gpu_lsp.passes.sink import sink_index_computations
-
-SINK = "gpu-launch-sink-index-computations"
-OUTLINE = "gpu-kernel-outlining"
-ASYNC = "gpu-async-region"
-
-# Pass name -> (op it is restricted to, or None for any op; options it accepts).
-PASSES: dict[str, tuple[str | None, tuple[str, ...]]] = {
-    SINK: (None, ()),
-    OUTLINE: ("builtin.module", ("data-layout-str",)),
-    ASYNC: ("func.func", ()),
-}
+from gpu_lsp.passes.catalog import PASSES
 
 
 class PipelineError(ValueError):
@@ -56,7 +43,7 @@ class Nest:
 
     def add(self, spec: PassSpec) -> None:
         """Append a pass, nesting it under func.func when it is restricted to that (implicit nesting)."""
-        anchor, _ = PASSES[spec.name]
+        anchor = PASSES[spec.name].anchor
         if anchor is None or anchor == self.op_name:
             self.items.append(spec)
             return
@@ -101,7 +88,7 @@ def _unquote(value: str) -> str:
 
 def parse_options(name: str, text: str) -> dict[str, str]:
     """`key=value key2=value2` (values may be quoted or braced) for pass `name`."""
-    allowed = PASSES[name][1]
+    allowed = PASSES[name].options
     options: dict[str, str] = {}
     i = 0
     while i < len(text):
@@ -185,7 +172,7 @@ def _check(nest: Nest) -> None:
         if isinstance(item, Nest):
             _check(item)
             continue
-        anchor = PASSES[item.name][0]
+        anchor = PASSES[item.name].anchor
         if anchor is not None and anchor != nest.op_name:
             raise PipelineError(
                 f"can't run '{item.name}' on '{nest.op_name}': the pass is restricted to '{anchor}'; "
@@ -198,18 +185,7 @@ def _children(op: Operation, name: str) -> list[Operation]:
 
 
 def run_pass(spec: PassSpec, op: Operation) -> None:
-    if spec.name == SINK:
-        sink_index_computations(op)
-    elif spec.name == OUTLINE:
-        layout = spec.options.get("data-layout-str", "")
-        if layout:
-            try:
-                parse_data_layout(layout)
-            except ValueError as exc:
-                raise PassFailure([PassDiagnostic(f"invalid data-layout-str: {exc}", None)]) from None
-        outline_kernels(op, layout)
-    elif spec.name == ASYNC:
-        make_async_func(op)
+    PASSES[spec.name].run(op, spec.options)
 
 
 def run_nest(nest: Nest, op: Operation) -> None:

@@ -1,13 +1,16 @@
 """Refactorings at a position, as text edits: the passes applied to a buffer the user edits.
 
-Plain functions for the server's code actions (each parses the buffer afresh,
-rewrites the IR and returns the minimal edits, see `edits.py`):
+Plain functions (each parses the buffer afresh, rewrites the IR and returns the
+minimal edits, see `edits.py`), declared as `RefactoringDef`s at the end of this
+module and listed in `catalog.py`:
 
 * `outline_launch`: the gpu.launch at the cursor (and the launches nested in it);
 * `outline_function` / `outline_file`: every launch of the enclosing top-level
   op / of the buffer;
 * `make_function_async`: `gpu-async-region` on the enclosing func.func;
-* `legalize_for_lowering`: the fix-all of `legalize.py` over the buffer.
+* `legalize_for_lowering`: the fix-all of `legalize.py` over the buffer;
+* `pass_refactoring(pass_def, ...)`: any registered pass, run on the op at the
+  cursor it is anchored on.
 
 Outlining first sinks index computations into the launches it outlines (as
 upstream's tests run `-gpu-launch-sink-index-computations -gpu-kernel-outlining`),
@@ -17,9 +20,9 @@ that cannot be done raises `RefactorError` with upstream's message.
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
+from functools import wraps
+from typing import TypeVar
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.gcpause import paused_gc
@@ -31,6 +34,7 @@ from gpu_lsp.passes.edits import Snapshot
 from gpu_lsp.passes.ir import post_order
 from gpu_lsp.passes.legalize import legalize
 from gpu_lsp.passes.outlining import outline_kernels
+from gpu_lsp.passes.registry import PassDef, Refactoring, RefactoringDef, Site, top_level_at
 from gpu_lsp.passes.sink import sink_into_launch
 from gpu_lsp.text import Edit
 
@@ -43,33 +47,19 @@ OUTLINE_FILE = "gpu.outline-file"
 ASYNC_FUNCTION = "gpu.async-function"
 LEGALIZE = "gpu.legalize-for-lowering"
 
+# A chunk whose only errors are unnamed async ops can still be legalized (that names them).
+UNNAMED_ASYNC = "needs to be named when"
+
+R = TypeVar("R")
+
 
 class RefactorError(Exception):
     """The refactoring does not apply here, or its pass failed (message says why)."""
 
 
-@dataclass(frozen=True)
-class Refactoring:
-    """A titled set of edits (an LSP code action with a workspace edit)."""
-
-    id: str
-    title: str
-    kind: str
-    edits: tuple[Edit, ...]
-
-
-@dataclass(frozen=True)
-class Available:
-    """A refactoring that applies at a position, before its edits are computed."""
-
-    id: str
-    title: str
-    kind: str
-
-
-def _paused_gc(fn):
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+def _paused_gc(fn: Callable[..., R]) -> Callable[..., R]:
+    @wraps(fn)
+    def wrapper(*args: object, **kwargs: object) -> R:
         with paused_gc():
             return fn(*args, **kwargs)
 
@@ -102,13 +92,14 @@ def launch_at(chunk: Chunk, offset: int) -> Operation | None:
     return best
 
 
-def top_level_at(chunk: Chunk, offset: int) -> Operation | None:
-    """The op directly in the module whose text contains `offset`."""
-    body = chunk.module.regions[0].blocks[0] if chunk.module.regions and chunk.module.regions[0].blocks else None
-    for op in body.operations if body is not None else []:
-        if _contains(op, offset):
-            return op
-    return None
+def site_at(parsed: ParsedFile, offset: int) -> Site:
+    """The site of `offset` in a parse of its own (no index: launches are found by walking)."""
+    return Site(
+        parsed,
+        offset,
+        launch_at(parsed.chunk_at(offset), offset),
+        lambda: any(_launches_in(c.module) for c in parsed.chunks),
+    )
 
 
 def _launches_in(op: Operation) -> list[Operation]:
@@ -138,8 +129,7 @@ def outline_launch(text: str, offset: int, split: bool = False, sink: bool = Tru
     launch = launch_at(chunk, offset)
     if launch is None:
         raise RefactorError("no gpu.launch here")
-    edits = _outline(text, chunk, _launches_in(launch), sink, data_layout)
-    return Refactoring(OUTLINE_LAUNCH, "Outline this gpu.launch into a gpu.func", REWRITE, tuple(edits))
+    return OUTLINE_LAUNCH_DEF.result(_outline(text, chunk, _launches_in(launch), sink, data_layout))
 
 
 @_paused_gc
@@ -150,11 +140,7 @@ def outline_function(text: str, offset: int, split: bool = False, sink: bool = T
     launches = _launches_in(func) if func is not None else []
     if not launches:
         raise RefactorError("no gpu.launch in this function")
-    edits = _outline(text, chunk, launches, sink, data_layout)
-    return Refactoring(OUTLINE_FUNCTION, "Outline every gpu.launch in this function", REWRITE, tuple(edits))
-
-
-UNNAMED_ASYNC = "needs to be named when"
+    return OUTLINE_FUNCTION_DEF.result(_outline(text, chunk, launches, sink, data_layout))
 
 
 def _per_chunk(
@@ -182,7 +168,7 @@ def outline_file(text: str, split: bool = False, sink: bool = True, data_layout:
     edits = _per_chunk(text, split, rewrite)
     if not edits:
         raise RefactorError("no gpu.launch to outline")
-    return Refactoring(OUTLINE_FILE, "Outline every gpu.launch in this file", REWRITE, tuple(edits))
+    return OUTLINE_FILE_DEF.result(edits)
 
 
 @_paused_gc
@@ -202,7 +188,7 @@ def make_function_async(text: str, offset: int, split: bool = False) -> Refactor
     edits = snap.edits()
     if not edits:
         raise RefactorError("the function's GPU ops are already asynchronous")
-    return Refactoring(ASYNC_FUNCTION, "Make this function's GPU ops asynchronous", REWRITE, tuple(edits))
+    return ASYNC_FUNCTION_DEF.result(edits)
 
 
 @_paused_gc
@@ -219,62 +205,95 @@ def legalize_for_lowering(text: str, split: bool = False) -> Refactoring:
     edits = _per_chunk(text, split, rewrite, tolerate=UNNAMED_ASYNC)
     if not edits:
         raise RefactorError("nothing to legalize")
-    return Refactoring(LEGALIZE, "Legalize GPU async tokens for lowering (gpu-to-llvm)", FIX_ALL, tuple(edits))
+    return LEGALIZE_DEF.result(edits)
 
 
-# --- what applies where ---------------------------------------------------------------------
+@_paused_gc
+def run_pass_at(pass_def: PassDef, text: str, offset: int, split: bool = False) -> list[Edit]:
+    """The edits of running `pass_def` on the op at `offset` it is anchored on (see `pass_target`)."""
+    parsed = parse(text, split)
+    chunk = _usable_chunk(parsed, offset)
+    target = pass_target(pass_def, site_at(parsed, offset))
+    if target is None:
+        raise RefactorError(f"'{pass_def.name}' does not run here")
+    snap = Snapshot(text, chunk)
+    try:
+        pass_def.run(target, {})
+    except PassFailure as exc:
+        raise RefactorError(exc.diagnostics[0].message) from None
+    edits = snap.edits()
+    if not edits:
+        raise RefactorError(f"'{pass_def.name}' changes nothing here")
+    return edits
 
 
-def available_at(text: str, offset: int, split: bool = False, parsed: ParsedFile | None = None) -> list[Available]:
-    """The refactorings that may apply at `offset` (cheap: no rewrite).
-
-    `parsed` may be the server's current parse of `text` (it is only read);
-    `compute` always parses afresh, since the rewrites change the IR.
-    """
-    if parsed is None:
-        parsed = parse(text, split)
-    chunk = parsed.chunk_at(offset)
-    legalize_item = Available(LEGALIZE, "Legalize GPU async tokens for lowering (gpu-to-llvm)", FIX_ALL)
-    errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
-    if errors:
-        return [legalize_item] if all(UNNAMED_ASYNC in d.message for d in errors) else []
-    out: list[Available] = []
-    if launch_at(chunk, offset) is not None:
-        out.append(Available(OUTLINE_LAUNCH, "Outline this gpu.launch into a gpu.func", REWRITE))
-    func = top_level_at(chunk, offset)
-    if func is not None and _launches_in(func):
-        out.append(Available(OUTLINE_FUNCTION, "Outline every gpu.launch in this function", REWRITE))
-    if any(_launches_in(c.module) for c in parsed.chunks):
-        out.append(Available(OUTLINE_FILE, "Outline every gpu.launch in this file", REWRITE))
-    if func is not None and func.name == "func.func" and not _launches_in(func) and any(
-        o.dialect == "gpu" for o in func.walk() if o is not func
-    ):
-        out.append(Available(ASYNC_FUNCTION, "Make this function's GPU ops asynchronous", REWRITE))
-    out.append(legalize_item)
-    return out
+def pass_target(pass_def: PassDef, site: Site) -> Operation | None:
+    """The op a pass runs on at a site: the chunk's module for a pass on any op or on
+    builtin.module, else the top-level op at the site when the pass is anchored on its name."""
+    if pass_def.anchor in (None, "builtin.module"):
+        return site.chunk.module
+    top = site.top
+    return top if top is not None and top.name == pass_def.anchor else None
 
 
-def compute(refactoring_id: str, text: str, offset: int, split: bool = False) -> Refactoring:
-    """The edits of one refactoring (an id from `available_at`); raises RefactorError."""
-    if refactoring_id == OUTLINE_LAUNCH:
-        return outline_launch(text, offset, split)
-    if refactoring_id == OUTLINE_FUNCTION:
-        return outline_function(text, offset, split)
-    if refactoring_id == OUTLINE_FILE:
-        return outline_file(text, split)
-    if refactoring_id == ASYNC_FUNCTION:
-        return make_function_async(text, offset, split)
-    if refactoring_id == LEGALIZE:
-        return legalize_for_lowering(text, split)
-    raise RefactorError(f"unknown refactoring '{refactoring_id}'")
+def pass_refactoring(pass_def: PassDef, id: str, title: str, command: str | None = None) -> RefactoringDef:
+    """A code action (and, with `command`, a server command) that runs a pass where it applies."""
+
+    def run(text: str, offset: int, split: bool) -> Refactoring:
+        return definition.result(run_pass_at(pass_def, text, offset, split))
+
+    definition = RefactoringDef(id, title, REWRITE, lambda site: pass_target(pass_def, site) is not None, run, command)
+    return definition
 
 
-def refactorings_at(text: str, offset: int, split: bool = False) -> list[Refactoring]:
-    """Every refactoring that applies at `offset`, with its edits."""
-    out = []
-    for item in available_at(text, offset, split):
-        try:
-            out.append(compute(item.id, text, offset, split))
-        except RefactorError:
-            continue
-    return out
+# --- the declarations (listed in catalog.py) -------------------------------------------------
+
+
+def _async_function_applies(site: Site) -> bool:
+    func = site.top
+    return (
+        func is not None
+        and func.name == "func.func"
+        and not site.top_has_launch
+        and any(o.dialect == "gpu" for o in func.walk() if o is not func)
+    )
+
+
+OUTLINE_LAUNCH_DEF = RefactoringDef(
+    OUTLINE_LAUNCH,
+    "Outline this gpu.launch into a gpu.func",
+    REWRITE,
+    lambda site: site.launch is not None,
+    lambda text, offset, split: outline_launch(text, offset, split),
+    command="gpu-lsp.outlineKernel",
+)
+OUTLINE_FUNCTION_DEF = RefactoringDef(
+    OUTLINE_FUNCTION,
+    "Outline every gpu.launch in this function",
+    REWRITE,
+    lambda site: site.top_has_launch,
+    lambda text, offset, split: outline_function(text, offset, split),
+)
+OUTLINE_FILE_DEF = RefactoringDef(
+    OUTLINE_FILE,
+    "Outline every gpu.launch in this file",
+    REWRITE,
+    lambda site: site.file_has_launch(),
+    lambda text, offset, split: outline_file(text, split),
+)
+ASYNC_FUNCTION_DEF = RefactoringDef(
+    ASYNC_FUNCTION,
+    "Make this function's GPU ops asynchronous",
+    REWRITE,
+    _async_function_applies,
+    lambda text, offset, split: make_function_async(text, offset, split),
+    command="gpu-lsp.makeAsync",
+)
+LEGALIZE_DEF = RefactoringDef(
+    LEGALIZE,
+    "Legalize GPU async tokens for lowering (gpu-to-llvm)",
+    FIX_ALL,
+    lambda site: True,
+    lambda text, offset, split: legalize_for_lowering(text, split),
+    tolerate=UNNAMED_ASYNC,
+)

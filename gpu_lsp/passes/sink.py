@@ -15,6 +15,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.passes.effects import is_constant_like
 from gpu_lsp.passes.ir import clone_op, post_order, replace_uses_in_region, used_values_defined_above
+from gpu_lsp.passes.registry import gpu_pass
 
 SINKABLE = frozenset({"memref.dim", "arith.select", "arith.cmpi"})
 
@@ -75,6 +76,12 @@ def sink_index_computations(root: Operation) -> list[Operation]:
     """Run the pass on `root` (any op); returns the inserted clones."""
     with paused_gc():
         return _sink_all(root)
+
+
+@gpu_pass("gpu-launch-sink-index-computations")
+def sink_pass(op: Operation, options: dict[str, str]) -> None:
+    """Sink index computations (constants, memref.dim, arith.select/cmpi) into gpu.launch bodies."""
+    sink_index_computations(op)
 
 
 def _sink_all(root: Operation) -> list[Operation]:

@@ -8,6 +8,7 @@ import pytest
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.parser.api import parse
+from gpu_lsp.passes import catalog
 from gpu_lsp.passes import refactor as R
 from gpu_lsp.passes.legalize import legalize
 from gpu_lsp.passes.outlining import outline_kernels
@@ -52,14 +53,14 @@ def apply(refactoring: R.Refactoring, text: str) -> str:
 
 def test_offered_refactorings():
     inside_launch = COMMENTS.index("%base = arith.muli")
-    ids = [a.id for a in R.available_at(COMMENTS, inside_launch)]
+    ids = [a.id for a in catalog.available_at(COMMENTS, inside_launch)]
     assert ids == [R.OUTLINE_LAUNCH, R.OUTLINE_FUNCTION, R.OUTLINE_FILE, R.LEGALIZE]
     in_empty = COMMENTS.index("// nothing GPU here")
-    assert [a.id for a in R.available_at(COMMENTS, in_empty)] == [R.OUTLINE_FILE, R.LEGALIZE]
+    assert [a.id for a in catalog.available_at(COMMENTS, in_empty)] == [R.OUTLINE_FILE, R.LEGALIZE]
     async_ready = (REPO / "examples" / "outlined_module.mlir").read_text()
     inside = async_ready.index("gpu.launch_func async")
-    assert R.ASYNC_FUNCTION in [a.id for a in R.available_at(async_ready, inside)]
-    assert R.available_at("func.func @f( {", 3) == []
+    assert R.ASYNC_FUNCTION in [a.id for a in catalog.available_at(async_ready, inside)]
+    assert catalog.available_at("func.func @f( {", 3) == []
 
 
 def test_outline_this_launch_only():
@@ -134,7 +135,7 @@ def test_refactor_errors():
 
 def test_refactorings_at_computes_every_offered_one():
     offset = COMMENTS.index("%base = arith.muli")
-    done = R.refactorings_at(COMMENTS, offset)
+    done = catalog.refactorings_at(COMMENTS, offset)
     assert [r.id for r in done] == [R.OUTLINE_LAUNCH, R.OUTLINE_FUNCTION, R.OUTLINE_FILE, R.LEGALIZE]
     for refactoring in done:
         apply(refactoring, COMMENTS)
