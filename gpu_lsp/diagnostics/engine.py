@@ -8,14 +8,13 @@ from typing import Callable, Iterable
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
-from gpu_lsp.diagnostics.registry import HOOKS, Phase, Rule, Stage, Violation
+from gpu_lsp.diagnostics.registry import ANY_OP, HOOKS, Phase, Rule, Stage, Violation
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.text import TextRange
 
 log = logging.getLogger(__name__)
 
 INTERNAL_ERROR = "GPU999"
-ANY_OP = "*"
 
 
 class _Runner:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from gpu_lsp.diagnostics.model import Fix, Related, Severity
+from gpu_lsp.dialects.registry import op_names
 from gpu_lsp.text import TextRange
 
 CODE_RE = re.compile(r"^GPU\d{3}$")
@@ -88,6 +89,8 @@ class Rule:
 
 RULES: dict[str, Rule] = {}
 _NAMES: dict[str, str] = {}
+# `ops=(ANY_OP,)`: a per-op check of every operation.
+ANY_OP = "*"
 
 
 @dataclass(frozen=True)
@@ -186,10 +189,28 @@ def declare(code: str, name: str, severity: Severity, doc: str, *, checked_by: s
 
 
 def load_rules() -> dict[str, Rule]:
-    """Import every rule module once; the registry, keyed by code."""
+    """Import every rule module once; the registry, keyed by code.
+
+    An op name in a rule's or hook's `ops` that no dialect registers (a typo) raises.
+    """
+    global _checked
     import gpu_lsp.diagnostics.rules  # noqa: F401  (registers on import)
 
+    if not _checked:
+        _checked = True
+        check_op_names(RULES.values(), HOOKS)
     return RULES
+
+
+_checked = False
+
+
+def check_op_names(rules: Iterable[Rule], hooks: Iterable[Hook]) -> None:
+    """Raise when a rule or hook names an operation that no dialect registers."""
+    known = op_names() | {ANY_OP}
+    unknown = sorted({(r.code, o) for r in rules for o in r.ops if o not in known} | {(h.code, o) for h in hooks for o in h.ops if o not in known})
+    if unknown:
+        raise ValueError("rules name unknown operations: " + ", ".join(f"{code} {name!r}" for code, name in unknown))
 
 
 def get(code: str) -> Rule | None:
