@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from support import REPO
 
 PACKAGE = REPO / "gpu_lsp"

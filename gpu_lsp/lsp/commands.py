@@ -55,7 +55,7 @@ async def run_in_child(
     proc.stdin.close()
     try:
         result = await asyncio.wait_for(_read_events(proc, on_output), timeout + 5)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise CommandError(f"Run on GPU: @{function} did not finish within {timeout:g} s; the run was stopped.") from None
     finally:
         if proc.returncode is None:

@@ -19,7 +19,7 @@ class PassDiagnostic:
     message: str
     range: TextRange | None
     severity: str = "error"
-    notes: tuple["PassDiagnostic", ...] = field(default_factory=tuple)
+    notes: tuple[PassDiagnostic, ...] = field(default_factory=tuple)
 
 
 class PassFailure(Exception):

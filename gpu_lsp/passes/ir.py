@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T

@@ -21,8 +21,8 @@ Follows upstream's KernelOutlining.cpp:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
@@ -30,7 +30,6 @@ from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, String
 from gpu_lsp.ir.core import Operation, Region, erase_op
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
 from gpu_lsp.passes.effects import constant_int, is_registered
-from gpu_lsp.passes.registry import gpu_pass
 from gpu_lsp.passes.ir import (
     body_block,
     clone_op,
@@ -49,6 +48,7 @@ from gpu_lsp.passes.ir import (
     symbol_name,
     used_values_defined_above,
 )
+from gpu_lsp.passes.registry import gpu_pass
 
 DIMS = ("x", "y", "z")
 UINT32_MAX = 0xFFFFFFFF

@@ -36,7 +36,7 @@ class Nest:
     """Passes to run, in order, on an op named `op_name`."""
 
     op_name: str
-    items: list = field(default_factory=list)
+    items: list[PassSpec | Nest] = field(default_factory=list)
 
     def __str__(self) -> str:
         return self.op_name + "(" + ",".join(map(str, self.items)) + ")"
@@ -129,8 +129,8 @@ def parse_flag(flag: str, nest: Nest) -> bool:
     return True
 
 
-def _parse_items(text: str) -> list:
-    items = []
+def _parse_items(text: str) -> list[PassSpec | Nest]:
+    items: list[PassSpec | Nest] = []
     i = 0
     while i < len(text):
         while i < len(text) and (text[i].isspace() or text[i] == ","):

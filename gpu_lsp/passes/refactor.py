@@ -77,18 +77,16 @@ def _usable_chunk(parsed: ParsedFile, offset: int) -> Chunk:
     return chunk
 
 
-def _contains(op: Operation, offset: int) -> bool:
-    rng = op.range
-    return rng is not None and rng.start <= offset <= rng.end
-
-
 def launch_at(chunk: Chunk, offset: int) -> Operation | None:
     """The innermost gpu.launch whose text contains `offset`."""
-    best = None
+    best: Operation | None = None
+    best_size = 0
     for op in chunk.module.walk():
-        if op.name == "gpu.launch" and _contains(op, offset):
-            if best is None or op.range.end - op.range.start < best.range.end - best.range.start:
-                best = op
+        rng = op.range
+        if op.name != "gpu.launch" or rng is None or not rng.start <= offset <= rng.end:
+            continue
+        if best is None or rng.end - rng.start < best_size:
+            best, best_size = op, rng.end - rng.start
     return best
 
 

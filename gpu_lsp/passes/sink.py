@@ -9,7 +9,7 @@ that sinking never adds a kernel argument. Only uses inside the launch change.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation, Value

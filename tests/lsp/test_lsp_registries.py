@@ -9,6 +9,7 @@ from contextlib import contextmanager, redirect_stdout
 
 import pytest
 from lsp_samples import OUTLINED, snapshot
+from support import REPO
 
 from gpu_lsp.cli import gpu_opt
 from gpu_lsp.lsp import bootstrap, commands
@@ -18,8 +19,6 @@ from gpu_lsp.passes.refactor import pass_refactoring
 from gpu_lsp.passes.registry import DuplicateName, PassDef, RefactoringDef, gpu_pass
 from gpu_lsp.passes.sink import sink_index_computations
 from gpu_lsp.text import apply_edits
-from support import REPO
-
 
 SINKABLE = """\
 func.func @f(%a: memref<?xf32>) {
