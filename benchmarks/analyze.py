@@ -27,8 +27,8 @@ sys.path.insert(0, str(REPO))
 from gpu_lsp import analysis  # noqa: E402
 from gpu_lsp.diagnostics import suppression  # noqa: E402
 from gpu_lsp.diagnostics.context import RuleContext  # noqa: E402
-from gpu_lsp.diagnostics.engine import run_rules  # noqa: E402
 from gpu_lsp.diagnostics.registry import Phase, load_rules  # noqa: E402
+from gpu_lsp.diagnostics.rule_engine import run_rules  # noqa: E402
 from gpu_lsp.parser.api import parse  # noqa: E402
 from gpu_lsp.text import LineIndex  # noqa: E402
 

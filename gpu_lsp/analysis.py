@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gpu_lsp.diagnostics import suppression
 from gpu_lsp.diagnostics.context import RuleContext
-from gpu_lsp.diagnostics.engine import run_rules
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, load_rules
+from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.text import LineIndex

@@ -437,7 +437,7 @@ async def document_symbol(ls: GpuLanguageServer, params: types.DocumentSymbolPar
         snap = ls.snapshot_of(params.text_document.uri)
         if snap is None:
             return []
-        from gpu_lsp.lsp.symbols import document_symbols
+        from gpu_lsp.lsp.document_symbols import document_symbols
 
         nodes = document_symbols(snap)
         if hierarchical:
@@ -451,7 +451,7 @@ async def document_symbol(ls: GpuLanguageServer, params: types.DocumentSymbolPar
 @guarded(list)
 async def workspace_symbol(ls: GpuLanguageServer, params: types.WorkspaceSymbolParams):
     def run():
-        from gpu_lsp.lsp.symbols import workspace_symbols
+        from gpu_lsp.lsp.document_symbols import workspace_symbols
 
         snaps = [doc.analysed(ls.settings) for doc in ls.store]
         return [V.workspace_symbol(s) for s in workspace_symbols(snaps, params.query)]
@@ -557,7 +557,7 @@ async def folding_range(ls: GpuLanguageServer, params: types.FoldingRangeParams)
         snap = ls.snapshot_of(params.text_document.uri)
         if snap is None:
             return []
-        from gpu_lsp.lsp.structure import folding_ranges
+        from gpu_lsp.lsp.folding import folding_ranges
 
         return [V.fold(f) for f in folding_ranges(snap)]
 
@@ -571,7 +571,7 @@ async def selection_range(ls: GpuLanguageServer, params: types.SelectionRangePar
         snap = ls.snapshot_of(params.text_document.uri)
         if snap is None:
             return []
-        from gpu_lsp.lsp.structure import selection_ranges
+        from gpu_lsp.lsp.folding import selection_ranges
 
         out = []
         for pos in params.positions:

@@ -245,7 +245,7 @@ def test_only_the_cupy_backend_imports_cupy() -> None:
         ("gpu_lsp.text", "from gpu_lsp.server import main"),
         ("gpu_lsp.ir.core", "    from gpu_lsp.lsp.hover import hover"),
         ("gpu_lsp.diagnostics.model", "from gpu_lsp.diagnostics.registry import RULES"),
-        ("gpu_lsp.passes.sink", "from gpu_lsp.diagnostics.engine import run_rules"),
+        ("gpu_lsp.passes.sink", "from gpu_lsp.diagnostics.rule_engine import run_rules"),
     ],
 )
 def test_an_inverted_import_is_caught(module: str, line: str) -> None:

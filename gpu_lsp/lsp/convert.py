@@ -6,11 +6,11 @@ from lsprotocol import types
 
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.completion import CompletionEntry
+from gpu_lsp.lsp.document_symbols import SymbolNode, WorkspaceSymbol
 from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.lsp.folding import Fold
 from gpu_lsp.lsp.hints import InlayHint, SignatureResult
 from gpu_lsp.lsp.publish import DATA_VERSION, SOURCE
-from gpu_lsp.lsp.structure import Fold
-from gpu_lsp.lsp.symbols import SymbolNode, WorkspaceSymbol
 from gpu_lsp.text import Edit, TextRange
 
 __all__ = ["SOURCE"]

@@ -21,9 +21,9 @@ from typing import Any
 
 from gpu_lsp.analysis import ALWAYS_REPORTED, lint_parsed
 from gpu_lsp.diagnostics.context import OpIndex, RuleContext
-from gpu_lsp.diagnostics.engine import run_rules
 from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.diagnostics.registry import Selection, load_rules
+from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.index import symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile

@@ -30,7 +30,8 @@ from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, String
 from gpu_lsp.ir.core import Operation, Region, erase_op
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
 from gpu_lsp.passes.effects import constant_int, is_registered
-from gpu_lsp.passes.ir import (
+from gpu_lsp.passes.registry import gpu_pass
+from gpu_lsp.passes.rewriter import (
     body_block,
     clone_op,
     clone_region_into,
@@ -48,7 +49,6 @@ from gpu_lsp.passes.ir import (
     symbol_name,
     used_values_defined_above,
 )
-from gpu_lsp.passes.registry import gpu_pass
 
 DIMS = ("x", "y", "z")
 UINT32_MAX = 0xFFFFFFFF

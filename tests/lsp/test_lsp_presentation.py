@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lsp_samples import INLINE, OUTLINED, at, snapshot
 
+from gpu_lsp.lsp.folding import folding_ranges, selection_ranges
 from gpu_lsp.lsp.hints import inlay_hints, signature_help
-from gpu_lsp.lsp.structure import folding_ranges, selection_ranges
 from gpu_lsp.lsp.tokens import TOKEN_MODIFIERS, TOKEN_TYPES, semantic_tokens
 
 
@@ -122,7 +122,7 @@ def test_signature_help_for_calls() -> None:
 
 def _per_unit_features(snap) -> tuple:
     from gpu_lsp.lsp.actions import code_lenses
-    from gpu_lsp.lsp.symbols import document_symbols
+    from gpu_lsp.lsp.document_symbols import document_symbols
 
     lenses = [(lens.range, lens.title, lens.arguments[1:]) for lens in code_lenses(snap)]
     return semantic_tokens(snap), folding_ranges(snap), document_symbols(snap), lenses

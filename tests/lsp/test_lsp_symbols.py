@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsp_samples import INLINE, OUTLINED, at, snapshot
 
-from gpu_lsp.lsp.symbols import document_symbols, workspace_symbols
+from gpu_lsp.lsp.document_symbols import document_symbols, workspace_symbols
 
 
 def _tree(nodes) -> list:

@@ -88,6 +88,6 @@ declare(
     ## References
     - [gpu-lsp issue tracker](https://github.com/gpu-lsp/gpu-lsp/issues)
     """,
-    checked_by="gpu_lsp/diagnostics/engine.py",
+    checked_by="gpu_lsp/diagnostics/rule_engine.py",
     upstream=False,
 )
