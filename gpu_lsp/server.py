@@ -515,7 +515,7 @@ async def rename(ls: GpuLanguageServer, params: types.RenameParams):
 
 
 def _legend() -> types.SemanticTokensLegend:
-    from gpu_lsp.lsp.tokens import TOKEN_MODIFIERS, TOKEN_TYPES
+    from gpu_lsp.lsp.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES
 
     return types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
 
@@ -527,7 +527,7 @@ async def semantic_tokens_full(ls: GpuLanguageServer, params: types.SemanticToke
         snap = ls.snapshot_of(params.text_document.uri)
         if snap is None:
             return None
-        from gpu_lsp.lsp.tokens import semantic_tokens
+        from gpu_lsp.lsp.semantic_tokens import semantic_tokens
 
         return types.SemanticTokens(data=semantic_tokens(snap))
 
@@ -541,7 +541,7 @@ async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTok
         snap = ls.snapshot_of(params.text_document.uri)
         if snap is None:
             return None
-        from gpu_lsp.lsp.tokens import semantic_tokens
+        from gpu_lsp.lsp.semantic_tokens import semantic_tokens
 
         start = V.offset_of(snap, params.range.start)
         end = V.offset_of(snap, params.range.end)

@@ -12,7 +12,7 @@ import pytest
 from gpu_lsp.cli import gpu_opt
 from gpu_lsp.cli.verify_diagnostics import Reported, check, compile_expectation, parse_expectations
 from gpu_lsp.passes.catalog import PASSES
-from gpu_lsp.passes.registry import gpu_pass
+from gpu_lsp.passes.registration import gpu_pass
 
 VALID = """\
 func.func @f(%n: index) {

@@ -13,7 +13,7 @@ from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, op_at, unit_memo
 from gpu_lsp.lsp.ir_queries import launches_kernels
 from gpu_lsp.lsp.positions import LineTable
-from gpu_lsp.passes.registry import RefactoringDef, Site
+from gpu_lsp.passes.registration import RefactoringDef, Site
 from gpu_lsp.text import Edit, TextRange
 
 QUICKFIX = "quickfix"

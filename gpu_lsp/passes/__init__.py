@@ -3,8 +3,8 @@
 * `sink.sink_index_computations` (`-gpu-launch-sink-index-computations`)
 * `outlining.outline_kernels` (`-gpu-kernel-outlining[=data-layout-str=...]`)
 * `async_region.make_async` (`-gpu-async-region`)
-* `catalog` lists them (declared with `registry.gpu_pass`) and the refactorings
-  (`registry.RefactoringDef`) that every front end reads;
+* `catalog` lists them (declared with `registration.gpu_pass`) and the refactorings
+  (`registration.RefactoringDef`) that every front end reads;
 * `pipeline.run_pipeline` runs them in the order of a command line or a
   `--pass-pipeline='builtin.module(...)'` string.
 * `edits.Snapshot` turns a rewritten module into a minimal set of text edits;

@@ -30,7 +30,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Use, Value, erase_op
 from gpu_lsp.passes.base import PassFailure, op_error
 from gpu_lsp.passes.effects import IMPLICIT_TERMINATOR, has_side_effects, is_async_op, is_terminator
-from gpu_lsp.passes.registry import gpu_pass
+from gpu_lsp.passes.registration import gpu_pass
 from gpu_lsp.passes.rewriter import (
     blocks_post_order,
     insert_after,

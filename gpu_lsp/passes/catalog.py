@@ -14,7 +14,7 @@ from gpu_lsp.passes import refactor
 from gpu_lsp.passes.async_region import async_region_pass
 from gpu_lsp.passes.outlining import outlining_pass
 from gpu_lsp.passes.refactor import RefactorError
-from gpu_lsp.passes.registry import PassDef, Refactoring, RefactoringDef, Registry, Site
+from gpu_lsp.passes.registration import PassDef, Refactoring, RefactoringDef, Registry, Site
 from gpu_lsp.passes.sink import sink_pass
 
 PASSES: Registry[PassDef] = Registry.of("pass", [sink_pass, outlining_pass, async_region_pass])

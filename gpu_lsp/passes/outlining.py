@@ -30,7 +30,7 @@ from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, String
 from gpu_lsp.ir.core import Operation, Region, erase_op
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
 from gpu_lsp.passes.effects import constant_int, is_registered
-from gpu_lsp.passes.registry import gpu_pass
+from gpu_lsp.passes.registration import gpu_pass
 from gpu_lsp.passes.rewriter import (
     body_block,
     clone_op,

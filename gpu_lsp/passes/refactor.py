@@ -33,7 +33,7 @@ from gpu_lsp.passes.base import PassFailure
 from gpu_lsp.passes.edits import Snapshot
 from gpu_lsp.passes.legalize import legalize
 from gpu_lsp.passes.outlining import outline_kernels
-from gpu_lsp.passes.registry import PassDef, Refactoring, RefactoringDef, Site, top_level_at
+from gpu_lsp.passes.registration import PassDef, Refactoring, RefactoringDef, Site, top_level_at
 from gpu_lsp.passes.rewriter import post_order
 from gpu_lsp.passes.sink import sink_into_launch
 from gpu_lsp.text import Edit

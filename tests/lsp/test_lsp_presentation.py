@@ -6,7 +6,7 @@ from lsp_samples import INLINE, OUTLINED, at, snapshot
 
 from gpu_lsp.lsp.folding import folding_ranges, selection_ranges
 from gpu_lsp.lsp.hints import inlay_hints, signature_help
-from gpu_lsp.lsp.tokens import TOKEN_MODIFIERS, TOKEN_TYPES, semantic_tokens
+from gpu_lsp.lsp.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, semantic_tokens
 
 
 def _decode(text: str, data: list[int]) -> list[tuple[str, str, set[str]]]:

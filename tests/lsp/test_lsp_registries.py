@@ -16,7 +16,7 @@ from gpu_lsp.lsp import bootstrap, commands
 from gpu_lsp.lsp.actions import compute_refactoring, refactorings_available
 from gpu_lsp.passes.catalog import PASSES, REFACTORINGS
 from gpu_lsp.passes.refactor import pass_refactoring
-from gpu_lsp.passes.registry import DuplicateName, PassDef, RefactoringDef, gpu_pass
+from gpu_lsp.passes.registration import DuplicateName, PassDef, RefactoringDef, gpu_pass
 from gpu_lsp.passes.sink import sink_index_computations
 from gpu_lsp.text import apply_edits
 
