@@ -15,6 +15,7 @@ from gpu_lsp.cli import gpu_opt
 from gpu_lsp.lsp import bootstrap, commands
 from gpu_lsp.lsp.actions import compute_refactoring, refactorings_available
 from gpu_lsp.passes.catalog import PASSES, REFACTORINGS
+from gpu_lsp.passes.pass_pages import render
 from gpu_lsp.passes.refactor import pass_refactoring
 from gpu_lsp.passes.registration import DuplicateName, PassDef, RefactoringDef, gpu_pass
 from gpu_lsp.passes.sink import sink_index_computations
@@ -73,6 +74,7 @@ def test_a_toy_pass_registered_once_is_everywhere() -> None:
         launch_body = apply_edits(SINKABLE, edits).split("gpu.launch", 1)[1].split("gpu.terminator")[0]
         assert "arith.constant 1 : index" in launch_body
         assert "gpu-lsp.toySink" in commands.advertised()
+        assert "| `-test-toy-sink` | `func.func` |" in render() and "| `test.toy-sink` |" in render()
         status, out, err = opt_run(["-test-toy-sink"], SINKABLE)
         assert status == 0, err
         assert out.split("gpu.launch", 1)[1].split("gpu.terminator")[0].count("arith.constant") == 1
@@ -83,6 +85,11 @@ def opt_run(args: list[str], text: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     status = gpu_opt.run(gpu_opt.parse_args(args), text, "input.mlir", out, err)
     return status, out.getvalue(), err.getvalue()
+
+
+def test_docs_passes_md_is_current() -> None:
+    path = REPO / "docs" / "passes.md"
+    assert path.read_text(encoding="utf-8") == render(), "regenerate: python -m gpu_lsp.passes.pass_pages > docs/passes.md"
 
 
 def test_a_name_registered_twice_raises() -> None:
