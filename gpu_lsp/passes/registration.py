@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from gpu_lsp.dialects.registry import op_names
+
 if TYPE_CHECKING:
     from gpu_lsp.ir.core import Operation
     from gpu_lsp.parser.api import Chunk, ParsedFile
@@ -119,6 +121,10 @@ class DuplicateName(ValueError):
     """A registration under a name that is already taken."""
 
 
+class UnknownName(ValueError):
+    """A registration that names an operation no dialect registers."""
+
+
 K = TypeVar("K", PassDef, RefactoringDef)
 
 
@@ -141,9 +147,12 @@ class Registry(Generic[K]):
         return registry
 
     def add(self, item: K) -> None:
+        """Register `item`; a name taken already, or a pass anchored on an unknown op, raises."""
         name = self.key(item)
         if name in self.items:
             raise DuplicateName(f"{self.what} '{name}' is registered twice")
+        if isinstance(item, PassDef) and item.anchor is not None and item.anchor not in op_names():
+            raise UnknownName(f"pass '{name}' is anchored on '{item.anchor}', which no dialect registers")
         self.items[name] = item
 
     def remove(self, name: str) -> None:

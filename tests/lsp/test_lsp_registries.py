@@ -17,7 +17,7 @@ from gpu_lsp.lsp.actions import compute_refactoring, refactorings_available
 from gpu_lsp.passes.catalog import PASSES, REFACTORINGS
 from gpu_lsp.passes.pass_pages import render
 from gpu_lsp.passes.refactor import pass_refactoring
-from gpu_lsp.passes.registration import DuplicateName, PassDef, RefactoringDef, gpu_pass
+from gpu_lsp.passes.registration import DuplicateName, PassDef, RefactoringDef, UnknownName, gpu_pass
 from gpu_lsp.passes.sink import sink_index_computations
 from gpu_lsp.text import apply_edits
 
@@ -97,6 +97,12 @@ def test_a_name_registered_twice_raises() -> None:
         PASSES.add(gpu_pass("gpu-async-region")(lambda op, options: None))
     with pytest.raises(DuplicateName, match="refactoring 'gpu.outline-launch' is registered twice"):
         REFACTORINGS.add(pass_refactoring(toy_pass, "gpu.outline-launch", "again"))
+
+
+def test_a_pass_anchored_on_an_unknown_op_raises() -> None:
+    with pytest.raises(UnknownName, match="'test-misspelled' is anchored on 'func.fucn'"):
+        PASSES.add(gpu_pass("test-misspelled", anchor="func.fucn")(lambda op, options: None))
+    assert "test-misspelled" not in PASSES
 
 
 def _client_ids(path: str, pattern: str) -> set[str]:
