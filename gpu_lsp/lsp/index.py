@@ -151,7 +151,7 @@ class UnitIndex:
         self.starts = [o.start for o in occ]
         self.children = children
         self.symbols = [o for o in occ if o.kind == SYMBOL]
-        self.tokens = None  # the unit's encoded semantic tokens (tokens.py)
+        self.tokens = None  # the unit's encoded semantic tokens (semantic_tokens.py)
         self.memo: dict = {}  # other values derived from the unit (see `unit_memo`)
 
     @staticmethod
