@@ -15,8 +15,10 @@ DEMO_CMD = echo "==> gpu-lint examples/"; \
 # (`make test GPU_LSP_REQUIRE_NVIM=0` skips it where Neovim is not installed).
 VSCODE = editors/vscode
 GPU_LSP_REQUIRE_NVIM ?= 1
+# The packaged extension: `make vsix` writes it here (install with `code --install-extension`).
+VSIX = $(VSCODE)/gpu-lsp-$(shell node -p "require('./$(VSCODE)/package.json').version" 2>/dev/null).vsix
 
-.PHONY: $(VENV) demo test clean
+.PHONY: $(VENV) demo test vsix check-install clean
 
 $(VENV): $(STAMP)
 
@@ -33,10 +35,18 @@ test: $(VENV) $(VSCODE)/node_modules
 	GPU_LSP_REQUIRE_NVIM=$(GPU_LSP_REQUIRE_NVIM) $(BIN)/python -m pytest -q
 	cd $(VSCODE) && npm test && GPU_LSP_PYTHON=$(abspath $(BIN)/python) npm run test:client
 
+vsix: $(VSCODE)/node_modules
+	cd $(VSCODE) && npm run package -- --out $(notdir $(VSIX))
+	@echo "==> $(VSIX)"
+
+# `pip install .` into a throw-away venv, then the four tools from it (scripts/check_install.sh).
+check-install:
+	scripts/check_install.sh $(PYTHON)
+
 $(VSCODE)/node_modules: $(VSCODE)/package-lock.json
 	cd $(VSCODE) && npm ci --no-audit --no-fund
 	touch $@
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .lark_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .lark_cache $(VSCODE)/*.vsix
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
