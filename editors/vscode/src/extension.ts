@@ -16,6 +16,7 @@ import {
   SERVER_COMMANDS,
   buildInitializationOptions,
   findEnclosingFunction,
+  formatRunResult,
   installCommand,
   listFunctions,
   resolveServerCommand,
@@ -360,7 +361,7 @@ async function runOnGpu(uriArg?: unknown, functionArg?: unknown): Promise<unknow
   );
   runOutput.appendLine(`[${new Date().toLocaleTimeString()}] @${functionName} (${uri})`);
   if (result !== undefined && result !== null) {
-    runOutput.appendLine(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
+    for (const line of formatRunResult(result)) runOutput.appendLine(line);
     runOutput.show(true);
     const summary = summarizeResult(result);
     if (summary) void vscode.window.showInformationMessage(`gpu-lsp: @${functionName}: ${summary}`);

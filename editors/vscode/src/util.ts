@@ -172,6 +172,23 @@ function stripComment(text: string): string {
   return text;
 }
 
+/** The result of `gpu-lsp.runOnGpu` as text: its summary, then the program's output and errors as printed. */
+export function formatRunResult(result: unknown): string[] {
+  if (typeof result !== 'object' || result === null) return [String(result)];
+  const r = result as Record<string, unknown>;
+  const text = (key: string) => (typeof r[key] === 'string' ? (r[key] as string) : '');
+  const lines = [text('message') || text('error') || JSON.stringify(result)];
+  const section = (title: string, body: string) => {
+    if (!body) return;
+    lines.push(`${title}:`, ...body.replace(/\n$/, '').split('\n'));
+  };
+  section('note', text('note'));
+  section('stdout', text('stdout'));
+  section('stderr', text('stderr'));
+  if (text('message')) section('error', text('error'));
+  return lines;
+}
+
 /** A short, single-line rendering of an executeCommand result for a notification. */
 export function summarizeResult(result: unknown, max = 200): string {
   if (result === null || result === undefined) return '';

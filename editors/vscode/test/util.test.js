@@ -65,6 +65,22 @@ test('buildInitializationOptions matches the server contract', () => {
   assert.deepEqual(util.buildInitializationOptions((k, f) => (k === 'runner.timeout' ? -1 : f)).runner, { backend: 'auto' });
 });
 
+test('formatRunResult: the summary, then the program output by stream', () => {
+  assert.deepEqual(
+    util.formatRunResult({ ok: true, message: '@main finished on numpy in 0.10 s', stdout: '2.5\n1\n', stderr: '', backend: 'numpy' }),
+    ['@main finished on numpy in 0.10 s', 'stdout:', '2.5', '1'],
+  );
+  assert.deepEqual(util.formatRunResult({ ok: false, message: '@f failed on numpy: boom', error: 'boom', stderr: 'x\n' }), [
+    '@f failed on numpy: boom',
+    'stderr:',
+    'x',
+    'error:',
+    'boom',
+  ]);
+  assert.deepEqual(util.formatRunResult({ ok: false, error: 'RunError: no' }), ['RunError: no']);
+  assert.deepEqual(util.formatRunResult('text'), ['text']);
+});
+
 test('userOnlyValue: the user setting or the default, never the workspace value', () => {
   assert.deepEqual(
     util.userOnlyValue({ defaultValue: [], globalValue: ['/usr/bin/gpu-lsp'], workspaceValue: ['/tmp/evil'] }, []),
