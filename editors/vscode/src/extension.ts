@@ -185,7 +185,7 @@ function retargetLens(lens: vscode.CodeLens): vscode.CodeLens {
   return lens;
 }
 
-const middleware: Middleware = {
+export const middleware: Middleware = {
   async provideCodeLenses(document, token, next) {
     const lenses = await next(document, token);
     return lenses?.map(retargetLens);
@@ -193,6 +193,12 @@ const middleware: Middleware = {
   async resolveCodeLens(lens, token, next) {
     const resolved = await next(lens, token);
     return resolved ? retargetLens(resolved) : resolved;
+  },
+  // The client also registers the server's own `gpu-lsp.*` commands: Run on GPU is refused in
+  // Restricted Mode whichever way it is invoked.
+  async executeCommand(command, args, next) {
+    if (command === SERVER_COMMANDS.runOnGpu && !vscode.workspace.isTrusted) return refuseRun();
+    return next(command, args);
   },
 };
 
@@ -317,16 +323,18 @@ function documentLines(document: vscode.TextDocument): string[] {
 export const RUN_REFUSED =
   "gpu-lsp: Run on GPU is disabled in Restricted Mode: it executes this workspace's code on your machine. Trust the workspace to run it.";
 
+function refuseRun(): undefined {
+  output.appendLine(RUN_REFUSED);
+  const manage = 'Manage Workspace Trust';
+  void vscode.window
+    .showWarningMessage(RUN_REFUSED, manage)
+    .then((choice) => (choice === manage ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
+  return undefined;
+}
+
 /** `gpuLsp.runOnGpu`: from the code lens with (uri, functionName), or on the function at the cursor. */
 async function runOnGpu(uriArg?: unknown, functionArg?: unknown): Promise<unknown> {
-  if (!vscode.workspace.isTrusted) {
-    output.appendLine(RUN_REFUSED);
-    const manage = 'Manage Workspace Trust';
-    void vscode.window
-      .showWarningMessage(RUN_REFUSED, manage)
-      .then((choice) => (choice === manage ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
-    return undefined;
-  }
+  if (!vscode.workspace.isTrusted) return refuseRun();
   let uri: string;
   let functionName: string;
   if (typeof uriArg === 'string' && typeof functionArg === 'string') {

@@ -161,6 +161,12 @@ test('an untrusted workspace cannot choose the server command, and Run on GPU is
     assert.match(extension.RUN_REFUSED, /disabled in Restricted Mode/);
     assert.deepEqual(calls.errors, [], 'refused before trying the server');
     assert.match(calls.statusItems[0].tooltip, /Restricted Mode/);
+    // The client's own registration of the server command is refused too; other commands pass.
+    const sent = [];
+    const next = (command, args) => sent.push([command, args]);
+    assert.equal(await extension.middleware.executeCommand('gpu-lsp.runOnGpu', ['file:///x.mlir', 'main'], next), undefined);
+    await extension.middleware.executeCommand('gpu-lsp.fixAll', ['file:///x.mlir'], next);
+    assert.deepEqual(sent, [['gpu-lsp.fixAll', ['file:///x.mlir']]]);
     await extension.deactivate();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
