@@ -11,7 +11,7 @@ from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.commands import RUN_ON_GPU
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, op_at, unit_memo
-from gpu_lsp.lsp.ir_queries import launches_kernels
+from gpu_lsp.lsp.ir_queries import launches_kernels, takes_arguments
 from gpu_lsp.lsp.positions import LineTable
 from gpu_lsp.passes.registration import RefactoringDef, Site
 from gpu_lsp.text import Edit, TextRange
@@ -194,7 +194,7 @@ class Lens:
 
 
 def code_lenses(snapshot: Snapshot) -> list[Lens]:
-    """`Run on GPU` above each func.func that launches kernels."""
+    """`Run on GPU` above each func.func that launches kernels and that gpu-run can enter (no arguments)."""
     index = document_index(snapshot)
     out = []
     for unit in index.units:
@@ -204,7 +204,11 @@ def code_lenses(snapshot: Snapshot) -> list[Lens]:
             unit,
             "runnable",
             snapshot.lines,
-            lambda op=unit.op: [f for f in _funcs(op) if f.properties.get("sym_name") is not None and launches_kernels(f)],
+            lambda op=unit.op: [
+                f
+                for f in _funcs(op)
+                if f.properties.get("sym_name") is not None and launches_kernels(f) and not takes_arguments(f)
+            ],
         )
         for op in runnable:
             name = op.properties["sym_name"]

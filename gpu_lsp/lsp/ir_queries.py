@@ -204,6 +204,15 @@ def launches_kernels(func: Operation) -> bool:
     return any(op.name in ("gpu.launch", "gpu.launch_func") for op in func.nested())
 
 
+def takes_arguments(func: Operation) -> bool:
+    """Whether a func.func has parameters (its function_type's inputs, else its entry block's)."""
+    ftype = func.get_attr("function_type")
+    inputs = getattr(getattr(ftype, "type", None), "inputs", None)
+    if inputs is not None:
+        return bool(inputs)
+    return any(region.blocks and region.blocks[0].arguments for region in func.regions)
+
+
 def block_name(block: Block) -> str:
     if block.label:
         return block.label

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lsp_samples import INLINE, OUTLINED, snapshot
+from lsp_samples import INLINE, OUTLINED, RUNNABLE, snapshot
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
 from gpu_lsp.lsp.actions import (
@@ -76,12 +76,22 @@ def test_fix_all_takes_safe_non_overlapping_fixes() -> None:
 
 
 def test_run_code_lens_above_functions_that_launch_kernels() -> None:
-    snap = snapshot(OUTLINED)
+    snap = snapshot(RUNNABLE)
     [lens] = code_lenses(snap)
     assert lens.command == "gpu-lsp.runOnGpu" and lens.arguments == (snap.uri, "main")
-    assert "Run on GPU" in lens.title and OUTLINED[lens.range.start : lens.range.end] == "@main"
-    [inline] = code_lenses(snapshot(INLINE))
+    assert "Run on GPU" in lens.title and RUNNABLE[lens.range.start : lens.range.end] == "@main"
+    no_args = INLINE.split("// -----")[0].replace("@inline(%a: memref<?xf32>, %n: index)", "@inline()")
+    no_args = no_args.replace("  %c1 = arith.constant", "  %a = memref.alloc() : memref<4xf32>\n  %n = arith.constant 4 : index\n  %c1 = arith.constant")
+    no_args = no_args.replace("memref<?xf32>", "memref<4xf32>")
+    [inline] = code_lenses(snapshot(no_args))
     assert inline.arguments[1] == "inline"
+
+
+def test_run_code_lens_only_on_functions_gpu_run_can_enter() -> None:
+    """gpu-run calls its entry with no arguments: a function with parameters gets no lens."""
+    assert code_lenses(snapshot(INLINE)) == [] and code_lenses(snapshot(OUTLINED)) == []
+    generic = '"func.func"() <{function_type = (index) -> (), sym_name = "g"}> ({\n^bb0(%n: index):\n  %t = gpu.wait async\n  gpu.launch_func async [%t] @k::@f blocks in (%n, %n, %n) threads in (%n, %n, %n)\n  "func.return"() : () -> ()\n}) : () -> ()\n'
+    assert code_lenses(snapshot(generic)) == []
 
 
 def test_settings_select_ignore_and_severity_overrides() -> None:

@@ -35,9 +35,9 @@ def _nvim() -> str:
     return nvim
 
 
-def _run(path: Path, tmp_path: Path) -> dict:
+def _run(path: Path, tmp_path: Path, **extra: str) -> dict:
     out = tmp_path / "nvim-e2e.json"
-    env = dict(os.environ, GPU_LSP_CMD=json.dumps([sys.executable, "-m", "gpu_lsp"]), GPU_LSP_OUT=str(out), NVIM=_nvim())
+    env = dict(os.environ, GPU_LSP_CMD=json.dumps([sys.executable, "-m", "gpu_lsp"]), GPU_LSP_OUT=str(out), NVIM=_nvim(), **extra)
     proc = subprocess.run(["sh", str(RUN_E2E), str(path)], env=env, capture_output=True, text=True, timeout=120)
     assert out.exists(), f"no result from Neovim (exit {proc.returncode}): {proc.stderr}"
     result = json.loads(out.read_text())
@@ -64,3 +64,49 @@ def test_neovim_applies_the_fix_of_the_two_dependency_launch(tmp_path: Path) -> 
     buffer = "\n".join(result["buffer"])
     assert "gpu.launch_func async [%t2, %t3]" not in buffer
     assert result["applied"] in result["actions"]
+
+
+RUNNABLE_AND_NOT = """\
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @fill(%buf: memref<4xf32>, %v: f32) kernel {
+      %i = gpu.thread_id x
+      memref.store %v, %buf[%i] : memref<4xf32>
+      gpu.return
+    }
+  }
+  func.func @main() -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %v = arith.constant 2.5 : f32
+    %d = gpu.alloc () : memref<4xf32>
+    gpu.launch_func @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%d : memref<4xf32>, %v : f32)
+    %h = memref.alloc() : memref<4xf32>
+    gpu.memcpy %h, %d : memref<4xf32>, memref<4xf32>
+    %r = memref.load %h[%c0] : memref<4xf32>
+    return %r : f32
+  }
+  func.func @with_args(%d: memref<4xf32>, %v: f32) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<4xf32>, %v : f32)
+    return
+  }
+}
+"""
+
+
+def test_neovim_lens_rule_completion_and_a_run(tmp_path: Path) -> None:
+    path = tmp_path / "run.mlir"
+    path.write_text(RUNNABLE_AND_NOT)
+    lines = RUNNABLE_AND_NOT.splitlines()
+    launch = next(i for i, line in enumerate(lines) if "gpu.launch_func" in line)
+    result = _run(path, tmp_path, GPU_LSP_E2E="features", GPU_LSP_LINE=str(launch + 1))
+    main = next(i for i, line in enumerate(lines) if "@main" in line)
+    # One lens, on @main: @with_args launches a kernel too, but gpu-run cannot supply its arguments.
+    assert result["lenses"] == [[main, "▶ Run on GPU", "main"]]
+    assert result["omnifunc"] == "v:lua.vim.lsp.omnifunc"
+    assert "launch_func" in " ".join(result["completion"]), result["completion"]
+    run = result["run"]
+    assert run[0].startswith("@main finished on numpy"), run
+    assert run[1:] == ["", "stdout:", "2.5"], run

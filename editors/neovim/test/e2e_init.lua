@@ -10,8 +10,16 @@
 --   { "diagnostics": [...], "actions": ["title", ...], "applied": "title",
 --     "buffer": ["line after the fix", ...], "diagnostics_after": [...] }
 --
--- to GPU_LSP_OUT. Exits with `qall!`, or `cquit! 1` (JSON with an "error" key) on a
--- timeout or failure. Works on Neovim 0.7 and newer.
+-- to GPU_LSP_OUT. With GPU_LSP_E2E=features it checks the rest of the plugin instead, on a
+-- file with an argument-free @main that launches a kernel: the code lenses Neovim shows,
+-- 'omnifunc' and completion typed in insert mode after `gpu.` on a new line below
+-- GPU_LSP_LINE (1-based), and :GpuLspRun main (NumPy backend) with its scratch buffer:
+--
+--   { "lenses": [[line, "title", "function"], ...], "omnifunc": "...",
+--     "completion": ["word", ...], "run": ["line of the run buffer", ...] }
+--
+-- Exits with `qall!`, or `cquit! 1` (JSON with an "error" key) on a timeout or failure.
+-- Works on Neovim 0.7 and newer.
 
 local DIAGNOSTICS_MS = 15000
 local REQUEST_MS = 10000
@@ -25,6 +33,7 @@ vim.opt.swapfile = false
 vim.opt.shortmess:append('F')
 
 local out_path = os.getenv('GPU_LSP_OUT')
+local mode = os.getenv('GPU_LSP_E2E') or 'fix'
 local cmd_json = os.getenv('GPU_LSP_CMD')
 
 local finished = false
@@ -68,7 +77,7 @@ end
 require('gpu_lsp').setup({
   cmd = cmd,
   settings = { lint = { select = {}, ignore = {} }, runner = { backend = 'numpy' } },
-  codelens = false,
+  codelens = mode == 'features',
 })
 
 -- Plain data only (vim.diagnostic entries may carry namespaces and user_data).
@@ -208,6 +217,76 @@ local function main()
   finish(result, false)
 end
 
+-- Polls `check` every 50 ms (the main loop runs in between, insert mode included) and calls
+-- `done(value)` with its first non-nil result, or fails after `ms`.
+local function poll(ms, what, check, done)
+  local deadline = vim.loop.now() + ms
+  local function step()
+    local ok, value = pcall(check)
+    if not ok then
+      return fail('error while waiting for ' .. what .. ': ' .. tostring(value))
+    end
+    if value ~= nil then
+      return done(value)
+    end
+    if vim.loop.now() > deadline then
+      return fail('timed out after ' .. ms .. ' ms waiting for ' .. what)
+    end
+    vim.defer_fn(step, 50)
+  end
+  step()
+end
+
+local function features_main()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local gpu_lsp = require('gpu_lsp')
+  local result = {}
+  local line = tonumber(os.getenv('GPU_LSP_LINE') or '')
+  if not line then
+    return fail('GPU_LSP_LINE is not set (the 1-based line to complete below)')
+  end
+  poll(DIAGNOSTICS_MS, 'code lenses', function()
+    if gpu_lsp.start_error then
+      error(gpu_lsp.start_error)
+    end
+    local lenses = vim.lsp.codelens.get(bufnr)
+    return #lenses > 0 and lenses or nil
+  end, function(lenses)
+    result.lenses = {}
+    for _, lens in ipairs(lenses) do
+      local command = lens.command or {}
+      table.insert(result.lenses, { lens.range.start.line, command.title, (command.arguments or {})[2] })
+    end
+    result.omnifunc = vim.bo[bufnr].omnifunc
+    -- Completion as a user types it: a new line, `gpu.`, then CTRL-X CTRL-O.
+    vim.api.nvim_win_set_cursor(0, { line, 0 })
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('o    gpu.<C-x><C-o>', true, false, true), 'nt', false)
+    poll(REQUEST_MS, 'the completion menu', function()
+      local items = vim.fn.complete_info({ 'items' }).items
+      return #items > 0 and items or nil
+    end, function(items)
+      result.completion = {}
+      for _, item in ipairs(items) do
+        table.insert(result.completion, item.word)
+      end
+      local original = vim.api.nvim_buf_line_count(bufnr) - 1
+      vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<C-e><Esc>u', true, false, true), 'nt', false)
+      poll(REQUEST_MS, 'the completion line to be undone', function()
+        return vim.fn.mode() == 'n' and vim.api.nvim_buf_line_count(bufnr) == original or nil
+      end, function()
+        gpu_lsp.run('main', bufnr)
+        poll(60000, 'the run buffer gpu-lsp://run', function()
+          local run = vim.fn.bufnr('gpu-lsp://run')
+          return run ~= -1 and vim.api.nvim_buf_get_lines(run, 0, -1, false) or nil
+        end, function(lines)
+          result.run = lines
+          finish(result, false)
+        end)
+      end)
+    end)
+  end)
+end
+
 vim.api.nvim_create_autocmd('VimEnter', {
   once = true,
   callback = function()
@@ -215,7 +294,7 @@ vim.api.nvim_create_autocmd('VimEnter', {
       fail('watchdog: the check took longer than ' .. WATCHDOG_MS .. ' ms')
     end, WATCHDOG_MS)
     vim.schedule(function()
-      local ok, err = pcall(main)
+      local ok, err = pcall(mode == 'features' and features_main or main)
       if not ok then
         fail('error: ' .. tostring(err))
       end

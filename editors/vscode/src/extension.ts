@@ -16,10 +16,13 @@ import {
   SERVER_COMMANDS,
   buildInitializationOptions,
   findEnclosingFunction,
+  formatRunResult,
   installCommand,
   listFunctions,
   resolveServerCommand,
+  RESTRICTED_SETTINGS,
   summarizeResult,
+  userOnlyValue,
   type ResolvedCommand,
 } from './util';
 
@@ -62,6 +65,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
     vscode.commands.registerCommand(COMMANDS.makeAsync, () => forwardAtCursor(SERVER_COMMANDS.makeAsync, 'Make async')),
     vscode.commands.registerCommand(COMMANDS.fixAll, fixAll),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      output.appendLine('The workspace is now trusted: restarting the server with the workspace settings.');
+      void enqueue(restartClient);
+    }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // lint.* and runner.* reach the server through workspace/didChangeConfiguration;
       // a different server command needs a new process.
@@ -88,14 +95,16 @@ function enqueue(step: () => Promise<void>): Promise<void> {
 // Server lifecycle
 
 function setStatus(state: ServerState, detail?: string): void {
-  const text: Record<ServerState, string> = {
-    starting: '$(sync~spin) GPU LSP',
-    ready: '$(check) GPU LSP',
-    stopped: '$(circle-slash) GPU LSP',
-    error: '$(error) GPU LSP',
+  const icon: Record<ServerState, string> = {
+    starting: '$(sync~spin)',
+    ready: '$(check)',
+    stopped: '$(circle-slash)',
+    error: '$(error)',
   };
-  statusItem.text = text[state];
-  statusItem.tooltip = `gpu-lsp server: ${state}${detail ? ` (${detail})` : ''}\nClick to ${
+  const version = state === 'ready' ? client?.initializeResult?.serverInfo?.version : undefined;
+  statusItem.text = `${icon[state]} GPU LSP${version ? ` ${version}` : ''}`;
+  const restricted = vscode.workspace.isTrusted ? '' : '\nRestricted Mode: user settings only, Run on GPU disabled.';
+  statusItem.tooltip = `gpu-lsp server${version ? ` ${version}` : ''}: ${state}${detail ? ` (${detail})` : ''}${restricted}\nClick to ${
     state === 'error' || state === 'stopped' ? 'restart the server' : 'show the server output'
   }.`;
   statusItem.command = state === 'error' || state === 'stopped' ? COMMANDS.restartServer : COMMANDS.showOutput;
@@ -104,14 +113,24 @@ function setStatus(state: ServerState, detail?: string): void {
   statusItem.show();
 }
 
+/**
+ * A setting that decides which program runs. In Restricted Mode VS Code already ignores the
+ * workspace's value of a restricted setting; reading the user's value here keeps that true
+ * whatever the host does.
+ */
+function serverSetting<T>(config: vscode.WorkspaceConfiguration, key: (typeof RESTRICTED_SETTINGS)[number], fallback: T): T {
+  if (vscode.workspace.isTrusted) return config.get<T>(key, fallback);
+  return userOnlyValue(config.inspect<T>(key), fallback);
+}
+
 function currentServerCommand(): { resolved: ResolvedCommand; cwd: string | undefined } {
   const config = vscode.workspace.getConfiguration('gpuLsp');
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const resolved = resolveServerCommand(
     {
-      pythonPath: config.get<string>('server.pythonPath', 'python3'),
-      command: config.get<string[]>('server.command', []),
-      extraArgs: config.get<string[]>('server.extraArgs', []),
+      pythonPath: serverSetting(config, 'server.pythonPath', 'python3'),
+      command: serverSetting<string[]>(config, 'server.command', []),
+      extraArgs: serverSetting<string[]>(config, 'server.extraArgs', []),
     },
     cwd,
   );
@@ -143,25 +162,16 @@ function checkImport(python: string, cwd: string | undefined): Promise<string | 
 async function reportMissingServer(python: string, reason: string): Promise<void> {
   const install = installCommand(python);
   output.appendLine(`Cannot start gpu-lsp: ${reason}.`);
-  output.appendLine(`Install the server with: ${install}`);
+  output.appendLine(`Install the server from a gpu-lsp checkout (it is not on PyPI): ${install}`);
   const copy = 'Copy Install Command';
-  const runInTerminal = 'Install in Terminal';
   const settings = 'Choose Interpreter';
   const choice = await vscode.window.showErrorMessage(
-    `gpu-lsp: the Python interpreter "${python}" cannot import gpu_lsp (${reason}). Install the server with: ${install}`,
-    runInTerminal,
+    `gpu-lsp: the Python interpreter "${python}" cannot import gpu_lsp (${reason}). Install the server from a gpu-lsp checkout (it is not on PyPI): ${install}`,
     copy,
     settings,
   );
   if (choice === copy) {
     await vscode.env.clipboard.writeText(install);
-  } else if (choice === runInTerminal) {
-    const terminal = vscode.window.createTerminal('gpu-lsp install');
-    terminal.show();
-    terminal.sendText(install, true);
-    void vscode.window.showInformationMessage('When the installation has finished, restart the gpu-lsp server.', 'Restart Server').then(
-      (answer) => (answer ? vscode.commands.executeCommand(COMMANDS.restartServer) : undefined),
-    );
   } else if (choice === settings) {
     await vscode.commands.executeCommand('workbench.action.openSettings', 'gpuLsp.server.pythonPath');
   }
@@ -175,7 +185,7 @@ function retargetLens(lens: vscode.CodeLens): vscode.CodeLens {
   return lens;
 }
 
-const middleware: Middleware = {
+export const middleware: Middleware = {
   async provideCodeLenses(document, token, next) {
     const lenses = await next(document, token);
     return lenses?.map(retargetLens);
@@ -184,12 +194,21 @@ const middleware: Middleware = {
     const resolved = await next(lens, token);
     return resolved ? retargetLens(resolved) : resolved;
   },
+  // The client also registers the server's own `gpu-lsp.*` commands: Run on GPU is refused in
+  // Restricted Mode whichever way it is invoked.
+  async executeCommand(command, args, next) {
+    if (command === SERVER_COMMANDS.runOnGpu && !vscode.workspace.isTrusted) return refuseRun();
+    return next(command, args);
+  },
 };
 
 async function startClient(): Promise<void> {
   if (client) return;
   setStatus('starting');
   const { resolved, cwd } = currentServerCommand();
+  if (!vscode.workspace.isTrusted) {
+    output.appendLine('Restricted Mode: the server command comes from the user settings only; Run on GPU is disabled.');
+  }
   output.appendLine(`Starting: ${[resolved.command, ...resolved.args].join(' ')}${cwd ? ` (in ${cwd})` : ''}`);
 
   if (resolved.python) {
@@ -300,8 +319,22 @@ function documentLines(document: vscode.TextDocument): string[] {
   return document.getText().split(/\r?\n/);
 }
 
+/** Why Run on GPU is refused in an untrusted workspace. */
+export const RUN_REFUSED =
+  "gpu-lsp: Run on GPU is disabled in Restricted Mode: it executes this workspace's code on your machine. Trust the workspace to run it.";
+
+function refuseRun(): undefined {
+  output.appendLine(RUN_REFUSED);
+  const manage = 'Manage Workspace Trust';
+  void vscode.window
+    .showWarningMessage(RUN_REFUSED, manage)
+    .then((choice) => (choice === manage ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
+  return undefined;
+}
+
 /** `gpuLsp.runOnGpu`: from the code lens with (uri, functionName), or on the function at the cursor. */
 async function runOnGpu(uriArg?: unknown, functionArg?: unknown): Promise<unknown> {
+  if (!vscode.workspace.isTrusted) return refuseRun();
   let uri: string;
   let functionName: string;
   if (typeof uriArg === 'string' && typeof functionArg === 'string') {
@@ -336,7 +369,7 @@ async function runOnGpu(uriArg?: unknown, functionArg?: unknown): Promise<unknow
   );
   runOutput.appendLine(`[${new Date().toLocaleTimeString()}] @${functionName} (${uri})`);
   if (result !== undefined && result !== null) {
-    runOutput.appendLine(typeof result === 'string' ? result : JSON.stringify(result, null, 2));
+    for (const line of formatRunResult(result)) runOutput.appendLine(line);
     runOutput.show(true);
     const summary = summarizeResult(result);
     if (summary) void vscode.window.showInformationMessage(`gpu-lsp: @${functionName}: ${summary}`);

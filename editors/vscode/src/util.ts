@@ -61,26 +61,55 @@ export function resolveServerCommand(settings: ServerSettings, workspaceFolder?:
   return { command: python, args: ['-m', 'gpu_lsp', ...extra], python };
 }
 
-/** The shell command a user runs to install the server into `python`. */
+/** The shell command a user runs, in a gpu-lsp checkout, to install the server into `python`. */
 export function installCommand(python: string): string {
   const quoted = /[\s"'$`\\]/.test(python) ? `"${python.replace(/(["\\$`])/g, '\\$1')}"` : python;
-  return `${quoted} -m pip install gpu-lsp`;
+  return `${quoted} -m pip install .`;
+}
+
+/** The settings a workspace may not choose in Restricted Mode (package.json's restrictedConfigurations). */
+export const RESTRICTED_SETTINGS = ['server.command', 'server.pythonPath', 'server.extraArgs'] as const;
+
+/** What `WorkspaceConfiguration.inspect` reports for one setting (the scopes that matter here). */
+export interface InspectedSetting<T> {
+  defaultValue?: T;
+  globalValue?: T;
+  workspaceValue?: T;
+  workspaceFolderValue?: T;
+}
+
+/**
+ * The value of a setting that decides which program runs: in a trusted workspace the
+ * effective value, in an untrusted one the user's own (or the default), never the workspace's.
+ */
+export function userOnlyValue<T>(inspected: InspectedSetting<T> | undefined, fallback: T): T {
+  return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
 }
 
 /** initializationOptions / the `gpuLsp` configuration section, as the server expects it. */
 export interface ServerOptionsPayload {
-  lint: { select: string[]; ignore: string[] };
-  runner: { backend: 'auto' | 'cupy' | 'numpy' };
+  lint: { select: string[]; ignore: string[]; severity: Record<string, string> };
+  runner: { backend: 'auto' | 'cupy' | 'numpy'; timeout?: number; maxMemory?: number };
 }
 
+/**
+ * The server's settings from `get` (the `gpuLsp` section). VS Code supplies package.json's
+ * defaults; a limit that is not a positive number is left out, so the server keeps its own.
+ */
 export function buildInitializationOptions(get: <T>(key: string, fallback: T) => T): ServerOptionsPayload {
   const backend = get<string>('runner.backend', 'auto');
+  const runner: ServerOptionsPayload['runner'] = { backend: backend === 'cupy' || backend === 'numpy' ? backend : 'auto' };
+  for (const key of ['timeout', 'maxMemory'] as const) {
+    const value = get<unknown>(`runner.${key}`, undefined);
+    if (typeof value === 'number' && value > 0) runner[key] = value;
+  }
   return {
     lint: {
       select: [...get<string[]>('lint.select', [])],
       ignore: [...get<string[]>('lint.ignore', [])],
+      severity: { ...get<Record<string, string>>('lint.severity', {}) },
     },
-    runner: { backend: backend === 'cupy' || backend === 'numpy' ? backend : 'auto' },
+    runner,
   };
 }
 
@@ -141,6 +170,23 @@ function stripComment(text: string): string {
     }
   }
   return text;
+}
+
+/** The result of `gpu-lsp.runOnGpu` as text: its summary, then the program's output and errors as printed. */
+export function formatRunResult(result: unknown): string[] {
+  if (typeof result !== 'object' || result === null) return [String(result)];
+  const r = result as Record<string, unknown>;
+  const text = (key: string) => (typeof r[key] === 'string' ? (r[key] as string) : '');
+  const lines = [text('message') || text('error') || JSON.stringify(result)];
+  const section = (title: string, body: string) => {
+    if (!body) return;
+    lines.push(`${title}:`, ...body.replace(/\n$/, '').split('\n'));
+  };
+  section('note', text('note'));
+  section('stdout', text('stdout'));
+  section('stderr', text('stderr'));
+  if (text('message')) section('error', text('error'));
+  return lines;
 }
 
 /** A short, single-line rendering of an executeCommand result for a notification. */

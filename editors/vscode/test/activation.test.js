@@ -10,7 +10,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { EXTENSION_ROOT, requireTs } = require('./helpers');
 
-function makeVscodeStub(settings) {
+/** `settings`: effective values (`gpuLsp.key`); `scopes`: per-key `inspect` results; `trusted`: workspace trust. */
+function makeVscodeStub(settings, { scopes = {}, trusted = true } = {}) {
   const calls = { errors: [], warnings: [], infos: [], commands: new Map(), channels: [], statusItems: [] };
   const disposable = { dispose() {} };
   class Base {}
@@ -58,8 +59,13 @@ function makeVscodeStub(settings) {
     },
     workspace: {
       workspaceFolders: [{ uri: { fsPath: os.tmpdir() } }],
-      getConfiguration: (section) => ({ get: (key, fallback) => settings[`${section}.${key}`] ?? fallback }),
+      isTrusted: trusted,
+      getConfiguration: (section) => ({
+        get: (key, fallback) => settings[`${section}.${key}`] ?? fallback,
+        inspect: (key) => scopes[`${section}.${key}`],
+      }),
       onDidChangeConfiguration: () => disposable,
+      onDidGrantWorkspaceTrust: () => disposable,
     },
     env: { clipboard: { writeText: () => Promise.resolve() } },
   };
@@ -72,8 +78,8 @@ function fakeInterpreter(dir, stderr) {
   return file;
 }
 
-async function activateWith(settings) {
-  const { stub, calls } = makeVscodeStub(settings);
+async function activateWith(settings, options) {
+  const { stub, calls } = makeVscodeStub(settings, options);
   const extension = requireTs(path.join(EXTENSION_ROOT, 'src', 'extension.ts'), stub);
   const context = { subscriptions: [] };
   await extension.activate(context);
@@ -93,8 +99,9 @@ test('a missing interpreter gives an error with the install command', async () =
   const { msg, items } = calls.errors[0];
   assert.match(msg, /cannot import gpu_lsp/);
   assert.match(msg, /was not found/);
-  assert.ok(msg.includes('/nonexistent/bin/python3 -m pip install gpu-lsp'), msg);
-  assert.ok(items.includes('Copy Install Command'));
+  assert.ok(msg.includes('/nonexistent/bin/python3 -m pip install .'), msg);
+  assert.match(msg, /from a gpu-lsp checkout \(it is not on PyPI\)/);
+  assert.deepEqual(items, ['Copy Install Command', 'Choose Interpreter']);
   const status = calls.statusItems[0];
   assert.ok(status.visible && status.text.includes('$(error)'), status.text);
   assert.equal(status.command, 'gpuLsp.restartServer');
@@ -107,9 +114,9 @@ test('an interpreter without the package reports the import error', async () => 
     const { calls } = await activateWith({ 'gpuLsp.server.pythonPath': python });
     assert.equal(calls.errors.length, 1);
     assert.match(calls.errors[0].msg, /No module named 'gpu_lsp'/);
-    assert.ok(calls.errors[0].msg.includes(`${python} -m pip install gpu-lsp`));
+    assert.ok(calls.errors[0].msg.includes(`${python} -m pip install .`));
     const log = calls.channels.find((c) => c.name === 'GPU LSP').lines.join('\n');
-    assert.match(log, /Install the server with: .* -m pip install gpu-lsp/);
+    assert.match(log, /Install the server from a gpu-lsp checkout \(it is not on PyPI\): .* -m pip install \./);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -123,4 +130,58 @@ test('commands that need the server say so when it is not running', async () => 
   // Without an MLIR editor, cursor commands only warn.
   await calls.commands.get('gpuLsp.outlineKernel')();
   assert.match(calls.warnings.at(-1), /open an MLIR file/);
+});
+
+test('an untrusted workspace cannot choose the server command, and Run on GPU is refused', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-trust-'));
+  try {
+    const marker = path.join(dir, 'ran');
+    const evil = path.join(dir, 'evil-server');
+    fs.writeFileSync(evil, `#!/bin/sh\ntouch "${marker}"\n`, { mode: 0o755 });
+    const user = fakeInterpreter(dir, "ModuleNotFoundError: No module named 'gpu_lsp'");
+    // The effective values are the workspace's (as a host without restricted settings would give).
+    const settings = { 'gpuLsp.server.command': [evil], 'gpuLsp.server.pythonPath': evil };
+    const scopes = {
+      'gpuLsp.server.command': { defaultValue: [], workspaceValue: [evil] },
+      'gpuLsp.server.pythonPath': { defaultValue: 'python3', globalValue: user, workspaceValue: evil },
+      'gpuLsp.server.extraArgs': { defaultValue: [], workspaceValue: ['--evil'] },
+    };
+    const { calls, extension } = await activateWith(settings, { scopes, trusted: false });
+    assert.ok(!fs.existsSync(marker), 'the workspace command ran');
+    const log = calls.channels.find((c) => c.name === 'GPU LSP').lines.join('\n');
+    assert.match(log, /Restricted Mode: the server command comes from the user settings only/);
+    assert.ok(log.includes(`Starting: ${user} -m gpu_lsp (in`), log);
+    assert.ok(!log.includes('--evil'), log);
+    // The user's interpreter was the one checked.
+    assert.match(calls.errors[0].msg, new RegExp(`"${user}" cannot import gpu_lsp`));
+    calls.errors.length = 0;
+    const result = await calls.commands.get('gpuLsp.runOnGpu')('file:///x.mlir', 'main');
+    assert.equal(result, undefined);
+    assert.equal(calls.warnings.at(-1), extension.RUN_REFUSED);
+    assert.match(extension.RUN_REFUSED, /disabled in Restricted Mode/);
+    assert.deepEqual(calls.errors, [], 'refused before trying the server');
+    assert.match(calls.statusItems[0].tooltip, /Restricted Mode/);
+    // The client's own registration of the server command is refused too; other commands pass.
+    const sent = [];
+    const next = (command, args) => sent.push([command, args]);
+    assert.equal(await extension.middleware.executeCommand('gpu-lsp.runOnGpu', ['file:///x.mlir', 'main'], next), undefined);
+    await extension.middleware.executeCommand('gpu-lsp.fixAll', ['file:///x.mlir'], next);
+    assert.deepEqual(sent, [['gpu-lsp.fixAll', ['file:///x.mlir']]]);
+    await extension.deactivate();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a trusted workspace uses the effective settings', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-trust-'));
+  try {
+    const workspacePython = fakeInterpreter(dir, 'boom');
+    const scopes = { 'gpuLsp.server.pythonPath': { defaultValue: 'python3', workspaceValue: workspacePython } };
+    const { calls, extension } = await activateWith({ 'gpuLsp.server.pythonPath': workspacePython }, { scopes, trusted: true });
+    assert.match(calls.errors[0].msg, new RegExp(`"${workspacePython}" cannot import gpu_lsp`));
+    await extension.deactivate();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

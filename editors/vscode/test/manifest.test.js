@@ -26,7 +26,10 @@ const EXPECTED_SETTINGS = {
   'gpuLsp.trace.server': { type: 'string', default: 'off', enum: ['off', 'messages', 'verbose'] },
   'gpuLsp.lint.select': { type: 'array', default: [] },
   'gpuLsp.lint.ignore': { type: 'array', default: [] },
+  'gpuLsp.lint.severity': { type: 'object', default: {} },
   'gpuLsp.runner.backend': { type: 'string', default: 'auto', enum: ['auto', 'cupy', 'numpy'] },
+  'gpuLsp.runner.timeout': { type: 'number', default: 60 },
+  'gpuLsp.runner.maxMemory': { type: 'integer', default: 4294967296 },
 };
 
 let tmp;
@@ -56,10 +59,11 @@ function packaged(relative) {
   return files.get(name);
 }
 
-test('the .vsix holds the bundle, grammar, language configuration, README and LICENSE only', () => {
+test('the .vsix holds the bundle, grammar, language configuration, README, CHANGELOG and LICENSE only', () => {
   const names = [...files.keys()].filter((n) => n.startsWith('extension/')).sort();
   assert.deepEqual(names, [
     'extension/LICENSE.txt',
+    'extension/changelog.md',
     'extension/language-configuration.json',
     'extension/out/extension.js',
     'extension/package.json',
@@ -131,6 +135,22 @@ test('contributes every setting with its type, default and choices', () => {
     if (expected.type === 'array') assert.equal(actual.items.type, 'string', `${key}.items`);
     assert.ok(actual.description || actual.markdownDescription, `${key} is documented`);
   }
+});
+
+test('limited support in untrusted workspaces: the settings that choose a program are restricted', () => {
+  const trust = manifest.capabilities.untrustedWorkspaces;
+  assert.equal(trust.supported, 'limited');
+  assert.match(trust.description, /Run on GPU/);
+  assert.deepEqual(
+    [...trust.restrictedConfigurations].sort(),
+    ['gpuLsp.server.command', 'gpuLsp.server.extraArgs', 'gpuLsp.server.pythonPath'],
+  );
+  for (const key of trust.restrictedConfigurations) {
+    assert.ok(manifest.contributes.configuration.properties[key], `${key} is a contributed setting`);
+  }
+  // The extension reads exactly these through userOnlyValue when untrusted.
+  const bundle = packaged(manifest.main).toString('utf8');
+  for (const key of trust.restrictedConfigurations) assert.ok(bundle.includes(`"${key.slice('gpuLsp.'.length)}"`), key);
 });
 
 test('menus only refer to contributed commands', () => {

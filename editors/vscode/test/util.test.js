@@ -38,23 +38,56 @@ test('resolveServerCommand: expands ~, ${workspaceFolder}, ${env:X} and ./relati
   assert.equal(util.expandPath('${env:GPU_LSP_TEST_X}/py', undefined, { GPU_LSP_TEST_X: '/opt' }), '/opt/py');
 });
 
-test('installCommand quotes paths with spaces', () => {
-  assert.equal(util.installCommand('python3'), 'python3 -m pip install gpu-lsp');
-  assert.equal(util.installCommand('/My Envs/bin/python'), '"/My Envs/bin/python" -m pip install gpu-lsp');
+test('installCommand installs the checkout (the package is not on PyPI) and quotes paths with spaces', () => {
+  assert.equal(util.installCommand('python3'), 'python3 -m pip install .');
+  assert.equal(util.installCommand('/My Envs/bin/python'), '"/My Envs/bin/python" -m pip install .');
 });
 
 test('buildInitializationOptions matches the server contract', () => {
-  const settings = { 'lint.select': ['GPU1'], 'lint.ignore': ['GPU101'], 'runner.backend': 'numpy' };
+  const settings = {
+    'lint.select': ['GPU1'],
+    'lint.ignore': ['GPU101'],
+    'lint.severity': { GPU3: 'hint' },
+    'runner.backend': 'numpy',
+    'runner.timeout': 5,
+    'runner.maxMemory': 1024,
+  };
   const get = (key, fallback) => (key in settings ? settings[key] : fallback);
   assert.deepEqual(util.buildInitializationOptions(get), {
-    lint: { select: ['GPU1'], ignore: ['GPU101'] },
-    runner: { backend: 'numpy' },
+    lint: { select: ['GPU1'], ignore: ['GPU101'], severity: { GPU3: 'hint' } },
+    runner: { backend: 'numpy', timeout: 5, maxMemory: 1024 },
   });
   assert.deepEqual(util.buildInitializationOptions((_k, fallback) => fallback), {
-    lint: { select: [], ignore: [] },
+    lint: { select: [], ignore: [], severity: {} },
     runner: { backend: 'auto' },
   });
   assert.equal(util.buildInitializationOptions((k, f) => (k === 'runner.backend' ? 'bogus' : f)).runner.backend, 'auto');
+  assert.deepEqual(util.buildInitializationOptions((k, f) => (k === 'runner.timeout' ? -1 : f)).runner, { backend: 'auto' });
+});
+
+test('formatRunResult: the summary, then the program output by stream', () => {
+  assert.deepEqual(
+    util.formatRunResult({ ok: true, message: '@main finished on numpy in 0.10 s', stdout: '2.5\n1\n', stderr: '', backend: 'numpy' }),
+    ['@main finished on numpy in 0.10 s', 'stdout:', '2.5', '1'],
+  );
+  assert.deepEqual(util.formatRunResult({ ok: false, message: '@f failed on numpy: boom', error: 'boom', stderr: 'x\n' }), [
+    '@f failed on numpy: boom',
+    'stderr:',
+    'x',
+    'error:',
+    'boom',
+  ]);
+  assert.deepEqual(util.formatRunResult({ ok: false, error: 'RunError: no' }), ['RunError: no']);
+  assert.deepEqual(util.formatRunResult('text'), ['text']);
+});
+
+test('userOnlyValue: the user setting or the default, never the workspace value', () => {
+  assert.deepEqual(
+    util.userOnlyValue({ defaultValue: [], globalValue: ['/usr/bin/gpu-lsp'], workspaceValue: ['/tmp/evil'] }, []),
+    ['/usr/bin/gpu-lsp'],
+  );
+  assert.equal(util.userOnlyValue({ defaultValue: 'python3', workspaceFolderValue: './evil' }, 'x'), 'python3');
+  assert.equal(util.userOnlyValue(undefined, 'python3'), 'python3');
 });
 
 const DOC = `module attributes {gpu.container_module} {

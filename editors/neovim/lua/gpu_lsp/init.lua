@@ -2,7 +2,10 @@
 --
 --   require('gpu_lsp').setup {
 --     cmd = { 'python3', '-m', 'gpu_lsp' },
---     settings = { lint = { select = {}, ignore = {} }, runner = { backend = 'auto' } },
+--     settings = {
+--       lint = { select = {}, ignore = {}, severity = {} },
+--       runner = { backend = 'auto', timeout = 60, maxMemory = 4 * 2^30 },
+--     },
 --     filetypes = { 'mlir' },
 --   }
 --
@@ -10,7 +13,9 @@
 -- (vim.lsp.start on 0.8+, vim.lsp.start_client + buf_attach_client on 0.7, one client per
 -- root directory), and defines :GpuLspRun, :GpuLspOutline, :GpuLspMakeAsync and
 -- :GpuLspFixAll, which send workspace/executeCommand to the server. The server applies
--- the resulting edits itself (workspace/applyEdit, handled by Neovim).
+-- the resulting edits itself (workspace/applyEdit, handled by Neovim). On attach it sets
+-- 'omnifunc' to the LSP one when the buffer has none (0.7; 0.8+ does it itself), and shows
+-- the output of a run as text in a scratch buffer.
 
 local M = {}
 
@@ -20,9 +25,10 @@ local defaults = {
   -- Command that starts the server over stdio.
   cmd = { 'python3', '-m', 'gpu_lsp' },
   -- Sent as initializationOptions, and answered for workspace/configuration section `gpuLsp`.
+  -- The server's settings (gpu_lsp/lsp/settings_schema.py), with the server's defaults.
   settings = {
-    lint = { select = {}, ignore = {} },
-    runner = { backend = 'auto' },
+    lint = { select = {}, ignore = {}, severity = vim.empty_dict() },
+    runner = { backend = 'auto', timeout = 60, maxMemory = 4294967296 },
   },
   filetypes = { 'mlir' },
   -- Files or directories that mark the project root (searched upwards from the buffer).
@@ -111,8 +117,8 @@ local function check_server(cmd)
   if vim.fn.executable(cmd[1]) ~= 1 then
     ok = false
     notify(
-      string.format("cannot start the server: '%s' is not executable. Install the server with: %s -m pip install gpu-lsp",
-        cmd[1], cmd[1] == '' and 'python3' or cmd[1]),
+      string.format("cannot start the server: '%s' is not executable. Install the server from a gpu-lsp checkout"
+        .. ' (it is not on PyPI): %s -m pip install .', cmd[1], cmd[1] == '' and 'python3' or cmd[1]),
       vim.log.levels.ERROR
     )
   elseif cmd[2] == '-m' and cmd[3] == 'gpu_lsp' then
@@ -124,8 +130,8 @@ local function check_server(cmd)
         last = line
       end
       notify(
-        string.format('the Python interpreter %s cannot import gpu_lsp (%s). Install the server with: %s -m pip install gpu-lsp',
-          cmd[1], last, cmd[1]),
+        string.format('the Python interpreter %s cannot import gpu_lsp (%s). Install the server from a gpu-lsp'
+          .. ' checkout (it is not on PyPI): %s -m pip install .', cmd[1], last, cmd[1]),
         vim.log.levels.ERROR
       )
     end
@@ -154,6 +160,9 @@ local function client_config(root)
       end
     end,
     on_attach = function(client, bufnr)
+      if vim.bo[bufnr].omnifunc == '' then
+        vim.bo[bufnr].omnifunc = 'v:lua.vim.lsp.omnifunc'
+      end
       if M.config.codelens then
         M.refresh_codelens(bufnr)
       end
@@ -224,6 +233,59 @@ end
 -- ---------------------------------------------------------------------------
 -- Commands
 
+--- Shows `lines` in the scratch buffer `gpu-lsp://<name>` (reused), below the current window.
+function M.show_scratch(name, lines)
+  local bufname = 'gpu-lsp://' .. name:gsub('%s+', '-')
+  local buf = vim.fn.bufnr(bufname)
+  if buf == -1 then
+    vim.cmd('botright new')
+    buf = vim.api.nvim_get_current_buf()
+    vim.bo[buf].buftype = 'nofile'
+    vim.bo[buf].bufhidden = 'hide'
+    vim.bo[buf].swapfile = false
+    vim.api.nvim_buf_set_name(buf, bufname)
+    vim.cmd('wincmd p') -- keep the cursor in the MLIR buffer
+  elseif vim.fn.bufwinnr(buf) == -1 then
+    vim.cmd('botright sbuffer ' .. buf)
+    vim.cmd('wincmd p')
+  end
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  return buf
+end
+
+local function text_lines(text)
+  local lines = vim.split(text, '\n', { plain = true })
+  if lines[#lines] == '' then
+    table.remove(lines)
+  end
+  return lines
+end
+
+--- The result of gpu-lsp.runOnGpu as lines of text: the summary, then the program's
+--- output and errors as it printed them.
+function M.format_run(result)
+  if type(result) ~= 'table' then
+    return text_lines(tostring(result))
+  end
+  local lines = { result.message or result.error or 'no result' }
+  local function section(title, text)
+    if type(text) == 'string' and text ~= '' then
+      table.insert(lines, '')
+      table.insert(lines, title .. ':')
+      vim.list_extend(lines, text_lines(text))
+    end
+  end
+  section('note', result.note)
+  section('stdout', result.stdout)
+  section('stderr', result.stderr)
+  if result.error and result.message then
+    section('error', result.error)
+  end
+  return lines
+end
+
 local function show_result(title, result)
   if result == nil or result == vim.NIL then
     return
@@ -233,15 +295,7 @@ local function show_result(title, result)
     notify(title .. ': ' .. text)
     return
   end
-  vim.cmd('botright new')
-  local buf = vim.api.nvim_get_current_buf()
-  vim.bo[buf].buftype = 'nofile'
-  vim.bo[buf].bufhidden = 'wipe'
-  vim.bo[buf].swapfile = false
-  pcall(vim.api.nvim_buf_set_name, buf, 'gpu-lsp://' .. title:gsub('%s+', '-'))
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
-  vim.bo[buf].modifiable = false
-  vim.cmd('wincmd p') -- keep the cursor in the MLIR buffer
+  M.show_scratch(title, text_lines(text))
 end
 
 --- Sends workspace/executeCommand to the gpu-lsp client of `bufnr`; `on_result(result)`
@@ -353,9 +407,13 @@ function M.run(name, bufnr)
   end
   notify('running @' .. name .. ' ...')
   M.execute('gpu-lsp.runOnGpu', { vim.uri_from_bufnr(bufnr), name }, bufnr, function(result)
-    show_result('run @' .. name, result)
     if result == nil or result == vim.NIL then
       notify('@' .. name .. ' finished')
+      return
+    end
+    M.show_scratch('run', M.format_run(result))
+    if type(result) == 'table' and result.message then
+      notify(result.message, result.ok == false and vim.log.levels.WARN or vim.log.levels.INFO)
     end
   end)
 end

