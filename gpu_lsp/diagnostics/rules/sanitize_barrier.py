@@ -61,8 +61,22 @@ def _walk(block: Block, taints: dict[Value, Taint], outer: Divergence | None, ou
                 _walk(inner, taints, here, out)
 
 
+def _kernels_with_collectives(ctx: RuleContext) -> set[int]:
+    """The kernels (gpu.func, gpu.launch) holding a collective op, found once per chunk."""
+    key = ("sanitizer.collective_kernels",)
+    found = ctx.cache.get(key)
+    if found is None:
+        found = set()
+        for op in ctx.index.named(*BLOCK_COLLECTIVES, *SUBGROUP_COLLECTIVES):
+            found.update(id(a) for a in op.ancestors() if a.name in ("gpu.func", "gpu.launch"))
+        ctx.cache[key] = found
+    return found
+
+
 def divergent_collectives(kernel: Operation, ctx: RuleContext) -> list[tuple[Operation, Divergence]]:
     """Collective ops of a kernel body under thread-dependent control flow."""
+    if id(kernel) not in _kernels_with_collectives(ctx):
+        return []
     taints = cached_taints(kernel, ctx.cache)
     out: list[tuple[Operation, Divergence]] = []
     if taints:
