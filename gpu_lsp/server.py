@@ -738,6 +738,24 @@ async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
     return await ls.in_analysis(run)
 
 
+@server.feature(C.ASYNC_GRAPH)
+@guarded(None, C.ASYNC_GRAPH)
+async def async_graph(ls: GpuLanguageServer, params: Any):
+    """`{textDocument: {uri}, function?: name}` -> the async graph document (docs/async-graph.md)."""
+    uri = params.textDocument.uri
+    function = getattr(params, "function", None)
+
+    def run():
+        snap = ls.snapshot_of(uri)
+        if snap is None:
+            return None
+        from gpu_lsp.lsp.graph import async_graph_document
+
+        return async_graph_document(snap, function)
+
+    return await ls.in_analysis(run)
+
+
 # --- commands ----------------------------------------------------------------------------------------
 
 

@@ -13,6 +13,8 @@ FIX_ALL = "gpu-lsp.fixAll"
 OUTLINE_KERNEL = "gpu-lsp.outlineKernel"
 MAKE_ASYNC = "gpu-lsp.makeAsync"
 ALL = (RUN_ON_GPU, OUTLINE_KERNEL, MAKE_ASYNC, FIX_ALL)
+# A custom request (not a command): the async dependency graph of a document (docs/async-graph.md).
+ASYNC_GRAPH = "gpu-lsp/asyncGraph"
 
 # The runner's public entry point, called in a child process by `gpu_lsp.lsp.run_job`.
 RUNNER_MODULE = "gpu_lsp.runner"
