@@ -94,9 +94,9 @@ def kernel_of(op: Operation, ctx: RuleContext) -> Operation | None:
     return func
 
 
-def launch_accesses(op: Operation, ctx: RuleContext) -> list[tuple[Value, bool, bool]]:
-    """(buffer, reads, writes) for each host buffer a launch's kernel accesses."""
-    out: list[tuple[Value, bool, bool]] = []
+def launch_accesses(op: Operation, ctx: RuleContext) -> list[tuple[Value, bool, bool, bool]]:
+    """(buffer, reads, writes, may write otherwise) for each host buffer a launch's kernel uses."""
+    out: list[tuple[Value, bool, bool, bool]] = []
     if op.name == "gpu.launch_func":
         func = kernel_of(op, ctx)
         if func is None:
@@ -104,13 +104,13 @@ def launch_accesses(op: Operation, ctx: RuleContext) -> list[tuple[Value, bool, 
         summary = cached_summary(func, ctx.cache)
         args = func.regions[0].blocks[0].arguments
         for value, arg in zip(LaunchFuncView(op).kernel_operands, args):
-            if is_memref(value) and (arg in summary.reads or arg in summary.writes):
-                out.append((buffer_value(value), arg in summary.reads, arg in summary.writes))
+            if is_memref(value):
+                out.append((buffer_value(value), arg in summary.reads, arg in summary.writes, arg in summary.others))
         return out
     summary: Summary = cached_summary(op, ctx.cache)
-    for value in {**summary.reads, **summary.writes}:
+    for value in {**summary.reads, **summary.writes, **summary.others}:
         if not _inside(value, op):
-            out.append((value, value in summary.reads, value in summary.writes))
+            out.append((value, value in summary.reads, value in summary.writes, value in summary.others))
     return out
 
 
@@ -223,49 +223,54 @@ class BlockFollower:
             ancestors.add(id(dep))
             ancestors |= dep.ancestors
         node = Node(op, ancestors)
-        for root, reads, writes in self.accesses(op):
-            self.access(node, root, reads, writes)
+        for root, reads, writes, other in self.accesses(op):
+            self.access(node, root, reads, writes, other)
         self.nodes.append(node)
         if token is None:
             self.complete([node])
         else:
             self.by_token[token] = node
 
-    def accesses(self, op: Operation) -> list[tuple[Value, bool, bool]]:
-        """(buffer, reads, writes) of a GPU op, with the allocation and freeing it does."""
+    def accesses(self, op: Operation) -> list[tuple[Value, bool, bool, bool]]:
+        """(buffer, reads, writes, may write otherwise) of a GPU op, with the allocation and freeing it does."""
         name = op.name
         if name == "gpu.alloc":
             memref = AllocView(op).memref
             if memref is None:
                 return []
             self.buffers[memref] = Buffer(op, SHARED if AllocView(op).host_shared else DEVICE)
-            return [(memref, False, True)]
+            return [(memref, False, True, False)]
         if name == "gpu.dealloc":
-            return [(buffer_value(op.operands[-1]), False, True)] if op.operands else []
+            return [(buffer_value(op.operands[-1]), False, True, False)] if op.operands else []
         if name in ("gpu.memcpy", "gpu.memset"):
             pair = copy_operands(op)
             if pair is None:
                 return []
             dst, src = pair
-            out = [(buffer_value(dst), False, True)]
+            out = [(buffer_value(dst), False, True, False)]
             if name == "gpu.memcpy" and is_memref(src):
-                out.insert(0, (buffer_value(src), True, False))
+                out.insert(0, (buffer_value(src), True, False, False))
             return out
         if name in ("gpu.launch_func", "gpu.launch"):
             return launch_accesses(op, self.ctx)
         return []
 
-    def access(self, node: Node, root: Value, reads: bool, writes: bool) -> None:
+    def access(self, node: Node, root: Value, reads: bool, writes: bool, other: bool) -> None:
+        """`node` reads and/or writes `root`; `other`: it also hands it to something that may write it."""
         op = node.op
         buf = self.buffers.get(root)
         tracked = buf is not None and not buf.escaped
-        if tracked and buf.freed is not None:
+        if tracked and buf.freed is not None and (reads or writes):
             self.report(Hazard(DOUBLE_FREE if op.name == "gpu.dealloc" else USE_AFTER_FREE, op, root, buf.freed))
             return
-        if tracked and op.name in ("gpu.launch_func", "gpu.launch") and buf.kind == HOST and not buf.registered:
+        if tracked and (reads or writes) and op.name in ("gpu.launch_func", "gpu.launch") and buf.kind == HOST and not buf.registered:
             self.report(Hazard(HOST_MEMORY_IN_KERNEL, op, root, buf.op, writes))
-        if tracked and reads and not writes and not buf.written and buf.kind != HOST:
+        if tracked and reads and not writes and not other and not buf.written and buf.kind != HOST:
             self.report(Hazard(UNINITIALIZED, op, root, buf.op))
+        if tracked and other:
+            buf.written = True
+        if not (reads or writes):
+            return
         kind = FREE_IN_USE if op.name == "gpu.dealloc" else RACE
         for other in self.nodes:
             if other.done or id(other) in node.ancestors:

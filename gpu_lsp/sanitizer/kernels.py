@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gpu_lsp.diagnostics.rules._util import buffer_value, is_memref
+from gpu_lsp.diagnostics.rules._util import ALIAS_OPS, buffer_value, is_memref
 from gpu_lsp.ir.core import Block, Operation, Value
 
 # Memref operand index of the ops that read / write through a memref.
@@ -32,12 +32,18 @@ BLOCK_UNIFORM_RESULTS = frozenset({"gpu.all_reduce"})
 SUBGROUP_RESULTS = frozenset({"gpu.subgroup_reduce", "gpu.subgroup_broadcast"})
 
 
+# Ops that use a memref without accessing its elements through it (views are followed).
+NO_ACCESS = frozenset({"memref.dim", "memref.rank", "memref.extract_strided_metadata", "memref.extract_aligned_pointer_as_index"})
+
+
 @dataclass
 class Summary:
-    """The buffers a kernel body accesses: root value -> first op reading / writing through it."""
+    """The buffers a kernel body accesses: root value -> first op reading / writing through it, and
+    buffers handed to ops this summary does not know (a call, an unknown op: they may write)."""
 
     reads: dict[Value, Operation] = field(default_factory=dict)
     writes: dict[Value, Operation] = field(default_factory=dict)
+    others: dict[Value, Operation] = field(default_factory=dict)
 
 
 def _record(table: dict[Value, Operation], value: Value, op: Operation) -> None:
@@ -50,12 +56,17 @@ def summarize(kernel: Operation) -> Summary:
     (keyed by the captured values and its own arguments), through views and casts."""
     out = Summary()
     for op in kernel.nested():
-        index = READS.get(op.name)
-        if index is not None and index < len(op.operands):
-            _record(out.reads, op.operands[index], op)
-        index = WRITES.get(op.name)
-        if index is not None and index < len(op.operands):
-            _record(out.writes, op.operands[index], op)
+        name = op.name
+        read, write = READS.get(name), WRITES.get(name)
+        if read is not None and read < len(op.operands):
+            _record(out.reads, op.operands[read], op)
+        if write is not None and write < len(op.operands):
+            _record(out.writes, op.operands[write], op)
+        if name in NO_ACCESS or name in ALIAS_OPS:
+            continue
+        for i, value in enumerate(op.operands):
+            if i != read and i != write:
+                _record(out.others, value, op)
     return out
 
 
