@@ -12,10 +12,10 @@ from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, OpResult
 from gpu_lsp.ir.views import async_dependencies, async_token
 from gpu_lsp.parser.api import ParsedFile
+from gpu_lsp.sanitizer.streams import StreamAssigner
 from gpu_lsp.sanitizer.host import DEVICE_CODE, FREE_IN_USE, FUNCTIONS, GPU_HOST_OPS, RACE, chunk_hazards, host_blocks
 
 SCHEMA_VERSION = 1
-HOST_LANE = -1  # synchronous ops and blocking waits run on the host, not on a stream
 # Diagnostic codes drawn on the graph: async tokens (GPU2xx) and the sanitizer (GPU41x).
 DRAWN = ("GPU2", "GPU41")
 
@@ -97,20 +97,11 @@ def build(func: Operation, ctx: RuleContext, diagnostics: list[Diagnostic]) -> A
     nodes: list[Node] = []
     by_op: dict[int, Node] = {}
     edges: list[Edge] = []
-    continued: set[int] = set()
-    streams = 0
+    lanes = StreamAssigner()
     for i, op in enumerate(ops):
         token = async_token(op)
         deps = [d for d in async_dependencies(op) if isinstance(d, OpResult) and id(d.owner) in by_op]
-        if token is None:
-            stream = HOST_LANE
-        else:
-            first = by_op[id(deps[0].owner)] if deps else None
-            if first is not None and first.stream != HOST_LANE and id(deps[0]) not in continued:
-                stream = first.stream
-                continued.add(id(deps[0]))
-            else:
-                stream, streams = streams, streams + 1
+        stream = lanes.assign(id(op), token is not None, [id(d.owner) for d in deps])
         node = Node(f"n{i}", op, _kind(op), stream, value_name(token) if token is not None else None, _label(op))
         nodes.append(node)
         by_op[id(op)] = node
@@ -128,7 +119,7 @@ def build(func: Operation, ctx: RuleContext, diagnostics: list[Diagnostic]) -> A
         for d in diagnostics:
             if d.code.startswith(DRAWN) and d.severity >= Severity.WARNING and rng.start <= d.range.start < rng.end:
                 node.hazards.append(d)
-    return AsyncGraph(_function_name(func), func, nodes, edges, streams)
+    return AsyncGraph(_function_name(func), func, nodes, edges, lanes.count)
 
 
 def build_graphs(parsed: ParsedFile, diagnostics: list[Diagnostic], function: str | None = None) -> list[AsyncGraph]:
