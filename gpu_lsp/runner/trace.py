@@ -54,7 +54,7 @@ class TracingTracker(Tracker):
             events.append({"ph": "M", "pid": PID, "tid": _tid(lane), "name": "thread_name", "args": {"name": name}})
             events.append({"ph": "M", "pid": PID, "tid": _tid(lane), "name": "thread_sort_index", "args": {"sort_index": _tid(lane)}})
         flow = 0
-        for node_id, span in self.spans.items():
+        for span in self.spans.values():
             end = span.end if span.end is not None else span.start
             events.append(
                 {

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
@@ -12,8 +12,16 @@ from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, OpResult
 from gpu_lsp.ir.views import async_dependencies, async_token
 from gpu_lsp.parser.api import ParsedFile
+from gpu_lsp.sanitizer.host import (
+    DEVICE_CODE,
+    FREE_IN_USE,
+    FUNCTIONS,
+    GPU_HOST_OPS,
+    RACE,
+    chunk_hazards,
+    host_blocks,
+)
 from gpu_lsp.sanitizer.streams import StreamAssigner
-from gpu_lsp.sanitizer.host import DEVICE_CODE, FREE_IN_USE, FUNCTIONS, GPU_HOST_OPS, RACE, chunk_hazards, host_blocks
 
 SCHEMA_VERSION = 1
 # Diagnostic codes drawn on the graph: async tokens (GPU2xx) and the sanitizer (GPU41x).
@@ -84,9 +92,12 @@ def host_functions(ctx: RuleContext) -> list[Operation]:
     """Functions outside kernels and gpu.module that issue GPU work, in source order."""
     out = []
     for op in ctx.index.ops:
-        if op.name in FUNCTIONS and not any(a.name in DEVICE_CODE for a in op.ancestors()):
-            if any(n.name in GPU_HOST_OPS for block in host_blocks(op) for n in block.operations):
-                out.append(op)
+        if (
+            op.name in FUNCTIONS
+            and not any(a.name in DEVICE_CODE for a in op.ancestors())
+            and any(n.name in GPU_HOST_OPS for block in host_blocks(op) for n in block.operations)
+        ):
+            out.append(op)
     return out
 
 

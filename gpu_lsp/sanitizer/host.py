@@ -10,14 +10,20 @@ reported about it afterwards. So every hazard found is certain whenever the bloc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.rules._util import ALIAS_OPS, buffer_value, is_memref
 from gpu_lsp.diagnostics.rules.verify_launch import closest_module
 from gpu_lsp.ir.core import Block, Operation, Value
-from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token, copy_operands
+from gpu_lsp.ir.views import (
+    AllocView,
+    LaunchFuncView,
+    async_dependencies,
+    async_token,
+    copy_operands,
+)
 from gpu_lsp.sanitizer.kernels import Summary, cached_summary
 
 # Hazard kinds (one rule reports each group).
@@ -223,8 +229,8 @@ class BlockFollower:
             ancestors.add(id(dep))
             ancestors |= dep.ancestors
         node = Node(op, ancestors)
-        for root, reads, writes, other in self.accesses(op):
-            self.access(node, root, reads, writes, other)
+        for root, reads, writes, handed in self.accesses(op):
+            self.access(node, root, reads, writes, handed)
         self.nodes.append(node)
         if token is None:
             self.complete([node])
@@ -255,8 +261,8 @@ class BlockFollower:
             return launch_accesses(op, self.ctx)
         return []
 
-    def access(self, node: Node, root: Value, reads: bool, writes: bool, other: bool) -> None:
-        """`node` reads and/or writes `root`; `other`: it also hands it to something that may write it."""
+    def access(self, node: Node, root: Value, reads: bool, writes: bool, handed: bool) -> None:
+        """`node` reads and/or writes `root`; `handed`: it also hands it to something that may write it."""
         op = node.op
         buf = self.buffers.get(root)
         tracked = buf is not None and not buf.escaped
@@ -265,9 +271,9 @@ class BlockFollower:
             return
         if tracked and (reads or writes) and op.name in ("gpu.launch_func", "gpu.launch") and buf.kind == HOST and not buf.registered:
             self.report(Hazard(HOST_MEMORY_IN_KERNEL, op, root, buf.op, writes))
-        if tracked and reads and not writes and not other and not buf.written and buf.kind != HOST:
+        if tracked and reads and not writes and not handed and not buf.written and buf.kind != HOST:
             self.report(Hazard(UNINITIALIZED, op, root, buf.op))
-        if tracked and other:
+        if tracked and handed:
             buf.written = True
         if not (reads or writes):
             return

@@ -84,7 +84,7 @@ def to_svg_with_dot(graphs: list[AsyncGraph]) -> str:
     exe = shutil.which("dot")
     if exe is None:
         raise RenderError(INSTALL_DOT)
-    proc = subprocess.run([exe, "-Tsvg"], input=to_dot(graphs[:1]), capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([exe, "-Tsvg"], input=to_dot(graphs[:1]), capture_output=True, text=True, timeout=60, check=False)
     if proc.returncode != 0:
         raise RenderError(f"dot failed: {proc.stderr.strip().splitlines()[0] if proc.stderr.strip() else proc.returncode}")
     return proc.stdout
@@ -106,8 +106,10 @@ def layout_svg(g: AsyncGraph) -> str:
     height = TOP + max(1, len(g.nodes)) * ROW_H + 20
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="async-graph" font-family="monospace" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
-        '<path d="M0,0 L10,5 L0,10 z" fill="#444"/></marker></defs>',
+        (
+            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
+            '<path d="M0,0 L10,5 L0,10 z" fill="#444"/></marker></defs>'
+        ),
     ]
     for lane, i in column.items():
         x = LEFT + i * LANE_W - 10

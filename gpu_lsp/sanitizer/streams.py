@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 HOST_LANE = -1  # synchronous ops and blocking waits run on the host, not on a stream
 

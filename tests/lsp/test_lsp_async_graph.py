@@ -7,13 +7,20 @@ import json
 import jsonschema
 import pytest
 import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, open_document, position, raw_request, within
+from lsp_client import (
+    CONFIG,
+    RecordingClient,
+    open_document,
+    position,
+    raw_request,
+    within,
+)
 from lsp_samples import INLINE, OUTLINED, at
 from lsprotocol import types
 from pytest_lsp import client_capabilities
+from support import REPO
 
 from gpu_lsp.lsp.commands import ASYNC_GRAPH
-from support import REPO
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

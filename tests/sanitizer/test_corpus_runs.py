@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from sanitizer.test_runner_crosscheck import reported, run_hazards
 from support.corpus import SHARED, corpus_files
+
+from sanitizer.test_runner_crosscheck import reported, run_hazards
 
 MAIN = re.compile(r"func\.func @main\(\)")
 SPLIT = "\n// -----\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
@@ -13,7 +13,11 @@ from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.views import LaunchFuncView, LaunchView
 from gpu_lsp.passes.effects import constant_int
 from gpu_lsp.sanitizer.host import kernel_of
-from gpu_lsp.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
+from gpu_lsp.sanitizer.limits import (
+    MAX_BLOCK_DIMS,
+    MAX_GRID_DIMS,
+    MAX_THREADS_PER_BLOCK,
+)
 
 AXES = "xyz"
 

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, fix, insert_line_before, value_name
-from gpu_lsp.sanitizer.host import DOUBLE_FREE, FREE_IN_USE, LEAK, USE_AFTER_FREE, Hazard, chunk_hazards
+from gpu_lsp.sanitizer.host import (
+    DOUBLE_FREE,
+    FREE_IN_USE,
+    LEAK,
+    USE_AFTER_FREE,
+    Hazard,
+    chunk_hazards,
+)
 
 
 def _leak(hazard: Hazard, ctx: RuleContext) -> Violation:

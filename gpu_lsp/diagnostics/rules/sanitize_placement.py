@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
-from gpu_lsp.sanitizer.host import DEVICE_MEMORY_ON_HOST, HOST_MEMORY_IN_KERNEL, chunk_hazards, in_host_function
+from gpu_lsp.sanitizer.host import (
+    DEVICE_MEMORY_ON_HOST,
+    HOST_MEMORY_IN_KERNEL,
+    chunk_hazards,
+    in_host_function,
+)
 
 DEVICE_ONLY = (
     "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id", "gpu.lane_id",
