@@ -17,6 +17,7 @@ from lsp_client import (
 )
 from lsp_samples import INLINE, OUTLINED, at
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import client_capabilities
 from support import REPO
 
@@ -62,3 +63,12 @@ async def test_one_function_and_unknown_documents(client: RecordingClient) -> No
     only = _plain(await within(raw_request(client, ASYNC_GRAPH, {"textDocument": {"uri": B}, "function": "@inline"})))
     assert [f["name"] for f in only["functions"]] == ["inline"]
     assert await within(raw_request(client, ASYNC_GRAPH, {"textDocument": {"uri": "file:///nope.mlir"}})) is None
+
+
+async def test_html_and_dot_of_the_same_graph(client: RecordingClient) -> None:
+    page = await within(raw_request(client, ASYNC_GRAPH, {"textDocument": {"uri": A}, "format": "html"}))
+    assert page.startswith("<!DOCTYPE html>") and "default-src 'none'" in page
+    dot = await within(raw_request(client, ASYNC_GRAPH, {"textDocument": {"uri": A}, "format": "dot"}))
+    assert dot.startswith('digraph "async ') and "cluster_s0" in dot
+    with pytest.raises(JsonRpcException):
+        await within(raw_request(client, ASYNC_GRAPH, {"textDocument": {"uri": A}, "format": "png"}))
