@@ -748,12 +748,12 @@ async def async_graph(ls: GpuLanguageServer, params: Any):
     fmt = getattr(params, "format", None) or "json"
 
     def run():
-        from gpu_lsp.lsp.graph import FORMATS, async_graph as feature
+        from gpu_lsp.lsp import graph
 
-        if fmt not in FORMATS:
-            raise JsonRpcException(code=INVALID_PARAMS, message=f"{C.ASYNC_GRAPH}: format must be one of {', '.join(FORMATS)}")
+        if fmt not in graph.FORMATS:
+            raise JsonRpcException(code=INVALID_PARAMS, message=f"{C.ASYNC_GRAPH}: format must be one of {', '.join(graph.FORMATS)}")
         snap = ls.snapshot_of(uri)
-        return None if snap is None else feature(snap, function, fmt)
+        return None if snap is None else graph.async_graph(snap, function, fmt)
 
     return await ls.in_analysis(run)
 
