@@ -100,6 +100,15 @@ def fix(title: str, edits: list[Edit | None], applicability: Applicability = App
     return Fix(title, tuple(edits), applicability)
 
 
+def wait_before(ctx: RuleContext, first: Operation, second: Operation) -> Fix | None:
+    """An unsafe fix: a blocking `gpu.wait` on the (named) token of `first`, inserted before `second`."""
+    token = first.results[-1] if first.results and first.results[-1].type.is_token else None
+    if token is None or not token.name:
+        return None
+    name = value_name(token)
+    return fix(f"Wait for `{name}` before `{second.name}`", [insert_line_before(ctx, second, f"gpu.wait [{name}]")], Applicability.UNSAFE)
+
+
 ALIAS_OPS = frozenset(
     {
         "memref.cast",

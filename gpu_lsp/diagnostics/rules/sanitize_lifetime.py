@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
-from gpu_lsp.diagnostics.rules._util import at, fix, insert_line_before, value_name
+from gpu_lsp.diagnostics.rules._util import at, fix, insert_line_before, value_name, wait_before
 from gpu_lsp.sanitizer.host import (
     DOUBLE_FREE,
     FREE_IN_USE,
@@ -77,6 +77,9 @@ def device_buffer_lifetime(ctx: RuleContext) -> Iterator[Violation]:
     For a leak, when no async work may still use the buffer at the end of the block, the
     fix inserts `gpu.dealloc` before the block's terminator. It is safe: nothing after
     that point in the block uses the buffer, and the buffer does not leave the block.
+    For a free while async work may use the buffer, the fix inserts a blocking `gpu.wait`
+    on that work's token before the free (when the token is named); it is unsafe: the host
+    stalls there.
 
     ## References
     - [`gpu.alloc`](https://mlir.llvm.org/docs/Dialects/GPU/#gpualloc-gpuallocop),
@@ -93,4 +96,5 @@ def device_buffer_lifetime(ctx: RuleContext) -> Iterator[Violation]:
         names = {"buf": value_name(hazard.buffer), "op": hazard.op.name, "other": hazard.other.name if hazard.other else ""}
         message, note = (t.format(**names) for t in texts)
         related = (Related(note, at(hazard.other)),) if hazard.other is not None else ()
-        yield Violation(message, at(hazard.op), related=related)
+        the_fix = wait_before(ctx, hazard.other, hazard.op) if hazard.kind == FREE_IN_USE and hazard.other is not None else None
+        yield Violation(message, at(hazard.op), the_fix, related)

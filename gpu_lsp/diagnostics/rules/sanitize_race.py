@@ -6,12 +6,12 @@ from collections.abc import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
-from gpu_lsp.diagnostics.registry import Violation, rule
-from gpu_lsp.diagnostics.rules._util import at, value_name
+from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
+from gpu_lsp.diagnostics.rules._util import at, value_name, wait_before
 from gpu_lsp.sanitizer.host import RACE, chunk_hazards
 
 
-@rule("GPU410", "unordered-buffer-access", Severity.WARNING)
+@rule("GPU410", "unordered-buffer-access", Severity.WARNING, fix=FixAvailability.SOMETIMES)
 def unordered_buffer_access(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -44,7 +44,9 @@ def unordered_buffer_access(ctx: RuleContext) -> Iterator[Violation]:
     ```
 
     ## Fix safety
-    There is no fix: which of the two should come first is the author's decision.
+    When the first op has a named token, the fix inserts a blocking `gpu.wait` on it before
+    the second op. It is unsafe: the race goes away, but the host now stalls there, and the
+    author may rather have meant the other order, or a token dependency.
 
     ## References
     - [`gpu` dialect: async execution](https://mlir.llvm.org/docs/Dialects/GPU/)
@@ -59,5 +61,7 @@ def unordered_buffer_access(ctx: RuleContext) -> Iterator[Violation]:
             f"`{hazard.op.name}` {verb} `{value_name(hazard.buffer)}` while `{other.name}` may still be using it: "
             "no async token or host wait orders them (a data race on the GPU)",
             at(hazard.op),
-            related=(Related(f"`{other.name}` uses `{value_name(hazard.buffer)}` here", at(other)),),
+            wait_before(ctx, other, hazard.op),
+            (Related(f"`{other.name}` uses `{value_name(hazard.buffer)}` here", at(other)),),
         )
+
