@@ -7,7 +7,13 @@ from collections.abc import Iterator
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
-from gpu_lsp.diagnostics.rules._util import at, fix, insert_line_before, value_name, wait_before
+from gpu_lsp.diagnostics.rules._util import (
+    at,
+    fix,
+    insert_line_before,
+    value_name,
+    wait_before,
+)
 from gpu_lsp.sanitizer.host import (
     DOUBLE_FREE,
     FREE_IN_USE,
