@@ -14,6 +14,7 @@ from gpu_lsp.diagnostics.rules._util import (
     value_name,
     wait_before,
 )
+from gpu_lsp.ir.views import async_token
 from gpu_lsp.sanitizer.host import (
     DOUBLE_FREE,
     FREE_IN_USE,
@@ -45,7 +46,7 @@ MESSAGES = {
     DOUBLE_FREE: ("`gpu.dealloc` frees `{buf}` a second time", "`{buf}` is first freed here"),
     USE_AFTER_FREE: ("`{op}` uses `{buf}` after it was freed", "`{buf}` is freed here"),
     FREE_IN_USE: (
-        "`gpu.dealloc` frees `{buf}` while `{other}` may still be using it: make the free depend on its token",
+        "`gpu.dealloc` frees `{buf}` while {other} may still be using it: make the free depend on its token",
         "`{buf}` is used here, asynchronously",
     ),
 }
@@ -99,7 +100,12 @@ def device_buffer_lifetime(ctx: RuleContext) -> Iterator[Violation]:
         texts = MESSAGES.get(hazard.kind)
         if texts is None:
             continue
-        names = {"buf": value_name(hazard.buffer), "op": hazard.op.name, "other": hazard.other.name if hazard.other else ""}
+        other = hazard.other
+        token = async_token(other) if other is not None else None
+        running = f"`{other.name}`" if other is not None else ""
+        if token is not None:
+            running += f" (token `{value_name(token)}`)"
+        names = {"buf": value_name(hazard.buffer), "op": hazard.op.name, "other": running}
         message, note = (t.format(**names) for t in texts)
         related = (Related(note, at(hazard.other)),) if hazard.other is not None else ()
         the_fix = wait_before(ctx, hazard.other, hazard.op) if hazard.kind == FREE_IN_USE and hazard.other is not None else None

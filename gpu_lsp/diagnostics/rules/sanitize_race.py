@@ -8,6 +8,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name, wait_before
+from gpu_lsp.ir.views import async_token
 from gpu_lsp.sanitizer.host import RACE, chunk_hazards
 
 
@@ -57,8 +58,10 @@ def unordered_buffer_access(ctx: RuleContext) -> Iterator[Violation]:
             continue
         other = hazard.other
         verb = "writes" if hazard.write else "reads"
+        token = async_token(other)
+        running = f"`{other.name}` (token `{value_name(token)}`)" if token is not None else f"`{other.name}`"
         yield Violation(
-            f"`{hazard.op.name}` {verb} `{value_name(hazard.buffer)}` while `{other.name}` may still be using it: "
+            f"`{hazard.op.name}` {verb} `{value_name(hazard.buffer)}` while {running} may still be using it: "
             "no async token or host wait orders them (a data race on the GPU)",
             at(hazard.op),
             wait_before(ctx, other, hazard.op),
