@@ -79,7 +79,7 @@ def _label(op: Operation) -> str:
         head = f"{value_name(op.results[0])}{', ' + value_name(token) if token is not None else ''} = "
     elif op.name == "gpu.wait":
         deps = async_dependencies(op)
-        detail = f" [{', '.join(value_name(d) for d in deps)}]" if deps else ""
+        detail = (" async" if token is not None else "") + (f" [{', '.join(value_name(d) for d in deps)}]" if deps else "")
     return f"{head}{op.name}{detail}"
 
 

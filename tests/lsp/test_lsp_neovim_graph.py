@@ -26,7 +26,7 @@ def test_graph_command_shows_streams_conflicts_and_writes_the_page(tmp_path: Pat
     assert result["summary"] == [
         "@main: 2 stream(s), 5 op(s)",
         "  host: gpu.wait [%t2, %t3]",
-        "  stream 0: %t0 = gpu.wait -> %t1 = gpu.launch_func @kernels::@fill [GPU207] -> %t3 = gpu.memcpy %h, %v [GPU410]",
+        "  stream 0: %t0 = gpu.wait async -> %t1 = gpu.launch_func @kernels::@fill [GPU207] -> %t3 = gpu.memcpy %h, %v [GPU410]",
         "  stream 1: %t2 = gpu.launch_func @kernels::@fill [GPU410]",
         "  conflict on %a: %t1 = gpu.launch_func @kernels::@fill <-> %t2 = gpu.launch_func @kernels::@fill",
         "  conflict on %a: %t2 = gpu.launch_func @kernels::@fill <-> %t3 = gpu.memcpy %h, %v",
