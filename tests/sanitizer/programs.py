@@ -99,13 +99,27 @@ def launch(kernel: str, args: str, block: str = "%c64", grid: str = "%c1") -> st
     return f"gpu.launch_func{{ASYNC}} @kernels::@{kernel} blocks in ({grid}, %c1, %c1) threads in ({block}, %c1, %c1) args({args})"
 
 
+def inline_copy(x: str, y: str) -> str:
+    """A `gpu.launch` whose body copies buffer `x` into `y` (captured from the host); braces doubled
+    for `str.format`."""
+    return (
+        "gpu.launch{ASYNC} blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) "
+        "threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {{\n"
+        f"      %v = memref.load {x}[%tx] : {T}\n"
+        f"      memref.store %v, {y}[%tx] : {T}\n"
+        "      gpu.terminator\n    }}"
+    )
+
+
 def gpu_op(rng: random.Random) -> str:
-    """One GPU op over the buffers: a kernel writing, a kernel copying, a memcpy or a memset."""
+    """One GPU op over the buffers: a kernel writing, a kernel copying (outlined or inline), a memcpy
+    or a memset."""
     x, y = rng.sample(BUFFERS, 2)
     return rng.choice(
         (
             launch("fill", f"{x} : {T}, %one : f32"),
             launch("copy", f"{x} : {T}, {y} : {T}"),
+            inline_copy(x, y),
             f"gpu.memcpy{{ASYNC}} {y}, {x} : {T}, {T}",
             f"gpu.memset{{ASYNC}} {x}, %one : {T}, f32",
         )
