@@ -5,7 +5,9 @@ is a node; its async dependencies are edges; a node is complete for the host onc
 `gpu.wait` (or a synchronous GPU op) waited for it or for a node that depends on it. What the
 analysis cannot follow (a call, a region holding GPU work, an op it does not know taking a
 token) is taken to wait for everything, and a buffer passed to it escapes: nothing is
-reported about it afterwards. So every hazard found is certain whenever the block runs.
+reported about it afterwards. So every hazard found is certain whenever the block runs and
+the kernels involved take the paths through their bodies that make the accesses (a store
+under a condition counts as a write).
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ def unordered_buffer_access(ctx: RuleContext) -> Iterator[Violation]:
     copies through each memref argument, views included), summarized once per kernel.
     Each block of host code is followed in program order; work that leaves it (a call,
     a region holding GPU ops) is taken to wait for everything, so a report is certain
-    whenever the block runs.
+    whenever the block runs and the kernels take the paths that make the accesses. Host
+    accesses racing with GPU work are GPU208's.
 
     ## Example
     ```mlir
