@@ -31,6 +31,7 @@ DEBOUNCE_S = 0.01
 # After a quick (one-unit) lint, a full lint once the document has been left alone this long.
 SETTLE_S = 0.75
 REQUEST_FAILED = -32803
+INVALID_PARAMS = -32602
 CODE_ACTION_KINDS = [
     types.CodeActionKind.QuickFix,
     types.CodeActionKind.RefactorRewrite,
@@ -734,6 +735,25 @@ async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
             )
             for lens in code_lenses(snap)
         ]
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(C.ASYNC_GRAPH)
+@guarded(None, C.ASYNC_GRAPH)
+async def async_graph(ls: GpuLanguageServer, params: Any):
+    """`{textDocument: {uri}, function?, format?}` -> the async graph (docs/async-graph.md)."""
+    uri = params.textDocument.uri
+    function = getattr(params, "function", None)
+    fmt = getattr(params, "format", None) or "json"
+
+    def run():
+        from gpu_lsp.lsp import graph
+
+        if fmt not in graph.FORMATS:
+            raise JsonRpcException(code=INVALID_PARAMS, message=f"{C.ASYNC_GRAPH}: format must be one of {', '.join(graph.FORMATS)}")
+        snap = ls.snapshot_of(uri)
+        return None if snap is None else graph.async_graph(snap, function, fmt)
 
     return await ls.in_analysis(run)
 

@@ -71,11 +71,16 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "rule":
         return rule_command(argv[1:], sys.stdout, sys.stderr)
+    if argv and argv[0] == "graph":
+        from gpu_lsp.cli.gpu_graph import graph_command
+
+        return graph_command(argv[1:], sys.stdin, sys.stdout, sys.stderr)
     if argv and argv[0] == "check":
         argv = argv[1:]
     parser = argparse.ArgumentParser(
         prog="gpu-lint",
-        description="Check MLIR GPU-dialect files. `gpu-lint rule CODE` prints a rule's documentation.",
+        description="Check MLIR GPU-dialect files. `gpu-lint rule CODE` prints a rule's documentation; "
+        "`gpu-lint graph FILE` draws the async dependency graph.",
     )
     app.add_arguments(parser)
     try:

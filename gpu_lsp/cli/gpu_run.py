@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import signal
 import sys
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=None, metavar="S", help="stop the program after S seconds")
     p.add_argument("--max-memory", type=parse_size, default=None, metavar="BYTES", help="cap the program's allocations (e.g. 512M)")
     p.add_argument("--time", action="store_true", help="report each kernel's time on standard error")
+    p.add_argument("--trace", metavar="PATH", help="write the run as Chrome trace-event JSON (Perfetto, chrome://tracing)")
     p.add_argument("--emit-cuda", action="store_true", help="print the generated CUDA C of every kernel instead of running")
     return p
 
@@ -90,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             max_memory=args.max_memory,
             stdout=out,
             stderr=err,
+            trace=args.trace is not None,
         )
     except RunTimeout as exc:
         sys.stdout.flush()
@@ -99,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.timeout is not None and hasattr(signal, "SIGALRM"):
             signal.setitimer(signal.ITIMER_REAL, 0)
     sys.stdout.flush()
+    if args.trace is not None and result.trace is not None:
+        with open(args.trace, "w", encoding="utf-8") as f:
+            json.dump(result.trace, f)
     if args.time:
         for name, seconds in result.timings:
             print(f"gpu-run: kernel {name} ({result.backend}): {seconds * 1e3:.3f} ms", file=sys.stderr)

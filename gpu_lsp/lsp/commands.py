@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 FIX_ALL = "gpu-lsp.fixAll"
 RUN_ON_GPU = "gpu-lsp.runOnGpu"
+# A custom request (not a command): the async dependency graph of a document (docs/async-graph.md).
+ASYNC_GRAPH = "gpu-lsp/asyncGraph"
 
 
 class CommandError(Exception):

@@ -20,6 +20,7 @@ from gpu_lsp.runner.memory import MemoryPool
 from gpu_lsp.runner.program import Program
 from gpu_lsp.runner.runtime import Runtime, format_g
 from gpu_lsp.runner.tokens import Tracker
+from gpu_lsp.runner.trace import TracingTracker
 
 BACKENDS = ("auto", "cupy", "numpy")
 # Ops that only structure a program and never execute by themselves.
@@ -39,6 +40,7 @@ class RunResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: list[tuple[str, float]] = field(default_factory=list)
     note: str | None = None
+    trace: dict | None = None  # Chrome trace-event JSON, when asked for
 
 
 def select_backend(name, chunk_threads: int | None = None):
@@ -129,6 +131,7 @@ def run_text(
     stdout: Callable[[str], None] | None = None,
     stderr: Callable[[str], None] | None = None,
     chunk_threads: int | None = None,
+    trace: bool = False,
 ) -> RunResult:
     """Run `entry` of the program in `text`; output goes to the callbacks and into the result."""
     out_parts: list[str] = []
@@ -161,7 +164,7 @@ def run_text(
     if note:
         err(f"gpu-run: {note}\n")
 
-    tracker = Tracker(locator.where)
+    tracker = TracingTracker(locator.where) if trace else Tracker(locator.where)
     runtime = Runtime(out, err)
     deadline = None if timeout is None else time.monotonic() + timeout
     it = Interpreter(program, dev, runtime, tracker, locator, deadline)
@@ -217,6 +220,7 @@ def run_text(
         diagnostics,
         list(dev.timings),
         note,
+        tracker.document(dev.name) if trace else None,
     )
 
 

@@ -12,6 +12,7 @@ import {
   type Middleware,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { registerAsyncGraph } from './graph';
 import {
   SERVER_COMMANDS,
   buildInitializationOptions,
@@ -78,6 +79,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
+
+  registerAsyncGraph(context, () => (client?.state === State.Running ? client : undefined));
 
   await enqueue(startClient);
 }

@@ -17,6 +17,7 @@ const EXPECTED_COMMANDS = [
   'gpuLsp.makeAsync',
   'gpuLsp.fixAll',
   'gpuLsp.showOutput',
+  'gpuLsp.showAsyncGraph',
 ];
 
 const EXPECTED_SETTINGS = {

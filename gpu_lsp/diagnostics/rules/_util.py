@@ -100,6 +100,15 @@ def fix(title: str, edits: list[Edit | None], applicability: Applicability = App
     return Fix(title, tuple(edits), applicability)
 
 
+def wait_before(ctx: RuleContext, first: Operation, second: Operation) -> Fix | None:
+    """An unsafe fix: a blocking `gpu.wait` on the (named) token of `first`, inserted before `second`."""
+    token = first.results[-1] if first.results and first.results[-1].type.is_token else None
+    if token is None or not token.name:
+        return None
+    name = value_name(token)
+    return fix(f"Wait for `{name}` before `{second.name}`", [insert_line_before(ctx, second, f"gpu.wait [{name}]")], Applicability.UNSAFE)
+
+
 ALIAS_OPS = frozenset(
     {
         "memref.cast",
@@ -114,13 +123,18 @@ ALIAS_OPS = frozenset(
 )
 
 
-def buffer_root(value: Value) -> int:
-    """The identity of the buffer a memref value views (through casts, subviews and views)."""
+def buffer_value(value: Value) -> Value:
+    """The memref value a view of it was made from (through casts, subviews and views)."""
     seen = 0
     while isinstance(value, OpResult) and value.owner.name in ALIAS_OPS and value.owner.operands and seen < 16:
         value = value.owner.operands[0]
         seen += 1
-    return id(value)
+    return value
+
+
+def buffer_root(value: Value) -> int:
+    """The identity of the buffer a memref value views (through casts, subviews and views)."""
+    return id(buffer_value(value))
 
 
 _MEMREF_TYPES = (T.MemRefType, T.UnrankedMemRefType)

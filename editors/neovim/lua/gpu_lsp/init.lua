@@ -12,10 +12,11 @@
 -- Registers the `mlir` filetype for *.mlir, starts the server on `FileType mlir`
 -- (vim.lsp.start on 0.8+, vim.lsp.start_client + buf_attach_client on 0.7, one client per
 -- root directory), and defines :GpuLspRun, :GpuLspOutline, :GpuLspMakeAsync and
--- :GpuLspFixAll, which send workspace/executeCommand to the server. The server applies
--- the resulting edits itself (workspace/applyEdit, handled by Neovim). On attach it sets
--- 'omnifunc' to the LSP one when the buffer has none (0.7; 0.8+ does it itself), and shows
--- the output of a run as text in a scratch buffer.
+-- :GpuLspFixAll, which send workspace/executeCommand to the server, and :GpuLspGraph
+-- (lua/gpu_lsp/graph.lua). The server applies the resulting edits itself
+-- (workspace/applyEdit, handled by Neovim). On attach it sets 'omnifunc' to the LSP one
+-- when the buffer has none (0.7; 0.8+ does it itself), and shows the output of a run as
+-- text in a scratch buffer.
 
 local M = {}
 
@@ -298,6 +299,23 @@ local function show_result(title, result)
   M.show_scratch(title, text_lines(text))
 end
 
+--- Sends the request `method` to the gpu-lsp client of `bufnr`; `on_result(result)` on success.
+function M.request(method, params, bufnr, on_result)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = M.get_client(bufnr)
+  if not client then
+    notify('no gpu-lsp client is attached to this buffer', vim.log.levels.WARN)
+    return
+  end
+  client_request(client, method, params, function(err, result)
+    if err then
+      notify(method .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    else
+      on_result(result)
+    end
+  end, bufnr)
+end
+
 --- Sends workspace/executeCommand to the gpu-lsp client of `bufnr`; `on_result(result)`
 --- is called on success (default: show the result).
 function M.execute(command, arguments, bufnr, on_result)
@@ -448,6 +466,9 @@ local function define_user_commands()
   cmd('GpuLspFixAll', function()
     M.fix_all()
   end, { desc = 'gpu-lsp: apply every automatic fix in the buffer' })
+  cmd('GpuLspGraph', function()
+    require('gpu_lsp.graph').show()
+  end, { desc = 'gpu-lsp: show the async dependency graph of the buffer' })
 end
 
 -- ---------------------------------------------------------------------------
