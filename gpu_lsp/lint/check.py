@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from gpu_lsp.analysis import ALWAYS_REPORTED, lint_text
+from gpu_lsp.diagnostics.mlir_versions import NEWEST, AtVersion
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.lint.config import Settings
@@ -42,9 +43,9 @@ class FileReport:
         return self.original is not None and self.original != self.text
 
 
-def analyze(text: str) -> list[Diagnostic]:
-    """Every diagnostic of every rule, suppression comments applied, before settings (chunk by chunk at `// -----`)."""
-    return lint_text(text)
+def analyze(text: str, mlir_version: int = NEWEST) -> list[Diagnostic]:
+    """Every diagnostic of every rule for `mlir_version`, suppression comments applied, before select/ignore (chunk by chunk at `// -----`)."""
+    return lint_text(text, settings=AtVersion(mlir_version))
 
 
 def choose(diagnostics: list[Diagnostic], settings: Settings, path: str | None) -> list[Diagnostic]:
@@ -71,11 +72,11 @@ def check_source(
     report = FileReport(target.display, target.path)
     pick = partial(choose, settings=settings, path=config_path)
     if mode is FixMode.NONE:
-        report.diagnostics = pick(analyze(source.text))
+        report.diagnostics = pick(analyze(source.text, mlir_version=settings.mlir_version))
         # Reports only need the text to place diagnostics; a clean file's text is not sent back to the parent.
         report.text = source.text if report.diagnostics else None
         return report
-    outcome = fix_text(source.text, analyze, pick, fix_level(settings))
+    outcome = fix_text(source.text, partial(analyze, mlir_version=settings.mlir_version), pick, fix_level(settings))
     report.text, report.diagnostics = outcome.text, outcome.diagnostics
     report.original, report.applied, report.titles = source.text, outcome.applied, outcome.titles
     if not outcome.converged:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Severity
 
 PYPROJECT = "pyproject.toml"
@@ -59,6 +60,7 @@ class Settings:
     unsafe_fixes: bool = False
     output_format: str = "text"
     fail_on: Severity = Severity.WARNING
+    mlir_version: int = NEWEST
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
 
@@ -180,6 +182,13 @@ def _severity(key: str, value: Any, where: str) -> Severity:
     return SEVERITY_NAMES[value]
 
 
+def _mlir_version(key: str, value: Any, where: str) -> int:
+    try:
+        return check_version(value)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: '{key}' {exc}") from None
+
+
 def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None) -> dict[str, Any]:
     """Validate one `[tool.gpu-lint]` table and return Settings field overrides."""
     out: dict[str, Any] = {}
@@ -222,6 +231,8 @@ def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None
             out["output_format"] = value
         elif key == "fail-on":
             out["fail_on"] = _severity(key, value, where)
+        elif key == "mlir-version":
+            out["mlir_version"] = _mlir_version(key, value, where)
         else:
             hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
@@ -242,6 +253,7 @@ KEYS = (
     "unsafe-fixes",
     "output-format",
     "fail-on",
+    "mlir-version",
 )
 
 
@@ -374,5 +386,10 @@ def apply_cli(settings: Settings, known: frozenset[str] | None = None, **overrid
             value = settings.extend_exclude + tuple(value)
         elif key == "exclude":
             value = tuple(value)
+        elif key == "mlir_version":
+            try:
+                value = check_version(value)
+            except ValueError as exc:
+                raise ConfigError(f"--mlir-version {exc}") from None
         changes[key] = value
     return replace(settings, **changes)

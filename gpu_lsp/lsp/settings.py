@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gpu_lsp.diagnostics.mlir_versions import check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 
 BACKENDS = ("auto", "cupy", "numpy")
@@ -26,6 +27,7 @@ class Settings:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = field(default_factory=dict)
+    mlir_version: int | None = None  # None: the project's `mlir-version`, else the newest
     runner_backend: str = "auto"
     run_timeout_s: float = 60.0
     run_max_memory: int = 4 * 2**30
@@ -100,6 +102,12 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
                 severity[str(code).upper()] = level
         elif raw_sev is not None:
             problems.append("gpuLsp.lint.severity must map rule codes to error/warning/information/hint")
+        if "mlirVersion" in lint:
+            version = lint["mlirVersion"]
+            try:
+                settings = replace(settings, mlir_version=None if version is None else check_version(version))
+            except ValueError as exc:
+                problems.append(f"gpuLsp.lint.mlirVersion {exc}")
         settings = replace(
             settings,
             select=settings.select if select is None else select,

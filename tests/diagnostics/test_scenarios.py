@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_lsp.analysis import lint_text
+from gpu_lsp.diagnostics.mlir_versions import AtVersion
 from gpu_lsp.diagnostics.model import Applicability, Severity
 from gpu_lsp.text import apply_edits
 from support import oracle
@@ -73,18 +74,21 @@ def test_async_without_dependencies_is_valid() -> None:
 
 
 def test_launch_func_with_two_dependencies() -> None:
+    """LLVM 23 lowers it (llvm-project PR #188987); LLVM 22 rejects it, and the fix joins the tokens first."""
     text = program(
         "    %a = gpu.wait async\n"
         "    %b = gpu.wait async\n"
         f"    %t = gpu.launch_func async [%a, %b] {LAUNCH}\n"
         "    gpu.wait [%t]\n"
     )
-    (d,) = lint_text(text)
+    assert lint_text(text) == []
+    llvm22 = AtVersion(22)
+    (d,) = lint_text(text, settings=llvm22)
     assert d.code == "GPU201" and d.severity is Severity.WARNING
-    assert "`%a`, `%b`" in d.message and "gpu.wait async [%a, %b]" in d.message
+    assert "`%a`, `%b`" in d.message and "gpu.wait async [%a, %b]" in d.message and "LLVM ≤ 22" in d.message
     fixed = apply_edits(text, list(d.fix.edits))
     assert "%join = gpu.wait async [%a, %b]\n    %t = gpu.launch_func async [%join]" in fixed
-    assert lint_text(fixed) == []
+    assert lint_text(fixed, settings=llvm22) == []
     assert oracle_errors(fixed) == []
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
-from gpu_lsp.diagnostics.model import Applicability, Related, Severity
+from gpu_lsp.diagnostics.mlir_versions import (
+    ALLOC_SYNC,
+    Lowering,
+    LoweringFact,
+    dependencies_fact,
+    sync_dependencies_fact,
+)
+from gpu_lsp.diagnostics.model import Applicability, Fix, Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
 from gpu_lsp.diagnostics.rules._util import (
     at,
@@ -21,7 +28,7 @@ from gpu_lsp.diagnostics.rules._util import (
 from gpu_lsp.dialects.registry import OPS, load_all
 from gpu_lsp.ir.core import Operation, OpResult, Value
 from gpu_lsp.diagnostics.rules.verify_launch import closest_module
-from gpu_lsp.ir.views import LaunchFuncView, async_dependencies, async_token
+from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token
 from gpu_lsp.text import Edit, TextRange
 
 load_all()
@@ -61,6 +68,17 @@ def _alone_on_line(ctx: RuleContext, op: Operation) -> bool:
     return ctx.text[ctx.line_start(op.range.start) : op.range.start].strip() == ""
 
 
+def _lowering_problem(fact: LoweringFact, version: int) -> str | None:
+    """What `gpu-to-llvm` does wrong with this form at `version` (None: it lowers it), saying which versions when it varies."""
+    outcome = fact.at(version)
+    if outcome is Lowering.LOWERED:
+        return None
+    verb = "rejects it" if outcome is Lowering.REJECTED else "leaves it unconverted"
+    versions = fact.versions_with(outcome)
+    when = "" if versions == "every LLVM version" else f"with {versions}, "
+    return f"{when}`gpu-to-llvm` {verb} (`{fact.reason}`)"
+
+
 @rule(
     "GPU201",
     "multiple-async-dependencies",
@@ -71,25 +89,30 @@ def _alone_on_line(ctx: RuleContext, op: Operation) -> bool:
 def multiple_async_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
-    Reports an async op other than `gpu.wait` that depends on more than one token, e.g.
-    `gpu.launch_func async [%a, %b]` or `gpu.memcpy async [%a, %b]`.
+    Reports an async op other than `gpu.wait` that depends on more than one token where
+    the chosen `mlir-version`'s `gpu-to-llvm` cannot lower that, e.g.
+    `gpu.memcpy async [%a, %b]` (every version) or `gpu.launch_func async [%a, %b]`
+    (LLVM 22 and older).
 
     ## Why is this bad?
     `gpu-to-llvm` maps each token to a stream and lowers an op onto the stream of its one
-    dependency; it rejects a `gpu.launch_func` with more than one (`Cannot convert with
-    more than one async dependency.`) and the copies, fills, allocations and frees unless
-    they have exactly one. The op stays unconverted and the lowering fails. Only
-    `gpu.wait async` joins several tokens (with events). A `gpu.launch` keeps its
-    dependencies when outlined, so the same holds for it.
+    dependency. Copies, fills, allocations, frees and the sparse ops are only converted
+    with exactly one dependency (`Can only convert with exactly one async dependency.`):
+    with more, the op stays unconverted and translation to LLVM IR fails. Up to LLVM 22 it
+    also rejects a `gpu.launch_func` with more than one (`Cannot convert with more than one
+    async dependency.`); since llvm-project PR #188987 (LLVM 23) it joins them itself, so
+    the rule is quiet on launches with `mlir-version = 23`. A `gpu.launch` keeps its
+    dependencies when outlined, so it counts as a launch. Only `gpu.wait async` joins
+    several tokens in every version.
 
     ## Example
     ```mlir
-    %t3 = gpu.launch_func async [%t1, %t2] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %t3 = gpu.memcpy async [%t1, %t2] %dst, %src : memref<4xf32>, memref<4xf32>
     ```
     Use instead:
     ```mlir
     %j = gpu.wait async [%t1, %t2]
-    %t3 = gpu.launch_func async [%j] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %t3 = gpu.memcpy async [%j] %dst, %src : memref<4xf32>, memref<4xf32>
     ```
 
     ## Fix safety
@@ -98,11 +121,15 @@ def multiple_async_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Vio
     is offered when the op starts its line.
 
     ## References
-    - [`gpu-to-llvm`: LegalizeLaunchFuncOpPattern](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    - [`gpu-to-llvm`: GPUToLLVMConversion.cpp](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    - [llvm-project PR #188987: lower launch_func with several dependencies](https://github.com/llvm/llvm-project/pull/188987)
     - [`gpu.wait`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
     """
     deps = async_dependencies(op)
     if len(deps) < 2:
+        return
+    problem = _lowering_problem(dependencies_fact(op.name), ctx.mlir_version)
+    if problem is None:
         return
     joined = ctx.fresh_name("join") if _alone_on_line(ctx, op) else None
     the_fix = None
@@ -113,11 +140,35 @@ def multiple_async_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Vio
             [insert_line_before(ctx, op, f"%{joined} = gpu.wait async [{_deps_list(deps)}]"), Edit(brackets, f"[%{joined}]")],
         )
     yield Violation(
-        f"`{op.name}` depends on {len(deps)} tokens ({_names(deps)}) but `gpu-to-llvm` lowers it onto a single "
-        f"stream: join them first with `gpu.wait async [{_deps_list(deps)}]`",
+        f"`{op.name}` depends on {len(deps)} tokens ({_names(deps)}) but {problem}: it lowers an op onto the "
+        f"stream of one token; join them first with `gpu.wait async [{_deps_list(deps)}]`",
         at(op),
         the_fix,
     )
+
+
+def _make_async_fix(op: Operation, ctx: RuleContext, dependency: str | None) -> Fix | None:
+    """Name a token for synchronous `op`, mark it `async` (on `dependency` when given) and block on it after."""
+    if op.range is None or ctx.text is None or op.name_range is None:
+        return None
+    token = ctx.fresh_name("t")
+    if op.results:
+        last = op.results[-1].def_span
+        if last is None:
+            return None
+        naming = Edit(TextRange(last.range.end, last.range.end), f", %{token}")
+    else:
+        naming = Edit(TextRange(op.range.start, op.range.start), f"%{token} = ")
+    if dependency is None:
+        brackets = dependency_brackets(op, ctx)
+        if brackets is None:
+            return None
+        edits = [naming, Edit(TextRange(brackets.start, brackets.start), "async ")]
+    else:
+        end = op.name_range.end
+        edits = [insert_line_before(ctx, op, f"%{dependency} = gpu.wait async"), naming, Edit(TextRange(end, end), f" async [%{dependency}]")]
+    edits.append(insert_line_after(ctx, op, f"gpu.wait [%{token}]"))
+    return fix(f"Make `{op.name}` async as `%{token}` and wait for it", edits)
 
 
 @rule(
@@ -131,14 +182,15 @@ def sync_op_with_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Viola
     """
     ## What it does
     Reports a synchronous op (no `async`, so no token) that lists async dependencies,
-    e.g. `gpu.launch_func [%t] @kernels::@k ...`. `gpu.wait [%t]` is the exception: it is
-    the blocking wait.
+    e.g. `gpu.launch_func [%t] @kernels::@k ...` or `gpu.memcpy [%t] %dst, %src`.
+    `gpu.wait [%t]` is the exception: it is the blocking wait.
 
     ## Why is this bad?
-    `gpu-to-llvm` rejects it: `Cannot convert non-async op with async dependencies.` for
-    `gpu.launch_func`, and copies, fills, allocations and frees are only converted in their
-    async form. The host-side meaning (wait for the tokens, run, block until done) has to
-    be spelled with an async op and a blocking `gpu.wait`.
+    In every LLVM version `gpu-to-llvm` rejects the launch (`Cannot convert non-async op
+    with async dependencies.`) and leaves copies, fills, allocations and frees unconverted
+    (`Can convert only async version.`), so the dependency would be silently lost if they
+    were lowered any other way. The host-side meaning (wait for the tokens, run, block
+    until done) has to be spelled with an async op and a blocking `gpu.wait`.
 
     ## Example
     ```mlir
@@ -155,29 +207,65 @@ def sync_op_with_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Viola
     that token right after it. It is safe: the host still blocks until the op finished.
 
     ## References
-    - [`gpu-to-llvm`: LegalizeLaunchFuncOpPattern](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    - [`gpu-to-llvm`: GPUToLLVMConversion.cpp](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
     """
     deps = async_dependencies(op)
     if not deps or async_token(op) is not None or op.extra.get("unnamed_async"):
         return
-    the_fix = None
-    brackets = dependency_brackets(op, ctx)
-    if brackets is not None and op.range is not None and ctx.text is not None:
-        token = ctx.fresh_name("t")
-        if op.results:
-            last = op.results[-1].def_span
-            naming = Edit(TextRange(last.range.end, last.range.end), f", %{token}") if last is not None else None
-        else:
-            naming = Edit(TextRange(op.range.start, op.range.start), f"%{token} = ")
-        the_fix = fix(
-            f"Make `{op.name}` async as `%{token}` and wait for it",
-            [naming, Edit(TextRange(brackets.start, brackets.start), "async "), insert_line_after(ctx, op, f"gpu.wait [%{token}]")],
-        )
+    problem = _lowering_problem(sync_dependencies_fact(op.name), ctx.mlir_version)
+    if problem is None:
+        return
     yield Violation(
-        f"`{op.name}` is synchronous but depends on {_names(deps)}; `gpu-to-llvm` only lowers the async form: "
-        "make it `async` and wait for its token",
+        f"`{op.name}` is synchronous but depends on {_names(deps)}; {problem}: make it `async` and wait for its token",
         at(op),
-        the_fix,
+        _make_async_fix(op, ctx, None),
+    )
+
+
+@rule("GPU209", "synchronous-allocation", Severity.WARNING, ops=("gpu.alloc", "gpu.dealloc"), fix=FixAvailability.SOMETIMES)
+def synchronous_allocation(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    With `mlir-version` 22 or older, reports a `gpu.alloc` (not `host_shared`) or
+    `gpu.dealloc` without `async` and without dependencies.
+
+    ## Why is this bad?
+    Up to LLVM 22, `gpu-to-llvm` converts these ops only in their async form with exactly
+    one dependency (`Can convert only async version.`): a synchronous one stays
+    unconverted and translation to LLVM IR fails. llvm-project PR #191661 (LLVM 23) lowers
+    it onto the null stream, so the rule is quiet with `mlir-version = 23`.
+
+    ## Example
+    ```mlir
+    %m = gpu.alloc (%n) : memref<?xf32>
+    ```
+    Use instead:
+    ```mlir
+    %t0 = gpu.wait async
+    %m, %t1 = gpu.alloc async [%t0] (%n) : memref<?xf32>
+    gpu.wait [%t1]
+    ```
+
+    ## Fix safety
+    The fix creates a token before the op, makes the op async on it and blocks on the op's
+    token right after. It is safe: the host still waits for the allocation.
+
+    ## References
+    - [`gpu-to-llvm`: GPUToLLVMConversion.cpp](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    - [llvm-project PR #191661: lower synchronous gpu.alloc/gpu.dealloc](https://github.com/llvm/llvm-project/pull/191661)
+    """
+    if async_dependencies(op) or async_token(op) is not None or op.extra.get("unnamed_async"):
+        return
+    if op.name == "gpu.alloc" and AllocView(op).host_shared:
+        return
+    problem = _lowering_problem(ALLOC_SYNC, ctx.mlir_version)
+    if problem is None:
+        return
+    dependency = ctx.fresh_name("t") if _alone_on_line(ctx, op) else None
+    yield Violation(
+        f"`{op.name}` is synchronous; {problem}: make it `async` on a token and wait for its token",
+        at(op),
+        _make_async_fix(op, ctx, dependency) if dependency is not None else None,
     )
 
 
@@ -227,8 +315,8 @@ def inline_launch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     if func is None:
         return
     yield Violation(
-        "`gpu.launch` is an inline kernel: `gpu-async-region` and `gpu-to-llvm` expect `gpu.launch_func` "
-        "(replace with gpu.launch_func first); outline it with `gpu-kernel-outlining`",
+        "`gpu.launch` is an inline kernel: `gpu-async-region` and `gpu-to-llvm` expect `gpu.launch_func`; "
+        "outline it with `gpu-kernel-outlining`",
         at(op),
     )
 

@@ -2,7 +2,7 @@
 --
 --   require('gpu_lsp').setup {
 --     cmd = { 'python3', '-m', 'gpu_lsp' },
---     settings = { lint = { select = {}, ignore = {} }, runner = { backend = 'auto' } },
+--     settings = { lint = { select = {}, ignore = {}, mlirVersion = 22 }, runner = { backend = 'auto' } },
 --     filetypes = { 'mlir' },
 --   }
 --
@@ -20,6 +20,8 @@ local defaults = {
   -- Command that starts the server over stdio.
   cmd = { 'python3', '-m', 'gpu_lsp' },
   -- Sent as initializationOptions, and answered for workspace/configuration section `gpuLsp`.
+  -- `lint.mlirVersion` (the LLVM major version you compile with) is unset by default: the
+  -- project's `mlir-version` (pyproject.toml [tool.gpu-lint] / gpu-lint.toml) applies, else 23.
   settings = {
     lint = { select = {}, ignore = {} },
     runner = { backend = 'auto' },
