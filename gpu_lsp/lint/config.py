@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import functools
 import os
 import re
 import tomllib
@@ -124,10 +125,34 @@ def _path_matches(pattern: str, path: str, root: Path) -> bool:
     except ValueError:
         relative = absolute.as_posix()
     if "/" not in pattern.rstrip("/"):
-        return fnmatch.fnmatchcase(absolute.name, pattern) or fnmatch.fnmatchcase(relative, pattern)
-    return fnmatch.fnmatchcase(relative, pattern.removeprefix("./")) or fnmatch.fnmatchcase(
-        absolute.as_posix(), pattern
-    )
+        return glob_match(pattern, absolute.name) or glob_match(pattern, relative)
+    return glob_match(pattern.removeprefix("./"), relative) or glob_match(pattern, absolute.as_posix())
+
+
+def glob_match(pattern: str, path: str) -> bool:
+    """ruff's glob semantics: `**/` matches zero or more folders, a trailing `/**` everything below,
+    and `*`, `?`, `[...]` are fnmatch's (`*` may cross `/`)."""
+    return _glob_regex(pattern).fullmatch(path) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    parts = re.split(r"(\*\*/|/\*\*$)", pattern)
+    out = []
+    for part in parts:
+        if part == "**/":
+            out.append("(?:.*/)?")
+        elif part == "/**":
+            out.append("/.*")
+        elif part:
+            out.append(_fnmatch_body(part))
+    return re.compile("".join(out), re.S)
+
+
+def _fnmatch_body(part: str) -> str:
+    """fnmatch's translation of `part` without its anchors (`(?s:...)\\Z`)."""
+    translated = fnmatch.translate(part)
+    return translated.removeprefix("(?s:").removesuffix(")\\Z")
 
 
 def _toml_value(value: Any) -> str:
