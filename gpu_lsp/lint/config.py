@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.diagnostics.registry import Selection
 
 PYPROJECT = "pyproject.toml"
 GPU_LINT_TOML = "gpu-lint.toml"
@@ -67,13 +68,17 @@ class Settings:
 
     def is_enabled(self, code: str, path: str | None = None) -> bool:
         """Whether `code` is reported, for the file at `path` (per-file-ignores apply)."""
-        if not _selected(code, self.select + self.extend_select, self.ignore):
+        if not Selection(self.select + self.extend_select, self.ignore).enabled(code):
             return False
         if path is not None:
-            for pattern, selectors in self.per_file_ignores:
-                if _path_matches(pattern, path, self.root) and _best(code, selectors) >= 0:
+            for _, selectors in self.matching_file_ignores(path):
+                if _best(code, selectors) >= 0:
                     return False
         return True
+
+    def matching_file_ignores(self, path: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The `per-file-ignores` entries whose glob matches `path`."""
+        return [(p, s) for p, s in self.per_file_ignores if _path_matches(p, path, self.root)]
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         """The severity `code` is reported at: the most specific override, else `default`."""
@@ -109,12 +114,6 @@ def _specificity(selector: str, code: str) -> int:
 
 def _best(code: str, selectors: Iterable[str]) -> int:
     return max((_specificity(s, code) for s in selectors), default=-1)
-
-
-def _selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
-    """ruff's rule: the more specific of the best select and best ignore wins; ignore wins ties."""
-    chosen = _best(code, select)
-    return chosen >= 0 and chosen > _best(code, ignore)
 
 
 def _path_matches(pattern: str, path: str, root: Path) -> bool:
@@ -374,6 +373,26 @@ def load_settings(
             raise ConfigError(f"--config '{text}': invalid TOML: {exc}") from None
         settings = replace(settings, **_parse_table(table, f"--config '{text}'", known))
     return settings
+
+
+def settings_for_document(path: Path, known: frozenset[str] | None = None) -> Settings:
+    """The settings gpu-lint would use in the document's folder: its nearest configuration file.
+
+    Cached by the file's path and modification time, so an edited file is read again (the
+    language server calls this for every analysis). Raises ConfigError like `load_settings`.
+    """
+    folder = path.parent.resolve()
+    found = find_config(folder)
+    if found is None:
+        return Settings(root=folder)
+    stat = found.stat()
+    return _settings_of(found, stat.st_mtime_ns, stat.st_size, known)
+
+
+@functools.lru_cache(maxsize=64)
+def _settings_of(path: Path, mtime_ns: int, size: int, known: frozenset[str] | None) -> Settings:
+    del mtime_ns, size  # the cache key: a changed file is read again
+    return load_settings(path.parent, (str(path),), known=known)
 
 
 def _looks_inline(value: str) -> bool:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
+from urllib.request import url2pathname
 
 from gpu_lsp.diagnostics.mlir_versions import check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
@@ -46,6 +49,51 @@ class Settings:
                     break
             out.append(d)
         return out
+
+
+def for_document(editor: Settings, uri: str) -> tuple[Settings, str | None]:
+    """The settings one document is linted with, and a configuration problem to show (or None).
+
+    The project's configuration comes first, exactly as `gpu-lint` reads it: the nearest
+    `.gpu-lint.toml`, `gpu-lint.toml` or `pyproject.toml` with `[tool.gpu-lint]` above the
+    document (`select` + `extend-select`, `ignore`, the `per-file-ignores` that match the
+    document, `severity`, `mlir-version`). The editor's settings then override it: a
+    non-empty `select` replaces the project's, `ignore` adds to it, `severity` wins for the
+    same selector, and `mlirVersion` replaces `mlir-version`. Documents that are not files
+    get the editor's settings alone.
+    """
+    path = _file_path(uri)
+    if path is None:
+        return editor, None
+    from gpu_lsp.lint.config import ConfigError, settings_for_document
+    from gpu_lsp.lint.rules import known_codes
+
+    try:
+        project = settings_for_document(path, known_codes())
+    except ConfigError as exc:
+        return editor, str(exc)
+    ignore = project.ignore + tuple(
+        code for _, codes in project.matching_file_ignores(str(path)) for code in codes
+    )
+    severity = {("GPU" if k == "ALL" else k): v for k, v in project.severity}
+    severity.update(editor.severity)
+    return (
+        replace(
+            editor,
+            select=editor.select or project.select + project.extend_select,
+            ignore=ignore + editor.ignore,
+            severity=severity,
+            mlir_version=editor.mlir_version if editor.mlir_version is not None else project.mlir_version,
+        ),
+        None,
+    )
+
+
+def _file_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(url2pathname(unquote(parsed.path)))
 
 
 def _section(raw: Any) -> dict:
