@@ -76,3 +76,22 @@ def test_the_main_example_protects_tests_and_fixes_the_rest(gpu_lint, write, tmp
 )
 def test_glob_semantics(pattern: str, path: str, matches: bool) -> None:
     assert glob_match(pattern, path) is matches
+
+
+@pytest.mark.real_registry
+def test_fix_never_writes_an_excluded_file(gpu_lint, write) -> None:
+    """Named on the command line, an excluded file is still checked, but its fixes are not written."""
+    write("gpu-lint.toml", 'extend-exclude = ["vendor"]\n')
+    vendored = write("vendor/k.mlir", TWO_DEPENDENCIES)
+    result = gpu_lint("--fix", "vendor/k.mlir")
+    assert vendored.read_text() == TWO_DEPENDENCIES
+    assert "warning: vendor/k.mlir: fixes not applied: the configuration excludes this file" in result.err
+
+
+@pytest.mark.real_registry
+def test_fix_never_writes_a_file_that_does_not_parse(gpu_lint, write) -> None:
+    broken = TWO_DEPENDENCIES.replace("  return\n", "  %x = arith.addi %missing, %missing : i32\n  return\n")
+    path = write("k.mlir", broken)
+    result = gpu_lint("--fix", "k.mlir")
+    assert path.read_text() == broken
+    assert "fixes not applied: the fixed text does not parse" in result.err
