@@ -136,3 +136,18 @@ def test_kernels_around_a_host_loop_then_a_single_token_wait() -> None:
     assert [(d.code, d.severity) for d in found] == [("GPU205", Severity.HINT)]
     assert "`%t3 = gpu.wait async [%t2]`" in found[0].message
     assert oracle_errors(text) == []
+
+
+def test_host_access_fixes_leave_no_fork_and_no_race() -> None:
+    """Each GPU208 (one per host access) has a fix after which neither GPU208 nor GPU207 (a token forked by the wait) remains."""
+    from diagnostics.fixtures import load
+
+    fx = load("GPU208")
+    found = [d for c in fx.chunks for d in c.diagnostics if c.kind == "Errors"]
+    assert len(found) == len({d.range.start for d in found}) == 4
+    before = lint_text(fx.text)
+    for d in found:
+        assert d.fix is not None, d.message
+        after = lint_text(apply_edits(fx.text, list(d.fix.edits)))
+        assert sum(x.code == "GPU208" for x in after) == sum(x.code == "GPU208" for x in before) - 1
+        assert [x for x in after if x.code == "GPU207"] == [x for x in before if x.code == "GPU207"] == []

@@ -116,11 +116,16 @@ ALIAS_OPS = frozenset(
 
 def buffer_root(value: Value) -> int:
     """The identity of the buffer a memref value views (through casts, subviews and views)."""
+    return id(buffer_root_value(value))
+
+
+def buffer_root_value(value: Value) -> Value:
+    """The value that defines the buffer a memref value views (through casts, subviews and views)."""
     seen = 0
     while isinstance(value, OpResult) and value.owner.name in ALIAS_OPS and value.owner.operands and seen < 16:
         value = value.owner.operands[0]
         seen += 1
-    return id(value)
+    return value
 
 
 _MEMREF_TYPES = (T.MemRefType, T.UnrankedMemRefType)

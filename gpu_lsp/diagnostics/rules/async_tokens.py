@@ -17,6 +17,7 @@ from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
 from gpu_lsp.diagnostics.rules._util import (
     at,
     buffer_root,
+    buffer_root_value,
     captured_memrefs,
     delete_op_line,
     fix,
@@ -525,6 +526,10 @@ def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
 
 _HOST_ACCESSES = frozenset({"memref.load", "memref.store", "memref.copy", "memref.dealloc", "func.call", "func.return", "vector.load", "vector.store", "vector.transfer_read", "vector.transfer_write"})
 _DEVICE_READS = frozenset({"memref.load", "memref.dim", "vector.load", "vector.transfer_read", "memref.rank"})
+# Host ops that touch a buffer's memory (passing it to a call or returning it does not).
+_DIRECT_ACCESSES = _HOST_ACCESSES - {"func.call", "func.return"}
+# Ops whose regions run on the device.
+_DEVICE_REGIONS = frozenset({"gpu.launch", "gpu.module", "gpu.func"})
 
 
 def _written_in_body(op: Operation, captured_only: bool, ctx: RuleContext) -> set[int]:
@@ -600,18 +605,24 @@ class _RaceFinder:
         self.ctx = ctx
         self.pending: dict[int, _Pending] = {}  # id(token) -> producer
         self.deps: dict[int, list[Value]] = {}  # id(token) -> tokens it waits for
+        self.tokens: list[Value] = []  # every token made so far, in program order
         self.out: list[Violation] = []
 
-    def complete(self, tokens: list[Value]) -> None:
-        stack = list(tokens)
+    def covered(self, token: Value) -> set[int]:
+        """The tokens `token` completes after: itself and, transitively, its dependencies."""
+        stack = [token]
         seen: set[int] = set()
         while stack:
-            token = stack.pop()
-            if id(token) in seen:
-                continue
-            seen.add(id(token))
-            self.pending.pop(id(token), None)
-            stack.extend(self.deps.get(id(token), ()))
+            value = stack.pop()
+            if id(value) not in seen:
+                seen.add(id(value))
+                stack.extend(self.deps.get(id(value), ()))
+        return seen
+
+    def complete(self, tokens: list[Value]) -> None:
+        for token in tokens:
+            for done in self.covered(token):
+                self.pending.pop(done, None)
 
     def block_ops(self, ops: list[Operation]) -> None:
         for op in ops:
@@ -628,6 +639,7 @@ class _RaceFinder:
                 self.complete(deps)  # a synchronous op waits for its dependencies and itself
                 return
             self.deps[id(token)] = deps
+            self.tokens.append(token)
             buffers, verb = _writes(op, self.ctx)
             if buffers:
                 self.pending[id(token)] = _Pending(op, token, buffers, verb)
@@ -638,10 +650,18 @@ class _RaceFinder:
             for block in region.blocks:
                 self.block_ops(block.operations)
 
+    def cover(self, hits: list[_Pending]) -> Value | None:
+        """The one token whose completion covers every hit: a hit's own token if one does, else a later one."""
+        wanted = {id(p.token) for p in hits}
+        candidates = [p.token for p in hits] + [t for t in self.tokens if all(t is not p.token for p in hits)]
+        covering = [t for t in candidates if wanted <= self.covered(t)]
+        return covering[0] if covering else None
+
     def check_access(self, op: Operation) -> None:
-        roots = {buffer_root(v): v for v in op.operands if is_memref(v)}
+        roots = {buffer_root(v): v for v in op.operands if is_memref(v) and not _on_device(v, op)}
         if not roots:
             return
+        hits: list[tuple[_Pending, Value]] = []
         for pending in list(self.pending.values()):
             hit = next((roots[r] for r in pending.buffers if r in roots), None)
             if hit is None:
@@ -649,25 +669,62 @@ class _RaceFinder:
             if _escapes(pending.token):
                 self.pending.pop(id(pending.token), None)
                 continue
-            token = pending.token
-            the_fix = None
-            if not token.uses and _alone_on_line(self.ctx, op):
-                the_fix = fix(
-                    f"Wait for `{value_name(token)}` before `{op.name}`",
-                    [insert_line_before(self.ctx, op, f"gpu.wait [{value_name(token)}]")],
-                    Applicability.UNSAFE,
-                )
-            note = Related(f"`{value_name(hit)}` is {pending.verb} here, asynchronously", at(pending.op))
-            self.out.append(
-                Violation(
-                    f"`{op.name}` uses `{value_name(hit)}` on the host while `{pending.op.name}` (token "
-                    f"`{value_name(token)}`) may still be running: wait with `gpu.wait [{value_name(token)}]` first",
-                    at(op),
-                    the_fix,
-                    (note,),
-                )
+            hits.append((pending, hit))
+        if not hits:
+            return
+        producers = [p for p, _ in hits]
+        token = self.cover(producers)
+        wait, lines = self.wait_lines(op, token, producers)
+        running = " and ".join(f"`{p.op.name}` (token `{value_name(p.token)}`)" for p in producers)
+        if token is not None and len(producers) > 1:
+            advice = f"wait for `{value_name(token)}`, which covers them all, first: `{wait}`"
+        elif token is None:
+            advice = f"join their tokens and wait first: `{wait}`"
+        else:
+            advice = f"wait for it first: `{wait}`"
+        the_fix = None
+        if _alone_on_line(self.ctx, op):
+            the_fix = fix(
+                f"Wait for {_names([token]) if token is not None else _names([p.token for p in producers])} before `{op.name}`",
+                [insert_line_before(self.ctx, op, line) for line in lines],
+                Applicability.UNSAFE,
             )
-            self.pending.pop(id(token), None)
+        notes = tuple(Related(f"`{value_name(hit)}` is {p.verb} here, asynchronously", at(p.op)) for p, hit in hits)
+        used = ", ".join(dict.fromkeys(f"`{value_name(hit)}`" for _, hit in hits))
+        self.out.append(
+            Violation(
+                f"`{op.name}` uses {used} on the host while {running} may still be running: {advice}",
+                at(op),
+                the_fix,
+                notes,
+            )
+        )
+        self.complete([token] if token is not None else [p.token for p in producers])
+
+    def wait_lines(self, op: Operation, token: Value | None, producers: list[_Pending]) -> tuple[str, list[str]]:
+        """The blocking wait to insert (as one phrase) and its lines: one `gpu.wait` on an unused token, else
+        through a `gpu.wait async` so that no token gets a second user (GPU207)."""
+        if token is not None and not token.uses:
+            line = f"gpu.wait [{value_name(token)}]"
+            return line, [line]
+        joined = [token] if token is not None else [p.token for p in producers]
+        name = self.ctx.fresh_name("done")
+        lines = [f"%{name} = gpu.wait async [{_deps_list(joined)}]", f"gpu.wait [%{name}]"]
+        return "; ".join(lines), lines
+
+
+def _device_allocation(value: Value) -> Operation | None:
+    """The `gpu.alloc` (not host_shared) that made the buffer `value` views, if any."""
+    root = buffer_root_value(value)
+    if isinstance(root, OpResult) and root.owner.name == "gpu.alloc" and root.index == 0:
+        if not AllocView(root.owner).host_shared:
+            return root.owner
+    return None
+
+
+def _on_device(value: Value, user: Operation) -> bool:
+    """Whether `user` touches `value` as device memory that the host may not access (GPU210 reports it)."""
+    return user.name in _DIRECT_ACCESSES and _device_allocation(value) is not None
 
 
 @rule("GPU208", "host-access-before-wait", Severity.WARNING, fix=FixAvailability.SOMETIMES)
@@ -718,6 +775,51 @@ def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
             finder = _RaceFinder(ctx)
             finder.block_ops(block.operations)
             yield from finder.out
+
+
+@rule("GPU210", "host-access-to-device-memory", Severity.WARNING, ops=tuple(sorted(_DIRECT_ACCESSES)))
+def host_access_to_device_memory(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Reports a host-side load, store, copy or `memref.dealloc` of a buffer made by
+    `gpu.alloc` without `host_shared`.
+
+    ## Why is this bad?
+    `gpu.alloc` returns device memory (`cudaMalloc`/`hipMalloc` after `gpu-to-llvm`):
+    the host cannot read or write it at all, whether or not the GPU work on it has
+    finished, and `memref.dealloc` would free it with the host allocator. Copy it with
+    `gpu.memcpy` into host memory, allocate it `host_shared`, or free it with
+    `gpu.dealloc`.
+
+    ## Example
+    ```mlir
+    %d = gpu.alloc (%n) : memref<?xf32>
+    %x = memref.load %d[%c0] : memref<?xf32>
+    ```
+    Use instead:
+    ```mlir
+    %d = gpu.alloc host_shared (%n) : memref<?xf32>
+    %x = memref.load %d[%c0] : memref<?xf32>
+    ```
+
+    ## Fix safety
+    There is no fix: which of the remedies fits depends on the program.
+
+    ## References
+    - [`gpu.alloc`](https://mlir.llvm.org/docs/Dialects/GPU/#gpualloc-gpuallocop)
+    """
+    if _host_function(op) is None or any(a.name in _DEVICE_REGIONS for a in op.ancestors()):
+        return
+    for value in op.operands:
+        if is_memref(value) and (alloc := _device_allocation(value)) is not None:
+            yield Violation(
+                f"`{op.name}` accesses `{value_name(value)}` on the host, but it is device memory from `gpu.alloc` "
+                "(not `host_shared`): copy it to host memory with `gpu.memcpy`, or allocate it `host_shared`",
+                at(op),
+                None,
+                (Related(f"`{value_name(buffer_root_value(value))}` is allocated on the device here", at(alloc)),),
+            )
+            return
 
 
 _FUNCTIONS = frozenset(n for n, s in OPS.items() if s.has("function"))
