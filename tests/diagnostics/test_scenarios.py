@@ -151,3 +151,39 @@ def test_host_access_fixes_leave_no_fork_and_no_race() -> None:
         after = lint_text(apply_edits(fx.text, list(d.fix.edits)))
         assert sum(x.code == "GPU208" for x in after) == sum(x.code == "GPU208" for x in before) - 1
         assert [x for x in after if x.code == "GPU207"] == [x for x in before if x.code == "GPU207"] == []
+
+
+BAD_LAUNCHES = """\
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: f32) kernel {
+      gpu.return
+    }
+  }
+  func.func @main(%c1: index, %m: memref<4xf32>, %n: i32) {
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    gpu.launch_func @kernels::@missing blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : i32)
+    return
+  }
+}
+"""
+
+
+def test_the_linter_reports_every_bad_launch_and_names_both_types() -> None:
+    from gpu_lsp.analysis import verify_chunk
+    from gpu_lsp.parser.api import parse
+
+    found = [d for d in lint_text(BAD_LAUNCHES) if d.code == "GPU105"]
+    assert [d.message.split(" op ")[1] for d in found] == [
+        "type of function argument 0 does not match",
+        "kernel function '@kernels::@missing' is undefined",
+        "type of function argument 0 does not match",
+    ]
+    assert [n.message for n in found[0].related] == ["argument 0 is passed as 'memref<4xf32>', and '@kernels::@k' takes 'f32'"]
+    assert [n.message for n in found[2].related] == ["argument 0 is passed as 'i32', and '@kernels::@k' takes 'f32'"]
+    # gpu-opt is mlir-opt: the first problem only, with upstream's text and no note.
+    (first,) = verify_chunk(parse(BAD_LAUNCHES).chunks[0], text=BAD_LAUNCHES)
+    assert (first.message, first.related) == (found[0].message, ())
+    upstream = [d for d in oracle_errors(BAD_LAUNCHES) if d[2] == "error"]
+    assert [m for *_, m in upstream] == [first.message]
