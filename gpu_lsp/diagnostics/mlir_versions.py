@@ -171,6 +171,46 @@ def sync_dependencies_fact(op_name: str) -> LoweringFact:
     return COPY_SYNC_DEPENDENCIES
 
 
+@dataclass(frozen=True)
+class SyntaxFact:
+    """Words an op's syntax accepts, by version: `changes` lists `(first version, words)` in ascending order."""
+
+    what: str
+    changes: tuple[tuple[int, frozenset[str]], ...]
+    source: str
+
+    def at(self, version: int) -> frozenset[str]:
+        """The words LLVM `version` accepts."""
+        words = self.changes[0][1]
+        for first, later in self.changes:
+            if version >= first:
+                words = later
+        return words
+
+    def versions_with(self, word: str) -> str:
+        """The versions that accept `word`, as a phrase (`LLVM ≤ 17`, `LLVM ≥ 18`)."""
+        held = [v for v in range(OLDEST, NEWEST + 1) if word in self.at(v)]
+        if held and held[0] == OLDEST and held[-1] < NEWEST:
+            return f"LLVM ≤ {held[-1]}"
+        if held and held[-1] == NEWEST and held[0] > OLDEST:
+            return f"LLVM ≥ {held[0]}"
+        return "every LLVM version" if held else "no LLVM version"
+
+
+def _reduction_kinds() -> frozenset[str]:
+    from gpu_lsp.dialects.gpu import REDUCTION_KINDS
+
+    return frozenset(REDUCTION_KINDS)
+
+
+REDUCTION_KINDS = SyntaxFact(
+    "the reduction of gpu.all_reduce and gpu.subgroup_reduce",
+    ((OLDEST, frozenset({"add", "and", "max", "min", "mul", "or", "xor"})), (18, _reduction_kinds())),
+    "llvm-project PR #73423 (2023-11): min/max split into minsi/minui/minf and maxsi/maxui/maxf, with "
+    "minimumf/maximumf; PR #75901 (2023-12): minf/maxf renamed minnumf/maxnumf; both in LLVM 18",
+)
+
+
 def check_version(value: object) -> int:
     """`value` as an `mlir-version`; raises ValueError naming the accepted range."""
     if isinstance(value, bool) or not isinstance(value, int) or not OLDEST <= value <= NEWEST:

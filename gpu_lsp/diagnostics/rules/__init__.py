@@ -10,4 +10,5 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     verify_launch,
     verify_ops,
     verify_types,
+    versions,
 )
