@@ -45,6 +45,11 @@ class LoweringFact:
                 outcome = later
         return outcome
 
+    @property
+    def varies(self) -> bool:
+        """Whether the outcome depends on the version."""
+        return len({outcome for _, outcome in self.changes}) > 1
+
     def versions_with(self, outcome: Lowering) -> str:
         """The versions with `outcome`, as a phrase: `LLVM ≤ 22`, `LLVM ≥ 23`, `every LLVM version`."""
         held = [v for v in range(OLDEST, NEWEST + 1) if self.at(v) is outcome]

@@ -75,8 +75,7 @@ def _lowering_problem(fact: LoweringFact, version: int) -> str | None:
     if outcome is Lowering.LOWERED:
         return None
     verb = "rejects it" if outcome is Lowering.REJECTED else "leaves it unconverted"
-    versions = fact.versions_with(outcome)
-    when = "" if versions == "every LLVM version" else f"with {versions}, "
+    when = f"with {fact.versions_with(outcome)}, " if fact.varies else ""
     return f"{when}`gpu-to-llvm` {verb} (`{fact.reason}`)"
 
 
