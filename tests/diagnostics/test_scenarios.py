@@ -187,3 +187,14 @@ def test_the_linter_reports_every_bad_launch_and_names_both_types() -> None:
     assert (first.message, first.related) == (found[0].message, ())
     upstream = [d for d in oracle_errors(BAD_LAUNCHES) if d[2] == "error"]
     assert [m for *_, m in upstream] == [first.message]
+
+
+def test_inline_launch_message_has_no_stray_pass_text() -> None:
+    """GPU204 says what to do, without the `(replace with gpu.launch_func first)` of gpu-async-region's error."""
+    from diagnostics.fixtures import load
+
+    (d,) = [d for c in load("GPU204").chunks for d in c.diagnostics]
+    assert d.message == (
+        "`gpu.launch` is an inline kernel: `gpu-async-region` and `gpu-to-llvm` expect `gpu.launch_func`; "
+        "outline it with `gpu-kernel-outlining`"
+    )
