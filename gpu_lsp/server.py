@@ -91,6 +91,7 @@ class GpuLanguageServer(LanguageServer):
         self.settle_s = SETTLE_S
         self.encoding = "utf-16"
         self._config_problems: set[str] = set()
+        self._unshown_problems: list[str] = []  # found on the analysis thread, shown from the event loop
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -123,9 +124,18 @@ class GpuLanguageServer(LanguageServer):
 
         settings, problem = for_document(self.settings, uri)
         if problem is not None and problem not in self._config_problems:
-            self._config_problems.add(problem)  # logged once (this runs on the analysis thread)
+            self._config_problems.add(problem)
             log.warning("configuration: %s", problem)
+            self._unshown_problems.append(problem)
         return settings
+
+    def _show_config_problems(self) -> None:
+        """Tell the user, once each, about configuration files the server could not use (on the event loop)."""
+        while self._unshown_problems:
+            problem = self._unshown_problems.pop(0)
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=f"gpu-lsp: {problem}; using the editor's settings")
+            )
 
     def snapshot_of(self, uri: str) -> Snapshot | None:
         """The analysed current version of a document (call on the analysis thread)."""
@@ -167,6 +177,7 @@ class GpuLanguageServer(LanguageServer):
         if doc is None:
             return
         result = await self.in_analysis(self._diagnostics_payload, doc, settle)
+        self._show_config_problems()
         if result is None or doc.closed or self.store.get(uri) is not doc:
             return
         version, message, snap = result

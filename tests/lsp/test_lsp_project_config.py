@@ -67,3 +67,14 @@ async def test_a_project_ignore_takes_effect_and_edits_are_watched(client: Recor
     )
     second = await within(wait_published(client, uri, 1, since=since))
     assert [d.code for d in second.diagnostics] == ["GPU206"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_broken_configuration_is_shown_once_and_the_editor_settings_apply(client: RecordingClient, tmp_path: Path) -> None:
+    (tmp_path / "gpu-lint.toml").write_text('ignore = ["GPU2O"]\n')
+    uri = (tmp_path / "k.mlir").as_uri()
+    open_document(client, uri, UNCONSUMED)
+    published = await within(wait_published(client, uri, 1))
+    assert [d.code for d in published.diagnostics] == ["GPU206"]
+    shown = [m.message for m in client.messages if "GPU2O" in m.message]
+    assert len(shown) == 1 and "gpu-lint.toml: 'ignore': invalid rule selector 'GPU2O'" in shown[0]
