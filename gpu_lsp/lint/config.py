@@ -299,6 +299,17 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 def table_of(path: Path) -> dict[str, Any] | None:
     """The gpu-lint table a config file holds (None: a pyproject.toml without `[tool.gpu-lint]`)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return _table_of(path, 0, -1)  # _read_toml reports it
+    return _table_of(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _table_of(path: Path, mtime_ns: int, size: int) -> dict[str, Any] | None:
+    """`table_of`, read again when the file's modification time or size changes (the language server asks often)."""
+    del mtime_ns, size
     data = _read_toml(path)
     if path.name != PYPROJECT:
         return data
