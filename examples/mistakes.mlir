@@ -2,11 +2,12 @@
 // Upstream MLIR verifies every chunk but the last (a parse error); the others
 // go wrong later, at lowering or at run time.
 
-// A launch that waits on two tokens. It verifies, but gpu-to-llvm maps each
-// token to a stream and a kernel runs on one stream: the lowering rejects it
-// ("Cannot convert with more than one async dependency."; recent versions
-// insert the join themselves). Join the tokens explicitly:
-// %j = gpu.wait async [%t0, %t1], then launch on [%j].
+// A launch that waits on two tokens. It verifies, but gpu-to-llvm in LLVM 22
+// and older maps each token to a stream and a kernel runs on one stream: the
+// lowering rejects it ("Cannot convert with more than one async dependency.").
+// LLVM 23 (llvm-project PR #188987) inserts the join itself, so gpu-lint
+// reports it only with `--mlir-version 22` or older. For those, join the
+// tokens explicitly: %j = gpu.wait async [%t0, %t1], then launch on [%j].
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @fill(%buf: memref<?xf32>, %v: f32) kernel {

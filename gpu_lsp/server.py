@@ -91,6 +91,8 @@ class GpuLanguageServer(LanguageServer):
         self.heap = HeapPolicy()
         self.settle_s = SETTLE_S
         self.encoding = "utf-16"
+        self._config_problems: set[str] = set()
+        self._unshown_problems: list[str] = []  # found on the analysis thread, shown from the event loop
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -117,10 +119,29 @@ class GpuLanguageServer(LanguageServer):
         except Exception:
             log.exception("could not send a log message")
 
+    def settings_for(self, uri: str) -> Settings:
+        """The settings a document is linted with: its project's gpu-lint configuration under the editor's."""
+        from gpu_lsp.lsp.settings import for_document
+
+        settings, problem = for_document(self.settings, uri)
+        if problem is not None and problem not in self._config_problems:
+            self._config_problems.add(problem)
+            log.warning("configuration: %s", problem)
+            self._unshown_problems.append(problem)
+        return settings
+
+    def _show_config_problems(self) -> None:
+        """Tell the user, once each, about configuration files the server could not use (on the event loop)."""
+        while self._unshown_problems:
+            problem = self._unshown_problems.pop(0)
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=f"gpu-lsp: {problem}; using the editor's settings")
+            )
+
     def snapshot_of(self, uri: str) -> Snapshot | None:
         """The analysed current version of a document (call on the analysis thread)."""
         doc = self.store.get(uri)
-        return doc.analysed(self.settings) if doc is not None else None
+        return doc.analysed(self.settings_for(uri)) if doc is not None else None
 
     # --- diagnostics -------------------------------------------------------------------------
 
@@ -130,15 +151,16 @@ class GpuLanguageServer(LanguageServer):
 
         if doc.closed:
             return None
+        settings = self.settings_for(doc.uri)
         if settle:
             snap = doc.snapshot
-            changed = snap is not None and snap.text is doc.text and doc.settle(self.settings)
+            changed = snap is not None and snap.text is doc.text and doc.settle(settings)
             self.heap.idle()
             if not changed:
                 return None
         else:
-            snap = doc.analysed(self.settings)
-        items = diagnostics_json(snap, SeverityOverrides(self.settings.severity))
+            snap = doc.analysed(settings)
+        items = diagnostics_json(snap, SeverityOverrides(settings.severity))
         return snap.version, publish_message(doc.uri, snap.version, items), snap
 
     def _after_publish(self, snap: Snapshot, settle: bool) -> None:
@@ -156,6 +178,7 @@ class GpuLanguageServer(LanguageServer):
         if doc is None:
             return
         result = await self.in_analysis(self._diagnostics_payload, doc, settle)
+        self._show_config_problems()
         if result is None or doc.closed or self.store.get(uri) is not doc:
             return
         version, message, snap = result
@@ -237,8 +260,39 @@ async def initialized(ls: GpuLanguageServer, params: types.InitializedParams) ->
         await ls.in_analysis(_warm_up)
         if ls.capability("workspace.configuration", False):
             await _pull_configuration(ls)
+        if ls.capability("workspace.did_change_watched_files.dynamic_registration", False):
+            await _watch_configuration_files(ls)
     except Exception:
         ls.log_error("initialized")
+
+
+# The files gpu-lint reads its configuration from (lint/config.py's CONFIG_NAMES), anywhere in the workspace.
+CONFIG_GLOB = "**/{.gpu-lint.toml,gpu-lint.toml,pyproject.toml}"
+
+
+async def _watch_configuration_files(ls: GpuLanguageServer) -> None:
+    watchers = [types.FileSystemWatcher(glob_pattern=CONFIG_GLOB)]
+    options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
+    registration = types.Registration(
+        id="gpu-lsp-config-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
+    )
+    try:
+        await asyncio.wait_for(
+            ls.client_register_capability_async(types.RegistrationParams(registrations=[registration])), 10
+        )
+    except Exception as exc:  # a client that does not answer: settings are still re-read by modification time
+        log.warning("could not watch the configuration files: %s", exc)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: GpuLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+    """A configuration file changed: lint every open document again (the settings are re-read by modification time)."""
+    try:
+        ls._config_problems.clear()
+        for doc in ls.store:
+            ls.request_diagnostics(doc.uri)
+    except Exception:
+        ls.log_error("workspace/didChangeWatchedFiles")
 
 
 def _warm_up() -> None:
@@ -454,7 +508,7 @@ async def workspace_symbol(ls: GpuLanguageServer, params: types.WorkspaceSymbolP
     def run():
         from gpu_lsp.lsp.document_symbols import workspace_symbols
 
-        snaps = [doc.analysed(ls.settings) for doc in ls.store]
+        snaps = [doc.analysed(ls.settings_for(doc.uri)) for doc in ls.store]
         return [V.workspace_symbol(s) for s in workspace_symbols(snaps, params.query)]
 
     return await ls.in_analysis(run)

@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import TextIO
 
+from gpu_lsp.cli.common import quiet_on_closed_pipe, version_line
 from gpu_lsp.diagnostics.docs import render_rule
 from gpu_lsp.diagnostics.emitters import FileDiagnostics, emit_concise, emit_json, emit_text
 from gpu_lsp.diagnostics.registry import by_name, get, load_rules
@@ -66,6 +67,7 @@ def rule_command(argv: list[str], out: TextIO, err: TextIO) -> int:
     return 0
 
 
+@quiet_on_closed_pipe
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `gpu-lint` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -82,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Check MLIR GPU-dialect files. `gpu-lint rule CODE` prints a rule's documentation; "
         "`gpu-lint graph FILE` draws the async dependency graph.",
     )
+    parser.add_argument("--version", action="version", version=version_line("gpu-lint").rstrip())
     app.add_arguments(parser)
     try:
         args = parser.parse_args(argv)

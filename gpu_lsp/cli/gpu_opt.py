@@ -1,7 +1,7 @@
 """gpu-opt: an mlir-opt-compatible driver: parse, verify, run passes, print.
 
     gpu-opt [-split-input-file] [-allow-unregistered-dialect] [-mlir-print-op-generic]
-            [-verify-diagnostics] [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]
+            [-verify-diagnostics] [-mlir-version=N] [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]
 
 Options take one dash or two. Each chunk (the whole file, or each `// -----`
 piece with -split-input-file) is parsed and verified by `verify_chunk`; passes
@@ -22,6 +22,8 @@ from typing import TextIO
 
 from gpu_lsp.analysis import verify_chunk
 from gpu_lsp.cli.verify_diagnostics import Problem, Reported, check, parse_expectations
+from gpu_lsp.cli.common import print_version, quiet_on_closed_pipe
+from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk, parse
@@ -31,7 +33,8 @@ from gpu_lsp.text import LineIndex
 
 USAGE = (
     "usage: gpu-opt [-split-input-file] [-allow-unregistered-dialect] [-mlir-print-op-generic]\n"
-    "               [-verify-diagnostics] [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]"
+    "               [-verify-diagnostics] [-mlir-version=N] [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]\n"
+    "               [--version] [--help]"
 )
 SPLIT_MARKER = "// -----"
 
@@ -54,6 +57,7 @@ class Options:
     allow_unregistered: bool = False
     generic: bool = False
     verify_diagnostics: bool = False
+    mlir_version: int = NEWEST
     passes: list[tuple[str, PassFn, dict[str, str]]] = field(default_factory=list)
 
 
@@ -115,7 +119,19 @@ def parse_args(argv: list[str]) -> Options:
         name, eq, value = name.partition("=")
         if name in ("h", "help"):
             raise SystemExit(_help())
-        if name == "o":
+        if name == "version":
+            raise SystemExit(print_version("gpu-opt"))
+        if name == "mlir-version":
+            if not eq:
+                if i >= len(argv):
+                    raise UsageError("option --mlir-version needs a version")
+                value = argv[i]
+                i += 1
+            try:
+                opts.mlir_version = check_version(int(value) if value.isdigit() else value)
+            except ValueError as exc:
+                raise UsageError(f"option --mlir-version {exc}") from None
+        elif name == "o":
             if not eq:
                 if i >= len(argv):
                     raise UsageError("option -o needs a file name")
@@ -223,7 +239,8 @@ class ChunkResult:
 
 
 def _verify(chunk: Chunk, opts: Options) -> list[Diagnostic]:
-    return [d for d in verify_chunk(chunk, allow_unregistered=opts.allow_unregistered) if is_mlir_diagnostic(d)]
+    found = verify_chunk(chunk, allow_unregistered=opts.allow_unregistered, mlir_version=opts.mlir_version)
+    return [d for d in found if is_mlir_diagnostic(d)]
 
 
 def _run_passes(module: Operation, opts: Options) -> list[Diagnostic]:
@@ -292,6 +309,7 @@ def _read(path: str) -> tuple[str, str]:
         return f.read(), path
 
 
+@quiet_on_closed_pipe
 def main(argv: list[str] | None = None) -> int:
     """Console entry point (`gpu-opt`)."""
     args = sys.argv[1:] if argv is None else argv

@@ -8,6 +8,7 @@ import re
 import signal
 import sys
 
+from gpu_lsp.cli.common import quiet_on_closed_pipe, version_line
 from gpu_lsp.runner import BACKENDS
 
 _SIZE = re.compile(r"^\s*(\d+)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-memory", type=parse_size, default=None, metavar="BYTES", help="cap the program's allocations (e.g. 512M)")
     p.add_argument("--time", action="store_true", help="report each kernel's time on standard error")
     p.add_argument("--trace", metavar="PATH", help="write the run as Chrome trace-event JSON (Perfetto, chrome://tracing)")
+    p.add_argument("--version", action="version", version=version_line("gpu-run").rstrip())
     p.add_argument("--emit-cuda", action="store_true", help="print the generated CUDA C of every kernel instead of running")
     return p
 
@@ -46,6 +48,7 @@ def _read(path: str) -> str:
         return f.read()
 
 
+@quiet_on_closed_pipe
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:

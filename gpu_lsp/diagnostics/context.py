@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.symbols import SymbolTables
 from gpu_lsp.parser.api import Chunk
@@ -49,9 +50,12 @@ class OpIndex:
 class RuleContext:
     """Per-chunk state shared by the rules of one run."""
 
-    def __init__(self, chunk: Chunk, text: str | None = None) -> None:
+    def __init__(self, chunk: Chunk, text: str | None = None, mlir_version: int = NEWEST, exhaustive: bool = True) -> None:
         self.chunk = chunk
         self.text = text
+        self.mlir_version = mlir_version  # the LLVM major version the user compiles with
+        # The linter reports every problem a verifier finds; mlir-opt (verify_chunk) stops at the first, like upstream.
+        self.exhaustive = exhaustive
         self.module = chunk.module
         self.halted: set[int] = set()  # ops whose nested ops are not verified (MLIR stops there)
         self.cache: dict = {}  # per-chunk memo shared by rules (keyed by rule-chosen tuples)

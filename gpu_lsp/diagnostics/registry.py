@@ -249,12 +249,12 @@ class Selection:
 
     @staticmethod
     def of(settings: object | None) -> "Selection":
-        """A Selection from anything with `select`/`ignore` sequences (or None: everything)."""
+        """A Selection from anything with `select`/`extend_select`/`ignore` sequences (or None: everything)."""
         if settings is None:
             return Selection()
         if isinstance(settings, Selection):
             return settings
-        select = tuple(getattr(settings, "select", ()) or ())
+        select = tuple(getattr(settings, "select", ()) or ()) + tuple(getattr(settings, "extend_select", ()) or ())
         ignore = tuple(getattr(settings, "ignore", ()) or ())
         return Selection(select, ignore)
 

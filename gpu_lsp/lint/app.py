@@ -10,6 +10,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TextIO
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.lint import formats
 from gpu_lsp.lint.check import FileReport, FixMode, fix_level
 from gpu_lsp.lint.config import OUTPUT_FORMATS, SEVERITY_NAMES, ConfigError, Settings, apply_cli, load_settings
@@ -109,6 +110,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="skip files .gitignore ignores (default: yes)",
     )
+    parser.add_argument(
+        "--mlir-version",
+        type=int,
+        metavar="N",
+        help=f"the LLVM major version you compile with; lowering checks follow it (default: {NEWEST})",
+    )
     parser.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
 
 
@@ -134,6 +141,7 @@ def resolve_settings(args: argparse.Namespace, cwd: Path | None = None) -> Setti
         unsafe_fixes=args.unsafe_fixes,
         output_format=args.output_format,
         fail_on=SEVERITY_NAMES[args.fail_on] if args.fail_on else None,
+        mlir_version=args.mlir_version,
     )
 
 

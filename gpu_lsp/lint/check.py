@@ -6,12 +6,14 @@ import enum
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import partial
+from pathlib import Path
 
 from gpu_lsp.analysis import ALWAYS_REPORTED, lint_text
-from gpu_lsp.diagnostics.model import Applicability, Diagnostic
+from gpu_lsp.diagnostics.mlir_versions import NEWEST, AtVersion
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.lint.config import Settings
-from gpu_lsp.lint.discovery import Problem, Source, Target, decode, read_source, write_source
+from gpu_lsp.lint.discovery import Problem, Source, Target, decode, force_excluded, read_source, write_source
 from gpu_lsp.lint.fixer import fix_text
 
 
@@ -42,9 +44,9 @@ class FileReport:
         return self.original is not None and self.original != self.text
 
 
-def analyze(text: str) -> list[Diagnostic]:
-    """Every diagnostic of every rule, suppression comments applied, before settings (chunk by chunk at `// -----`)."""
-    return lint_text(text)
+def analyze(text: str, mlir_version: int = NEWEST) -> list[Diagnostic]:
+    """Every diagnostic of every rule for `mlir_version`, suppression comments applied, before select/ignore (chunk by chunk at `// -----`)."""
+    return lint_text(text, settings=AtVersion(mlir_version))
 
 
 def choose(diagnostics: list[Diagnostic], settings: Settings, path: str | None) -> list[Diagnostic]:
@@ -71,20 +73,36 @@ def check_source(
     report = FileReport(target.display, target.path)
     pick = partial(choose, settings=settings, path=config_path)
     if mode is FixMode.NONE:
-        report.diagnostics = pick(analyze(source.text))
+        report.diagnostics = pick(analyze(source.text, mlir_version=settings.mlir_version))
         # Reports only need the text to place diagnostics; a clean file's text is not sent back to the parent.
         report.text = source.text if report.diagnostics else None
         return report
-    outcome = fix_text(source.text, analyze, pick, fix_level(settings))
+    outcome = fix_text(source.text, partial(analyze, mlir_version=settings.mlir_version), pick, fix_level(settings))
     report.text, report.diagnostics = outcome.text, outcome.diagnostics
     report.original, report.applied, report.titles = source.text, outcome.applied, outcome.titles
     if not outcome.converged:
         report.problem = Problem(target.display, f"fixes did not converge after {outcome.rounds} rounds", "warning")
+    if report.changed:
+        refusal = _fix_refusal(target.path, outcome.diagnostics, settings)
+        if refusal is not None:  # report the file as it stays (also for --diff and standard input)
+            unfixed = check_source(source, target, settings, FixMode.NONE, config_path)
+            unfixed.text = unfixed.original = source.text
+            unfixed.problem = Problem(target.display, refusal, "warning")
+            return unfixed
     if mode is FixMode.WRITE and report.changed and target.path is not None:
         failure = write_source(target.path, replace(source, text=outcome.text))
         if failure is not None:
             report.problem = Problem(target.display, failure)
     return report
+
+
+def _fix_refusal(path: str | None, diagnostics: list[Diagnostic], settings: Settings) -> str | None:
+    """Why fixes must not be applied to the file at `path`: the configuration excludes it, or the fixed text does not parse."""
+    if path is not None and force_excluded(settings, Path(path)):
+        return "fixes not applied: the configuration excludes this file"
+    if any(d.code.startswith("GPU0") and d.severity >= Severity.ERROR for d in diagnostics):  # the parser's errors
+        return "fixes not applied: the fixed text does not parse"
+    return None
 
 
 def check_target(target: Target, settings: Settings, mode: FixMode, stdin_data: bytes | None = None) -> FileReport:

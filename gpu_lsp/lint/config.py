@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import functools
 import os
 import re
 import tomllib
@@ -11,7 +12,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.diagnostics.registry import Selection
 
 PYPROJECT = "pyproject.toml"
 GPU_LINT_TOML = "gpu-lint.toml"
@@ -59,18 +62,23 @@ class Settings:
     unsafe_fixes: bool = False
     output_format: str = "text"
     fail_on: Severity = Severity.WARNING
+    mlir_version: int = NEWEST
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
 
     def is_enabled(self, code: str, path: str | None = None) -> bool:
         """Whether `code` is reported, for the file at `path` (per-file-ignores apply)."""
-        if not _selected(code, self.select + self.extend_select, self.ignore):
+        if not Selection(self.select + self.extend_select, self.ignore).enabled(code):
             return False
         if path is not None:
-            for pattern, selectors in self.per_file_ignores:
-                if _path_matches(pattern, path, self.root) and _best(code, selectors) >= 0:
+            for _, selectors in self.matching_file_ignores(path):
+                if _best(code, selectors) >= 0:
                     return False
         return True
+
+    def matching_file_ignores(self, path: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The `per-file-ignores` entries whose glob matches `path`."""
+        return [(p, s) for p, s in self.per_file_ignores if _path_matches(p, path, self.root)]
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         """The severity `code` is reported at: the most specific override, else `default`."""
@@ -108,12 +116,6 @@ def _best(code: str, selectors: Iterable[str]) -> int:
     return max((_specificity(s, code) for s in selectors), default=-1)
 
 
-def _selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
-    """ruff's rule: the more specific of the best select and best ignore wins; ignore wins ties."""
-    chosen = _best(code, select)
-    return chosen >= 0 and chosen > _best(code, ignore)
-
-
 def _path_matches(pattern: str, path: str, root: Path) -> bool:
     """A per-file-ignores glob matches the path relative to the project root, or its file name."""
     absolute = Path(os.path.abspath(path))
@@ -122,10 +124,34 @@ def _path_matches(pattern: str, path: str, root: Path) -> bool:
     except ValueError:
         relative = absolute.as_posix()
     if "/" not in pattern.rstrip("/"):
-        return fnmatch.fnmatchcase(absolute.name, pattern) or fnmatch.fnmatchcase(relative, pattern)
-    return fnmatch.fnmatchcase(relative, pattern.removeprefix("./")) or fnmatch.fnmatchcase(
-        absolute.as_posix(), pattern
-    )
+        return glob_match(pattern, absolute.name) or glob_match(pattern, relative)
+    return glob_match(pattern.removeprefix("./"), relative) or glob_match(pattern, absolute.as_posix())
+
+
+def glob_match(pattern: str, path: str) -> bool:
+    """ruff's glob semantics: `**/` matches zero or more folders, a trailing `/**` everything below,
+    and `*`, `?`, `[...]` are fnmatch's (`*` may cross `/`)."""
+    return _glob_regex(pattern).fullmatch(path) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    parts = re.split(r"(\*\*/|/\*\*$)", pattern)
+    out = []
+    for part in parts:
+        if part == "**/":
+            out.append("(?:.*/)?")
+        elif part == "/**":
+            out.append("/.*")
+        elif part:
+            out.append(_fnmatch_body(part))
+    return re.compile("".join(out), re.S)
+
+
+def _fnmatch_body(part: str) -> str:
+    """fnmatch's translation of `part` without its anchors (`(?s:...)\\Z`)."""
+    translated = fnmatch.translate(part)
+    return translated.removeprefix("(?s:").removesuffix(")\\Z")
 
 
 def _toml_value(value: Any) -> str:
@@ -180,6 +206,13 @@ def _severity(key: str, value: Any, where: str) -> Severity:
     return SEVERITY_NAMES[value]
 
 
+def _mlir_version(key: str, value: Any, where: str) -> int:
+    try:
+        return check_version(value)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: '{key}' {exc}") from None
+
+
 def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None) -> dict[str, Any]:
     """Validate one `[tool.gpu-lint]` table and return Settings field overrides."""
     out: dict[str, Any] = {}
@@ -222,6 +255,8 @@ def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None
             out["output_format"] = value
         elif key == "fail-on":
             out["fail_on"] = _severity(key, value, where)
+        elif key == "mlir-version":
+            out["mlir_version"] = _mlir_version(key, value, where)
         else:
             hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
@@ -242,6 +277,7 @@ KEYS = (
     "unsafe-fixes",
     "output-format",
     "fail-on",
+    "mlir-version",
 )
 
 
@@ -263,6 +299,17 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 def table_of(path: Path) -> dict[str, Any] | None:
     """The gpu-lint table a config file holds (None: a pyproject.toml without `[tool.gpu-lint]`)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return _table_of(path, 0, -1)  # _read_toml reports it
+    return _table_of(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=256)
+def _table_of(path: Path, mtime_ns: int, size: int) -> dict[str, Any] | None:
+    """`table_of`, read again when the file's modification time or size changes (the language server asks often)."""
+    del mtime_ns, size
     data = _read_toml(path)
     if path.name != PYPROJECT:
         return data
@@ -339,6 +386,26 @@ def load_settings(
     return settings
 
 
+def settings_for_document(path: Path, known: frozenset[str] | None = None) -> Settings:
+    """The settings gpu-lint would use in the document's folder: its nearest configuration file.
+
+    Cached by the file's path and modification time, so an edited file is read again (the
+    language server calls this for every analysis). Raises ConfigError like `load_settings`.
+    """
+    folder = path.parent.resolve()
+    found = find_config(folder)
+    if found is None:
+        return Settings(root=folder)
+    stat = found.stat()
+    return _settings_of(found, stat.st_mtime_ns, stat.st_size, known)
+
+
+@functools.lru_cache(maxsize=64)
+def _settings_of(path: Path, mtime_ns: int, size: int, known: frozenset[str] | None) -> Settings:
+    del mtime_ns, size  # the cache key: a changed file is read again
+    return load_settings(path.parent, (str(path),), known=known)
+
+
 def _looks_inline(value: str) -> bool:
     """`--config` takes a file or a `key = value` override (ruff's rule: an existing file wins)."""
     return "=" in value and not os.path.isfile(value)
@@ -374,5 +441,10 @@ def apply_cli(settings: Settings, known: frozenset[str] | None = None, **overrid
             value = settings.extend_exclude + tuple(value)
         elif key == "exclude":
             value = tuple(value)
+        elif key == "mlir_version":
+            try:
+                value = check_version(value)
+            except ValueError as exc:
+                raise ConfigError(f"--mlir-version {exc}") from None
         changes[key] = value
     return replace(settings, **changes)

@@ -62,7 +62,7 @@ def _excluded(settings: Settings, path: Path) -> bool:
     return False
 
 
-def _force_excluded(settings: Settings, path: Path) -> bool:
+def force_excluded(settings: Settings, path: Path) -> bool:
     """For `--force-exclude`: the file, or a folder above it inside the repository, is excluded or ignored."""
     absolute = Path(os.path.abspath(path))
     parents = list(absolute.parents)
@@ -138,7 +138,7 @@ def discover(
     for raw in paths:
         if raw == STDIN:
             name = stdin_filename or STDIN
-            if not (force_exclude and stdin_filename and _force_excluded(settings, cwd / name)):
+            if not (force_exclude and stdin_filename and force_excluded(settings, cwd / name)):
                 targets.setdefault(STDIN, Target(None, display_name(cwd / name, cwd) if stdin_filename else STDIN))
             continue
         path = cwd / raw
@@ -155,7 +155,7 @@ def discover(
                 key = os.path.realpath(file)
                 targets.setdefault(key, Target(str(file), display_name(file, cwd)))
         elif path.exists() or path.is_symlink():
-            if force_exclude and _force_excluded(settings, path):
+            if force_exclude and force_excluded(settings, path):
                 continue
             key = os.path.realpath(path)
             targets.setdefault(key, Target(str(path), display_name(path, cwd)))

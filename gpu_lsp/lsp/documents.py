@@ -71,7 +71,11 @@ def lint_key(settings: object | None) -> tuple:
     """What of the settings the diagnostics depend on."""
     if settings is None:
         return ()
-    return (tuple(getattr(settings, "select", ()) or ()), tuple(getattr(settings, "ignore", ()) or ()))
+    return (
+        tuple(getattr(settings, "select", ()) or ()),
+        tuple(getattr(settings, "ignore", ()) or ()),
+        getattr(settings, "mlir_version", None),
+    )
 
 
 class Document:

@@ -22,6 +22,7 @@ from typing import Any
 from gpu_lsp.analysis import ALWAYS_REPORTED, lint_parsed
 from gpu_lsp.diagnostics.context import OpIndex, RuleContext
 from gpu_lsp.diagnostics.model import Diagnostic, Related
+from gpu_lsp.diagnostics.mlir_versions import version_of
 from gpu_lsp.diagnostics.registry import Selection, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.ir.core import Operation
@@ -179,7 +180,7 @@ class IncrementalLinter:
                 rng = op.range
                 found = [
                     d
-                    for d in self._lint_unit(chunk, op, parsed.text, rules)
+                    for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings))
                     if rng.start <= d.range.start <= rng.end and enabled(d.code)
                 ]
                 parts[i] = Part(op, found, interface(op))
@@ -197,8 +198,8 @@ class IncrementalLinter:
         return LintResult(parts, complete)
 
     @staticmethod
-    def _lint_unit(chunk: Chunk, unit: Operation, text: str, rules: list) -> list[Diagnostic]:
-        ctx = RuleContext(chunk, text)
+    def _lint_unit(chunk: Chunk, unit: Operation, text: str, rules: list, mlir_version: int) -> list[Diagnostic]:
+        ctx = RuleContext(chunk, text, mlir_version)
         ctx.module = unit
         ctx.__dict__["index"] = OpIndex(unit)  # the rules' view: this unit only
         return run_rules(ctx, rules)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
+from urllib.request import url2pathname
 
+from gpu_lsp.diagnostics.mlir_versions import check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 
 BACKENDS = ("auto", "cupy", "numpy")
@@ -26,6 +30,7 @@ class Settings:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = field(default_factory=dict)
+    mlir_version: int | None = None  # None: the project's `mlir-version`, else the newest
     runner_backend: str = "auto"
     run_timeout_s: float = 60.0
     run_max_memory: int = 4 * 2**30
@@ -44,6 +49,51 @@ class Settings:
                     break
             out.append(d)
         return out
+
+
+def for_document(editor: Settings, uri: str) -> tuple[Settings, str | None]:
+    """The settings one document is linted with, and a configuration problem to show (or None).
+
+    The project's configuration comes first, exactly as `gpu-lint` reads it: the nearest
+    `.gpu-lint.toml`, `gpu-lint.toml` or `pyproject.toml` with `[tool.gpu-lint]` above the
+    document (`select` + `extend-select`, `ignore`, the `per-file-ignores` that match the
+    document, `severity`, `mlir-version`). The editor's settings then override it: a
+    non-empty `select` replaces the project's, `ignore` adds to it, `severity` wins for the
+    same selector, and `mlirVersion` replaces `mlir-version`. Documents that are not files
+    get the editor's settings alone.
+    """
+    path = _file_path(uri)
+    if path is None:
+        return editor, None
+    from gpu_lsp.lint.config import ConfigError, settings_for_document
+    from gpu_lsp.lint.rules import known_codes
+
+    try:
+        project = settings_for_document(path, known_codes())
+    except ConfigError as exc:
+        return editor, str(exc)
+    ignore = project.ignore + tuple(
+        code for _, codes in project.matching_file_ignores(str(path)) for code in codes
+    )
+    severity = {("GPU" if k == "ALL" else k): v for k, v in project.severity}
+    severity.update(editor.severity)
+    return (
+        replace(
+            editor,
+            select=editor.select or project.select + project.extend_select,
+            ignore=ignore + editor.ignore,
+            severity=severity,
+            mlir_version=editor.mlir_version if editor.mlir_version is not None else project.mlir_version,
+        ),
+        None,
+    )
+
+
+def _file_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(url2pathname(unquote(parsed.path)))
 
 
 def _section(raw: Any) -> dict:
@@ -100,6 +150,12 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
                 severity[str(code).upper()] = level
         elif raw_sev is not None:
             problems.append("gpuLsp.lint.severity must map rule codes to error/warning/information/hint")
+        if "mlirVersion" in lint:
+            version = lint["mlirVersion"]
+            try:
+                settings = replace(settings, mlir_version=None if version is None else check_version(version))
+            except ValueError as exc:
+                problems.append(f"gpuLsp.lint.mlirVersion {exc}")
         settings = replace(
             settings,
             select=settings.select if select is None else select,

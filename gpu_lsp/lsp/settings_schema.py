@@ -15,7 +15,7 @@ class SettingSpec:
     """One server setting: its dotted key under `gpuLsp`, JSON type, default and choices."""
 
     key: str
-    type: str
+    type: str | list[str]
     default: Any
     description: str
     enum: tuple[str, ...] = ()
@@ -29,6 +29,12 @@ SERVER_SETTINGS: tuple[SettingSpec, ...] = (
         "object",
         {code: level.name.lower() for code, level in _DEFAULTS.severity.items()},
         "Report rules (codes or prefixes) at another level: error, warning, information or hint.",
+    ),
+    SettingSpec(
+        "lint.mlirVersion",
+        ["integer", "null"],
+        _DEFAULTS.mlir_version,
+        "The LLVM major version you compile with; null: the project's `mlir-version`, else the newest.",
     ),
     SettingSpec("runner.backend", "string", _DEFAULTS.runner_backend, "Backend used by Run on GPU.", BACKENDS),
     SettingSpec("runner.timeout", "number", _DEFAULTS.run_timeout_s, "Seconds a Run on GPU may take before it is stopped."),

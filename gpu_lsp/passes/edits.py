@@ -10,8 +10,11 @@ the pass, `snapshot.edits()` compares the IR with the snapshot by identity:
   regions are compared in turn, so their comments survive;
 * ops removed from a block lose their lines, new ops are inserted after the
   previous surviving op (or before the next one) with the block's indentation;
+* an op whose only change is an operand (a value replaced by another) keeps its
+  text but for those uses;
+* a new op that takes the place of removed ones takes over their result names;
 * `gpu.container_module` on an implicit module wraps the chunk in
-  `module attributes {gpu.container_module} { ... }`.
+  `module attributes {gpu.container_module} { ... }`, its lines indented one level.
 
 Names: values that existed keep their source names; new values get fresh names
 (a name the value carries, a printer hint such as `%c8`, or `%t`/`%v`) made
@@ -21,12 +24,14 @@ the printed ops are untouched.
 
 from __future__ import annotations
 
+import difflib
+
 from gpu_lsp.dialects import registry
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Value
 from gpu_lsp.parser.api import Chunk
-from gpu_lsp.text import Edit, TextRange
+from gpu_lsp.text import Edit, TextRange, apply_edits
 
 MARKER = "gpu_lsp.edit_marker"
 
@@ -249,12 +254,14 @@ class Snapshot:
         self.blocks: dict[Block, list[Operation]] = {}
         self.regions: dict[Region, TextRange | None] = {}
         self.values: dict[Value, str | None] = {}
+        self.operand_spans: dict[Operation, list[TextRange | None]] = {}
         self.forced: set[Operation] = set()
         with paused_gc():
             self._record(chunk.module)
 
     def _record(self, op: Operation) -> None:
         self.ops[op] = (op.range, _sig(op))
+        self.operand_spans[op] = [span.range if span is not None else None for span in op.operand_spans]
         for result in op.results:
             self.values[result] = result.name
         for region in op.regions:
@@ -341,7 +348,7 @@ class _Differ:
 
     def _op(self, op: Operation) -> None:
         rng, old_sig = self.snap.ops[op]
-        if not self._changed(op):
+        if not self._changed(op) or self._operands_renamed(op, old_sig):
             for region in op.regions:
                 for block in region.blocks:
                     self._block(block, region)
@@ -353,6 +360,21 @@ class _Differ:
                     self._block(block, region)
             return
         self._add(rng.start, rng.end, self._print(op, indent))
+
+    def _operands_renamed(self, op: Operation, old_sig: tuple) -> bool:
+        """When only operands changed (a value replaced by another), rewrite just those uses; False if not possible."""
+        new_sig = _sig(op)
+        if op in self.snap.forced or new_sig[0] != old_sig[0] or new_sig[2:] != old_sig[2:]:
+            return False
+        if len(new_sig[1]) != len(old_sig[1]):
+            return False
+        spans = self.snap.operand_spans.get(op, [])
+        changed = [i for i, (old, new) in enumerate(zip(old_sig[1], new_sig[1])) if old != new]
+        if any(i >= len(spans) or spans[i] is None for i in changed):
+            return False
+        for i in changed:
+            self._add(spans[i].start, spans[i].end, self.names.use(op.operands[i]))
+        return True
 
     def _around_regions(self, op: Operation, rng: TextRange, indent: str) -> bool:
         """Replace the text before, between and after an op's regions; False if not possible."""
@@ -444,7 +466,20 @@ class _Differ:
                 return old[k]
         return None
 
+    def _inherit_names(self, deleted: list[Operation], inserted: list[Operation]) -> None:
+        """A new op that takes the place of a removed one takes over the names of its results (same type, in order)."""
+        free = [r for op in deleted for r in op.results if r.name and not r.uses and r in self.snap.values]
+        for op in inserted:
+            for result in op.results:
+                if (result.name and result in self.snap.values) or result in self.names.values:
+                    continue
+                match = next((r for r in free if r.type == result.type), None)
+                if match is not None:
+                    free.remove(match)
+                    self.names.values[result] = match.name
+
     def _gap(self, deleted, inserted, prev, nxt, indent: str, region: Region | None) -> None:
+        self._inherit_names(deleted, inserted)
         texts = [self._print(op, indent) for op in inserted]
         ranges = [self.snap.ops[op][0] for op in deleted if self.snap.ops[op][0] is not None]
         if ranges:
@@ -500,8 +535,29 @@ class _Differ:
             end = self._line_end(ranges[-1].end)
         else:
             start = end = chunk.end
-        self._insert(start, head + "\n")
+        self._reindent(start, end)
+        self.edits.insert(0, Edit(TextRange(start, start), head + "\n"))  # before the first line's indentation
         self._insert(end, "\n}")
+
+    def _reindent(self, start: int, end: int, unit: str = "  ") -> None:
+        """Indent the (edited) lines of `text[start:end]` by `unit`, as one line-start insertion per unchanged line."""
+        inside = [e for e in self.edits if start <= e.range.start and e.range.end <= end]
+        outside = [e for e in self.edits if not (start <= e.range.start and e.range.end <= end)]
+        local = [Edit(TextRange(e.range.start - start, e.range.end - start), e.new_text) for e in _merge(inside)]
+        old_lines = self.text[start:end].splitlines(keepends=True)
+        new_lines = apply_edits(self.text[start:end], local).splitlines(keepends=True)
+        matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+        offsets = [start]
+        for line in old_lines:
+            offsets.append(offsets[-1] + len(line))
+        edits = []
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                edits.extend(Edit(TextRange(offsets[i], offsets[i]), unit) for i in range(i1, i2) if old_lines[i].strip())
+            else:
+                text = "".join(unit + line if line.strip() else line for line in new_lines[j1:j2])
+                edits.append(Edit(TextRange(offsets[i1], offsets[i2]), text))
+        self.edits = outside + edits
 
 
 def _merge(edits: list[Edit]) -> list[Edit]:

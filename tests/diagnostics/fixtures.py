@@ -4,6 +4,7 @@ A fixture is split at `// -----`. A chunk whose first comment starts with `// OK
 diagnostic of the fixture's code; one starting with `// Errors` must produce exactly the annotated
 ones. `// expect@+1 {{text}}` (or `@-N`, or on the line itself without `@`) expects a diagnostic of the
 fixture's code on that line whose message contains `text`; `// expect-note@+1 {{text}}` a note of one.
+A header such as `// Errors (mlir-version 22)` lints that chunk with that `mlir-version` (default: the newest).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpu_lsp.analysis import lint_parsed
+from gpu_lsp.diagnostics.mlir_versions import NEWEST, AtVersion
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.parser.api import parse
 from gpu_lsp.text import LineIndex
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
+VERSION = re.compile(r"\(mlir-version (\d+)\)")
 EXPECT = re.compile(r"//\s*expect(-note)?(@([+-])(\d+))?\s*\{\{(.*)\}\}\s*$")
 
 
@@ -32,6 +35,7 @@ class Expect:
 @dataclass
 class FixtureChunk:
     kind: str  # "OK" or "Errors"
+    version: int
     start: int
     end: int
     first_line: int
@@ -60,7 +64,6 @@ def load(code: str, text: str | None = None) -> Fixture:
     path = fixture_path(code)
     text = path.read_text() if text is None else text
     parsed = parse(text, split=True)
-    diagnostics = lint_parsed(parsed)
     index = LineIndex(text)
     chunks = []
     for chunk in parsed.chunks:
@@ -68,7 +71,8 @@ def load(code: str, text: str | None = None) -> Fixture:
         header = next((ln.strip() for ln in body.splitlines() if ln.strip().startswith(("// OK", "// Errors"))), "")
         kind = "OK" if header.startswith("// OK") else "Errors" if header.startswith("// Errors") else ""
         first_line = index.position(chunk.start)[0] + 1
-        fc = FixtureChunk(kind, chunk.start, chunk.end, first_line)
+        version = VERSION.search(header)
+        fc = FixtureChunk(kind, int(version.group(1)) if version else NEWEST, chunk.start, chunk.end, first_line)
         for i, line in enumerate(body.split("\n")):
             m = EXPECT.search(line)
             if m:
@@ -77,9 +81,13 @@ def load(code: str, text: str | None = None) -> Fixture:
                     delta = int(m.group(4))
                     target += delta if m.group(3) == "+" else -delta
                 fc.expects.append(Expect(bool(m.group(1)), target, m.group(5)))
-        fc.diagnostics = [d for d in diagnostics if chunk.start <= d.range.start <= chunk.end and d.code == code]
         chunks.append(fc)
-    return Fixture(code, path, text, chunks, diagnostics, index)
+    by_version = {v: lint_parsed(parsed, AtVersion(v)) for v in {fc.version for fc in chunks} | {NEWEST}}
+    for fc in chunks:
+        fc.diagnostics = [d for d in by_version[fc.version] if fc.start <= d.range.start <= fc.end and d.code == code]
+    diagnostics = [d for fc in chunks for d in by_version[fc.version] if fc.start <= d.range.start <= fc.end]
+    return Fixture(code, path, text, chunks, diagnostics or by_version[NEWEST], index)
+
 
 
 def mismatches(fx: Fixture) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_lsp.analysis import lint_text
+from gpu_lsp.diagnostics.mlir_versions import AtVersion
 from gpu_lsp.diagnostics.model import Applicability, Severity
 from gpu_lsp.text import apply_edits
 from support import oracle
@@ -73,18 +74,21 @@ def test_async_without_dependencies_is_valid() -> None:
 
 
 def test_launch_func_with_two_dependencies() -> None:
+    """LLVM 23 lowers it (llvm-project PR #188987); LLVM 22 rejects it, and the fix joins the tokens first."""
     text = program(
         "    %a = gpu.wait async\n"
         "    %b = gpu.wait async\n"
         f"    %t = gpu.launch_func async [%a, %b] {LAUNCH}\n"
         "    gpu.wait [%t]\n"
     )
-    (d,) = lint_text(text)
+    assert lint_text(text) == []
+    llvm22 = AtVersion(22)
+    (d,) = lint_text(text, settings=llvm22)
     assert d.code == "GPU201" and d.severity is Severity.WARNING
-    assert "`%a`, `%b`" in d.message and "gpu.wait async [%a, %b]" in d.message
+    assert "`%a`, `%b`" in d.message and "gpu.wait async [%a, %b]" in d.message and "LLVM ≤ 22" in d.message
     fixed = apply_edits(text, list(d.fix.edits))
     assert "%join = gpu.wait async [%a, %b]\n    %t = gpu.launch_func async [%join]" in fixed
-    assert lint_text(fixed) == []
+    assert lint_text(fixed, settings=llvm22) == []
     assert oracle_errors(fixed) == []
 
 
@@ -132,3 +136,65 @@ def test_kernels_around_a_host_loop_then_a_single_token_wait() -> None:
     assert [(d.code, d.severity) for d in found] == [("GPU205", Severity.HINT)]
     assert "`%t3 = gpu.wait async [%t2]`" in found[0].message
     assert oracle_errors(text) == []
+
+
+def test_host_access_fixes_leave_no_fork_and_no_race() -> None:
+    """Each GPU208 (one per host access) has a fix after which neither GPU208 nor GPU207 (a token forked by the wait) remains."""
+    from diagnostics.fixtures import load
+
+    fx = load("GPU208")
+    found = [d for c in fx.chunks for d in c.diagnostics if c.kind == "Errors"]
+    assert len(found) == len({d.range.start for d in found}) == 4
+    before = lint_text(fx.text)
+    for d in found:
+        assert d.fix is not None, d.message
+        after = lint_text(apply_edits(fx.text, list(d.fix.edits)))
+        assert sum(x.code == "GPU208" for x in after) == sum(x.code == "GPU208" for x in before) - 1
+        assert [x for x in after if x.code == "GPU207"] == [x for x in before if x.code == "GPU207"] == []
+
+
+BAD_LAUNCHES = """\
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: f32) kernel {
+      gpu.return
+    }
+  }
+  func.func @main(%c1: index, %m: memref<4xf32>, %n: i32) {
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<4xf32>)
+    gpu.launch_func @kernels::@missing blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%n : i32)
+    return
+  }
+}
+"""
+
+
+def test_the_linter_reports_every_bad_launch_and_names_both_types() -> None:
+    from gpu_lsp.analysis import verify_chunk
+    from gpu_lsp.parser.api import parse
+
+    found = [d for d in lint_text(BAD_LAUNCHES) if d.code == "GPU105"]
+    assert [d.message.split(" op ")[1] for d in found] == [
+        "type of function argument 0 does not match",
+        "kernel function '@kernels::@missing' is undefined",
+        "type of function argument 0 does not match",
+    ]
+    assert [n.message for n in found[0].related] == ["argument 0 is passed as 'memref<4xf32>', and '@kernels::@k' takes 'f32'"]
+    assert [n.message for n in found[2].related] == ["argument 0 is passed as 'i32', and '@kernels::@k' takes 'f32'"]
+    # gpu-opt is mlir-opt: the first problem only, with upstream's text and no note.
+    (first,) = verify_chunk(parse(BAD_LAUNCHES).chunks[0], text=BAD_LAUNCHES)
+    assert (first.message, first.related) == (found[0].message, ())
+    upstream = [d for d in oracle_errors(BAD_LAUNCHES) if d[2] == "error"]
+    assert [m for *_, m in upstream] == [first.message]
+
+
+def test_inline_launch_message_has_no_stray_pass_text() -> None:
+    """GPU204 says what to do, without the `(replace with gpu.launch_func first)` of gpu-async-region's error."""
+    from diagnostics.fixtures import load
+
+    (d,) = [d for c in load("GPU204").chunks for d in c.diagnostics]
+    assert d.message == (
+        "`gpu.launch` is an inline kernel: `gpu-async-region` and `gpu-to-llvm` expect `gpu.launch_func`; "
+        "outline it with `gpu-kernel-outlining`"
+    )

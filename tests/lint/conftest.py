@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -53,7 +54,7 @@ def write(tmp_path: Path) -> Callable[[str, str | bytes], Path]:
 def fake_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     """Install `fake_analyze` (workers forked afterwards inherit it)."""
     real = check.analyze
-    monkeypatch.setattr(check, "analyze", lambda text: fake_analyze(text, real))
+    monkeypatch.setattr(check, "analyze", lambda text, **version: fake_analyze(text, partial(real, **version)))
 
 
 @pytest.fixture(autouse=True)

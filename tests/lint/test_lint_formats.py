@@ -187,9 +187,9 @@ def test_statistics() -> None:
 def test_summary_lines() -> None:
     reports, context = sample_reports()
     assert summary(reports, context) == (
-        "Found 5 errors.\n[*] 1 fixable with the `--fix` option.\n"
+        "Found 5 diagnostics: 2 errors, 1 warning, 1 info, 1 hint.\n[*] 1 fixable with the `--fix` option.\n"
         "1 hidden fix can be enabled with the `--unsafe-fixes` option.\n"
     )
     assert summary([], context) == "All checks passed!\n"
     fixed = FileReport("a", "a", "", [], applied=Counter({"GPU203": 2}))
-    assert summary([fixed], Context(fixing=True)) == "Found 2 errors (2 fixed, 0 remaining).\n"
+    assert summary([fixed], Context(fixing=True)) == "Found 2 diagnostics (2 fixed, 0 remaining).\n"

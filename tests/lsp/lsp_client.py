@@ -29,6 +29,7 @@ class RecordingClient(LanguageClient):
         self.applied: list[types.ApplyWorkspaceEditParams] = []
         self.texts: dict[str, str] = {}
         self.versions: dict[str, int] = {}
+        self.registrations: list[types.Registration] = []
 
 
 def _publish(ls: RecordingClient, params: types.PublishDiagnosticsParams) -> None:
@@ -41,11 +42,16 @@ def _apply_edit(ls: RecordingClient, params: types.ApplyWorkspaceEditParams) -> 
     return types.ApplyWorkspaceEditResult(applied=True)
 
 
+def _register(ls: RecordingClient, params: types.RegistrationParams) -> None:
+    ls.registrations.extend(params.registrations)
+
+
 def make_client() -> RecordingClient:
     client = RecordingClient()
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _publish
     features[types.WORKSPACE_APPLY_EDIT] = _apply_edit
+    features[types.CLIENT_REGISTER_CAPABILITY] = _register
     register_lsp_features(client, features)
     return client
 

@@ -13,6 +13,7 @@ import pytest
 from support import REPO
 
 from gpu_lsp.analysis import lint_text
+from gpu_lsp.lint.config import settings_for_document
 
 RUN_E2E = REPO / "editors" / "neovim" / "test" / "run_e2e.sh"
 TWO_DEPS = REPO / "editors" / "vscode" / "test" / "fixtures" / "two_deps.mlir"
@@ -57,7 +58,8 @@ def test_neovim_shows_diagnostics_and_applies_the_ignore_quick_fix(tmp_path: Pat
 
 
 def test_neovim_applies_the_fix_of_the_two_dependency_launch(tmp_path: Path) -> None:
-    fixes = [d for d in lint_text(TWO_DEPS.read_text()) if d.fix is not None]
+    project = settings_for_document(TWO_DEPS)  # the fixture folder's gpu-lint.toml: mlir-version = 22
+    fixes = [d for d in lint_text(TWO_DEPS.read_text(), settings=project) if d.fix is not None]
     assert [d.code for d in fixes] == ["GPU201"], "GPU201 reports the two-dependency gpu.launch_func with a fix"
     result = _run(TWO_DEPS, tmp_path)
     assert result["diagnostics"] and result["diagnostics"][0]["source"] == "gpu-lint"

@@ -27,7 +27,8 @@ async def client(request, lsp_client: RecordingClient):
         warnings.simplefilter("always", LspSpecificationWarning)
         params = types.InitializeParams(
             capabilities=client_capabilities(request.param),
-            initialization_options={"lint": {"select": [], "ignore": []}, "runner": {"backend": "numpy"}},
+            # LLVM 22: gpu-to-llvm rejects the sample's two-dependency launch (GPU201 with a fix).
+            initialization_options={"lint": {"select": [], "ignore": [], "mlirVersion": 22}, "runner": {"backend": "numpy"}},
             root_uri="file:///work",
         )
         lsp_client.init_result = await within(lsp_client.initialize_session(params))

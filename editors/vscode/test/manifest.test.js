@@ -28,6 +28,7 @@ const EXPECTED_SETTINGS = {
   'gpuLsp.lint.select': { type: 'array', default: [] },
   'gpuLsp.lint.ignore': { type: 'array', default: [] },
   'gpuLsp.lint.severity': { type: 'object', default: {} },
+  'gpuLsp.lint.mlirVersion': { type: ['integer', 'null'], default: null },
   'gpuLsp.runner.backend': { type: 'string', default: 'auto', enum: ['auto', 'cupy', 'numpy'] },
   'gpuLsp.runner.timeout': { type: 'number', default: 60 },
   'gpuLsp.runner.maxMemory': { type: 'integer', default: 4294967296 },
@@ -130,7 +131,7 @@ test('contributes every setting with its type, default and choices', () => {
   assert.deepEqual(Object.keys(props).sort(), Object.keys(EXPECTED_SETTINGS).sort());
   for (const [key, expected] of Object.entries(EXPECTED_SETTINGS)) {
     const actual = props[key];
-    assert.equal(actual.type, expected.type, `${key}.type`);
+    assert.deepEqual(actual.type, expected.type, `${key}.type`);
     assert.deepEqual(actual.default, expected.default, `${key}.default`);
     if (expected.enum) assert.deepEqual(actual.enum, expected.enum, `${key}.enum`);
     if (expected.type === 'array') assert.equal(actual.items.type, 'string', `${key}.items`);

@@ -16,4 +16,5 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     verify_launch,
     verify_ops,
     verify_types,
+    versions,
 )

@@ -5,11 +5,19 @@ from __future__ import annotations
 from typing import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
-from gpu_lsp.diagnostics.model import Applicability, Related, Severity
+from gpu_lsp.diagnostics.mlir_versions import (
+    ALLOC_SYNC,
+    Lowering,
+    LoweringFact,
+    dependencies_fact,
+    sync_dependencies_fact,
+)
+from gpu_lsp.diagnostics.model import Applicability, Fix, Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
 from gpu_lsp.diagnostics.rules._util import (
     at,
     buffer_root,
+    buffer_value,
     captured_memrefs,
     delete_op_line,
     fix,
@@ -21,7 +29,7 @@ from gpu_lsp.diagnostics.rules._util import (
 from gpu_lsp.dialects.registry import OPS, load_all
 from gpu_lsp.ir.core import Operation, OpResult, Value
 from gpu_lsp.diagnostics.rules.verify_launch import closest_module
-from gpu_lsp.ir.views import LaunchFuncView, async_dependencies, async_token
+from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token
 from gpu_lsp.text import Edit, TextRange
 
 load_all()
@@ -61,6 +69,16 @@ def _alone_on_line(ctx: RuleContext, op: Operation) -> bool:
     return ctx.text[ctx.line_start(op.range.start) : op.range.start].strip() == ""
 
 
+def _lowering_problem(fact: LoweringFact, version: int) -> str | None:
+    """What `gpu-to-llvm` does wrong with this form at `version` (None: it lowers it), saying which versions when it varies."""
+    outcome = fact.at(version)
+    if outcome is Lowering.LOWERED:
+        return None
+    verb = "rejects it" if outcome is Lowering.REJECTED else "leaves it unconverted"
+    when = f"with {fact.versions_with(outcome)}, " if fact.varies else ""
+    return f"{when}`gpu-to-llvm` {verb} (`{fact.reason}`)"
+
+
 @rule(
     "GPU201",
     "multiple-async-dependencies",
@@ -71,25 +89,30 @@ def _alone_on_line(ctx: RuleContext, op: Operation) -> bool:
 def multiple_async_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
-    Reports an async op other than `gpu.wait` that depends on more than one token, e.g.
-    `gpu.launch_func async [%a, %b]` or `gpu.memcpy async [%a, %b]`.
+    Reports an async op other than `gpu.wait` that depends on more than one token where
+    the chosen `mlir-version`'s `gpu-to-llvm` cannot lower that, e.g.
+    `gpu.memcpy async [%a, %b]` (every version) or `gpu.launch_func async [%a, %b]`
+    (LLVM 22 and older).
 
     ## Why is this bad?
     `gpu-to-llvm` maps each token to a stream and lowers an op onto the stream of its one
-    dependency; it rejects a `gpu.launch_func` with more than one (`Cannot convert with
-    more than one async dependency.`) and the copies, fills, allocations and frees unless
-    they have exactly one. The op stays unconverted and the lowering fails. Only
-    `gpu.wait async` joins several tokens (with events). A `gpu.launch` keeps its
-    dependencies when outlined, so the same holds for it.
+    dependency. Copies, fills, allocations, frees and the sparse ops are only converted
+    with exactly one dependency (`Can only convert with exactly one async dependency.`):
+    with more, the op stays unconverted and translation to LLVM IR fails. Up to LLVM 22 it
+    also rejects a `gpu.launch_func` with more than one (`Cannot convert with more than one
+    async dependency.`); since llvm-project PR #188987 (LLVM 23) it joins them itself, so
+    the rule is quiet on launches with `mlir-version = 23`. A `gpu.launch` keeps its
+    dependencies when outlined, so it counts as a launch. Only `gpu.wait async` joins
+    several tokens in every version.
 
     ## Example
     ```mlir
-    %t3 = gpu.launch_func async [%t1, %t2] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %t3 = gpu.memcpy async [%t1, %t2] %dst, %src : memref<4xf32>, memref<4xf32>
     ```
     Use instead:
     ```mlir
     %j = gpu.wait async [%t1, %t2]
-    %t3 = gpu.launch_func async [%j] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    %t3 = gpu.memcpy async [%j] %dst, %src : memref<4xf32>, memref<4xf32>
     ```
 
     ## Fix safety
@@ -98,11 +121,15 @@ def multiple_async_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Vio
     is offered when the op starts its line.
 
     ## References
-    - [`gpu-to-llvm`: LegalizeLaunchFuncOpPattern](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    - [`gpu-to-llvm`: GPUToLLVMConversion.cpp](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    - [llvm-project PR #188987: lower launch_func with several dependencies](https://github.com/llvm/llvm-project/pull/188987)
     - [`gpu.wait`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
     """
     deps = async_dependencies(op)
     if len(deps) < 2:
+        return
+    problem = _lowering_problem(dependencies_fact(op.name), ctx.mlir_version)
+    if problem is None:
         return
     joined = ctx.fresh_name("join") if _alone_on_line(ctx, op) else None
     the_fix = None
@@ -113,11 +140,35 @@ def multiple_async_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Vio
             [insert_line_before(ctx, op, f"%{joined} = gpu.wait async [{_deps_list(deps)}]"), Edit(brackets, f"[%{joined}]")],
         )
     yield Violation(
-        f"`{op.name}` depends on {len(deps)} tokens ({_names(deps)}) but `gpu-to-llvm` lowers it onto a single "
-        f"stream: join them first with `gpu.wait async [{_deps_list(deps)}]`",
+        f"`{op.name}` depends on {len(deps)} tokens ({_names(deps)}) but {problem}: it lowers an op onto the "
+        f"stream of one token; join them first with `gpu.wait async [{_deps_list(deps)}]`",
         at(op),
         the_fix,
     )
+
+
+def _make_async_fix(op: Operation, ctx: RuleContext, dependency: str | None) -> Fix | None:
+    """Name a token for synchronous `op`, mark it `async` (on `dependency` when given) and block on it after."""
+    if op.range is None or ctx.text is None or op.name_range is None:
+        return None
+    token = ctx.fresh_name("t")
+    if op.results:
+        last = op.results[-1].def_span
+        if last is None:
+            return None
+        naming = Edit(TextRange(last.range.end, last.range.end), f", %{token}")
+    else:
+        naming = Edit(TextRange(op.range.start, op.range.start), f"%{token} = ")
+    if dependency is None:
+        brackets = dependency_brackets(op, ctx)
+        if brackets is None:
+            return None
+        edits = [naming, Edit(TextRange(brackets.start, brackets.start), "async ")]
+    else:
+        end = op.name_range.end
+        edits = [insert_line_before(ctx, op, f"%{dependency} = gpu.wait async"), naming, Edit(TextRange(end, end), f" async [%{dependency}]")]
+    edits.append(insert_line_after(ctx, op, f"gpu.wait [%{token}]"))
+    return fix(f"Make `{op.name}` async as `%{token}` and wait for it", edits)
 
 
 @rule(
@@ -131,14 +182,15 @@ def sync_op_with_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Viola
     """
     ## What it does
     Reports a synchronous op (no `async`, so no token) that lists async dependencies,
-    e.g. `gpu.launch_func [%t] @kernels::@k ...`. `gpu.wait [%t]` is the exception: it is
-    the blocking wait.
+    e.g. `gpu.launch_func [%t] @kernels::@k ...` or `gpu.memcpy [%t] %dst, %src`.
+    `gpu.wait [%t]` is the exception: it is the blocking wait.
 
     ## Why is this bad?
-    `gpu-to-llvm` rejects it: `Cannot convert non-async op with async dependencies.` for
-    `gpu.launch_func`, and copies, fills, allocations and frees are only converted in their
-    async form. The host-side meaning (wait for the tokens, run, block until done) has to
-    be spelled with an async op and a blocking `gpu.wait`.
+    In every LLVM version `gpu-to-llvm` rejects the launch (`Cannot convert non-async op
+    with async dependencies.`) and leaves copies, fills, allocations and frees unconverted
+    (`Can convert only async version.`), so the dependency would be silently lost if they
+    were lowered any other way. The host-side meaning (wait for the tokens, run, block
+    until done) has to be spelled with an async op and a blocking `gpu.wait`.
 
     ## Example
     ```mlir
@@ -155,29 +207,65 @@ def sync_op_with_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Viola
     that token right after it. It is safe: the host still blocks until the op finished.
 
     ## References
-    - [`gpu-to-llvm`: LegalizeLaunchFuncOpPattern](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    - [`gpu-to-llvm`: GPUToLLVMConversion.cpp](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
     """
     deps = async_dependencies(op)
     if not deps or async_token(op) is not None or op.extra.get("unnamed_async"):
         return
-    the_fix = None
-    brackets = dependency_brackets(op, ctx)
-    if brackets is not None and op.range is not None and ctx.text is not None:
-        token = ctx.fresh_name("t")
-        if op.results:
-            last = op.results[-1].def_span
-            naming = Edit(TextRange(last.range.end, last.range.end), f", %{token}") if last is not None else None
-        else:
-            naming = Edit(TextRange(op.range.start, op.range.start), f"%{token} = ")
-        the_fix = fix(
-            f"Make `{op.name}` async as `%{token}` and wait for it",
-            [naming, Edit(TextRange(brackets.start, brackets.start), "async "), insert_line_after(ctx, op, f"gpu.wait [%{token}]")],
-        )
+    problem = _lowering_problem(sync_dependencies_fact(op.name), ctx.mlir_version)
+    if problem is None:
+        return
     yield Violation(
-        f"`{op.name}` is synchronous but depends on {_names(deps)}; `gpu-to-llvm` only lowers the async form: "
-        "make it `async` and wait for its token",
+        f"`{op.name}` is synchronous but depends on {_names(deps)}; {problem}: make it `async` and wait for its token",
         at(op),
-        the_fix,
+        _make_async_fix(op, ctx, None),
+    )
+
+
+@rule("GPU209", "synchronous-allocation", Severity.WARNING, ops=("gpu.alloc", "gpu.dealloc"), fix=FixAvailability.SOMETIMES)
+def synchronous_allocation(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    With `mlir-version` 22 or older, reports a `gpu.alloc` (not `host_shared`) or
+    `gpu.dealloc` without `async` and without dependencies.
+
+    ## Why is this bad?
+    Up to LLVM 22, `gpu-to-llvm` converts these ops only in their async form with exactly
+    one dependency (`Can convert only async version.`): a synchronous one stays
+    unconverted and translation to LLVM IR fails. llvm-project PR #191661 (LLVM 23) lowers
+    it onto the null stream, so the rule is quiet with `mlir-version = 23`.
+
+    ## Example
+    ```mlir
+    %m = gpu.alloc (%n) : memref<?xf32>
+    ```
+    Use instead:
+    ```mlir
+    %t0 = gpu.wait async
+    %m, %t1 = gpu.alloc async [%t0] (%n) : memref<?xf32>
+    gpu.wait [%t1]
+    ```
+
+    ## Fix safety
+    The fix creates a token before the op, makes the op async on it and blocks on the op's
+    token right after. It is safe: the host still waits for the allocation.
+
+    ## References
+    - [`gpu-to-llvm`: GPUToLLVMConversion.cpp](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
+    - [llvm-project PR #191661: lower synchronous gpu.alloc/gpu.dealloc](https://github.com/llvm/llvm-project/pull/191661)
+    """
+    if async_dependencies(op) or async_token(op) is not None or op.extra.get("unnamed_async"):
+        return
+    if op.name == "gpu.alloc" and AllocView(op).host_shared:
+        return
+    problem = _lowering_problem(ALLOC_SYNC, ctx.mlir_version)
+    if problem is None:
+        return
+    dependency = ctx.fresh_name("t") if _alone_on_line(ctx, op) else None
+    yield Violation(
+        f"`{op.name}` is synchronous; {problem}: make it `async` on a token and wait for its token",
+        at(op),
+        _make_async_fix(op, ctx, dependency) if dependency is not None else None,
     )
 
 
@@ -227,8 +315,8 @@ def inline_launch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     if func is None:
         return
     yield Violation(
-        "`gpu.launch` is an inline kernel: `gpu-async-region` and `gpu-to-llvm` expect `gpu.launch_func` "
-        "(replace with gpu.launch_func first); outline it with `gpu-kernel-outlining`",
+        "`gpu.launch` is an inline kernel: `gpu-async-region` and `gpu-to-llvm` expect `gpu.launch_func`; "
+        "outline it with `gpu-kernel-outlining`",
         at(op),
     )
 
@@ -437,6 +525,10 @@ def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
 
 _HOST_ACCESSES = frozenset({"memref.load", "memref.store", "memref.copy", "memref.dealloc", "func.call", "func.return", "vector.load", "vector.store", "vector.transfer_read", "vector.transfer_write"})
 _DEVICE_READS = frozenset({"memref.load", "memref.dim", "vector.load", "vector.transfer_read", "memref.rank"})
+# Host ops that touch a buffer's memory (passing it to a call or returning it does not).
+_DIRECT_ACCESSES = _HOST_ACCESSES - {"func.call", "func.return"}
+# Ops whose regions run on the device.
+_DEVICE_REGIONS = frozenset({"gpu.launch", "gpu.module", "gpu.func"})
 
 
 def _written_in_body(op: Operation, captured_only: bool, ctx: RuleContext) -> set[int]:
@@ -512,18 +604,24 @@ class _RaceFinder:
         self.ctx = ctx
         self.pending: dict[int, _Pending] = {}  # id(token) -> producer
         self.deps: dict[int, list[Value]] = {}  # id(token) -> tokens it waits for
+        self.tokens: list[Value] = []  # every token made so far, in program order
         self.out: list[Violation] = []
 
-    def complete(self, tokens: list[Value]) -> None:
-        stack = list(tokens)
+    def covered(self, token: Value) -> set[int]:
+        """The tokens `token` completes after: itself and, transitively, its dependencies."""
+        stack = [token]
         seen: set[int] = set()
         while stack:
-            token = stack.pop()
-            if id(token) in seen:
-                continue
-            seen.add(id(token))
-            self.pending.pop(id(token), None)
-            stack.extend(self.deps.get(id(token), ()))
+            value = stack.pop()
+            if id(value) not in seen:
+                seen.add(id(value))
+                stack.extend(self.deps.get(id(value), ()))
+        return seen
+
+    def complete(self, tokens: list[Value]) -> None:
+        for token in tokens:
+            for done in self.covered(token):
+                self.pending.pop(done, None)
 
     def block_ops(self, ops: list[Operation]) -> None:
         for op in ops:
@@ -540,6 +638,7 @@ class _RaceFinder:
                 self.complete(deps)  # a synchronous op waits for its dependencies and itself
                 return
             self.deps[id(token)] = deps
+            self.tokens.append(token)
             buffers, verb = _writes(op, self.ctx)
             if buffers:
                 self.pending[id(token)] = _Pending(op, token, buffers, verb)
@@ -550,10 +649,18 @@ class _RaceFinder:
             for block in region.blocks:
                 self.block_ops(block.operations)
 
+    def cover(self, hits: list[_Pending]) -> Value | None:
+        """The one token whose completion covers every hit: a hit's own token if one does, else a later one."""
+        wanted = {id(p.token) for p in hits}
+        candidates = [p.token for p in hits] + [t for t in self.tokens if all(t is not p.token for p in hits)]
+        covering = [t for t in candidates if wanted <= self.covered(t)]
+        return covering[0] if covering else None
+
     def check_access(self, op: Operation) -> None:
-        roots = {buffer_root(v): v for v in op.operands if is_memref(v)}
+        roots = {buffer_root(v): v for v in op.operands if is_memref(v) and not _on_device(v, op)}
         if not roots:
             return
+        hits: list[tuple[_Pending, Value]] = []
         for pending in list(self.pending.values()):
             hit = next((roots[r] for r in pending.buffers if r in roots), None)
             if hit is None:
@@ -561,25 +668,62 @@ class _RaceFinder:
             if _escapes(pending.token):
                 self.pending.pop(id(pending.token), None)
                 continue
-            token = pending.token
-            the_fix = None
-            if not token.uses and _alone_on_line(self.ctx, op):
-                the_fix = fix(
-                    f"Wait for `{value_name(token)}` before `{op.name}`",
-                    [insert_line_before(self.ctx, op, f"gpu.wait [{value_name(token)}]")],
-                    Applicability.UNSAFE,
-                )
-            note = Related(f"`{value_name(hit)}` is {pending.verb} here, asynchronously", at(pending.op))
-            self.out.append(
-                Violation(
-                    f"`{op.name}` uses `{value_name(hit)}` on the host while `{pending.op.name}` (token "
-                    f"`{value_name(token)}`) may still be running: wait with `gpu.wait [{value_name(token)}]` first",
-                    at(op),
-                    the_fix,
-                    (note,),
-                )
+            hits.append((pending, hit))
+        if not hits:
+            return
+        producers = [p for p, _ in hits]
+        token = self.cover(producers)
+        wait, lines = self.wait_lines(op, token, producers)
+        running = " and ".join(f"`{p.op.name}` (token `{value_name(p.token)}`)" for p in producers)
+        if token is not None and len(producers) > 1:
+            advice = f"wait for `{value_name(token)}`, which covers them all, first: `{wait}`"
+        elif token is None:
+            advice = f"join their tokens and wait first: `{wait}`"
+        else:
+            advice = f"wait for it first: `{wait}`"
+        the_fix = None
+        if _alone_on_line(self.ctx, op):
+            the_fix = fix(
+                f"Wait for {_names([token]) if token is not None else _names([p.token for p in producers])} before `{op.name}`",
+                [insert_line_before(self.ctx, op, line) for line in lines],
+                Applicability.UNSAFE,
             )
-            self.pending.pop(id(token), None)
+        notes = tuple(Related(f"`{value_name(hit)}` is {p.verb} here, asynchronously", at(p.op)) for p, hit in hits)
+        used = ", ".join(dict.fromkeys(f"`{value_name(hit)}`" for _, hit in hits))
+        self.out.append(
+            Violation(
+                f"`{op.name}` uses {used} on the host while {running} may still be running: {advice}",
+                at(op),
+                the_fix,
+                notes,
+            )
+        )
+        self.complete([token] if token is not None else [p.token for p in producers])
+
+    def wait_lines(self, op: Operation, token: Value | None, producers: list[_Pending]) -> tuple[str, list[str]]:
+        """The blocking wait to insert (as one phrase) and its lines: one `gpu.wait` on an unused token, else
+        through a `gpu.wait async` so that no token gets a second user (GPU207)."""
+        if token is not None and not token.uses:
+            line = f"gpu.wait [{value_name(token)}]"
+            return line, [line]
+        joined = [token] if token is not None else [p.token for p in producers]
+        name = self.ctx.fresh_name("done")
+        lines = [f"%{name} = gpu.wait async [{_deps_list(joined)}]", f"gpu.wait [%{name}]"]
+        return "; ".join(lines), lines
+
+
+def _device_allocation(value: Value) -> Operation | None:
+    """The `gpu.alloc` (not host_shared) that made the buffer `value` views, if any."""
+    root = buffer_value(value)
+    if isinstance(root, OpResult) and root.owner.name == "gpu.alloc" and root.index == 0:
+        if not AllocView(root.owner).host_shared:
+            return root.owner
+    return None
+
+
+def _on_device(value: Value, user: Operation) -> bool:
+    """Whether `user` touches `value` as device memory that the host may not access (GPU210 reports it)."""
+    return user.name in _DIRECT_ACCESSES and _device_allocation(value) is not None
 
 
 @rule("GPU208", "host-access-before-wait", Severity.WARNING, fix=FixAvailability.SOMETIMES)
@@ -630,6 +774,51 @@ def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
             finder = _RaceFinder(ctx)
             finder.block_ops(block.operations)
             yield from finder.out
+
+
+@rule("GPU210", "host-access-to-device-memory", Severity.WARNING, ops=tuple(sorted(_DIRECT_ACCESSES)))
+def host_access_to_device_memory(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Reports a host-side load, store, copy or `memref.dealloc` of a buffer made by
+    `gpu.alloc` without `host_shared`.
+
+    ## Why is this bad?
+    `gpu.alloc` returns device memory (`cudaMalloc`/`hipMalloc` after `gpu-to-llvm`):
+    the host cannot read or write it at all, whether or not the GPU work on it has
+    finished, and `memref.dealloc` would free it with the host allocator. Copy it with
+    `gpu.memcpy` into host memory, allocate it `host_shared`, or free it with
+    `gpu.dealloc`.
+
+    ## Example
+    ```mlir
+    %d = gpu.alloc (%n) : memref<?xf32>
+    %x = memref.load %d[%c0] : memref<?xf32>
+    ```
+    Use instead:
+    ```mlir
+    %d = gpu.alloc host_shared (%n) : memref<?xf32>
+    %x = memref.load %d[%c0] : memref<?xf32>
+    ```
+
+    ## Fix safety
+    There is no fix: which of the remedies fits depends on the program.
+
+    ## References
+    - [`gpu.alloc`](https://mlir.llvm.org/docs/Dialects/GPU/#gpualloc-gpuallocop)
+    """
+    if _host_function(op) is None or any(a.name in _DEVICE_REGIONS for a in op.ancestors()):
+        return
+    for value in op.operands:
+        if is_memref(value) and (alloc := _device_allocation(value)) is not None:
+            yield Violation(
+                f"`{op.name}` accesses `{value_name(value)}` on the host, but it is device memory from `gpu.alloc` "
+                "(not `host_shared`): copy it to host memory with `gpu.memcpy`, or allocate it `host_shared`",
+                at(op),
+                None,
+                (Related(f"`{value_name(buffer_value(value))}` is allocated on the device here", at(alloc)),),
+            )
+            return
 
 
 _FUNCTIONS = frozenset(n for n, s in OPS.items() if s.has("function"))

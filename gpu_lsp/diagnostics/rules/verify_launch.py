@@ -214,8 +214,11 @@ def invalid_launch_func(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         yield Violation(op_error(op, "expects types of the cluster dimensions must be the same"), at(op))
 
 
-def kernel_problem(launch: Operation, module: Operation, symbols: SymbolTables) -> Violation | None:
-    """The first problem with the kernel `launch` refers to, resolved in `module`, as upstream checks it."""
+def kernel_problem(launch: Operation, module: Operation, symbols: SymbolTables, explain: bool = False) -> Violation | None:
+    """The first problem with the kernel `launch` refers to, resolved in `module`, as upstream checks it.
+
+    `explain` adds a note naming both types to a type mismatch (upstream has none; mlir-opt's
+    -verify-diagnostics would count it as unexpected)."""
     view = LaunchFuncView(launch)
     kernel = view.kernel
     if kernel is None:
@@ -248,7 +251,9 @@ def kernel_problem(launch: Operation, module: Operation, symbols: SymbolTables) 
         )
     for i, (value, expected) in enumerate(zip(operands, fn_type.inputs)):
         if value.type != expected and not isinstance(value.type, T.UnknownType):
-            return Violation(op_error(launch, f"type of function argument {i} does not match"), at(launch))
+            notes = (Related(f"argument {i} is passed as '{value.type}', and '{kernel}' takes '{expected}'", at(func)),)
+            message = op_error(launch, f"type of function argument {i} does not match")
+            return Violation(message, at(launch), related=notes if explain else ())
     return None
 
 
@@ -264,8 +269,10 @@ def invalid_kernel_reference(op: Operation, ctx: RuleContext) -> Iterator[Violat
 
     ## Why is this bad?
     Upstream's verifier rejects the module, e.g. `kernel function '@kernels::@k' is
-    undefined` or `got 2 kernel operands but expected 1`. Like upstream, only the first
-    problem of a module is reported and the ops inside it are not verified further.
+    undefined` or `got 2 kernel operands but expected 1`; a type mismatch has a note naming
+    both types. Like upstream, `gpu-opt` reports only the first problem of a module;
+    `gpu-lint` and the editor report every bad launch. The ops inside the module are not
+    verified further.
 
     ## Example
     ```mlir
@@ -293,10 +300,11 @@ def invalid_kernel_reference(op: Operation, ctx: RuleContext) -> Iterator[Violat
         parent = launch.parent_op
         if parent is None or parent.parent_op is not op or launch.get_attr("kernel") is None:
             continue
-        problem = kernel_problem(launch, op, ctx.symbols)
+        problem = kernel_problem(launch, op, ctx.symbols, ctx.exhaustive)
         if problem is not None:
             yield problem
-            return
+            if not ctx.exhaustive:
+                return
 
 
 @rule("GPU106", "nested-kernel-mismatch", Severity.ERROR, ops=("gpu.launch_func",))
@@ -333,6 +341,6 @@ def nested_kernel_mismatch(op: Operation, ctx: RuleContext) -> Iterator[Violatio
     parent = op.parent_op
     if parent is not None and parent.parent_op is module:
         return
-    problem = kernel_problem(op, module, ctx.symbols)
+    problem = kernel_problem(op, module, ctx.symbols, ctx.exhaustive)
     if problem is not None:
         yield problem

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from gpu_lsp.diagnostics.model import Applicability, Diagnostic
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
 from gpu_lsp.lint.check import FileReport
 from gpu_lsp.lint.discovery import Problem
 from gpu_lsp.text import LineIndex, TextRange
@@ -64,15 +65,31 @@ def all_problems(reports: list[FileReport], context: Context) -> list[Problem]:
     return [*context.problems, *(r.problem for r in reports if r.problem is not None)]
 
 
+_PLURALS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "info", Severity.HINT: "hints"}
+
+
+def by_severity(diagnostics: Iterable[Diagnostic]) -> str:
+    """`1 error, 6 warnings, 2 hints`: the counts per severity, most severe first (empty when none)."""
+    counts = Counter(d.severity for d in diagnostics)
+    return ", ".join(
+        f"{counts[s]} {s.label if counts[s] == 1 else _PLURALS[s]}" for s in sorted(counts, reverse=True)
+    )
+
+
 def summary(reports: list[FileReport], context: Context) -> str:
-    """ruff's closing lines: `Found N errors (M fixed, K remaining).` and how many `--fix` would fix."""
-    remaining = sum(len(r.diagnostics) for r in reports)
+    """The closing lines: `Found 7 diagnostics: 1 error, 6 warnings.` (with what was fixed) and how many `--fix` would fix."""
+    remaining = [d for r in reports for d in r.diagnostics]
     fixed = sum(sum(r.applied.values()) for r in reports)
-    found = remaining + fixed
+    found = len(remaining) + fixed
     if found == 0:
         return "All checks passed!\n"
-    noun = "error" if found == 1 else "errors"
-    lines = [f"Found {found} {noun} ({fixed} fixed, {remaining} remaining)." if fixed else f"Found {found} {noun}."]
+    noun = "diagnostic" if found == 1 else "diagnostics"
+    counts = by_severity(remaining)
+    if fixed:
+        rest = f"{len(remaining)} remaining: {counts}" if remaining else "0 remaining"
+        lines = [f"Found {found} {noun} ({fixed} fixed, {rest})."]
+    else:
+        lines = [f"Found {found} {noun}: {counts}."]
     fixable = sum(1 for r in reports for d in r.diagnostics if fix_applies(d, context.fix_level))
     if fixable and not context.fixing:
         lines.append(f"[*] {fixable} fixable with the `--fix` option.")

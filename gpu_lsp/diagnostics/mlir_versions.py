@@ -1,0 +1,236 @@
+"""What differs between MLIR (LLVM) versions: one table of facts, each row naming its upstream source."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+# The newest LLVM major version the project describes, and the default `mlir-version`.
+NEWEST = 23
+# The oldest version `mlir-version` accepts (the rows below go back to it).
+OLDEST = 14
+# The upstream MLIR the tests run as the oracle: a pre-release LLVM 23 (llvm-project 3cbe75b1).
+ORACLE = "llvm-project 3cbe75b1 (LLVM 23 pre-release, numba-cuda-mlir 0.6.0)"
+
+
+class Lowering(enum.Enum):
+    """What `gpu-to-llvm` does with one op form."""
+
+    LOWERED = "lowered"
+    REJECTED = "rejected"  # the pass fails (`gpu.launch_func` is explicitly illegal)
+    UNCONVERTED = "unconverted"  # the pass succeeds but leaves the op, so translation to LLVM IR fails later
+
+
+@dataclass(frozen=True)
+class LoweringFact:
+    """How `gpu-to-llvm` treats one op form, by version.
+
+    `changes` lists `(first version, outcome)` in ascending order; the first entry holds
+    from OLDEST on. `oracle` is what the oracle does; it differs from NEWEST where a change
+    landed after the oracle's commit. `reason` is upstream's match-failure message.
+    """
+
+    form: str
+    example: str
+    changes: tuple[tuple[int, Lowering], ...]
+    oracle: Lowering
+    reason: str
+    source: str
+
+    def at(self, version: int) -> Lowering:
+        """The outcome with LLVM `version`."""
+        outcome = self.changes[0][1]
+        for first, later in self.changes:
+            if version >= first:
+                outcome = later
+        return outcome
+
+    @property
+    def varies(self) -> bool:
+        """Whether the outcome depends on the version."""
+        return len({outcome for _, outcome in self.changes}) > 1
+
+    def versions_with(self, outcome: Lowering) -> str:
+        """The versions with `outcome`, as a phrase: `LLVM ≤ 22`, `LLVM ≥ 23`, `every LLVM version`."""
+        held = [v for v in range(OLDEST, NEWEST + 1) if self.at(v) is outcome]
+        if len(held) == NEWEST - OLDEST + 1:
+            return "every LLVM version"
+        if held and held[0] == OLDEST and held == list(range(OLDEST, held[-1] + 1)):
+            return f"LLVM ≤ {held[-1]}"
+        if held and held[-1] == NEWEST and held == list(range(held[0], NEWEST + 1)):
+            return f"LLVM ≥ {held[0]}"
+        return "LLVM " + ", ".join(str(v) for v in held)
+
+
+_CONVERSION = "mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp"
+_ONE_DEP = "Can only convert with exactly one async dependency."
+
+LAUNCH_FUNC_DEPENDENCIES = LoweringFact(
+    "gpu.launch_func async with 2+ dependencies",
+    "%t = gpu.launch_func async [%a, %b] @m::@k ...",
+    ((OLDEST, Lowering.REJECTED), (23, Lowering.LOWERED)),
+    Lowering.LOWERED,
+    "Cannot convert with more than one async dependency.",
+    "llvm-project PR #188987 (2026-03-27): LegalizeLaunchFuncOpPattern joins extra dependencies with events",
+)
+LAUNCH_FUNC_SYNC_DEPENDENCIES = LoweringFact(
+    "gpu.launch_func without async, with dependencies",
+    "gpu.launch_func [%a] @m::@k ...",
+    ((OLDEST, Lowering.REJECTED),),
+    Lowering.REJECTED,
+    "Cannot convert non-async op with async dependencies.",
+    f"{_CONVERSION} (LegalizeLaunchFuncOpPattern); checked against the oracle",
+)
+COPY_DEPENDENCIES = LoweringFact(
+    "gpu.memcpy/gpu.memset async with 2+ dependencies",
+    "%t = gpu.memcpy async [%a, %b] %dst, %src : ...",
+    ((OLDEST, Lowering.UNCONVERTED),),
+    Lowering.UNCONVERTED,
+    _ONE_DEP,
+    f"{_CONVERSION} (isAsyncWithOneDependency); checked against the oracle",
+)
+COPY_SYNC_DEPENDENCIES = LoweringFact(
+    "gpu.memcpy/gpu.memset (and the other async gpu ops) without async, with dependencies",
+    "gpu.memcpy [%a] %dst, %src : ...",
+    ((OLDEST, Lowering.UNCONVERTED),),
+    Lowering.UNCONVERTED,
+    "Can convert only async version.",
+    f"{_CONVERSION} (isAsyncWithOneDependency); checked against the oracle",
+)
+ALLOC_DEPENDENCIES = LoweringFact(
+    "gpu.alloc/gpu.dealloc async with 2+ dependencies",
+    "%m, %t = gpu.alloc async [%a, %b] (%n) : ...",
+    ((OLDEST, Lowering.UNCONVERTED),),
+    Lowering.UNCONVERTED,
+    _ONE_DEP,
+    f"{_CONVERSION} (isAsyncWithOneDependency); llvm-project PR #191661 (2026-05) keeps one dependency at most",
+)
+ALLOC_SYNC_DEPENDENCIES = LoweringFact(
+    "gpu.alloc/gpu.dealloc without async, with dependencies",
+    "%m = gpu.alloc [%a] (%n) : ...",
+    ((OLDEST, Lowering.UNCONVERTED),),
+    Lowering.UNCONVERTED,
+    "Can convert only async version.",
+    f"{_CONVERSION} (isAsyncWithOneDependency); llvm-project PR #191661 lowers the synchronous form without dependencies only",
+)
+ALLOC_SYNC = LoweringFact(
+    "gpu.alloc (not host_shared)/gpu.dealloc without async or dependencies",
+    "%m = gpu.alloc (%n) : ...",
+    ((OLDEST, Lowering.UNCONVERTED), (23, Lowering.LOWERED)),
+    Lowering.UNCONVERTED,
+    "Can convert only async version.",
+    "llvm-project PR #191661 (2026-05): gpu.alloc/gpu.dealloc without a token lower onto the null stream",
+)
+OTHER_ASYNC_DEPENDENCIES = LoweringFact(
+    "other async gpu ops (sparse, host_register...) with 2+ dependencies",
+    "%h, %t = gpu.create_dn_tensor async [%a, %b] ...",
+    ((OLDEST, Lowering.UNCONVERTED),),
+    Lowering.UNCONVERTED,
+    _ONE_DEP,
+    f"{_CONVERSION} (isAsyncWithOneDependency)",
+)
+WAIT_ASYNC_DEPENDENCIES = LoweringFact(
+    "gpu.wait async with any number of dependencies",
+    "%t = gpu.wait async [%a, %b, %c]",
+    ((OLDEST, Lowering.LOWERED),),
+    Lowering.LOWERED,
+    "",
+    f"{_CONVERSION} (ConvertWaitAsyncOpToGpuRuntimeCallPattern: events)",
+)
+
+LOWERING_FACTS = (
+    LAUNCH_FUNC_DEPENDENCIES,
+    LAUNCH_FUNC_SYNC_DEPENDENCIES,
+    COPY_DEPENDENCIES,
+    COPY_SYNC_DEPENDENCIES,
+    ALLOC_DEPENDENCIES,
+    ALLOC_SYNC_DEPENDENCIES,
+    ALLOC_SYNC,
+    OTHER_ASYNC_DEPENDENCIES,
+    WAIT_ASYNC_DEPENDENCIES,
+)
+
+_COPIES = ("gpu.memcpy", "gpu.memset")
+_ALLOCATIONS = ("gpu.alloc", "gpu.dealloc")
+
+
+def dependencies_fact(op_name: str) -> LoweringFact:
+    """The row for `op_name` (async) with two or more dependencies; `gpu.launch` is outlined to launch_func."""
+    if op_name in ("gpu.launch_func", "gpu.launch"):
+        return LAUNCH_FUNC_DEPENDENCIES
+    if op_name in _COPIES:
+        return COPY_DEPENDENCIES
+    if op_name in _ALLOCATIONS:
+        return ALLOC_DEPENDENCIES
+    if op_name == "gpu.wait":
+        return WAIT_ASYNC_DEPENDENCIES
+    return OTHER_ASYNC_DEPENDENCIES
+
+
+def sync_dependencies_fact(op_name: str) -> LoweringFact:
+    """The row for `op_name` without `async` but with dependencies."""
+    if op_name in ("gpu.launch_func", "gpu.launch"):
+        return LAUNCH_FUNC_SYNC_DEPENDENCIES
+    if op_name in _ALLOCATIONS:
+        return ALLOC_SYNC_DEPENDENCIES
+    return COPY_SYNC_DEPENDENCIES
+
+
+@dataclass(frozen=True)
+class SyntaxFact:
+    """Words an op's syntax accepts, by version: `changes` lists `(first version, words)` in ascending order."""
+
+    what: str
+    changes: tuple[tuple[int, frozenset[str]], ...]
+    source: str
+
+    def at(self, version: int) -> frozenset[str]:
+        """The words LLVM `version` accepts."""
+        words = self.changes[0][1]
+        for first, later in self.changes:
+            if version >= first:
+                words = later
+        return words
+
+    def versions_with(self, word: str) -> str:
+        """The versions that accept `word`, as a phrase (`LLVM ≤ 17`, `LLVM ≥ 18`)."""
+        held = [v for v in range(OLDEST, NEWEST + 1) if word in self.at(v)]
+        if held and held[0] == OLDEST and held[-1] < NEWEST:
+            return f"LLVM ≤ {held[-1]}"
+        if held and held[-1] == NEWEST and held[0] > OLDEST:
+            return f"LLVM ≥ {held[0]}"
+        return "every LLVM version" if held else "no LLVM version"
+
+
+def _reduction_kinds() -> frozenset[str]:
+    from gpu_lsp.dialects.gpu import REDUCTION_KINDS
+
+    return frozenset(REDUCTION_KINDS)
+
+
+REDUCTION_KINDS = SyntaxFact(
+    "the reduction of gpu.all_reduce and gpu.subgroup_reduce",
+    ((OLDEST, frozenset({"add", "and", "max", "min", "mul", "or", "xor"})), (18, _reduction_kinds())),
+    "llvm-project PR #73423 (2023-11): min/max split into minsi/minui/minf and maxsi/maxui/maxf, with "
+    "minimumf/maximumf; PR #75901 (2023-12): minf/maxf renamed minnumf/maxnumf; both in LLVM 18",
+)
+
+
+def check_version(value: object) -> int:
+    """`value` as an `mlir-version`; raises ValueError naming the accepted range."""
+    if isinstance(value, bool) or not isinstance(value, int) or not OLDEST <= value <= NEWEST:
+        raise ValueError(f"must be an LLVM major version from {OLDEST} to {NEWEST} (got {value!r})")
+    return value
+
+
+@dataclass(frozen=True)
+class AtVersion:
+    """Settings that choose only the `mlir-version` (every rule selected)."""
+
+    mlir_version: int = NEWEST
+
+
+def version_of(settings: object | None) -> int:
+    """The `mlir_version` of any settings object (NEWEST when it has none)."""
+    version = getattr(settings, "mlir_version", None)
+    return version if isinstance(version, int) else NEWEST
