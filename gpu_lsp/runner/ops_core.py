@@ -21,6 +21,7 @@ from gpu_lsp.runner.elementwise import (
     math_op,
 )
 from gpu_lsp.runner.errors import RunError, Unsupported
+from gpu_lsp.runner.hostloop import run_vectorised
 from gpu_lsp.runner.interp import (
     Ctx,
     Env,
@@ -321,6 +322,11 @@ def _for(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
             lo, hi, st = lo % (1 << bits), hi % (1 << bits), st % (1 << bits)
         if st <= 0:
             raise RunError(f"'scf.for' op has a non-positive step ({st})", op)
+        if not unsigned and lo < hi:
+            out = run_vectorised(it, op, env, ctx, lo, hi, st, vals, dt)
+            if out is not None:
+                it.set_results(op, out, env, ctx, mask)
+                return
         i = lo
         while i < hi:
             it.tick(op)
@@ -634,7 +640,7 @@ def _load(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         it.assign(env, op.results[0], fix(value) if not isinstance(value, np.ndarray) else value, ctx, mask)
         return
     it.tracker.host_access(mem.buf, op, write=False)
-    env.vals[op.results[0]] = it.host_access.load(mem, _indices(idx, None), op, None)
+    it.assign(env, op.results[0], ctx.access.load(mem, _indices(idx, ctx.space), op, mask), ctx, mask)
 
 
 @handles("memref.store")
@@ -644,7 +650,7 @@ def _store(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         ctx.access.store(mem, _indices(idx, ctx.space), value, op, mask)
         return
     it.tracker.host_access(mem.buf, op, write=True)
-    it.host_access.store(mem, _indices(idx, None), value, op, None)
+    ctx.access.store(mem, _indices(idx, ctx.space), value, op, mask)
 
 
 @handles("memref.dim")
