@@ -14,6 +14,7 @@ from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.runner import ops_core, ops_device, ops_host  # noqa: F401  (importing registers the handlers)
 from gpu_lsp.runner.backend_numpy import NumpyBackend
+from gpu_lsp.runner.entry_args import entry_values
 from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_
 from gpu_lsp.runner.interp import BRANCHES, EXITS, HANDLERS, Ctx, Interpreter
 from gpu_lsp.runner.memory import MemoryPool
@@ -129,8 +130,9 @@ def run_text(
     stdout: Callable[[str], None] | None = None,
     stderr: Callable[[str], None] | None = None,
     chunk_threads: int | None = None,
+    args: list[str] | None = None,
 ) -> RunResult:
-    """Run `entry` of the program in `text`; output goes to the callbacks and into the result."""
+    """Run `entry` of the program in `text` with `args` (`--arg` texts, see entry_args); output goes to the callbacks and into the result."""
     out_parts: list[str] = []
     err_parts: list[str] = []
 
@@ -171,9 +173,7 @@ def run_text(
     saved_errors = np.seterr(all="ignore")  # wrapping integers and IEEE specials are the semantics
     try:
         fn = program.entry(entry)
-        ftype = fn.get_attr("function_type")
-        if ftype is not None and ftype.type.inputs:
-            raise RunError(f"entry function @{entry} takes arguments; gpu-run calls it with none", fn)
+        values = entry_values(fn, list(args or []), it.pool)
         ops = reachable_ops(program, fn)
         check_supported(ops)
         prepare = getattr(dev, "prepare", None)
@@ -187,7 +187,7 @@ def run_text(
                 it.backend = dev
                 err(f"gpu-run: {locator.where(exc.op)}: {exc.message}; running on the NumPy backend\n")
         ctx = Ctx(None, False, it.host_access)
-        results = it.call(fn, [], ctx, None)
+        results = it.call(fn, values, ctx, None)
         dev.synchronize()
         for value in results:
             out(_format_result(value) + "\n")
