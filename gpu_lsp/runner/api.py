@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -12,6 +13,7 @@ from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.parser.api import parse_chunk, split_ranges
 from gpu_lsp.runner import ops_core, ops_device, ops_host  # noqa: F401  (importing registers the handlers)
 from gpu_lsp.runner.backend_numpy import NumpyBackend
 from gpu_lsp.runner.entry_args import entry_values
@@ -119,7 +121,46 @@ def _format_result(value) -> str:
     return str(value)
 
 
-def run_text(
+def run_text(text: str, *, split: bool = False, entry: str = "main", **kwargs) -> RunResult:
+    """Run `entry` of the program in `text` (see `run_program` for the options).
+
+    With `split`, the text is cut at `// -----` like `mlir-opt -split-input-file` and every
+    chunk that defines the entry runs on its own, in order (locations stay those of the file).
+    """
+    chunks = [(s, e) for s, e in split_ranges(text) if _defines(text, s, e, entry)] if split else []
+    if not chunks:
+        return run_program(text, entry=entry, **kwargs)
+    results = [run_program(_only(text, s, e), entry=entry, **kwargs) for s, e in chunks]
+    first_error = next((r for r in results if r.error is not None), None)
+    return RunResult(
+        "".join(r.stdout for r in results),
+        "".join(r.stderr for r in results),
+        max(r.exit_code for r in results),
+        results[-1].backend,
+        first_error.error if first_error else None,
+        [w for r in results for w in r.warnings],
+        [d for r in results for d in r.diagnostics],
+        [t for r in results for t in r.timings],
+        next((r.note for r in results if r.note), None),
+    )
+
+
+def _defines(text: str, start: int, end: int, entry: str) -> bool:
+    chunk = parse_chunk(text, start, end)
+    try:
+        Program(text, chunk).entry(entry)
+    except RunError:
+        return False
+    return True
+
+
+def _only(text: str, start: int, end: int) -> str:
+    """`text` with everything outside [start, end) blanked, lines and columns kept."""
+    blank = re.compile(r"[^\n]")
+    return blank.sub(" ", text[:start]) + text[start:end] + blank.sub(" ", text[end:])
+
+
+def run_program(
     text: str,
     *,
     filename: str = "<stdin>",
