@@ -14,7 +14,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import parse_chunk, split_ranges
-from gpu_lsp.runner import ops_core, ops_device, ops_host  # noqa: F401  (importing registers the handlers)
+from gpu_lsp.runner import ops_core, ops_device, ops_host, ops_vector  # noqa: F401  (importing registers the handlers)
 from gpu_lsp.runner.backend_numpy import NumpyBackend
 from gpu_lsp.runner.entry_args import entry_values
 from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_
@@ -101,8 +101,10 @@ def check_supported(ops: list[Operation]) -> None:
     for op in ops:
         name = op.name
         for v in list(op.operands) + list(op.results):
-            if isinstance(v.type, (T.VectorType, T.TensorType, T.UnrankedTensorType)):
-                raise Unsupported(f"'{name}' on {v.type} values is not supported by the runner (vectors and tensors are not)", op)
+            if isinstance(v.type, (T.TensorType, T.UnrankedTensorType)):
+                raise Unsupported(f"'{name}' on {v.type} values is not supported by the runner (tensors are not)", op)
+            if isinstance(v.type, T.VectorType) and in_kernel(op):
+                raise Unsupported(f"'{name}' on {v.type} values in a kernel is not supported by the runner (vectors are, in host code)", op)
         if name in HANDLERS:
             ops_core.precheck(op)
             continue
@@ -111,6 +113,10 @@ def check_supported(ops: list[Operation]) -> None:
         if not op.known:
             raise Unsupported(f"operation '{name}' is not known to gpu-lsp, so the runner cannot execute it", op)
         raise Unsupported(f"'{name}' is not supported by the runner", op)
+
+
+def in_kernel(op: Operation) -> bool:
+    return any(a.name in ("gpu.func", "gpu.launch") for a in op.ancestors())
 
 
 def _format_result(value) -> str:

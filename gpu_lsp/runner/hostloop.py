@@ -1,6 +1,6 @@
 """Host `scf.for` loops whose iterations are independent, run as NumPy array operations.
 
-A loop qualifies when its body holds only arith, math, `memref.load`/`store`/`dim` and
+A loop qualifies when its body holds only scalar arith, math, `memref.load`/`store`/`dim` and
 `scf.if`; every store writes, through an identity-layout memref, an index that is affine
 in the induction variable with a non-zero coefficient (so iterations write distinct
 elements); every other access to a stored buffer uses the same memref value and the same
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.runner.elementwise import float_binary, integer_binary
 from gpu_lsp.runner.errors import RunError, RunTimeout
@@ -36,10 +37,10 @@ class Plan:
 
     __slots__ = ("body", "reductions", "accesses")
 
-    def __init__(self, body: list[Operation], reductions: list[tuple[Operation, Value]], accesses: list[tuple[Operation, Value, tuple, bool]]) -> None:
+    def __init__(self, body: list[Operation], reductions: list[tuple[Operation, Value]], accesses: list[tuple[Value, tuple, bool]]) -> None:
         self.body = body  # the ops before the yield
         self.reductions = reductions  # per iter_arg, (the op combining it, the iter_arg)
-        self.accesses = accesses  # (op, memref value, indices, is_store)
+        self.accesses = accesses  # (memref value, indices, is_store)
 
 
 def plan_of(loop: Operation) -> Plan | None:
@@ -51,7 +52,7 @@ def plan_of(loop: Operation) -> Plan | None:
     ops = list(block.operations)
     yielded = list(ops.pop().operands) if ops and ops[-1].name == "scf.yield" else []
     inside: set[int] = set()
-    accesses: list[tuple[Operation, Value, tuple, bool]] = []
+    accesses: list[tuple[Value, tuple, bool]] = []
     for op in _walk(ops):
         inside.update(id(r) for r in op.results)
         dialect = op.name.partition(".")[0]
@@ -59,15 +60,17 @@ def plan_of(loop: Operation) -> Plan | None:
             continue
         if op.regions or not (dialect in ("arith", "math") or op.name in _PURE_MEMREF):
             return None
+        if any(isinstance(v.type, T.VectorType) for v in list(op.operands) + list(op.results)):
+            return None
         if op.name == "memref.load":
-            accesses.append((op, op.operands[0], tuple(op.operands[1:]), False))
+            accesses.append((op.operands[0], tuple(op.operands[1:]), False))
         elif op.name == "memref.store":
-            accesses.append((op, op.operands[1], tuple(op.operands[2:]), True))
+            accesses.append((op.operands[1], tuple(op.operands[2:]), True))
     reductions = _reductions(ops, carried, yielded)
     if reductions is None:
         return None
     coefficient = _affine(iv, inside)
-    for op, _mem, idx, store in accesses:
+    for _mem, idx, store in accesses:
         if store and not any(coefficient(v) not in (None, 0) for v in idx):
             return None
     return Plan(ops, reductions, accesses)
@@ -148,13 +151,13 @@ def _int_constant(v: Value) -> int | None:
 def independent(plan: Plan, env: Env) -> bool:
     """No two accesses of a stored buffer in the body touch different elements of one iteration."""
     stored = {}
-    for op, mem_value, idx, store in plan.accesses:
+    for mem_value, idx, store in plan.accesses:
         if store:
             mem = env.get(mem_value)
             if not isinstance(mem, MemRef) or not mem.identity_strides():
                 return False
             stored.setdefault(id(mem.buf), (mem_value, idx))
-    for op, mem_value, idx, store in plan.accesses:
+    for mem_value, idx, _store in plan.accesses:
         mem = env.get(mem_value)
         if not isinstance(mem, MemRef):
             return False

@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 
+from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError, RunTimeout, Unsupported
@@ -331,9 +332,14 @@ def _successor_counts(term: Operation) -> list[int]:
     return [len(s.arguments) for s in term.successors]
 
 
+def _element(ty):
+    """A vector's element type (host vectors are ndarrays of it), else the type itself."""
+    return ty.element if isinstance(ty, T.VectorType) else ty
+
+
 def result_dtype(op: Operation, index: int = 0) -> np.dtype:
     ty = op.results[index].type
-    dt = dtype_of(ty)
+    dt = dtype_of(_element(ty))
     if dt is None:
         raise Unsupported(f"'{op.name}' on values of type {ty} is not supported by the runner", op)
     return dt
@@ -341,7 +347,7 @@ def result_dtype(op: Operation, index: int = 0) -> np.dtype:
 
 def operand_dtype(op: Operation, index: int = 0) -> np.dtype:
     ty = op.operands[index].type
-    dt = dtype_of(ty)
+    dt = dtype_of(_element(ty))
     if dt is None:
         raise Unsupported(f"'{op.name}' on values of type {ty} is not supported by the runner", op)
     return dt

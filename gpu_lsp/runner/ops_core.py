@@ -30,6 +30,7 @@ from gpu_lsp.runner.interp import (
     operand_dtype,
     result_dtype,
 )
+from gpu_lsp.runner.ops_vector import vector_constant
 from gpu_lsp.runner.lanes import Lin, is_uniform, mask_and, materialize, normalize_mask
 from gpu_lsp.runner.memory import HOST, PRIVATE, MemRef, contiguous_strides
 
@@ -42,6 +43,9 @@ DYNAMIC = -(2**63)
 def _constant(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     ty = op.results[0].type
     attr = op.get_attr("value")
+    if isinstance(ty, T.VectorType) and attr is not None:
+        env.vals[op.results[0]] = vector_constant(attr, ty, op)
+        return
     value = constant_value(attr, ty) if attr is not None else None
     if value is None:
         if isinstance(ty, (T.VectorType, T.TensorType)):
@@ -875,6 +879,54 @@ def _view(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         raise RunError(f"'memref.view' op makes a {ty} that does not fit in its {src.buf.nbytes}-byte buffer", op)
     mem = MemRef(src.buf, dt, total // itemsize, sizes, contiguous_strides(sizes), ty)
     it.assign(env, op.results[0], mem, ctx, mask)
+
+
+def _reassociation(op: Operation) -> list[list[int]]:
+    attr = op.get_attr("reassociation")
+    return [[int(d.value) for d in group.elements] for group in getattr(attr, "elements", ())]
+
+
+def _static_layout(op: Operation, mem: MemRef) -> tuple[list[int], list[int]]:
+    values = list(mem.sizes) + list(mem.strides)
+    if not all(is_uniform(v) and not isinstance(v, Lin) for v in values):
+        raise Unsupported(f"'{op.name}' of a memref whose sizes or strides differ between threads is not supported by the runner", op)
+    return [int(v) for v in mem.sizes], [int(v) for v in mem.strides]
+
+
+@handles("memref.collapse_shape")
+def _collapse_shape(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    (src,) = it.operands(op, env)
+    sizes, strides = _static_layout(op, src)
+    new_sizes, new_strides = [], []
+    for group in _reassociation(op):
+        wide = [d for d in group if sizes[d] != 1]
+        for outer, inner in zip(wide, wide[1:]):
+            if strides[outer] != strides[inner] * sizes[inner]:
+                raise RunError(f"'memref.collapse_shape' op merges dimensions {group} of a memref whose elements are not contiguous there", op)
+        new_sizes.append(int(np.prod([sizes[d] for d in group])))
+        new_strides.append(strides[wide[-1]] if wide else 1)
+    it.assign(env, op.results[0], src.derive(src.offset, new_sizes, new_strides, op.results[0].type), ctx, mask)
+
+
+@handles("memref.expand_shape")
+def _expand_shape(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    src, *dynamic = it.operands(op, env)
+    sizes, strides = _static_layout(op, src)
+    ty = op.results[0].type
+    if any(not is_uniform(v) or isinstance(v, Lin) for v in dynamic):
+        raise Unsupported("'memref.expand_shape' with an output shape that differs between threads is not supported by the runner", op)
+    dims = iter(int(v) for v in dynamic)
+    out_sizes = [next(dims) if d is None else int(d) for d in ty.shape]
+    out_strides = [0] * len(out_sizes)
+    for d, group in enumerate(_reassociation(op)):
+        total = int(np.prod([out_sizes[k] for k in group]))
+        if total != sizes[d]:
+            raise RunError(f"'memref.expand_shape' op splits dimension {d} of size {sizes[d]} into sizes {[out_sizes[k] for k in group]}", op)
+        step = strides[d]
+        for k in reversed(group):
+            out_strides[k] = step
+            step *= out_sizes[k]
+    it.assign(env, op.results[0], src.derive(src.offset, out_sizes, out_strides, ty), ctx, mask)
 
 
 @handles("memref.atomic_rmw")
