@@ -88,6 +88,7 @@ class Interpreter:
         self._orders: dict[int, dict[Block, int]] = {}  # block order of multi-block regions (the program outlives the run)
         self.host_access = Access(None, False, locator.where)
         self.loop_plans: dict[int, object] = {}  # hostloop.Plan (or None) of each host scf.for run so far
+        self.compiled_loops: dict[tuple[int, int], list] = {}  # hostcompile closures of host scf.for bodies
 
     # --- limits -----------------------------------------------------------------------------
 

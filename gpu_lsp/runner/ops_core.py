@@ -21,6 +21,7 @@ from gpu_lsp.runner.elementwise import (
     math_op,
 )
 from gpu_lsp.runner.errors import RunError, Unsupported
+from gpu_lsp.runner.hostcompile import run_scalar_loop
 from gpu_lsp.runner.hostloop import run_vectorised
 from gpu_lsp.runner.interp import (
     Ctx,
@@ -185,7 +186,7 @@ def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
 @handles("arith.cmpi", "index.cmp")
 def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
-    pred = op.extra.get("predicate") or _predicate_name(op, "cmpi")
+    pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
     dt = operand_dtype(op)
     if isinstance(a, Lin) or isinstance(b, Lin):
         out = _lin_cmp(pred, a, b, dt, ctx.space)
@@ -200,7 +201,8 @@ _CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
 
 
-def _predicate_name(op: Operation, kind: str) -> str:
+def predicate_name(op: Operation, kind: str) -> str:
+    """The predicate of a cmpi/cmpf/index.cmp op by name (`slt`, `oeq`, ...)."""
     if op.name == "index.cmp":
         return _enum_name(op.get_attr("pred"))
     attr = op.get_attr("predicate")
@@ -213,7 +215,7 @@ def _predicate_name(op: Operation, kind: str) -> str:
 @handles("arith.cmpf")
 def _cmpf(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
-    pred = op.extra.get("predicate") or _predicate_name(op, "cmpf")
+    pred = op.extra.get("predicate") or predicate_name(op, "cmpf")
     it.assign(env, op.results[0], cmpf(pred, a, b), ctx, mask)
 
 
@@ -326,8 +328,10 @@ def _for(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
             lo, hi, st = lo % (1 << bits), hi % (1 << bits), st % (1 << bits)
         if st <= 0:
             raise RunError(f"'scf.for' op has a non-positive step ({st})", op)
-        if not unsigned and lo < hi:
+        if not unsigned and lo < hi and mask is None and not ctx.device:
             out = run_vectorised(it, op, env, ctx, lo, hi, st, vals, dt)
+            if out is None and ctx.space is None:
+                out = run_scalar_loop(it, op, env, ctx, lo, hi, st, vals, dt)
             if out is not None:
                 it.set_results(op, out, env, ctx, mask)
                 return

@@ -156,3 +156,64 @@ def test_use_after_free_in_a_vectorised_loop() -> None:
     result = run(program(body))
     assert result.exit_code == 1
     assert "'memref.load' op reads the buffer allocated by 'memref.alloc' at test.mlir:6:3, which was already freed" in result.stderr
+
+
+SCALAR_SEMANTICS = """
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 64 : index
+  %out = memref.alloc (%n) : memref<?xi64>
+  %seed = arith.constant 2147483000 : i32
+  %k = arith.constant 977 : i32
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %seed) -> (i32) {
+    %ii = arith.index_cast %i : index to i32
+    %m = arith.muli %acc, %k : i32
+    %s = arith.addi %m, %ii : i32
+    %neg = arith.cmpi slt, %s, %ii : i32
+    %big = arith.cmpi ugt, %s, %k : i32
+    %both = arith.andi %neg, %big : i1
+    %w = arith.extui %s : i32 to i64
+    %v = arith.extsi %s : i32 to i64
+    %pick = arith.select %both, %w, %v : i64
+    %t = arith.trunci %pick : i64 to i16
+    %t64 = arith.extsi %t : i16 to i64
+    %r = arith.xori %pick, %t64 : i64
+    memref.store %r, %out[%i] : memref<?xi64>
+    %prev = memref.load %out[%i] : memref<?xi64>
+    %back = arith.trunci %prev : i64 to i32
+    scf.yield %back : i32
+  }
+  %u = memref.cast %out : memref<?xi64> to memref<*xi64>
+  call @printMemrefI64(%u) : (memref<*xi64>) -> ()
+  return
+}
+func.func private @printMemrefI64(memref<*xi64>)
+"""
+
+
+def wrap(value: int, bits: int) -> int:
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >= 1 << (bits - 1) else value
+
+
+def test_a_scalar_loop_keeps_twos_complement_semantics() -> None:
+    expected = []
+    acc = 2147483000
+    for i in range(64):
+        s = wrap(acc * 977 + i, 32)
+        both = s < i and (s & 0xFFFFFFFF) > 977
+        pick = (s & 0xFFFFFFFF) if both else s
+        r = pick ^ wrap(pick, 16)
+        expected.append(r)
+        acc = wrap(r, 32)
+    result = run_ok(SCALAR_SEMANTICS)
+    assert plan_of(loops(SCALAR_SEMANTICS)[0]) is None  # a recurrence: runs iteration by iteration
+    assert printed_memrefs(result.stdout)[0].tolist() == expected
+
+
+def test_errors_in_a_scalar_loop_are_the_interpreters() -> None:
+    text = SCALAR_SEMANTICS.replace("%prev = memref.load %out[%i]", "%j = arith.addi %i, %c1 : index\n    %prev = memref.load %out[%j]")
+    result = run(text)
+    assert result.exit_code == 1
+    assert "error: 'memref.load' op index 64 is out of bounds for dimension 0 of size 64 (memref of the buffer allocated by 'memref.alloc' at test.mlir:6:3)" in result.stderr
