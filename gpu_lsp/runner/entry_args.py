@@ -64,7 +64,7 @@ def _memref(fn: Operation, ty: T.MemRefType, spec: str, where: str, pool: Memory
     if spec.endswith(".npy"):
         try:
             data = np.load(Path(spec), allow_pickle=False)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, EOFError) as exc:
             raise RunError(f"{where}: cannot read the array: {exc}", fn) from None
         shape = tuple(int(s) for s in data.shape)
     else:

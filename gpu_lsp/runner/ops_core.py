@@ -919,6 +919,8 @@ def _expand_shape(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> N
     ty = op.results[0].type
     if any(not is_uniform(v) or isinstance(v, Lin) for v in dynamic):
         raise Unsupported("'memref.expand_shape' with an output shape that differs between threads is not supported by the runner", op)
+    if sum(d is None for d in ty.shape) != len(dynamic):
+        raise RunError(f"'memref.expand_shape' op has {len(dynamic)} output sizes for the dynamic dimensions of {ty}", op)
     dims = iter(int(v) for v in dynamic)
     out_sizes = [next(dims) if d is None else int(d) for d in ty.shape]
     out_strides = [0] * len(out_sizes)

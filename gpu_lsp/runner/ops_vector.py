@@ -152,7 +152,10 @@ def combine(kind: str, acc, values: np.ndarray, op: Operation):
 @handles("vector.reduction")
 def _reduction(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     src, *acc = it.operands(op, env)
-    env.vals[op.results[0]] = combine(op.get_attr("kind").body, acc[0] if acc else None, np.asarray(src), op)
+    kind = op.get_attr("kind")
+    if kind is None:
+        raise Unsupported("'vector.reduction' without a combining kind is not supported by the runner", op)
+    env.vals[op.results[0]] = combine(kind.body, acc[0] if acc else None, np.asarray(src), op)
 
 
 # --- memory -----------------------------------------------------------------------------------
