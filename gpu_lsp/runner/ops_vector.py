@@ -125,6 +125,70 @@ def _fma(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     env.vals[op.results[0]] = (a.astype(wide) * b.astype(wide) + c.astype(wide)).astype(dt)
 
 
+def _ints(attr) -> list[int]:
+    """The integers of `[1, 0]` or `array<i64: 1, 0>`."""
+    if hasattr(attr, "values"):
+        return [int(v) for v in attr.values]
+    return [int(e.value) for e in getattr(attr, "elements", ())]
+
+
+@handles("vector.transpose")
+def _transpose(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    (src,) = it.operands(op, env)
+    env.vals[op.results[0]] = np.transpose(np.asarray(src), _ints(op.get_attr("permutation"))).copy()
+
+
+@handles("vector.to_elements")
+def _to_elements(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    (src,) = it.operands(op, env)
+    for result, value in zip(op.results, np.asarray(src).reshape(-1)):
+        env.vals[result] = value
+
+
+@handles("vector.interleave")
+def _interleave(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    a, b = (np.asarray(v) for v in it.operands(op, env))
+    env.vals[op.results[0]] = np.stack([a, b], axis=-1).reshape(a.shape[:-1] + (2 * a.shape[-1],))
+
+
+@handles("vector.deinterleave")
+def _deinterleave(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    (src,) = it.operands(op, env)
+    src = np.asarray(src)
+    env.vals[op.results[0]] = src[..., 0::2].copy()
+    env.vals[op.results[1]] = src[..., 1::2].copy()
+
+
+@handles("vector.bitcast")
+def _bitcast(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    (src,) = it.operands(op, env)
+    ty = op.results[0].type
+    dt = _vector_dtype(op, ty)
+    if dt == np.bool_ or np.asarray(src).dtype == np.bool_:
+        raise Unsupported(f"'{op.name}' of i1 vectors is not supported by the runner", op)
+    env.vals[op.results[0]] = np.ascontiguousarray(src).view(dt).reshape(_shape(ty))
+
+
+def _leading_mask(shape: tuple[int, ...], sizes: list[int]) -> np.ndarray:
+    """True in the leading `sizes[d]` positions of every dimension d."""
+    out = np.ones(shape, dtype=bool)
+    for d, n in enumerate(sizes):
+        keep = np.arange(shape[d]) < n
+        out &= keep.reshape((-1,) + (1,) * (len(shape) - d - 1))
+    return out
+
+
+@handles("vector.constant_mask")
+def _constant_mask(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    env.vals[op.results[0]] = _leading_mask(_shape(op.results[0].type), _ints(op.get_attr("mask_dim_sizes")))
+
+
+@handles("vector.create_mask")
+def _create_mask(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    sizes = [int(v) for v in it.operands(op, env)]
+    env.vals[op.results[0]] = _leading_mask(_shape(op.results[0].type), sizes)
+
+
 # --- reductions -------------------------------------------------------------------------------
 
 # vector.reduction kinds by the arith op with the same semantics.
@@ -203,7 +267,7 @@ def _host_memref(it: Interpreter, op: Operation, mem, ctx: Ctx, write: bool):
     ctx.access.check_live(mem, op, "writes" if write else "reads")
 
 
-@handles("vector.load", "vector.transfer_read")
+@handles("vector.load", "vector.transfer_read", "vector.maskedload")
 def _read(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     vals = it.operands(op, env)
     mem = vals[0]
@@ -211,37 +275,47 @@ def _read(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     indices, rest = vals[1 : 1 + rank], vals[1 + rank :]
     ty = op.results[0].type
     shape = _shape(ty)
+    pad = np.zeros((), mem.dtype)
+    enabled = np.ones(shape, dtype=bool)
     if op.name == "vector.transfer_read":
         _check_permutation(op)
-        if len(rest) > 1:
-            raise Unsupported("'vector.transfer_read' with a mask is not supported by the runner", op)
+        pad = rest[0] if rest else pad
+        enabled = np.asarray(rest[1]) if len(rest) > 1 else enabled
+    elif op.name == "vector.maskedload":
+        enabled, pad = np.asarray(rest[0]), np.asarray(rest[1])
     _host_memref(it, op, mem, ctx, write=False)
     per_dim, inside = _element_offsets(it, op, mem, indices, shape)
-    if op.name == "vector.load" and not inside.all():
-        bad = tuple(int(i) for i in np.argwhere(~inside)[0])
-        raise RunError(f"'vector.load' op reads element {bad} of the vector outside the memref (of sizes {list(mem.sizes)})", op)
-    data = mem.data[_linear(mem, per_dim, inside)]
-    if not inside.all():
-        pad = rest[0] if rest else np.zeros((), mem.dtype)
-        data = np.where(inside, data, pad)
+    if op.name != "vector.transfer_read" and not (inside | ~enabled).all():
+        bad = tuple(int(i) for i in np.argwhere(enabled & ~inside)[0])
+        raise RunError(f"'{op.name}' op reads element {bad} of the vector outside the memref (of sizes {list(mem.sizes)})", op)
+    take = inside & enabled
+    data = mem.data[_linear(mem, per_dim, take)]
+    if not take.all():
+        data = np.where(take, data, pad)
     env.vals[op.results[0]] = data.astype(_vector_dtype(op, ty))
 
 
-@handles("vector.store", "vector.transfer_write")
+@handles("vector.store", "vector.transfer_write", "vector.maskedstore")
 def _write(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    value, mem, *rest = it.operands(op, env)
-    indices, extra = rest[: mem.rank], rest[mem.rank :]
+    vals = it.operands(op, env)
+    if op.name == "vector.maskedstore":
+        mem, *rest = vals
+        indices, (enabled, value) = rest[: mem.rank], rest[mem.rank :]
+    else:
+        value, mem, *rest = vals
+        indices, extra = rest[: mem.rank], rest[mem.rank :]
+        enabled = extra[0] if extra else True
     if op.name == "vector.transfer_write":
         _check_permutation(op)
-        if extra:
-            raise Unsupported("'vector.transfer_write' with a mask is not supported by the runner", op)
     value = np.asarray(value)
+    enabled = np.broadcast_to(np.asarray(enabled, dtype=bool), value.shape)
     _host_memref(it, op, mem, ctx, write=True)
     per_dim, inside = _element_offsets(it, op, mem, indices, value.shape)
-    if op.name == "vector.store" and not inside.all():
-        bad = tuple(int(i) for i in np.argwhere(~inside)[0])
-        raise RunError(f"'vector.store' op writes element {bad} of the vector outside the memref (of sizes {list(mem.sizes)})", op)
-    mem.data[_linear(mem, per_dim, inside)[inside]] = value[inside]
+    if op.name != "vector.transfer_write" and not (inside | ~enabled).all():
+        bad = tuple(int(i) for i in np.argwhere(enabled & ~inside)[0])
+        raise RunError(f"'{op.name}' op writes element {bad} of the vector outside the memref (of sizes {list(mem.sizes)})", op)
+    take = inside & enabled
+    mem.data[_linear(mem, per_dim, take)[take]] = value[take]
 
 
 # --- printing ---------------------------------------------------------------------------------

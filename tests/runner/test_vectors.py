@@ -117,3 +117,62 @@ func.func @main() {
     assert result.stderr.startswith(
         "test.mlir:5:5: error: 'arith.constant' on vector<4xf32> values in a kernel is not supported by the runner (vectors are, in host code)"
     )
+
+
+MASKS = """
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %m = memref.alloc() : memref<4xi32>
+  %init = arith.constant dense<[10, 11, 12, 13]> : vector<4xi32>
+  vector.store %init, %m[%c0] : memref<4xi32>, vector<4xi32>
+  %cm = vector.constant_mask [2, 1] : vector<3x2xi1>
+  vector.print %cm : vector<3x2xi1>
+  %mask = vector.create_mask %c2 : vector<4xi1>
+  %pass = arith.constant dense<-1> : vector<4xi32>
+  %ml = vector.maskedload %m[%c1], %mask, %pass : memref<4xi32>, vector<4xi1>, vector<4xi32> into vector<4xi32>
+  vector.print %ml : vector<4xi32>
+  %seven = arith.constant dense<7> : vector<4xi32>
+  vector.maskedstore %m[%c0], %mask, %seven : memref<4xi32>, vector<4xi1>, vector<4xi32>
+  %pad = arith.constant 0 : i32
+  %tr = vector.transfer_read %m[%c1], %pad, %mask : memref<4xi32>, vector<4xi32>
+  vector.print %tr : vector<4xi32>
+  vector.transfer_write %init, %m[%c2], %mask : vector<4xi32>, memref<4xi32>
+  %all = vector.load %m[%c0] : memref<4xi32>, vector<4xi32>
+  vector.print %all : vector<4xi32>
+  %two = vector.shape_cast %all : vector<4xi32> to vector<2x2xi32>
+  %t = vector.transpose %two, [1, 0] : vector<2x2xi32> to vector<2x2xi32>
+  vector.print %t : vector<2x2xi32>
+  %il = vector.interleave %init, %seven : vector<4xi32> -> vector<8xi32>
+  vector.print %il : vector<8xi32>
+  %ev, %od = vector.deinterleave %il : vector<8xi32> -> vector<4xi32>
+  vector.print %od : vector<4xi32>
+  %a, %b, %c, %d = vector.to_elements %ev : vector<4xi32>
+  vector.print %d : i32
+  %f = vector.bitcast %seven : vector<4xi32> to vector<8xi16>
+  vector.print %f : vector<8xi16>
+  return
+}
+"""
+
+
+def test_masks_masked_transfers_and_lane_shuffles() -> None:
+    assert run_ok(MASKS).stdout.splitlines() == [
+        "( ( 1, 0 ), ( 1, 0 ), ( 0, 0 ) )",
+        "( 11, 12, -1, -1 )",
+        "( 7, 12, 0, 0 )",  # masked-off lanes read the padding
+        "( 7, 7, 10, 11 )",  # the masked transfer_write wrote its first two lanes
+        "( ( 7, 10 ), ( 7, 11 ) )",
+        "( 10, 7, 11, 7, 12, 7, 13, 7 )",
+        "( 7, 7, 7, 7 )",
+        "13",
+        "( 7, 0, 7, 0, 7, 0, 7, 0 )",
+    ]
+
+
+def test_masked_lanes_may_point_outside_but_enabled_ones_may_not() -> None:
+    text = MASKS.replace("%mask = vector.create_mask %c2 : vector<4xi1>", "%c4 = arith.constant 4 : index\n  %mask = vector.create_mask %c4 : vector<4xi1>")
+    result = run(text)
+    assert result.exit_code == 1
+    assert "error: 'vector.maskedload' op reads element (3,) of the vector outside the memref (of sizes [4])" in result.stderr
