@@ -14,7 +14,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import parse_chunk, split_ranges
-from gpu_lsp.runner import ops_core, ops_device, ops_host, ops_vector  # noqa: F401  (importing registers the handlers)
+from gpu_lsp.runner import ops_affine, ops_core, ops_device, ops_host, ops_vector  # noqa: F401  (importing registers the handlers)
 from gpu_lsp.runner.backend_numpy import NumpyBackend
 from gpu_lsp.runner.entry_args import entry_values
 from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_

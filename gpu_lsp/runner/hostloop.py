@@ -1,7 +1,7 @@
 """Host `scf.for` loops whose iterations are independent, run as NumPy array operations.
 
-A loop qualifies when its body holds only scalar arith, math, `memref.load`/`store`/`dim` and
-`scf.if`; every store writes, through an identity-layout memref, an index that is affine
+A loop qualifies when its body holds only scalar arith, math, `affine.apply`/`min`/`max`,
+`memref.load`/`store`/`dim` and `scf.if`; every store writes, through an identity-layout memref, an index that is affine
 in the induction variable with a non-zero coefficient (so iterations write distinct
 elements); every other access to a stored buffer uses the same memref value and the same
 indices; and each `iter_args` value only feeds one associative combination (addi, mulf,
@@ -25,7 +25,7 @@ from gpu_lsp.runner.memory import Access, MemRef
 
 CHUNK = 1 << 20
 MIN_TRIPS = 16
-_PURE_MEMREF = frozenset({"memref.load", "memref.store", "memref.dim"})
+_BODY_OPS = frozenset({"memref.load", "memref.store", "memref.dim", "affine.apply", "affine.min", "affine.max"})
 _INT_COMBINE = frozenset({"addi", "muli", "andi", "ori", "xori", "maxsi", "minsi", "maxui", "minui"})
 _FLOAT_COMBINE = frozenset({"addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf"})
 _ORDERED = {"addf": np.add, "mulf": np.multiply}
@@ -58,7 +58,7 @@ def plan_of(loop: Operation) -> Plan | None:
         dialect = op.name.partition(".")[0]
         if op.name in ("scf.if", "scf.yield"):  # the body's own yield is not walked
             continue
-        if op.regions or not (dialect in ("arith", "math") or op.name in _PURE_MEMREF):
+        if op.regions or not (dialect in ("arith", "math") or op.name in _BODY_OPS):
             return None
         if any(isinstance(v.type, T.VectorType) for v in list(op.operands) + list(op.results)):
             return None
