@@ -7,12 +7,10 @@ In kernels, values that stay affine in the thread ids stay symbolic (`Lin`).
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 import numpy as np
 
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.runner.affinemap import Expr, parse_map
 from gpu_lsp.runner.elementwise import integer_binary
 from gpu_lsp.runner.errors import Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
@@ -20,89 +18,6 @@ from gpu_lsp.runner.lanes import Lin, materialize
 from gpu_lsp.runner.ops_core import lin_binary
 
 INDEX = np.dtype(np.int64)
-_TOKEN = re.compile(r"\s*(floordiv|ceildiv|mod|[A-Za-z_][A-Za-z0-9_$.]*|\d+|[-+*()])")
-
-# An expression tree: ("const", n) | ("var", k) | (op, left, right) with op in + * floordiv ceildiv mod.
-Expr = tuple
-
-
-class _Reader:
-    def __init__(self, text: str, names: dict[str, int]) -> None:
-        self.tokens = []
-        pos = 0
-        while pos < len(text.rstrip()):
-            m = _TOKEN.match(text, pos)
-            if m is None:
-                raise ValueError(f"unexpected {text[pos:]!r}")
-            self.tokens.append(m.group(1))
-            pos = m.end()
-        self.names = names
-        self.k = 0
-
-    def peek(self) -> str | None:
-        return self.tokens[self.k] if self.k < len(self.tokens) else None
-
-    def take(self) -> str:
-        tok = self.peek()
-        if tok is None:
-            raise ValueError("unexpected end")
-        self.k += 1
-        return tok
-
-    def expr(self) -> Expr:
-        out = self.term()
-        while self.peek() in ("+", "-"):
-            sign = self.take()
-            right = self.term()
-            out = ("+", out, right if sign == "+" else ("*", right, ("const", -1)))
-        return out
-
-    def term(self) -> Expr:
-        out = self.factor()
-        while self.peek() in ("*", "floordiv", "ceildiv", "mod"):
-            out = (self.take(), out, self.factor())
-        return out
-
-    def factor(self) -> Expr:
-        tok = self.take()
-        if tok == "-":
-            return ("*", self.factor(), ("const", -1))
-        if tok == "(":
-            out = self.expr()
-            if self.take() != ")":
-                raise ValueError("expected ')'")
-            return out
-        if tok.isdigit():
-            return ("const", int(tok))
-        if tok in self.names:
-            return ("var", self.names[tok])
-        raise ValueError(f"unknown identifier {tok}")
-
-
-@lru_cache(maxsize=256)
-def parse_map(text: str) -> tuple[int, tuple[Expr, ...]]:
-    """(number of dimensions and symbols, result expressions) of `affine_map<(d0)[s0] -> (...)>`."""
-    m = re.fullmatch(r"\s*affine_map<\s*\(([^)]*)\)\s*(?:\[([^\]]*)\])?\s*->\s*\((.*)\)\s*>\s*", text, re.S)
-    if m is None:
-        raise ValueError("not an affine_map")
-    names = [n.strip() for n in m.group(1).split(",") if n.strip()]
-    names += [n.strip() for n in (m.group(2) or "").split(",") if n.strip()]
-    results = []
-    depth = 0
-    start = 0
-    body = m.group(3)
-    for i, ch in enumerate(body + ","):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            reader = _Reader(body[start:i], {n: k for k, n in enumerate(names)})
-            results.append(reader.expr())
-            if reader.peek() is not None:
-                raise ValueError(f"unexpected {reader.peek()!r}")
-            start = i + 1
-    return len(names), tuple(results)
 
 
 def _binary(name: str, a, b, op: Operation, ctx: Ctx, mask):

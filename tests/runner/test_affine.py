@@ -40,7 +40,10 @@ func.func @main() {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
     %i = affine.apply affine_map<(d0, d1)[s0] -> (d1 * s0 + d0)>(%tx, %bx)[%c4]
     %r = affine.apply affine_map<(d0) -> (d0 mod 3 + d0 floordiv 3 * 10)>(%i)
-    %v = arith.index_cast %r : index to i64
+    %tail = affine.max affine_map<(d0)[s0] -> (d0 - s0, 0)>(%i)[%c4]
+    %first = affine.min affine_map<(d0) -> (d0, 1)>(%tail)
+    %sum = arith.addi %r, %first : index
+    %v = arith.index_cast %sum : index to i64
     memref.store %v, %out[%i] : memref<8xi64>
     gpu.terminator
   }
@@ -54,7 +57,7 @@ func.func private @printMemrefI64(memref<*xi64>)
 
 def test_affine_maps_in_a_kernel() -> None:
     got = printed_memrefs(run_ok(KERNEL).stdout)[0].tolist()
-    assert got == [i % 3 + i // 3 * 10 for i in range(8)]
+    assert got == [i % 3 + i // 3 * 10 + min(max(i - 4, 0), 1) for i in range(8)]
 
 
 def test_division_by_zero_in_a_map_is_an_error() -> None:

@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import test_affine
 import test_arith
 import test_async
 import test_cli
@@ -37,6 +38,7 @@ def programs() -> dict[str, str]:
     out["index_ops"] = a.index_program()
     out["half"] = k.half_program()
     out["matmul"] = k.matmul_program()
+    out["affine"] = test_affine.KERNEL
     return out
 
 
