@@ -1,9 +1,9 @@
 """Host `scf.for` loops whose iterations are independent, run as NumPy array operations.
 
 A loop qualifies when its body holds only scalar arith, math, `affine.apply`/`min`/`max`,
-`memref.load`/`store`/`dim` and `scf.if`; every store writes, through an identity-layout memref, an index that is affine
-in the induction variable with a non-zero coefficient (so iterations write distinct
-elements); every other access to a stored buffer uses the same memref value and the same
+`memref.load`/`store`/`dim` and `scf.if`; every store writes, through an identity-layout
+memref, an index that is affine in the induction variable with a non-zero coefficient (so
+iterations write distinct elements); every other access to a stored buffer uses the same memref value and the same
 indices; and each `iter_args` value only feeds one associative combination (addi, mulf,
 maximumf, ...) whose result is all the iteration yields. The iterations then run as the
 lanes of a one-block thread space (the kernel engine, with host memory rules), chunk by
