@@ -65,3 +65,31 @@ func.func @scale_bias_relu(%h_in: memref<?xf32>, %h_out: memref<?xf32>,
   gpu.wait [%t8]
   return
 }
+
+// `gpu-run examples/async_pipeline.mlir` runs the pipeline on 16 elements,
+// in[i] = i - 8, with scale 0.5 and bias 1: out = relu(0.5 * in + 1).
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %n = arith.constant 16 : index
+  %scale = arith.constant 0.5 : f32
+  %bias = arith.constant 1.0 : f32
+  %in = memref.alloc(%n) : memref<?xf32>
+  %out = memref.alloc(%n) : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %shifted = arith.subi %i, %c8 : index
+    %as_int = arith.index_cast %shifted : index to i32
+    %x = arith.sitofp %as_int : i32 to f32
+    memref.store %x, %in[%i] : memref<?xf32>
+  }
+  call @scale_bias_relu(%in, %out, %scale, %bias)
+      : (memref<?xf32>, memref<?xf32>, f32, f32) -> ()
+  %printable = memref.cast %out : memref<?xf32> to memref<*xf32>
+  call @printMemrefF32(%printable) : (memref<*xf32>) -> ()
+  memref.dealloc %in : memref<?xf32>
+  memref.dealloc %out : memref<?xf32>
+  return
+}
+
+func.func private @printMemrefF32(memref<*xf32>)

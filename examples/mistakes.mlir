@@ -67,6 +67,15 @@ func.func @token_never_waited_on(%dst: memref<256xf32>, %src: memref<256xf32>) {
   return
 }
 
+// `gpu-run --split-input-file examples/mistakes.mlir` runs this chunk's @main
+// and warns, like the linter, about the copy nobody waits for.
+func.func @main() {
+  %src = memref.alloc() : memref<256xf32>
+  %dst = memref.alloc() : memref<256xf32>
+  call @token_never_waited_on(%dst, %src) : (memref<256xf32>, memref<256xf32>) -> ()
+  return
+}
+
 // -----
 
 // An async op whose token is not named. Upstream's parser rejects it:

@@ -103,4 +103,34 @@ module attributes {gpu.container_module} {
     gpu.wait [%t12]
     return
   }
+
+  // `gpu-run examples/outlined_module.mlir` runs both kernels on 1000 elements,
+  // x[i] = i and y[i] = 1 with a = 2, and prints the four block sums of y.
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 1000 : index
+    %blocks = arith.constant 4 : index
+    %a = arith.constant 2.0 : f32
+    %one = arith.constant 1.0 : f32
+    %x = memref.alloc(%n) : memref<?xf32>
+    %y = memref.alloc(%n) : memref<?xf32>
+    %partial = memref.alloc(%blocks) : memref<?xf32>
+    scf.for %i = %c0 to %n step %c1 {
+      %as_int = arith.index_cast %i : index to i32
+      %xi = arith.sitofp %as_int : i32 to f32
+      memref.store %xi, %x[%i] : memref<?xf32>
+      memref.store %one, %y[%i] : memref<?xf32>
+    }
+    call @saxpy_then_block_sums(%a, %x, %y, %partial)
+        : (f32, memref<?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+    %printable = memref.cast %partial : memref<?xf32> to memref<*xf32>
+    call @printMemrefF32(%printable) : (memref<*xf32>) -> ()
+    memref.dealloc %x : memref<?xf32>
+    memref.dealloc %y : memref<?xf32>
+    memref.dealloc %partial : memref<?xf32>
+    return
+  }
+
+  func.func private @printMemrefF32(memref<*xf32>)
 }

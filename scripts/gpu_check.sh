@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The runner's GPU checks in one go, for a machine with an NVIDIA GPU and no internet
 # (issue 7, acceptance 4): the CuPy backend against the NumPy backend
-# (`pytest -m gpu tests/runner`) and the CuPy benchmark (`benchmarks/run_cupy.py`).
+# (`pytest -m gpu tests/runner`: the runner's test programs and every upstream integration
+# program of ../shared/corpus and ../shared/corpus-extended that runs on NumPy) and the CuPy
+# benchmark (`benchmarks/run_cupy.py`). The integration programs are read from ../shared beside
+# the checkout: copy that folder along when the checkout alone travels.
 #
 #   bash scripts/gpu_check.sh          # from anywhere; it works in the repository root
 #
@@ -139,6 +142,12 @@ else
 fi
 
 # --- the CuPy backend against the NumPy backend -----------------------------------------------
+if [ -d ../shared/corpus ] && [ -d ../shared/corpus-extended ]; then
+  say "integration programs: from ../shared/corpus and ../shared/corpus-extended"
+else
+  say "FAILED: ../shared/corpus or ../shared/corpus-extended is missing: the integration programs are not compared"
+  ((status)) || status=1
+fi
 xdist=()
 if grep -q '^xdist ' "$LOG/env.log"; then xdist=(-n 4); fi
 echo "==> $PY -m pytest -q -m gpu tests/runner ${xdist[*]}"

@@ -31,6 +31,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", help="the .mlir file ('-' for standard input)")
     p.add_argument("--entry", default="main", help="the func.func to run (default: main)")
+    p.add_argument(
+        "--arg",
+        action="append",
+        default=[],
+        metavar="VALUE",
+        help="one per argument of the entry function, in order: a number for a scalar; for a memref a shape "
+        "(4x8: zeros), SHAPE:VALUE (a constant), SHAPE:range (0, 1, 2, ...) or a .npy file",
+    )
+    p.add_argument(
+        "--split-input-file",
+        action="store_true",
+        help="cut the file at '// -----' lines and run every piece that defines the entry function",
+    )
     p.add_argument("--backend", choices=BACKENDS, default="auto", help="auto picks cupy when a GPU is usable, else numpy")
     p.add_argument("--timeout", type=float, default=None, metavar="S", help="stop the program after S seconds")
     p.add_argument("--max-memory", type=parse_size, default=None, metavar="BYTES", help="cap the program's allocations (e.g. 512M)")
@@ -90,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
             text,
             filename=filename,
             entry=args.entry,
+            args=args.arg,
+            split=args.split_input_file,
             backend=args.backend,
             timeout=args.timeout,
             max_memory=args.max_memory,

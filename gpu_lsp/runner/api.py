@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -12,8 +13,10 @@ from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.runner import ops_core, ops_device, ops_host  # noqa: F401  (importing registers the handlers)
+from gpu_lsp.parser.api import parse_chunk, split_ranges
+from gpu_lsp.runner import ops_affine, ops_core, ops_device, ops_host, ops_vector  # noqa: F401  (importing registers the handlers)
 from gpu_lsp.runner.backend_numpy import NumpyBackend
+from gpu_lsp.runner.entry_args import entry_values
 from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_
 from gpu_lsp.runner.interp import BRANCHES, EXITS, HANDLERS, Ctx, Interpreter
 from gpu_lsp.runner.memory import MemoryPool
@@ -100,8 +103,10 @@ def check_supported(ops: list[Operation]) -> None:
     for op in ops:
         name = op.name
         for v in list(op.operands) + list(op.results):
-            if isinstance(v.type, (T.VectorType, T.TensorType, T.UnrankedTensorType)):
-                raise Unsupported(f"'{name}' on {v.type} values is not supported by the runner (vectors and tensors are not)", op)
+            if isinstance(v.type, (T.TensorType, T.UnrankedTensorType)):
+                raise Unsupported(f"'{name}' on {v.type} values is not supported by the runner (tensors are not)", op)
+            if isinstance(v.type, T.VectorType) and in_kernel(op):
+                raise Unsupported(f"'{name}' on {v.type} values in a kernel is not supported by the runner (vectors are, in host code)", op)
         if name in HANDLERS:
             ops_core.precheck(op)
             continue
@@ -112,6 +117,10 @@ def check_supported(ops: list[Operation]) -> None:
         raise Unsupported(f"'{name}' is not supported by the runner", op)
 
 
+def in_kernel(op: Operation) -> bool:
+    return any(a.name in ("gpu.func", "gpu.launch") for a in op.ancestors())
+
+
 def _format_result(value) -> str:
     if isinstance(value, (np.floating, float)):
         return format_g(value)
@@ -120,7 +129,46 @@ def _format_result(value) -> str:
     return str(value)
 
 
-def run_text(
+def run_text(text: str, *, split: bool = False, entry: str = "main", **kwargs) -> RunResult:
+    """Run `entry` of the program in `text` (see `run_program` for the options).
+
+    With `split`, the text is cut at `// -----` like `mlir-opt -split-input-file` and every
+    chunk that defines the entry runs on its own, in order (locations stay those of the file).
+    """
+    chunks = [(s, e) for s, e in split_ranges(text) if _defines(text, s, e, entry)] if split else []
+    if not chunks:
+        return run_program(text, entry=entry, **kwargs)
+    results = [run_program(_only(text, s, e), entry=entry, **kwargs) for s, e in chunks]
+    first_error = next((r for r in results if r.error is not None), None)
+    return RunResult(
+        "".join(r.stdout for r in results),
+        "".join(r.stderr for r in results),
+        max(r.exit_code for r in results),
+        results[-1].backend,
+        first_error.error if first_error else None,
+        [w for r in results for w in r.warnings],
+        [d for r in results for d in r.diagnostics],
+        [t for r in results for t in r.timings],
+        next((r.note for r in results if r.note), None),
+    )
+
+
+def _defines(text: str, start: int, end: int, entry: str) -> bool:
+    chunk = parse_chunk(text, start, end)
+    try:
+        Program(text, chunk).entry(entry)
+    except RunError:
+        return False
+    return True
+
+
+def _only(text: str, start: int, end: int) -> str:
+    """`text` with everything outside [start, end) blanked, lines and columns kept."""
+    blank = re.compile(r"[^\n]")
+    return blank.sub(" ", text[:start]) + text[start:end] + blank.sub(" ", text[end:])
+
+
+def run_program(
     text: str,
     *,
     filename: str = "<stdin>",
@@ -132,8 +180,9 @@ def run_text(
     stderr: Callable[[str], None] | None = None,
     chunk_threads: int | None = None,
     trace: bool = False,
+    args: list[str] | None = None,
 ) -> RunResult:
-    """Run `entry` of the program in `text`; output goes to the callbacks and into the result."""
+    """Run `entry` of the program in `text` with `args` (`--arg` texts, see entry_args); output goes to the callbacks and into the result."""
     out_parts: list[str] = []
     err_parts: list[str] = []
 
@@ -174,9 +223,7 @@ def run_text(
     saved_errors = np.seterr(all="ignore")  # wrapping integers and IEEE specials are the semantics
     try:
         fn = program.entry(entry)
-        ftype = fn.get_attr("function_type")
-        if ftype is not None and ftype.type.inputs:
-            raise RunError(f"entry function @{entry} takes arguments; gpu-run calls it with none", fn)
+        values = entry_values(fn, list(args or []), it.pool)
         ops = reachable_ops(program, fn)
         check_supported(ops)
         prepare = getattr(dev, "prepare", None)
@@ -190,7 +237,7 @@ def run_text(
                 it.backend = dev
                 err(f"gpu-run: {locator.where(exc.op)}: {exc.message}; running on the NumPy backend\n")
         ctx = Ctx(None, False, it.host_access)
-        results = it.call(fn, [], ctx, None)
+        results = it.call(fn, values, ctx, None)
         dev.synchronize()
         for value in results:
             out(_format_result(value) + "\n")

@@ -18,6 +18,7 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.runner.affinemap import Expr, parse_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
 from gpu_lsp.runner.ops_core import INDEX_BINARY, arith_name
@@ -33,6 +34,8 @@ template <typename T> __device__ __forceinline__ T mlir_ceildiv(T a, T b) {
   T q = a / b; T r = a % b; return (r != 0 && ((r < 0) == (b < 0))) ? q + 1 : q;
 }
 template <typename T> __device__ __forceinline__ T mlir_ceildivu(T a, T b) { return a / b + (a % b != 0); }
+__device__ __forceinline__ long long mlir_smin(long long a, long long b) { return a < b ? a : b; }
+__device__ __forceinline__ long long mlir_smax(long long a, long long b) { return a > b ? a : b; }
 template <typename T> __device__ __forceinline__ T mlir_maximumf(T a, T b) { return a != a ? a : (b != b ? b : (a > b ? a : b)); }
 template <typename T> __device__ __forceinline__ T mlir_minimumf(T a, T b) { return a != a ? a : (b != b ? b : (a < b ? a : b)); }
 template <typename T> __device__ __forceinline__ T mlir_maxnumf(T a, T b) { return a != a ? b : (b != b ? a : (a > b ? a : b)); }
@@ -489,6 +492,23 @@ class FunctionEmitter:
                 self.out(op, f"(long long){v}LL" if v != -(2**63) else "(long long)(-9223372036854775807LL - 1)")
             else:
                 self.out(op, f"({scalar_ctype(ty)}){v}" if v != -(2 ** (w - 1)) else f"({scalar_ctype(ty)})({v + 1} - 1)")
+
+    def _affine(self, op: Operation) -> None:
+        attr = op.get_attr("map")
+        text = getattr(attr, "text", None) or str(attr)
+        try:
+            count, results = parse_map(text)
+        except ValueError as exc:
+            raise Unsupported(f"'{op.name}' with the map {text} is not supported by the CUDA code generator ({exc})", op) from None
+        names = [self.var(v) for v in op.operands]
+        if len(names) != count or not results:
+            raise Unsupported(f"'{op.name}' with the map {text} is not supported by the CUDA code generator", op)
+        exprs = [_affine_c(e, names) for e in results]
+        out = exprs[0]
+        pick = "mlir_smin" if op.name == "affine.min" else "mlir_smax"
+        for other in exprs[1:]:
+            out = f"{pick}({out}, {other})"
+        self.out(op, out)
 
     def _int_binary(self, op: Operation) -> None:
         name = arith_name(op)
@@ -1176,6 +1196,25 @@ class FunctionEmitter:
         self.out(op, "MR<signed char, 1>{mlir_dsmem, 0, {mlir_dsm_size}, {1}}")
 
 
+def _affine_c(e: Expr, names: list[str]) -> str:
+    """An affine expression as C on long long, wrapping like index arithmetic."""
+    kind = e[0]
+    if kind == "const":
+        return f"(long long){e[1]}LL" if e[1] != -(2**63) else "(long long)(-9223372036854775807LL - 1)"
+    if kind == "var":
+        return names[e[1]]
+    a, b = _affine_c(e[1], names), _affine_c(e[2], names)
+    if kind == "+":
+        return f"(long long)((unsigned long long)({a}) + (unsigned long long)({b}))"
+    if kind == "*":
+        return f"(long long)((unsigned long long)({a}) * (unsigned long long)({b}))"
+    if kind == "floordiv":
+        return f"mlir_floordiv<long long>({a}, {b})"
+    if kind == "ceildiv":
+        return f"mlir_ceildiv<long long>({a}, {b})"
+    return f"(long long)((unsigned long long)({a}) - (unsigned long long)mlir_floordiv<long long>({a}, {b}) * (unsigned long long)({b}))"
+
+
 def _contiguous(shape) -> list[int]:
     out, acc = [], 1
     for s in reversed(shape):
@@ -1206,6 +1245,9 @@ EMITTERS = {
     "index.bool.constant": FunctionEmitter._constant,
     "index.sizeof": lambda self, op: self.out(op, "64LL"),
     "arith.cmpi": FunctionEmitter._cmpi,
+    "affine.apply": FunctionEmitter._affine,
+    "affine.min": FunctionEmitter._affine,
+    "affine.max": FunctionEmitter._affine,
     "arith.cmpf": FunctionEmitter._cmpf,
     "arith.select": FunctionEmitter._select,
     "arith.addui_extended": FunctionEmitter._extended,

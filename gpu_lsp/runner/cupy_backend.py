@@ -22,12 +22,15 @@ CUDA_MEMCPY_DEFAULT = 4
 CUDA_HOST_REGISTER_DEFAULT = 0
 
 
+INSTALL = "pip install 'gpu-lsp[gpu]' (CuPy for CUDA 12), or the CuPy wheel of your CUDA version (cupy-cuda11x, cupy-cuda13x)"
+
+
 def probe() -> str | None:
     """None when CuPy sees a usable CUDA device, else a one-line reason."""
     try:
         import cupy
     except ImportError:
-        return "cupy is not installed"
+        return f"cupy is not installed: {INSTALL}"
     except Exception as exc:  # a broken installation
         return f"cupy cannot be imported ({exc.__class__.__name__}: {exc})"
     try:

@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 
+from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError, RunTimeout, Unsupported
@@ -86,6 +87,8 @@ class Interpreter:
         self._ticks = 0
         self._orders: dict[int, dict[Block, int]] = {}  # block order of multi-block regions (the program outlives the run)
         self.host_access = Access(None, False, locator.where)
+        self.loop_plans: dict[int, object] = {}  # hostloop.Plan (or None) of each host scf.for run so far
+        self.compiled_loops: dict[tuple[int, int], list] = {}  # hostcompile closures of host scf.for bodies
 
     # --- limits -----------------------------------------------------------------------------
 
@@ -330,9 +333,14 @@ def _successor_counts(term: Operation) -> list[int]:
     return [len(s.arguments) for s in term.successors]
 
 
+def _element(ty):
+    """A vector's element type (host vectors are ndarrays of it), else the type itself."""
+    return ty.element if isinstance(ty, T.VectorType) else ty
+
+
 def result_dtype(op: Operation, index: int = 0) -> np.dtype:
     ty = op.results[index].type
-    dt = dtype_of(ty)
+    dt = dtype_of(_element(ty))
     if dt is None:
         raise Unsupported(f"'{op.name}' on values of type {ty} is not supported by the runner", op)
     return dt
@@ -340,7 +348,7 @@ def result_dtype(op: Operation, index: int = 0) -> np.dtype:
 
 def operand_dtype(op: Operation, index: int = 0) -> np.dtype:
     ty = op.operands[index].type
-    dt = dtype_of(ty)
+    dt = dtype_of(_element(ty))
     if dt is None:
         raise Unsupported(f"'{op.name}' on values of type {ty} is not supported by the runner", op)
     return dt

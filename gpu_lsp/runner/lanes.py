@@ -33,15 +33,16 @@ class Space:
         tl = np.arange(n, dtype=np.int64)
         lb = np.arange(b0, b1, dtype=np.int64)
         self.base = (
-            (tl % bx).reshape(1, n),
-            ((tl // bx) % by).reshape(1, n),
-            (tl // (bx * by)).reshape(1, n),
-            (lb % gx).reshape(-1, 1),
-            ((lb // gx) % gy).reshape(-1, 1),
-            (lb // (gx * gy)).reshape(-1, 1),
+            _digit(tl, 1, bx).reshape(1, n),
+            _digit(tl, bx, by).reshape(1, n),
+            _digit(tl, bx * by, bz).reshape(1, n),
+            _digit(lb, 1, gx).reshape(-1, 1),
+            _digit(lb, gx, gy).reshape(-1, 1),
+            _digit(lb, gx * gy, gz).reshape(-1, 1),
         )
         self.tl = tl.reshape(1, n)
-        self.ranges = tuple((int(a.min()), int(a.max())) for a in self.base)
+        # Every thread of a block is present: thread ids span their whole extent.
+        self.ranges = tuple((0, e - 1) for e in block) + tuple((int(a.min()), int(a.max())) for a in self.base[BX:])
 
     def thread_coords(self, b: int, t: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         """(block id, thread id) of element [b, t] of a (B, N) array."""
@@ -61,6 +62,15 @@ class Space:
     def linear_thread(self) -> "Lin":
         """The chunk-local linear thread position `lb * N + tl` as an affine form."""
         return Lin(-self.b0 * self.N, self.enum_strides, np.dtype(np.int64))
+
+
+def _digit(linear: np.ndarray, below: int, extent: int) -> np.ndarray:
+    """`(linear // below) % extent` for linear indices below `below * extent * ...`, without work where it is trivial."""
+    if extent == 1:
+        return np.zeros(linear.shape, dtype=np.int64)
+    digits = linear if below == 1 else linear // below
+    top = int(linear.max()) if linear.size else 0
+    return digits if top < below * extent else digits % extent
 
 
 class Lin:

@@ -21,6 +21,8 @@ from gpu_lsp.runner.elementwise import (
     math_op,
 )
 from gpu_lsp.runner.errors import RunError, Unsupported
+from gpu_lsp.runner.hostcompile import run_scalar_loop
+from gpu_lsp.runner.hostloop import run_vectorised
 from gpu_lsp.runner.interp import (
     Ctx,
     Env,
@@ -29,6 +31,7 @@ from gpu_lsp.runner.interp import (
     operand_dtype,
     result_dtype,
 )
+from gpu_lsp.runner.ops_vector import vector_constant
 from gpu_lsp.runner.lanes import Lin, is_uniform, mask_and, materialize, normalize_mask
 from gpu_lsp.runner.memory import HOST, PRIVATE, MemRef, contiguous_strides
 
@@ -41,6 +44,9 @@ DYNAMIC = -(2**63)
 def _constant(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     ty = op.results[0].type
     attr = op.get_attr("value")
+    if isinstance(ty, T.VectorType) and attr is not None:
+        env.vals[op.results[0]] = vector_constant(attr, ty, op)
+        return
     value = constant_value(attr, ty) if attr is not None else None
     if value is None:
         if isinstance(ty, (T.VectorType, T.TensorType)):
@@ -180,7 +186,7 @@ def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
 @handles("arith.cmpi", "index.cmp")
 def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
-    pred = op.extra.get("predicate") or _predicate_name(op, "cmpi")
+    pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
     dt = operand_dtype(op)
     if isinstance(a, Lin) or isinstance(b, Lin):
         out = _lin_cmp(pred, a, b, dt, ctx.space)
@@ -195,7 +201,8 @@ _CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
 
 
-def _predicate_name(op: Operation, kind: str) -> str:
+def predicate_name(op: Operation, kind: str) -> str:
+    """The predicate of a cmpi/cmpf/index.cmp op by name (`slt`, `oeq`, ...)."""
     if op.name == "index.cmp":
         return _enum_name(op.get_attr("pred"))
     attr = op.get_attr("predicate")
@@ -208,7 +215,7 @@ def _predicate_name(op: Operation, kind: str) -> str:
 @handles("arith.cmpf")
 def _cmpf(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
-    pred = op.extra.get("predicate") or _predicate_name(op, "cmpf")
+    pred = op.extra.get("predicate") or predicate_name(op, "cmpf")
     it.assign(env, op.results[0], cmpf(pred, a, b), ctx, mask)
 
 
@@ -321,6 +328,13 @@ def _for(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
             lo, hi, st = lo % (1 << bits), hi % (1 << bits), st % (1 << bits)
         if st <= 0:
             raise RunError(f"'scf.for' op has a non-positive step ({st})", op)
+        if not unsigned and lo < hi and mask is None and not ctx.device:
+            out = run_vectorised(it, op, env, ctx, lo, hi, st, vals, dt)
+            if out is None and ctx.space is None:
+                out = run_scalar_loop(it, op, env, ctx, lo, hi, st, vals, dt)
+            if out is not None:
+                it.set_results(op, out, env, ctx, mask)
+                return
         i = lo
         while i < hi:
             it.tick(op)
@@ -634,7 +648,7 @@ def _load(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         it.assign(env, op.results[0], fix(value) if not isinstance(value, np.ndarray) else value, ctx, mask)
         return
     it.tracker.host_access(mem.buf, op, write=False)
-    env.vals[op.results[0]] = it.host_access.load(mem, _indices(idx, None), op, None)
+    it.assign(env, op.results[0], ctx.access.load(mem, _indices(idx, ctx.space), op, mask), ctx, mask)
 
 
 @handles("memref.store")
@@ -644,7 +658,7 @@ def _store(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         ctx.access.store(mem, _indices(idx, ctx.space), value, op, mask)
         return
     it.tracker.host_access(mem.buf, op, write=True)
-    it.host_access.store(mem, _indices(idx, None), value, op, None)
+    ctx.access.store(mem, _indices(idx, ctx.space), value, op, mask)
 
 
 @handles("memref.dim")
@@ -869,6 +883,56 @@ def _view(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         raise RunError(f"'memref.view' op makes a {ty} that does not fit in its {src.buf.nbytes}-byte buffer", op)
     mem = MemRef(src.buf, dt, total // itemsize, sizes, contiguous_strides(sizes), ty)
     it.assign(env, op.results[0], mem, ctx, mask)
+
+
+def _reassociation(op: Operation) -> list[list[int]]:
+    attr = op.get_attr("reassociation")
+    return [[int(d.value) for d in group.elements] for group in getattr(attr, "elements", ())]
+
+
+def _static_layout(op: Operation, mem: MemRef) -> tuple[list[int], list[int]]:
+    values = list(mem.sizes) + list(mem.strides)
+    if not all(is_uniform(v) and not isinstance(v, Lin) for v in values):
+        raise Unsupported(f"'{op.name}' of a memref whose sizes or strides differ between threads is not supported by the runner", op)
+    return [int(v) for v in mem.sizes], [int(v) for v in mem.strides]
+
+
+@handles("memref.collapse_shape")
+def _collapse_shape(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    (src,) = it.operands(op, env)
+    sizes, strides = _static_layout(op, src)
+    new_sizes, new_strides = [], []
+    for group in _reassociation(op):
+        wide = [d for d in group if sizes[d] != 1]
+        for outer, inner in zip(wide, wide[1:]):
+            if strides[outer] != strides[inner] * sizes[inner]:
+                raise RunError(f"'memref.collapse_shape' op merges dimensions {group} of a memref whose elements are not contiguous there", op)
+        new_sizes.append(int(np.prod([sizes[d] for d in group])))
+        new_strides.append(strides[wide[-1]] if wide else 1)
+    it.assign(env, op.results[0], src.derive(src.offset, new_sizes, new_strides, op.results[0].type), ctx, mask)
+
+
+@handles("memref.expand_shape")
+def _expand_shape(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
+    src, *dynamic = it.operands(op, env)
+    sizes, strides = _static_layout(op, src)
+    ty = op.results[0].type
+    if any(not is_uniform(v) or isinstance(v, Lin) for v in dynamic):
+        raise Unsupported("'memref.expand_shape' with an output shape that differs between threads is not supported by the runner", op)
+    if sum(d is None for d in ty.shape) != len(dynamic):
+        raise RunError(f"'memref.expand_shape' op has {len(dynamic)} output sizes for the dynamic dimensions of {ty}", op)
+    dims = iter(int(v) for v in dynamic)
+    out_sizes = [next(dims) if d is None else int(d) for d in ty.shape]
+    out_strides = [0] * len(out_sizes)
+    for d, group in enumerate(_reassociation(op)):
+        total = int(np.prod([out_sizes[k] for k in group]))
+        if total != sizes[d]:
+            raise RunError(f"'memref.expand_shape' op splits dimension {d} of size {sizes[d]} into sizes {[out_sizes[k] for k in group]}", op)
+        step = strides[d]
+        for k in reversed(group):
+            out_strides[k] = step
+            step *= out_sizes[k]
+    it.assign(env, op.results[0], src.derive(src.offset, out_sizes, out_strides, ty), ctx, mask)
 
 
 @handles("memref.atomic_rmw")

@@ -58,6 +58,7 @@ class RunProcess:
         text: str,
         *,
         entry: str = "main",
+        arguments: list[str] | None = None,
         backend: str = "auto",
         timeout: float = 60.0,
         max_memory: int | None = None,
@@ -71,6 +72,8 @@ class RunProcess:
         self.args = [sys.executable, "-m", "gpu_lsp.cli.gpu_run", "--entry", entry, "--backend", backend, "--timeout", str(timeout)]
         if max_memory is not None:
             self.args += ["--max-memory", str(max_memory)]
+        for value in arguments or []:
+            self.args.append(f"--arg={value}")  # `=` keeps a value such as -1 from reading as an option
         self.args.append("-")
         # A hard cap on the child's address space backs up --max-memory (which counts the
         # program's allocations) on the NumPy backend; CUDA reserves too much address space for it.

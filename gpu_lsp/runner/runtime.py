@@ -152,6 +152,16 @@ class Runtime:
         for suffix in ("I32", "F32", "F64", "Ind"):
             self.functions[f"verifyMemRef{suffix}"] = self._verify
         self.functions["print_memref_f32"] = self.functions["printMemrefF32"]
+        for suffix in ("Float", "Int32"):
+            self.functions[f"mgpuMemGetDeviceMemRef1d{suffix}"] = self._device_memref
+
+    @staticmethod
+    def _device_memref(args, op, ctx):
+        """ROCm's wrappers: the device view of host memory registered with gpu.host_register."""
+        mem = args[0]
+        if not isinstance(mem, MemRef) or mem.buf.freed or not mem.buf.registered:
+            raise RunError(f"'{op.name}' op asks for the device pointer of memory not registered with gpu.host_register", op)
+        return [mem]
 
     def lookup(self, name: str) -> Callable | None:
         if name.startswith("_mlir_ciface_"):

@@ -58,3 +58,18 @@ def mlir_array(values, ty: str) -> str:
     else:
         body = ", ".join(str(int(v)) for v in values)
     return f"dense<[{body}]>"
+
+
+def assert_same_output(want: str, got: str) -> None:
+    """A GPU backend printed what the NumPy backend printed: printMemref values (floats to 1e-5),
+    other lines in any order (device printf from different threads)."""
+    if "Memref" not in want:
+        assert sorted(got.splitlines()) == sorted(want.splitlines())
+        return
+    a, b = printed_memrefs(want), printed_memrefs(got)
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        if x.dtype.kind == "i" and y.dtype.kind == "i":
+            assert (x == y).all()
+        else:
+            np.testing.assert_allclose(y, x, rtol=1e-5, atol=1e-30)

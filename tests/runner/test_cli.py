@@ -104,3 +104,11 @@ def test_console_script_runs_as_a_module(program: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "gpu_lsp.cli.gpu_run", "--backend", "numpy", "--max-memory", "1M", "--timeout", "30", str(program)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "[1,  1,  1" in r.stdout
+
+
+def test_missing_cupy_names_the_install_command(program: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "cupy", None)  # `import cupy` raises ImportError
+    assert main(["--backend", "cupy", str(program)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gpu-run: no GPU: cupy is not installed: pip install 'gpu-lsp[gpu]' (CuPy for CUDA 12)")
+    assert "cupy-cuda11x" in err and err.count("\n") == 1

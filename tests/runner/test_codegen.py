@@ -1,4 +1,4 @@
-"""CUDA C codegen: every kernel of the integration tests and of the runner's test programs compiles with nvcc."""
+"""CUDA C codegen: every kernel of the upstream integration programs and of the runner's test programs compiles with nvcc."""
 
 from __future__ import annotations
 
@@ -8,21 +8,20 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import test_affine
 import test_arith
 import test_async
 import test_cli
+import test_integration
 import test_kernels
 
 from gpu_lsp.runner.codegen import emit_program_cuda, kernels_of
 from gpu_lsp.runner.program import Program
-from support.corpus import require_corpus
-
-INTEGRATION = "upstream/mlir/test/Integration/GPU/CUDA"
 NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if Path("/usr/local/bin/nvcc").exists() else None)
 
 
 def programs() -> dict[str, str]:
-    out = {p.name: p.read_text() for p in sorted((require_corpus() / INTEGRATION).glob("*.mlir"))}
+    out = {name: test_integration.PROGRAMS[name].read_text() for name in test_integration.RUNNABLE}
     k = test_kernels
     out["control_flow"] = k.launch_and_print(k.CONTROL_FLOW, 7, 64)
     out["collectives"] = k.launch_and_print(k.COLLECTIVES, 14, 64, blocks=3)
@@ -39,6 +38,7 @@ def programs() -> dict[str, str]:
     out["index_ops"] = a.index_program()
     out["half"] = k.half_program()
     out["matmul"] = k.matmul_program()
+    out["affine"] = test_affine.KERNEL
     return out
 
 

@@ -213,21 +213,21 @@ module attributes {gpu.container_module} {
     assert "test.mlir:9:7: error: 'gpu.shuffle' op reads a lane that does not exist: the block has 13 threads (thread (5, 0, 0) of block (0, 0, 0))" in r.stderr
 
 
-def test_vectors_are_reported_up_front_and_subviews_run() -> None:
+def test_tensors_are_reported_up_front_and_subviews_run() -> None:
     text = """
 func.func @main() {
   %m = memref.alloc () : memref<4x4xf32>
   %u = memref.cast %m : memref<4x4xf32> to memref<*xf32>
   call @printMemrefF32(%u) : (memref<*xf32>) -> ()
   %v = memref.subview %m[1, 1] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1], offset: 5>>
-  %c = arith.constant dense<1.0> : vector<4xf32>
+  %c = arith.constant dense<1.0> : tensor<4xf32>
   return
 }
 func.func private @printMemrefF32(memref<*xf32>)
 """
     r = run(text)
     assert r.exit_code == 1 and r.stdout == ""
-    assert r.stderr.startswith("test.mlir:7:3: error: 'arith.constant' on vector<4xf32> values is not supported by the runner"), r.stderr
+    assert r.stderr.startswith("test.mlir:7:3: error: 'arith.constant' on tensor<4xf32> values is not supported by the runner (tensors are not)"), r.stderr
     subview = """
 func.func @main() {
   %c0 = arith.constant 0 : index

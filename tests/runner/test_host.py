@@ -223,3 +223,32 @@ def test_warning_for_host_access_of_pending_device_work_is_not_an_error() -> Non
     r = run("func.func @main() {\n  %t = gpu.wait async\n  return\n}\n")
     assert r.exit_code == 0
     assert r.stderr.startswith("test.mlir:2:3: warning: the async token of 'gpu.wait' is never waited on")
+
+
+DEVICE_POINTER = """
+func.func private @mgpuMemGetDeviceMemRef1dFloat(memref<?xf32>) -> memref<?xf32>
+func.func @main() {
+  %m = memref.alloc() : memref<3xf32>
+  %d = memref.cast %m : memref<3xf32> to memref<?xf32>
+  %u = memref.cast %m : memref<3xf32> to memref<*xf32>
+  REGISTER
+  %dev = call @mgpuMemGetDeviceMemRef1dFloat(%d) : (memref<?xf32>) -> memref<?xf32>
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 4.5 : f32
+  memref.store %v, %dev[%c1] : memref<?xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
+func.func private @printMemrefF32(memref<*xf32>)
+"""
+
+
+def test_rocm_device_pointer_of_registered_memory_aliases_it() -> None:
+    result = run_ok(DEVICE_POINTER.replace("REGISTER", "gpu.host_register %u : memref<*xf32>"))
+    assert printed_memrefs(result.stdout)[0].tolist() == [0, 4.5, 0]
+
+
+def test_rocm_device_pointer_of_unregistered_memory_is_an_error() -> None:
+    result = run(DEVICE_POINTER.replace("REGISTER", ""))
+    assert result.exit_code == 1
+    assert "test.mlir:8:3: error: 'func.call' op asks for the device pointer of memory not registered" in result.stderr

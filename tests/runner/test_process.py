@@ -52,3 +52,10 @@ def test_cancel() -> None:
     assert outcome.cancelled and outcome.exit_code != 0
     assert time.monotonic() - start < 30
 
+
+
+def test_entry_arguments_are_passed_on() -> None:
+    text = "func.func @f(%a: i64, %m: memref<?xf32>) -> i64 {\n  %c = arith.constant 1 : index\n  %x = memref.load %m[%c] : memref<?xf32>\n  vector.print %x : f32\n  return %a : i64\n}\n"
+    outcome = RunProcess(text, entry="f", arguments=["-7", "3:range"], backend="numpy").start().wait()
+    assert outcome.exit_code == 0, outcome.stderr
+    assert outcome.stdout == "1\n-7\n"
