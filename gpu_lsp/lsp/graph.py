@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.sanitizer.graph import build_graphs, to_json
-from gpu_lsp.sanitizer.render import to_dot, to_html
+from gpu_lsp.diagnostics.sanitizer.graph import build_graphs, to_json
+from gpu_lsp.diagnostics.sanitizer.render import to_dot, to_html
 
 FORMATS = ("json", "html", "dot")
 

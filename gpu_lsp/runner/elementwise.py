@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr, StringAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.runner.dtypes import signed_of, unsigned_of
 from gpu_lsp.runner.errors import RunError, Unsupported
@@ -332,3 +333,30 @@ def math_op(name: str, args: list, dt: np.dtype, op: Operation):
         info = np.finfo(np.asarray(x).dtype)
         return fix(np.isfinite(x) & (np.abs(x) >= info.tiny))
     raise Unsupported(f"'{op.name}' is not supported by the runner", op)
+
+
+_CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+_CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
+
+
+def predicate_name(op: Operation, kind: str) -> str:
+    """The predicate of a cmpi/cmpf/index.cmp op by name (`slt`, `oeq`, ...)."""
+    if op.name == "index.cmp":
+        return enum_name(op.get_attr("pred"))
+    attr = op.get_attr("predicate")
+    names = _CMPI if kind == "cmpi" else _CMPF
+    if isinstance(attr, IntegerAttr) and 0 <= attr.value < len(names):
+        return names[attr.value]
+    raise Unsupported(f"'{op.name}' without a readable predicate is not supported by the runner", op)
+
+
+def enum_name(attr) -> str | None:
+    """The keyword an enum attribute spells (`#gpu<shuffle xor>` -> `xor`, `"add"` -> `add`)."""
+    if attr is None:
+        return None
+    if isinstance(attr, StringAttr):
+        return attr.value
+    if isinstance(attr, DialectAttr):
+        return (attr.body or attr.name).split()[-1]
+    text = str(attr)
+    return text.strip('"').split()[-1] if text else None

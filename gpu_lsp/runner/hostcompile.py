@@ -15,6 +15,7 @@ from typing import Callable
 import numpy as np
 
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.runner.elementwise import predicate_name
 from gpu_lsp.runner.errors import Unsupported
 from gpu_lsp.runner.interp import BRANCHES, EXITS, Ctx, Env, Interpreter, operand_dtype, result_dtype
 from gpu_lsp.runner.memory import HOST, MemRef
@@ -122,7 +123,6 @@ def _binary(op: Operation, fn, wrap, scalar: type, general: Step) -> Step:
 def _compare(op: Operation, general: Step) -> Step:
     a, b = op.operands
     (r,) = op.results
-    from gpu_lsp.runner.ops_core import predicate_name  # ops_core runs these loops
 
     try:
         pred = op.extra.get("predicate") or predicate_name(op, "cmpi")

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr
+from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, unsigned_of
 from gpu_lsp.runner.elementwise import (
@@ -15,10 +15,12 @@ from gpu_lsp.runner.elementwise import (
     cmpf,
     cmpi,
     convert,
+    enum_name,
     fix,
     float_binary,
     integer_binary,
     math_op,
+    predicate_name,
 )
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.hostcompile import run_scalar_loop
@@ -31,9 +33,9 @@ from gpu_lsp.runner.interp import (
     operand_dtype,
     result_dtype,
 )
-from gpu_lsp.runner.ops_vector import vector_constant
 from gpu_lsp.runner.lanes import Lin, is_uniform, mask_and, materialize, normalize_mask
 from gpu_lsp.runner.memory import HOST, PRIVATE, MemRef, contiguous_strides
+from gpu_lsp.runner.ops_vector import vector_constant
 
 DYNAMIC = -(2**63)
 
@@ -195,21 +197,6 @@ def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
             return
         a, b = materialize(a, ctx.space), materialize(b, ctx.space)
     it.assign(env, op.results[0], cmpi(pred, a, b, dt), ctx, mask)
-
-
-_CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-_CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
-
-
-def predicate_name(op: Operation, kind: str) -> str:
-    """The predicate of a cmpi/cmpf/index.cmp op by name (`slt`, `oeq`, ...)."""
-    if op.name == "index.cmp":
-        return _enum_name(op.get_attr("pred"))
-    attr = op.get_attr("predicate")
-    names = _CMPI if kind == "cmpi" else _CMPF
-    if isinstance(attr, IntegerAttr) and 0 <= attr.value < len(names):
-        return names[attr.value]
-    raise Unsupported(f"'{op.name}' without a readable predicate is not supported by the runner", op)
 
 
 @handles("arith.cmpf")
@@ -938,7 +925,7 @@ def _expand_shape(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> N
 @handles("memref.atomic_rmw")
 def _atomic_rmw(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     value, mem, *idx = it.operands(op, env)
-    name = op.extra.get("kind") or _enum_name(op.get_attr("kind"))
+    name = op.extra.get("kind") or enum_name(op.get_attr("kind"))
     if name is None:
         raise Unsupported("'memref.atomic_rmw' without a readable kind is not supported by the runner", op)
     access = ctx.access if ctx.device else it.host_access
@@ -947,17 +934,6 @@ def _atomic_rmw(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> Non
     old = atomic_update(name, mem, addr, value, ctx.space, mask, op)
     if op.results:
         it.assign(env, op.results[0], old, ctx, mask)
-
-
-def _enum_name(attr) -> str | None:
-    if attr is None:
-        return None
-    if isinstance(attr, StringAttr):
-        return attr.value
-    if isinstance(attr, DialectAttr):
-        return (attr.body or attr.name).split()[-1]
-    text = str(attr)
-    return text.strip('"').split()[-1] if text else None
 
 
 _ATOMIC = {

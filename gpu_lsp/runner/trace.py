@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.runner.tokens import Node, Token, Tracker
-from gpu_lsp.sanitizer.streams import HOST_LANE, StreamAssigner
+from gpu_lsp.diagnostics.sanitizer.streams import HOST_LANE, StreamAssigner
 
 PID = 1
 

@@ -9,7 +9,7 @@ import pytest
 
 from gpu_lsp.cli import gpu_run
 from gpu_lsp.cli.gpu_graph import graphs_of
-from gpu_lsp.sanitizer.host import GPU_HOST_OPS
+from gpu_lsp.diagnostics.sanitizer.host import GPU_HOST_OPS
 from sanitizer.programs import generate
 
 PHASES = {"M", "X", "s", "f"}

@@ -12,8 +12,8 @@ from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.views import LaunchFuncView, LaunchView
 from gpu_lsp.passes.effects import constant_int
-from gpu_lsp.sanitizer.host import kernel_of
-from gpu_lsp.sanitizer.limits import (
+from gpu_lsp.diagnostics.sanitizer.host import kernel_of
+from gpu_lsp.diagnostics.sanitizer.limits import (
     MAX_BLOCK_DIMS,
     MAX_GRID_DIMS,
     MAX_THREADS_PER_BLOCK,

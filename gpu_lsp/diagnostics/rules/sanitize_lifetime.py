@@ -15,7 +15,7 @@ from gpu_lsp.diagnostics.rules._util import (
     wait_before,
 )
 from gpu_lsp.ir.views import async_token
-from gpu_lsp.sanitizer.host import (
+from gpu_lsp.diagnostics.sanitizer.host import (
     DOUBLE_FREE,
     FREE_IN_USE,
     LEAK,

@@ -8,7 +8,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
-from gpu_lsp.sanitizer.host import (
+from gpu_lsp.diagnostics.sanitizer.host import (
     DEVICE_MEMORY_ON_HOST,
     HOST_MEMORY_IN_KERNEL,
     chunk_hazards,

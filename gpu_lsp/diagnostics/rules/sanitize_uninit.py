@@ -8,7 +8,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
-from gpu_lsp.sanitizer.host import UNINITIALIZED, chunk_hazards
+from gpu_lsp.diagnostics.sanitizer.host import UNINITIALIZED, chunk_hazards
 
 
 @rule("GPU412", "uninitialized-device-read", Severity.WARNING)

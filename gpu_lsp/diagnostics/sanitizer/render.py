@@ -9,8 +9,8 @@ import shutil
 import subprocess
 
 from gpu_lsp.diagnostics.model import Diagnostic
-from gpu_lsp.sanitizer.graph import AsyncGraph, Node
-from gpu_lsp.sanitizer.streams import HOST_LANE
+from gpu_lsp.diagnostics.sanitizer.graph import AsyncGraph, Node
+from gpu_lsp.diagnostics.sanitizer.streams import HOST_LANE
 
 COLOURS = {"race": "#d62728", "leak": "#ff7f0e", "other": "#9467bd"}
 INSTALL_DOT = "Graphviz's `dot` is not installed (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz); --format html draws the graph without it"

@@ -12,7 +12,7 @@ from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, OpResult
 from gpu_lsp.ir.views import async_dependencies, async_token
 from gpu_lsp.parser.api import ParsedFile
-from gpu_lsp.sanitizer.host import (
+from gpu_lsp.diagnostics.sanitizer.host import (
     DEVICE_CODE,
     FREE_IN_USE,
     FUNCTIONS,
@@ -21,7 +21,7 @@ from gpu_lsp.sanitizer.host import (
     chunk_hazards,
     host_blocks,
 )
-from gpu_lsp.sanitizer.streams import StreamAssigner
+from gpu_lsp.diagnostics.sanitizer.streams import StreamAssigner
 
 SCHEMA_VERSION = 1
 # Diagnostic codes drawn on the graph: async tokens (GPU2xx) and the sanitizer (GPU41x).

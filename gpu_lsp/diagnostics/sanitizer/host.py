@@ -26,7 +26,7 @@ from gpu_lsp.ir.views import (
     async_token,
     copy_operands,
 )
-from gpu_lsp.sanitizer.kernels import Summary, cached_summary
+from gpu_lsp.diagnostics.sanitizer.kernels import Summary, cached_summary
 
 # Hazard kinds (one rule reports each group).
 RACE = "race"
