@@ -27,10 +27,10 @@ local defaults = {
   cmd = { 'python3', '-m', 'gpu_lsp' },
   -- Sent as initializationOptions, and answered for workspace/configuration section `gpuLsp`.
   -- The server's settings (gpu_lsp/lsp/settings_schema.py), with the server's defaults.
-  -- `lint.mlirVersion` (the LLVM major version you compile with) is unset by default: the
+  -- `lint.mlirVersion` (the LLVM major version you compile with) is unset (nil) by default: the
   -- project's `mlir-version` (pyproject.toml [tool.gpu-lint] / gpu-lint.toml) applies, else 23.
   settings = {
-    lint = { select = {}, ignore = {}, severity = vim.empty_dict(), mlirVersion = vim.NIL },
+    lint = { select = {}, ignore = {}, severity = vim.empty_dict() },
     runner = { backend = 'auto', timeout = 60, maxMemory = 4294967296 },
   },
   filetypes = { 'mlir' },
