@@ -158,8 +158,6 @@ class IncrementalLinter:
         changed; None when the edit needs a full lint."""
         if self.chunks is None or key != self.key or len(self.chunks) != len(parsed.chunks):
             return None
-        if _has_directives(parsed):
-            return None
         plans = []
         changed_total = 0
         for chunk, (parts, others) in zip(parsed.chunks, self.chunks):
@@ -170,7 +168,7 @@ class IncrementalLinter:
             if not fresh and len(units) == len(parts):
                 plans.append((chunk, units, reused, []))
                 continue
-            if any(units[i].span is None for i in fresh):
+            if any(units[i].span is None for i in fresh) or _directives_near(parsed.text, units, fresh):
                 return None
             alive = {id(op) for op in units}
             if any(op is not None and id(op) not in alive for _, op, _ in others):
@@ -282,3 +280,14 @@ def _chunk_index(parsed: ParsedFile, offset: int) -> int:
 
 def _has_directives(parsed: ParsedFile) -> bool:
     return any("gpu-lint" in c.text for chunk in parsed.chunks for c in chunk.comments)
+
+
+def _directives_near(text: str, units: list[Operation], fresh: list[int]) -> bool:
+    """Whether the text of the new units, or between them and their neighbours, may hold a
+    suppression comment (the last full lint saw none elsewhere)."""
+    for i in fresh:
+        start = units[i - 1].range.end if i > 0 else 0
+        end = units[i + 1].range.start if i + 1 < len(units) else len(text)
+        if "gpu-lint" in text[start:end]:
+            return True
+    return False

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Diagnostic, Related
@@ -210,13 +211,16 @@ _NOISE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*')
 
 
 class Segment:
-    """One independently parsed piece of a chunk and everything its parse produced."""
+    """One independently parsed piece of a chunk and everything its parse produced. Its
+    diagnostics, comments and alias uses keep the offsets of the parse (`origin` was the
+    start then); `moved` says how far the segment has moved since."""
 
-    __slots__ = ("start", "end", "ops", "diagnostics", "comments", "alias_uses", "aliases", "net", "defines", "sees_top")
+    __slots__ = ("start", "end", "origin", "ops", "diagnostics", "comments", "alias_uses", "aliases", "net", "defines", "sees_top")
 
     def __init__(self, start: int, end: int, net: tuple[int, int, int]) -> None:
         self.start = start
         self.end = end
+        self.origin = start
         self.net = net
         self.ops: list[Operation] = []
         self.diagnostics: list[Diagnostic] = []
@@ -226,6 +230,10 @@ class Segment:
         self.defines = False
         self.sees_top = False
 
+    @property
+    def moved(self) -> int:
+        return self.start - self.origin
+
     def shift(self, delta: int, ops: bool = True) -> None:
         """Move by `delta`; `ops=False` when the ops' anchors were moved already."""
         self.start += delta
@@ -233,11 +241,47 @@ class Segment:
         if ops:
             for op in self.ops:
                 op.anchor.base += delta
-        if self.diagnostics:
-            self.diagnostics = [_shift_diag(d, delta) for d in self.diagnostics]
-        self.comments = [Comment(c.text, c.range.shifted(delta)) for c in self.comments]
-        if self.alias_uses:
-            self.alias_uses = [(n, s + delta, e + delta) for n, s, e in self.alias_uses]
+
+    def current_diagnostics(self) -> list[Diagnostic]:
+        moved = self.moved
+        return [_shift_diag(d, moved) for d in self.diagnostics] if moved else self.diagnostics
+
+    def current_alias_uses(self) -> list[tuple[str, int, int]]:
+        moved = self.moved
+        return [(n, s + moved, e + moved) for n, s, e in self.alias_uses] if moved else self.alias_uses
+
+
+class Comments(Sequence):
+    """The comments of a chunk's segments, moved to where the segments are now on first use
+    (an edit only records how far each segment moved)."""
+
+    def __init__(self, pieces: list[tuple[list[Comment], int]]) -> None:
+        self._pieces = pieces
+        self._items: list[Comment] | None = None
+
+    def _all(self) -> list[Comment]:
+        if self._items is None:
+            self._items = [
+                Comment(c.text, c.range.shifted(moved)) if moved else c for comments, moved in self._pieces for c in comments
+            ]
+            self._pieces = []
+        return self._items
+
+    def __getitem__(self, index):
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, Sequence)) else NotImplemented
+
+
+def _comments(segments: list[Segment]) -> Comments:
+    return Comments([(seg.comments, seg.start - seg.origin) for seg in segments if seg.comments])
 
 
 @dataclass
@@ -313,8 +357,7 @@ def _parse_chunk_units(text: str, start: int, end: int) -> tuple[Chunk, list[Seg
         Resolver(diagnostics).resolve_top(ops)
     diagnostics.sort(key=Diagnostic.sort_key)
     ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
-    comments = [c for seg in segments for c in seg.comments]
-    chunk = Chunk(start, end, implicit_module(ops, start, end), diagnostics, comments, True, ctx)
+    chunk = Chunk(start, end, implicit_module(ops, start, end), diagnostics, _comments(segments), True, ctx)
     return chunk, segments if local else None
 
 
@@ -461,9 +504,9 @@ def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: i
         block.append(op)
     chunk.end += delta
     _grow_containers(chunk, delta)
-    diagnostics = [d for seg in result for d in seg.diagnostics]
+    diagnostics = [d for seg in result if seg.diagnostics for d in seg.current_diagnostics()]
     diagnostics.sort(key=Diagnostic.sort_key)
     chunk.diagnostics = diagnostics
-    chunk.comments = [c for seg in result for c in seg.comments]
-    ctx.alias_uses = [u for seg in result for u in seg.alias_uses]
+    chunk.comments = _comments(result)
+    ctx.alias_uses = [u for seg in result if seg.alias_uses for u in seg.current_alias_uses()]
     return result
