@@ -136,8 +136,9 @@ class IncrementalLinter:
 
     def __init__(self) -> None:
         self.key: tuple | None = None
-        # Per chunk: the unit parts, and the rule diagnostics outside every unit, each with the
-        # unit after it (it moves with that unit) and that unit's anchor base at the time.
+        # Per chunk: the unit parts, and the rule diagnostics outside every unit (or reaching
+        # out of their unit), each with the unit after it (it moves with that unit while no
+        # unit changes) and that unit's anchor base at the time.
         self.chunks: list[tuple[list[Part], list[tuple[Diagnostic, Operation | None, int]]]] | None = None
 
     def full(self, parsed: ParsedFile, settings: object | None, key: tuple) -> LintResult:
@@ -170,8 +171,7 @@ class IncrementalLinter:
                 continue
             if any(units[i].span is None for i in fresh) or _directives_near(parsed.text, units, fresh):
                 return None
-            alive = {id(op) for op in units}
-            if any(op is not None and id(op) not in alive for _, op, _ in others):
+            if others:  # a finding of the module as a whole (a symbol defined twice) may change
                 return None
             kept = {id(part) for part in reused if part is not None}
             before = sorted(part.interface for part in parts if id(part) not in kept)

@@ -3,66 +3,15 @@
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import pytest
 
 from gpu_lsp.parser.api import parse
-from gpu_lsp.parser.incremental import boundaries, parse_units, reparse_units
+from gpu_lsp.parser.incremental import parse_units, reparse_units
 from gpu_lsp.text import TextRange
-from support import SHARED
 from support.corpus import corpus_files
 from support.irdump import dump_file
-
-GEN = SHARED / "tools" / "gen_gpu_mlir.py"
-
-PASTED = """func.func @pasted(%a: memref<?xf32>, %n: index) {
-  %c0 = arith.constant 0 : index
-  %v = memref.load %a[%c0] : memref<?xf32>
-  return
-}
-"""
-
-
-def _generated(mode: str, lines: int) -> str:
-    out = subprocess.run(
-        [sys.executable, str(GEN), "--mode", mode, "--lines", str(lines)], check=True, capture_output=True, text=True
-    )
-    return out.stdout
-
-
-def typing_edits(text: str, rng: random.Random, count: int):
-    """Edits a person makes while typing: stray characters, braces and lines deleted and put
-    back, functions pasted. Yields (start, end, new text) against the current text."""
-    undo: list[tuple[int, str, str]] = []
-    for _ in range(count):
-        kind = rng.choice(("stray", "brace", "line", "paste", "undo", "undo"))
-        if kind == "undo" and undo:
-            pos, old, new = undo.pop()
-            if text[pos : pos + len(new)] == new:
-                yield pos, pos + len(new), old
-                text = text[:pos] + old + text[pos + len(new) :]
-            continue
-        if kind == "stray":
-            pos = rng.randrange(len(text))
-            old, new = "", rng.choice(["@", "%", "}", "{", "x", "(", ":", '"'])
-        elif kind == "brace":
-            braces = [i for i, ch in enumerate(text) if ch in "{}"]
-            if not braces:
-                continue
-            pos = rng.choice(braces)
-            old, new = text[pos], ""
-        elif kind == "line":
-            pos = text.rfind("\n", 0, rng.randrange(len(text))) + 1
-            old, new = text[pos : text.find("\n", pos) + 1], ""
-        else:
-            starts = boundaries(text, 0, len(text))
-            pos = rng.choice(starts)
-            old, new = "", PASTED
-        undo.append((pos, old, new))
-        yield pos, pos + len(old), new
-        text = text[:pos] + new + text[pos + len(old) :]
+from support.typing import generated, typing_edits
 
 
 def _diagnostics(parsed) -> list:
@@ -71,7 +20,7 @@ def _diagnostics(parsed) -> list:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_breaking_and_repairing_edits_equal_a_fresh_parse(seed: int) -> None:
-    text = _generated("inline", 600)
+    text = generated("inline", 600)
     rng = random.Random(seed)
     parsed = parse_units(text)
     for start, end, new in typing_edits(text, rng, 60):
@@ -83,7 +32,7 @@ def test_breaking_and_repairing_edits_equal_a_fresh_parse(seed: int) -> None:
 
 
 def test_valid_files_parse_as_the_parser_does() -> None:
-    text = _generated("outlined", 300) + _generated("inline", 300)
+    text = generated("outlined", 300) + generated("inline", 300)
     assert dump_file(parse_units(text)) == dump_file(parse(text))
     for path in corpus_files("**/Dialect/GPU/*.mlir")[:30]:
         source = path.read_text()
@@ -99,7 +48,7 @@ def test_unindented_nesting_is_not_split() -> None:
 
 
 def test_an_unbalanced_brace_damages_one_function() -> None:
-    text = _generated("inline", 400)
+    text = generated("inline", 400)
     clean = parse_units(text)
     functions = clean.chunks[0].top_level
     target = functions[1]
@@ -116,7 +65,7 @@ def test_an_unbalanced_brace_damages_one_function() -> None:
 
 
 def test_edit_inside_a_function_keeps_the_other_functions() -> None:
-    text = _generated("inline", 300)
+    text = generated("inline", 300)
     parsed = parse_units(text)
     functions = list(parsed.chunks[0].top_level)
     pos = text.index("gpu.thread_id x", functions[4].range.start)
