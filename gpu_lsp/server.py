@@ -154,6 +154,10 @@ class GpuLanguageServer(LanguageServer):
         doc = self.store.get(uri)
         if doc is None:
             return
+        if not settle:  # a large document being opened: requests run between the steps
+            while not await self.in_analysis(doc.analyse_step, self.settings):
+                if doc.closed:
+                    return
         result = await self.in_analysis(self._diagnostics_payload, doc, settle)
         if result is None or doc.closed or self.store.get(uri) is not doc:
             return
@@ -354,6 +358,12 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 
 
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot, int] | None:
+    doc = ls.store.get(uri)
+    partial = doc.partial if doc is not None else None
+    if partial is not None:  # the document is being opened: answer from the part parsed so far
+        offset = V.offset_of(partial, pos)
+        if doc.partial_at(offset) is partial:
+            return partial, offset
     snap = ls.snapshot_of(uri)
     if snap is None:
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.parser.api import SPLIT_MARKER, ParsedFile
-from gpu_lsp.parser.incremental import SegmentedFile, parse_units, reparse_units
+from gpu_lsp.parser.incremental import Progressive, SegmentedFile, parse_units, reparse_units
 from gpu_lsp.text import TextRange
 
 # Enough of `// -----` to tell whether a file may be split (split_ranges looks for this).
@@ -17,6 +17,11 @@ def parse_document(text: str) -> ParsedFile:
     one chunk either way, and is parsed unsplit so that re-parses need not look for markers).
     Top-level ops are parsed one segment at a time, so that an error stays in its op."""
     return parse_units(text, split=_MARKER in text)
+
+
+def start_document(text: str) -> Progressive:
+    """`parse_document(text)` to be done a batch of top-level ops at a time."""
+    return Progressive(text, split=_MARKER in text)
 
 
 def reparse_document(previous: ParsedFile, text: str, changed: TextRange) -> ParsedFile:

@@ -510,3 +510,81 @@ def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: i
     chunk.comments = _comments(result)
     ctx.alias_uses = [u for seg in result if seg.alias_uses for u in seg.current_alias_uses()]
     return result
+
+
+class Progressive:
+    """`parse_units(text, split)` done a batch of segments at a time, so that an editor can
+    answer requests on what is parsed while it opens a large file; the result is the same."""
+
+    def __init__(self, text: str, split: bool = False) -> None:
+        self.text = text
+        self.split = split
+        self._done: SegmentedFile | None = None
+        self._next = 0
+        ranges = split_ranges(text) if split else [(0, len(text))]
+        segments = _segments(text, boundaries(text, *ranges[0]), ranges[0][1]) if len(ranges) == 1 else []
+        if len(segments) < 2 or not _trusted(segments):
+            self._segments: list[Segment] = []
+            return
+        self._segments = segments
+        self._ctx = ParseContext(text, op_names())
+        start, end = ranges[0]
+        self._chunk = Chunk(start, end, implicit_module([], start, end), [], Comments([]), True, self._ctx)
+
+    @property
+    def complete(self) -> bool:
+        return self._done is not None
+
+    @property
+    def parsed_to(self) -> int:
+        """Where the parsed part of the text ends."""
+        if self._done is not None:
+            return len(self.text)
+        return self._segments[self._next - 1].end if self._next else 0
+
+    def step(self, count: int) -> bool:
+        """Parse up to `count` more segments; whether the parse is complete."""
+        if self._done is not None:
+            return True
+        if not self._segments:
+            self._done = parse_units(self.text, self.split)
+            return True
+        block = _container(self._chunk)
+        with paused_gc():
+            for seg in self._segments[self._next : self._next + count]:
+                _parse_segment(self._ctx, seg)
+                Resolver(seg.diagnostics).resolve_top(seg.ops)
+                for op in seg.ops:
+                    block.append(op)
+        self._next = min(len(self._segments), self._next + count)
+        if self._next == len(self._segments):
+            self._finish()
+            return True
+        return False
+
+    def partial(self) -> SegmentedFile:
+        """What is parsed so far (its IR grows with the next steps), or the whole result."""
+        if self._done is not None:
+            return self._done
+        done = self._segments[: self._next]
+        chunk = self._chunk
+        chunk.diagnostics = sorted((d for seg in done for d in seg.diagnostics), key=Diagnostic.sort_key)
+        chunk.comments = _comments(done)
+        return SegmentedFile(self.text, [chunk], self.split, [None])
+
+    def result(self) -> SegmentedFile:
+        while not self.step(len(self._segments) or 1):
+            pass
+        return self._done
+
+    def _finish(self) -> None:
+        segments = self._segments
+        ops = _container(self._chunk).operations
+        if not _resolves_locally(segments) or (len(ops) == 1 and ops[0].name == "builtin.module"):
+            self._done = parse_units(self.text, self.split)
+            return
+        chunk = self._chunk
+        chunk.diagnostics = sorted((d for seg in segments for d in seg.diagnostics), key=Diagnostic.sort_key)
+        chunk.comments = _comments(segments)
+        self._ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
+        self._done = SegmentedFile(self.text, [chunk], self.split, [segments])

@@ -110,3 +110,30 @@ async def test_an_unbalanced_brace_at_the_top_leaves_the_rest_working(client: Re
         60,
     )
     assert hover is not None and "gpu.launch" in hover.contents.value
+
+
+def test_a_large_document_opens_in_steps_and_answers_on_the_parsed_part(monkeypatch) -> None:
+    from gpu_lsp.lsp import documents
+    from gpu_lsp.lsp.hover import hover
+
+    monkeypatch.setattr(documents, "PROGRESSIVE_SIZE", 1000)
+    monkeypatch.setattr(documents, "STEP_SEGMENTS", 5)
+    text = generated("inline", 800)
+    doc = Document("file:///large.mlir", text, 1)
+    settings = Settings()
+    assert doc.analyse_step(settings) is False
+    partial = doc.partial
+    first_launch = text.index("gpu.launch async") + 2
+    assert doc.partial_at(first_launch) is partial
+    assert "gpu.launch" in hover(partial, first_launch).markdown
+    assert doc.partial_at(text.rindex("gpu.launch async")) is None, "not parsed yet"
+    # An edit while opening: the open starts again from the new text.
+    at = text.index("arith.constant 32")
+    doc.replace(at, at, "@", 2)
+    steps = 1
+    while not doc.analyse_step(settings):
+        steps += 1
+    assert steps > 3
+    snap = doc.analysed(settings)
+    assert doc.partial is None and doc.partial_at(first_launch) is None
+    assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
