@@ -1,11 +1,17 @@
-"""Incremental re-parsing: after an edit inside one top-level operation, re-parse only it.
+"""Incremental re-parsing: after an edit, re-parse only the top-level operations it touches.
 
-A unit is an operation directly inside a module body (written or implicit),
-such as a `func.func` or a `gpu.module`. When an edit falls strictly inside one
-isolated unit and the unit's new text still parses as exactly one operation
-with balanced brackets, only that unit is re-lexed, re-parsed and re-resolved;
-every later unit moves by the edit's length through its anchor. Otherwise the
-buffer is parsed anew. Either way the result equals a full parse (tested).
+Two ways, both equal to a fresh parse of the new text (tested):
+
+* `reparse` (on `parser.api.parse` results): when an edit falls strictly inside one
+  isolated unit (an op directly in a module body, written or implicit, such as a
+  `func.func` or a `gpu.module`) and the unit's new text still parses as exactly one
+  operation with balanced brackets, only that unit is re-lexed, re-parsed and re-resolved;
+  every later unit moves by the edit's length through its anchor. Otherwise the buffer is
+  parsed anew.
+* `parse_units` / `reparse_units` / `Progressive` (the editor's, error-tolerant): the text
+  is cut into segments at top-level op starts, each parsed on its own, so a broken op
+  never damages the rest of the file; an edit re-parses from the segment it falls in to
+  the first unchanged segment boundary after it (see the section below).
 """
 
 from __future__ import annotations
