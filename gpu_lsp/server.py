@@ -155,7 +155,7 @@ class GpuLanguageServer(LanguageServer):
         if doc is None:
             return
         if not settle:  # a large document being opened: requests run between the steps
-            while not await self.in_analysis(doc.analyse_step, self.settings):
+            while not await self.in_analysis(doc.analyse_step):
                 if doc.closed:
                     return
         result = await self.in_analysis(self._diagnostics_payload, doc, settle)

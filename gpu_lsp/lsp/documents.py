@@ -192,7 +192,7 @@ class Document:
         self.snapshot = snap
         return snap
 
-    def analyse_step(self, lint_settings: object | None = None) -> bool:
+    def analyse_step(self) -> bool:
         """Parse a little of the current text; whether what is left (for `analysed`) is at most
         a lint. A large document without a previous parse is parsed a batch of top-level ops
         per call, and `partial` shows the part done so far."""
