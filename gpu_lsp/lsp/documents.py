@@ -25,8 +25,8 @@ log = logging.getLogger(__name__)
 # Documents at least this long (code points) are opened a batch of top-level ops at a time,
 # with requests on the part already parsed answered in between (`Document.analyse_step`).
 PROGRESSIVE_SIZE = 200_000
-# Top-level ops parsed per step (tens of milliseconds).
-STEP_SEGMENTS = 40
+# Top-level ops parsed per step (a few tens of milliseconds: what a request may wait).
+STEP_SEGMENTS = 16
 
 # An LSP content change: ((start line, start character, end line, end character) or None for
 # the whole text, new text).

@@ -533,6 +533,8 @@ class Progressive:
             self._segments: list[Segment] = []
             return
         self._segments = segments
+        self._diagnostics: list[Diagnostic] = []
+        self._comments: list[tuple[list[Comment], int]] = []
         self._ctx = ParseContext(text, op_names())
         start, end = ranges[0]
         self._chunk = Chunk(start, end, implicit_module([], start, end), [], Comments([]), True, self._ctx)
@@ -562,6 +564,9 @@ class Progressive:
                 Resolver(seg.diagnostics).resolve_top(seg.ops)
                 for op in seg.ops:
                     block.append(op)
+                self._diagnostics.extend(seg.diagnostics)
+                if seg.comments:
+                    self._comments.append((seg.comments, 0))
         self._next = min(len(self._segments), self._next + count)
         if self._next == len(self._segments):
             self._finish()
@@ -572,10 +577,9 @@ class Progressive:
         """What is parsed so far (its IR grows with the next steps), or the whole result."""
         if self._done is not None:
             return self._done
-        done = self._segments[: self._next]
         chunk = self._chunk
-        chunk.diagnostics = sorted((d for seg in done for d in seg.diagnostics), key=Diagnostic.sort_key)
-        chunk.comments = _comments(done)
+        chunk.diagnostics = sorted(self._diagnostics, key=Diagnostic.sort_key)
+        chunk.comments = Comments(list(self._comments))
         return SegmentedFile(self.text, [chunk], self.split, [None])
 
     def result(self) -> SegmentedFile:
