@@ -177,6 +177,10 @@ class GpuLanguageServer(LanguageServer):
         doc = self.store.get(uri)
         if doc is None:
             return
+        if not settle:  # a large document being opened: requests run between the steps
+            while not await self.in_analysis(doc.analyse_step):
+                if doc.closed:
+                    return
         result = await self.in_analysis(self._diagnostics_payload, doc, settle)
         self._show_config_problems()
         if result is None or doc.closed or self.store.get(uri) is not doc:
@@ -409,6 +413,12 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 
 
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot, int] | None:
+    doc = ls.store.get(uri)
+    partial = doc.partial if doc is not None else None
+    if partial is not None:  # the document is being opened: answer from the part parsed so far
+        offset = V.offset_of(partial, pos)
+        if doc.partial_at(offset) is partial:
+            return partial, offset
     snap = ls.snapshot_of(uri)
     if snap is None:
         return None

@@ -22,6 +22,12 @@ from gpu_lsp.text import TextRange
 
 log = logging.getLogger(__name__)
 
+# Documents at least this long (code points) are opened a batch of top-level ops at a time,
+# with requests on the part already parsed answered in between (`Document.analyse_step`).
+PROGRESSIVE_SIZE = 200_000
+# Top-level ops parsed per step (a few tens of milliseconds: what a request may wait).
+STEP_SEGMENTS = 16
+
 # An LSP content change: ((start line, start character, end line, end character) or None for
 # the whole text, new text).
 Change = tuple[tuple[int, int, int, int] | None, str]
@@ -95,7 +101,10 @@ class Document:
         self._full = True
         self._parsed: ParsedFile | None = None
         self._linter = IncrementalLinter()
+        self._progress: engine.Progressive | None = None
         self.snapshot: Snapshot | None = None
+        # While a large document is being opened: a snapshot of the part parsed so far.
+        self.partial: Snapshot | None = None
         self.closed = False
 
     # --- the event loop's side --------------------------------------------------------------
@@ -187,6 +196,34 @@ class Document:
         self.snapshot = snap
         return snap
 
+    def analyse_step(self) -> bool:
+        """Parse a little of the current text; whether what is left (for `analysed`) is at most
+        a lint. A large document without a previous parse is parsed a batch of top-level ops
+        per call, and `partial` shows the part done so far."""
+        with self._lock:
+            text, version, lines = self.text, self.version, self.lines
+            ready = self.snapshot is not None and self.snapshot.text is text
+            fresh = self._full or self._parsed is None
+        if ready or not fresh or len(text) < PROGRESSIVE_SIZE:
+            self.partial = None
+            return True
+        progress = self._progress
+        if progress is None or progress.text is not text:
+            progress = self._progress = engine.start_document(text)
+        if progress.step(STEP_SEGMENTS):
+            return True  # the parse is complete: `analysed` lints it
+        parsed = progress.partial()
+        self.partial = Snapshot(self.uri, version, text, lines, parsed, LintResult.of(parsed.diagnostics), self.encoding)
+        return False
+
+    def partial_at(self, offset: int) -> Snapshot | None:
+        """The partial snapshot, when it covers `offset` (and is of the current text)."""
+        snap = self.partial
+        progress = self._progress
+        if snap is None or progress is None or snap.text is not self.text or progress.text is not snap.text:
+            return None
+        return snap if offset < progress.parsed_to else None
+
     def settle(self, lint_settings: object | None = None) -> bool:
         """Replace a quick lint of the current snapshot by a full one; whether anything changed."""
         snap = self.snapshot
@@ -219,6 +256,10 @@ class Document:
                 except Exception:
                     log.exception("incremental re-parse failed for %s; parsing it again", self.uri)
         reused = parsed is not None and previous is not None and parsed.chunks is previous.chunks
+        progress, self._progress = self._progress, None
+        self.partial = None
+        if parsed is None and progress is not None and progress.text is text:
+            parsed = progress.result()
         if parsed is None:
             parsed = engine.parse_document(text)
         self._parsed = parsed

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.diagnostics.model import Diagnostic
-from gpu_lsp.parser.api import SPLIT_MARKER, ParsedFile, parse
+from gpu_lsp.parser.api import SPLIT_MARKER, ParsedFile
+from gpu_lsp.parser.incremental import Progressive, SegmentedFile, parse_units, reparse_units
 from gpu_lsp.text import TextRange
 
 # Enough of `// -----` to tell whether a file may be split (split_ranges looks for this).
@@ -13,21 +14,23 @@ _MARKER = SPLIT_MARKER[:-2]
 
 def parse_document(text: str) -> ParsedFile:
     """A full parse, split at `// -----` like mlir-lsp-server does (a file without a marker is
-    one chunk either way, and is parsed unsplit so that re-parses need not look for markers)."""
-    return parse(text, split=_MARKER in text)
+    one chunk either way, and is parsed unsplit so that re-parses need not look for markers).
+    Top-level ops are parsed one segment at a time, so that an error stays in its op."""
+    return parse_units(text, split=_MARKER in text)
+
+
+def start_document(text: str) -> Progressive:
+    """`parse_document(text)` to be done a batch of top-level ops at a time."""
+    return Progressive(text, split=_MARKER in text)
 
 
 def reparse_document(previous: ParsedFile, text: str, changed: TextRange) -> ParsedFile:
     """Re-parse after an edit of `changed` (a range of the previous text); consumes `previous`."""
     delta = len(text) - len(previous.text)
     near = text[max(0, changed.start - len(_MARKER)) : changed.end + delta + len(_MARKER)]
-    if not previous.split and _MARKER in near:
+    if (not previous.split and _MARKER in near) or not isinstance(previous, SegmentedFile):
         return parse_document(text)  # the edit may have written a split marker
-    try:
-        from gpu_lsp.parser.incremental import reparse
-    except ImportError:
-        return parse_document(text)
-    return reparse(previous, text, changed)
+    return reparse_units(previous, text, changed)
 
 
 def diagnose(parsed: ParsedFile, settings: object | None = None) -> list[Diagnostic]:

@@ -174,14 +174,26 @@ class UnitIndex:
                     add(Occurrence(m.start() - base, m.end() - base, ALIAS, AliasKey(chunk, m.group())))
 
 
-@dataclass(slots=True, eq=False)
 class Unit:
-    """A unit of the current version with its index and the unit around it."""
+    """A unit of the current version with its index and the unit around it. A leaf unit's
+    index is built on first use (the first request on a large file indexes only what it looks
+    at); unchanged units of the next version share it (`cell`: index or None, then the text,
+    aliases and chunk to build it from)."""
 
-    op: Operation
-    index: UnitIndex
-    chunk: int
-    parent: "Unit | None"
+    __slots__ = ("op", "cell", "chunk", "parent")
+
+    def __init__(self, op: Operation, cell: list, chunk: int, parent: "Unit | None") -> None:
+        self.op = op
+        self.cell = cell
+        self.chunk = chunk
+        self.parent = parent
+
+    @property
+    def index(self) -> UnitIndex:
+        cell = self.cell
+        if cell[0] is None:
+            cell[0] = UnitIndex(self.op, cell[1], cell[2], cell[3])
+        return cell[0]
 
 
 class DocumentIndex:
@@ -194,9 +206,9 @@ class DocumentIndex:
     def _build(self, parsed: ParsedFile, previous: "DocumentIndex | None") -> None:
         self.parsed = parsed
         text = parsed.text
-        reuse: dict[int, UnitIndex] = {}
+        reuse: dict[int, list] = {}
         if previous is not None:
-            reuse = {id(u.op): u.index for u in previous.units}
+            reuse = {id(u.op): u.cell for u in previous.units}
         self.units: list[Unit] = []
         self.alias_defs: list[Occurrence] = []
         self.alias_values: dict[AliasKey, object] = {}
@@ -207,13 +219,16 @@ class DocumentIndex:
                 op, parent = pending.pop()
                 if op.span is None:
                     continue
-                index = reuse.get(id(op))
+                cell = reuse.get(id(op))
                 # Containers are indexed again: their children may have been replaced.
-                if index is None or index.op is not op or index.children:
-                    index = UnitIndex(op, text, aliases, ci)
-                unit = Unit(op, index, ci, parent)
+                if cell is None or (cell[0] is not None and (cell[0].op is not op or cell[0].children)):
+                    cell = [None, text, aliases, ci]
+                elif cell[0] is None:
+                    cell[1:] = [text, aliases, ci]  # not built yet: build it from this version
+                unit = Unit(op, cell, ci, parent)
                 self.units.append(unit)
-                pending.extend((child, unit) for child in index.children)
+                if op.name == "builtin.module":
+                    pending.extend((child, unit) for child in unit.index.children)
         self.units.sort(key=lambda u: (u.op.range.start, u.op.range.start - u.op.range.end))
         self._starts = [u.op.range.start for u in self.units]
         self._tables: dict[int, dict[str, Operation]] | None = None

@@ -3,10 +3,14 @@
 A unit is an operation directly inside a module body (a `func.func`, a `gpu.module`), the
 same thing the incremental parser re-parses. After a full lint (`analysis.lint_parsed`)
 the rule diagnostics are kept per unit (`Part`), with the unit's anchor base at the time.
-When the next parse replaced some units but each keeps its interface (the symbols it
-defines, with their types, and the symbols it uses), only the replaced units are linted
-again, with the rules' view restricted to them; every other unit keeps its part, which
-moves with its anchor (and keeps what was derived from it, such as its LSP form).
+Units are matched by identity, so an edit may replace, add or remove units (the error-tolerant
+parse splits a damaged op). The new units are linted again, with the rules' view restricted
+to each; when the interfaces (the symbols defined, with their types, and the symbols used)
+of the replaced units differ from those of the new ones, so are the units that use a symbol
+whose definition changed (the callers of a function, the launches of a kernel), unless a
+check of the whole module depends on them (a container module's kernels, a symbol defined
+twice). Every other unit keeps its part, which moves with its anchor (and keeps what was
+derived from it, such as its LSP form).
 
 Rules that look across units can see something stale there (a module-level check, say),
 so a quick result is marked incomplete and `Document.settle` replaces it with a full lint
@@ -25,6 +29,7 @@ from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.diagnostics.mlir_versions import version_of
 from gpu_lsp.diagnostics.registry import Selection, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
+from gpu_lsp.diagnostics.rules.verify_launch import is_container_module
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.index import symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
@@ -132,9 +137,10 @@ class IncrementalLinter:
 
     def __init__(self) -> None:
         self.key: tuple | None = None
-        # Per chunk: the unit parts, the rule diagnostics outside every unit, and where the
-        # units started and ended in the text those diagnostics are in.
-        self.chunks: list[tuple[list[Part], list[Diagnostic], list[int], list[int]]] | None = None
+        # Per chunk: the unit parts, and the rule diagnostics outside every unit (or reaching
+        # out of their unit), each with the unit after it (it moves with that unit while no
+        # unit changes) and that unit's anchor base at the time.
+        self.chunks: list[tuple[list[Part], list[tuple[Diagnostic, Operation | None, int]]]] | None = None
 
     def full(self, parsed: ParsedFile, settings: object | None, key: tuple) -> LintResult:
         """`lint_parsed`, remembering the rule diagnostics of each unit."""
@@ -150,32 +156,45 @@ class IncrementalLinter:
         return self._result(parsed, remembered, True, _enabled(Selection.of(settings)))
 
     def quick(self, parsed: ParsedFile, settings: object | None, key: tuple) -> LintResult | None:
-        """Lint only the replaced units; None when the edit needs a full lint."""
+        """Lint only the replaced units and the units that use a symbol whose definition
+        changed; None when the edit needs a full lint."""
         if self.chunks is None or key != self.key or len(self.chunks) != len(parsed.chunks):
-            return None
-        if _has_directives(parsed):
             return None
         plans = []
         changed_total = 0
-        for chunk, (parts, _, _, _) in zip(parsed.chunks, self.chunks):
+        for chunk, (parts, others) in zip(parsed.chunks, self.chunks):
             units = units_of(chunk)
-            if len(units) != len(parts):
+            by_op = {id(part.op): part for part in parts}
+            reused = [by_op.get(id(op)) for op in units]
+            fresh = [i for i, part in enumerate(reused) if part is None]
+            if not fresh and len(units) == len(parts):
+                plans.append((chunk, units, reused, []))
+                continue
+            if any(units[i].span is None for i in fresh) or _directives_near(parsed.text, units, fresh):
                 return None
-            changed = [i for i, (op, part) in enumerate(zip(units, parts)) if op is not part.op]
-            changed_total += len(changed)
+            if others:  # a finding of the module as a whole (a symbol defined twice) may change
+                return None
+            kept = {id(part) for part in reused if part is not None}
+            before = sorted(part.interface for part in parts if id(part) not in kept)
+            faces = {i: interface(units[i]) for i in fresh}
+            after = sorted(faces.values())
+            relint = set(fresh)
+            if before != after:
+                if _module_level(chunk, units):
+                    return None
+                changed = _defined(before) ^ _defined(after)
+                relint.update(i for i, part in enumerate(reused) if part is not None and _uses(part.interface, changed))
+            changed_total += len(relint)
             if changed_total > MAX_CHANGED_UNITS:
                 return None
-            for i in changed:
-                if units[i].span is None or interface(units[i]) != parts[i].interface:
-                    return None
-            plans.append((chunk, units, changed))
+            plans.append((chunk, units, reused, sorted(relint)))
         selection = Selection.of(settings)
         rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
         enabled = _enabled(selection)
         chunks = []
-        for (chunk, units, changed), (old_parts, old_others, starts, ends) in zip(plans, self.chunks):
-            parts = list(old_parts)
-            for i in changed:
+        for (chunk, units, reused, relint), (_, others) in zip(plans, self.chunks):
+            parts = list(reused)
+            for i in relint:
                 op = units[i]
                 rng = op.range
                 found = [
@@ -184,17 +203,17 @@ class IncrementalLinter:
                     if rng.start <= d.range.start <= rng.end and enabled(d.code)
                 ]
                 parts[i] = Part(op, found, interface(op))
-            others = self._move(old_others, starts, ends, units)
-            chunks.append((parts, others, *_bounds(units, others)))
+            chunks.append((parts, others))
         self.chunks = chunks
         return self._result(parsed, chunks, False, enabled)
 
     @staticmethod
     def _result(parsed: ParsedFile, chunks, complete: bool, enabled) -> LintResult:
         parts: list[Part] = []
-        for chunk, (unit_parts, others, _, _) in zip(parsed.chunks, chunks):
+        for chunk, (unit_parts, others) in zip(parsed.chunks, chunks):
             parts.extend(unit_parts)
-            parts.append(Part(None, others + [d for d in chunk.diagnostics if enabled(d.code)]))
+            moved = [shift(d, op.anchor.base - base) if op is not None else d for d, op, base in others]
+            parts.append(Part(None, moved + [d for d in chunk.diagnostics if enabled(d.code)]))
         return LintResult(parts, complete)
 
     @staticmethod
@@ -204,47 +223,49 @@ class IncrementalLinter:
         ctx.__dict__["index"] = OpIndex(unit)  # the rules' view: this unit only
         return run_rules(ctx, rules)
 
-    @staticmethod
-    def _move(others: list[Diagnostic], starts: list[int], ends: list[int], units: list[Operation]) -> list[Diagnostic]:
-        """Diagnostics outside the units move with the unit that follows them."""
-        out = []
-        for d in others:
-            i = bisect_right(starts, d.range.start)
-            if i < len(units):
-                delta = units[i].range.start - starts[i]
-            elif units:
-                delta = units[-1].range.end - ends[-1]
-            else:
-                delta = 0
-            out.append(shift(d, delta))
-        return out
-
     def _remember(self, parsed: ParsedFile, result: list[Diagnostic]):
         parser_diags = {id(d) for chunk in parsed.chunks for d in chunk.diagnostics}
         chunks = []
+        bounds = []
         for chunk in parsed.chunks:
             units = units_of(chunk)
             if any(op.span is None for op in units):
                 return None
-            chunks.append(([Part(op, [], interface(op)) for op in units], [], *_bounds(units, True)))
+            chunks.append(([Part(op, [], interface(op)) for op in units], []))
+            bounds.append([u.anchor.base + u.span.start for u in units])
         for d in result:
             if id(d) in parser_diags:
                 continue
             ci = _chunk_index(parsed, d.range.start)
-            parts, others, starts, _ = chunks[ci]
+            parts, others = chunks[ci]
+            starts = bounds[ci]
             i = bisect_right(starts, d.range.start) - 1
             if i >= 0 and _inside(d, parts[i].start, parts[i].end):
                 parts[i].items.append(d)
             else:
-                others.append(d)
+                follower = parts[i + 1].op if i + 1 < len(parts) else (parts[-1].op if parts else None)
+                others.append((d, follower, follower.anchor.base if follower is not None else 0))
         return chunks
 
 
-def _bounds(units: list[Operation], needed) -> tuple[list[int], list[int]]:
-    """Where the units start and end (only kept while diagnostics outside them need it)."""
-    if not needed:
-        return [], []
-    return [u.anchor.base + u.span.start for u in units], [u.anchor.base + u.span.end for u in units]
+def _module_level(chunk: Chunk, units: list[Operation]) -> bool:
+    """Whether checks of the whole module depend on the units' interfaces: the kernels of a
+    container module (GPU105) or symbols defined twice at the top (GPU121)."""
+    if is_container_module(chunk.module):
+        return True
+    names = [name for name in map(symbol_name, units) if name is not None]
+    return len(names) != len(set(names))
+
+
+def _defined(faces: list[tuple]) -> set[tuple]:
+    """The symbol definitions of these interfaces (op, name, type, visibility, attributes)."""
+    return {entry for defs, _ in faces for entry in defs}
+
+
+def _uses(face: tuple, changed: set[tuple]) -> bool:
+    """Whether a unit with interface `face` uses a symbol among the changed definitions."""
+    names = {entry[1] for entry in changed}
+    return any(part.lstrip("@") in names for use in face[1] for part in use.split("::"))
 
 
 def _enabled(selection: Selection):
@@ -260,3 +281,14 @@ def _chunk_index(parsed: ParsedFile, offset: int) -> int:
 
 def _has_directives(parsed: ParsedFile) -> bool:
     return any("gpu-lint" in c.text for chunk in parsed.chunks for c in chunk.comments)
+
+
+def _directives_near(text: str, units: list[Operation], fresh: list[int]) -> bool:
+    """Whether the text of the new units, or between them and their neighbours, may hold a
+    suppression comment (the last full lint saw none elsewhere)."""
+    for i in fresh:
+        start = units[i - 1].range.end if i > 0 else 0
+        end = units[i + 1].range.start if i + 1 < len(units) else len(text)
+        if "gpu-lint" in text[start:end]:
+            return True
+    return False

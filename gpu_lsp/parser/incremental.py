@@ -1,24 +1,36 @@
-"""Incremental re-parsing: after an edit inside one top-level operation, re-parse only it.
+"""Incremental re-parsing: after an edit, re-parse only the top-level operations it touches.
 
-A unit is an operation directly inside a module body (written or implicit),
-such as a `func.func` or a `gpu.module`. When an edit falls strictly inside one
-isolated unit and the unit's new text still parses as exactly one operation
-with balanced brackets, only that unit is re-lexed, re-parsed and re-resolved;
-every later unit moves by the edit's length through its anchor. Otherwise the
-buffer is parsed anew. Either way the result equals a full parse (tested).
+Two ways, both equal to a fresh parse of the new text (tested):
+
+* `reparse` (on `parser.api.parse` results): when an edit falls strictly inside one
+  isolated unit (an op directly in a module body, written or implicit, such as a
+  `func.func` or a `gpu.module`) and the unit's new text still parses as exactly one
+  operation with balanced brackets, only that unit is re-lexed, re-parsed and re-resolved;
+  every later unit moves by the edit's length through its anchor. Otherwise the buffer is
+  parsed anew.
+* `parse_units` / `reparse_units` / `Progressive` (the editor's, error-tolerant): the text
+  is cut into segments at top-level op starts, each parsed on its own, so a broken op
+  never damages the rest of the file; an edit re-parses from the segment it falls in to
+  the first unchanged segment boundary after it (see the section below).
 """
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
 from gpu_lsp.diagnostics.model import Diagnostic, Related
-from gpu_lsp.dialects.registry import lookup
+from gpu_lsp.dialects.registry import lookup, op_names
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Block, Operation
-from gpu_lsp.parser.api import Chunk, ParsedFile, parse, split_ranges
-from gpu_lsp.parser.builder import Builder
+from gpu_lsp.parser.api import Chunk, ParsedFile, implicit_module, parse, parse_chunk, split_ranges
+from gpu_lsp.parser.builder import SYNTAX, Builder
+from gpu_lsp.parser.cursor import ParseContext
 from gpu_lsp.parser.lexer import Comment, tokenize
 from gpu_lsp.parser.resolve import Resolver
-from gpu_lsp.parser.structure import RawOp, parse_structure
+from gpu_lsp.parser.structure import RawAlias, RawOp, parse_structure
 from gpu_lsp.text import TextRange
 
 
@@ -178,3 +190,411 @@ def _merge_comments(old: list[Comment], new: list[Comment], u_start: int, u_end:
     out.extend(new)
     out.extend(Comment(c.text, c.range.shifted(delta)) for c in old if c.range.start >= u_end)
     return out
+
+
+# --- error-tolerant analysis: top-level segments ------------------------------------------------
+#
+# The editor's parse cuts each chunk into segments at every line that starts, unindented, with
+# the start of an operation (`func.func`, `"x.y"(`, `%r =`, `#alias =`). Valid IR is never
+# split inside an op there unless the file nests unindented ops (a segment whose brackets do not
+# balance); when the whole chunk balances but a segment does not, the layout is not trusted and
+# the chunk is parsed as one piece. Otherwise each segment is lexed and parsed on its own, so an
+# unbalanced brace or a stray character damages one segment and never the rest of the file.
+# A segment boundary depends only on the text that follows it, which lets an edit re-parse
+# from the segment it falls in up to the first unchanged boundary after it.
+
+_OP_LINE = re.compile(
+    r"""^(?:
+        %[^\s=,:()\[\]{}<>]+(?::\d+)?(?:[ \t]*,[ \t]*%[^\s=,:()\[\]{}<>]+(?::\d+)?)*[ \t]*=(?!=)
+      | "(?:[^"\\\n]|\\.)*"[ \t]*\(
+      | [A-Za-z_][\w$]*(?:\.[\w$]+)+(?![\w$.])
+      | module\b
+      | [#!][\w$.-]+[ \t]*=(?!=)
+    )""",
+    re.M | re.X,
+)
+_NOISE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*')
+
+
+class Segment:
+    """One independently parsed piece of a chunk and everything its parse produced. Its
+    diagnostics, comments and alias uses keep the offsets of the parse (`origin` was the
+    start then); `moved` says how far the segment has moved since."""
+
+    __slots__ = ("start", "end", "origin", "ops", "diagnostics", "comments", "alias_uses", "aliases", "net", "defines", "sees_top")
+
+    def __init__(self, start: int, end: int, net: tuple[int, int, int]) -> None:
+        self.start = start
+        self.end = end
+        self.origin = start
+        self.net = net
+        self.ops: list[Operation] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.comments: list[Comment] = []
+        self.alias_uses: list[tuple[str, int, int]] = []
+        self.aliases = False
+        self.defines = False
+        self.sees_top = False
+
+    @property
+    def moved(self) -> int:
+        return self.start - self.origin
+
+    def shift(self, delta: int, ops: bool = True) -> None:
+        """Move by `delta`; `ops=False` when the ops' anchors were moved already."""
+        self.start += delta
+        self.end += delta
+        if ops:
+            for op in self.ops:
+                op.anchor.base += delta
+
+    def current_diagnostics(self) -> list[Diagnostic]:
+        moved = self.moved
+        return [_shift_diag(d, moved) for d in self.diagnostics] if moved else self.diagnostics
+
+    def current_alias_uses(self) -> list[tuple[str, int, int]]:
+        moved = self.moved
+        return [(n, s + moved, e + moved) for n, s, e in self.alias_uses] if moved else self.alias_uses
+
+
+class Comments(Sequence):
+    """The comments of a chunk's segments, moved to where the segments are now on first use
+    (an edit only records how far each segment moved)."""
+
+    def __init__(self, pieces: list[tuple[list[Comment], int]]) -> None:
+        self._pieces = pieces
+        self._items: list[Comment] | None = None
+
+    def _all(self) -> list[Comment]:
+        if self._items is None:
+            self._items = [
+                Comment(c.text, c.range.shifted(moved)) if moved else c for comments, moved in self._pieces for c in comments
+            ]
+            self._pieces = []
+        return self._items
+
+    def __getitem__(self, index):
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, Sequence)) else NotImplemented
+
+
+def _comments(segments: list[Segment]) -> Comments:
+    return Comments([(seg.comments, seg.start - seg.origin) for seg in segments if seg.comments])
+
+
+@dataclass
+class SegmentedFile(ParsedFile):
+    """A `ParsedFile` with, per chunk, its segments (None: parsed as one piece, not reusable)."""
+
+    layout: list[list[Segment] | None] = field(default_factory=list)
+
+
+def parse_units(text: str, split: bool = False) -> SegmentedFile:
+    """Parse a buffer segment by segment (see above); never raises on user input."""
+    ranges = split_ranges(text) if split else [(0, len(text))]
+    with paused_gc():
+        pieces = [_parse_chunk_units(text, s, e) for s, e in ranges]
+    return SegmentedFile(text, [c for c, _ in pieces], split, [segs for _, segs in pieces])
+
+
+def reparse_units(previous: SegmentedFile, new_text: str, changed: TextRange) -> SegmentedFile:
+    """`parse_units(new_text)`, re-parsing only the segments an edit of `changed` (a range of the
+    previous text) can have changed; consumes `previous`."""
+    delta = len(new_text) - len(previous.text)
+    with paused_gc():
+        result = _reparse_units(previous, new_text, changed, delta)
+    return result if result is not None else parse_units(new_text, previous.split)
+
+
+def boundaries(text: str, start: int, end: int) -> list[int]:
+    """Where the segments of `text[start:end]` start: `start` and every unindented op line."""
+    out = [start]
+    out.extend(m.start() for m in _OP_LINE.finditer(text, start, end) if m.start() > start)
+    return out
+
+
+def _net(text: str, start: int, end: int) -> tuple[int, int, int]:
+    piece = text[start:end]
+    if '"' in piece or "//" in piece:
+        piece = _NOISE.sub("", piece)
+    return (piece.count("{") - piece.count("}"), piece.count("(") - piece.count(")"), piece.count("[") - piece.count("]"))
+
+
+def _segments(text: str, starts: list[int], end: int) -> list[Segment]:
+    ends = starts[1:] + [end]
+    return [Segment(s, e, _net(text, s, e)) for s, e in zip(starts, ends)]
+
+
+def _trusted(segments: list[Segment]) -> bool:
+    """False when a segment is unbalanced although the whole chunk balances (unindented nesting)."""
+    if all(s.net == (0, 0, 0) for s in segments):
+        return True
+    total = [0, 0, 0]
+    for s in segments:
+        for i in range(3):
+            total[i] += s.net[i]
+    return total != [0, 0, 0]
+
+
+def _parse_chunk_units(text: str, start: int, end: int) -> tuple[Chunk, list[Segment] | None]:
+    segments = _segments(text, boundaries(text, start, end), end)
+    if len(segments) == 1 or not _trusted(segments):
+        return parse_chunk(text, start, end), None
+    ctx = ParseContext(text, op_names())
+    for seg in segments:
+        _parse_segment(ctx, seg)
+    ops = [op for seg in segments for op in seg.ops]
+    if len(ops) == 1 and ops[0].name == "builtin.module":
+        return parse_chunk(text, start, end), None
+    local = _resolves_locally(segments)
+    if local:
+        for seg in segments:
+            Resolver(seg.diagnostics).resolve_top(seg.ops)
+    diagnostics = [d for seg in segments for d in seg.diagnostics]
+    if not local:
+        Resolver(diagnostics).resolve_top(ops)
+    diagnostics.sort(key=Diagnostic.sort_key)
+    ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
+    chunk = Chunk(start, end, implicit_module(ops, start, end), diagnostics, _comments(segments), True, ctx)
+    return chunk, segments if local else None
+
+
+def _parse_segment(ctx: ParseContext, seg: Segment) -> None:
+    """Lex, parse and build one segment (names are resolved by the caller)."""
+    lexed = tokenize(ctx.text, ctx.op_names, seg.start, seg.end)
+    diagnostics = seg.diagnostics
+    for err in lexed.errors:
+        diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))
+    raw_items, errors = parse_structure(lexed.tokens)
+    for err in errors:
+        diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))
+    mark = len(ctx.alias_uses)
+    builder = Builder(ctx, diagnostics)
+    for item in raw_items:
+        if isinstance(item, RawAlias):
+            builder.alias(item)
+            seg.aliases = True
+        elif isinstance(item, RawOp):
+            seg.ops.append(builder.top_level_op(item))
+    seg.alias_uses = ctx.alias_uses[mark:]
+    del ctx.alias_uses[mark:]
+    seg.comments = lexed.comments
+    seg.defines = any(op.results for op in seg.ops)
+    seg.sees_top = any(op.operands or not _isolated(op) for op in seg.ops)
+
+
+def _resolves_locally(segments: list[Segment]) -> bool:
+    """Whether resolving names segment by segment equals resolving the chunk at once: no
+    top-level value, or the only ones are seen only by the segment that defines them."""
+    defining = [i for i, s in enumerate(segments) if s.defines]
+    if not defining:
+        return True
+    if len(defining) > 1:
+        return False
+    return all(i == defining[0] for i, s in enumerate(segments) if s.sees_top)
+
+
+def _reparse_units(previous: SegmentedFile, new_text: str, changed: TextRange, delta: int) -> SegmentedFile | None:
+    start, end = changed.start, changed.end
+    chunk_index = next((i for i, c in enumerate(previous.chunks) if c.start <= start and end <= c.end), None)
+    if chunk_index is None or len(previous.layout) != len(previous.chunks):
+        return None
+    if previous.split:
+        expected = [
+            (c.start, c.end + delta) if i == chunk_index else ((c.start + delta, c.end + delta) if i > chunk_index else (c.start, c.end))
+            for i, c in enumerate(previous.chunks)
+        ]
+        if split_ranges(new_text) != expected:
+            return None
+    chunk = previous.chunks[chunk_index]
+    segments = previous.layout[chunk_index]
+    if segments is None:
+        if len(previous.chunks) == 1:
+            plain = _try_incremental(previous, new_text, changed, delta)
+            if plain is not None:
+                return SegmentedFile(new_text, plain.chunks, plain.split, [None])
+        fresh, fresh_segments = _parse_chunk_units(new_text, chunk.start, chunk.end + delta)
+        return _replace_chunk(previous, new_text, chunk_index, fresh, fresh_segments, delta)
+    spliced = _splice(chunk, segments, new_text, start, end, delta)
+    if spliced is None:
+        fresh, fresh_segments = _parse_chunk_units(new_text, chunk.start, chunk.end + delta)
+        return _replace_chunk(previous, new_text, chunk_index, fresh, fresh_segments, delta)
+    previous.layout[chunk_index] = spliced
+    _shift_after(previous.chunks, previous.layout, chunk_index, new_text, delta)
+    return SegmentedFile(new_text, previous.chunks, previous.split, previous.layout)
+
+
+def _replace_chunk(
+    previous: SegmentedFile, new_text: str, index: int, chunk: Chunk, segments: list[Segment] | None, delta: int
+) -> SegmentedFile:
+    chunks = list(previous.chunks)
+    layout = list(previous.layout)
+    chunks[index] = chunk
+    layout[index] = segments
+    _shift_after(chunks, layout, index, new_text, delta)
+    return SegmentedFile(new_text, chunks, previous.split, layout)
+
+
+def _shift_after(chunks: list[Chunk], layout: list[list[Segment] | None], index: int, text: str, delta: int) -> None:
+    """Move the chunks after `index` (and their segments) by `delta`; every chunk reads `text`."""
+    for later_chunk, segments in zip(chunks[index + 1 :], layout[index + 1 :]):
+        _shift_chunk(later_chunk, delta)
+        for seg in segments or ():
+            seg.shift(delta, ops=False)
+    for c in chunks:
+        if c.context is not None:
+            c.context.text = text
+
+
+def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: int, delta: int) -> list[Segment] | None:
+    """Re-parse the segments an edit of [start, end) touches, in place; None when the chunk
+    must be parsed anew (aliases involved, the layout no longer trusted, names resolved across
+    segments)."""
+    starts = [s.start for s in segments]
+    first = max(0, bisect_right(starts, start) - 1)
+    line_end = text.find("\n", segments[first].start)
+    if first > 0 and (line_end < 0 or line_end >= start):
+        first -= 1
+    begin = segments[first].start
+    new_end = end + delta
+    chunk_end = chunk.end + delta
+    # The first old boundary at or after the edit that is still a boundary: everything from
+    # there on is unchanged.
+    resync = len(segments)
+    new_starts = [begin]
+    old_by_new = {s.start + delta: i for i, s in enumerate(segments[first + 1 :], first + 1) if s.start >= end}
+    for m in _OP_LINE.finditer(text, begin, chunk_end):
+        pos = m.start()
+        if pos <= begin:
+            continue
+        if pos >= new_end and pos in old_by_new:
+            resync = old_by_new[pos]
+            break
+        new_starts.append(pos)
+    stop = segments[resync].start + delta if resync < len(segments) else chunk_end
+    fresh = _segments(text, new_starts, stop)
+    removed = segments[first:resync]
+    kept_after = segments[resync:]
+    if any(s.aliases for s in removed) or any(s.aliases for s in kept_after):
+        return None
+    result = segments[:first] + fresh + kept_after
+    if not _trusted(result):
+        return None
+    ctx = chunk.context
+    ctx.text = text
+    for seg in fresh:
+        _parse_segment(ctx, seg)
+    if not _resolves_locally(result):
+        return None
+    for seg in fresh:
+        Resolver(seg.diagnostics).resolve_top(seg.ops)
+    ops = [op for seg in result for op in seg.ops]
+    if len(ops) == 1 and ops[0].name == "builtin.module":
+        return None
+    for seg in kept_after:
+        seg.shift(delta)
+    block = _container(chunk)
+    for seg in removed:
+        for op in seg.ops:
+            op.parent = None
+    block.operations = []
+    for op in ops:
+        block.append(op)
+    chunk.end += delta
+    _grow_containers(chunk, delta)
+    diagnostics = [d for seg in result if seg.diagnostics for d in seg.current_diagnostics()]
+    diagnostics.sort(key=Diagnostic.sort_key)
+    chunk.diagnostics = diagnostics
+    chunk.comments = _comments(result)
+    ctx.alias_uses = [u for seg in result if seg.alias_uses for u in seg.current_alias_uses()]
+    return result
+
+
+class Progressive:
+    """`parse_units(text, split)` done a batch of segments at a time, so that an editor can
+    answer requests on what is parsed while it opens a large file; the result is the same."""
+
+    def __init__(self, text: str, split: bool = False) -> None:
+        self.text = text
+        self.split = split
+        self._done: SegmentedFile | None = None
+        self._next = 0
+        ranges = split_ranges(text) if split else [(0, len(text))]
+        segments = _segments(text, boundaries(text, *ranges[0]), ranges[0][1]) if len(ranges) == 1 else []
+        if len(segments) < 2 or not _trusted(segments):
+            self._segments: list[Segment] = []
+            return
+        self._segments = segments
+        self._diagnostics: list[Diagnostic] = []
+        self._comments: list[tuple[list[Comment], int]] = []
+        self._ctx = ParseContext(text, op_names())
+        start, end = ranges[0]
+        self._chunk = Chunk(start, end, implicit_module([], start, end), [], Comments([]), True, self._ctx)
+
+    @property
+    def complete(self) -> bool:
+        return self._done is not None
+
+    @property
+    def parsed_to(self) -> int:
+        """Where the parsed part of the text ends."""
+        if self._done is not None:
+            return len(self.text)
+        return self._segments[self._next - 1].end if self._next else 0
+
+    def step(self, count: int) -> bool:
+        """Parse up to `count` more segments; whether the parse is complete."""
+        if self._done is not None:
+            return True
+        if not self._segments:
+            self._done = parse_units(self.text, self.split)
+            return True
+        block = _container(self._chunk)
+        with paused_gc():
+            for seg in self._segments[self._next : self._next + count]:
+                _parse_segment(self._ctx, seg)
+                Resolver(seg.diagnostics).resolve_top(seg.ops)
+                for op in seg.ops:
+                    block.append(op)
+                self._diagnostics.extend(seg.diagnostics)
+                if seg.comments:
+                    self._comments.append((seg.comments, 0))
+        self._next = min(len(self._segments), self._next + count)
+        if self._next == len(self._segments):
+            self._finish()
+            return True
+        return False
+
+    def partial(self) -> SegmentedFile:
+        """What is parsed so far (its IR grows with the next steps), or the whole result."""
+        if self._done is not None:
+            return self._done
+        chunk = self._chunk
+        chunk.diagnostics = sorted(self._diagnostics, key=Diagnostic.sort_key)
+        chunk.comments = Comments(list(self._comments))
+        return SegmentedFile(self.text, [chunk], self.split, [None])
+
+    def result(self) -> SegmentedFile:
+        while not self.step(len(self._segments) or 1):
+            pass
+        return self._done
+
+    def _finish(self) -> None:
+        segments = self._segments
+        ops = _container(self._chunk).operations
+        if not _resolves_locally(segments) or (len(ops) == 1 and ops[0].name == "builtin.module"):
+            self._done = parse_units(self.text, self.split)
+            return
+        chunk = self._chunk
+        chunk.diagnostics = sorted((d for seg in segments for d in seg.diagnostics), key=Diagnostic.sort_key)
+        chunk.comments = _comments(segments)
+        self._ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
+        self._done = SegmentedFile(self.text, [chunk], self.split, [segments])

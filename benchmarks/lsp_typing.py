@@ -1,0 +1,166 @@
+"""Typing speed while the buffer is invalid, beside upstream MLIR's parse+verify (prints figures).
+
+A real client over stdio (the hand-written JSON-RPC client of `lsp_latency.py`) opens the
+10k- and 100k-line inline files of ../shared/tools/gen_gpu_mlir.py and times, from didChange
+to the publishDiagnostics of that version, each edit below and its reverse, repeated:
+
+* a stray `@` before an op name in the middle of the file (breaks the op) / deleted again;
+* a region's closing `}` deleted (unbalances the file) / put back;
+* a digit of a constant changed while the `@` and the `}` edits are in place / changed back;
+* a new function pasted between two functions / deleted again;
+* a whole line deleted / restored;
+
+plus the open (didOpen, once the server is up, -> complete diagnostics), a hover on the first function 0.3 s into the
+open and once it is done, and the oracle's full parse+verify of the same file in the same run. Median and worst
+per edit; the server's peak RSS (VmHWM) at the end.
+
+    .venv/bin/python benchmarks/lsp_typing.py [--repeat 5] [--sizes 10000 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsp_latency import GEN, Client, oracle_ms, position
+
+NEW_FUNCTION = """func.func @typed_in(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %a[%c0] : memref<?xf32>
+  return
+}
+
+"""
+
+
+class Session:
+    """One open document: the client's copy of the text and the edits' timings."""
+
+    def __init__(self, client: Client, uri: str, text: str) -> None:
+        self.client = client
+        self.uri = uri
+        self.text = text
+        self.version = 1
+        self.samples: dict[str, list[float]] = {}
+        self.counts: dict[str, int] = {}
+
+    async def edit(self, label: str, start: int, end: int, new_text: str) -> None:
+        """Replace [start, end) by `new_text` and time it to the diagnostics of that version."""
+        self.version += 1
+        change = {"range": {"start": position(self.text, start), "end": position(self.text, end)}, "text": new_text}
+        self.text = self.text[:start] + new_text + self.text[end:]
+        waiter = self.client.diagnostics(self.uri, self.version)
+        sent = time.perf_counter()
+        self.client.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": [change]},
+        )
+        received, params = await asyncio.wait_for(waiter, 600)
+        self.samples.setdefault(label, []).append(received - sent)
+        self.counts[label] = len(params["diagnostics"])
+
+
+def places(text: str) -> dict[str, int]:
+    """Where the edits go: all in the function in the middle of the file."""
+    middle = text.index("\nfunc.func @", len(text) // 2) + 1
+    body = text.index("gpu.thread_id x", middle)
+    launch_end = text.index("\n  }\n", body) + 3
+    constant = text.index("arith.constant 32 : index", middle) + len("arith.constant 3")
+    line = text.index("\n", text.index("arith.addf", middle)) + 1
+    return {"function": middle, "op": body, "brace": launch_end, "digit": constant, "line": line}
+
+
+async def run_edits(session: Session, repeat: int) -> None:
+    for _ in range(repeat):
+        at = places(session.text)
+        await session.edit("stray @ before an op name", at["op"], at["op"], "@")
+        at = places(session.text.replace("@gpu.thread_id", "gpu.thread_id", 1))
+        brace = at["brace"] + 1  # the stray `@` is still there
+        await session.edit("delete a region's closing }", brace, brace + 1, "")
+        digit = at["digit"]  # before the op, so not moved by the `@`
+        old_digit = session.text[digit]
+        await session.edit("change a digit (file broken)", digit, digit + 1, "7" if old_digit != "7" else "8")
+        await session.edit("change the digit back", digit, digit + 1, old_digit)
+        await session.edit("put the } back", brace, brace, "}")
+        await session.edit("delete the stray @ (repair)", at["op"], at["op"] + 1, "")
+        at = places(session.text)
+        await session.edit("insert a new function", at["function"], at["function"], NEW_FUNCTION)
+        await session.edit("delete the new function", at["function"], at["function"] + len(NEW_FUNCTION), "")
+        at = places(session.text)
+        line_end = session.text.index("\n", at["line"]) + 1
+        removed = session.text[at["line"] : line_end]
+        await session.edit("delete a whole line", at["line"], line_end, "")
+        await session.edit("restore the line", at["line"], at["line"], removed)
+
+
+async def measure_file(path: Path, repeat: int) -> dict:
+    text = path.read_text()
+    uri = path.as_uri()
+    client = Client()
+    await client.start()
+    await client.request("workspace/symbol", {"query": ""})  # the server is up: time the open only
+    hover_params = {"textDocument": {"uri": uri}, "position": position(text, text.index("gpu.launch async") + 2)}
+    opened = time.perf_counter()
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}})
+    published = client.diagnostics(uri, 1)
+    # A request on the first function while the open is (probably) still in progress.
+    await asyncio.sleep(0.3)
+    hover_started = time.perf_counter()
+    await client.request("textDocument/hover", hover_params)
+    during_s = time.perf_counter() - hover_started
+    during_open = not published.done()
+    first, _ = await asyncio.wait_for(published, 600)
+    # The same request once the diagnostics are out.
+    hover_started = time.perf_counter()
+    await client.request("textDocument/hover", hover_params)
+    hover_s = time.perf_counter() - hover_started
+    session = Session(client, uri, text)
+    await run_edits(session, repeat)
+    memory = client.peak_memory_mb()
+    await client.stop()
+    return {"open_s": first - opened, "hover_s": hover_s, "during_s": during_s, "during_open": during_open, "samples": session.samples, "counts": session.counts, "peak_mb": memory}
+
+
+def generate(lines: int, folder: Path) -> Path:
+    out = folder / f"inline_{lines}.mlir"
+    subprocess.run(
+        [sys.executable, str(GEN), "--mode", "inline", "--lines", str(lines), "-o", str(out)], check=True, capture_output=True
+    )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="times each edit (and its reverse) is made")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="generated file sizes in lines")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        for lines in args.sizes:
+            path = generate(lines, Path(tmp))
+            oracle = oracle_ms(path)
+            result = asyncio.run(measure_file(path, args.repeat))
+            oracle_text = f"{oracle:.0f} ms" if oracle is not None else "n/a"
+            print(f"\n{lines} lines: oracle full parse+verify {oracle_text}; peak RSS {result['peak_mb']:.0f} MB")
+            open_ms = result["open_s"] * 1000
+            ratio = f"{open_ms / oracle:.1f}x oracle" if oracle else ""
+            print(f"  {'open -> diagnostics':<34} {open_ms:>9.0f} ms  {ratio}")
+            when = "before" if result["during_open"] else "after"
+            print(f"  {'hover 0.3 s into the open':<34} {result['during_s'] * 1000:>9.1f} ms  (answered {when} the diagnostics)")
+            print(f"  {'hover right after the open':<34} {result['hover_s'] * 1000:>9.1f} ms")
+            print(f"  {'edit':<34} {'median':>9} {'worst':>9} {'/ oracle':>9} {'diags':>6}")
+            for label, samples in result["samples"].items():
+                median = statistics.median(samples) * 1000
+                worst = max(samples) * 1000
+                share = f"{median / oracle:.2f}" if oracle else "n/a"
+                print(f"  {label:<34} {median:>6.1f} ms {worst:>6.1f} ms {share:>9} {result['counts'][label]:>6}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
