@@ -6,7 +6,7 @@ from gpu_lsp.dialects.common import cast_op, element_type, mixed_list, mixed_val
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr
-from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
 
 
 @op("memref.load", "", "Loads an element from a memref.", "%v = memref.load %m[%i, ...] : memref<...>")
@@ -94,7 +94,7 @@ def _global(c: Cursor, st: OpState) -> None:
     if c.is_token("STRING"):
         st.properties["sym_visibility"] = StringAttr(c.string())
     c.optional_keyword("constant")
-    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     c.punct(":")
     st.properties["type"] = c.attr()
     if c.optional_punct("="):

@@ -12,10 +12,11 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
+from gpu_lsp.parser.lexer import wrong_token_offset
 from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
 from gpu_lsp.text import TextRange
 
-_RESULT_ENTRY = re.compile(r"%([\w$.\-]+)(?::(\d+))?")
+_RESULT_ENTRY = re.compile(r"%([\w$.\-]+)(?:\s*:\s*(\d+))?")
 
 DEFAULT_DIALECT_OPS = {
     "return": "func.return",
@@ -116,7 +117,11 @@ class Builder:
                     state.extra["loc"] = cursor.optional_loc()
                 cursor.done()
             except FormatError as exc:
-                self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
+                if exc.custom:
+                    self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
+                else:
+                    at = wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
+                    self.error(CUSTOM_SYNTAX, exc.message, at, at if at != exc.start else exc.end)
                 state = None
         if state is None:
             state = self._opaque(raw, name, num_named)

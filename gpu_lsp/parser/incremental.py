@@ -59,6 +59,8 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
     unit = next((op for op in container.operations if op.range.start < start and end < op.range.end), None)
     if unit is None or unit.results or not _isolated(unit):
         return None
+    if any(op.results for op in container.operations):
+        return None  # the unit sees the top-level values defined before it: resolve them all
     u_start, u_end = unit.range.start, unit.range.end
     line_head = old_text[old_text.rfind("\n", 0, u_start) + 1 : u_start]
     if line_head.strip():
