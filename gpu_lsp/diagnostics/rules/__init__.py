@@ -9,5 +9,7 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     verify_ir,
     verify_launch,
     verify_ops,
+    verify_std,
+    verify_traits,
     verify_types,
 )
