@@ -370,14 +370,16 @@ class Cursor:
                 raise FormatError(f"undefined symbol alias id '{text[1:]}'", start, end, custom=False)
             self.ctx.alias_uses.append((text, start, end))
             return alias
+        ctx = self.ctx
+        aliases = {**ctx.type_aliases, **ctx.attr_aliases} if ctx.attr_aliases else ctx.type_aliases
         try:
-            return parse_type(text, self.ctx.type_aliases)
+            return parse_type(text, aliases)
         except TypeSyntaxError as exc:
             # `memref<2 x 32 x f32>`: MLIR allows blanks around the `x` of a shape.
             squeezed = _SPACED_DIMS.sub("x", text)
             if squeezed != text:
                 try:
-                    return parse_type(squeezed, self.ctx.type_aliases)
+                    return parse_type(squeezed, aliases)
                 except TypeSyntaxError:
                     pass
             raise FormatError(str(exc), start, end) from None

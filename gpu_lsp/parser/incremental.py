@@ -15,7 +15,7 @@ from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Block, Operation
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse, split_ranges
-from gpu_lsp.parser.builder import Builder
+from gpu_lsp.parser.builder import SYNTAX, Builder
 from gpu_lsp.parser.lexer import Comment, tokenize
 from gpu_lsp.parser.resolve import Resolver
 from gpu_lsp.parser.structure import RawOp, parse_structure
@@ -53,6 +53,8 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
         if split_ranges(new_text) != expected:
             return None
     chunk = previous.chunks[chunk_index]
+    if any(d.code == SYNTAX for d in chunk.diagnostics):
+        return None  # a bracket-structure error is the chunk's, placed where upstream puts it
     container = _container(chunk)
     if container is None:
         return None

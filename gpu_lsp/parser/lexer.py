@@ -340,7 +340,9 @@ def tokenize(
         frame = frames[-1]
 
         if kind == "VALUE":
-            if not attr_mode:
+            before = pending[-1] if pending else None
+            # a result list never follows a comma (skipping that keeps long operand lists linear)
+            if not attr_mode and not (before is not None and before.value == ","):
                 r = _RESULTS.match(text, s, end)
                 if r is not None:
                     if frame.stack:

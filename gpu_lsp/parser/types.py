@@ -176,23 +176,29 @@ def _parser() -> Lark:
 _CACHE: dict[str, T.Type] = {}
 
 
-def parse_type(text: str, aliases: dict[str, T.Type] | None = None) -> T.Type:
-    """Parse the text of one type; raises TypeSyntaxError."""
+def parse_type(text: str, aliases: dict | None = None) -> T.Type:
+    """Parse the text of one type; raises TypeSyntaxError.
+
+    `aliases` maps `!name` and `#name` to the type or attribute they stand for; uses inside
+    the type are replaced by their definitions (so printed IR needs no alias definitions).
+    """
     cached = _CACHE.get(text)
     if cached is not None:
         return cached
     if aliases and text.startswith("!") and text in aliases:
         return aliases[text]
-    if aliases and "!" in text:
+    substituted = False
+    if aliases and ("!" in text or "#" in text):
         for name in sorted(aliases, key=len, reverse=True):
             if name in text:
                 text = _substitute(text, name, str(aliases[name]))
+                substituted = True
     parser = _parser()
     try:
         result = parser.parse(text)
     except LarkError as exc:
         raise TypeSyntaxError(_describe(exc, text)) from None
-    if not aliases or "!" not in text:
+    if not substituted:
         if len(_CACHE) > 50000:
             _CACHE.clear()
         _CACHE[text] = result

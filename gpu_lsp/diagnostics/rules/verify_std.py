@@ -1,4 +1,4 @@
-"""Upstream verifiers of the non-GPU ops in GPU code: memref access index counts, func.call against its callee."""
+"""Upstream verifiers of the non-GPU ops in GPU code: memref access index counts, func.call and func.return against the function."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error, q
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import SymbolRefAttr, TypeAttr
+from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr, TypeAttr
 from gpu_lsp.ir.core import Operation
 
 # op -> index of its memref operand (the indices follow it)
@@ -110,4 +110,52 @@ def call_signature_mismatch(op: Operation, ctx: RuleContext) -> Iterator[Violati
                 Related("function result types: " + ", ".join(q(t) for t in results), at(op)),
             )
             yield Violation(op_error(op, f"result type mismatch at index {i}"), at(op), related=notes)
+            return
+
+
+@rule("GPU129", "return-mismatch", Severity.ERROR, ops=("func.return",), upstream=True)
+def return_mismatch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks a `func.return` against the results of its `func.func`: as many operands as the
+    function returns, each of the result's type. Reports upstream's `has N operands, but
+    enclosing function (@f) returns M` and `type of return operand N ('T') doesn't match
+    function result type ('U') in function @f`.
+
+    ## Why is this bad?
+    Upstream's verifier rejects the return: the function's signature and its body disagree.
+
+    ## Example
+    ```mlir
+    func.func @f(%i: index) -> (index, index) {
+      return %i : index
+    }
+    ```
+    Use instead: `return %i, %i : index, index`.
+
+    ## Fix safety
+    There is no fix.
+
+    ## References
+    - [`func.return`](https://mlir.llvm.org/docs/Dialects/Func/#funcreturn-funcreturnop)
+    """
+    fn = op.parent_op
+    if fn is None or fn.name != "func.func":
+        return
+    fn_type = fn.get_attr("function_type")
+    sym = fn.get_attr("sym_name")
+    if not (isinstance(fn_type, TypeAttr) and isinstance(fn_type.type, T.FunctionType)):
+        return
+    name = f"@{sym.value}" if isinstance(sym, StringAttr) else "@"
+    results = fn_type.type.results
+    if len(results) != len(op.operands):
+        message = f"has {len(op.operands)} operands, but enclosing function ({name}) returns {len(results)}"
+        yield Violation(op_error(op, message), at(op))
+        return
+    for i, (want, value) in enumerate(zip(results, op.operands)):
+        if value.type != want and not isinstance(value.type, T.UnknownType):
+            yield Violation(
+                f"type of return operand {i} ({q(value.type)}) doesn't match function result type ({q(want)}) in function {name}",
+                at(op),
+            )
             return
