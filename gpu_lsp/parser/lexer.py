@@ -210,13 +210,18 @@ def wrong_token_offset(text: str, pos: int, start: int, at_end: bool = False) ->
             cut = comment
 
 
-def _is_dict(text: str, pos: int, end: int, before: Token | None, generic: bool, op_names: frozenset[str], attr_mode: bool) -> bool:
+def _is_dict(
+    text: str, pos: int, end: int, before: Token | None, generic: bool, in_brackets: bool, op_names: frozenset[str], attr_mode: bool
+) -> bool:
     """Whether the `{` ending at `pos` opens an attribute dictionary rather than a region.
 
-    `attributes {`, `{key = ...}`, `{key, ...}` and `{unit}` (a key that is no op name) are
-    dictionaries; `{}` is one only after the operands of a generic op (`"op"() {}`).
+    `attributes {`, a type's attributes in brackets (`(%a: T {llvm.noalias})`), `{key = ...}`,
+    `{key, ...}` and `{unit}` (a key that is no op name) are dictionaries; `{}` is one only
+    after the operands of a generic op (`"op"() {}`).
     """
     if attr_mode or (before is not None and before.type == "BARE" and before.value == "attributes"):
+        return True
+    if in_brackets and before is not None and before.type == "TYPE":
         return True
     if _EMPTY_BRACES.match(text, pos, end) is not None:
         return generic and before is not None and before.type == "RPAR"
@@ -493,7 +498,7 @@ def tokenize(
 
         ch = m.group(kind)
         if ch == "{":
-            if _is_dict(text, e, end, last(), frame.generic, op_names, attr_mode):
+            if _is_dict(text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode):
                 close, ok = scan_balanced(text, s, end)
                 if not ok:
                     error("expected '}' to close the attribute dictionary", s, e)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -172,3 +173,21 @@ func.func @f(%n: index) {
     ops = {op.name: op for op in parsed.chunks[0].module.walk()}
     later = [op for op in parsed.chunks[0].module.walk() if op.results and op.results[0].name == "later"][0]
     assert ops["arith.addi"].operands[0] is later.results[0]
+
+
+def test_every_upstream_gpu_op_is_registered_so_unknown_gpu_ops_are_errors() -> None:
+    """COMPLETE_DIALECTS holds only dialects whose every upstream op is registered here."""
+    from gpu_lsp.dialects.registry import op_names
+    from gpu_lsp.parser.builder import COMPLETE_DIALECTS
+    from support import oracle
+
+    if not oracle.available():
+        pytest.skip("numba-cuda-mlir (the oracle's MLIR) is not installed")
+    import numba_cuda_mlir
+
+    generated = Path(numba_cuda_mlir.__file__).parent / "_mlir" / "dialects"
+    for dialect in COMPLETE_DIALECTS:
+        upstream = set(re.findall(r'OPERATION_NAME = "([\w.]+)"', (generated / f"_{dialect}_ops_gen.py").read_text()))
+        ours = {n for n in op_names() if n.startswith(dialect + ".")}
+        assert len(upstream) > 50 and upstream <= ours, sorted(upstream - ours)
+    assert _errors("func.func @f() {\n  gpu.foo\n  return\n}\n") == [("custom op 'gpu.foo' is unknown", 2, 3)]
