@@ -40,9 +40,17 @@ class Valid:
 
 
 @functools.cache
+def _backend():
+    backend = oracle.module().load_backend("numba-cuda-mlir")
+    # one thread: MLIR's worker threads reporting diagnostics to the Python handler can
+    # deadlock with the interpreter in a long test session
+    backend.threads = False
+    return backend
+
+
+@functools.cache
 def _runner(unregistered: bool):
-    o = oracle.module()
-    return o.Oracle(o.load_backend("numba-cuda-mlir"), unregistered, keep_op_notes=False)
+    return oracle.module().Oracle(_backend(), unregistered, keep_op_notes=False)
 
 
 def upstream_errors(text: str, unregistered: bool) -> list[tuple[int, str]]:
