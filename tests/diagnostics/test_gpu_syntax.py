@@ -161,7 +161,6 @@ def test_messages_and_columns(text: str, expected: list) -> None:
 def test_cases_are_what_upstream_reports(text: str, expected: list) -> None:
     if not oracle.available():
         pytest.skip("numba-cuda-mlir is not installed")
-    oracle._backend().threads = False
     assert [(line, col, message) for line, col, _, message in oracle.verify(text)] == expected
 
 
@@ -169,7 +168,6 @@ def test_cases_are_what_upstream_reports(text: str, expected: list) -> None:
 def test_valid_inputs_report_nothing(text: str) -> None:
     assert [d for d in lint_text(text) if d.code in ("GPU121", "GPU122", "GPU123")] == []
     if oracle.available():
-        oracle._backend().threads = False
         assert oracle.verify(text) == []
 
 

@@ -81,7 +81,6 @@ FORMS = [
 def _needs_oracle() -> None:
     if not oracle.available():
         pytest.skip("numba-cuda-mlir is not installed")
-    oracle._backend().threads = False
 
 
 def oracle_problems(text: str) -> tuple[Lowering, set[int]]:

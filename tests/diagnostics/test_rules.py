@@ -50,7 +50,6 @@ def test_fixture_ok_sections_are_valid_upstream(code: str) -> None:
     """Differential: upstream MLIR accepts every OK section (so the rule has no false positive there)."""
     if not oracle.available():
         pytest.skip("numba-cuda-mlir is not installed")
-    oracle._backend().threads = False
     fx = load(code)
     for chunk in fx.chunks:
         if chunk.kind == "OK" and chunk.version == NEWEST:  # the oracle is LLVM 23
@@ -94,5 +93,4 @@ def test_fix(code: str, index: int) -> None:
     old_errors = sorted(d.message for d in old if d.severity >= Severity.ERROR and d is not target)
     assert all(m in old_errors for m in new_errors), f"new errors: {new_errors}"
     if oracle.available():
-        oracle._backend().threads = False
         assert _oracle_errors(fixed[chunk.start : chunk.end]) == [], fixed[chunk.start : chunk.end]

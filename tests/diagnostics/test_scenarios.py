@@ -40,7 +40,6 @@ def program(body: str) -> str:
 def oracle_errors(text: str) -> list:
     if not oracle.available():
         pytest.skip("numba-cuda-mlir is not installed")
-    oracle._backend().threads = False
     return [d for d in oracle.verify(text) if d[2] == "error"]
 
 

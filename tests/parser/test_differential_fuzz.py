@@ -13,7 +13,6 @@ import functools
 import random
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -40,17 +39,8 @@ class Valid:
 
 
 @functools.cache
-def _backend():
-    backend = oracle.module().load_backend("numba-cuda-mlir")
-    # one thread: MLIR's worker threads reporting diagnostics to the Python handler can
-    # deadlock with the interpreter in a long test session
-    backend.threads = False
-    return backend
-
-
-@functools.cache
 def _runner(unregistered: bool):
-    return oracle.module().Oracle(_backend(), unregistered, keep_op_notes=False)
+    return oracle.module().Oracle(oracle.backend(), unregistered, keep_op_notes=False)
 
 
 def upstream_errors(text: str, unregistered: bool) -> list[tuple[int, str]]:

@@ -36,15 +36,19 @@ def module() -> ModuleType:
 
 
 @functools.cache
-def _backend():
+def backend():
     if not available():
         pytest.skip("numba-cuda-mlir is not installed (pip install -e '.[dev]')")
-    return module().load_backend("numba-cuda-mlir")
+    backend = module().load_backend("numba-cuda-mlir")
+    # One thread: MLIR's worker threads reporting diagnostics to the Python handler can
+    # deadlock with the interpreter in a long test session.
+    backend.threads = False
+    return backend
 
 
 def _run(text: str, pipeline: str | None, allow_unregistered: bool):
     o = module()
-    oracle = o.Oracle(_backend(), allow_unregistered, keep_op_notes=False)
+    oracle = o.Oracle(backend(), allow_unregistered, keep_op_notes=False)
     chunk = o.Chunk(text, 0, 1, 0)
     result = oracle.run_chunk(chunk, pipeline)
     diags: list[Diagnostic] = []
