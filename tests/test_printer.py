@@ -12,6 +12,7 @@ import pytest
 
 from support import oracle
 
+from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import FloatAttr, IntegerAttr, StringAttr
 from gpu_lsp.ir.core import Operation
@@ -596,3 +597,23 @@ def test_every_corpus_chunk_prints_even_with_errors() -> None:
                     assert out.endswith("\n")
             count += 1
     assert count > 100
+
+
+def test_aliases_used_inside_types_survive_printing() -> None:
+    """`!t` and `#s` used inside types: the printed module needs no alias definitions."""
+    text = """\
+!t = memref<4xf32>
+#s = #gpu.address_space<workgroup>
+func.func @f(%m: !t) -> !t {
+  %a = memref.alloc() : memref<4xf32, #s>
+  return %m : !t
+}
+"""
+    parsed = parse(text)
+    assert [d.message for d in parsed.diagnostics if d.severity == Severity.ERROR] == []
+    printed = print_module(parsed.chunks[0].module, source=text)
+    assert "memref<4xf32, #gpu.address_space<workgroup>>" in printed
+    again = parse(printed)
+    assert [d.message for d in again.diagnostics if d.severity == Severity.ERROR] == []
+    if oracle.available():
+        assert oracle.verify(printed) == []

@@ -1,4 +1,4 @@
-"""Round trip over the upstream corpus: print, re-parse here, and have upstream MLIR verify the text.
+"""Round trip over both upstream corpora: print, re-parse here, and have upstream MLIR verify the text.
 
 For every corpus chunk that upstream MLIR accepts without a diagnostic and that
 parses here without an error: the printed module must re-parse here without an
@@ -13,7 +13,7 @@ import re
 
 
 from support import oracle
-from support.corpus import corpus_files
+from support.corpus import all_corpus_files
 
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Operation
@@ -117,7 +117,7 @@ def _errors(diagnostics) -> list:
 
 
 def test_corpus_round_trip() -> None:
-    files = corpus_files()
+    files = all_corpus_files()
     differential = oracle.available()
     counts = {"chunks": 0, "oracle_clean": 0, "parsed_clean": 0, "round_trip": 0, "oracle_accepts_printed": 0, "generic_form": 0}
     failures: list[str] = []

@@ -50,7 +50,7 @@ def _mem_access(c: Cursor, st: OpState) -> Ref:
     mem = c.operand()
     refs: list[Ref] = []
     if not c.is_group("["):
-        c.expected("'['")
+        c.expected_by_parser("'['")
     _index_refs([c.next()], refs)
     st.refs.append(mem)
     st.refs.extend(refs)

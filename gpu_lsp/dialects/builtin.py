@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir.attributes import StringAttr
-from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
 
 
 @op("builtin.module", "isolated symbol_table no_terminator graph", "A top-level container of operations.", "module [@name] [attributes {...}] { ... }")
 def _module(c: Cursor, st: OpState) -> None:
     if c.is_symbol():
-        st.properties["sym_name"] = StringAttr(c.symbol().root)
+        st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     c.attr_dict_with_keyword(st)
     st.add_region(c.region())
 

@@ -7,13 +7,13 @@ from lark.lexer import Token
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
-from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.structure import Group, RawRegion
 
 
 def read_symbol_name(c: Cursor, st: OpState) -> None:
     """`@name` into the `sym_name` property."""
-    sym = c.symbol()
+    sym = c.symbol(SYMBOL_NAME)
     st.properties["sym_name"] = StringAttr(sym.root)
 
 

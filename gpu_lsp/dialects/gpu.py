@@ -12,7 +12,7 @@ from gpu_lsp.ir.attributes import (
     StringAttr,
     UnitAttr,
 )
-from gpu_lsp.parser.cursor import ArgDef, Cursor, FormatError, OpState
+from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState
 
 DIMS = ("x", "y", "z")
 REDUCTION_KINDS = (
@@ -147,7 +147,7 @@ def read_dim3_operands(c: Cursor, keyword: str, ty: T.Type | None) -> list:
     "gpu.module @name [<handler>] [[#target, ...]] [attributes {...}] { ... }",
 )
 def _module(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     if c.optional_punct("<"):
         st.properties["offloadingHandler"] = c.attr()
         c.punct(">")
@@ -164,7 +164,7 @@ def _module(c: Cursor, st: OpState) -> None:
     "gpu.binary @name [<handler>] [attr-dict] [#gpu.object<...>, ...]",
 )
 def _binary(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     if c.optional_punct("<"):
         st.properties["offloadingHandler"] = c.attr()
         c.punct(">")
@@ -179,7 +179,7 @@ def _binary(c: Cursor, st: OpState) -> None:
     "gpu.func @name(%arg: T, ...) [-> R] [workgroup(%w : T, ...)] [private(%p : T, ...)] [kernel] [attributes {...}] { ... }",
 )
 def _func(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     start, end = c.here()
     args, _, named = read_signature(c, st)
     if args and not named:

@@ -18,7 +18,7 @@ from gpu_lsp.dialects.common import (
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr
-from gpu_lsp.parser.cursor import Cursor, OpState, Ref
+from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState, Ref
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
 _LLVM_TYPE_WORD = re.compile(r"(ptr|struct|array|void|func|vec|token|label|metadata|target|x86_amx|ppc_fp128)\b")
@@ -96,7 +96,7 @@ def _func(c: Cursor, st: OpState) -> None:
     words = _skip_keywords(c)
     if words:
         st.extra["keywords"] = words
-    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     args, _, named = read_signature(c, st)
     while c.is_keyword("vscale_range") or c.is_keyword("comdat"):
         c.next()
@@ -155,7 +155,7 @@ def _global(c: Cursor, st: OpState) -> None:
     words = _skip_keywords(c)
     if words:
         st.extra["keywords"] = words
-    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     sub = c.group("(")
     if not sub.at_end:
         st.properties["value"] = sub.attr()

@@ -5,8 +5,8 @@ from __future__ import annotations
 from gpu_lsp.dialects.common import cast_op, element_type, mixed_list, mixed_values, read_element_access, read_tolerant, reassociation, typed_operand_list
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr
-from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr
+from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
 
 
 @op("memref.load", "", "Loads an element from a memref.", "%v = memref.load %m[%i, ...] : memref<...>")
@@ -94,14 +94,19 @@ def _global(c: Cursor, st: OpState) -> None:
     if c.is_token("STRING"):
         st.properties["sym_visibility"] = StringAttr(c.string())
     c.optional_keyword("constant")
-    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     c.punct(":")
     st.properties["type"] = c.attr()
     if c.optional_punct("="):
         if c.is_keyword("uninitialized"):
             c.next()
         else:
-            st.properties["initial_value"] = c.attr()
+            init = c.attr()
+            ty = st.properties["type"]
+            if isinstance(init, OpaqueAttr) and init.type is None and isinstance(getattr(ty, "type", None), T.MemRefType):
+                # upstream types the literal with the memref's tensor type
+                init = OpaqueAttr(init.text, init.kind, T.TensorType(ty.type.shape, ty.type.element))
+            st.properties["initial_value"] = init
     c.optional_attr_dict(st)
 
 

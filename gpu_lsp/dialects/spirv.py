@@ -7,7 +7,7 @@ from gpu_lsp.dialects.llvm import split_top
 from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import BoolAttr, StringAttr
-from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
 BINARY = (
@@ -64,7 +64,7 @@ def _component(ty: T.Type, index: int) -> T.Type:
 )
 def _module(c: Cursor, st: OpState) -> None:
     if c.is_symbol():
-        st.properties["sym_name"] = StringAttr(c.symbol().root)
+        st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     st.properties["addressing_model"] = StringAttr(c.any_keyword().value)
     st.properties["memory_model"] = StringAttr(c.any_keyword().value)
     if c.optional_keyword("requires"):
@@ -80,7 +80,7 @@ def _module(c: Cursor, st: OpState) -> None:
     'spirv.func @name(%a: T) [-> R] "None" [attributes {...}] { ... }',
 )
 def _func(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     args, _, named = read_signature(c, st)
     st.properties["function_control"] = StringAttr(c.string())
     c.attr_dict_with_keyword(st)
@@ -92,7 +92,7 @@ def _func(c: Cursor, st: OpState) -> None:
 
 @op("spirv.GlobalVariable", "symbol", "A module-level variable (built-ins, bindings).", 'spirv.GlobalVariable @v [built_in("...")] : !spirv.ptr<T, Input>')
 def _global_variable(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol().root)
+    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     read_tolerant(c, st)
 
 

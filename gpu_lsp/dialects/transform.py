@@ -11,7 +11,7 @@ from gpu_lsp.parser.cursor import Cursor, OpState
 # `: (T, ...) -> R` (nearly every transform op prints a functional type).
 TOLERANT = (
     "alternatives", "annotate", "apply_conversion_patterns", "apply_conversion_patterns.dialect_to_llvm",
-    "apply_conversion_patterns.gpu.gpu_subgroup_reduce_to_nvvm",
+    "apply_conversion_patterns.func.func_to_llvm", "apply_conversion_patterns.gpu.gpu_subgroup_reduce_to_nvvm",
     "apply_conversion_patterns.gpu.gpu_to_nvvm", "apply_conversion_patterns.gpu.gpu_to_rocdl",
     "apply_conversion_patterns.gpu.gpu_wmma_to_nvvm",
     "apply_conversion_patterns.memref.memref_to_llvm_type_converter",

@@ -113,7 +113,7 @@ def parse_chunk(text: str, start: int, end: int) -> Chunk:
     raw_items, errors = parse_structure(lexed.tokens)
     for err in errors:
         diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))
-    ctx = ParseContext(text, names)
+    ctx = ParseContext(text, names, start)
     builder = Builder(ctx, diagnostics)
     ops: list[Operation] = []
     for item in raw_items:

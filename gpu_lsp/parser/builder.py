@@ -12,10 +12,11 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
+from gpu_lsp.parser.lexer import wrong_token_offset
 from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
 from gpu_lsp.text import TextRange
 
-_RESULT_ENTRY = re.compile(r"%([\w$.\-]+)(?::(\d+))?")
+_RESULT_ENTRY = re.compile(r"%([\w$.\-]+)(?:\s*:\s*(\d+))?")
 
 DEFAULT_DIALECT_OPS = {
     "return": "func.return",
@@ -33,6 +34,9 @@ DEFAULT_DIALECTS = {"func.func": "func", "async.func": "async", "builtin.module"
 # Diagnostic codes of the parser (documented in gpu_lsp/diagnostics/rules/syntax.py).
 SYNTAX = "GPU001"
 CUSTOM_SYNTAX = "GPU002"
+# Dialects whose every upstream op is registered here: an op name they do not have is an
+# error, as upstream (tests/parser/test_layout_free.py checks the list against upstream's).
+COMPLETE_DIALECTS = frozenset(("gpu",))
 UNDEFINED_VALUE = "GPU003"
 REDEFINED_VALUE = "GPU004"
 USE_TYPE_MISMATCH = "GPU005"
@@ -116,11 +120,24 @@ class Builder:
                     state.extra["loc"] = cursor.optional_loc()
                 cursor.done()
             except FormatError as exc:
-                self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
+                if exc.custom:
+                    self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
+                else:
+                    at = wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
+                    self.error(CUSTOM_SYNTAX, exc.message, at, at if at != exc.start else exc.end)
                 state = None
+        complete = spec is None and name.partition(".")[0] in COMPLETE_DIALECTS
+        if complete:
+            message = (
+                f"unregistered operation '{name}' found in dialect ('{name.partition('.')[0]}') "
+                "that does not allow unknown operations"
+                if generic
+                else f"custom op '{name}' is unknown"
+            )
+            self.error(CUSTOM_SYNTAX, message, name_tok.start_pos, name_tok.end_pos)
         if state is None:
             state = self._opaque(raw, name, num_named)
-            if spec is None and not generic:
+            if spec is None and not generic and not complete:
                 self.error(
                     UNKNOWN_OP,
                     f"operation '{name}' is not known to gpu-lsp; its operands and results are read without checking",

@@ -25,7 +25,7 @@ from gpu_lsp.ir.attributes import (
 from gpu_lsp.parser import gpu_syntax
 from gpu_lsp.parser.lexer import tokenize
 from gpu_lsp.parser.structure import Group, RawRegion
-from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type
+from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type, squeeze
 from gpu_lsp.text import TextRange
 
 
@@ -33,13 +33,19 @@ _SPACED_DIMS = re.compile(r"(?<=[\d?\]])[ \t\n]*x[ \t\n]*(?=[\d?\[A-Za-z!])|(?<=
 
 
 class FormatError(Exception):
-    """The item list does not match the op's syntax: message and absolute range."""
+    """The item list does not match the op's syntax: message and absolute range.
 
-    def __init__(self, message: str, start: int, end: int) -> None:
+    `custom` is False for the errors upstream's generic parser emits itself (a missing
+    punctuation token, SSA operand, type or attribute, an undefined alias): those are not
+    prefixed with `custom op '<name>'` like the errors of an op's own parser.
+    """
+
+    def __init__(self, message: str, start: int, end: int, custom: bool = True) -> None:
         super().__init__(message)
         self.message = message
         self.start = start
         self.end = end
+        self.custom = custom
 
 
 class Ref:
@@ -99,12 +105,13 @@ class OpState:
 
 
 class ParseContext:
-    """Shared state for one parse: aliases and the text."""
+    """Shared state for one parse: aliases, the text and where the chunk starts in it."""
 
-    __slots__ = ("text", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs", "diagnostics")
+    __slots__ = ("text", "start", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs", "diagnostics")
 
-    def __init__(self, text: str, op_names: frozenset[str]) -> None:
+    def __init__(self, text: str, op_names: frozenset[str], start: int = 0) -> None:
         self.text = text
+        self.start = start
         self.type_aliases: dict[str, T.Type] = {}
         self.attr_aliases: dict[str, Attribute] = {}
         self.op_names = op_names
@@ -151,6 +158,9 @@ def describe(item) -> str:
     return "item"
 
 
+SYMBOL_NAME = "valid '@'-identifier for symbol name"
+
+
 class Cursor:
     """A position in an item list with typed readers that raise FormatError."""
 
@@ -184,15 +194,19 @@ class Cursor:
             return self.end_pos, self.end_pos
         return item_start(item), item_end(item)
 
-    def fail(self, message: str, item=None):
+    def fail(self, message: str, item=None, custom: bool = True):
         if item is None:
             start, end = self.here()
         else:
             start, end = item_start(item), item_end(item)
-        raise FormatError(message, start, end)
+        raise FormatError(message, start, end, custom)
 
     def expected(self, what: str):
         self.fail(f"expected {what}")
+
+    def expected_by_parser(self, what: str):
+        """An error of upstream's generic parser (token, operand, type, attribute, region)."""
+        self.fail(f"expected {what}", custom=False)
 
     def done(self) -> None:
         if not self.at_end:
@@ -237,7 +251,7 @@ class Cursor:
     def punct(self, ch: str) -> Token:
         tok = self.optional_punct(ch)
         if tok is None:
-            self.expected(f"'{ch}'")
+            self.expected_by_parser(f"'{ch}'")
         return tok
 
     # --- values -----------------------------------------------------------------------------
@@ -248,7 +262,7 @@ class Cursor:
     def operand(self, type: T.Type | None = None) -> Ref:
         item = self.peek()
         if not (isinstance(item, Token) and item.type == "VALUE"):
-            self.expected("SSA operand")
+            self.expected_by_parser("SSA operand")
         self.i += 1
         return Ref(item.value, item.start_pos, item.end_pos, type)
 
@@ -261,10 +275,17 @@ class Cursor:
         if not self.is_operand():
             return refs
         refs.append(self.operand(type))
-        while self.is_punct(",") and self.is_token("VALUE", k=1):
+        while self.is_punct(",") and not self._ends_list(1):
             self.i += 1
             refs.append(self.operand(type))
         return refs
+
+    def _ends_list(self, k: int) -> bool:
+        """Whether the item at `k` is no operand slot: what follows a list of operands (`, T`, `, 4`)."""
+        item = self.peek(k)
+        if item is None:
+            return False
+        return not isinstance(item, Token) or item.type not in ("VALUE", "PUNCT", "COLON")
 
     def index_list(self) -> list[Ref]:
         """`[%i, %j, ...]`: index-typed operands in square brackets."""
@@ -296,7 +317,7 @@ class Cursor:
     def group(self, opener: str = "(") -> "Cursor":
         item = self.peek()
         if not (isinstance(item, Group) and item.open.value == opener):
-            self.expected(f"'{opener}'")
+            self.expected_by_parser(f"'{opener}'")
         self.i += 1
         return Cursor(self.ctx, item.items, item.close.start_pos, self.op_name)
 
@@ -316,7 +337,7 @@ class Cursor:
         if isinstance(item, Token) and item.type == "DICT" and item.value.replace(" ", "") == "{}":
             self.i += 1
             return None
-        self.expected("'{' to begin a region")
+        self.expected_by_parser("'{' to begin a region")
 
     def optional_region(self) -> tuple[bool, RawRegion | None]:
         if self.is_region():
@@ -338,7 +359,7 @@ class Cursor:
             return self.parse_type_text(item.value, item.start_pos, item.end_pos)
         if isinstance(item, Group) and item.open.value == "(" and self.is_punct("->", 1):
             return self.function_type()
-        self.expected("type")
+        self.expected_by_parser("non-function type")
 
     def parse_type_text(self, text: str, start: int, end: int) -> T.Type:
         if "gpu" in text or "nvvm" in text:
@@ -346,17 +367,19 @@ class Cursor:
         if text[0] == "!" and "<" not in text and "." not in text:
             alias = self.ctx.type_aliases.get(text)
             if alias is None:
-                raise FormatError(f"undefined symbol alias id '{text[1:]}'", start, end)
+                raise FormatError(f"undefined symbol alias id '{text[1:]}'", start, end, custom=False)
             self.ctx.alias_uses.append((text, start, end))
             return alias
+        ctx = self.ctx
+        aliases = {**ctx.type_aliases, **ctx.attr_aliases} if ctx.attr_aliases else ctx.type_aliases
         try:
-            return parse_type(text, self.ctx.type_aliases)
+            return parse_type(text, aliases)
         except TypeSyntaxError as exc:
             # `memref<2 x 32 x f32>`: MLIR allows blanks around the `x` of a shape.
             squeezed = _SPACED_DIMS.sub("x", text)
             if squeezed != text:
                 try:
-                    return parse_type(squeezed, self.ctx.type_aliases)
+                    return parse_type(squeezed, aliases)
                 except TypeSyntaxError:
                     pass
             raise FormatError(str(exc), start, end) from None
@@ -469,7 +492,7 @@ class Cursor:
                 sub.punct(",")
             return ArrayAttr(tuple(elements))
         if not isinstance(item, Token):
-            self.expected("attribute value")
+            self.expected_by_parser("attribute value")
         kind = item.type
         if kind == "INT":
             self.i += 1
@@ -502,7 +525,7 @@ class Cursor:
             if item.value == "unit":
                 self.i += 1
                 return UnitAttr()
-            self.expected("attribute value")
+            self.expected_by_parser("attribute value")
         if kind == "DICT":
             self.i += 1
             return self.parse_dict_text(item)
@@ -517,8 +540,8 @@ class Cursor:
             self.i += 1
             return self._compound_attr(item)
         if kind == "PUNCT" and item.value in "-":
-            self.expected("attribute value")
-        self.expected("attribute value")
+            self.expected_by_parser("attribute value")
+        self.expected_by_parser("attribute value")
 
     def _compound_attr(self, item: Token) -> Attribute:
         text = item.value
@@ -526,7 +549,7 @@ class Cursor:
             if "<" not in text and "." not in text:
                 alias = self.ctx.attr_aliases.get(text)
                 if alias is None:
-                    raise FormatError(f"undefined symbol alias id '{text[1:]}'", item.start_pos, item.end_pos)
+                    raise FormatError(f"undefined symbol alias id '{text[1:]}'", item.start_pos, item.end_pos, custom=False)
                 self.ctx.alias_uses.append((text, item.start_pos, item.end_pos))
                 return alias
             if "gpu" in text or "nvvm" in text:
@@ -543,12 +566,13 @@ class Cursor:
         if kind in ("dense", "sparse", "dense_resource") and self.is_punct(":"):
             self.i += 1
             ty = self.type()
-        return OpaqueAttr(text, kind, ty)
+        return OpaqueAttr(squeeze(text), kind, ty)
 
-    def symbol(self) -> SymbolRefAttr:
+    def symbol(self, what: str = "symbol reference") -> SymbolRefAttr:
+        """`@name` or `@a::@b`; `what` names it in the error (upstream's words for a symbol name)."""
         item = self.peek()
         if not (isinstance(item, Token) and item.type == "SYMBOL"):
-            self.expected("symbol reference")
+            self.expected(what)
         self.i += 1
         attr = symbol_ref(item.value)
         self.ctx.symbol_uses.append((attr, item.start_pos, item.end_pos))

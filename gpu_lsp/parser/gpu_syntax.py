@@ -222,6 +222,9 @@ def _tokens(s: str, lo: int, hi: int):
             continue
         if (c == "#" or c == "!") and j + 1 < hi and (s[j + 1].isalpha() or s[j + 1] == "_"):
             m = (_IDENT if c == "#" else _TYPE_IDENT).match(s, j + 1, hi)
+            if m is None:  # a letter outside MLIR's identifier characters: not a dialect token
+                j += 1
+                continue
             end = m.end()
             lt = -1
             if end < hi and s[end] == "<":

@@ -65,12 +65,16 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
         if split_ranges(new_text) != expected:
             return None
     chunk = previous.chunks[chunk_index]
+    if any(d.code == SYNTAX for d in chunk.diagnostics):
+        return None  # a bracket-structure error is the chunk's, placed where upstream puts it
     container = _container(chunk)
     if container is None:
         return None
     unit = next((op for op in container.operations if op.range.start < start and end < op.range.end), None)
     if unit is None or unit.results or not _isolated(unit):
         return None
+    if any(op.results for op in container.operations):
+        return None  # the unit sees the top-level values defined before it: resolve them all
     u_start, u_end = unit.range.start, unit.range.end
     line_head = old_text[old_text.rfind("\n", 0, u_start) + 1 : u_start]
     if line_head.strip():

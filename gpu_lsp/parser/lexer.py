@@ -1,8 +1,10 @@
-"""A layout-aware MLIR lexer that feeds Lark's LALR parser.
+"""A layout-free MLIR lexer that feeds Lark's LALR parser.
 
-It does the work a one-token-lookahead grammar cannot: it tells a result list
-(`%a, %b =`) at the start of an operation from a use, a block label from a
-successor, an attribute dictionary from a region, and it scans types and
+Newlines are whitespace, as in MLIR. The lexer does the work a
+one-token-lookahead grammar cannot, from the tokens around (never from line
+starts): it tells a result list (`%a, %b =` before an op name) from a use, a
+block label (`^bb1(...):`) from a successor, an op name from a keyword, an
+attribute dictionary from a region, and it scans types and
 attributes with nested brackets into single tokens (parsed later, with a
 cache). It also keeps brackets balanced, reporting the first stray or missing
 one, so the parser always sees a well-formed structure and one typo yields one
@@ -60,18 +62,24 @@ _MASTER = re.compile(
     + ")"
 )
 
+# A result list: `%a, %b:2 =` before an op name (`affine.for %i = max ...` is no op start).
 _RESULTS = re.compile(
-    rf"%{_SUFFIX}(?::\d+)?(?:[ \t]*,[ \t]*%{_SUFFIX}(?::\d+)?)*[ \t]*=(?!=)[ \t]*(?=[A-Za-z_\"])"
+    rf"%{_SUFFIX}(?:\s*:\s*\d+)?(?:\s*,\s*%{_SUFFIX}(?:\s*:\s*\d+)?)*\s*=(?!=)\s*(?=[A-Za-z_\"])(?!(?:max|min)\b)"
 )
-_DICT_START = re.compile(rf"[ \t]*(?:\}}|\[|(?:{_BARE}|{_STRING})[ \t]*(?:=|,|\}}))|\s*(?:{_BARE}|{_STRING})[ \t]*=(?!=)")
-_DICT_KEY = re.compile(rf"[ \t]*({_BARE})[ \t]*(?:,|\}})")
+_DICT_START = re.compile(rf"\s*(?:\[|(?:{_BARE}|{_STRING})\s*(?:=(?!=)|,|\}}))")
+_EMPTY_BRACES = re.compile(r"\s*\}")
+_DICT_KEY = re.compile(rf"\s*({_BARE})\s*(?:,|\}})")
+_LABEL_END = re.compile(r"\s*(\(|:(?!:))")
+_COLON = re.compile(r"\s*:(?!:)")
+_GENERIC_OPEN = re.compile(r"\s*\(")
+_CALLEE_STRING_OPS = frozenset(("llvm.call_intrinsic", "emitc.call_opaque"))
 _BRACKET_SCAN = re.compile(r'[<>()\[\]{}"\n]')
 _LINE_OP_START = re.compile(
     rf"[ \t]*(?:%{_SUFFIX}(?::\d+)?(?:[ \t]*,[ \t]*%{_SUFFIX}(?::\d+)?)*[ \t]*=[ \t]*[A-Za-z_\"]|[A-Za-z_][\w$]*\.[\w$.]+[ \t](?![ \t]*=)|\}}[ \t]*$|\^)"
 )
 
 _ALIAS_WORD = re.compile(r"[\w$.\-]*")
-_ALIAS_EQ = re.compile(r"[ \t]*=(?!=)")
+_ALIAS_EQ = re.compile(r"\s*=(?!=)")
 _BUILTIN_TYPE_WORD = re.compile(
     r"(?:[su]?i[1-9]\d*|bf16|tf32|f16|f32|f64|f80|f128|f(?:4|6|8)E\w+|index|none)"
 )
@@ -82,6 +90,9 @@ _COMPOUND_ATTR_WORDS = frozenset(
 UNDOTTED_OP_NAMES = frozenset(
     ("return", "call", "call_indirect", "module", "func", "unrealized_conversion_cast", "constant")
 )
+# Undotted op names that are also keywords of other ops (`memref.global "private" constant @x`):
+# op names only where an op must start.
+_KEYWORD_OP_NAMES = frozenset(("constant",))
 
 _OPEN_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
@@ -174,6 +185,71 @@ def scan_balanced(text: str, pos: int, limit: int | None = None) -> tuple[int, b
         i = j + 1
 
 
+def wrong_token_offset(text: str, pos: int, start: int, at_end: bool = False) -> int:
+    """Where upstream reports "expected ..." for the token at `pos` (Parser::emitWrongTokenError).
+
+    At the end of the input it steps back one character; then it backs up over blank
+    lines (and a `//` comment on the line before) to the end of the previous code, so the
+    error points just after the last token read. `start` is where the buffer begins.
+    """
+    if at_end and pos > start:
+        pos -= 1
+    original = pos
+    cut = pos
+    while True:
+        while cut > start and text[cut - 1] in " \t":
+            cut -= 1
+        if cut == start:
+            return original
+        if text[cut - 1] not in "\n\r":
+            return cut
+        cut -= 1
+        line_start = max(text.rfind("\n", start, cut), text.rfind("\r", start, cut))
+        comment = text.find("//", line_start + 1 if line_start >= 0 else start, cut)
+        if comment >= 0:
+            cut = comment
+
+
+def _is_dict(
+    text: str, pos: int, end: int, before: Token | None, generic: bool, in_brackets: bool, op_names: frozenset[str], attr_mode: bool
+) -> bool:
+    """Whether the `{` ending at `pos` opens an attribute dictionary rather than a region.
+
+    `attributes {`, a type's attributes in brackets (`(%a: T {llvm.noalias})`), `{key = ...}`,
+    `{key, ...}` and `{unit}` (a key that is no op name) are dictionaries; `{}` is one only
+    after the operands of a generic op (`"op"() {}`).
+    """
+    if attr_mode or (before is not None and before.type == "BARE" and before.value == "attributes"):
+        return True
+    if in_brackets and before is not None and before.type == "TYPE":
+        return True
+    if _EMPTY_BRACES.match(text, pos, end) is not None:
+        return generic and before is not None and before.type == "RPAR"
+    if _DICT_START.match(text, pos, end) is None:
+        return False
+    key = _DICT_KEY.match(text, pos, end)
+    return key is None or (key.group(1) not in op_names and key.group(1) not in UNDOTTED_OP_NAMES)
+
+
+def _takes_callee_string(before: Token | None) -> bool:
+    """Whether `before` is the name of an op whose syntax starts with `"callee"(...)`."""
+    return before is not None and before.type == "OPNAME" and before.value in _CALLEE_STRING_OPS
+
+
+def _is_label(text: str, pos: int, end: int, before: Token | None) -> bool:
+    """Whether the `^name` ending at `pos` is a block label: `(args)` and `:` follow.
+
+    A successor can be followed by a type only after `unwind` (`llvm.invoke`).
+    """
+    m = _LABEL_END.match(text, pos, end)
+    if m is None or (before is not None and before.type == "BARE" and before.value == "unwind"):
+        return False
+    if m.group(1) == ":":
+        return True
+    close, ok = scan_balanced(text, m.start(1), end)
+    return ok and _COLON.match(text, close, end) is not None
+
+
 class ItemsToken(Token):
     """A run of atom tokens (no brackets, no op starts) handed to the parser as one token."""
 
@@ -187,12 +263,13 @@ def items_token(atoms: list[Token]) -> ItemsToken:
 
 
 class _Frame:
-    """Open brackets inside one region (or the top level)."""
+    """Open brackets inside one region (or the top level), and whether its current op is generic."""
 
-    __slots__ = ("stack",)
+    __slots__ = ("stack", "generic")
 
     def __init__(self) -> None:
         self.stack: list[Token] = []
+        self.generic = False
 
 
 def tokenize(
@@ -214,7 +291,6 @@ def tokenize(
     end = len(text) if end is None else end
     match = _MASTER.match
     frames = [_Frame()]
-    line_start = not attr_mode
     expect_op = not attr_mode
     pos = start
 
@@ -231,6 +307,15 @@ def tokenize(
             append(items_token(pending))
             pending = []
             pend = pending.append
+
+    def last() -> Token | None:
+        """The token read before the current one."""
+        if pending:
+            return pending[-1]
+        if not tokens:
+            return None
+        tok = tokens[-1]
+        return tok.atoms[-1] if isinstance(tok, ItemsToken) else tok
 
     def close_frame_brackets(frame: _Frame, at: int, reason: str) -> None:
         while frame.stack:
@@ -253,17 +338,16 @@ def tokenize(
         s = m.start(kind)
         pos = e = m.end()
         if kind == "NL":
-            line_start = not attr_mode
             continue
         if kind == "COMMENT":
             out.comments.append(Comment(m.group(kind), TextRange(s, e)))
             continue
         frame = frames[-1]
-        at_line_start = line_start
-        line_start = False
 
         if kind == "VALUE":
-            if (at_line_start or expect_op) :
+            before = pending[-1] if pending else None
+            # a result list never follows a comma (skipping that keeps long operand lists linear)
+            if not attr_mode and not (before is not None and before.value == ","):
                 r = _RESULTS.match(text, s, end)
                 if r is not None:
                     if frame.stack:
@@ -282,13 +366,19 @@ def tokenize(
             dotted = "." in word
             if not attr_mode and (
                 expect_op
-                or (dotted and (not frame.stack or at_line_start))
-                or (at_line_start and not frame.stack and word in UNDOTTED_OP_NAMES and not (e < end and text[e] == "("))
+                or (
+                    not frame.stack
+                    and (
+                        dotted
+                        or (word in UNDOTTED_OP_NAMES and word not in _KEYWORD_OP_NAMES and not (e < end and text[e] == "("))
+                    )
+                )
             ):
                 if frame.stack:
                     close_frame_brackets(frame, s, "before the next operation")
                 flush()
                 append(_tok("OPNAME", word, s, e))
+                frame.generic = False
                 expect_op = False
                 continue
             expect_op = False
@@ -322,16 +412,18 @@ def tokenize(
             continue
 
         if kind == "STRING":
-            if expect_op:
-                if frame.stack and at_line_start:
-                    close_frame_brackets(frame, s, "before the next operation")
+            if not attr_mode and (
+                expect_op
+                or (
+                    not frame.stack
+                    and _GENERIC_OPEN.match(text, e, end) is not None
+                    and not _takes_callee_string(last())
+                )
+            ):
                 flush()
                 append(_tok("OPNAME", m.group(kind), s, e))
+                frame.generic = True
                 expect_op = False
-                continue
-            if at_line_start and not frame.stack and not attr_mode:
-                flush()
-                append(_tok("OPNAME", m.group(kind), s, e))
                 continue
             pend(_tok("STRING", m.group(kind), s, e))
             continue
@@ -350,7 +442,7 @@ def tokenize(
                 error(f"expected an identifier after '{m.group(kind)}'", s, e)
                 continue
             word = text[s:pos]
-            if at_line_start and not frame.stack and len(frames) == 1:
+            if not attr_mode and not frame.stack and len(frames) == 1:
                 q = _ALIAS_EQ.match(text, pos, end)
                 if q is not None:
                     pos = q.end()
@@ -363,7 +455,7 @@ def tokenize(
             continue
 
         if kind == "CARET":
-            if at_line_start and not frame.stack:
+            if not attr_mode and not frame.stack and _is_label(text, e, end, last()):
                 flush()
                 append(_tok("BLOCK_LABEL", m.group(kind), s, e))
                 expect_op = False
@@ -406,15 +498,13 @@ def tokenize(
 
         ch = m.group(kind)
         if ch == "{":
-            if attr_mode or _DICT_START.match(text, e, end) is not None:
-                key = _DICT_KEY.match(text, e, end)
-                if key is None or (key.group(1) not in op_names and key.group(1) != "return"):
-                    close, ok = scan_balanced(text, s, end)
-                    if not ok:
-                        error("expected '}' to close the attribute dictionary", s, e)
-                    pos = close
-                    pend(_tok("DICT", text[s:pos], s, pos))
-                    continue
+            if _is_dict(text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode):
+                close, ok = scan_balanced(text, s, end)
+                if not ok:
+                    error("expected '}' to close the attribute dictionary", s, e)
+                pos = close
+                pend(_tok("DICT", text[s:pos], s, pos))
+                continue
             tok = _tok("LBRACE", "{", s, e)
             flush()
             append(tok)
@@ -424,7 +514,8 @@ def tokenize(
             continue
         if ch == "}":
             if len(frames) == 1:
-                error("unexpected '}'", s, e)
+                at = wrong_token_offset(text, s, start)
+                error("expected operation name in quotes", at, at if at != s else e)
                 continue
             if frame.stack:
                 close_frame_brackets(frame, s, "before '}'")
@@ -464,11 +555,14 @@ def tokenize(
             continue
         pend(_tok("PUNCT", ch, s, e))
 
+    if len(frames) > 1:
+        # upstream reads on for the next operation of the open region and finds the end
+        at = wrong_token_offset(text, end, start, at_end=True)
+        error("expected operation name in quotes", at, at)
     while len(frames) > 1:
         frame = frames.pop()
         close_frame_brackets(frame, end, "at the end of the input")
-        opener = frames[-1].stack.pop()
-        error("expected '}' to close this region", opener.start_pos, opener.end_pos)
+        frames[-1].stack.pop()
         flush()
         append(_tok("RBRACE", "}", end, end))
     close_frame_brackets(frames[0], end, "at the end of the input")

@@ -1,4 +1,13 @@
-"""Name resolution: binds every `%use` and `^successor` to its definition, MLIR's scoping rules."""
+"""Name resolution: binds every `%use` and `^successor` to its definition, with MLIR's name scopes.
+
+Like MLIR's OperationParser, names are defined in source order. An op's results are
+defined after its regions; a region opens a name scope whose names are dropped when it
+ends (so the same name may be defined again after it). Isolated-from-above regions see
+the outer names too: upstream's parser binds them and its verifier rejects the use. A
+use before its definition is a forward reference, bound when the name is defined later;
+one never defined is "use of undeclared SSA value name", reported when the isolated op
+around the use ends (so each function resolves on its own, as incremental parsing needs).
+"""
 
 from __future__ import annotations
 
@@ -23,8 +32,29 @@ def _base_name(name: str) -> tuple[str, int]:
     return name, 0
 
 
+class _Forward:
+    """A use of a name not defined yet: its placeholder value and where it was written."""
+
+    __slots__ = ("value", "range")
+
+    def __init__(self, value: UndefinedValue, rng: TextRange) -> None:
+        self.value = value
+        self.range = rng
+
+
+class _Scope:
+    """The names in scope: values by name, open forward references, and the nested region levels."""
+
+    __slots__ = ("values", "forward", "levels")
+
+    def __init__(self) -> None:
+        self.values: dict[str, list[Value | None]] = {}
+        self.forward: dict[tuple[str, int], _Forward] = {}
+        self.levels: list[list[str]] = [[]]
+
+
 class Resolver:
-    """Walks regions with a chain of scopes; isolated-from-above ops start a fresh chain."""
+    """Binds names walking the IR in source order, one name scope level per open region."""
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics
@@ -33,90 +63,109 @@ class Resolver:
         self.diagnostics.append(Diagnostic(code, message, rng, Severity.ERROR, related=related))
 
     def resolve_top(self, ops: list[Operation]) -> None:
-        scope: dict[str, list[Value]] = {}
-        self._define_ops(ops, [scope])
+        scope = _Scope()
         for op in ops:
-            self._resolve_op(op, [scope], {})
+            self._resolve_op(op, scope, {})
+        self._close(scope)
 
-    def _define(self, name: str | None, value: Value, chain: list[dict]) -> None:
+    def _close(self, scope: _Scope, keep: set | frozenset = frozenset()) -> None:
+        """Report the forward references still open, except those in `keep`."""
+        for key in [k for k in scope.forward if k not in keep]:
+            self.error(UNDEFINED_VALUE, "use of undeclared SSA value name", scope.forward.pop(key).range)
+
+    def _define(self, value: Value, scope: _Scope, entry_arg: bool = False) -> None:
+        name = value.name
         if name is None:
             return
         base, idx = _base_name(name)
-        for scope in chain:
-            group = scope.get(base)
-            if group is not None and scope is not chain[-1]:
-                self._redefined(base, value, group)
-                return
-        scope = chain[-1]
-        group = scope.get(base)
+        group = scope.values.get(base)
         if group is None:
-            scope[base] = [value]
+            group = scope.values[base] = []
+            scope.levels[-1].append(base)
+        while len(group) <= idx:
+            group.append(None)
+        prior = group[idx]
+        if entry_arg and prior is None and value.def_span is not None:
+            forward = scope.forward.pop((base, idx), None)
+            if forward is not None:  # upstream's isDefined counts forward references
+                self.error(
+                    REDEFINED_VALUE,
+                    f"region entry argument '%{base}' is already in use",
+                    value.def_span.range,
+                    (Related("previously referenced here", forward.range),),
+                )
+                return
+        if prior is not None and value.def_span is not None:
+            note = "previously referenced here" if entry_arg else "previously defined here"
+            related = (Related(note, prior.def_span.range),) if prior.def_span is not None else ()
+            message = (
+                f"region entry argument '%{base}' is already in use"
+                if entry_arg
+                else f"redefinition of SSA value '%{base}'"
+            )
+            self.error(REDEFINED_VALUE, message, value.def_span.range, related)
             return
-        if idx == len(group) and "#" in name:
-            group.append(value)
+        group[idx] = value
+        forward = scope.forward.pop((base, idx), None)
+        if forward is None:
             return
-        self._redefined(base, value, group)
+        placeholder = forward.value
+        if (
+            placeholder.type != value.type
+            and not isinstance(placeholder.type, T.UnknownType)
+            and not isinstance(value.type, T.UnknownType)
+            and value.def_span is not None
+        ):
+            self.error(
+                USE_TYPE_MISMATCH,
+                f"definition of SSA value '%{name}' has type {value.type}",
+                value.def_span.range,
+                (Related(f"previously used here with type {placeholder.type}", forward.range),),
+            )
+        placeholder.replace_all_uses_with(value)
 
-    def _redefined(self, base: str, value: Value, group: list[Value]) -> None:
-        if value.def_span is None:
-            return
-        prior = group[0].def_span
-        related = (Related("previously defined here", prior.range),) if prior is not None else ()
-        self.error(REDEFINED_VALUE, f"redefinition of SSA value '%{base}'", value.def_span.range, related)
-
-    def _define_ops(self, ops: list[Operation], chain: list[dict]) -> None:
-        for op in ops:
-            for result in op.results:
-                self._define(result.name, result, chain)
-
-    def _define_region(self, region: Region, chain: list[dict]) -> dict[str, Block]:
-        labels: dict[str, Block] = {}
-        for block in region.blocks:
-            if block.label is not None:
-                if block.label in labels and block.label_span is not None:
-                    self.error(UNDEFINED_BLOCK, f"redefinition of block '{block.label}'", block.label_span.range)
-                labels.setdefault(block.label, block)
-            for arg in block.arguments:
-                self._define(arg.name, arg, chain)
-            self._define_ops(block.operations, chain)
-        return labels
-
-    def _lookup(self, name: str, chain: list[dict]) -> Value | None:
+    def _lookup(self, name: str, scope: _Scope) -> Value | None:
         base, idx = _base_name(name)
-        for scope in reversed(chain):
-            group = scope.get(base)
-            if group is not None:
-                return group[idx] if idx < len(group) else None
-        return None
+        group = scope.values.get(base)
+        if group is None or idx >= len(group):
+            return None
+        return group[idx]
 
-    def _resolve_op(self, op: Operation, chain: list[dict], labels: dict[str, Block]) -> None:
+    def _use(self, op: Operation, ref, scope: _Scope) -> Value:
+        name = ref.name[1:]
+        value = self._lookup(name, scope)
+        if value is not None:
+            if (
+                ref.type is not None
+                and value.type != ref.type
+                and not isinstance(value.type, T.UnknownType)
+                and not isinstance(ref.type, T.UnknownType)
+            ):
+                self.error(
+                    USE_TYPE_MISMATCH,
+                    f"use of value '%{_base_name(name)[0]}' expects different type than prior uses: "
+                    f"'{ref.type}' vs '{value.type}'",
+                    TextRange(ref.start, ref.end),
+                    (Related("prior use here", value.def_span.range),) if value.def_span is not None else (),
+                )
+            return value
+        key = _base_name(name)
+        forward = scope.forward.get(key)
+        if forward is None:
+            forward = scope.forward[key] = _Forward(UndefinedValue(ref.type or T.UNKNOWN, name), TextRange(ref.start, ref.end))
+        return forward.value
+
+    def _resolve_op(self, op: Operation, scope: _Scope, labels: dict[str, Block]) -> None:
         pending = op.pending
         op.pending = None
-        spec = lookup(op.name)
-        isolated = spec is not None and spec.has("isolated")
         deferred_defs: list = []
         if pending is not None:
             for ref in pending.refs:
-                value = self._lookup(ref.name[1:], chain)
+                if not op.known and op.regions and self._lookup(ref.name[1:], scope) is None:
+                    deferred_defs.append(ref)
+                    continue
                 span = Span(op.anchor, ref.start - op.anchor.base, ref.end - op.anchor.base)
-                if value is None:
-                    if not op.known and op.regions:
-                        deferred_defs.append(ref)
-                        continue
-                    self.error(UNDEFINED_VALUE, "use of undeclared SSA value name", TextRange(ref.start, ref.end))
-                    value = UndefinedValue(ref.type or T.UNKNOWN, ref.name[1:])
-                elif (
-                    ref.type is not None
-                    and value.type != ref.type
-                    and not isinstance(value.type, T.UnknownType)
-                    and not isinstance(ref.type, T.UnknownType)
-                ):
-                    self.error(
-                        USE_TYPE_MISMATCH,
-                        f"use of value '{ref.name}' expects different type than prior uses: '{ref.type}' vs '{value.type}'",
-                        TextRange(ref.start, ref.end),
-                    )
-                op.add_operand(value, span)
+                op.add_operand(self._use(op, ref, scope), span)
             for succ in pending.successors:
                 block = labels.get(succ.name)
                 if block is None:
@@ -126,16 +175,33 @@ class Resolver:
                 span = Span(op.anchor, succ.start - op.anchor.base, succ.end - op.anchor.base)
                 op.successor_spans.append(span)
                 block.uses.append((op, span))
-        if not op.regions:
-            return
-        if deferred_defs and op.regions[0].blocks == []:
-            op.regions[0].add_block()
-        for ref in deferred_defs:
-            entry = op.regions[0].blocks[0]
-            entry.add_argument(T.UNKNOWN, ref.name[1:], Span(op.anchor, ref.start - op.anchor.base, ref.end - op.anchor.base))
-        for region in op.regions:
-            region_chain = [{}] if isolated else chain + [{}]
-            region_labels = self._define_region(region, region_chain)
-            for block in region.blocks:
-                for nested in block.operations:
-                    self._resolve_op(nested, region_chain, region_labels)
+        if op.regions:
+            if deferred_defs and op.regions[0].blocks == []:
+                op.regions[0].add_block()
+            for ref in deferred_defs:
+                entry = op.regions[0].blocks[0]
+                entry.add_argument(T.UNKNOWN, ref.name[1:], Span(op.anchor, ref.start - op.anchor.base, ref.end - op.anchor.base))
+            spec = lookup(op.name)
+            open_before = set(scope.forward) if spec is not None and spec.has("isolated") else None
+            for region in op.regions:
+                scope.levels.append([])
+                self._resolve_region(region, scope)
+                for base in scope.levels.pop():
+                    del scope.values[base]
+            if open_before is not None:
+                self._close(scope, open_before)
+        for result in op.results:
+            self._define(result, scope)
+
+    def _resolve_region(self, region: Region, scope: _Scope) -> None:
+        labels: dict[str, Block] = {}
+        for block in region.blocks:
+            if block.label is not None:
+                if block.label in labels and block.label_span is not None:
+                    self.error(UNDEFINED_BLOCK, f"redefinition of block '{block.label}'", block.label_span.range)
+                labels.setdefault(block.label, block)
+        for i, block in enumerate(region.blocks):
+            for arg in block.arguments:
+                self._define(arg, scope, entry_arg=i == 0 and block.label is None)
+            for nested in block.operations:
+                self._resolve_op(nested, scope, labels)

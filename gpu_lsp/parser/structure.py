@@ -201,7 +201,8 @@ def parse_structure(tokens: list[Token]) -> tuple[list, list[LexError]]:
         tok = getattr(exc, "token", None)
         if tok is None or tok.type == "$END":
             return False
-        errors.append(LexError(f"unexpected '{tok}'", TextRange(tok.start_pos, tok.end_pos)))
+        first = tok.atoms[0] if isinstance(tok, ItemsToken) else tok
+        errors.append(LexError(f"unexpected '{first.value}'", TextRange(first.start_pos, first.end_pos)))
         return True
 
     with paused_gc():

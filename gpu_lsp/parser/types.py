@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,8 +23,41 @@ def _dims(text: str | None) -> tuple:
     return tuple(None if d == "?" else int(d) for d in text.split("x")[:-1])
 
 
+_SPACING = re.compile(r"\s|[,=](?=\S)")
+_SQUEEZE = re.compile(r'(?P<str>"(?:[^"\\]|\\.)*")|(?P<colon>\s*(?<!:):(?!:))|\s+(?=[>)\]},])|(?<=[<(\[{])\s+|(?P<eq>\s*=\s*)|(?P<ws>\s+)|(?P<comma>,\s*)')
+
+
+def _squeeze_match(m: re.Match) -> str:
+    kind = m.lastgroup
+    if kind == "str":
+        return m.group()
+    if kind == "ws":
+        return " "
+    if kind == "comma":
+        return ", "
+    if kind == "eq":
+        return " = "
+    if kind == "colon":
+        before = m.string[: m.start()].rstrip()
+        return ":" if before[-1:].isalpha() or before[-1:] == "_" else " :"
+    return ""
+
+
+def squeeze(text: str) -> str:
+    """Opaque attribute or type text with its layout normalised (MLIR's whitespace is not meaning).
+
+    Whitespace runs become one blank, none after an opening or before a closing bracket or
+    a comma; a comma is followed by one blank, `=` has one on each side, and a colon has
+    one before it unless it follows a word (`offset: ?` but `0 : i64`), as mlir-opt prints. Strings are kept as written.
+    """
+    if _SPACING.search(text) is None:
+        return text
+    return _SQUEEZE.sub(_squeeze_match, text)
+
+
 def hash_attr(text: str) -> DialectAttr | OpaqueAttr:
     """Split `#dialect.name<body>` into its parts (aliases keep their text)."""
+    text = squeeze(text)
     lt = text.find("<")
     head = text[1:] if lt < 0 else text[1:lt]
     body = None if lt < 0 else text[lt + 1 : -1]
@@ -98,7 +132,7 @@ class _ToType(Transformer):
         return T.TupleType(tuple(x for x in c if x is not None))
 
     def dialect_type(self, c):
-        text = str(c[0])
+        text = squeeze(str(c[0]))
         lt = text.find("<")
         head = text[1:] if lt < 0 else text[1:lt]
         body = None if lt < 0 else text[lt + 1 : -1]
@@ -119,7 +153,7 @@ class _ToType(Transformer):
         tok = c[0]
         text = str(tok)
         if tok.type in ("STRIDED", "AFFINE_MAP"):
-            return ("layout", OpaqueAttr(text))
+            return ("layout", OpaqueAttr(squeeze(text)))
         if tok.type == "HASH_ATTR" and "." not in text and "<" not in text:
             return ("layout", OpaqueAttr(text))
         return self.space(c)
@@ -142,23 +176,29 @@ def _parser() -> Lark:
 _CACHE: dict[str, T.Type] = {}
 
 
-def parse_type(text: str, aliases: dict[str, T.Type] | None = None) -> T.Type:
-    """Parse the text of one type; raises TypeSyntaxError."""
+def parse_type(text: str, aliases: dict | None = None) -> T.Type:
+    """Parse the text of one type; raises TypeSyntaxError.
+
+    `aliases` maps `!name` and `#name` to the type or attribute they stand for; uses inside
+    the type are replaced by their definitions (so printed IR needs no alias definitions).
+    """
     cached = _CACHE.get(text)
     if cached is not None:
         return cached
     if aliases and text.startswith("!") and text in aliases:
         return aliases[text]
-    if aliases and "!" in text:
+    substituted = False
+    if aliases and ("!" in text or "#" in text):
         for name in sorted(aliases, key=len, reverse=True):
             if name in text:
                 text = _substitute(text, name, str(aliases[name]))
+                substituted = True
     parser = _parser()
     try:
         result = parser.parse(text)
     except LarkError as exc:
         raise TypeSyntaxError(_describe(exc, text)) from None
-    if not aliases or "!" not in text:
+    if not substituted:
         if len(_CACHE) > 50000:
             _CACHE.clear()
         _CACHE[text] = result

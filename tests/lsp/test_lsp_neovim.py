@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from lsp_samples import RUNNABLE
 from support import REPO
 
 from gpu_lsp.analysis import lint_text
@@ -68,27 +69,8 @@ def test_neovim_applies_the_fix_of_the_two_dependency_launch(tmp_path: Path) -> 
     assert result["applied"] in result["actions"]
 
 
-RUNNABLE_AND_NOT = """\
-module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    gpu.func @fill(%buf: memref<4xf32>, %v: f32) kernel {
-      %i = gpu.thread_id x
-      memref.store %v, %buf[%i] : memref<4xf32>
-      gpu.return
-    }
-  }
-  func.func @main() -> f32 {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c4 = arith.constant 4 : index
-    %v = arith.constant 2.5 : f32
-    %d = gpu.alloc () : memref<4xf32>
-    gpu.launch_func @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%d : memref<4xf32>, %v : f32)
-    %h = memref.alloc() : memref<4xf32>
-    gpu.memcpy %h, %d : memref<4xf32>, memref<4xf32>
-    %r = memref.load %h[%c0] : memref<4xf32>
-    return %r : f32
-  }
+# RUNNABLE's @main (no arguments) next to a function gpu-run cannot enter (it takes arguments).
+RUNNABLE_AND_NOT = RUNNABLE.rstrip().removesuffix("}") + """\
   func.func @with_args(%d: memref<4xf32>, %v: f32) {
     %c1 = arith.constant 1 : index
     gpu.launch_func @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<4xf32>, %v : f32)

@@ -38,7 +38,11 @@ func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = arith.constant 1000000000 : index
-  scf.for %i = %c0 to %n step %c1 {
+  // A recurrence (not a reduction), so the host loop cannot run as array operations.
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
+    %sq = arith.muli %acc, %acc : index
+    %next = arith.addi %sq, %i : index
+    scf.yield %next : index
   }
   return
 }

@@ -86,3 +86,10 @@ def mutated(draw) -> str:
 @given(mutated(), st.booleans())
 def test_mutated_corpus_chunks_parse(text: str, split: bool) -> None:
     _check(text, split)
+
+
+def test_a_non_ascii_letter_after_a_dialect_sigil_is_no_crash() -> None:
+    # Found by the mutation test: `#º` (a letter to str.isalpha, not to MLIR's identifiers).
+    text = "func.func @f(%m: memref<4xf32>, %v: f32, %i: index) {\n  memref.store %v, %m[%i] : memref<4xf32, #\u00bagpu.x>\n  return\n}\n"
+    _check(text, split=False)
+    assert [d for d in parse(text).diagnostics if "memref.store" in d.message]

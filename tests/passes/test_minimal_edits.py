@@ -12,15 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support import REPO
+from support.corpus import corpus_files, split_chunks
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk, parse
+from gpu_lsp.passes import catalog
 from gpu_lsp.passes import refactor as R
 from gpu_lsp.text import apply_edits
-from support import REPO
-from support.corpus import corpus_files, split_chunks
 
 
 def _sources() -> list[tuple[str, str]]:
@@ -86,12 +87,12 @@ def _check(name: str, text: str) -> int:
     checked = 0
     seen: set[str] = set()
     for offset in _positions(chunk):
-        for item in R.available_at(text, offset):
+        for item in catalog.available_at(text, offset):
             if item.id in (R.OUTLINE_FILE, R.LEGALIZE) and item.id in seen:
                 continue
             seen.add(item.id)
             try:
-                done = R.compute(item.id, text, offset)
+                done = catalog.compute(item.id, text, offset)
             except R.RefactorError:
                 continue
             if not done.edits:

@@ -10,6 +10,7 @@ import pytest
 from support import SHARED
 
 CORPUS = SHARED / "corpus"
+EXTENDED = SHARED / "corpus-extended"  # more upstream files: NVVM, ROCDL, LLVM-SPV, NVGPU, XeGPU, ...
 SPLIT_MARKER = "// -----"
 
 
@@ -27,6 +28,13 @@ def require_corpus() -> Path:
 def corpus_files(pattern: str = "**/*.mlir") -> list[Path]:
     """Corpus files matching a glob pattern, sorted; fails when the corpus is missing."""
     return sorted(p for p in require_corpus().glob(pattern) if p.is_file())
+
+
+def all_corpus_files() -> list[Path]:
+    """The files of both corpora (../shared/corpus, then ../shared/corpus-extended), sorted in each."""
+    if not EXTENDED.is_dir():
+        pytest.fail(f"extended corpus not found at {EXTENDED}", pytrace=False)
+    return corpus_files() + sorted(p for p in EXTENDED.glob("**/*.mlir") if p.is_file())
 
 
 @dataclass(frozen=True)

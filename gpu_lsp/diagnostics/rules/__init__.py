@@ -15,6 +15,8 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     verify_ir,
     verify_launch,
     verify_ops,
+    verify_std,
+    verify_traits,
     verify_types,
     versions,
 )

@@ -324,14 +324,13 @@ class _DominanceChecker:
         visible.difference_update(added)
 
     def nested(self, op: Operation, visible: set) -> None:
-        """The regions of `op` (isolated ones see nothing from outside)."""
+        """The regions of `op` (a use across an isolated op is GPU125's, not a dominance error)."""
         spec = lookup(op.name)
         if spec is None or not op.known:
             return
-        isolated = spec.has("isolated")
         graph = spec.has("graph")
         for region in op.regions:
-            self.region(region, set() if isolated else visible, graph)
+            self.region(region, visible, graph)
 
 
 @rule("GPU117", "operand-does-not-dominate", Severity.ERROR, upstream=True)

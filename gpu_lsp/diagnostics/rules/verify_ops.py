@@ -317,7 +317,7 @@ MMA_OPS = (
     "gpu.subgroup_mma_insert_thread_local",
 )
 
-_LOADABLE = (T.I8, T.I32, T.F16, T.F32)
+_LOADABLE = (T.I8, T.I32, T.F16, T.F32, T.F64)
 
 
 class MMAType:
@@ -412,6 +412,8 @@ def invalid_mma(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
             yield Violation(
                 op_error(
                     op,
+                    # the words of the corpus's invalid.mlir; the oracle's newer MLIR, which also
+                    # accepts f64 (as here), adds "or 64-bit float" to both lists
                     "operand #0 must be memref of 8-bit signless integer or 32-bit signless integer or 16-bit float "
                     "or 32-bit float or vector of 8-bit signless integer or 32-bit signless integer or 16-bit float "
                     f"or 32-bit float values of ranks 1 values, but got {q(src)}",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr, UnitAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.printer import GENERIC_EXTRA, SOURCE_FORM, OpPrinter, result_names
 from gpu_lsp.ir.printers import printer
@@ -117,9 +117,6 @@ def _global(p: OpPrinter, op: Operation) -> None:
         p.write(" constant")
     p.write(" " + p.symbol(op.get_attr("sym_name").value) + " : " + p.attr(op.get_attr("type")))
     init = op.get_attr("initial_value")
-    ty = op.get_attr("type")
-    if isinstance(init, OpaqueAttr) and init.type is None and isinstance(getattr(ty, "type", None), T.MemRefType):
-        init = OpaqueAttr(init.text, init.kind, T.TensorType(ty.type.shape, ty.type.element))
     if init is None:
         p.write(" = uninitialized")
     elif not isinstance(init, UnitAttr):

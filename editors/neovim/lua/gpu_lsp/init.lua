@@ -302,7 +302,8 @@ local function show_result(title, result)
 end
 
 --- Sends the request `method` to the gpu-lsp client of `bufnr`; `on_result(result)` on success.
-function M.request(method, params, bufnr, on_result)
+--- A failure is reported as "<label> failed: ..." (`label` defaults to the method).
+function M.request(method, params, bufnr, on_result, label)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local client = M.get_client(bufnr)
   if not client then
@@ -311,7 +312,7 @@ function M.request(method, params, bufnr, on_result)
   end
   client_request(client, method, params, function(err, result)
     if err then
-      notify(method .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      notify((label or method) .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     else
       on_result(result)
     end
@@ -321,23 +322,13 @@ end
 --- Sends workspace/executeCommand to the gpu-lsp client of `bufnr`; `on_result(result)`
 --- is called on success (default: show the result).
 function M.execute(command, arguments, bufnr, on_result)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  local client = M.get_client(bufnr)
-  if not client then
-    notify('no gpu-lsp client is attached to this buffer', vim.log.levels.WARN)
-    return
-  end
-  client_request(client, 'workspace/executeCommand', { command = command, arguments = arguments }, function(err, result)
-    if err then
-      notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-      return
-    end
+  M.request('workspace/executeCommand', { command = command, arguments = arguments }, bufnr, function(result)
     if on_result then
       on_result(result)
     else
       show_result(command, result)
     end
-  end, bufnr)
+  end, command)
 end
 
 local function strip_comment(line)
