@@ -1,4 +1,4 @@
-"""Code actions from diagnostics (quick fixes, ignore comments, fix all) and the Run code lens."""
+"""Code actions from diagnostics (quick fixes, ignore comments, fix all) and the code lenses (Run on GPU, Show async graph)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
+from gpu_lsp.diagnostics.sanitizer.graph import issues_async_work
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.lsp.commands import RUN_ON_GPU
+from gpu_lsp.lsp.commands import RUN_ON_GPU, SHOW_ASYNC_GRAPH
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, op_at, unit_memo
 from gpu_lsp.lsp.ir_queries import launches_kernels, takes_arguments
@@ -194,27 +195,35 @@ class Lens:
 
 
 def code_lenses(snapshot: Snapshot) -> list[Lens]:
-    """`Run on GPU` above each func.func that launches kernels and that gpu-run can enter (no arguments)."""
+    """Above each func.func: `Run on GPU` when it launches kernels and gpu-run can enter it (no
+    arguments), `Show async graph` when its host code issues async GPU work."""
     index = document_index(snapshot)
     out = []
     for unit in index.units:
         if unit.index.children:
             continue
-        runnable, _, _ = unit_memo(
-            unit,
-            "runnable",
-            snapshot.lines,
-            lambda op=unit.op: [
-                f
-                for f in _funcs(op)
-                if f.properties.get("sym_name") is not None and launches_kernels(f) and not takes_arguments(f)
-            ],
-        )
-        for op in runnable:
-            name = op.properties["sym_name"]
+        funcs, _, _ = unit_memo(unit, "lensed", snapshot.lines, lambda op=unit.op: _lensed(op))
+        for op, runnable, async_work in funcs:
+            name = op.properties["sym_name"].value
             d = index.symbol_def(op)
             rng = d.range if d is not None else op.name_range
-            out.append(Lens(rng, "▶ Run on GPU", RUN_ON_GPU, (snapshot.uri, name.value)))
+            if runnable:
+                out.append(Lens(rng, "▶ Run on GPU", RUN_ON_GPU, (snapshot.uri, name)))
+            if async_work:
+                out.append(Lens(rng, "Show async graph", SHOW_ASYNC_GRAPH, (snapshot.uri, name)))
+    return out
+
+
+def _lensed(root: Operation) -> list[tuple[Operation, bool, bool]]:
+    """(func, runnable, issues async work) of each named func.func under `root` that gets a lens."""
+    out = []
+    for f in _funcs(root):
+        if f.properties.get("sym_name") is None:
+            continue
+        runnable = launches_kernels(f) and not takes_arguments(f)
+        async_work = issues_async_work(f)
+        if runnable or async_work:
+            out.append((f, runnable, async_work))
     return out
 
 

@@ -13,6 +13,9 @@ from collections.abc import Callable
 
 FIX_ALL = "gpu-lsp.fixAll"
 RUN_ON_GPU = "gpu-lsp.runOnGpu"
+# A client-side command (the VS Code extension and the Neovim plugin register it; the server does
+# not advertise it): the "Show async graph" lens opens the graph of (uri, function).
+SHOW_ASYNC_GRAPH = "gpuLsp.showAsyncGraph"
 # A custom request (not a command): the async dependency graph of a document (docs/async-graph.md).
 ASYNC_GRAPH = "gpu-lsp/asyncGraph"
 

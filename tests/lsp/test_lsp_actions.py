@@ -1,4 +1,4 @@
-"""Code actions from Diagnostic.fix, ignore comments, fix-all, the Run code lens, and settings."""
+"""Code actions from Diagnostic.fix, ignore comments, fix-all, the code lenses, and settings."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from gpu_lsp.lsp.actions import (
     fix_title,
     ignore_edit,
 )
+from gpu_lsp.lsp.commands import advertised
 from gpu_lsp.lsp.positions import LineTable
 from gpu_lsp.lsp.settings import Settings, parse_settings
 from gpu_lsp.text import Edit, TextRange, apply_edits
@@ -75,23 +76,44 @@ def test_fix_all_takes_safe_non_overlapping_fixes() -> None:
     assert fix_all_action([c]) is None
 
 
+def _runs(lenses: list) -> list:
+    return [lens for lens in lenses if lens.command == "gpu-lsp.runOnGpu"]
+
+
 def test_run_code_lens_above_functions_that_launch_kernels() -> None:
     snap = snapshot(RUNNABLE)
-    [lens] = code_lenses(snap)
+    [lens, graph] = code_lenses(snap)
     assert lens.command == "gpu-lsp.runOnGpu" and lens.arguments == (snap.uri, "main")
     assert "Run on GPU" in lens.title and RUNNABLE[lens.range.start : lens.range.end] == "@main"
+    assert graph.title == "Show async graph" and graph.range == lens.range
     no_args = INLINE.split("// -----")[0].replace("@inline(%a: memref<?xf32>, %n: index)", "@inline()")
     no_args = no_args.replace("  %c1 = arith.constant", "  %a = memref.alloc() : memref<4xf32>\n  %n = arith.constant 4 : index\n  %c1 = arith.constant")
     no_args = no_args.replace("memref<?xf32>", "memref<4xf32>")
-    [inline] = code_lenses(snapshot(no_args))
+    [inline] = _runs(code_lenses(snapshot(no_args)))
     assert inline.arguments[1] == "inline"
 
 
 def test_run_code_lens_only_on_functions_gpu_run_can_enter() -> None:
-    """gpu-run calls its entry with no arguments: a function with parameters gets no lens."""
-    assert code_lenses(snapshot(INLINE)) == [] and code_lenses(snapshot(OUTLINED)) == []
+    """gpu-run calls its entry with no arguments: a function with parameters gets no Run lens."""
+    assert _runs(code_lenses(snapshot(INLINE))) == [] and _runs(code_lenses(snapshot(OUTLINED))) == []
     generic = '"func.func"() <{function_type = (index) -> (), sym_name = "g"}> ({\n^bb0(%n: index):\n  %t = gpu.wait async\n  gpu.launch_func async [%t] @k::@f blocks in (%n, %n, %n) threads in (%n, %n, %n)\n  "func.return"() : () -> ()\n}) : () -> ()\n'
-    assert code_lenses(snapshot(generic)) == []
+    assert _runs(code_lenses(snapshot(generic))) == []
+
+
+def test_async_graph_lens_on_functions_with_async_gpu_work() -> None:
+    """The graph lens runs the clients' own command (the server does not advertise it) with (uri, function),
+    on every function whose host code yields async tokens, arguments or not; synchronous GPU code gets none."""
+    assert "gpuLsp.showAsyncGraph" not in advertised()
+    snap = snapshot(OUTLINED)
+    [lens] = code_lenses(snap)
+    assert (lens.title, lens.command, lens.arguments) == ("Show async graph", "gpuLsp.showAsyncGraph", (snap.uri, "main"))
+    assert OUTLINED[lens.range.start : lens.range.end] == "@main"
+    [inline] = code_lenses(snapshot(INLINE))
+    assert inline.arguments[1] == "inline"
+    synchronous = RUNNABLE.replace("%t0 = gpu.wait async\n", "").replace("%d, %t1 = gpu.alloc async [%t0]", "%d = gpu.alloc")
+    synchronous = synchronous.replace("%t2 = gpu.launch_func async [%t1]", "gpu.launch_func").replace("%t3 = gpu.memcpy async [%t2]", "gpu.memcpy")
+    synchronous = synchronous.replace("%t4 = gpu.dealloc async [%t3]", "gpu.dealloc").replace("    gpu.wait [%t4]\n", "")
+    assert [lens.title for lens in code_lenses(snapshot(synchronous))] == ["▶ Run on GPU"]
 
 
 def test_settings_select_ignore_and_severity_overrides() -> None:

@@ -87,8 +87,9 @@ def test_neovim_lens_rule_completion_and_a_run(tmp_path: Path) -> None:
     launch = next(i for i, line in enumerate(lines) if "gpu.launch_func" in line)
     result = _run(path, tmp_path, GPU_LSP_E2E="features", GPU_LSP_LINE=str(launch + 1))
     main = next(i for i, line in enumerate(lines) if "@main" in line)
-    # One lens, on @main: @with_args launches a kernel too, but gpu-run cannot supply its arguments.
-    assert result["lenses"] == [[main, "▶ Run on GPU", "main"]]
+    # Run on @main only: @with_args launches a kernel too, but gpu-run cannot supply its arguments.
+    # The graph lens only on @main as well: @with_args issues no async GPU work.
+    assert result["lenses"] == [[main, "▶ Run on GPU", "main"], [main, "Show async graph", "main"]]
     assert result["omnifunc"] == "v:lua.vim.lsp.omnifunc"
     assert "launch_func" in " ".join(result["completion"]), result["completion"]
     run = result["run"]

@@ -326,9 +326,13 @@ async def test_folding_selection_inlay_signature(client: RecordingClient) -> Non
 
 
 async def test_code_lens_and_commands(client: RecordingClient) -> None:
-    # @main takes arguments, which gpu-run cannot supply: no lens (the command still explains why it cannot run).
+    # @main takes arguments, which gpu-run cannot supply: no Run lens (the command still explains why it cannot
+    # run), but its async work has a graph, shown by the clients' own command (not one the server advertises).
     lenses = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=A))))
-    assert list(lenses) == []
+    assert [(lens.command.title, lens.command.command, list(lens.command.arguments)) for lens in lenses] == [
+        ("Show async graph", "gpuLsp.showAsyncGraph", [A, "main"])
+    ]
+    assert "gpuLsp.showAsyncGraph" not in client.init_result.capabilities.execute_command_provider.commands
     mark = len(client.applied)
     result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[A])))
     assert result["applied"] is True
@@ -344,8 +348,9 @@ async def test_code_lens_and_commands(client: RecordingClient) -> None:
     assert run["backend"] == "numpy" and not run["ok"] and "takes arguments" in run["message"]
     uri = "file:///work/run.mlir"
     open_document(client, uri, RUNNABLE)
-    [lens] = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))))
+    [lens, graph] = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))))
     assert lens.command.command == "gpu-lsp.runOnGpu" and list(lens.command.arguments) == [uri, "main"]
+    assert graph.command.command == "gpuLsp.showAsyncGraph" and list(graph.command.arguments) == [uri, "main"]
     run = await within(
         client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.runOnGpu", arguments=[uri, "@main"])), 60
     )

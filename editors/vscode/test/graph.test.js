@@ -25,6 +25,7 @@ function setup() {
     commands: { registerCommand: (id, fn) => { calls.command = { id, fn }; return { dispose() {} }; } },
     window: {
       activeTextEditor: { document, viewColumn: 1 },
+      visibleTextEditors: [{ document, viewColumn: 1 }],
       showWarningMessage: (msg) => calls.warnings.push(msg),
       createWebviewPanel: (viewType, title, show, options) => {
         const panel = {
@@ -66,6 +67,18 @@ test('opens the server page beside the editor, scripts on, no local resources', 
   assert.equal(panel.show.viewColumn, -2);
   assert.deepEqual(panel.options, { enableScripts: true, localResourceRoots: [] });
   assert.equal(panel.webview.html, '<!DOCTYPE html><p>page 1</p>');
+});
+
+test('the code lens arguments (uri, function) ask for that function of that document', async () => {
+  const { calls } = setup();
+  await calls.command.fn(URI, 'main');
+  assert.deepEqual(calls.requests, [
+    { method: 'gpu-lsp/asyncGraph', params: { textDocument: { uri: URI }, format: 'html', function: 'main' } },
+  ]);
+  assert.equal(calls.panels[0].title, 'Async graph: @main in a.mlir');
+  await calls.command.fn('file:///work/closed.mlir', 'main');
+  assert.equal(calls.panels.length, 1, 'no panel for a document no editor shows');
+  assert.deepEqual(calls.warnings, ['gpu-lsp: open an MLIR file first.']);
 });
 
 test('a click on an op reveals its range in the editor', async () => {

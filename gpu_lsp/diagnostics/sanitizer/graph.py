@@ -101,6 +101,11 @@ def host_functions(ctx: RuleContext) -> list[Operation]:
     return out
 
 
+def issues_async_work(func: Operation) -> bool:
+    """Whether a function's host code has an async GPU op (one that yields a token): what the graph draws."""
+    return any(n.name in GPU_HOST_OPS and async_token(n) is not None for block in host_blocks(func) for n in block.operations)
+
+
 def build(func: Operation, ctx: RuleContext, diagnostics: list[Diagnostic]) -> AsyncGraph:
     """The graph of one function; `diagnostics` are the file's, drawn on the ops they point at."""
     ops = [n for block in host_blocks(func) for n in block.operations if n.name in GPU_HOST_OPS]

@@ -96,18 +96,19 @@ function M.open(path)
   end
 end
 
---- Asks the server for the graph of `bufnr`, shows the summary and writes (and opens) the page.
-function M.show(bufnr)
+--- Asks the server for the graph of `bufnr` (of its function `name` only, if given), shows the
+--- summary and writes (and opens) the page.
+function M.show(bufnr, name)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   local lsp = require('gpu_lsp')
   local document = { uri = vim.uri_from_bufnr(bufnr) }
-  lsp.request(METHOD, { textDocument = document }, bufnr, function(graph)
+  lsp.request(METHOD, { textDocument = document, ['function'] = name }, bufnr, function(graph)
     if graph == nil or graph == vim.NIL then
       notify('the server has no graph for this buffer', vim.log.levels.WARN)
       return
     end
     scratch('gpu-lsp://async-graph', M.summary(graph))
-    lsp.request(METHOD, { textDocument = document, format = 'html' }, bufnr, function(page)
+    lsp.request(METHOD, { textDocument = document, ['function'] = name, format = 'html' }, bufnr, function(page)
       local path = vim.fn.tempname() .. '.html'
       vim.fn.writefile(vim.split(page, '\n', { plain = true }), path)
       M.last_page = path

@@ -36,7 +36,7 @@ local defaults = {
   filetypes = { 'mlir' },
   -- Files or directories that mark the project root (searched upwards from the buffer).
   root_markers = { 'pyproject.toml', '.git' },
-  -- Show the server's code lenses ("Run on GPU") and refresh them as the buffer changes.
+  -- Show the server's code lenses ("Run on GPU", "Show async graph") and refresh them as the buffer changes.
   codelens = true,
   -- false: only define the filetype and the :GpuLsp* commands, for a client started
   -- elsewhere (nvim-lspconfig, vim.lsp.enable) under the name `gpu_lsp`.
@@ -487,6 +487,12 @@ function M.setup(opts)
   vim.lsp.commands['gpu-lsp.runOnGpu'] = function(command, ctx)
     local args = command.arguments or {}
     M.run(args[2], ctx and ctx.bufnr)
+  end
+  -- Code lens "Show async graph" (uri, function): a command of the clients, not of the server.
+  vim.lsp.commands['gpuLsp.showAsyncGraph'] = function(command, ctx)
+    local args = command.arguments or {}
+    local bufnr = type(args[1]) == 'string' and vim.uri_to_bufnr(args[1]) or (ctx and ctx.bufnr)
+    require('gpu_lsp.graph').show(bufnr, args[2])
   end
 
   local group = vim.api.nvim_create_augroup('gpu_lsp', { clear = true })

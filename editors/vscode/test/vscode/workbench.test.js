@@ -1,7 +1,8 @@
 'use strict';
 // The extension in real VS Code: code-server serves the workbench, headless Chromium (driven
 // by playwright-core) shows it. Installs the .vsix from `make vsix` into a throw-away profile,
-// opens a workspace with the two-dependency fixture and asserts through the workbench.
+// opens a workspace with the two-dependency fixture and asserts through the workbench (the
+// async graph webview's content through its frames).
 // `make vscode-e2e` (part of `make test`) installs code-server and playwright-core from this
 // folder's lockfiles (Node 24 from ./node24) and runs it; Chromium is Debian's (.ci/run).
 // Environment: GPU_LSP_PYTHON (default: the repository's .venv/bin/python), CHROMIUM (default
@@ -130,6 +131,13 @@ async function palette(page, title, input) {
   }
 }
 
+/** The tab titles of each editor group, left to right. */
+async function editorGroups(page) {
+  return page.$$eval('.editor-group-container', (groups) =>
+    groups.map((g) => [...g.querySelectorAll('.tab .monaco-icon-label')].map((t) => t.innerText.replace(/\n/g, ''))),
+  );
+}
+
 /** The text of the editor's visible lines. */
 async function editorText(page) {
   return (await page.innerText('.editor-instance .monaco-editor .view-lines')).replace(/\u00a0/g, ' ');
@@ -155,7 +163,8 @@ async function problemRow(page) {
 function workspace(extraFiles = {}) {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-ws-'));
   fs.copyFileSync(FIXTURE, path.join(ws, 'two_deps.mlir'));
-  fs.copyFileSync(path.join(path.dirname(FIXTURE), 'inline_launch.mlir'), path.join(ws, 'inline_launch.mlir'));
+  // gpu-lint.toml: the fixtures' project configuration (mlir-version = 22, where GPU201 applies).
+  for (const name of ['inline_launch.mlir', 'gpu-lint.toml']) fs.copyFileSync(path.join(path.dirname(FIXTURE), name), path.join(ws, name));
   for (const [name, text] of Object.entries(extraFiles)) {
     fs.mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
     fs.writeFileSync(path.join(ws, name), text, { mode: 0o755 });
@@ -165,7 +174,7 @@ function workspace(extraFiles = {}) {
 
 const serverCommand = () => [PYTHON, '-m', 'gpu_lsp'];
 
-test('trusted: Problems with code and range, server version, hover, Run on GPU output, a quick fix, the outline command', { timeout: 300_000 }, async () => {
+test('trusted: Problems with code and range, server version, hover, Run on GPU output, the async graph, a quick fix, the outline command', { timeout: 300_000 }, async () => {
   assert.ok(fs.existsSync(VSIX), `${VSIX} is missing: run make vsix`);
   const ws = workspace();
   try {
@@ -184,11 +193,23 @@ test('trusted: Problems with code and range, server version, hover, Run on GPU o
       // Run on GPU from the lens: the result goes to the "GPU LSP: Run" output (NumPy backend).
       await page.click('.codelens-decoration a:has-text("Run on GPU")', { timeout: 30_000 });
       await page.waitForSelector('.output-view .view-lines:has-text("finished on numpy")', { timeout: 90_000 });
-      // The quick fix on the diagnostic joins the two tokens.
+      // The async graph from its lens: a webview beside the editor with the stream lanes and ops.
+      await page.click('.codelens-decoration a:has-text("Show async graph")', { timeout: 30_000 });
+      const graph = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
+      await graph.locator('h2:has-text("@main")').waitFor({ timeout: 60_000 });
+      for (const lane of ['host (synchronous)', 'stream 0', 'stream 1']) {
+        await graph.locator(`text.lane-title:text-is("${lane}")`).waitFor({ timeout: 10_000 });
+      }
+      assert.deepEqual(await editorGroups(page), [['two_deps.mlir'], ['Async graph: @main in two_deps.mlir']]);
+      // A click on an op reveals it: the launch's name is selected in the editor.
+      await graph.locator('.node:has-text("%t4 = gpu.launch_func")').click();
+      await page.waitForSelector('.statusbar-item:has-text("Ln 24, Col 26 (15 selected)")', { timeout: 30_000 });
+      // The quick fix on the diagnostic joins the two tokens; the graph follows the edit.
       await palette(page, 'Go to Line/Column', '24:13');
       await palette(page, 'Quick Fix...');
       await page.click('.action-widget .monaco-list-row:has-text("Join %t2, %t3")', { timeout: 30_000 });
       await waitForEditorText(page, /%join = gpu\.wait async \[%t2, %t3\][\s\S]*gpu\.launch_func async \[%join\]/, 'the quick fix');
+      await graph.locator('.node:has-text("%join = gpu.wait async [%t2, %t3]")').waitFor({ timeout: 30_000 });
       // The outline command on an inline gpu.launch in another file.
       await page.click('.explorer-folders-view .monaco-list-row:has-text("inline_launch.mlir")');
       await page.waitForSelector('.tab.active:has-text("inline_launch.mlir")', { timeout: 30_000 });
