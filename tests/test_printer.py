@@ -9,7 +9,6 @@ upstream's printers write (`gpu.launch_func  @k`, `gpu.wait `).
 from __future__ import annotations
 
 import pytest
-
 from support import oracle
 
 from gpu_lsp.diagnostics.model import Severity

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import traceback
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Diagnostic, Severity

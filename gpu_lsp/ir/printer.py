@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T
@@ -38,7 +38,7 @@ from gpu_lsp.ir.attributes import (
     TypeAttr,
     UnitAttr,
 )
-from gpu_lsp.ir.core import Block, OpResult, Operation, Region, Value
+from gpu_lsp.ir.core import Block, Operation, OpResult, Region, Value
 
 INDENT = 2
 UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
@@ -523,7 +523,7 @@ def _first(item: tuple) -> str:
 class _Scope:
     __slots__ = ("names", "parent")
 
-    def __init__(self, parent: "_Scope | None") -> None:
+    def __init__(self, parent: _Scope | None) -> None:
         self.names: set[str] = set()
         self.parent = parent
 

@@ -452,9 +452,7 @@ class FunctionEmitter:
         handler = EMITTERS.get(op.name)
         if handler is None:
             prefix = op.name.split(".")[0]
-            if prefix == "index" and op.name[6:] in INDEX_BINARY:
-                handler = FunctionEmitter._int_binary
-            elif prefix == "arith" and op.name[6:] in _BINARY_INT:
+            if prefix == "index" and op.name[6:] in INDEX_BINARY or prefix == "arith" and op.name[6:] in _BINARY_INT:
                 handler = FunctionEmitter._int_binary
             elif prefix == "arith" and op.name[6:] in _BINARY_FLOAT:
                 handler = FunctionEmitter._float_binary

@@ -20,7 +20,7 @@ from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.runner.elementwise import float_binary, integer_binary
 from gpu_lsp.runner.errors import RunError, RunTimeout
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter
-from gpu_lsp.runner.lanes import Lin, Space, TX, materialize
+from gpu_lsp.runner.lanes import TX, Lin, Space, materialize
 from gpu_lsp.runner.memory import Access, MemRef
 
 CHUNK = 1 << 20

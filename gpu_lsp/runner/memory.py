@@ -89,7 +89,7 @@ class MemRef:
         self.strides = tuple(strides)
         self.type = type
 
-    def derive(self, offset, sizes, strides, type: T.Type) -> "MemRef":
+    def derive(self, offset, sizes, strides, type: T.Type) -> MemRef:
         out = MemRef.__new__(MemRef)
         out.buf = self.buf
         out.byte_shift = self.byte_shift
@@ -247,7 +247,7 @@ class Access:
         n = mem.data.shape[0]
         if isinstance(addr, Lin):
             lo, hi = addr.bounds(self.space)
-            if 0 <= lo and hi < n:
+            if lo >= 0 and hi < n:
                 return
             addr = addr.materialize(self.space)
         if isinstance(addr, np.ndarray):

@@ -618,9 +618,7 @@ def _dealloc(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 def _indices(values: list, space) -> list:
     out = []
     for v in values:
-        if isinstance(v, Lin):
-            out.append(v)
-        elif isinstance(v, np.ndarray):
+        if isinstance(v, Lin) or isinstance(v, np.ndarray):
             out.append(v)
         else:
             out.append(int(v))
@@ -763,9 +761,7 @@ def _offset_mul(a, k, space):
 
 def precheck(op: Operation) -> None:
     """Raise Unsupported before the run for a form of an op the runner cannot execute."""
-    if op.name in ("memref.subview", "memref.reinterpret_cast"):
-        _seg_split(op, list(op.operands), 4)
-    elif op.name == "scf.parallel":
+    if op.name in ("memref.subview", "memref.reinterpret_cast") or op.name == "scf.parallel":
         _seg_split(op, list(op.operands), 4)
 
 

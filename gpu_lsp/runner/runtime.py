@@ -14,7 +14,7 @@ import math
 import re
 import struct
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

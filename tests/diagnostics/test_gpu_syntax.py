@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from support import oracle
 
 from diagnostics.expect import verify_file
 from gpu_lsp.analysis import lint_text, verify_chunk
 from gpu_lsp.parser.api import parse
 from gpu_lsp.parser.incremental import reparse
 from gpu_lsp.text import LineIndex, TextRange
-from support import oracle
 
 # (input, what upstream reports: (line, column, message) in its order of emission)
 CASES = [

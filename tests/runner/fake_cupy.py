@@ -39,7 +39,7 @@ class MemoryPointer:
 
 
 class Stream:
-    current: "Stream | None" = None
+    current: Stream | None = None
     count = 0
 
     def __init__(self, non_blocking: bool = False) -> None:
@@ -48,7 +48,7 @@ class Stream:
         self.waited: list = []
         self._saved = None
 
-    def __enter__(self) -> "Stream":
+    def __enter__(self) -> Stream:
         self._saved, Stream.current = Stream.current, self
         return self
 

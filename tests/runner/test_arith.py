@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 from helpers import mlir_array, printed_memrefs, run_ok
 
 N = 16

@@ -17,6 +17,7 @@ import test_kernels
 
 from gpu_lsp.runner.codegen import emit_program_cuda, kernels_of
 from gpu_lsp.runner.program import Program
+
 NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if Path("/usr/local/bin/nvcc").exists() else None)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from helpers import printed_memrefs, run, run_ok
 
 PRINTERS = """

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import printed_memrefs, run, run_ok
 
 from gpu_lsp.parser.api import parse
 from gpu_lsp.runner.hostloop import plan_of
-from helpers import printed_memrefs, run, run_ok
 
 N = 1000
 

@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from chunks import CORPUS, TESTS, run_chunks
 from support.corpus import require_corpus
 
