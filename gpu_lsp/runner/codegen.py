@@ -928,7 +928,8 @@ class FunctionEmitter:
             acc = f"({acc} * {s})"
         strides.reverse()
         s = self.var(src)
-        self.out(op, f"MR<{elem}, {ty.rank}>{{({elem}*)({s}.p + {s}.off + {self.var(shift)}), 0, {{{', '.join(sizes) or '0'}}}, {{{', '.join(strides) or '0'}}}}}")
+        data = f"({elem}*)({s}.p + {s}.off + {self.var(shift)})"
+        self.out(op, f"MR<{elem}, {ty.rank}>{{{data}, 0, {{{', '.join(sizes) or '0'}}}, {{{', '.join(strides) or '0'}}}}}")
 
     def _atomic_rmw(self, op: Operation) -> None:
         value, mem, *idx = op.operands

@@ -194,7 +194,7 @@ class Access:
         if symbolic:
             addr = mem.offset if isinstance(mem.offset, Lin) else int(mem.offset)
             proven = True
-            for dim, (idx, size, stride) in enumerate(zip(indices, mem.sizes, mem.strides)):
+            for idx, size, stride in zip(indices, mem.sizes, mem.strides):
                 if not isinstance(size, (int, np.integer)) or not isinstance(stride, (int, np.integer)):
                     symbolic = False
                     break
