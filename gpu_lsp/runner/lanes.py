@@ -13,8 +13,8 @@ import numpy as np
 
 # Base variables of an affine form, in this order.
 TX, TY, TZ, BX, BY, BZ = range(6)
-# The dtype of thread ids and of affine forms that no cast has narrowed.
-INT64 = np.dtype(np.int64)
+# The dtype of `index` values and thread ids.
+INDEX = np.dtype(np.int64)
 
 
 class Space:
@@ -59,11 +59,11 @@ class Space:
     def linear_block(self) -> Lin:
         """The chunk-local linear block index as an affine form."""
         gx, gy, _ = self.grid
-        return Lin(-self.b0, (0, 0, 0, 1, gx, gx * gy), INT64)
+        return Lin(-self.b0, (0, 0, 0, 1, gx, gx * gy), INDEX)
 
     def linear_thread(self) -> Lin:
         """The chunk-local linear thread position `lb * N + tl` as an affine form."""
-        return Lin(-self.b0 * self.N, self.enum_strides, INT64)
+        return Lin(-self.b0 * self.N, self.enum_strides, INDEX)
 
 
 def _digit(linear: np.ndarray, below: int, extent: int) -> np.ndarray:
@@ -86,7 +86,7 @@ class Lin:
         self.dtype = dtype
 
     @staticmethod
-    def var(index: int, dtype: np.dtype = INT64) -> Lin:
+    def var(index: int, dtype: np.dtype = INDEX) -> Lin:
         coeffs = [0] * 6
         coeffs[index] = 1
         return Lin(0, tuple(coeffs), dtype)
