@@ -26,7 +26,8 @@ from gpu_lsp.parser.api import parse
 # Dialects whose ops must be read with their custom syntax; ops of other dialects
 # (test, linalg, ...) may stay opaque with a GPU006 hint.
 SURROUNDING = frozenset(
-    ["builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "async", "vector", "llvm", "nvvm", "rocdl", "spirv", "affine", "tensor", "transform"]
+    ["builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "async", "vector"]
+    + ["llvm", "nvvm", "rocdl", "spirv", "affine", "tensor", "transform"]
 )
 
 # Chunk id ("<path under the corpus>#<chunk index>") -> why it may still report errors here.

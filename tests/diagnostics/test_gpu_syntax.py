@@ -30,7 +30,10 @@ CASES = [
         [(1, 51, "the object index must be positive")],
     ),
     ('gpu.binary @b [#gpu.object<"x", "">]\n', [(1, 27, "the target attribute must implement or promise the `gpu::TargetAttrInterface`")]),
-    ('gpu.binary @b [#gpu.object<#gpu.address_space<global>, "">]\n', [(1, 27, "the target attribute must implement or promise the `gpu::TargetAttrInterface`")]),
+    (
+        'gpu.binary @b [#gpu.object<#gpu.address_space<global>, "">]\n',
+        [(1, 27, "the target attribute must implement or promise the `gpu::TargetAttrInterface`")],
+    ),
     ('gpu.binary @b [#gpu.object<#nvvm.target, foo = "">]\n', [(1, 42, "expected keyword for GPU object format")]),
     ('gpu.binary @b [#gpu.object<#nvvm.target, offload "">]\n', [(1, 49, "expected '='"), (1, 42, "expected an equal sign")]),
     ("gpu.binary @b [#gpu.object<#nvvm.target>]\n", [(1, 40, "expected ','")]),
