@@ -38,6 +38,7 @@ demo: $(VENV)
 	@$(DEMO_CMD)
 
 test: $(VENV) $(VSCODE)/node_modules
+	$(BIN)/ruff check gpu_lsp tests benchmarks scripts
 	GPU_LSP_REQUIRE_NVIM=$(GPU_LSP_REQUIRE_NVIM) $(BIN)/python -m pytest -q
 	cd $(VSCODE) && npm test && GPU_LSP_PYTHON=$(abspath $(BIN)/python) npm run test:client
 	if [ "$(GPU_LSP_VSCODE_E2E)" = 1 ]; then $(MAKE) vscode-e2e; fi
@@ -62,8 +63,8 @@ vsix: $(VSCODE)/node_modules
 check-install:
 	scripts/check_install.sh $(PYTHON)
 
-# Ruff and mypy with the configuration in pyproject.toml. Not part of `test` until the
-# existing findings are fixed (ruff ~1 s, mypy ~30 s on 2 cores).
+# Ruff and mypy with the configuration in pyproject.toml. `test` runs the ruff check too
+# (~1 s); mypy (~30 s on 2 cores) stays out of it until its existing findings are fixed.
 lint: $(VENV)
 	$(BIN)/ruff check gpu_lsp tests benchmarks scripts
 	$(BIN)/mypy

@@ -33,7 +33,6 @@ from gpu_lsp.diagnostics.rule_engine import run_rules  # noqa: E402
 from gpu_lsp.parser.api import parse  # noqa: E402
 from gpu_lsp.text import LineIndex  # noqa: E402
 
-
 SANITIZER = "gpu_lsp.diagnostics.rules.sanitize_"
 
 

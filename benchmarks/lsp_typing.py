@@ -124,7 +124,15 @@ async def measure_file(path: Path, repeat: int) -> dict:
     await run_edits(session, repeat)
     memory = client.peak_memory_mb()
     await client.stop()
-    return {"open_s": first - opened, "hover_s": hover_s, "during_s": during_s, "during_open": during_open, "samples": session.samples, "counts": session.counts, "peak_mb": memory}
+    return {
+        "open_s": first - opened,
+        "hover_s": hover_s,
+        "during_s": during_s,
+        "during_open": during_open,
+        "samples": session.samples,
+        "counts": session.counts,
+        "peak_mb": memory,
+    }
 
 
 def generate(lines: int, folder: Path) -> Path:

@@ -10,6 +10,7 @@ Not a test: prints figures for the notes. Generates its inputs with
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import random
 import re
@@ -85,7 +86,7 @@ def main() -> None:
             path = generate(lines, Path(tmp))
             text = path.read_text()
             runs = args.runs if lines < 100000 else max(1, args.runs // 2)
-            ours = median_ms(lambda: parse(text), runs)
+            ours = median_ms(functools.partial(parse, text), runs)
             theirs = oracle_ms(path, args.runs)
             results[lines] = ours
             ratio = f"{ours / theirs:.1f}x" if theirs else "n/a"

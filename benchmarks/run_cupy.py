@@ -281,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         p = (0, m - 1)
         same_output(f"elementwise, whole result at 2^{args.check_log2n}", print_everything(ELEMENTWISE.format(n=m, blocks=m // 256, probe0=p[0], probe1=p[1])))
         p = (0, m // 256 - 1)
-        same_output(f"block reduction, whole result at 2^{args.check_log2n}", print_everything(REDUCTION.format(n=m, blocks=m // 256, probe0=p[0], probe1=p[1])))
+        reduction_text = REDUCTION.format(n=m, blocks=m // 256, probe0=p[0], probe1=p[1])
+        same_output(f"block reduction, whole result at 2^{args.check_log2n}", print_everything(reduction_text))
         rows = [("elementwise saxpy", *elementwise(cp, n, args)), ("block reduction (all_reduce)", *reduction(cp, n, args))]
         over = launch_overhead(cp, args.launches, max(args.repeat // 2, 1))
     except Mismatch as exc:

@@ -9,8 +9,9 @@ import os
 import sys
 import traceback
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from lsprotocol import types
 from pygls.capabilities import get_capability

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +18,7 @@ class TextRange:
         """True when `offset` lies inside the range (the end counts, for cursors)."""
         return self.start <= offset <= self.end
 
-    def shifted(self, delta: int) -> "TextRange":
+    def shifted(self, delta: int) -> TextRange:
         """The same range moved by `delta` code points."""
         return TextRange(self.start + delta, self.end + delta)
 

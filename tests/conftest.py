@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from support import gpu_available
 from support.corpus import CORPUS, corpus_files, require_corpus, split_chunks
 

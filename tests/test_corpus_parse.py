@@ -14,19 +14,20 @@ import re
 from dataclasses import dataclass
 
 import pytest
+from support import SHARED, oracle
+from support.corpus import all_corpus_files, split_chunks
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.dialects.registry import op_names
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk as ParsedChunk
 from gpu_lsp.parser.api import parse
-from support import SHARED, oracle
-from support.corpus import all_corpus_files, split_chunks
 
 # Dialects whose ops must be read with their custom syntax; ops of other dialects
 # (test, linalg, ...) may stay opaque with a GPU006 hint.
 SURROUNDING = frozenset(
-    "builtin func arith gpu memref scf cf math index async vector llvm nvvm rocdl spirv affine tensor transform".split()
+    ["builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "async", "vector"]
+    + ["llvm", "nvvm", "rocdl", "spirv", "affine", "tensor", "transform"]
 )
 
 # Chunk id ("<path under the corpus>#<chunk index>") -> why it may still report errors here.

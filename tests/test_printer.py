@@ -9,7 +9,6 @@ upstream's printers write (`gpu.launch_func  @k`, `gpu.wait `).
 from __future__ import annotations
 
 import pytest
-
 from support import oracle
 
 from gpu_lsp.diagnostics.model import Severity
@@ -295,7 +294,7 @@ module {
     return
   }
 }
-""",
+""",  # noqa: E501 (upstream prints each op on one line; the expected text is verbatim)
     ),
     "launch_func": (
         r"""
@@ -319,7 +318,8 @@ module attributes {gpu.container_module} {
   func.func @host(%n: index, %i: i32, %f: f32, %m: memref<?xf32>, %stream: !llvm.ptr, %t0: !gpu.async.token) {
     gpu.launch_func @kernels::@k blocks in (%n, %n, %n) threads in (%n, %n, %n) args(%f : f32, %m : memref<?xf32>)
     gpu.launch_func @kernels::@k2 blocks in (%n, %n, %n) threads in (%n, %n, %n)
-    %t = gpu.launch_func async [%t0] @kernels::@k clusters in (%n, %n, %n) blocks in (%n, %n, %n) threads in (%n, %n, %n) dynamic_shared_memory_size %i args(%f : f32, %m : memref<?xf32>)
+    %t = gpu.launch_func async [%t0] @kernels::@k clusters in (%n, %n, %n) blocks in (%n, %n, %n) threads in (%n, %n, %n)
+        dynamic_shared_memory_size %i args(%f : f32, %m : memref<?xf32>)
     gpu.launch_func <%stream : !llvm.ptr> @kernels::@k blocks in (%i, %i, %i) threads in (%i, %i, %i) : i32 args(%f : f32, %m : memref<?xf32>)
     return
   }
@@ -351,7 +351,7 @@ module attributes {gpu.container_module} {
     return
   }
 }
-""",
+""",  # noqa: E501 (upstream prints each op on one line; the expected text is verbatim)
     ),
 }
 
@@ -381,7 +381,7 @@ def test_cases_match_upstream(name: str) -> None:
 
 
 def test_printed_text_parses_back_to_the_same_text() -> None:
-    for source, expected in CASES.values():
+    for _source, expected in CASES.values():
         again = _printed(expected[1:])
         assert again == expected[1:]
 
@@ -412,7 +412,7 @@ GENERIC = """\
     "func.return"() : () -> ()
   }) : () -> ()
 }) : () -> ()
-"""
+"""  # noqa: E501 (upstream prints each op on one line; the expected text is verbatim)
 
 
 def test_generic_form_numbers_values_uniquely() -> None:

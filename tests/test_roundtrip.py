@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import re
 
-
 from support import oracle
 from support.corpus import all_corpus_files
 
+from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.printer import Formatter, print_module
 from gpu_lsp.parser.api import parse
-from gpu_lsp.diagnostics.model import Severity
 
 FMT = Formatter()
 

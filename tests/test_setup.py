@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from support import REPO, oracle
 from support.corpus import corpus_files, split_chunks
 

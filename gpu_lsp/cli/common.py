@@ -6,7 +6,7 @@ import functools
 import os
 import signal
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from gpu_lsp import __version__
 from gpu_lsp.diagnostics.mlir_versions import NEWEST

@@ -7,9 +7,9 @@ import json
 from typing import TextIO
 
 from gpu_lsp.analysis import lint_parsed
-from gpu_lsp.parser.api import parse
 from gpu_lsp.diagnostics.sanitizer.graph import AsyncGraph, build_graphs, to_json
 from gpu_lsp.diagnostics.sanitizer.render import RenderError, to_dot, to_html, to_svg_with_dot
+from gpu_lsp.parser.api import parse
 from gpu_lsp.text import LineIndex
 
 FORMATS = ("dot", "json", "html", "svg")

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from gpu_lsp.analysis import verify_chunk
-from gpu_lsp.cli.verify_diagnostics import Problem, Reported, check, parse_expectations
 from gpu_lsp.cli.common import print_version, quiet_on_closed_pipe
+from gpu_lsp.cli.verify_diagnostics import Problem, Reported, check, parse_expectations
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir.core import Operation

@@ -94,7 +94,7 @@ class Reported:
     message: str
     line: int
     col: int
-    notes: list["Reported"] = field(default_factory=list)
+    notes: list[Reported] = field(default_factory=list)
 
 
 def parse_expectations(lines: list[str], first_line: int) -> tuple[list[Expectation], list[Problem]]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, TextIO
+from typing import TextIO
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
 from gpu_lsp.diagnostics.registry import get as get_rule

@@ -5,8 +5,8 @@ from __future__ import annotations
 import enum
 import inspect
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from gpu_lsp.diagnostics.model import Fix, Related, Severity
 from gpu_lsp.dialects.registry import op_names
@@ -248,7 +248,7 @@ class Selection:
         return best_ignore < 0 or best_select > best_ignore
 
     @staticmethod
-    def of(settings: object | None) -> "Selection":
+    def of(settings: object | None) -> Selection:
         """A Selection from anything with `select`/`extend_select`/`ignore` sequences (or None: everything)."""
         if settings is None:
             return Selection()

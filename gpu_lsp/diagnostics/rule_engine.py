@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import traceback
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
@@ -156,9 +156,6 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
                 if run(rule, fn, op, ctx):
                     return True
         # region checks for every op only concern ops with regions
-        for rule, fn in region_any:
-            if run(rule, fn, op, ctx):
-                return True
-        return False
+        return any(run(rule, fn, op, ctx) for rule, fn in region_any)
 
     visit(ctx.module)

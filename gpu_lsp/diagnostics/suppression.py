@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
 from gpu_lsp.ir.core import Operation

@@ -97,7 +97,12 @@ def _await_all(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("async.func", "isolated symbol function", "A function that runs asynchronously and returns tokens or values.", "async.func @f(%a: T) -> !async.value<R> { ... }")
+@op(
+    "async.func",
+    "isolated symbol function",
+    "A function that runs asynchronously and returns tokens or values.",
+    "async.func @f(%a: T) -> !async.value<R> { ... }",
+)
 def _func(c: Cursor, st: OpState) -> None:
     read_function_like(c, st)
 

@@ -7,7 +7,12 @@ from gpu_lsp.dialects.registry import op
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 
-@op("func.func", "isolated symbol function", "A function with a body of blocks.", "func.func [private] @name(%arg: T, ...) -> (R, ...) [attributes {...}] { ... }")
+@op(
+    "func.func",
+    "isolated symbol function",
+    "A function with a body of blocks.",
+    "func.func [private] @name(%arg: T, ...) -> (R, ...) [attributes {...}] { ... }",
+)
 def _func(c: Cursor, st: OpState) -> None:
     read_function_like(c, st)
 

@@ -201,7 +201,10 @@ def _func(c: Cursor, st: OpState) -> None:
     "gpu.launch",
     "async",
     "Launches an inline kernel: the region runs on a grid of blocks of threads.",
-    "%t = gpu.launch [async [%deps]] [clusters(...) in (...)] blocks(%bx, %by, %bz) in (%gx = %a, ...) threads(%tx, %ty, %tz) in (%sx = %b, ...) [dynamic_shared_memory_size %s] [module(@m)] [function(@f)] [workgroup(...)] [private(...)] { ... gpu.terminator }",
+    (
+        "%t = gpu.launch [async [%deps]] [clusters(...) in (...)] blocks(%bx, %by, %bz) in (%gx = %a, ...) threads(%tx, %ty, %tz) in (%sx = %b, ...) "
+        "[dynamic_shared_memory_size %s] [module(@m)] [function(@f)] [workgroup(...)] [private(...)] { ... gpu.terminator }"
+    ),
 )
 def _launch(c: Cursor, st: OpState) -> None:
     is_async, ndeps = read_async(c, st)
@@ -244,7 +247,10 @@ def _launch(c: Cursor, st: OpState) -> None:
     "gpu.launch_func",
     "async",
     "Launches an outlined kernel (a gpu.func in a gpu.module) on a grid.",
-    "%t = gpu.launch_func [async [%deps]] [<%stream : T>] @module::@kernel [clusters in (...)] blocks in (%gx, %gy, %gz) threads in (%bx, %by, %bz) [: T] [dynamic_shared_memory_size %s] [args(%a : T, ...)]",
+    (
+        "%t = gpu.launch_func [async [%deps]] [<%stream : T>] @module::@kernel [clusters in (...)] blocks in (%gx, %gy, %gz) threads in (%bx, %by, "
+        "%bz) [: T] [dynamic_shared_memory_size %s] [args(%a : T, ...)]"
+    ),
 )
 def _launch_func(c: Cursor, st: OpState) -> None:
     is_async, ndeps = read_async(c, st)
@@ -646,12 +652,22 @@ def _set_default_device(c: Cursor, st: OpState) -> None:
 # --- MMA ops ----------------------------------------------------------------------------------
 
 
-@op("gpu.subgroup_mma_load_matrix", "", "Loads a warp matrix fragment from memory.", "%m = gpu.subgroup_mma_load_matrix %src[%i, %j] {leadDimension = N : index} : memref<...> -> !gpu.mma_matrix<...>")
+@op(
+    "gpu.subgroup_mma_load_matrix",
+    "",
+    "Loads a warp matrix fragment from memory.",
+    "%m = gpu.subgroup_mma_load_matrix %src[%i, %j] {leadDimension = N : index} : memref<...> -> !gpu.mma_matrix<...>",
+)
 def _mma_load(c: Cursor, st: OpState) -> None:
     read_element_access(c, st, arrow=True)
 
 
-@op("gpu.subgroup_mma_store_matrix", "", "Stores a warp matrix fragment to memory.", "gpu.subgroup_mma_store_matrix %m, %dst[%i, %j] {leadDimension = N : index} : !gpu.mma_matrix<...>, memref<...>")
+@op(
+    "gpu.subgroup_mma_store_matrix",
+    "",
+    "Stores a warp matrix fragment to memory.",
+    "gpu.subgroup_mma_store_matrix %m, %dst[%i, %j] {leadDimension = N : index} : !gpu.mma_matrix<...>, memref<...>",
+)
 def _mma_store(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -665,7 +681,12 @@ def _mma_store(c: Cursor, st: OpState) -> None:
     st.refs.extend([src, dst] + idx)
 
 
-@op("gpu.subgroup_mma_compute", "pure", "C += A * B on warp matrix fragments.", "%d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<...>, !gpu.mma_matrix<...> -> !gpu.mma_matrix<...>")
+@op(
+    "gpu.subgroup_mma_compute",
+    "pure",
+    "C += A * B on warp matrix fragments.",
+    "%d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<...>, !gpu.mma_matrix<...> -> !gpu.mma_matrix<...>",
+)
 def _mma_compute(c: Cursor, st: OpState) -> None:
     a = c.operand()
     c.punct(",")
@@ -684,7 +705,12 @@ def _mma_compute(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("gpu.subgroup_mma_constant_matrix", "pure", "A warp matrix fragment with every element set to a value.", "%m = gpu.subgroup_mma_constant_matrix %v : !gpu.mma_matrix<...>")
+@op(
+    "gpu.subgroup_mma_constant_matrix",
+    "pure",
+    "A warp matrix fragment with every element set to a value.",
+    "%m = gpu.subgroup_mma_constant_matrix %v : !gpu.mma_matrix<...>",
+)
 def _mma_constant(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.optional_attr_dict(st)
@@ -715,12 +741,22 @@ def _mma_elementwise(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op("gpu.subgroup_mma_extract_thread_local", "pure", "Reads this thread's element of a warp matrix fragment.", "%v = gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<...> -> T")
+@op(
+    "gpu.subgroup_mma_extract_thread_local",
+    "pure",
+    "Reads this thread's element of a warp matrix fragment.",
+    "%v = gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<...> -> T",
+)
 def _mma_extract(c: Cursor, st: OpState) -> None:
     read_element_access(c, st, arrow=True)
 
 
-@op("gpu.subgroup_mma_insert_thread_local", "pure", "Writes this thread's element of a warp matrix fragment.", "%m2 = gpu.subgroup_mma_insert_thread_local %v, %m[%i] : T, !gpu.mma_matrix<...> -> !gpu.mma_matrix<...>")
+@op(
+    "gpu.subgroup_mma_insert_thread_local",
+    "pure",
+    "Writes this thread's element of a warp matrix fragment.",
+    "%m2 = gpu.subgroup_mma_insert_thread_local %v, %m[%i] : T, !gpu.mma_matrix<...> -> !gpu.mma_matrix<...>",
+)
 def _mma_insert(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.punct(",")
@@ -811,7 +847,11 @@ def _sparse_op(name: str, summary: str, syntax: str):
     return wrap
 
 
-@_sparse_op("gpu.create_dn_tensor", "Creates a dense tensor (vector or matrix) handle over a buffer.", "%dn, %t = gpu.create_dn_tensor async [%dep] %mem, %rows, %cols : index, index into memref<?xf64>")
+@_sparse_op(
+    "gpu.create_dn_tensor",
+    "Creates a dense tensor (vector or matrix) handle over a buffer.",
+    "%dn, %t = gpu.create_dn_tensor async [%dep] %mem, %rows, %cols : index, index into memref<?xf64>",
+)
 def _create_dn_tensor(c: Cursor, st: OpState) -> None:
     mem = c.operand()
     dims = []
@@ -850,7 +890,11 @@ _create_sparse("gpu.create_csc", "Creates a sparse matrix handle in CSC format."
 _create_sparse("gpu.create_bsr", "Creates a sparse matrix handle in BSR format.", 5, 3)
 
 
-@_sparse_op("gpu.create_2to4_spmat", "Creates a 2:4 structured sparse matrix handle (cuSPARSELt).", "%sp, %t = gpu.create_2to4_spmat async [%dep] {PRUNE_AND_CHECK} %rows, %cols, %mem : memref<?xf16>")
+@_sparse_op(
+    "gpu.create_2to4_spmat",
+    "Creates a 2:4 structured sparse matrix handle (cuSPARSELt).",
+    "%sp, %t = gpu.create_2to4_spmat async [%dep] {PRUNE_AND_CHECK} %rows, %cols, %mem : memref<?xf16>",
+)
 def _create_2to4(c: Cursor, st: OpState) -> None:
     flag = _braced_keyword(c, ("NONE", "PRUNE_ONLY", "PRUNE_AND_CHECK"))
     if flag is not None:
@@ -894,7 +938,11 @@ def _spmv(c: Cursor, st: OpState) -> None:
     _into_compute_type(c, st)
 
 
-@_sparse_op("gpu.spmm_buffer_size", "The workspace sizes of a SpMM.", "%size, %t = gpu.spmm_buffer_size async [%dep] %spA[{T}], %dnB[{T}], %dnC : index into f32")
+@_sparse_op(
+    "gpu.spmm_buffer_size",
+    "The workspace sizes of a SpMM.",
+    "%size, %t = gpu.spmm_buffer_size async [%dep] %spA[{T}], %dnB[{T}], %dnC : index into f32",
+)
 def _spmm_buffer_size(c: Cursor, st: OpState) -> None:
     _handle(c, st, SP_MAT, "modeA")
     c.punct(",")
@@ -938,7 +986,11 @@ def _sddmm_buffer_size(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-@_sparse_op("gpu.sddmm", "Sampled dense-dense matrix multiplication.", "%t = gpu.sddmm async [%dep] %dnA[{T}], %dnB[{T}], %spC, %buffer : memref<?xf64> into f64")
+@_sparse_op(
+    "gpu.sddmm",
+    "Sampled dense-dense matrix multiplication.",
+    "%t = gpu.sddmm async [%dep] %dnA[{T}], %dnB[{T}], %spC, %buffer : memref<?xf64> into f64",
+)
 def _sddmm(c: Cursor, st: OpState) -> None:
     _handle(c, st, DN_TENSOR, "modeA")
     c.punct(",")
@@ -991,7 +1043,11 @@ def _spgemm_work(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-@_sparse_op("gpu.spgemm_copy", "Copies the result of a SpGEMM into its output matrix.", "%t = gpu.spgemm_copy async [%dep] %spA[{T}], %spB[{T}], %spC, %desc : f32")
+@_sparse_op(
+    "gpu.spgemm_copy",
+    "Copies the result of a SpGEMM into its output matrix.",
+    "%t = gpu.spgemm_copy async [%dep] %spA[{T}], %spB[{T}], %spC, %desc : f32",
+)
 def _spgemm_copy(c: Cursor, st: OpState) -> None:
     _handle(c, st, SP_MAT, "modeA")
     c.punct(",")
@@ -1005,14 +1061,22 @@ def _spgemm_copy(c: Cursor, st: OpState) -> None:
     st.properties["computeType"] = c.attr()
 
 
-@_sparse_op("gpu.spmat_get_size", "The number of rows, columns and nonzeros of a sparse matrix.", "%rows, %cols, %nnz, %t = gpu.spmat_get_size async [%dep] %sp")
+@_sparse_op(
+    "gpu.spmat_get_size",
+    "The number of rows, columns and nonzeros of a sparse matrix.",
+    "%rows, %cols, %nnz, %t = gpu.spmat_get_size async [%dep] %sp",
+)
 def _spmat_get_size(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(SP_MAT))
     c.optional_attr_dict(st)
     st.result_types.extend([T.INDEX, T.INDEX, T.INDEX])
 
 
-@_sparse_op("gpu.set_csr_pointers", "Sets the position, coordinate and value buffers of a CSR matrix.", "%t = gpu.set_csr_pointers async [%dep] %sp, %pos, %crd, %val : memref<?xindex>, memref<?xindex>, memref<?xf32>")
+@_sparse_op(
+    "gpu.set_csr_pointers",
+    "Sets the position, coordinate and value buffers of a CSR matrix.",
+    "%t = gpu.set_csr_pointers async [%dep] %sp, %pos, %crd, %val : memref<?xindex>, memref<?xindex>, memref<?xf32>",
+)
 def _set_csr_pointers(c: Cursor, st: OpState) -> None:
     first = [c.operand(SP_MAT)]
     _operands_with_types(c, st, first, 3)

@@ -377,7 +377,12 @@ def _atomicrmw(c: Cursor, st: OpState) -> None:
     st.result_types.append(value.type)
 
 
-@op("llvm.cmpxchg", "", "Atomic compare-and-exchange; returns the old value and a success flag.", "%r = llvm.cmpxchg %p, %cmp, %new acq_rel monotonic : !llvm.ptr, i32")
+@op(
+    "llvm.cmpxchg",
+    "",
+    "Atomic compare-and-exchange; returns the old value and a success flag.",
+    "%r = llvm.cmpxchg %p, %cmp, %new acq_rel monotonic : !llvm.ptr, i32",
+)
 def _cmpxchg(c: Cursor, st: OpState) -> None:
     _skip_keywords(c)
     ptr = c.operand()

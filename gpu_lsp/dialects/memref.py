@@ -224,7 +224,12 @@ def _realloc(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op("memref.assume_alignment", "pure", "Asserts that a memref's buffer is aligned; returns the same memref.", "%r = memref.assume_alignment %m, 16 : memref<...>")
+@op(
+    "memref.assume_alignment",
+    "pure",
+    "Asserts that a memref's buffer is aligned; returns the same memref.",
+    "%r = memref.assume_alignment %m, 16 : memref<...>",
+)
 def _assume_alignment(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.punct(",")
@@ -236,7 +241,12 @@ def _assume_alignment(c: Cursor, st: OpState) -> None:
         st.result_types.append(m.type)
 
 
-@op("memref.extract_aligned_pointer_as_index", "pure", "The aligned pointer of a memref as an index.", "%p = memref.extract_aligned_pointer_as_index %m : memref<...> -> index")
+@op(
+    "memref.extract_aligned_pointer_as_index",
+    "pure",
+    "The aligned pointer of a memref as an index.",
+    "%p = memref.extract_aligned_pointer_as_index %m : memref<...> -> index",
+)
 def _extract_aligned_pointer(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.optional_attr_dict(st)
@@ -261,7 +271,12 @@ def _extract_strided_metadata(c: Cursor, st: OpState) -> None:
     st.result_types.extend(c.type_list())
 
 
-@op("memref.alloca_scope", "", "A region whose stack allocations are freed at its end.", "%r = memref.alloca_scope [-> (T)] { ... memref.alloca_scope.return %v : T }")
+@op(
+    "memref.alloca_scope",
+    "",
+    "A region whose stack allocations are freed at its end.",
+    "%r = memref.alloca_scope [-> (T)] { ... memref.alloca_scope.return %v : T }",
+)
 def _alloca_scope(c: Cursor, st: OpState) -> None:
     if c.optional_punct("->"):
         st.result_types.extend(c.result_types())
@@ -281,7 +296,12 @@ _typed_terminator("memref.alloca_scope.return", "Ends a memref.alloca_scope regi
 _typed_terminator("memref.atomic_yield", "Ends the region of memref.generic_atomic_rmw with the new value.")
 
 
-@op("memref.atomic_rmw", "", "Atomic read-modify-write of one element; returns the old value.", "%old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32")
+@op(
+    "memref.atomic_rmw",
+    "",
+    "Atomic read-modify-write of one element; returns the old value.",
+    "%old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32",
+)
 def _atomic_rmw(c: Cursor, st: OpState) -> None:
     st.extra["kind"] = c.any_keyword().value
     v = c.operand()

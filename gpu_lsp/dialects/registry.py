@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 # Traits (strings, like ODS trait names):
 #   isolated       IsolatedFromAbove: values from outside are not visible inside

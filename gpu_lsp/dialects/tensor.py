@@ -100,7 +100,12 @@ def _splat(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("tensor.generate", "pure", "A tensor whose elements are computed by a region.", "%t = tensor.generate %d { ^bb0(%i: index): tensor.yield %v : f32 } : tensor<?xf32>")
+@op(
+    "tensor.generate",
+    "pure",
+    "A tensor whose elements are computed by a region.",
+    "%t = tensor.generate %d { ^bb0(%i: index): tensor.yield %v : f32 } : tensor<?xf32>",
+)
 def _generate(c: Cursor, st: OpState) -> None:
     st.refs.extend(c.operand_list(T.INDEX))
     st.add_region(c.region())
@@ -114,7 +119,12 @@ def _yield(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("tensor.pad", "pure", "Pads a tensor with values computed by a region.", "%p = tensor.pad %t low[0, %a] high[1, 2] { ^bb0(...): tensor.yield %c : f32 } : T to U")
+@op(
+    "tensor.pad",
+    "pure",
+    "Pads a tensor with values computed by a region.",
+    "%p = tensor.pad %t low[0, %a] high[1, 2] { ^bb0(...): tensor.yield %c : f32 } : T to U",
+)
 def _pad(c: Cursor, st: OpState) -> None:
     t = c.operand()
     if c.optional_keyword("nofold"):

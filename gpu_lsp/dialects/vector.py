@@ -59,7 +59,12 @@ def _extract(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op("vector.insert", "pure", "Inserts an element or a sub-vector at static or dynamic positions.", "%r = vector.insert %s, %v[0, %i] : f32 into vector<4x8xf32>")
+@op(
+    "vector.insert",
+    "pure",
+    "Inserts an element or a sub-vector at static or dynamic positions.",
+    "%r = vector.insert %s, %v[0, %i] : f32 into vector<4x8xf32>",
+)
 def _insert(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -74,7 +79,12 @@ def _insert(c: Cursor, st: OpState) -> None:
     st.result_types.append(dest.type)
 
 
-@op("vector.scalable.extract", "pure", "Extracts a fixed-length vector from a scalable one.", "%r = vector.scalable.extract %v[0] : vector<4xf32> from vector<[8]xf32>")
+@op(
+    "vector.scalable.extract",
+    "pure",
+    "Extracts a fixed-length vector from a scalable one.",
+    "%r = vector.scalable.extract %v[0] : vector<4xf32> from vector<[8]xf32>",
+)
 def _scalable_extract(c: Cursor, st: OpState) -> None:
     src = c.operand()
     sub = c.group("[")
@@ -88,7 +98,12 @@ def _scalable_extract(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op("vector.scalable.insert", "pure", "Inserts a fixed-length vector into a scalable one.", "%r = vector.scalable.insert %v, %acc[0] : vector<4xf32> into vector<[8]xf32>")
+@op(
+    "vector.scalable.insert",
+    "pure",
+    "Inserts a fixed-length vector into a scalable one.",
+    "%r = vector.scalable.insert %v, %acc[0] : vector<4xf32> into vector<[8]xf32>",
+)
 def _scalable_insert(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -221,7 +236,12 @@ def _transfer_write(c: Cursor, st: OpState) -> None:
         st.result_types.append(base.type)
 
 
-@op("vector.reduction", "pure", "Reduces a 1-D vector to a scalar, optionally with an accumulator.", "%r = vector.reduction <add>, %v [, %acc] : vector<16xf32> into f32")
+@op(
+    "vector.reduction",
+    "pure",
+    "Reduces a 1-D vector to a scalar, optionally with an accumulator.",
+    "%r = vector.reduction <add>, %v [, %acc] : vector<16xf32> into f32",
+)
 def _reduction(c: Cursor, st: OpState) -> None:
     _kind(c, st)
     c.punct(",")
@@ -262,7 +282,12 @@ def _multi_reduction(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op("vector.scan", "pure", "Inclusive or exclusive scan of a vector along one dimension.", "%r, %acc = vector.scan <add>, %v, %init {reduction_dim = 1 : i64, inclusive = true} : vector<4x8xf32>, vector<4xf32>")
+@op(
+    "vector.scan",
+    "pure",
+    "Inclusive or exclusive scan of a vector along one dimension.",
+    "%r, %acc = vector.scan <add>, %v, %init {reduction_dim = 1 : i64, inclusive = true} : vector<4x8xf32>, vector<4xf32>",
+)
 def _scan(c: Cursor, st: OpState) -> None:
     _kind(c, st)
     c.punct(",")
@@ -318,7 +343,12 @@ def _transpose(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op("vector.insert_strided_slice", "pure", "Inserts a vector into a strided slice of another.", "%r = vector.insert_strided_slice %a, %b {offsets = [..], strides = [..]} : vector<2x4xf32> into vector<16x4x8xf32>")
+@op(
+    "vector.insert_strided_slice",
+    "pure",
+    "Inserts a vector into a strided slice of another.",
+    "%r = vector.insert_strided_slice %a, %b {offsets = [..], strides = [..]} : vector<2x4xf32> into vector<16x4x8xf32>",
+)
 def _insert_strided_slice(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -482,7 +512,12 @@ def _scatter(c: Cursor, st: OpState) -> None:
         st.result_types.append(c.type())
 
 
-@op("vector.outerproduct", "pure", "Outer product of two vectors (or AXPY with a scalar), plus an optional accumulator.", "%r = vector.outerproduct %a, %b [, %acc] : vector<4xf32>, vector<8xf32>")
+@op(
+    "vector.outerproduct",
+    "pure",
+    "Outer product of two vectors (or AXPY with a scalar), plus an optional accumulator.",
+    "%r = vector.outerproduct %a, %b [, %acc] : vector<4xf32>, vector<8xf32>",
+)
 def _outerproduct(c: Cursor, st: OpState) -> None:
     refs = c.operand_list()
     if len(refs) not in (2, 3):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpu_lsp.ir.attributes import Attribute
 from gpu_lsp.ir.types import Type
@@ -48,7 +48,7 @@ class Use:
 
     __slots__ = ("value", "owner", "index", "span")
 
-    def __init__(self, value: "Value", owner: "Operation", index: int, span: Span | None) -> None:
+    def __init__(self, value: Value, owner: Operation, index: int, span: Span | None) -> None:
         self.value = value
         self.owner = owner
         self.index = index
@@ -67,24 +67,24 @@ class Value:
         self.def_span = def_span
 
     @property
-    def users(self) -> list["Operation"]:
+    def users(self) -> list[Operation]:
         """Distinct operations using this value, in use order."""
         seen: dict[int, Operation] = {}
         for use in self.uses:
             seen.setdefault(id(use.owner), use.owner)
         return list(seen.values())
 
-    def replace_all_uses_with(self, other: "Value") -> None:
+    def replace_all_uses_with(self, other: Value) -> None:
         """Point every use of this value at `other`."""
         for use in list(self.uses):
             use.owner.set_operand(use.index, other)
 
     @property
-    def defining_op(self) -> "Operation | None":
+    def defining_op(self) -> Operation | None:
         return None
 
     @property
-    def parent_block(self) -> "Block | None":
+    def parent_block(self) -> Block | None:
         return None
 
 
@@ -93,17 +93,17 @@ class OpResult(Value):
 
     __slots__ = ("owner", "index")
 
-    def __init__(self, owner: "Operation", index: int, type: Type, name: str | None = None, def_span: Span | None = None) -> None:
+    def __init__(self, owner: Operation, index: int, type: Type, name: str | None = None, def_span: Span | None = None) -> None:
         super().__init__(type, name, def_span)
         self.owner = owner
         self.index = index
 
     @property
-    def defining_op(self) -> "Operation":
+    def defining_op(self) -> Operation:
         return self.owner
 
     @property
-    def parent_block(self) -> "Block | None":
+    def parent_block(self) -> Block | None:
         return self.owner.parent
 
     def __repr__(self) -> str:
@@ -115,14 +115,14 @@ class BlockArgument(Value):
 
     __slots__ = ("owner", "index", "loc")
 
-    def __init__(self, owner: "Block", index: int, type: Type, name: str | None = None, def_span: Span | None = None) -> None:
+    def __init__(self, owner: Block, index: int, type: Type, name: str | None = None, def_span: Span | None = None) -> None:
         super().__init__(type, name, def_span)
         self.owner = owner
         self.index = index
         self.loc: Attribute | None = None
 
     @property
-    def parent_block(self) -> "Block":
+    def parent_block(self) -> Block:
         return self.owner
 
     def __repr__(self) -> str:
@@ -147,26 +147,26 @@ class Block:
         self.arguments.append(arg)
         return arg
 
-    def append(self, op: "Operation") -> None:
+    def append(self, op: Operation) -> None:
         op.parent = self
         self.operations.append(op)
 
-    def insert(self, index: int, op: "Operation") -> None:
+    def insert(self, index: int, op: Operation) -> None:
         op.parent = self
         self.operations.insert(index, op)
 
-    def index_of(self, op: "Operation") -> int:
+    def index_of(self, op: Operation) -> int:
         for i, candidate in enumerate(self.operations):
             if candidate is op:
                 return i
         raise ValueError("operation not in block")
 
     @property
-    def terminator(self) -> "Operation | None":
+    def terminator(self) -> Operation | None:
         return self.operations[-1] if self.operations else None
 
     @property
-    def parent_op(self) -> "Operation | None":
+    def parent_op(self) -> Operation | None:
         return self.parent.parent if self.parent is not None else None
 
     def __repr__(self) -> str:
@@ -302,13 +302,13 @@ class Operation:
         return span_range(self.name_span)
 
     @property
-    def parent_op(self) -> "Operation | None":
+    def parent_op(self) -> Operation | None:
         block = self.parent
         if block is None or block.parent is None:
             return None
         return block.parent.parent
 
-    def ancestors(self) -> Iterator["Operation"]:
+    def ancestors(self) -> Iterator[Operation]:
         """Enclosing operations, innermost first."""
         op = self.parent_op
         while op is not None:
@@ -319,7 +319,7 @@ class Operation:
         value = self.properties.get(name)
         return value if value is not None else self.attributes.get(name)
 
-    def walk(self) -> Iterator["Operation"]:
+    def walk(self) -> Iterator[Operation]:
         """This operation and every nested one, pre-order."""
         stack = [self]
         while stack:
@@ -329,13 +329,13 @@ class Operation:
                 for block in reversed(region.blocks):
                     stack.extend(reversed(block.operations))
 
-    def nested(self) -> Iterator["Operation"]:
+    def nested(self) -> Iterator[Operation]:
         """Every operation nested in this one's regions, pre-order."""
         it = self.walk()
         next(it)
         yield from it
 
-    def is_ancestor_of(self, other: "Operation") -> bool:
+    def is_ancestor_of(self, other: Operation) -> bool:
         op = other.parent_op
         while op is not None:
             if op is self:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T
@@ -38,7 +38,7 @@ from gpu_lsp.ir.attributes import (
     TypeAttr,
     UnitAttr,
 )
-from gpu_lsp.ir.core import Block, OpResult, Operation, Region, Value
+from gpu_lsp.ir.core import Block, Operation, OpResult, Region, Value
 
 INDENT = 2
 UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
@@ -523,7 +523,7 @@ def _first(item: tuple) -> str:
 class _Scope:
     __slots__ = ("names", "parent")
 
-    def __init__(self, parent: "_Scope | None") -> None:
+    def __init__(self, parent: _Scope | None) -> None:
         self.names: set[str] = set()
         self.parent = parent
 
@@ -717,10 +717,7 @@ def needs_source(op: Operation) -> bool:
     for v in op.operands:
         if type(v.type) is T.UnknownType:
             return True
-    for r in op.results:
-        if type(r.type) is T.UnknownType:
-            return True
-    return False
+    return any(type(r.type) is T.UnknownType for r in op.results)
 
 
 class CannotPrint(Exception):
@@ -900,14 +897,17 @@ class OpPrinter:
         """Print one operation (results, name, body) without indentation or newline."""
         spec = registry.OPS.get(op.name)
         custom = not self.generic and spec is not None and spec.print is not None and op.known
-        if self.source is not None and op.span is not None:
-            if (
+        if (
+            self.source is not None
+            and op.span is not None
+            and (
                 needs_source(op)
                 or not (custom or self.generic or op.generic)
                 or (self.generic and op.name in GENERIC_FROM_SOURCE and not op.generic)
-            ):
-                self._source_op(op)
-                return
+            )
+        ):
+            self._source_op(op)
+            return
         w = self.out.append
         if op.results:
             names = self.names

@@ -114,7 +114,7 @@ def _dims(shape: tuple, scalable: tuple = ()) -> str:
     return "".join(parts)
 
 
-def _space(attr: "Attribute") -> str:
+def _space(attr: Attribute) -> str:
     value = getattr(attr, "value", None)
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
@@ -139,7 +139,7 @@ class TensorType(Type):
 
     shape: tuple[int | None, ...]
     element: Type
-    encoding: "Attribute | None" = None
+    encoding: Attribute | None = None
 
     def __str__(self) -> str:
         enc = f", {self.encoding}" if self.encoding is not None else ""
@@ -162,8 +162,8 @@ class MemRefType(Type):
 
     shape: tuple[int | None, ...]
     element: Type
-    layout: "Attribute | None" = None
-    memory_space: "Attribute | None" = None
+    layout: Attribute | None = None
+    memory_space: Attribute | None = None
 
     @property
     def rank(self) -> int:
@@ -187,7 +187,7 @@ class UnrankedMemRefType(Type):
     """`memref<*xf32, space>`."""
 
     element: Type
-    memory_space: "Attribute | None" = None
+    memory_space: Attribute | None = None
 
     def __str__(self) -> str:
         tail = f", {_space(self.memory_space)}" if self.memory_space is not None else ""

@@ -8,9 +8,10 @@ import functools
 import os
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Severity

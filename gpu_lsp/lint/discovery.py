@@ -56,10 +56,7 @@ def display_name(path: Path, cwd: Path) -> str:
 
 
 def _excluded(settings: Settings, path: Path) -> bool:
-    for pattern in settings.exclude + settings.extend_exclude:
-        if _path_matches(pattern.rstrip("/"), str(path), settings.root):
-            return True
-    return False
+    return any(_path_matches(pattern.rstrip("/"), str(path), settings.root) for pattern in settings.exclude + settings.extend_exclude)
 
 
 def force_excluded(settings: Settings, path: Path) -> bool:

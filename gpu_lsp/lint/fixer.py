@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
 from gpu_lsp.text import Edit, apply_edits

@@ -102,7 +102,7 @@ class GitIgnore:
         self.patterns = [p for p in map(parse_line, lines) if p is not None]
 
     @classmethod
-    def load(cls, file: Path, base: Path | None = None) -> "GitIgnore | None":
+    def load(cls, file: Path, base: Path | None = None) -> GitIgnore | None:
         """Read a gitignore file; None when it cannot be read (an unreadable ignore file ignores nothing)."""
         try:
             text = file.read_text(encoding="utf-8", errors="replace")

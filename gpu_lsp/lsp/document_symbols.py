@@ -30,7 +30,7 @@ class SymbolNode:
     range: TextRange
     selection: TextRange
     detail: str = ""
-    children: list["SymbolNode"] = field(default_factory=list)
+    children: list[SymbolNode] = field(default_factory=list)
 
 
 def document_symbols(snapshot: Snapshot) -> list[SymbolNode]:

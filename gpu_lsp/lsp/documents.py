@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.lsp import engine

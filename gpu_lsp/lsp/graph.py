@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.diagnostics.sanitizer.graph import build_graphs, to_json
 from gpu_lsp.diagnostics.sanitizer.render import to_dot, to_html
+from gpu_lsp.lsp.documents import Snapshot
 
 FORMATS = ("json", "html", "dot")
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.gcpause import paused_gc
@@ -182,7 +183,7 @@ class Unit:
 
     __slots__ = ("op", "cell", "chunk", "parent")
 
-    def __init__(self, op: Operation, cell: list, chunk: int, parent: "Unit | None") -> None:
+    def __init__(self, op: Operation, cell: list, chunk: int, parent: Unit | None) -> None:
         self.op = op
         self.cell = cell
         self.chunk = chunk
@@ -199,11 +200,11 @@ class Unit:
 class DocumentIndex:
     """Every occurrence of one snapshot, with symbol tables and alias definitions."""
 
-    def __init__(self, parsed: ParsedFile, previous: "DocumentIndex | None" = None) -> None:
+    def __init__(self, parsed: ParsedFile, previous: DocumentIndex | None = None) -> None:
         with paused_gc():  # millions of live IR objects: collections during the build cost more than it
             self._build(parsed, previous)
 
-    def _build(self, parsed: ParsedFile, previous: "DocumentIndex | None") -> None:
+    def _build(self, parsed: ParsedFile, previous: DocumentIndex | None) -> None:
         self.parsed = parsed
         text = parsed.text
         reuse: dict[int, list] = {}
@@ -391,9 +392,7 @@ class DocumentIndex:
                     out.append(occ)
                 continue
             resolved = self.target_of(occ)
-            if resolved is target:
-                out.append(occ)
-            elif isinstance(target, SymbolUse) and isinstance(resolved, SymbolUse) and resolved.path == target.path:
+            if resolved is target or isinstance(target, SymbolUse) and isinstance(resolved, SymbolUse) and resolved.path == target.path:
                 out.append(occ)
         return out
 

@@ -25,8 +25,8 @@ from typing import Any
 
 from gpu_lsp.analysis import ALWAYS_REPORTED, lint_parsed
 from gpu_lsp.diagnostics.context import OpIndex, RuleContext
-from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.diagnostics.mlir_versions import version_of
+from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.diagnostics.registry import Selection, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import is_container_module
@@ -116,7 +116,7 @@ class LintResult:
         self._diagnostics: list[Diagnostic] | None = None
 
     @classmethod
-    def of(cls, diagnostics: list[Diagnostic]) -> "LintResult":
+    def of(cls, diagnostics: list[Diagnostic]) -> LintResult:
         result = cls([Part(None, diagnostics)], True)
         result._diagnostics = diagnostics
         return result

@@ -31,12 +31,12 @@ class LineTable:
         self.length = length
 
     @classmethod
-    def of(cls, text: str) -> "LineTable":
+    def of(cls, text: str) -> LineTable:
         starts = [0]
         starts.extend(m.end() for m in _NEWLINE.finditer(text))
         return cls(starts, len(text))
 
-    def edited(self, start: int, end: int, new_text: str) -> "LineTable":
+    def edited(self, start: int, end: int, new_text: str) -> LineTable:
         """The table after replacing `[start, end)` of the old text by `new_text`."""
         starts = self.starts
         delta = len(new_text) - (end - start)

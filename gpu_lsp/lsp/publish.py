@@ -28,7 +28,7 @@ LSP_TAGS = {"unnecessary": 1, "deprecated": 2}
 UNNECESSARY = frozenset({"GPU205", "GPU901"})
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def docs_link(code: str) -> str:
     """The rule's section in docs/rules.md (anchors are `gpuxxx-rule-name`)."""
     from gpu_lsp.diagnostics.registry import get

@@ -181,9 +181,7 @@ def _classify(tok, text: str, index: DocumentIndex, out: list) -> None:
         sub = tokenize(text, frozenset(), s + inner, e - inner, attr_mode=True)
         previous = None
         for t in _flat(sub.tokens):
-            if t.type == "BARE" and (previous is None or previous.value in (",", "{")):
-                out.append((t.start_pos, t.end_pos, _T["property"], 0))
-            elif t.type == "STRING" and (previous is None or previous.value == ","):
+            if t.type == "BARE" and (previous is None or previous.value in (",", "{")) or t.type == "STRING" and (previous is None or previous.value == ","):
                 out.append((t.start_pos, t.end_pos, _T["property"], 0))
             else:
                 _classify(t, text, index, out)

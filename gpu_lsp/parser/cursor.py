@@ -28,7 +28,6 @@ from gpu_lsp.parser.structure import Group, RawRegion
 from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type, squeeze
 from gpu_lsp.text import TextRange
 
-
 _SPACED_DIMS = re.compile(r"(?<=[\d?\]])[ \t\n]*x[ \t\n]*(?=[\d?\[A-Za-z!])|(?<=<)[ \t\n]+(?=[\d?\[])")
 
 
@@ -314,14 +313,14 @@ class Cursor:
         item = self.peek(k)
         return isinstance(item, Group) and item.open.value == opener
 
-    def group(self, opener: str = "(") -> "Cursor":
+    def group(self, opener: str = "(") -> Cursor:
         item = self.peek()
         if not (isinstance(item, Group) and item.open.value == opener):
             self.expected_by_parser(f"'{opener}'")
         self.i += 1
         return Cursor(self.ctx, item.items, item.close.start_pos, self.op_name)
 
-    def optional_group(self, opener: str = "(") -> "Cursor | None":
+    def optional_group(self, opener: str = "(") -> Cursor | None:
         return self.group(opener) if self.is_group(opener) else None
 
     def is_region(self) -> bool:

@@ -96,7 +96,7 @@ def _unique(name: str, taken: set[str]) -> str:
 class _BlockNames:
     """Block labels for the printer: source labels kept, new blocks `^bbN` unique in their region."""
 
-    def __init__(self, snap: "Snapshot") -> None:
+    def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
         self.names: dict[Block, str] = {}
         self.taken: dict[int, set[str]] = {}
@@ -133,7 +133,7 @@ class _EditNames:
     unique among the names of its isolated-from-above scope.
     """
 
-    def __init__(self, snap: "Snapshot") -> None:
+    def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
         self.values: dict[Value, str] = {}
         self.blocks = _BlockNames(snap)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -92,10 +93,8 @@ def reachable_ops(program: Program, entry: Operation) -> list[Operation]:
             elif op.name == "gpu.launch_func":
                 ref = op.get_attr("kernel")
                 if isinstance(ref, SymbolRefAttr) and ref.nested:
-                    try:
+                    with contextlib.suppress(RunError):
                         todo.append(program.lookup_kernel(op, ref))
-                    except RunError:
-                        pass
     return out
 
 

@@ -16,7 +16,6 @@ from gpu_lsp.runner.memory import PRIVATE, WORKGROUP, Access, Buffer, MemoryPool
 
 # Threads per chunk: blocks run in groups of about this many threads.
 CHUNK_THREADS = 1 << 20
-INDEX = np.dtype(np.int64)
 
 
 class KernelLaunch:

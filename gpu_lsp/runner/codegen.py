@@ -452,9 +452,7 @@ class FunctionEmitter:
         handler = EMITTERS.get(op.name)
         if handler is None:
             prefix = op.name.split(".")[0]
-            if prefix == "index" and op.name[6:] in INDEX_BINARY:
-                handler = FunctionEmitter._int_binary
-            elif prefix == "arith" and op.name[6:] in _BINARY_INT:
+            if prefix == "index" and op.name[6:] in INDEX_BINARY or prefix == "arith" and op.name[6:] in _BINARY_INT:
                 handler = FunctionEmitter._int_binary
             elif prefix == "arith" and op.name[6:] in _BINARY_FLOAT:
                 handler = FunctionEmitter._float_binary
@@ -930,7 +928,8 @@ class FunctionEmitter:
             acc = f"({acc} * {s})"
         strides.reverse()
         s = self.var(src)
-        self.out(op, f"MR<{elem}, {ty.rank}>{{({elem}*)({s}.p + {s}.off + {self.var(shift)}), 0, {{{', '.join(sizes) or '0'}}}, {{{', '.join(strides) or '0'}}}}}")
+        data = f"({elem}*)({s}.p + {s}.off + {self.var(shift)})"
+        self.out(op, f"MR<{elem}, {ty.rank}>{{{data}, 0, {{{', '.join(sizes) or '0'}}}, {{{', '.join(strides) or '0'}}}}}")
 
     def _atomic_rmw(self, op: Operation) -> None:
         value, mem, *idx = op.operands

@@ -20,7 +20,7 @@ _UINT = {1: np.bool_, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 _FLOAT = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def dtype_of(ty: T.Type) -> np.dtype | None:
     """The NumPy dtype holding values of a scalar MLIR type (signless ints as signed), or None."""
     if isinstance(ty, T.IndexType):

@@ -10,7 +10,7 @@ interpreter's handler, so semantics and messages are the interpreter's.
 from __future__ import annotations
 
 import operator
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

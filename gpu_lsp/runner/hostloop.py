@@ -20,7 +20,7 @@ from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.runner.elementwise import float_binary, integer_binary
 from gpu_lsp.runner.errors import RunError, RunTimeout
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter
-from gpu_lsp.runner.lanes import Lin, Space, TX, materialize
+from gpu_lsp.runner.lanes import TX, Lin, Space, materialize
 from gpu_lsp.runner.memory import Access, MemRef
 
 CHUNK = 1 << 20
@@ -95,10 +95,10 @@ def _reductions(ops: list[Operation], carried: list[Value], yielded: list[Value]
             return None
         name = op.name.partition(".")[2]
         dt_name = str(value.type)
-        if name in _INT_COMBINE or (name in _FLOAT_COMBINE and dt_name in ("f16", "f32", "f64")):
-            if list(op.operands).count(arg) == 1:
-                out.append((op, arg))
-                continue
+        combines = name in _INT_COMBINE or (name in _FLOAT_COMBINE and dt_name in ("f16", "f32", "f64"))
+        if combines and list(op.operands).count(arg) == 1:
+            out.append((op, arg))
+            continue
         return None
     return out
 

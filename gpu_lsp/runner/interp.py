@@ -9,7 +9,7 @@ unstructured branches are followed with per-block pending masks).
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -46,7 +46,7 @@ class Env:
 
     __slots__ = ("vals", "parent")
 
-    def __init__(self, parent: "Env | None" = None) -> None:
+    def __init__(self, parent: Env | None = None) -> None:
         self.vals: dict[Value, object] = {}
         self.parent = parent
 

@@ -13,6 +13,8 @@ import numpy as np
 
 # Base variables of an affine form, in this order.
 TX, TY, TZ, BX, BY, BZ = range(6)
+# The dtype of `index` values and thread ids.
+INDEX = np.dtype(np.int64)
 
 
 class Space:
@@ -54,14 +56,14 @@ class Space:
         bid, tid = self.thread_coords(b, t)
         return f"thread ({tid[0]}, {tid[1]}, {tid[2]}) of block ({bid[0]}, {bid[1]}, {bid[2]})"
 
-    def linear_block(self) -> "Lin":
+    def linear_block(self) -> Lin:
         """The chunk-local linear block index as an affine form."""
         gx, gy, _ = self.grid
-        return Lin(-self.b0, (0, 0, 0, 1, gx, gx * gy), np.dtype(np.int64))
+        return Lin(-self.b0, (0, 0, 0, 1, gx, gx * gy), INDEX)
 
-    def linear_thread(self) -> "Lin":
+    def linear_thread(self) -> Lin:
         """The chunk-local linear thread position `lb * N + tl` as an affine form."""
-        return Lin(-self.b0 * self.N, self.enum_strides, np.dtype(np.int64))
+        return Lin(-self.b0 * self.N, self.enum_strides, INDEX)
 
 
 def _digit(linear: np.ndarray, below: int, extent: int) -> np.ndarray:
@@ -84,7 +86,7 @@ class Lin:
         self.dtype = dtype
 
     @staticmethod
-    def var(index: int, dtype: np.dtype = np.dtype(np.int64)) -> "Lin":
+    def var(index: int, dtype: np.dtype = INDEX) -> Lin:
         coeffs = [0] * 6
         coeffs[index] = 1
         return Lin(0, tuple(coeffs), dtype)
@@ -145,18 +147,18 @@ class Lin:
             out = out.astype(self.dtype)
         return out
 
-    def add(self, other: "Lin | int") -> "Lin":
+    def add(self, other: Lin | int) -> Lin:
         if isinstance(other, Lin):
             return Lin(self.c0 + other.c0, tuple(a + b for a, b in zip(self.coeffs, other.coeffs)), self.dtype)
         return Lin(self.c0 + int(other), self.coeffs, self.dtype)
 
-    def scale(self, k: int) -> "Lin":
+    def scale(self, k: int) -> Lin:
         return Lin(self.c0 * k, tuple(c * k for c in self.coeffs), self.dtype)
 
-    def neg(self) -> "Lin":
+    def neg(self) -> Lin:
         return self.scale(-1)
 
-    def with_dtype(self, dtype: np.dtype) -> "Lin":
+    def with_dtype(self, dtype: np.dtype) -> Lin:
         return Lin(self.c0, self.coeffs, dtype)
 
     def __repr__(self) -> str:

@@ -89,7 +89,7 @@ class MemRef:
         self.strides = tuple(strides)
         self.type = type
 
-    def derive(self, offset, sizes, strides, type: T.Type) -> "MemRef":
+    def derive(self, offset, sizes, strides, type: T.Type) -> MemRef:
         out = MemRef.__new__(MemRef)
         out.buf = self.buf
         out.byte_shift = self.byte_shift
@@ -194,7 +194,7 @@ class Access:
         if symbolic:
             addr = mem.offset if isinstance(mem.offset, Lin) else int(mem.offset)
             proven = True
-            for dim, (idx, size, stride) in enumerate(zip(indices, mem.sizes, mem.strides)):
+            for idx, size, stride in zip(indices, mem.sizes, mem.strides):
                 if not isinstance(size, (int, np.integer)) or not isinstance(stride, (int, np.integer)):
                     symbolic = False
                     break
@@ -247,7 +247,7 @@ class Access:
         n = mem.data.shape[0]
         if isinstance(addr, Lin):
             lo, hi = addr.bounds(self.space)
-            if 0 <= lo and hi < n:
+            if lo >= 0 and hi < n:
                 return
             addr = addr.materialize(self.space)
         if isinstance(addr, np.ndarray):

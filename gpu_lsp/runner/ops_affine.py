@@ -14,10 +14,8 @@ from gpu_lsp.runner.affinemap import Expr, parse_map
 from gpu_lsp.runner.elementwise import integer_binary
 from gpu_lsp.runner.errors import Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
-from gpu_lsp.runner.lanes import Lin, materialize
+from gpu_lsp.runner.lanes import INDEX, Lin, materialize
 from gpu_lsp.runner.ops_core import lin_binary
-
-INDEX = np.dtype(np.int64)
 
 
 def _binary(name: str, a, b, op: Operation, ctx: Ctx, mask):

@@ -85,9 +85,8 @@ def lin_binary(name: str, a, b, dt: np.dtype, space):
             out = la.scale(bi)
         elif lb is not None and ai is not None:
             out = lb.scale(ai)
-    elif name == "shli":
-        if la is not None and bi is not None and 0 <= bi < dt.itemsize * 8 - 1:
-            out = la.scale(1 << bi)
+    elif name == "shli" and la is not None and bi is not None and 0 <= bi < dt.itemsize * 8 - 1:
+        out = la.scale(1 << bi)
     if out is None:
         return None
     out = out.with_dtype(dt)
@@ -176,9 +175,8 @@ def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
                 return None
             parts.append((iv, iv, iv))
     (va, alo, _), (vb, blo, _) = parts
-    if pred.startswith("u"):
-        if alo < 0 or blo < 0:
-            return None
+    if pred.startswith("u") and (alo < 0 or blo < 0):
+        return None
     la = va if isinstance(va, Lin) else None
     diff = (la.add(vb.neg() if isinstance(vb, Lin) else -vb)) if la is not None else vb.neg().add(va)
     lo, hi = diff.bounds(space)
@@ -229,10 +227,10 @@ def _cast(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     name = {"index.casts": "index_cast", "index.castu": "index_castui"}.get(op.name) or op.name[6:]
     if isinstance(x, Lin):
         unsigned_src = name in ("index_castui", "extui")
-        if name in ("index_cast", "extsi", "trunci", "index_castui", "extui") and dst.kind == "i" and x.fits(ctx.space, dst):
-            if not unsigned_src or x.bounds(ctx.space)[0] >= 0:
-                it.assign(env, op.results[0], x.with_dtype(dst), ctx, mask)
-                return
+        exact = name in ("index_cast", "extsi", "trunci", "index_castui", "extui") and dst.kind == "i" and x.fits(ctx.space, dst)
+        if exact and (not unsigned_src or x.bounds(ctx.space)[0] >= 0):
+            it.assign(env, op.results[0], x.with_dtype(dst), ctx, mask)
+            return
         x = materialize(x, ctx.space)
     it.assign(env, op.results[0], convert(name, x, src, dst, op), ctx, mask)
 
@@ -618,9 +616,7 @@ def _dealloc(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 def _indices(values: list, space) -> list:
     out = []
     for v in values:
-        if isinstance(v, Lin):
-            out.append(v)
-        elif isinstance(v, np.ndarray):
+        if isinstance(v, (Lin, np.ndarray)):
             out.append(v)
         else:
             out.append(int(v))
@@ -763,9 +759,7 @@ def _offset_mul(a, k, space):
 
 def precheck(op: Operation) -> None:
     """Raise Unsupported before the run for a form of an op the runner cannot execute."""
-    if op.name in ("memref.subview", "memref.reinterpret_cast"):
-        _seg_split(op, list(op.operands), 4)
-    elif op.name == "scf.parallel":
+    if op.name in ("memref.subview", "memref.reinterpret_cast") or op.name == "scf.parallel":
         _seg_split(op, list(op.operands), 4)
 
 
@@ -838,7 +832,9 @@ def _reinterpret_cast(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) 
         offset = rel.add(int(offset))
     elif isinstance(base, np.ndarray):
         raise Unsupported("'memref.reinterpret_cast' of per-thread memory is not supported by the runner", op)
-    it.assign(env, op.results[0], src.derive(offset if isinstance(offset, Lin) else int(offset), [int(s) for s in sizes], [int(s) for s in strides], op.results[0].type), ctx, mask)
+    start = offset if isinstance(offset, Lin) else int(offset)
+    view = src.derive(start, [int(s) for s in sizes], [int(s) for s in strides], op.results[0].type)
+    it.assign(env, op.results[0], view, ctx, mask)
 
 
 @handles("memref.view")

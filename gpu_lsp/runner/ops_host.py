@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpu_lsp.diagnostics.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, Region
 from gpu_lsp.runner.dtypes import dense_array_values
@@ -13,7 +14,6 @@ from gpu_lsp.runner.lanes import is_uniform
 from gpu_lsp.runner.memory import DEVICE, SHARED, MemRef, contiguous_strides
 from gpu_lsp.runner.ops_core import layout_is_identity, memref_type, shape_from
 from gpu_lsp.runner.tokens import Token
-from gpu_lsp.diagnostics.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
 
 
 def host_only(ctx: Ctx, op: Operation) -> None:

@@ -10,9 +10,8 @@ import re
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
-
 
 _DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning): (?P<message>.*)$")
 # Seconds a program may overrun its --timeout before the process is killed.
@@ -84,7 +83,7 @@ class RunProcess:
         self._threads: list[threading.Thread] = []
         self._cancelled = False
 
-    def start(self) -> "RunProcess":
+    def start(self) -> RunProcess:
         self.proc = subprocess.Popen(
             self.args,
             stdin=subprocess.PIPE,

@@ -44,7 +44,7 @@ class Program:
         self._captured: dict[int, list[Value]] = {}
 
     @staticmethod
-    def load(text: str) -> tuple["Program", list[Diagnostic]]:
+    def load(text: str) -> tuple[Program, list[Diagnostic]]:
         """Parse and verify; the errors found (the program must not run when there are any)."""
         parsed = parse(text)
         chunk = parsed.chunks[0]

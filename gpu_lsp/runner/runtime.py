@@ -14,7 +14,7 @@ import math
 import re
 import struct
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,7 +29,7 @@ def format_g(value: float) -> str:
     v = float(value)
     if math.isnan(v):
         return "-nan" if math.copysign(1.0, v) < 0 else "nan"
-    return "%g" % v
+    return f"{v:g}"
 
 
 def format_element(value, dtype: np.dtype, ty: T.Type) -> str:
@@ -216,7 +216,7 @@ class Runtime:
         else:
             ok = a == e
         bad = np.argwhere(~np.asarray(ok))
-        for count, idx in enumerate(bad[:10]):
+        for idx in bad[:10]:
             off = int(actual.offset) + sum(int(i) * int(s) for i, s in zip(idx, actual.strides))
             self.err(f"{format_element(a[tuple(idx)], a.dtype, T.F32)} != {format_element(e[tuple(idx)], e.dtype, T.F32)} offset = {off}\n")
         return [np.int64(len(bad))]
@@ -318,7 +318,7 @@ def vprintf(fmt: str, args: bytes) -> str:
             else:
                 out.append((spec + conv) % value)
         elif conv == "p":
-            out.append("0x%x" % int.from_bytes(read(8), "little"))
+            out.append(f"0x{int.from_bytes(read(8), 'little'):x}")
         else:
             raise ValueError(f"printf conversion %{conv} is not supported")
     return "".join(out)

@@ -24,7 +24,7 @@ class Node:
 
     __slots__ = ("id", "op", "ancestors", "buffers", "done")
 
-    def __init__(self, op: Operation, deps: list["Node"]) -> None:
+    def __init__(self, op: Operation, deps: list[Node]) -> None:
         self.id = next(_ids)
         self.op = op
         anc: set[int] = set()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from gpu_lsp.diagnostics.sanitizer.streams import HOST_LANE, StreamAssigner
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.runner.tokens import Node, Token, Tracker
-from gpu_lsp.diagnostics.sanitizer.streams import HOST_LANE, StreamAssigner
 
 PID = 1
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from support import oracle
+
 from gpu_lsp.analysis import lint_chunk
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.parser.api import parse
 from gpu_lsp.text import LineIndex
-from support import oracle
 
 
 @dataclass

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from support import oracle
+from support.corpus import corpus_files
 
 from diagnostics.corpus_check import clean_chunks, errors
 from gpu_lsp.diagnostics.model import Severity
-from support import oracle
-from support.corpus import corpus_files
 
 
 @pytest.fixture(scope="module")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from support import oracle
 
 from diagnostics.expect import verify_file
 from gpu_lsp.analysis import lint_text, verify_chunk
 from gpu_lsp.parser.api import parse
 from gpu_lsp.parser.incremental import reparse
 from gpu_lsp.text import LineIndex, TextRange
-from support import oracle
 
 # (input, what upstream reports: (line, column, message) in its order of emission)
 CASES = [
@@ -30,7 +30,10 @@ CASES = [
         [(1, 51, "the object index must be positive")],
     ),
     ('gpu.binary @b [#gpu.object<"x", "">]\n', [(1, 27, "the target attribute must implement or promise the `gpu::TargetAttrInterface`")]),
-    ('gpu.binary @b [#gpu.object<#gpu.address_space<global>, "">]\n', [(1, 27, "the target attribute must implement or promise the `gpu::TargetAttrInterface`")]),
+    (
+        'gpu.binary @b [#gpu.object<#gpu.address_space<global>, "">]\n',
+        [(1, 27, "the target attribute must implement or promise the `gpu::TargetAttrInterface`")],
+    ),
     ('gpu.binary @b [#gpu.object<#nvvm.target, foo = "">]\n', [(1, 42, "expected keyword for GPU object format")]),
     ('gpu.binary @b [#gpu.object<#nvvm.target, offload "">]\n', [(1, 49, "expected '='"), (1, 42, "expected an equal sign")]),
     ("gpu.binary @b [#gpu.object<#nvvm.target>]\n", [(1, 40, "expected ','")]),

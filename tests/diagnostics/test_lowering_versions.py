@@ -6,13 +6,13 @@ import re
 from dataclasses import dataclass
 
 import pytest
+from support import oracle
 
 from diagnostics.fixtures import load
 from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics import mlir_versions as mv
 from gpu_lsp.diagnostics.mlir_versions import AtVersion, Lowering, LoweringFact
 from gpu_lsp.text import LineIndex
-from support import oracle
 
 LOWERING_CODES = ("GPU201", "GPU202", "GPU209")
 CONVERTED_OPS = re.compile(r"\b(gpu\.(?:memcpy|memset|alloc|dealloc|launch_func))\b(?! <)")

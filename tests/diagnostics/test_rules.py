@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from support import oracle
 
 from diagnostics.fixtures import fixture_path, load, mismatches
 from gpu_lsp.analysis import lint_parsed
@@ -11,7 +12,6 @@ from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.diagnostics.registry import DOC_SECTIONS, FixAvailability, load_rules
 from gpu_lsp.parser.api import parse
 from gpu_lsp.text import apply_edits
-from support import oracle
 
 RULES = load_rules()
 # GPU999 stands for a crashing rule: it has no fixture, test_engine.py provokes it.

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from support import oracle
 
 from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics.mlir_versions import AtVersion
 from gpu_lsp.diagnostics.model import Applicability, Severity
 from gpu_lsp.text import apply_edits
-from support import oracle
 
 KERNELS = """\
 module attributes {gpu.container_module} {

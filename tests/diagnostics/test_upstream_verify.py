@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from support.corpus import corpus_files
 
 from diagnostics.expect import verify_file
-from support.corpus import corpus_files
 
 INVALID = "mlir/test/Dialect/GPU/invalid.mlir"
 

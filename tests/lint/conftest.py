@@ -5,16 +5,15 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Callable
 
 import pytest
+from lintkit import FAKE_RULES, Result, fake_analyze, normalise
 
 from gpu_lsp.cli import gpu_lint as gpu_lint_cli
 from gpu_lsp.lint import check, rules
-
-from lintkit import FAKE_RULES, Result, fake_analyze, normalise
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from lintkit import BROKEN, VALID, assert_snapshot
 
 G = ("--output-format", "grouped")

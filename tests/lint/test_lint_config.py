@@ -6,11 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from lintkit import BROKEN, assert_snapshot
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.lint.config import ConfigError, Settings, apply_cli, find_config, load_settings
-
-from lintkit import BROKEN, assert_snapshot
 
 
 def test_defaults_without_any_file(tmp_path: Path) -> None:

@@ -6,13 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
+from lintkit import BROKEN, VALID
 
 from gpu_lsp.lint import discovery
 from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import decode, discover, read_source
 from gpu_lsp.lint.gitignore import GitIgnore, parse_line
-
-from lintkit import BROKEN, VALID
 
 
 def names(paths: list[str], tmp_path: Path, **kw) -> list[str]:

@@ -6,13 +6,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support import REPO
+from support.corpus import require_corpus
 
 from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.parser.api import parse
-
-from support import REPO
-from support.corpus import require_corpus
 
 pytestmark = pytest.mark.real_registry
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from lintkit import BROKEN, VALID, fake_analyze
+
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
 from gpu_lsp.lint.check import analyze
 from gpu_lsp.lint.fixer import MAX_ROUNDS, fix_text, select_fixes
 from gpu_lsp.text import Edit, TextRange
-
-from lintkit import BROKEN, VALID, fake_analyze
 
 
 def fake(text: str) -> list[Diagnostic]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from lintkit import assert_snapshot, normalise
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Related, Severity
 from gpu_lsp.lint.check import FileReport
@@ -17,8 +18,6 @@ from gpu_lsp.lint.discovery import Problem
 from gpu_lsp.lint.formats import FORMATS, github, sarif, statistics
 from gpu_lsp.lint.formats.common import Context, summary
 from gpu_lsp.text import Edit, TextRange
-
-from lintkit import assert_snapshot, normalise
 
 SCHEMA = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from support import REPO
 
 from gpu_lsp.lint.rule_pages import pages
-
-from support import REPO
 
 pytestmark = pytest.mark.real_registry
 

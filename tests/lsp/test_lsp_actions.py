@@ -96,7 +96,11 @@ def test_run_code_lens_above_functions_that_launch_kernels() -> None:
 def test_run_code_lens_only_on_functions_gpu_run_can_enter() -> None:
     """gpu-run calls its entry with no arguments: a function with parameters gets no Run lens."""
     assert _runs(code_lenses(snapshot(INLINE))) == [] and _runs(code_lenses(snapshot(OUTLINED))) == []
-    generic = '"func.func"() <{function_type = (index) -> (), sym_name = "g"}> ({\n^bb0(%n: index):\n  %t = gpu.wait async\n  gpu.launch_func async [%t] @k::@f blocks in (%n, %n, %n) threads in (%n, %n, %n)\n  "func.return"() : () -> ()\n}) : () -> ()\n'
+    generic = (
+        '"func.func"() <{function_type = (index) -> (), sym_name = "g"}> ({\n^bb0(%n: index):\n  %t = gpu.wait async\n'
+        "  gpu.launch_func async [%t] @k::@f blocks in (%n, %n, %n) threads in (%n, %n, %n)\n"
+        '  "func.return"() : () -> ()\n}) : () -> ()\n'
+    )
     assert _runs(code_lenses(snapshot(generic))) == []
 
 

@@ -100,7 +100,10 @@ def _apply(text: str, edits: list[types.TextEdit]) -> str:
     from gpu_lsp.lsp.positions import LineTable
 
     table = LineTable.of(text)
-    spans = [(table.offset(text, e.range.start.line, e.range.start.character), table.offset(text, e.range.end.line, e.range.end.character), e.new_text) for e in edits]
+    spans = [
+        (table.offset(text, e.range.start.line, e.range.start.character), table.offset(text, e.range.end.line, e.range.end.character), e.new_text)
+        for e in edits
+    ]
     for start, end, new in sorted(spans, reverse=True):
         text = text[:start] + new + text[end:]
     return text

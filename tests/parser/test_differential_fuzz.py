@@ -15,14 +15,14 @@ import sys
 from dataclasses import dataclass
 
 import pytest
-
-from gpu_lsp.analysis import verify_chunk
-from gpu_lsp.diagnostics.model import Severity
-from gpu_lsp.parser.api import parse
 from support import SHARED, oracle
 from support.corpus import split_chunks
 from support.mutate import mutate
 from support.reflow import reflow, shape_op
+
+from gpu_lsp.analysis import verify_chunk
+from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.parser.api import parse
 
 CORPORA = (SHARED / "corpus", SHARED / "corpus-extended")
 REFLOWS_PER_CHUNK = 8

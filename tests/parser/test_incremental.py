@@ -7,13 +7,13 @@ import subprocess
 import sys
 
 import pytest
+from support import SHARED
+from support.corpus import corpus_files
+from support.irdump import dump_file
 
 from gpu_lsp.parser.api import parse
 from gpu_lsp.parser.incremental import reparse
 from gpu_lsp.text import TextRange
-from support import SHARED
-from support.corpus import corpus_files
-from support.irdump import dump_file
 
 GEN = SHARED / "tools" / "gen_gpu_mlir.py"
 

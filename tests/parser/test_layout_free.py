@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from support.reflow import shape_op
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.parser.api import parse
-from support.reflow import shape_op
 
 # The snippets of issue #11 (each accepted by upstream MLIR).
 SNIPPETS = {
@@ -177,9 +177,10 @@ func.func @f(%n: index) {
 
 def test_every_upstream_gpu_op_is_registered_so_unknown_gpu_ops_are_errors() -> None:
     """COMPLETE_DIALECTS holds only dialects whose every upstream op is registered here."""
+    from support import oracle
+
     from gpu_lsp.dialects.registry import op_names
     from gpu_lsp.parser.builder import COMPLETE_DIALECTS
-    from support import oracle
 
     if not oracle.available():
         pytest.skip("numba-cuda-mlir (the oracle's MLIR) is not installed")

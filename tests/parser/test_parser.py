@@ -149,7 +149,10 @@ func.func @f(%a: f32) -> f32 {
 
 
 def test_generic_form_and_split_chunks_keep_whole_file_offsets() -> None:
-    text = '"func.func"() <{function_type = () -> (), sym_name = "g"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n// -----\nfunc.func @h() {\n  return\n}\n'
+    text = (
+        '"func.func"() <{function_type = () -> (), sym_name = "g"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n'
+        "// -----\nfunc.func @h() {\n  return\n}\n"
+    )
     parsed = parse(text, split=True)
     assert len(parsed.chunks) == 2
     assert [d for d in parsed.diagnostics if d.severity >= 3] == []

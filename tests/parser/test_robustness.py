@@ -6,9 +6,9 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.corpus import corpus_files, split_chunks
 
 from gpu_lsp.parser.api import parse
-from support.corpus import corpus_files, split_chunks
 
 _TOKEN = re.compile(r"\s+|%[\w$.#-]+|\^[\w$.-]+|@[\w$.-]+|[\w.$]+|\"(?:[^\"\\\n]|\\.)*\"|->|.", re.S)
 _INSERTS = [

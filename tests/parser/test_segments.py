@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.corpus import corpus_files
+from support.irdump import dump_file
+from support.typing import generated, typing_edits
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.parser.api import parse
 from gpu_lsp.parser.incremental import parse_units, reparse_units
 from gpu_lsp.text import TextRange
-from support.corpus import corpus_files
-from support.irdump import dump_file
-from support.typing import generated, typing_edits
 
 
 def _diagnostics(parsed) -> list:

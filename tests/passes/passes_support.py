@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpu_lsp.ir.core import Block, Operation
+from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import parse
 
 # `extra` entries that only say how something was written.

@@ -9,12 +9,15 @@ outside the edited ranges is still there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
-
 from gen_variants import inputs
+from passes_support import ASYNC, OUTLINE_ASYNC, SINK, SINK_OUTLINE, SINK_OUTLINE_DL, assert_same_ir
+from support import REPO
+from support.corpus import corpus_files, split_chunks
+
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import parse
@@ -22,9 +25,6 @@ from gpu_lsp.passes.edits import Snapshot
 from gpu_lsp.passes.legalize import legalize
 from gpu_lsp.passes.pipeline import parse_pipeline, run_pipeline
 from gpu_lsp.text import apply_edits
-from passes_support import ASYNC, OUTLINE_ASYNC, SINK, SINK_OUTLINE, SINK_OUTLINE_DL, assert_same_ir
-from support import REPO
-from support.corpus import corpus_files, split_chunks
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GPU = "mlir/test/Dialect/GPU/"

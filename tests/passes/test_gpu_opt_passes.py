@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 
 import pytest
-
 from gen_variants import variant
-from gpu_lsp.cli import gpu_opt
 from passes_support import DL
 from support.corpus import corpus_files
+
+from gpu_lsp.cli import gpu_opt
 
 GPU = "mlir/test/Dialect/GPU/"
 

@@ -19,14 +19,14 @@ from __future__ import annotations
 import functools
 
 import pytest
+from passes_support import OUTLINE_ASYNC, SINK_OUTLINE, assert_same_ir, run
+from support import oracle
+from support.corpus import corpus_files, split_chunks
 
 from gpu_lsp.analysis import verify_chunk
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir.printer import print_module
 from gpu_lsp.parser.api import parse
-from passes_support import OUTLINE_ASYNC, SINK_OUTLINE, assert_same_ir, run
-from support import oracle
-from support.corpus import corpus_files, split_chunks
 
 pytestmark = pytest.mark.skipif(not oracle.available(), reason="numba-cuda-mlir (the oracle) is not installed")
 

@@ -18,15 +18,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from gen_variants import inputs
+from passes_support import ASYNC, OUTLINE_ASYNC, SINK, SINK_OUTLINE, SINK_OUTLINE_DL, assert_same_ir, module_of, run
+from support import oracle
+from support.corpus import corpus_files, split_chunks
+
 from gpu_lsp.analysis import verify_chunk
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir.printer import print_module
 from gpu_lsp.parser.api import parse
-from passes_support import ASYNC, OUTLINE_ASYNC, SINK, SINK_OUTLINE, SINK_OUTLINE_DL, assert_same_ir, module_of, run
-from support import oracle
-from support.corpus import corpus_files, split_chunks
 
 pytestmark = pytest.mark.skipif(not oracle.available(), reason="numba-cuda-mlir (the oracle) is not installed")
 

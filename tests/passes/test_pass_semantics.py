@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from passes_support import DL, OUTLINE, SINK, SINK_OUTLINE, SINK_OUTLINE_DL, module_of, run
+from support.corpus import corpus_files, split_chunks
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.passes.base import PassFailure
 from gpu_lsp.passes.outlining import outline_kernels, parse_data_layout
 from gpu_lsp.passes.pipeline import Nest, PipelineError, parse_flag, parse_pipeline
-from passes_support import DL, OUTLINE, SINK, SINK_OUTLINE, SINK_OUTLINE_DL, module_of, run
-from support.corpus import corpus_files, split_chunks
 
 GPU = "mlir/test/Dialect/GPU/"
 

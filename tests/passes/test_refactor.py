@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from passes_support import SINK_OUTLINE, assert_same_ir, run
+from support import REPO
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.parser.api import parse
@@ -14,8 +16,6 @@ from gpu_lsp.passes.legalize import legalize
 from gpu_lsp.passes.outlining import outline_kernels
 from gpu_lsp.passes.sink import sink_into_launch
 from gpu_lsp.text import apply_edits
-from passes_support import SINK_OUTLINE, assert_same_ir, run
-from support import REPO
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 COMMENTS = (FIXTURES / "comments.mlir").read_text()

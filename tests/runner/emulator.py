@@ -23,8 +23,26 @@ from gpu_lsp.runner.codegen import Module, kernel_source, kernels_of
 SHIM = Path(__file__).with_name("emulation") / "cuda_shim.h"
 GXX = shutil.which("g++")
 
-_CTYPE = {"float16": "mlir_f16", "int8": "signed char", "int16": "short", "int32": "int", "int64": "long long", "bool": "bool", "float32": "float", "float64": "double"}
-_CTYPES = {"float16": ctypes.c_uint16, "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32, "int64": ctypes.c_int64, "bool": ctypes.c_bool, "float32": ctypes.c_float, "float64": ctypes.c_double}
+_CTYPE = {
+    "float16": "mlir_f16",
+    "int8": "signed char",
+    "int16": "short",
+    "int32": "int",
+    "int64": "long long",
+    "bool": "bool",
+    "float32": "float",
+    "float64": "double",
+}
+_CTYPES = {
+    "float16": ctypes.c_uint16,
+    "int8": ctypes.c_int8,
+    "int16": ctypes.c_int16,
+    "int32": ctypes.c_int32,
+    "int64": ctypes.c_int64,
+    "bool": ctypes.c_bool,
+    "float32": ctypes.c_float,
+    "float64": ctypes.c_double,
+}
 
 
 def _wrapper(ks) -> tuple[str, list]:

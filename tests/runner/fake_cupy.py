@@ -39,7 +39,7 @@ class MemoryPointer:
 
 
 class Stream:
-    current: "Stream | None" = None
+    current: Stream | None = None
     count = 0
 
     def __init__(self, non_blocking: bool = False) -> None:
@@ -48,7 +48,7 @@ class Stream:
         self.waited: list = []
         self._saved = None
 
-    def __enter__(self) -> "Stream":
+    def __enter__(self) -> Stream:
         self._saved, Stream.current = Stream.current, self
         return self
 
@@ -145,7 +145,8 @@ class RawModule:
         if not lib.exists():
             src = lib.with_suffix(".cpp")
             src.write_text(text)
-            r = subprocess.run([GXX, *FLAGS, "-shared", "-include", str(shim), "-x", "c++", str(src), "-o", str(lib)], capture_output=True, text=True, timeout=300)
+            command = [GXX, *FLAGS, "-shared", "-include", str(shim), "-x", "c++", str(src), "-o", str(lib)]
+            r = subprocess.run(command, capture_output=True, text=True, timeout=300)
             assert r.returncode == 0, r.stderr[:4000]
         self.lib = ctypes.CDLL(str(lib))
 

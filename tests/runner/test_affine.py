@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from helpers import printed_memrefs, run, run_ok
+
 from gpu_lsp.parser.api import parse
 from gpu_lsp.runner.hostloop import plan_of
-from helpers import printed_memrefs, run, run_ok
 
 HOST = """
 #map = affine_map<(d0)[s0] -> (d0 * 4 + s0 floordiv 2)>

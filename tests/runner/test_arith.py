@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 from helpers import mlir_array, printed_memrefs, run_ok
 
 N = 16
@@ -222,7 +221,8 @@ MATH = {
 def test_math_functions() -> None:
     x = np.abs(FA) + 0.5
     x[5] = 2.5  # avoid overflow in exp
-    rows = [f"math.{n} %a : f32" for n in MATH] + ["math.powf %a, %b : f32", "math.fma %a, %b, %a : f32", "math.atan2 %a, %b : f32", "math.copysign %a, %b : f32"]
+    binary = ["math.powf %a, %b : f32", "math.fma %a, %b, %a : f32", "math.atan2 %a, %b : f32", "math.copysign %a, %b : f32"]
+    rows = [f"math.{n} %a : f32" for n in MATH] + binary
     text = kernel_program("f32", rows, {"A": x, "B": FB})
     got = printed_memrefs(run_ok(text).stdout)[0]
     xs = x.astype(np.float64)
@@ -237,7 +237,11 @@ def test_math_functions() -> None:
 def test_integer_math() -> None:
     rows = ["math.absi %a : i32", "math.ctlz %a : i32", "math.cttz %a : i32", "math.ctpop %a : i32", "math.ipowi %p, %e : i32", "math.ipowi %p, %ne : i32"]
     text = kernel_program("i32", rows, {"A": A32, "B": B32})
-    text = text.replace("      %r0 = ", "      %c3 = arith.constant 3 : i32\n      %e = arith.remui %b, %c3 : i32\n      %p = arith.remsi %a, %c3 : i32\n      %z = arith.constant 0 : i32\n      %ne = arith.subi %z, %e : i32\n      %r0 = ", 1)
+    setup = (
+        "      %c3 = arith.constant 3 : i32\n      %e = arith.remui %b, %c3 : i32\n      %p = arith.remsi %a, %c3 : i32\n"
+        "      %z = arith.constant 0 : i32\n      %ne = arith.subi %z, %e : i32\n"
+    )
+    text = text.replace("      %r0 = ", setup + "      %r0 = ", 1)
     got = printed_memrefs(run_ok(text).stdout)[0].astype(np.int64)
     a = [int(v) & 0xFFFFFFFF for v in A32]
     assert got[0].tolist() == [wrap(abs(int(v)), 32) for v in A32]

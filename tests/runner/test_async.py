@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from helpers import mlir_array, printed_memrefs, run_ok
 
 N = 256

@@ -86,7 +86,10 @@ def test_emit_cuda(program: Path, capsys) -> None:
 
 def test_errors_exit_with_status_1_and_missing_files_with_2(program: Path, tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.mlir"
-    bad.write_text("func.func @main() {\n  %c = arith.constant 1 : index\n  %m = memref.alloc (%c) : memref<?xf32>\n  %x = memref.load %m[%c] : memref<?xf32>\n  return\n}\n")
+    bad.write_text(
+        "func.func @main() {\n  %c = arith.constant 1 : index\n  %m = memref.alloc (%c) : memref<?xf32>\n"
+        "  %x = memref.load %m[%c] : memref<?xf32>\n  return\n}\n"
+    )
     assert main(["--backend", "numpy", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"{bad}:4:3: error: 'memref.load' op index 1 is out of bounds for dimension 0 of size 1")
@@ -101,7 +104,8 @@ def test_sizes() -> None:
 
 
 def test_console_script_runs_as_a_module(program: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "gpu_lsp.cli.gpu_run", "--backend", "numpy", "--max-memory", "1M", "--timeout", "30", str(program)], capture_output=True, text=True, timeout=120)
+    command = [sys.executable, "-m", "gpu_lsp.cli.gpu_run", "--backend", "numpy", "--max-memory", "1M", "--timeout", "30", str(program)]
+    r = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "[1,  1,  1" in r.stdout
 

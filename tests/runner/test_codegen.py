@@ -17,6 +17,7 @@ import test_kernels
 
 from gpu_lsp.runner.codegen import emit_program_cuda, kernels_of
 from gpu_lsp.runner.program import Program
+
 NVCC = shutil.which("nvcc") or ("/usr/local/bin/nvcc" if Path("/usr/local/bin/nvcc").exists() else None)
 
 
@@ -33,8 +34,10 @@ def programs() -> dict[str, str]:
     out["cli"] = test_cli.PROGRAM
     a = test_arith
     out["int_ops"] = a.kernel_program("i64", [f"arith.{op} %a, %b : i64" for op in a.INT_OPS] + ["arith.shrsi %a, %b : i64"], {"A": a.A32, "B": a.B32})
-    out["int_math"] = a.kernel_program("i32", ["math.absi %a : i32", "math.ctlz %a : i32", "math.cttz %a : i32", "math.ctpop %a : i32", "math.ipowi %a, %b : i32"], {"A": a.A32 % 5 - 2, "B": a.B32 % 7 - 3})
-    out["float_ops"] = a.kernel_program("f32", [f"math.{n} %a : f32" for n in a.MATH] + ["arith.remf %a, %b : f32", "arith.maximumf %a, %b : f32"], {"A": a.FA, "B": a.FB})
+    int_rows = ["math.absi %a : i32", "math.ctlz %a : i32", "math.cttz %a : i32", "math.ctpop %a : i32", "math.ipowi %a, %b : i32"]
+    out["int_math"] = a.kernel_program("i32", int_rows, {"A": a.A32 % 5 - 2, "B": a.B32 % 7 - 3})
+    float_rows = [f"math.{n} %a : f32" for n in a.MATH] + ["arith.remf %a, %b : f32", "arith.maximumf %a, %b : f32"]
+    out["float_ops"] = a.kernel_program("f32", float_rows, {"A": a.FA, "B": a.FB})
     out["index_ops"] = a.index_program()
     out["half"] = k.half_program()
     out["matmul"] = k.matmul_program()

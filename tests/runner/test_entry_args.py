@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from helpers import printed_memrefs, run, run_ok
 
 SCALE = """

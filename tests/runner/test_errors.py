@@ -80,7 +80,11 @@ module attributes {gpu.container_module} {
 
 
 def test_kernel_reading_unregistered_host_memory() -> None:
-    text = KERNEL_OOB.replace("%d = gpu.alloc () : memref<16xf32>", "%d = memref.alloc () : memref<16xf32>").replace("%c20", "%c16").replace("= arith.constant 20", "= arith.constant 16")
+    text = (
+        KERNEL_OOB.replace("%d = gpu.alloc () : memref<16xf32>", "%d = memref.alloc () : memref<16xf32>")
+        .replace("%c20", "%c16")
+        .replace("= arith.constant 20", "= arith.constant 16")
+    )
     r = run(text)
     assert r.exit_code == 1
     assert "'memref.load' op reads host memory (the buffer allocated by 'memref.alloc' at test.mlir:14:5) from a kernel" in r.stderr

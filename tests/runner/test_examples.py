@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.runner import run_file
 from helpers import printed_memrefs, run
 from support import REPO
+
+from gpu_lsp.runner import run_file
 
 EXAMPLES = REPO / "examples"
 

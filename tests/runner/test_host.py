@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from helpers import printed_memrefs, run, run_ok
 
 PRINTERS = """
@@ -213,10 +212,12 @@ func.func @main() {
 
 
 def test_f16_and_i64_memrefs() -> None:
-    text = fill_program("", "f16", "printMemrefF16", "    %x = arith.sitofp %ii : i64 to f16\n    %h = arith.constant 0.1 : f16\n    %v = arith.addf %x, %h : f16").replace("%cn = arith.constant 1 ", "%cn = arith.constant 3 ").replace("memref<1xf16>", "memref<3xf16>")
+    body = "    %x = arith.sitofp %ii : i64 to f16\n    %h = arith.constant 0.1 : f16\n    %v = arith.addf %x, %h : f16"
+    text = fill_program("", "f16", "printMemrefF16", body)
+    text = text.replace("%cn = arith.constant 1 ", "%cn = arith.constant 3 ").replace("memref<1xf16>", "memref<3xf16>")
     out = run_ok(text).stdout
     want = (np.arange(3).astype(np.float16) + np.float16(0.1)).astype(np.float32)
-    assert out.splitlines()[1] == "[" + ",  ".join("%g" % v for v in want) + "]"
+    assert out.splitlines()[1] == "[" + ",  ".join(f"{v:g}" for v in want) + "]"
 
 
 def test_warning_for_host_access_of_pending_device_work_is_not_an_error() -> None:

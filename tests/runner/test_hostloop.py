@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import printed_memrefs, run, run_ok
 
 from gpu_lsp.parser.api import parse
 from gpu_lsp.runner.hostloop import plan_of
-from helpers import printed_memrefs, run, run_ok
 
 N = 1000
 
@@ -68,7 +68,7 @@ def test_elementwise_loop_and_sum_are_vectorised_and_exact() -> None:
     for v in x:  # the scalar loop's order of float additions
         acc = np.float32(acc + v)
     assert printed_memrefs(result.stdout)[0].tolist() == pytest.approx(x.tolist(), rel=1e-6)
-    assert result.stdout.splitlines()[-1] == "%g" % float(acc)
+    assert result.stdout.splitlines()[-1] == f"{float(acc):g}"
 
 
 def test_a_loop_carried_memory_dependence_runs_scalar() -> None:
@@ -216,4 +216,7 @@ def test_errors_in_a_scalar_loop_are_the_interpreters() -> None:
     text = SCALAR_SEMANTICS.replace("%prev = memref.load %out[%i]", "%j = arith.addi %i, %c1 : index\n    %prev = memref.load %out[%j]")
     result = run(text)
     assert result.exit_code == 1
-    assert "error: 'memref.load' op index 64 is out of bounds for dimension 0 of size 64 (memref of the buffer allocated by 'memref.alloc' at test.mlir:6:3)" in result.stderr
+    assert (
+        "error: 'memref.load' op index 64 is out of bounds for dimension 0 of size 64 (memref of the buffer allocated by 'memref.alloc' at test.mlir:6:3)"
+        in result.stderr
+    )

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import SHARED
 
 from gpu_lsp.runner import run_file
-from support import SHARED
 
 INTEGRATION = "upstream/mlir/test/Integration/GPU"
 CORPORA = ("corpus", "corpus-extended")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from helpers import printed_memrefs, run, run_ok
 
 HOST_TAIL = """
@@ -178,7 +177,8 @@ def test_divergent_control_flow() -> None:
 
 
 COLLECTIVES = """
-    gpu.func @f(%out: memref<14x192xi32>) workgroup(%sh: memref<64xi32, #gpu.address_space<workgroup>>) private(%pv: memref<2xi32, #gpu.address_space<private>>) kernel {
+    gpu.func @f(%out: memref<14x192xi32>) workgroup(%sh: memref<64xi32, #gpu.address_space<workgroup>>)
+        private(%pv: memref<2xi32, #gpu.address_space<private>>) kernel {
       %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %gid = gpu.global_id x
@@ -354,8 +354,11 @@ def test_atomics() -> None:
     text = launch_and_print(ATOMICS, 1, 4, blocks=1, extra_args=", %acc : memref<2xf32>")
     text = text.replace("memref<1x4xi32>", "memref<1x4xi32>")
     text = text.replace("threads in (%cn, %c1, %c1)", "threads in (%c100, %c1, %c1)")
-    text = text.replace("    %out = memref.alloc", "    %c100 = arith.constant 100 : index\n    %acc = gpu.alloc host_shared () : memref<2xf32>\n    %out = memref.alloc")
-    text = text.replace("    call @printMemrefI32(%u) : (memref<*xi32>) -> ()", "    call @printMemrefI32(%u) : (memref<*xi32>) -> ()\n    %ua = memref.cast %acc : memref<2xf32> to memref<*xf32>\n    call @printMemrefF32(%ua) : (memref<*xf32>) -> ()")
+    alloc_acc = "    %c100 = arith.constant 100 : index\n    %acc = gpu.alloc host_shared () : memref<2xf32>\n"
+    text = text.replace("    %out = memref.alloc", alloc_acc + "    %out = memref.alloc")
+    print_i32 = "    call @printMemrefI32(%u) : (memref<*xi32>) -> ()"
+    print_acc = "\n    %ua = memref.cast %acc : memref<2xf32> to memref<*xf32>\n    call @printMemrefF32(%ua) : (memref<*xf32>) -> ()"
+    text = text.replace(print_i32, print_i32 + print_acc)
     out = printed_memrefs(run_ok(text).stdout)
     g = np.arange(100)
     assert out[0][0].tolist() == [int(g[g % 4 == k].sum()) for k in range(4)]
@@ -478,7 +481,8 @@ module attributes {gpu.container_module} {
       %h = arith.constant 0.25 : f64
       %neg = arith.constant -1 : i8
       %big = arith.constant 123456789012 : i64
-      gpu.printf "t=%d f=%.2f h=%g i8=%d %u x=%x lld=%lld|%5d|%-4d|%%\\n", %ti, %f, %h, %neg, %ti, %ti, %big, %ti, %ti : i32, f32, f64, i8, i32, i32, i64, i32, i32
+      gpu.printf "t=%d f=%.2f h=%g i8=%d %u x=%x lld=%lld|%5d|%-4d|%%\\n", %ti, %f, %h, %neg, %ti, %ti, %big, %ti, %ti
+          : i32, f32, f64, i8, i32, i32, i64, i32, i32
       gpu.return
     }
   }
@@ -687,8 +691,8 @@ def test_tiled_matmul_with_shared_memory_and_barriers() -> None:
     got = printed_memrefs(run_ok(matmul_program()).stdout)[0]
     i, j = np.meshgrid(np.arange(48), np.arange(32), indexing="ij")
     a = ((i + j) % 5).astype(np.float32)
-    k, l = np.meshgrid(np.arange(32), np.arange(40), indexing="ij")
-    b = ((k * l) % 6).astype(np.float32)
+    k, n = np.meshgrid(np.arange(32), np.arange(40), indexing="ij")
+    b = ((k * n) % 6).astype(np.float32)
     assert (got == a @ b).all()
 
 

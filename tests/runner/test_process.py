@@ -31,7 +31,10 @@ def test_streams_output_and_returns_the_outcome() -> None:
 
 
 def test_diagnostics_are_parsed() -> None:
-    text = "func.func @main() {\n  %c = arith.constant 4 : index\n  %m = memref.alloc () : memref<4xf32>\n  %x = memref.load %m[%c] : memref<4xf32>\n  return\n}\n"
+    text = (
+        "func.func @main() {\n  %c = arith.constant 4 : index\n  %m = memref.alloc () : memref<4xf32>\n"
+        "  %x = memref.load %m[%c] : memref<4xf32>\n  return\n}\n"
+    )
     outcome = RunProcess(text, backend="numpy").start().wait()
     assert outcome.exit_code == 1
     (d,) = outcome.diagnostics
@@ -55,7 +58,10 @@ def test_cancel() -> None:
 
 
 def test_entry_arguments_are_passed_on() -> None:
-    text = "func.func @f(%a: i64, %m: memref<?xf32>) -> i64 {\n  %c = arith.constant 1 : index\n  %x = memref.load %m[%c] : memref<?xf32>\n  vector.print %x : f32\n  return %a : i64\n}\n"
+    text = (
+        "func.func @f(%a: i64, %m: memref<?xf32>) -> i64 {\n  %c = arith.constant 1 : index\n"
+        "  %x = memref.load %m[%c] : memref<?xf32>\n  vector.print %x : f32\n  return %a : i64\n}\n"
+    )
     outcome = RunProcess(text, entry="f", arguments=["-7", "3:range"], backend="numpy").start().wait()
     assert outcome.exit_code == 0, outcome.stderr
     assert outcome.stdout == "1\n-7\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from helpers import printed_memrefs, run, run_ok
 
 PROGRAM = """

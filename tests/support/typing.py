@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpu_lsp.parser.incremental import boundaries
 from support import SHARED

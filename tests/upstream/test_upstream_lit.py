@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from chunks import CORPUS, TESTS, run_chunks
 from support.corpus import require_corpus
 
@@ -40,7 +39,8 @@ def corpus_dir() -> Path:
 def test_lit_suite(corpus_dir: Path, tmp_path: Path) -> None:
     """lit runs the three files' RUN lines unchanged; the whole-file verdicts are as expected."""
     proc = subprocess.run(
-        [sys.executable, "-c", "import sys; from lit.main import main; sys.exit(main())", "-v", str(HERE), "--param", f"exec_root={tmp_path}", "--xfail", ";".join(XFAIL_FILES)],
+        [sys.executable, "-c", "import sys; from lit.main import main; sys.exit(main())", "-v", str(HERE)]
+        + ["--param", f"exec_root={tmp_path}", "--xfail", ";".join(XFAIL_FILES)],
         capture_output=True,
         text=True,
     )

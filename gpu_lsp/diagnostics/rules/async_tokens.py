@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.mlir_versions import (
@@ -26,9 +26,9 @@ from gpu_lsp.diagnostics.rules._util import (
     is_memref,
     value_name,
 )
+from gpu_lsp.diagnostics.rules.verify_launch import closest_module
 from gpu_lsp.dialects.registry import OPS, load_all
 from gpu_lsp.ir.core import Operation, OpResult, Value
-from gpu_lsp.diagnostics.rules.verify_launch import closest_module
 from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token
 from gpu_lsp.text import Edit, TextRange
 
@@ -523,7 +523,20 @@ def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
 
 # --- host-side races ----------------------------------------------------------------------------
 
-_HOST_ACCESSES = frozenset({"memref.load", "memref.store", "memref.copy", "memref.dealloc", "func.call", "func.return", "vector.load", "vector.store", "vector.transfer_read", "vector.transfer_write"})
+_HOST_ACCESSES = frozenset(
+    {
+        "memref.load",
+        "memref.store",
+        "memref.copy",
+        "memref.dealloc",
+        "func.call",
+        "func.return",
+        "vector.load",
+        "vector.store",
+        "vector.transfer_read",
+        "vector.transfer_write",
+    }
+)
 _DEVICE_READS = frozenset({"memref.load", "memref.dim", "vector.load", "vector.transfer_read", "memref.rank"})
 # Host ops that touch a buffer's memory (passing it to a call or returning it does not).
 _DIRECT_ACCESSES = _HOST_ACCESSES - {"func.call", "func.return"}
@@ -715,9 +728,8 @@ class _RaceFinder:
 def _device_allocation(value: Value) -> Operation | None:
     """The `gpu.alloc` (not host_shared) that made the buffer `value` views, if any."""
     root = buffer_value(value)
-    if isinstance(root, OpResult) and root.owner.name == "gpu.alloc" and root.index == 0:
-        if not AllocView(root.owner).host_shared:
-            return root.owner
+    if isinstance(root, OpResult) and root.owner.name == "gpu.alloc" and root.index == 0 and not AllocView(root.owner).host_shared:
+        return root.owner
     return None
 
 

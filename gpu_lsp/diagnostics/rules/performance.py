@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Applicability, Related, Severity

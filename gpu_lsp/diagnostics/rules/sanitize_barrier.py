@@ -9,8 +9,8 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
-from gpu_lsp.ir.core import Block, Operation, Value
 from gpu_lsp.diagnostics.sanitizer.kernels import PER_SUBGROUP, PER_THREAD, Taint, cached_taints
+from gpu_lsp.ir.core import Block, Operation, Value
 
 # Ops every thread of a block must reach together, and those every lane of a subgroup must.
 BLOCK_COLLECTIVES = frozenset({"gpu.barrier", "gpu.all_reduce"})

@@ -8,16 +8,16 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at
-from gpu_lsp.ir.attributes import DenseArrayAttr
-from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.ir.views import LaunchFuncView, LaunchView
-from gpu_lsp.passes.effects import constant_int
 from gpu_lsp.diagnostics.sanitizer.host import kernel_of
 from gpu_lsp.diagnostics.sanitizer.limits import (
     MAX_BLOCK_DIMS,
     MAX_GRID_DIMS,
     MAX_THREADS_PER_BLOCK,
 )
+from gpu_lsp.ir.attributes import DenseArrayAttr
+from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.views import LaunchFuncView, LaunchView
+from gpu_lsp.passes.effects import constant_int
 
 AXES = "xyz"
 

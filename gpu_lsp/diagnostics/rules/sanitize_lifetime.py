@@ -14,7 +14,6 @@ from gpu_lsp.diagnostics.rules._util import (
     value_name,
     wait_before,
 )
-from gpu_lsp.ir.views import async_token
 from gpu_lsp.diagnostics.sanitizer.host import (
     DOUBLE_FREE,
     FREE_IN_USE,
@@ -23,6 +22,7 @@ from gpu_lsp.diagnostics.sanitizer.host import (
     Hazard,
     chunk_hazards,
 )
+from gpu_lsp.ir.views import async_token
 
 
 def _leak(hazard: Hazard, ctx: RuleContext) -> Violation:

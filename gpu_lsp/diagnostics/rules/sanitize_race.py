@@ -8,8 +8,8 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name, wait_before
-from gpu_lsp.ir.views import async_token
 from gpu_lsp.diagnostics.sanitizer.host import RACE, chunk_hazards
+from gpu_lsp.ir.views import async_token
 
 
 @rule("GPU410", "unordered-buffer-access", Severity.WARNING, fix=FixAvailability.SOMETIMES)

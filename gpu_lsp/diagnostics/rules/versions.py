@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.mlir_versions import REDUCTION_KINDS

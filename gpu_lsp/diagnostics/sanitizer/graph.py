@@ -8,10 +8,6 @@ from dataclasses import dataclass, field
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.rules._util import at, value_name
-from gpu_lsp.ir.attributes import SymbolRefAttr
-from gpu_lsp.ir.core import Operation, OpResult
-from gpu_lsp.ir.views import async_dependencies, async_token
-from gpu_lsp.parser.api import ParsedFile
 from gpu_lsp.diagnostics.sanitizer.host import (
     DEVICE_CODE,
     FREE_IN_USE,
@@ -22,6 +18,10 @@ from gpu_lsp.diagnostics.sanitizer.host import (
     host_blocks,
 )
 from gpu_lsp.diagnostics.sanitizer.streams import StreamAssigner
+from gpu_lsp.ir.attributes import SymbolRefAttr
+from gpu_lsp.ir.core import Operation, OpResult
+from gpu_lsp.ir.views import async_dependencies, async_token
+from gpu_lsp.parser.api import ParsedFile
 
 SCHEMA_VERSION = 1
 # Diagnostic codes drawn on the graph: async tokens (GPU2xx) and the sanitizer (GPU41x).

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.rules._util import ALIAS_OPS, buffer_value, is_memref
 from gpu_lsp.diagnostics.rules.verify_launch import closest_module
+from gpu_lsp.diagnostics.sanitizer.kernels import Summary, cached_summary
 from gpu_lsp.ir.core import Block, Operation, Value
 from gpu_lsp.ir.views import (
     AllocView,
@@ -26,7 +27,6 @@ from gpu_lsp.ir.views import (
     async_token,
     copy_operands,
 )
-from gpu_lsp.diagnostics.sanitizer.kernels import Summary, cached_summary
 
 # Hazard kinds (one rule reports each group).
 RACE = "race"

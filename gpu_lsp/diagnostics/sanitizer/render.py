@@ -13,7 +13,10 @@ from gpu_lsp.diagnostics.sanitizer.graph import AsyncGraph, Node
 from gpu_lsp.diagnostics.sanitizer.streams import HOST_LANE
 
 COLOURS = {"race": "#d62728", "leak": "#ff7f0e", "other": "#9467bd"}
-INSTALL_DOT = "Graphviz's `dot` is not installed (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz); --format html draws the graph without it"
+INSTALL_DOT = (
+    "Graphviz's `dot` is not installed (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz); "
+    "--format html draws the graph without it"
+)
 
 
 class RenderError(Exception):
@@ -105,7 +108,10 @@ def layout_svg(g: AsyncGraph) -> str:
     width = LEFT * 2 + max(1, len(lanes)) * LANE_W
     height = TOP + max(1, len(g.nodes)) * ROW_H + 20
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="async-graph" font-family="monospace" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg" class="async-graph" font-family="monospace" '
+            f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+        ),
         (
             '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">'
             '<path d="M0,0 L10,5 L0,10 z" fill="#444"/></marker></defs>'

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.dialects import registry
 from gpu_lsp.ir.printer import GENERIC_FROM_SOURCE, CannotPrint, OpPrinter
 from gpu_lsp.ir.printers import printer
 from gpu_lsp.ir.printers.func import function_signature

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from gpu_lsp.lint.check import FileReport
 from gpu_lsp.lint.formats import github, grouped, junit, sarif

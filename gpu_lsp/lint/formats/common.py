@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
 from gpu_lsp.lint.check import FileReport

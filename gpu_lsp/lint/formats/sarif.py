@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from pathlib import PurePosixPath
-from urllib.parse import quote
 from typing import TextIO
+from urllib.parse import quote
 
 from gpu_lsp import __version__
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
