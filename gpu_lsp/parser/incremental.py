@@ -48,6 +48,18 @@ def reparse(previous: ParsedFile, new_text: str, changed: TextRange) -> ParsedFi
     return result
 
 
+def _chunks_only_shift(previous: ParsedFile, new_text: str, chunk_index: int, delta: int) -> bool:
+    """Whether the edit leaves the `// -----` chunks as they were: the edited one grows by
+    `delta`, the later ones move by it."""
+    if not previous.split:
+        return True
+    expected = [
+        (c.start, c.end + delta) if i == chunk_index else ((c.start + delta, c.end + delta) if i > chunk_index else (c.start, c.end))
+        for i, c in enumerate(previous.chunks)
+    ]
+    return split_ranges(new_text) == expected
+
+
 def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, delta: int) -> ParsedFile | None:
     start, end = changed.start, changed.end
     old_text = previous.text
@@ -57,13 +69,8 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
     chunk_index = next((i for i, c in enumerate(previous.chunks) if c.start <= start and end <= c.end), None)
     if chunk_index is None:
         return None
-    if previous.split:
-        expected = [
-            (c.start, c.end + delta) if i == chunk_index else ((c.start + delta, c.end + delta) if i > chunk_index else (c.start, c.end))
-            for i, c in enumerate(previous.chunks)
-        ]
-        if split_ranges(new_text) != expected:
-            return None
+    if not _chunks_only_shift(previous, new_text, chunk_index, delta):
+        return None
     chunk = previous.chunks[chunk_index]
     if any(d.code == SYNTAX for d in chunk.diagnostics):
         return None  # a bracket-structure error is the chunk's, placed where upstream puts it
@@ -411,13 +418,8 @@ def _reparse_units(previous: SegmentedFile, new_text: str, changed: TextRange, d
     chunk_index = next((i for i, c in enumerate(previous.chunks) if c.start <= start and end <= c.end), None)
     if chunk_index is None or len(previous.layout) != len(previous.chunks):
         return None
-    if previous.split:
-        expected = [
-            (c.start, c.end + delta) if i == chunk_index else ((c.start + delta, c.end + delta) if i > chunk_index else (c.start, c.end))
-            for i, c in enumerate(previous.chunks)
-        ]
-        if split_ranges(new_text) != expected:
-            return None
+    if not _chunks_only_shift(previous, new_text, chunk_index, delta):
+        return None
     chunk = previous.chunks[chunk_index]
     segments = previous.layout[chunk_index]
     if segments is None:
