@@ -271,12 +271,11 @@ async def initialized(ls: GpuLanguageServer, params: types.InitializedParams) ->
         ls.log_error("initialized")
 
 
-# The files gpu-lint reads its configuration from (lint/config.py's CONFIG_NAMES), anywhere in the workspace.
-CONFIG_GLOB = "**/{.gpu-lint.toml,gpu-lint.toml,pyproject.toml}"
-
-
 async def _watch_configuration_files(ls: GpuLanguageServer) -> None:
-    watchers = [types.FileSystemWatcher(glob_pattern=CONFIG_GLOB)]
+    """Ask the client to report changes of the files gpu-lint reads its configuration from."""
+    from gpu_lsp.lint.config import CONFIG_NAMES
+
+    watchers = [types.FileSystemWatcher(glob_pattern="**/{" + ",".join(CONFIG_NAMES) + "}")]
     options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
     registration = types.Registration(
         id="gpu-lsp-config-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options

@@ -262,7 +262,7 @@ OUTLINE_LAUNCH_DEF = RefactoringDef(
     "Outline this gpu.launch into a gpu.func",
     REWRITE,
     lambda site: site.launch is not None,
-    lambda text, offset, split: outline_launch(text, offset, split),
+    outline_launch,
     command="gpu-lsp.outlineKernel",
 )
 OUTLINE_FUNCTION_DEF = RefactoringDef(
@@ -270,7 +270,7 @@ OUTLINE_FUNCTION_DEF = RefactoringDef(
     "Outline every gpu.launch in this function",
     REWRITE,
     lambda site: site.top_has_launch,
-    lambda text, offset, split: outline_function(text, offset, split),
+    outline_function,
 )
 OUTLINE_FILE_DEF = RefactoringDef(
     OUTLINE_FILE,
@@ -284,7 +284,7 @@ ASYNC_FUNCTION_DEF = RefactoringDef(
     "Make this function's GPU ops asynchronous",
     REWRITE,
     _async_function_applies,
-    lambda text, offset, split: make_function_async(text, offset, split),
+    make_function_async,
     command="gpu-lsp.makeAsync",
 )
 LEGALIZE_DEF = RefactoringDef(
