@@ -18,8 +18,8 @@ from support import SHARED, oracle
 from support.corpus import all_corpus_files, split_chunks
 
 from gpu_lsp.diagnostics.model import Severity
-from gpu_lsp.dialects.registry import op_names
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.parser.api import Chunk as ParsedChunk
 from gpu_lsp.parser.api import parse
 

@@ -17,7 +17,8 @@ from support.corpus import all_corpus_files
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import Formatter, print_module
+from gpu_lsp.ir.printer import Formatter
+from gpu_lsp.ir.printers import print_module
 from gpu_lsp.parser.api import parse
 
 FMT = Formatter()

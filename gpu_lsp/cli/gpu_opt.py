@@ -255,7 +255,7 @@ def _run_passes(module: Operation, opts: Options) -> list[Diagnostic]:
 
 def process_chunk(chunk: Chunk, text: str, opts: Options) -> ChunkResult:
     """Verify, run passes and print one chunk."""
-    from gpu_lsp.ir.printer import print_module
+    from gpu_lsp.ir.printers import print_module
 
     diags = _verify(chunk, opts)
     if any(d.severity >= Severity.ERROR for d in diags):

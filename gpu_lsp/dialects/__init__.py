@@ -1,5 +1,23 @@
-"""Operation definitions by dialect: custom syntax readers, printers and traits."""
+"""Hand-written readers of the ops whose upstream parser is hand-written; importing this attaches them."""
 
-from gpu_lsp.dialects.registry import OPS, OpSpec, lookup, op_names
+from gpu_lsp.dialects import (
+    affine,
+    arith,
+    async_,
+    builtin,
+    cf,
+    func,
+    gpu,
+    index,
+    llvm,
+    math,
+    memref,
+    nvvm,
+    scf,
+    spirv,
+    tensor,
+    transform,
+    vector,
+)
 
-__all__ = ["OPS", "OpSpec", "lookup", "op_names"]
+READER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, index, llvm, math, memref, nvvm, scf, spirv, tensor, transform, vector)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from lark.lexer import Token
 
-from gpu_lsp.dialects.common import assignment_list, bind_types, element_type, read_tolerant, typed_operand_list, value_defs
-from gpu_lsp.dialects.registry import op
+from gpu_lsp.dialects.common import assignment_list, bind_types, element_type, typed_operand_list, value_defs
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
 from gpu_lsp.parser.structure import Group
 
@@ -63,7 +63,7 @@ def _map_op(name: str, summary: str) -> None:
         c.optional_attr_dict(st)
         st.result_types.append(T.INDEX)
 
-    op(name, "pure", summary, f"%r = {name} #map(%d)[%s]")(parse)
+    reader(name)(parse)
 
 
 _map_op("affine.apply", "Applies an affine map to index operands.")
@@ -71,12 +71,7 @@ _map_op("affine.min", "The minimum of the results of an affine map.")
 _map_op("affine.max", "The maximum of the results of an affine map.")
 
 
-@op(
-    "affine.for",
-    "single_block",
-    "A loop with affine bounds and a constant step; `iter_args` carry values across iterations.",
-    "%r = affine.for %i = 0 to %n [step 2] [iter_args(%a = %x) -> (T)] { ... }",
-)
+@reader("affine.for")
 def _for(c: Cursor, st: OpState) -> None:
     iv = c.def_value()
     c.punct("=")
@@ -97,12 +92,7 @@ def _for(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op(
-    "affine.parallel",
-    "",
-    "A parallel loop nest with affine bounds and optional reductions.",
-    '%r = affine.parallel (%i, %j) = (0, 0) to (%n, 10) [step (1, 2)] [reduce ("addf") -> (f32)] { ... }',
-)
+@reader("affine.parallel")
 def _parallel(c: Cursor, st: OpState) -> None:
     ivs = value_defs(c)
     c.punct("=")
@@ -121,7 +111,7 @@ def _parallel(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("affine.if", "", "Runs the `then` or `else` region depending on an integer set.", "%r = affine.if #set(%i)[%n] [-> (T)] { ... } [else { ... }]")
+@reader("affine.if")
 def _if(c: Cursor, st: OpState) -> None:
     if not c.is_token("ATTR"):
         c.expected("integer set")
@@ -138,7 +128,7 @@ def _if(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("affine.load", "", "Loads an element at affine indices.", "%v = affine.load %m[%i + 1, %j] : memref<...>")
+@reader("affine.load")
 def _load(c: Cursor, st: OpState) -> None:
     mem = _mem_access(c, st)
     c.optional_attr_dict(st)
@@ -146,7 +136,7 @@ def _load(c: Cursor, st: OpState) -> None:
     st.result_types.append(element_type(mem.type))
 
 
-@op("affine.store", "", "Stores an element at affine indices.", "affine.store %v, %m[%i + 1, %j] : memref<...>")
+@reader("affine.store")
 def _store(c: Cursor, st: OpState) -> None:
     value = c.operand()
     st.refs.append(value)
@@ -157,7 +147,7 @@ def _store(c: Cursor, st: OpState) -> None:
     value.type = element_type(mem.type)
 
 
-@op("affine.vector_load", "", "Loads a vector at affine indices.", "%v = affine.vector_load %m[%i] : memref<...>, vector<8xf32>")
+@reader("affine.vector_load")
 def _vector_load(c: Cursor, st: OpState) -> None:
     mem = _mem_access(c, st)
     c.optional_attr_dict(st)
@@ -166,7 +156,7 @@ def _vector_load(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op("affine.vector_store", "", "Stores a vector at affine indices.", "affine.vector_store %v, %m[%i] : memref<...>, vector<8xf32>")
+@reader("affine.vector_store")
 def _vector_store(c: Cursor, st: OpState) -> None:
     value = c.operand()
     st.refs.append(value)
@@ -178,13 +168,13 @@ def _vector_store(c: Cursor, st: OpState) -> None:
     value.type = c.type()
 
 
-@op("affine.yield", "terminator return_like pure", "Yields values from an affine region.", "affine.yield [%v : T]")
+@reader("affine.yield")
 def _yield(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     typed_operand_list(c, st)
 
 
-@op("affine.delinearize_index", "pure", "Splits a linear index into a multi-index.", "%r:2 = affine.delinearize_index %i into (%a, 16) : index, index")
+@reader("affine.delinearize_index")
 def _delinearize(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(T.INDEX))
     c.keyword("into")
@@ -195,7 +185,7 @@ def _delinearize(c: Cursor, st: OpState) -> None:
     st.result_types.extend(c.colon_type_list())
 
 
-@op("affine.linearize_index", "pure", "Combines a multi-index into a linear index.", "%l = affine.linearize_index [%i, %j] by (%a, 16) : index")
+@reader("affine.linearize_index")
 def _linearize(c: Cursor, st: OpState) -> None:
     c.optional_keyword("disjoint")
     refs: list[Ref] = []
@@ -205,7 +195,3 @@ def _linearize(c: Cursor, st: OpState) -> None:
     st.refs.extend(refs)
     c.optional_attr_dict(st)
     st.result_types.append(c.colon_type())
-
-
-for _name in ("affine.prefetch", "affine.dma_start", "affine.dma_wait"):
-    op(_name, "", "An affine DMA or prefetch operation (read loosely).")(read_tolerant)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from gpu_lsp.dialects.common import shape_of
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 BINARY = {
@@ -65,14 +65,14 @@ def _binary(name: str, summary: str) -> None:
         st.refs.extend(refs)
         st.result_types.append(ty)
 
-    op(f"arith.{name}", "pure", summary, f"%r = arith.{name} %a, %b : T")(parse)
+    reader(f"arith.{name}")(parse)
 
 
 for _n, _s in BINARY.items():
     _binary(_n, _s)
 
 
-@op("arith.negf", "pure", "Float negation.", "%r = arith.negf %a : T")
+@reader("arith.negf")
 def _negf(c: Cursor, st: OpState) -> None:
     ref = c.operand()
     read_modifiers(c, st)
@@ -92,7 +92,7 @@ def _cast(name: str, summary: str) -> None:
         st.refs.append(ref)
         st.result_types.append(c.type())
 
-    op(f"arith.{name}", "pure", summary, f"%r = arith.{name} %a : T to U")(parse)
+    reader(f"arith.{name}")(parse)
 
 
 for _n, _s in CASTS.items():
@@ -121,14 +121,14 @@ def _cmp(name: str, predicates: tuple[str, ...]) -> None:
         st.refs.extend(refs)
         st.result_types.append(shape_of(ty, T.I1))
 
-    op(f"arith.{name}", "pure", f"{'Integer' if name == 'cmpi' else 'Float'} comparison.", f"%r = arith.{name} pred, %a, %b : T")(parse)
+    reader(f"arith.{name}")(parse)
 
 
 _cmp("cmpi", CMPI)
 _cmp("cmpf", CMPF)
 
 
-@op("arith.select", "pure", "Chooses between two values by a condition.", "%r = arith.select %cond, %a, %b : T")
+@reader("arith.select")
 def _select(c: Cursor, st: OpState) -> None:
     cond = c.operand()
     c.punct(",")
@@ -144,7 +144,7 @@ def _select(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("arith.constant", "pure", "A constant value.", "%c = arith.constant 42 : i32")
+@reader("arith.constant")
 def _constant(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     attr = c.attr()
@@ -162,12 +162,12 @@ def _constant(c: Cursor, st: OpState) -> None:
 
 
 
-@op("arith.flush_denormals", "pure", "Replaces denormal floats by zero.", "%r = arith.flush_denormals %a : f32")
+@reader("arith.flush_denormals")
 def _flush_denormals(c: Cursor, st: OpState) -> None:
     _negf(c, st)
 
 
-@op("arith.addui_extended", "pure", "Unsigned addition with an overflow flag.", "%sum, %overflow = arith.addui_extended %a, %b : i32, i1")
+@reader("arith.addui_extended")
 def _addui_extended(c: Cursor, st: OpState) -> None:
     lhs = c.operand()
     c.punct(",")
@@ -189,7 +189,7 @@ def _mul_extended(name: str, summary: str) -> None:
         st.refs.extend([lhs, rhs])
         st.result_types.extend([lhs.type, lhs.type])
 
-    op(f"arith.{name}", "pure", summary, f"%low, %high = arith.{name} %a, %b : i32")(parse)
+    reader(f"arith.{name}")(parse)
 
 
 _mul_extended("mulsi_extended", "Signed multiplication giving the low and high halves.")
@@ -210,7 +210,7 @@ def _scaling(name: str, summary: str) -> None:
         st.refs.extend([value, scale])
         st.result_types.append(c.type())
 
-    op(f"arith.{name}", "pure", summary, f"%r = arith.{name} %v, %scale : T, S to R")(parse)
+    reader(f"arith.{name}")(parse)
 
 
 _scaling("scaling_extf", "Extends a float and multiplies it by a scale.")

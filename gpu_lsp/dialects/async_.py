@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_function_like, read_tolerant, typed_operand_list
-from gpu_lsp.dialects.registry import op
+from gpu_lsp.dialects.common import read_function_like, typed_operand_list
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
@@ -22,12 +22,7 @@ def unwrapped(ty: T.Type) -> T.Type:
     return T.UNKNOWN
 
 
-@op(
-    "async.execute",
-    "single_block",
-    "Runs a region asynchronously; returns a completion token and one !async.value per yielded value.",
-    "%t, %v = async.execute [%dep] (%a as %x: !async.value<T>) -> !async.value<R> { ... async.yield %r : R }",
-)
+@reader("async.execute")
 def _execute(c: Cursor, st: OpState) -> None:
     deps = []
     if c.is_group("["):
@@ -57,13 +52,13 @@ def _execute(c: Cursor, st: OpState) -> None:
     st.extra["segments"] = (len(deps), len(operands))
 
 
-@op("async.yield", "terminator return_like", "Ends an async.execute region with its values.", "async.yield [%v : T]")
+@reader("async.yield")
 def _yield(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     typed_operand_list(c, st)
 
 
-@op("async.await", "", "Blocks until a token or value is ready; yields the value's payload.", "[%r =] async.await %v : !async.value<T>")
+@reader("async.await")
 def _await(c: Cursor, st: OpState) -> None:
     ref = c.operand()
     ref.type = c.colon_type()
@@ -73,14 +68,14 @@ def _await(c: Cursor, st: OpState) -> None:
         st.result_types.append(unwrapped(ref.type))
 
 
-@op("async.create_group", "", "Creates a group of a given size for tokens and values.", "%g = async.create_group %size : !async.group")
+@reader("async.create_group")
 def _create_group(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(T.INDEX))
     st.result_types.append(c.colon_type())
     c.optional_attr_dict(st)
 
 
-@op("async.add_to_group", "", "Adds a token or value to a group; returns its rank.", "%i = async.add_to_group %t, %g : !async.token")
+@reader("async.add_to_group")
 def _add_to_group(c: Cursor, st: OpState) -> None:
     ref = c.operand()
     c.punct(",")
@@ -91,29 +86,24 @@ def _add_to_group(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-@op("async.await_all", "", "Blocks until every member of a group is ready.", "async.await_all %g")
+@reader("async.await_all")
 def _await_all(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(ASYNC_GROUP))
     c.optional_attr_dict(st)
 
 
-@op(
-    "async.func",
-    "isolated symbol function",
-    "A function that runs asynchronously and returns tokens or values.",
-    "async.func @f(%a: T) -> !async.value<R> { ... }",
-)
+@reader("async.func")
 def _func(c: Cursor, st: OpState) -> None:
     read_function_like(c, st)
 
 
-@op("async.return", "terminator return_like", "Returns from an async.func.", "async.return [%v : T]")
+@reader("async.return")
 def _return(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     typed_operand_list(c, st)
 
 
-@op("async.call", "", "Calls an async.func.", "%r = async.call @f(%a) : (T) -> !async.value<R>")
+@reader("async.call")
 def _call(c: Cursor, st: OpState) -> None:
     st.properties["callee"] = c.symbol()
     sub = c.group("(")
@@ -127,15 +117,3 @@ def _call(c: Cursor, st: OpState) -> None:
     st.refs.extend(refs)
     st.result_types.extend(fn.results)
 
-
-RUNTIME = (
-    "async.coro.begin", "async.coro.end", "async.coro.free", "async.coro.id", "async.coro.save",
-    "async.coro.suspend", "async.runtime.add_ref", "async.runtime.add_to_group",
-    "async.runtime.await", "async.runtime.await_and_resume", "async.runtime.create",
-    "async.runtime.create_group", "async.runtime.drop_ref", "async.runtime.is_error",
-    "async.runtime.load", "async.runtime.num_worker_threads", "async.runtime.resume",
-    "async.runtime.set_available", "async.runtime.set_error", "async.runtime.store",
-)
-
-for _name in RUNTIME:
-    op(_name, "", "An async runtime or coroutine operation (produced by async-to-async-runtime).")(read_tolerant)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir.attributes import StringAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
 
 
-@op("builtin.module", "isolated symbol_table no_terminator graph", "A top-level container of operations.", "module [@name] [attributes {...}] { ... }")
+@reader("builtin.module")
 def _module(c: Cursor, st: OpState) -> None:
     if c.is_symbol():
         st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
@@ -15,7 +15,7 @@ def _module(c: Cursor, st: OpState) -> None:
     st.add_region(c.region())
 
 
-@op("builtin.unrealized_conversion_cast", "pure", "A cast between types of two dialects, left by partial conversion.")
+@reader("builtin.unrealized_conversion_cast")
 def _cast(c: Cursor, st: OpState) -> None:
     refs = c.operand_list()
     if refs:

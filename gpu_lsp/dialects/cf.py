@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from gpu_lsp.dialects.common import successor
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 
@@ -17,18 +17,13 @@ def read_weights(c: Cursor, st: OpState) -> None:
         sub.done()
 
 
-@op("cf.br", "terminator", "Jumps to a block, passing values to its arguments.", "cf.br ^bb1(%a : T)")
+@reader("cf.br")
 def _br(c: Cursor, st: OpState) -> None:
     successor(c, st)
     c.optional_attr_dict(st)
 
 
-@op(
-    "cf.cond_br",
-    "terminator",
-    "Jumps to one of two blocks depending on an i1 condition.",
-    "cf.cond_br %cond, ^bb1(%a : T), ^bb2",
-)
+@reader("cf.cond_br")
 def _cond_br(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(T.I1))
     read_weights(c, st)
@@ -39,12 +34,7 @@ def _cond_br(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op(
-    "cf.switch",
-    "terminator",
-    "Jumps to the block whose case value matches an integer flag, else to the default block.",
-    "cf.switch %flag : i32, [ default: ^bb1, 42: ^bb2(%a : T) ]",
-)
+@reader("cf.switch")
 def _switch(c: Cursor, st: OpState) -> None:
     flag = c.operand()
     flag.type = c.colon_type()
@@ -64,7 +54,7 @@ def _switch(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("cf.assert", "", "Aborts with a message when the i1 condition is false.", 'cf.assert %cond, "message"')
+@reader("cf.assert")
 def _assert(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(T.I1))
     c.punct(",")

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from lark.lexer import Token
-
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
-from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.structure import Group, RawRegion
+from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
 
 
 def read_symbol_name(c: Cursor, st: OpState) -> None:
@@ -136,7 +133,7 @@ def read_cast(c: Cursor, st: OpState) -> None:
 
 def cast_op(name: str, summary: str, traits: str = "pure") -> None:
     """Register an op written `%r = <name> %v : T to U`."""
-    op(name, traits, summary, f"%r = {name} %v : T to U")(read_cast)
+    reader(name)(read_cast)
 
 
 def read_element_access(c: Cursor, st: OpState, arrow: bool = False) -> None:
@@ -250,95 +247,6 @@ def unary_same_type(c: Cursor, st: OpState, modifiers=None) -> T.Type:
     st.refs.append(ref)
     st.result_types.append(ref.type)
     return ref.type
-
-
-def read_tolerant(c: Cursor, st: OpState) -> None:
-    """An op whose syntax is read loosely: every `%use`, `^successor` and region, the
-    attribute dictionaries, and result types from a trailing `: (T...) -> R` or `: T`.
-
-    `%x = ...` inside brackets defines an argument of the op's first region. Result
-    types that the trailing types do not give are unknown.
-    """
-    items = c.items
-    end = len(items)
-    if end and isinstance(items[-1], Token) and items[-1].type == "LOC":
-        end -= 1
-    colon = arrow = None
-    for k in range(end):
-        item = items[k]
-        if isinstance(item, Token):
-            if item.type == "COLON":
-                colon = k
-            elif item.value == "->" and item.type == "PUNCT":
-                arrow = k
-    if colon is None and arrow is not None:
-        colon = arrow  # `%a, %b -> R`: result types after a bare arrow
-    defs: list[ArgDef] = []
-    refs: list[Ref] = []
-    regions: list = []
-
-    def visit(seq: list, nested: bool) -> None:
-        n = len(seq)
-        for k in range(n):
-            item = seq[k]
-            if isinstance(item, Token):
-                if item.type == "VALUE":
-                    nxt = seq[k + 1] if k + 1 < n else None
-                    if nested and isinstance(nxt, Token) and nxt.value == "=":
-                        defs.append(ArgDef(item.value[1:], item.start_pos, item.end_pos, T.UNKNOWN))
-                    else:
-                        refs.append(Ref(item.value, item.start_pos, item.end_pos))
-                elif item.type == "BLOCK_REF":
-                    st.successors.append(BlockRef(item.value, item.start_pos, item.end_pos))
-                elif item.type == "DICT" and not nested:
-                    try:
-                        for key, value in c.parse_dict_text(item).entries:
-                            st.attributes[key] = value
-                    except FormatError:
-                        pass
-            elif isinstance(item, Group):
-                visit(item.items, True)
-            elif isinstance(item, RawRegion):
-                regions.append(item)
-            elif item is None:
-                continue
-
-    visit(items[: colon if colon is not None else end], False)
-    inputs: list[T.Type] | None = None
-    results: list[T.Type] | None = None
-    if colon is not None:
-        tail = Cursor(c.ctx, items[colon + 1 : end], c.end_pos, c.op_name)
-        try:
-            if colon == arrow:
-                results = tail.result_types()
-            elif tail.is_group("(") and tail.is_punct("->", 1):
-                fn = tail.function_type()
-                inputs, results = list(fn.inputs), list(fn.results)
-            else:
-                types = tail.type_list()
-                if tail.optional_punct("->"):
-                    inputs, results = types, tail.result_types()
-                elif tail.optional_keyword("to") or tail.optional_keyword("into"):
-                    inputs, results = types, [tail.type()]
-                elif st.num_results and not refs and len(types) == st.num_results:
-                    results = types
-                elif len(types) == len(refs):
-                    inputs = types
-            rest = tail.items[tail.i :]
-        except FormatError:
-            rest = items[colon + 1 : end]
-        visit(rest, False)
-    if inputs is not None and len(inputs) == len(refs):
-        for r, t in zip(refs, inputs):
-            r.type = t
-    st.refs.extend(refs)
-    if results is not None and (len(results) == st.num_results or not st.num_results):
-        st.result_types.extend(results)
-    else:
-        st.result_types.extend([T.UNKNOWN] * st.num_results)
-    for k, raw in enumerate(regions):
-        st.add_region(raw, defs if k == 0 and defs else None)
-    c.i = end
 
 
 def mixed_list(c: Cursor, opener: str = "[") -> list[Ref]:

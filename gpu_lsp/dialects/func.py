@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 from gpu_lsp.dialects.common import read_function_like
-from gpu_lsp.dialects.registry import op
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 
-@op(
-    "func.func",
-    "isolated symbol function",
-    "A function with a body of blocks.",
-    "func.func [private] @name(%arg: T, ...) -> (R, ...) [attributes {...}] { ... }",
-)
+@reader("func.func")
 def _func(c: Cursor, st: OpState) -> None:
     read_function_like(c, st)
 
 
-@op("func.return", "terminator return_like pure", "Returns from a func.func.", "return [%v, ... : T, ...]")
+@reader("func.return")
 def _return(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     refs = c.operand_list()
@@ -30,7 +25,7 @@ def _return(c: Cursor, st: OpState) -> None:
         st.refs.extend(refs)
 
 
-@op("func.call", "", "Calls a function by symbol.", "call @f(%a, ...) : (T, ...) -> (R, ...)")
+@reader("func.call")
 def _call(c: Cursor, st: OpState) -> None:
     st.properties["callee"] = c.symbol()
     sub = c.group("(")
@@ -47,7 +42,7 @@ def _call(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op("func.call_indirect", "", "Calls a function value.", "call_indirect %f(%a, ...) : (T, ...) -> (R, ...)")
+@reader("func.call_indirect")
 def _call_indirect(c: Cursor, st: OpState) -> None:
     callee = c.operand()
     sub = c.group("(")
@@ -64,7 +59,7 @@ def _call_indirect(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op("func.constant", "pure", "A function symbol as a value.", "constant @f : (T) -> R")
+@reader("func.constant")
 def _constant(c: Cursor, st: OpState) -> None:
     st.properties["value"] = c.symbol()
     c.optional_attr_dict(st)

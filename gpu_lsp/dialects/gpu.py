@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from gpu_lsp.dialects.common import read_element_access, read_signature
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     DenseArrayAttr,
@@ -12,6 +11,7 @@ from gpu_lsp.ir.attributes import (
     StringAttr,
     UnitAttr,
 )
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState
 
 DIMS = ("x", "y", "z")
@@ -140,12 +140,7 @@ def read_dim3_operands(c: Cursor, keyword: str, ty: T.Type | None) -> list:
 # --- structure and launch ops -----------------------------------------------------------------
 
 
-@op(
-    "gpu.module",
-    "isolated symbol symbol_table no_terminator graph",
-    "A GPU device compilation unit holding gpu.func kernels and device functions.",
-    "gpu.module @name [<handler>] [[#target, ...]] [attributes {...}] { ... }",
-)
+@reader("gpu.module")
 def _module(c: Cursor, st: OpState) -> None:
     st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     if c.optional_punct("<"):
@@ -157,12 +152,7 @@ def _module(c: Cursor, st: OpState) -> None:
     st.add_region(c.region())
 
 
-@op(
-    "gpu.binary",
-    "symbol",
-    "Serialized device objects, usable as a kernel container by gpu.launch_func.",
-    "gpu.binary @name [<handler>] [attr-dict] [#gpu.object<...>, ...]",
-)
+@reader("gpu.binary")
 def _binary(c: Cursor, st: OpState) -> None:
     st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     if c.optional_punct("<"):
@@ -172,12 +162,7 @@ def _binary(c: Cursor, st: OpState) -> None:
     st.properties["objects"] = c.attr()
 
 
-@op(
-    "gpu.func",
-    "isolated symbol function",
-    "A GPU function (a kernel when marked `kernel`), with optional workgroup and private attributions.",
-    "gpu.func @name(%arg: T, ...) [-> R] [workgroup(%w : T, ...)] [private(%p : T, ...)] [kernel] [attributes {...}] { ... }",
-)
+@reader("gpu.func")
 def _func(c: Cursor, st: OpState) -> None:
     st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     start, end = c.here()
@@ -197,15 +182,7 @@ def _func(c: Cursor, st: OpState) -> None:
         st.add_region(None, None)
 
 
-@op(
-    "gpu.launch",
-    "async",
-    "Launches an inline kernel: the region runs on a grid of blocks of threads.",
-    (
-        "%t = gpu.launch [async [%deps]] [clusters(...) in (...)] blocks(%bx, %by, %bz) in (%gx = %a, ...) threads(%tx, %ty, %tz) in (%sx = %b, ...) "
-        "[dynamic_shared_memory_size %s] [module(@m)] [function(@f)] [workgroup(...)] [private(...)] { ... gpu.terminator }"
-    ),
-)
+@reader("gpu.launch")
 def _launch(c: Cursor, st: OpState) -> None:
     is_async, ndeps = read_async(c, st)
     cluster_ids: list[ArgDef] = []
@@ -243,15 +220,7 @@ def _launch(c: Cursor, st: OpState) -> None:
     add_token(st, is_async)
 
 
-@op(
-    "gpu.launch_func",
-    "async",
-    "Launches an outlined kernel (a gpu.func in a gpu.module) on a grid.",
-    (
-        "%t = gpu.launch_func [async [%deps]] [<%stream : T>] @module::@kernel [clusters in (...)] blocks in (%gx, %gy, %gz) threads in (%bx, %by, "
-        "%bz) [: T] [dynamic_shared_memory_size %s] [args(%a : T, ...)]"
-    ),
-)
+@reader("gpu.launch_func")
 def _launch_func(c: Cursor, st: OpState) -> None:
     is_async, ndeps = read_async(c, st)
     stream = None
@@ -311,18 +280,18 @@ def _optional_operands_with_types(c: Cursor, st: OpState) -> None:
         st.refs.extend(refs)
 
 
-@op("gpu.return", "terminator return_like pure", "Returns from a gpu.func.", "gpu.return [%v : T, ...]")
+@reader("gpu.return")
 def _return(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     _optional_operands_with_types(c, st)
 
 
-@op("gpu.terminator", "terminator pure", "Ends the body of a gpu.launch.", "gpu.terminator")
+@reader("gpu.terminator")
 def _terminator(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("gpu.yield", "terminator return_like pure", "Yields values from all_reduce and warp_execute_on_lane_0 regions.", "gpu.yield [%v : T, ...]")
+@reader("gpu.yield")
 def _yield(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     _optional_operands_with_types(c, st)
@@ -338,7 +307,7 @@ def _index_op(name: str, summary: str) -> None:
         c.optional_attr_dict(st)
         st.result_types.append(T.INDEX)
 
-    op(name, "pure", summary, f"{name} x|y|z [upper_bound N]")(parse)
+    reader(name)(parse)
 
 
 for _name, _summary in (
@@ -355,7 +324,7 @@ for _name, _summary in (
     _index_op(_name, _summary)
 
 
-@op("gpu.lane_id", "pure", "The lane index within the subgroup.", "gpu.lane_id [upper_bound N]")
+@reader("gpu.lane_id")
 def _lane_id(c: Cursor, st: OpState) -> None:
     read_upper_bound(c, st)
     c.optional_attr_dict(st)
@@ -368,7 +337,7 @@ def _typed_index_op(name: str, summary: str) -> None:
         c.optional_attr_dict(st)
         st.result_types.append(c.colon_type())
 
-    op(name, "pure", summary, f"{name} [upper_bound N] : index")(parse)
+    reader(name)(parse)
 
 
 _typed_index_op("gpu.subgroup_id", "The subgroup index within the workgroup.")
@@ -379,12 +348,7 @@ _typed_index_op("gpu.subgroup_size", "The number of lanes in a subgroup.")
 # --- collectives, synchronisation and debug ---------------------------------------------------
 
 
-@op(
-    "gpu.all_reduce",
-    "",
-    "Reduces a value across all threads of the workgroup, with a kind or a region.",
-    "%r = gpu.all_reduce [add|mul|...] %v [uniform] [{ region }] : (T) -> (T)",
-)
+@reader("gpu.all_reduce")
 def _all_reduce(c: Cursor, st: OpState) -> None:
     read_reduction_kind(c, st, required=False)
     value = c.operand()
@@ -401,12 +365,7 @@ def _all_reduce(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op(
-    "gpu.subgroup_reduce",
-    "pure",
-    "Reduces a value across the lanes of a subgroup, optionally in clusters.",
-    "%r = gpu.subgroup_reduce add %v [uniform] [cluster(size = N[, stride = M])] : (T) -> T",
-)
+@reader("gpu.subgroup_reduce")
 def _subgroup_reduce(c: Cursor, st: OpState) -> None:
     read_reduction_kind(c, st, required=True)
     value = c.operand()
@@ -431,12 +390,7 @@ def _subgroup_reduce(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op(
-    "gpu.shuffle",
-    "pure",
-    "Moves a value between lanes of a subgroup (xor, up, down, idx); also returns whether the source lane was valid.",
-    "%v, %valid = gpu.shuffle xor %x, %offset, %width : T",
-)
+@reader("gpu.shuffle")
 def _shuffle(c: Cursor, st: OpState) -> None:
     tok = c.any_keyword()
     if tok.value not in SHUFFLE_MODES:
@@ -454,7 +408,7 @@ def _shuffle(c: Cursor, st: OpState) -> None:
     st.result_types.extend([ty, T.I1])
 
 
-@op("gpu.rotate", "pure", "Rotates a value among `width` lanes.", "%v, %valid = gpu.rotate %x, offset, width : T")
+@reader("gpu.rotate")
 def _rotate(c: Cursor, st: OpState) -> None:
     value = c.operand()
     c.punct(",")
@@ -468,12 +422,7 @@ def _rotate(c: Cursor, st: OpState) -> None:
     st.result_types.extend([ty, T.I1])
 
 
-@op(
-    "gpu.subgroup_broadcast",
-    "",
-    "Broadcasts a value from the first active lane or from a given lane.",
-    "%r = gpu.subgroup_broadcast %x, first_active_lane|specific_lane [%lane] : T",
-)
+@reader("gpu.subgroup_broadcast")
 def _subgroup_broadcast(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -491,14 +440,14 @@ def _subgroup_broadcast(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("gpu.barrier", "", "Synchronises all threads of a workgroup.", "gpu.barrier [memfence [#gpu.address_space<...>, ...]]")
+@reader("gpu.barrier")
 def _barrier(c: Cursor, st: OpState) -> None:
     if c.optional_keyword("memfence"):
         st.properties["address_spaces"] = c.attr()
     c.optional_attr_dict(st)
 
 
-@op("gpu.printf", "", "Prints from device code.", 'gpu.printf "format" [, %v : T, ...]')
+@reader("gpu.printf")
 def _printf(c: Cursor, st: OpState) -> None:
     st.properties["format"] = StringAttr(c.string())
     c.optional_attr_dict(st)
@@ -514,23 +463,13 @@ def _printf(c: Cursor, st: OpState) -> None:
         st.refs.extend(refs)
 
 
-@op(
-    "gpu.dynamic_shared_memory",
-    "pure",
-    "The base of the kernel's dynamic shared memory.",
-    "%m = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>",
-)
+@reader("gpu.dynamic_shared_memory")
 def _dynamic_shared_memory(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     st.result_types.append(c.colon_type())
 
 
-@op(
-    "gpu.warp_execute_on_lane_0",
-    "single_block",
-    "Runs its region on lane 0 of a warp and distributes vectors between lanes.",
-    "%r = gpu.warp_execute_on_lane_0(%laneid)[32] [args(%v : T, ...)] [-> (T, ...)] { ... }",
-)
+@reader("gpu.warp_execute_on_lane_0")
 def _warp_execute(c: Cursor, st: OpState) -> None:
     sub = c.group("(")
     st.refs.append(sub.operand(T.INDEX))
@@ -559,19 +498,14 @@ def _warp_execute(c: Cursor, st: OpState) -> None:
 # --- host-side runtime ops --------------------------------------------------------------------
 
 
-@op("gpu.wait", "async", "Waits for async tokens: blocks the host, or joins them into a new token with `async`.", "[%t =] gpu.wait [async] [[%deps]]")
+@reader("gpu.wait")
 def _wait(c: Cursor, st: OpState) -> None:
     is_async, _ = read_async(c, st)
     c.optional_attr_dict(st)
     add_token(st, is_async)
 
 
-@op(
-    "gpu.alloc",
-    "async",
-    "Allocates device (or host-shared) memory.",
-    "%m[, %t] = gpu.alloc [async [%deps]] [host_shared] (%dyn, ...) [[%sym, ...]] : memref<...>",
-)
+@reader("gpu.alloc")
 def _alloc(c: Cursor, st: OpState) -> None:
     is_async, ndeps = read_async(c, st)
     if c.optional_keyword("host_shared"):
@@ -592,7 +526,7 @@ def _alloc(c: Cursor, st: OpState) -> None:
     add_token(st, is_async)
 
 
-@op("gpu.dealloc", "async", "Frees device memory.", "[%t =] gpu.dealloc [async [%deps]] %m : memref<...>")
+@reader("gpu.dealloc")
 def _dealloc(c: Cursor, st: OpState) -> None:
     is_async, _ = read_async(c, st)
     ref = c.operand()
@@ -616,12 +550,12 @@ def _dst_src(c: Cursor, st: OpState) -> None:
     add_token(st, is_async)
 
 
-@op("gpu.memcpy", "async", "Copies memory between host and device buffers.", "[%t =] gpu.memcpy [async [%deps]] %dst, %src : memref<...>, memref<...>")
+@reader("gpu.memcpy")
 def _memcpy(c: Cursor, st: OpState) -> None:
     _dst_src(c, st)
 
 
-@op("gpu.memset", "async", "Fills a buffer with a value.", "[%t =] gpu.memset [async [%deps]] %dst, %value : memref<...>, T")
+@reader("gpu.memset")
 def _memset(c: Cursor, st: OpState) -> None:
     _dst_src(c, st)
 
@@ -633,17 +567,17 @@ def _memref_only(c: Cursor, st: OpState) -> None:
     st.refs.append(ref)
 
 
-@op("gpu.host_register", "", "Maps a host buffer for device access.", "gpu.host_register %m : memref<*xf32>")
+@reader("gpu.host_register")
 def _host_register(c: Cursor, st: OpState) -> None:
     _memref_only(c, st)
 
 
-@op("gpu.host_unregister", "", "Unmaps a host buffer.", "gpu.host_unregister %m : memref<*xf32>")
+@reader("gpu.host_unregister")
 def _host_unregister(c: Cursor, st: OpState) -> None:
     _memref_only(c, st)
 
 
-@op("gpu.set_default_device", "", "Selects the default GPU.", "gpu.set_default_device %dev")
+@reader("gpu.set_default_device")
 def _set_default_device(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     st.refs.append(c.operand(T.I32))
@@ -652,22 +586,12 @@ def _set_default_device(c: Cursor, st: OpState) -> None:
 # --- MMA ops ----------------------------------------------------------------------------------
 
 
-@op(
-    "gpu.subgroup_mma_load_matrix",
-    "",
-    "Loads a warp matrix fragment from memory.",
-    "%m = gpu.subgroup_mma_load_matrix %src[%i, %j] {leadDimension = N : index} : memref<...> -> !gpu.mma_matrix<...>",
-)
+@reader("gpu.subgroup_mma_load_matrix")
 def _mma_load(c: Cursor, st: OpState) -> None:
     read_element_access(c, st, arrow=True)
 
 
-@op(
-    "gpu.subgroup_mma_store_matrix",
-    "",
-    "Stores a warp matrix fragment to memory.",
-    "gpu.subgroup_mma_store_matrix %m, %dst[%i, %j] {leadDimension = N : index} : !gpu.mma_matrix<...>, memref<...>",
-)
+@reader("gpu.subgroup_mma_store_matrix")
 def _mma_store(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -681,12 +605,7 @@ def _mma_store(c: Cursor, st: OpState) -> None:
     st.refs.extend([src, dst] + idx)
 
 
-@op(
-    "gpu.subgroup_mma_compute",
-    "pure",
-    "C += A * B on warp matrix fragments.",
-    "%d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<...>, !gpu.mma_matrix<...> -> !gpu.mma_matrix<...>",
-)
+@reader("gpu.subgroup_mma_compute")
 def _mma_compute(c: Cursor, st: OpState) -> None:
     a = c.operand()
     c.punct(",")
@@ -705,12 +624,7 @@ def _mma_compute(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op(
-    "gpu.subgroup_mma_constant_matrix",
-    "pure",
-    "A warp matrix fragment with every element set to a value.",
-    "%m = gpu.subgroup_mma_constant_matrix %v : !gpu.mma_matrix<...>",
-)
+@reader("gpu.subgroup_mma_constant_matrix")
 def _mma_constant(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.optional_attr_dict(st)
@@ -727,7 +641,7 @@ def _mma_constant(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("gpu.subgroup_mma_elementwise", "pure", "An elementwise operation on warp matrix fragments.", "%r = gpu.subgroup_mma_elementwise addf %a, %b : (T, T) -> T")
+@reader("gpu.subgroup_mma_elementwise")
 def _mma_elementwise(c: Cursor, st: OpState) -> None:
     kind = c.any_keyword()
     st.properties["opType"] = DialectAttr("gpu", "", f"mma_element_wise {kind.value}")
@@ -741,22 +655,12 @@ def _mma_elementwise(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op(
-    "gpu.subgroup_mma_extract_thread_local",
-    "pure",
-    "Reads this thread's element of a warp matrix fragment.",
-    "%v = gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<...> -> T",
-)
+@reader("gpu.subgroup_mma_extract_thread_local")
 def _mma_extract(c: Cursor, st: OpState) -> None:
     read_element_access(c, st, arrow=True)
 
 
-@op(
-    "gpu.subgroup_mma_insert_thread_local",
-    "pure",
-    "Writes this thread's element of a warp matrix fragment.",
-    "%m2 = gpu.subgroup_mma_insert_thread_local %v, %m[%i] : T, !gpu.mma_matrix<...> -> !gpu.mma_matrix<...>",
-)
+@reader("gpu.subgroup_mma_insert_thread_local")
 def _mma_insert(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.punct(",")
@@ -773,7 +677,7 @@ def _mma_insert(c: Cursor, st: OpState) -> None:
 
 
 
-@op("gpu.ballot", "", "A bit mask of the lanes of the subgroup whose predicate is true.", "%m = gpu.ballot %pred : i32")
+@reader("gpu.ballot")
 def _ballot(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(T.I1))
     c.optional_attr_dict(st)
@@ -841,7 +745,7 @@ def _sparse_op(name: str, summary: str, syntax: str):
             fn(c, st)
             add_token(st, is_async)
 
-        op(name, "async", summary, syntax)(parse)
+        reader(name)(parse)
         return fn
 
     return wrap

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import BoolAttr, DialectAttr, IntegerAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 BINARY = {
@@ -28,21 +28,21 @@ def _binary(name: str, summary: str) -> None:
         st.refs.extend([lhs, rhs])
         st.result_types.append(T.INDEX)
 
-    op(f"index.{name}", "pure", summary, f"%r = index.{name} %a, %b")(parse)
+    reader(f"index.{name}")(parse)
 
 
 for _n, _s in BINARY.items():
     _binary(_n, _s)
 
 
-@op("index.constant", "pure", "An index constant.", "%c = index.constant 42")
+@reader("index.constant")
 def _constant(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     st.properties["value"] = IntegerAttr(c.integer(), T.INDEX)
     st.result_types.append(T.INDEX)
 
 
-@op("index.bool.constant", "pure", "An i1 constant.", "%b = index.bool.constant true")
+@reader("index.bool.constant")
 def _bool_constant(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     tok = c.any_keyword()
@@ -52,7 +52,7 @@ def _bool_constant(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.I1)
 
 
-@op("index.cmp", "pure", "Compares two index values.", "%b = index.cmp slt(%a, %b)")
+@reader("index.cmp")
 def _cmp(c: Cursor, st: OpState) -> None:
     tok = c.any_keyword()
     if tok.value not in PREDICATES:
@@ -77,14 +77,14 @@ def _cast(name: str, summary: str) -> None:
         st.refs.append(ref)
         st.result_types.append(c.type())
 
-    op(f"index.{name}", "pure", summary, f"%r = index.{name} %a : i32 to index")(parse)
+    reader(f"index.{name}")(parse)
 
 
 _cast("casts", "Signed cast between index and an integer type.")
 _cast("castu", "Unsigned cast between index and an integer type.")
 
 
-@op("index.sizeof", "pure", "The width of `index` in bits on the target.", "%n = index.sizeof")
+@reader("index.sizeof")
 def _sizeof(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     st.result_types.append(T.INDEX)

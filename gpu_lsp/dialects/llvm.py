@@ -9,15 +9,14 @@ from gpu_lsp.dialects.cf import read_weights
 from gpu_lsp.dialects.common import (
     element_type,
     read_signature,
-    read_tolerant,
     shape_of,
     successor,
     typed_operand_list,
     unary_same_type,
 )
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState, Ref
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
@@ -86,12 +85,7 @@ def _skip_keywords(c: Cursor) -> list[str]:
 # --- functions, globals and calls -------------------------------------------------------------
 
 
-@op(
-    "llvm.func",
-    "isolated symbol function",
-    "An LLVM function (definition or declaration).",
-    "llvm.func [linkage] [cconv] @name(%a: T, ...) [-> R] [attributes {...}] [{ ... }]",
-)
+@reader("llvm.func")
 def _func(c: Cursor, st: OpState) -> None:
     words = _skip_keywords(c)
     if words:
@@ -110,13 +104,13 @@ def _func(c: Cursor, st: OpState) -> None:
         st.add_region(None, None)
 
 
-@op("llvm.return", "terminator return_like pure", "Returns from an llvm.func.", "llvm.return [%v : T]")
+@reader("llvm.return")
 def _return(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     typed_operand_list(c, st)
 
 
-@op("llvm.call", "", "Calls a function directly by symbol or indirectly through a pointer.", "%r = llvm.call @f(%a) : (T) -> R")
+@reader("llvm.call")
 def _call(c: Cursor, st: OpState) -> None:
     _skip_keywords(c)
     callee = None
@@ -145,12 +139,7 @@ def _call(c: Cursor, st: OpState) -> None:
     st.result_types.extend(t for t in fn.results if not (isinstance(t, T.DialectType) and t.dialect == "llvm" and t.name == "void"))
 
 
-@op(
-    "llvm.mlir.global",
-    "symbol",
-    "An LLVM global variable, with an initial value or an initializer region.",
-    "llvm.mlir.global [linkage] [constant] @name([value]) [{attrs}] : T [{ ... }]",
-)
+@reader("llvm.mlir.global")
 def _global(c: Cursor, st: OpState) -> None:
     words = _skip_keywords(c)
     if words:
@@ -170,14 +159,14 @@ def _global(c: Cursor, st: OpState) -> None:
         st.add_region(None)
 
 
-@op("llvm.mlir.addressof", "pure", "The address of a global or function.", "%p = llvm.mlir.addressof @g : !llvm.ptr")
+@reader("llvm.mlir.addressof")
 def _addressof(c: Cursor, st: OpState) -> None:
     st.properties["global_name"] = c.symbol()
     c.optional_attr_dict(st)
     st.result_types.append(c.colon_type())
 
 
-@op("llvm.mlir.constant", "pure", "An LLVM constant.", "%c = llvm.mlir.constant(42 : i64) : i64")
+@reader("llvm.mlir.constant")
 def _constant(c: Cursor, st: OpState) -> None:
     sub = c.group("(")
     st.properties["value"] = sub.attr()
@@ -191,7 +180,7 @@ def _typed_nullary(name: str, summary: str) -> None:
         c.optional_attr_dict(st)
         st.result_types.append(c.colon_type())
 
-    op(name, "pure", summary, f"%v = {name} : T")(parse)
+    reader(name)(parse)
 
 
 _typed_nullary("llvm.mlir.undef", "An undefined value.")
@@ -208,7 +197,7 @@ def _atomic_suffix(c: Cursor) -> None:
     _skip_keywords(c)
 
 
-@op("llvm.load", "", "Loads a value through a pointer.", "%v = llvm.load %p {alignment = 4 : i64} : !llvm.ptr -> f32")
+@reader("llvm.load")
 def _load(c: Cursor, st: OpState) -> None:
     c.optional_keyword("volatile")
     ptr = c.operand()
@@ -220,7 +209,7 @@ def _load(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op("llvm.store", "", "Stores a value through a pointer.", "llvm.store %v, %p : f32, !llvm.ptr")
+@reader("llvm.store")
 def _store(c: Cursor, st: OpState) -> None:
     c.optional_keyword("volatile")
     value = c.operand()
@@ -234,12 +223,7 @@ def _store(c: Cursor, st: OpState) -> None:
     st.refs.extend([value, ptr])
 
 
-@op(
-    "llvm.getelementptr",
-    "pure",
-    "Address arithmetic: a pointer to an element of an aggregate.",
-    "%q = llvm.getelementptr [inbounds] %p[%i, 1] : (!llvm.ptr, i64) -> !llvm.ptr, f32",
-)
+@reader("llvm.getelementptr")
 def _gep(c: Cursor, st: OpState) -> None:
     _skip_keywords(c)
     base = c.operand()
@@ -267,7 +251,7 @@ def _gep(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op("llvm.alloca", "", "Allocates stack memory for N elements.", "%p = llvm.alloca %n x f32 {alignment = 4 : i64} : (i64) -> !llvm.ptr")
+@reader("llvm.alloca")
 def _alloca(c: Cursor, st: OpState) -> None:
     c.optional_keyword("inalloca")
     size = c.operand()
@@ -293,7 +277,7 @@ def _positions(c: Cursor) -> list[int]:
     return out
 
 
-@op("llvm.extractvalue", "pure", "Extracts a member of a struct or array value.", "%v = llvm.extractvalue %s[0, 1] : !llvm.struct<(...)>")
+@reader("llvm.extractvalue")
 def _extractvalue(c: Cursor, st: OpState) -> None:
     agg = c.operand()
     positions = _positions(c)
@@ -306,7 +290,7 @@ def _extractvalue(c: Cursor, st: OpState) -> None:
     st.result_types.append(member)
 
 
-@op("llvm.insertvalue", "pure", "Inserts a member into a struct or array value.", "%s2 = llvm.insertvalue %v, %s[0] : !llvm.struct<(...)>")
+@reader("llvm.insertvalue")
 def _insertvalue(c: Cursor, st: OpState) -> None:
     value = c.operand()
     c.punct(",")
@@ -319,7 +303,7 @@ def _insertvalue(c: Cursor, st: OpState) -> None:
     st.result_types.append(agg.type)
 
 
-@op("llvm.extractelement", "pure", "Extracts an element of a vector.", "%e = llvm.extractelement %v[%i : i32] : vector<4xf32>")
+@reader("llvm.extractelement")
 def _extractelement(c: Cursor, st: OpState) -> None:
     vec = c.operand()
     sub = c.group("[")
@@ -332,7 +316,7 @@ def _extractelement(c: Cursor, st: OpState) -> None:
     st.result_types.append(element_type(vec.type))
 
 
-@op("llvm.insertelement", "pure", "Inserts an element into a vector.", "%v2 = llvm.insertelement %x, %v[%i : i32] : vector<4xf32>")
+@reader("llvm.insertelement")
 def _insertelement(c: Cursor, st: OpState) -> None:
     value = c.operand()
     c.punct(",")
@@ -348,7 +332,7 @@ def _insertelement(c: Cursor, st: OpState) -> None:
     st.result_types.append(vec.type)
 
 
-@op("llvm.shufflevector", "pure", "Picks elements of two vectors by a static mask.", "%r = llvm.shufflevector %a, %b [0, 1] : vector<2xf32>")
+@reader("llvm.shufflevector")
 def _shufflevector(c: Cursor, st: OpState) -> None:
     a = c.operand()
     c.punct(",")
@@ -361,7 +345,7 @@ def _shufflevector(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.VectorType((count,), element_type(a.type)))
 
 
-@op("llvm.atomicrmw", "", "Atomic read-modify-write through a pointer.", "%old = llvm.atomicrmw add %p, %v monotonic : !llvm.ptr, i32")
+@reader("llvm.atomicrmw")
 def _atomicrmw(c: Cursor, st: OpState) -> None:
     c.optional_keyword("volatile")
     c.any_keyword()
@@ -377,12 +361,7 @@ def _atomicrmw(c: Cursor, st: OpState) -> None:
     st.result_types.append(value.type)
 
 
-@op(
-    "llvm.cmpxchg",
-    "",
-    "Atomic compare-and-exchange; returns the old value and a success flag.",
-    "%r = llvm.cmpxchg %p, %cmp, %new acq_rel monotonic : !llvm.ptr, i32",
-)
+@reader("llvm.cmpxchg")
 def _cmpxchg(c: Cursor, st: OpState) -> None:
     _skip_keywords(c)
     ptr = c.operand()
@@ -405,13 +384,13 @@ def _cmpxchg(c: Cursor, st: OpState) -> None:
 # --- control flow -----------------------------------------------------------------------------
 
 
-@op("llvm.br", "terminator", "Jumps to a block.", "llvm.br ^bb1(%a : T)")
+@reader("llvm.br")
 def _br(c: Cursor, st: OpState) -> None:
     successor(c, st)
     c.optional_attr_dict(st)
 
 
-@op("llvm.cond_br", "terminator", "Jumps to one of two blocks depending on an i1 condition.", "llvm.cond_br %c, ^bb1(%a : T), ^bb2")
+@reader("llvm.cond_br")
 def _cond_br(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(T.I1))
     read_weights(c, st)
@@ -422,7 +401,7 @@ def _cond_br(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("llvm.switch", "terminator", "Jumps to the block whose case value matches.", "llvm.switch %v : i32, ^default [ 1: ^bb1 ]")
+@reader("llvm.switch")
 def _switch(c: Cursor, st: OpState) -> None:
     flag = c.operand()
     flag.type = c.colon_type()
@@ -441,7 +420,7 @@ def _switch(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("llvm.unreachable", "terminator", "Marks a point that control never reaches.", "llvm.unreachable")
+@reader("llvm.unreachable")
 def _unreachable(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
@@ -468,19 +447,19 @@ def _binary(name: str) -> None:
         st.refs.extend([lhs, rhs])
         st.result_types.append(lhs.type)
 
-    op(f"llvm.{name}", "pure", f"LLVM `{name}` instruction.", f"%r = llvm.{name} %a, %b : T")(parse)
+    reader(f"llvm.{name}")(parse)
 
 
 for _n in INT_BINARY + FLOAT_BINARY:
     _binary(_n)
 
 
-@op("llvm.fneg", "pure", "Float negation.", "%r = llvm.fneg %a : f32")
+@reader("llvm.fneg")
 def _fneg(c: Cursor, st: OpState) -> None:
     unary_same_type(c, st)
 
 
-@op("llvm.freeze", "pure", "Stops propagation of undef and poison.", "%r = llvm.freeze %a : T")
+@reader("llvm.freeze")
 def _freeze(c: Cursor, st: OpState) -> None:
     unary_same_type(c, st)
 
@@ -496,7 +475,7 @@ def _cast(name: str) -> None:
         st.refs.append(src)
         st.result_types.append(c.type())
 
-    op(f"llvm.{name}", "pure", f"LLVM `{name}` cast.", f"%r = llvm.{name} %a : T to U")(parse)
+    reader(f"llvm.{name}")(parse)
 
 
 for _n in CASTS:
@@ -515,14 +494,14 @@ def _cmp(name: str) -> None:
         st.refs.extend([lhs, rhs])
         st.result_types.append(shape_of(lhs.type, T.I1))
 
-    op(f"llvm.{name}", "pure", f"LLVM `{name}` comparison.", f'%b = llvm.{name} "slt" %a, %b : T')(parse)
+    reader(f"llvm.{name}")(parse)
 
 
 _cmp("icmp")
 _cmp("fcmp")
 
 
-@op("llvm.select", "pure", "Chooses between two values by a condition.", "%r = llvm.select %c, %a, %b : i1, T")
+@reader("llvm.select")
 def _select(c: Cursor, st: OpState) -> None:
     cond = c.operand()
     c.punct(",")
@@ -539,33 +518,3 @@ def _select(c: Cursor, st: OpState) -> None:
 
 
 # --- everything else: read loosely ------------------------------------------------------------
-
-TOLERANT = (
-    "llvm.fence", "llvm.inline_asm", "llvm.module_flags", "llvm.comdat", "llvm.comdat_selector",
-    "llvm.mlir.alias", "llvm.mlir.global_ctors", "llvm.mlir.global_dtors", "llvm.mlir.ifunc",
-    "llvm.linker_options", "llvm.named_metadata", "llvm.va_arg", "llvm.call_intrinsic",
-    "llvm.invoke", "llvm.landingpad", "llvm.resume", "llvm.indirectbr", "llvm.blockaddress",
-    "llvm.blocktag", "llvm.dso_local_equivalent",
-)
-INTRINSICS = (
-    "abs", "acos", "asin", "assume", "atan", "atan2", "bitreverse", "bswap", "ceil", "copysign", "cos",
-    "cosh", "ctlz", "ctpop", "cttz", "debugtrap", "exp", "exp10", "exp2", "expect", "fabs", "floor", "fma",
-    "fmuladd", "frexp", "fshl", "fshr", "get.active.lane.mask", "is.fpclass", "ldexp", "lifetime.end",
-    "lifetime.start", "llrint", "llround", "log", "log10", "log2", "lrint", "lround", "masked.compressstore",
-    "masked.expandload", "masked.gather", "masked.load", "masked.scatter", "masked.store", "maximum", "maxnum",
-    "memcpy", "memcpy.inline", "memmove", "memset", "memset.inline", "minimum", "minnum", "nearbyint", "pow",
-    "powi", "prefetch", "ptrmask", "rint", "round", "roundeven", "sadd.sat", "sadd.with.overflow", "sin",
-    "sincos", "sinh", "smax", "smin", "smul.with.overflow", "sqrt", "sshl.sat", "ssub.sat",
-    "ssub.with.overflow", "stackrestore", "stacksave", "stepvector", "tan", "tanh", "threadlocal.address",
-    "trap", "trunc", "uadd.sat", "uadd.with.overflow", "ubsantrap", "umax", "umin", "umul.with.overflow",
-    "ushl.sat", "usub.sat", "usub.with.overflow", "vector.deinterleave2", "vector.extract", "vector.insert",
-    "vector.interleave2", "vector.reduce.add", "vector.reduce.and", "vector.reduce.fadd",
-    "vector.reduce.fmax", "vector.reduce.fmaximum", "vector.reduce.fmin", "vector.reduce.fminimum",
-    "vector.reduce.fmul", "vector.reduce.mul", "vector.reduce.or", "vector.reduce.smax",
-    "vector.reduce.smin", "vector.reduce.umax", "vector.reduce.umin", "vector.reduce.xor", "vscale",
-)
-
-for _name in TOLERANT:
-    op(_name, "", "An LLVM dialect operation (read loosely).")(read_tolerant)
-for _name in INTRINSICS:
-    op(f"llvm.intr.{_name}", "", f"The LLVM intrinsic `llvm.{_name}`.")(read_tolerant)

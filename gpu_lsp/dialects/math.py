@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gpu_lsp.dialects.arith import read_modifiers
 from gpu_lsp.dialects.common import shape_of, unary_same_type
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 UNARY_FLOAT = {
@@ -35,7 +35,7 @@ def _unary(name: str, summary: str, fastmath: bool) -> None:
     def parse(c: Cursor, st: OpState) -> None:
         unary_same_type(c, st, read_modifiers if fastmath else None)
 
-    op(f"math.{name}", "pure", summary, f"%r = math.{name} %a : T")(parse)
+    reader(f"math.{name}")(parse)
 
 
 def _same_type_nary(name: str, summary: str, count: int, fastmath: bool) -> None:
@@ -53,8 +53,7 @@ def _same_type_nary(name: str, summary: str, count: int, fastmath: bool) -> None
         st.refs.extend(refs)
         st.result_types.append(ty)
 
-    args = ", ".join(f"%{chr(97 + k)}" for k in range(count))
-    op(f"math.{name}", "pure", summary, f"%r = math.{name} {args} : T")(parse)
+    reader(f"math.{name}")(parse)
 
 
 for _n, _s in UNARY_FLOAT.items():
@@ -76,14 +75,14 @@ def _classify(name: str, summary: str) -> None:
         st.refs.append(ref)
         st.result_types.append(shape_of(ref.type, T.I1))
 
-    op(f"math.{name}", "pure", summary, f"%r = math.{name} %a : T")(parse)
+    reader(f"math.{name}")(parse)
 
 
 for _n, _s in CLASSIFY.items():
     _classify(_n, _s)
 
 
-@op("math.fpowi", "pure", "A float raised to an integer power.", "%r = math.fpowi %base, %power : f32, i32")
+@reader("math.fpowi")
 def _fpowi(c: Cursor, st: OpState) -> None:
     base = c.operand()
     c.punct(",")
@@ -97,13 +96,13 @@ def _fpowi(c: Cursor, st: OpState) -> None:
     st.result_types.append(base.type)
 
 
-@op("math.sincos", "pure", "Sine and cosine of a float.", "%s, %c = math.sincos %a : f32")
+@reader("math.sincos")
 def _sincos(c: Cursor, st: OpState) -> None:
     ty = unary_same_type(c, st, read_modifiers)
     st.result_types.append(ty)
 
 
-@op("math.clampf", "pure", "Clamps a float between a minimum and a maximum.", "%r = math.clampf %a to [%lo, %hi] : f32")
+@reader("math.clampf")
 def _clampf(c: Cursor, st: OpState) -> None:
     value = c.operand()
     c.keyword("to")

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import cast_op, element_type, mixed_list, mixed_values, read_element_access, read_tolerant, reassociation, typed_operand_list
-from gpu_lsp.dialects.registry import op
+from gpu_lsp.dialects.common import cast_op, element_type, mixed_list, mixed_values, read_element_access, reassociation, typed_operand_list
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
 
 
-@op("memref.load", "", "Loads an element from a memref.", "%v = memref.load %m[%i, ...] : memref<...>")
+@reader("memref.load")
 def _load(c: Cursor, st: OpState) -> None:
     read_element_access(c, st)
 
 
-@op("memref.store", "", "Stores an element into a memref.", "memref.store %v, %m[%i, ...] : memref<...>")
+@reader("memref.store")
 def _store(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.punct(",")
@@ -40,14 +40,14 @@ def _alloc_like(name: str, summary: str) -> None:
         st.refs.extend(dyn + syms)
         st.result_types.append(c.colon_type())
 
-    op(name, "", summary, f"%m = {name}(%dyn, ...) : memref<...>")(parse)
+    reader(name)(parse)
 
 
 _alloc_like("memref.alloc", "Allocates a buffer on the heap.")
 _alloc_like("memref.alloca", "Allocates a buffer on the stack.")
 
 
-@op("memref.dealloc", "", "Frees a buffer.", "memref.dealloc %m : memref<...>")
+@reader("memref.dealloc")
 def _dealloc(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.optional_attr_dict(st)
@@ -55,7 +55,7 @@ def _dealloc(c: Cursor, st: OpState) -> None:
     st.refs.append(m)
 
 
-@op("memref.dim", "pure", "The size of one dimension of a memref.", "%d = memref.dim %m, %i : memref<...>")
+@reader("memref.dim")
 def _dim(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.punct(",")
@@ -70,7 +70,7 @@ cast_op("memref.cast", "Casts between compatible memref types.")
 cast_op("memref.memory_space_cast", "Changes the memory space of a memref.")
 
 
-@op("memref.copy", "", "Copies one memref into another.", "memref.copy %src, %dst : memref<...> to memref<...>")
+@reader("memref.copy")
 def _copy(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -82,14 +82,14 @@ def _copy(c: Cursor, st: OpState) -> None:
     st.refs.extend([src, dst])
 
 
-@op("memref.get_global", "pure", "The address of a memref.global.", "%m = memref.get_global @name : memref<...>")
+@reader("memref.get_global")
 def _get_global(c: Cursor, st: OpState) -> None:
     st.properties["name"] = c.symbol()
     c.optional_attr_dict(st)
     st.result_types.append(c.colon_type())
 
 
-@op("memref.global", "symbol", "A global memref variable.", 'memref.global ["private"] [constant] @name : memref<...> [= dense<...>]')
+@reader("memref.global")
 def _global(c: Cursor, st: OpState) -> None:
     if c.is_token("STRING"):
         st.properties["sym_visibility"] = StringAttr(c.string())
@@ -110,7 +110,7 @@ def _global(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("memref.subview", "pure", "A strided view of a part of a memref.", "%v = memref.subview %m[%o, 0] [%n, 4] [1, 1] : T to U")
+@reader("memref.subview")
 def _subview(c: Cursor, st: OpState) -> None:
     m = c.operand()
     refs: list = []
@@ -128,7 +128,7 @@ def _subview(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op("memref.view", "pure", "A typed view of a byte buffer at a byte offset.", "%v = memref.view %buf[%off][%n] : memref<2048xi8> to memref<?x4xf32>")
+@reader("memref.view")
 def _view(c: Cursor, st: OpState) -> None:
     buf = c.operand()
     refs = mixed_list(c) + mixed_list(c)
@@ -150,19 +150,14 @@ def _reshape_like(name: str, summary: str) -> None:
         st.refs.extend([m] + refs)
         st.result_types.append(c.type())
 
-    op(name, "pure", summary, f"%r = {name} %m [[0, 1]] : T into U")(parse)
+    reader(name)(parse)
 
 
 _reshape_like("memref.expand_shape", "Splits dimensions of a memref.")
 _reshape_like("memref.collapse_shape", "Merges dimensions of a memref.")
 
 
-@op(
-    "memref.reinterpret_cast",
-    "pure",
-    "A view of a memref's buffer with a new offset, sizes and strides.",
-    "%r = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 4], strides: [4, 1] : T to U",
-)
+@reader("memref.reinterpret_cast")
 def _reinterpret_cast(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.keyword("to")
@@ -185,7 +180,7 @@ def _reinterpret_cast(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op("memref.reshape", "pure", "Reshapes a memref to a shape given as a memref.", "%r = memref.reshape %m(%shape) : (T, memref<2xindex>) -> U")
+@reader("memref.reshape")
 def _reshape(c: Cursor, st: OpState) -> None:
     m = c.operand()
     sub = c.group("(")
@@ -200,7 +195,7 @@ def _reshape(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op("memref.rank", "pure", "The rank of a memref.", "%r = memref.rank %m : memref<*xf32>")
+@reader("memref.rank")
 def _rank(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.optional_attr_dict(st)
@@ -209,7 +204,7 @@ def _rank(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-@op("memref.realloc", "", "Grows or shrinks a 1-D buffer.", "%r = memref.realloc %m [(%n)] : T to U")
+@reader("memref.realloc")
 def _realloc(c: Cursor, st: OpState) -> None:
     m = c.operand()
     refs = []
@@ -224,12 +219,7 @@ def _realloc(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op(
-    "memref.assume_alignment",
-    "pure",
-    "Asserts that a memref's buffer is aligned; returns the same memref.",
-    "%r = memref.assume_alignment %m, 16 : memref<...>",
-)
+@reader("memref.assume_alignment")
 def _assume_alignment(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.punct(",")
@@ -241,12 +231,7 @@ def _assume_alignment(c: Cursor, st: OpState) -> None:
         st.result_types.append(m.type)
 
 
-@op(
-    "memref.extract_aligned_pointer_as_index",
-    "pure",
-    "The aligned pointer of a memref as an index.",
-    "%p = memref.extract_aligned_pointer_as_index %m : memref<...> -> index",
-)
+@reader("memref.extract_aligned_pointer_as_index")
 def _extract_aligned_pointer(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.optional_attr_dict(st)
@@ -256,12 +241,7 @@ def _extract_aligned_pointer(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op(
-    "memref.extract_strided_metadata",
-    "pure",
-    "The base buffer, offset, sizes and strides of a memref.",
-    "%base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m : memref<...> -> memref<f32>, index, index, index, index, index",
-)
+@reader("memref.extract_strided_metadata")
 def _extract_strided_metadata(c: Cursor, st: OpState) -> None:
     m = c.operand()
     c.optional_attr_dict(st)
@@ -271,12 +251,7 @@ def _extract_strided_metadata(c: Cursor, st: OpState) -> None:
     st.result_types.extend(c.type_list())
 
 
-@op(
-    "memref.alloca_scope",
-    "",
-    "A region whose stack allocations are freed at its end.",
-    "%r = memref.alloca_scope [-> (T)] { ... memref.alloca_scope.return %v : T }",
-)
+@reader("memref.alloca_scope")
 def _alloca_scope(c: Cursor, st: OpState) -> None:
     if c.optional_punct("->"):
         st.result_types.extend(c.result_types())
@@ -289,19 +264,14 @@ def _typed_terminator(name: str, summary: str) -> None:
         c.optional_attr_dict(st)
         typed_operand_list(c, st)
 
-    op(name, "terminator return_like", summary, f"{name} [%v : T]")(parse)
+    reader(name)(parse)
 
 
 _typed_terminator("memref.alloca_scope.return", "Ends a memref.alloca_scope region.")
 _typed_terminator("memref.atomic_yield", "Ends the region of memref.generic_atomic_rmw with the new value.")
 
 
-@op(
-    "memref.atomic_rmw",
-    "",
-    "Atomic read-modify-write of one element; returns the old value.",
-    "%old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32",
-)
+@reader("memref.atomic_rmw")
 def _atomic_rmw(c: Cursor, st: OpState) -> None:
     st.extra["kind"] = c.any_keyword().value
     v = c.operand()
@@ -317,12 +287,7 @@ def _atomic_rmw(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op(
-    "memref.generic_atomic_rmw",
-    "",
-    "Atomic read-modify-write of one element with the update computed by a region.",
-    "%old = memref.generic_atomic_rmw %m[%i] : memref<10xf32> { ^bb0(%cur: f32): ... memref.atomic_yield %new : f32 }",
-)
+@reader("memref.generic_atomic_rmw")
 def _generic_atomic_rmw(c: Cursor, st: OpState) -> None:
     m = c.operand()
     idx = c.index_list()
@@ -333,7 +298,7 @@ def _generic_atomic_rmw(c: Cursor, st: OpState) -> None:
     st.result_types.append(element_type(m.type))
 
 
-@op("memref.prefetch", "", "Prefetches a memref element into the cache.", "memref.prefetch %m[%i], read, locality<3>, data : memref<...>")
+@reader("memref.prefetch")
 def _prefetch(c: Cursor, st: OpState) -> None:
     m = c.operand()
     idx = c.index_list()
@@ -349,7 +314,3 @@ def _prefetch(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     m.type = c.colon_type()
     st.refs.extend([m] + idx)
-
-
-for _name in ("memref.transpose", "memref.dma_start", "memref.dma_wait", "memref.distinct_objects"):
-    op(_name, "", "A memref operation (read loosely).")(read_tolerant)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from gpu_lsp.dialects.common import assignment_list, bind_types, typed_operand_list, value_defs
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
 
 DYNAMIC = -(2**63)  # ShapedType::kDynamic in static index arrays
@@ -18,12 +18,7 @@ def _arrow_types(c: Cursor) -> list[T.Type]:
     return []
 
 
-@op(
-    "scf.for",
-    "single_block",
-    "A counted loop; `iter_args` carry values from one iteration to the next and out of the loop.",
-    "%r = scf.for [unsigned] %iv = %lb to %ub step %step [iter_args(%a = %init) -> (T)] [: i32] { ... scf.yield %a2 : T }",
-)
+@reader("scf.for")
 def _for(c: Cursor, st: OpState) -> None:
     if c.optional_keyword("unsigned"):
         st.properties["unsignedCmp"] = UnitAttr()
@@ -51,12 +46,7 @@ def _for(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op(
-    "scf.if",
-    "single_block",
-    "Runs the `then` region, or the optional `else` region, depending on an i1 condition.",
-    "%r = scf.if %cond [-> (T)] { ... } [else { ... }]",
-)
+@reader("scf.if")
 def _if(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(T.I1))
     st.result_types.extend(_arrow_types(c))
@@ -68,12 +58,7 @@ def _if(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op(
-    "scf.while",
-    "",
-    "A while loop: the `before` region computes the condition, the `after` region the body.",
-    "%r = scf.while (%a = %init) : (T) -> (R) { ... scf.condition(%c) %v : R } do { ^bb0(%x: R): ... scf.yield %y : T }",
-)
+@reader("scf.while")
 def _while(c: Cursor, st: OpState) -> None:
     args: list[ArgDef] = []
     inits: list[Ref] = []
@@ -90,7 +75,7 @@ def _while(c: Cursor, st: OpState) -> None:
     c.attr_dict_with_keyword(st)
 
 
-@op("scf.condition", "terminator", "Ends the `before` region of scf.while: continue or leave, with values.", "scf.condition(%c) [%v : T]")
+@reader("scf.condition")
 def _condition(c: Cursor, st: OpState) -> None:
     sub = c.group("(")
     st.refs.append(sub.operand(T.I1))
@@ -99,18 +84,13 @@ def _condition(c: Cursor, st: OpState) -> None:
     typed_operand_list(c, st)
 
 
-@op("scf.yield", "terminator return_like pure", "Yields values from an scf region to its parent op.", "scf.yield [%v : T]")
+@reader("scf.yield")
 def _yield(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     typed_operand_list(c, st)
 
 
-@op(
-    "scf.parallel",
-    "single_block",
-    "A parallel loop nest; results are combined by scf.reduce.",
-    "%r = scf.parallel (%i, %j) = (%lb0, %lb1) to (%ub0, %ub1) step (%s0, %s1) [init (%x) -> T] { ... scf.reduce }",
-)
+@reader("scf.parallel")
 def _parallel(c: Cursor, st: OpState) -> None:
     ivs = value_defs(c)
     c.punct("=")
@@ -142,12 +122,7 @@ def _parallel(c: Cursor, st: OpState) -> None:
     st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (n, n, n, len(inits)))
 
 
-@op(
-    "scf.reduce",
-    "terminator",
-    "Terminates scf.parallel; each operand is combined by its reduction region.",
-    "scf.reduce(%a, %b : T, U) { ^bb0(%l: T, %r: T): ... scf.reduce.return %x : T }, { ... }",
-)
+@reader("scf.reduce")
 def _reduce(c: Cursor, st: OpState) -> None:
     if c.is_group("("):
         sub = c.group("(")
@@ -167,7 +142,7 @@ def _reduce(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("scf.reduce.return", "terminator", "Ends a reduction region of scf.reduce with the combined value.", "scf.reduce.return %v : T")
+@reader("scf.reduce.return")
 def _reduce_return(c: Cursor, st: OpState) -> None:
     ref = c.operand()
     c.optional_attr_dict(st)
@@ -194,12 +169,7 @@ def _mixed_bounds(c: Cursor, count: int | None) -> tuple[list[Ref], list[int]]:
     return refs, static
 
 
-@op(
-    "scf.forall",
-    "single_block",
-    "A parallel loop over a multi-dimensional range, with `shared_outs` updated in scf.forall.in_parallel.",
-    "%r = scf.forall (%i, %j) in (%n, 8) [shared_outs(%o = %t) -> (T)] { ... } [{mapping = [...]}]",
-)
+@reader("scf.forall")
 def _forall(c: Cursor, st: OpState) -> None:
     ivs = value_defs(c)
     n = len(ivs)
@@ -237,23 +207,13 @@ def _forall(c: Cursor, st: OpState) -> None:
     st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, sizes + (len(inits),))
 
 
-@op(
-    "scf.forall.in_parallel",
-    "terminator",
-    "Terminates scf.forall; its region holds the parallel inserts into the shared outputs.",
-    "scf.forall.in_parallel { tensor.parallel_insert_slice ... }",
-)
+@reader("scf.forall.in_parallel")
 def _in_parallel(c: Cursor, st: OpState) -> None:
     st.add_region(c.region())
     c.optional_attr_dict(st)
 
 
-@op(
-    "scf.execute_region",
-    "",
-    "Runs a region of several blocks once, as a single operation.",
-    "%r = scf.execute_region [-> T] [no_inline] { ... scf.yield %v : T }",
-)
+@reader("scf.execute_region")
 def _execute_region(c: Cursor, st: OpState) -> None:
     st.result_types.extend(_arrow_types(c))
     if c.optional_keyword("no_inline"):
@@ -262,12 +222,7 @@ def _execute_region(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op(
-    "scf.index_switch",
-    "",
-    "Runs the region whose case matches an index value, else the default region.",
-    "%r = scf.index_switch %i [-> T] case 2 { ... } default { ... }",
-)
+@reader("scf.index_switch")
 def _index_switch(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(T.INDEX))
     c.optional_attr_dict(st)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_signature, read_tolerant, shape_of, successor, typed_operand_list
+from gpu_lsp.dialects.common import read_signature, shape_of, successor, typed_operand_list
 from gpu_lsp.dialects.llvm import split_top
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import BoolAttr, StringAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
+from gpu_lsp.parser.tolerant import read_tolerant
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
 BINARY = (
@@ -24,17 +25,6 @@ COMPARISONS = (
 )
 UNARY = ("FNegate", "SNegate", "Not", "LogicalNot")
 CONVERSIONS = ("ConvertFToS", "ConvertFToU", "ConvertSToF", "ConvertUToF", "SConvert", "UConvert", "FConvert", "Bitcast", "ConvertPtrToU", "ConvertUToPtr")
-TOLERANT = (
-    "EntryPoint", "ExecutionMode", "mlir.loop", "mlir.selection", "mlir.merge", "ControlBarrier",
-    "MemoryBarrier", "SpecConstant", "SpecConstantComposite", "mlir.referenceof", "Unreachable",
-    "Kill", "FunctionCall", "GroupNonUniformBallot", "GroupNonUniformBroadcast", "GroupNonUniformShuffle",
-    "GroupNonUniformShuffleXor", "GroupNonUniformShuffleUp", "GroupNonUniformShuffleDown",
-    "GroupNonUniformElect", "GroupNonUniformIAdd", "GroupNonUniformFAdd", "GroupNonUniformFMax",
-    "GroupNonUniformFMin", "AtomicIAdd", "EXT.AtomicFAdd", "AtomicCompareExchange", "AtomicExchange",
-    "AtomicAnd", "AtomicOr", "AtomicXor", "AtomicSMax", "AtomicSMin", "AtomicUMax", "AtomicUMin",
-    "CopyMemory", "IsNan", "IsInf", "Dot",
-)
-
 
 def _component(ty: T.Type, index: int) -> T.Type:
     """The type of member `index` of a vector, `!spirv.array` or `!spirv.struct`."""
@@ -56,12 +46,7 @@ def _component(ty: T.Type, index: int) -> T.Type:
     return T.UNKNOWN
 
 
-@op(
-    "spirv.module",
-    "isolated symbol symbol_table no_terminator",
-    "A SPIR-V module: addressing and memory model, required capabilities, and its functions and globals.",
-    "spirv.module [@name] Logical GLSL450 [requires #spirv.vce<...>] { ... }",
-)
+@reader("spirv.module")
 def _module(c: Cursor, st: OpState) -> None:
     if c.is_symbol():
         st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
@@ -73,12 +58,7 @@ def _module(c: Cursor, st: OpState) -> None:
     st.add_region(c.region())
 
 
-@op(
-    "spirv.func",
-    "isolated symbol function",
-    "A SPIR-V function with its function control.",
-    'spirv.func @name(%a: T) [-> R] "None" [attributes {...}] { ... }',
-)
+@reader("spirv.func")
 def _func(c: Cursor, st: OpState) -> None:
     st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     args, _, named = read_signature(c, st)
@@ -90,13 +70,13 @@ def _func(c: Cursor, st: OpState) -> None:
         st.add_region(None, None)
 
 
-@op("spirv.GlobalVariable", "symbol", "A module-level variable (built-ins, bindings).", 'spirv.GlobalVariable @v [built_in("...")] : !spirv.ptr<T, Input>')
+@reader("spirv.GlobalVariable")
 def _global_variable(c: Cursor, st: OpState) -> None:
     st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     read_tolerant(c, st)
 
 
-@op("spirv.Variable", "", "A function-local variable.", "%v = spirv.Variable [init(%x)] : !spirv.ptr<T, Function>")
+@reader("spirv.Variable")
 def _variable(c: Cursor, st: OpState) -> None:
     if c.optional_keyword("init"):
         sub = c.group("(")
@@ -106,7 +86,7 @@ def _variable(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.colon_type())
 
 
-@op("spirv.Constant", "pure", "A constant value.", "%c = spirv.Constant 5 : i64")
+@reader("spirv.Constant")
 def _constant(c: Cursor, st: OpState) -> None:
     attr = c.attr()
     ty = getattr(attr, "type", None)
@@ -119,13 +99,13 @@ def _constant(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("spirv.Undef", "pure", "An undefined value.", "%u = spirv.Undef : T")
+@reader("spirv.Undef")
 def _undef(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     st.result_types.append(c.colon_type())
 
 
-@op("spirv.mlir.addressof", "pure", "The address of a global variable.", "%p = spirv.mlir.addressof @v : !spirv.ptr<T, Input>")
+@reader("spirv.mlir.addressof")
 def _addressof(c: Cursor, st: OpState) -> None:
     st.properties["variable"] = c.symbol()
     c.optional_attr_dict(st)
@@ -137,7 +117,7 @@ def _memory_access(c: Cursor) -> None:
         c.next()
 
 
-@op("spirv.Load", "", "Loads through a pointer.", '%v = spirv.Load "StorageClass" %p ["Aligned", 4] : T')
+@reader("spirv.Load")
 def _load(c: Cursor, st: OpState) -> None:
     c.string()
     st.refs.append(c.operand())
@@ -146,7 +126,7 @@ def _load(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.colon_type())
 
 
-@op("spirv.Store", "", "Stores through a pointer.", 'spirv.Store "StorageClass" %p, %v ["Aligned", 4] : T')
+@reader("spirv.Store")
 def _store(c: Cursor, st: OpState) -> None:
     c.string()
     ptr = c.operand()
@@ -170,7 +150,7 @@ def _index_attrs(c: Cursor) -> list[int]:
     return out
 
 
-@op("spirv.CompositeExtract", "pure", "Extracts a member of a composite.", "%e = spirv.CompositeExtract %v[0 : i32] : vector<3xi64>")
+@reader("spirv.CompositeExtract")
 def _composite_extract(c: Cursor, st: OpState) -> None:
     src = c.operand()
     indices = _index_attrs(c)
@@ -183,7 +163,7 @@ def _composite_extract(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("spirv.CompositeInsert", "pure", "Inserts a member into a composite.", "%r = spirv.CompositeInsert %x, %v[0 : i32] : f32 into vector<3xf32>")
+@reader("spirv.CompositeInsert")
 def _composite_insert(c: Cursor, st: OpState) -> None:
     obj = c.operand()
     c.punct(",")
@@ -197,7 +177,7 @@ def _composite_insert(c: Cursor, st: OpState) -> None:
     st.result_types.append(comp.type)
 
 
-@op("spirv.CompositeConstruct", "pure", "Builds a composite from its members.", "%v = spirv.CompositeConstruct %a, %b : (f32, f32) -> vector<2xf32>")
+@reader("spirv.CompositeConstruct")
 def _composite_construct(c: Cursor, st: OpState) -> None:
     refs = c.operand_list()
     c.optional_attr_dict(st)
@@ -224,7 +204,7 @@ def _access_chain(name: str, summary: str) -> None:
         c.punct("->")
         st.result_types.append(c.type())
 
-    op(name, "pure", summary, f"%p = {name} %base[%i] : !spirv.ptr<T, SC>, i32 -> !spirv.ptr<U, SC>")(parse)
+    reader(name)(parse)
 
 
 _access_chain("spirv.AccessChain", "A pointer into a composite.")
@@ -244,7 +224,7 @@ def _binary(name: str, compare: bool) -> None:
         st.refs.extend([lhs, rhs])
         st.result_types.append(shape_of(lhs.type, T.I1) if compare else lhs.type)
 
-    op(f"spirv.{name}", "pure", f"SPIR-V Op{name}.", f"%r = spirv.{name} %a, %b : T")(parse)
+    reader(f"spirv.{name}")(parse)
 
 
 for _n in BINARY:
@@ -261,7 +241,7 @@ def _unary(name: str) -> None:
         st.refs.append(ref)
         st.result_types.append(ref.type)
 
-    op(f"spirv.{name}", "pure", f"SPIR-V Op{name}.", f"%r = spirv.{name} %a : T")(parse)
+    reader(f"spirv.{name}")(parse)
 
 
 for _n in UNARY:
@@ -277,14 +257,14 @@ def _conversion(name: str) -> None:
         st.refs.append(ref)
         st.result_types.append(c.type())
 
-    op(f"spirv.{name}", "pure", f"SPIR-V Op{name}.", f"%r = spirv.{name} %a : T to U")(parse)
+    reader(f"spirv.{name}")(parse)
 
 
 for _n in CONVERSIONS:
     _conversion(_n)
 
 
-@op("spirv.Select", "pure", "Chooses between two values by a condition.", "%r = spirv.Select %c, %a, %b : i1, T")
+@reader("spirv.Select")
 def _select(c: Cursor, st: OpState) -> None:
     cond = c.operand()
     c.punct(",")
@@ -299,13 +279,13 @@ def _select(c: Cursor, st: OpState) -> None:
     st.result_types.append(a.type)
 
 
-@op("spirv.Branch", "terminator", "Jumps to a block.", "spirv.Branch ^bb1(%a : T)")
+@reader("spirv.Branch")
 def _branch(c: Cursor, st: OpState) -> None:
     successor(c, st)
     c.optional_attr_dict(st)
 
 
-@op("spirv.BranchConditional", "terminator", "Jumps to one of two blocks depending on a condition.", "spirv.BranchConditional %c, ^bb1, ^bb2")
+@reader("spirv.BranchConditional")
 def _branch_conditional(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(T.I1))
     if c.is_group("["):
@@ -317,16 +297,12 @@ def _branch_conditional(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("spirv.Return", "terminator return_like", "Returns from a spirv.func without a value.", "spirv.Return")
+@reader("spirv.Return")
 def _return(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op("spirv.ReturnValue", "terminator return_like", "Returns a value from a spirv.func.", "spirv.ReturnValue %v : T")
+@reader("spirv.ReturnValue")
 def _return_value(c: Cursor, st: OpState) -> None:
     typed_operand_list(c, st)
     c.optional_attr_dict(st)
-
-
-for _n in TOLERANT:
-    op(f"spirv.{_n}", "terminator" if _n in ("mlir.merge", "Unreachable", "Kill") else "", f"SPIR-V {_n} (read loosely).")(read_tolerant)

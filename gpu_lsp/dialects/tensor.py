@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import cast_op, element_type, mixed_list, read_element_access, read_tolerant, reassociation, typed_operand_list
-from gpu_lsp.dialects.registry import op
+from gpu_lsp.dialects.common import cast_op, element_type, mixed_list, read_element_access, reassociation, typed_operand_list
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import UnitAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
 
-@op("tensor.empty", "pure", "A tensor of a given shape with unspecified contents.", "%t = tensor.empty(%d) : tensor<?x4xf32>")
+@reader("tensor.empty")
 def _empty(c: Cursor, st: OpState) -> None:
     sub = c.group("(")
     st.refs.extend(sub.operand_list(T.INDEX))
@@ -18,12 +18,12 @@ def _empty(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.colon_type())
 
 
-@op("tensor.extract", "pure", "Reads one element of a tensor.", "%v = tensor.extract %t[%i, %j] : tensor<4x4xf32>")
+@reader("tensor.extract")
 def _extract(c: Cursor, st: OpState) -> None:
     read_element_access(c, st)
 
 
-@op("tensor.insert", "pure", "A tensor with one element replaced.", "%r = tensor.insert %v into %t[%i] : tensor<4xf32>")
+@reader("tensor.insert")
 def _insert(c: Cursor, st: OpState) -> None:
     v = c.operand()
     c.keyword("into")
@@ -36,7 +36,7 @@ def _insert(c: Cursor, st: OpState) -> None:
     st.result_types.append(t.type)
 
 
-@op("tensor.dim", "pure", "The size of one dimension of a tensor.", "%d = tensor.dim %t, %i : tensor<?xf32>")
+@reader("tensor.dim")
 def _dim(c: Cursor, st: OpState) -> None:
     t = c.operand()
     c.punct(",")
@@ -47,7 +47,7 @@ def _dim(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-@op("tensor.rank", "pure", "The rank of a tensor.", "%r = tensor.rank %t : tensor<*xf32>")
+@reader("tensor.rank")
 def _rank(c: Cursor, st: OpState) -> None:
     t = c.operand()
     c.optional_attr_dict(st)
@@ -71,14 +71,14 @@ def _reshape_like(name: str, summary: str) -> None:
         st.refs.extend([t] + refs)
         st.result_types.append(c.type())
 
-    op(name, "pure", summary, f"%r = {name} %t [[0, 1]] : T into U")(parse)
+    reader(name)(parse)
 
 
 _reshape_like("tensor.expand_shape", "Splits dimensions of a tensor.")
 _reshape_like("tensor.collapse_shape", "Merges dimensions of a tensor.")
 
 
-@op("tensor.from_elements", "pure", "Builds a tensor from scalars.", "%t = tensor.from_elements %a, %b : tensor<2xf32>")
+@reader("tensor.from_elements")
 def _from_elements(c: Cursor, st: OpState) -> None:
     refs = c.operand_list()
     c.optional_attr_dict(st)
@@ -89,7 +89,7 @@ def _from_elements(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("tensor.splat", "pure", "A tensor with every element equal to a scalar.", "%t = tensor.splat %v [[%d]] : tensor<?xf32>")
+@reader("tensor.splat")
 def _splat(c: Cursor, st: OpState) -> None:
     v = c.operand()
     dyn = c.index_list() if c.is_group("[") else []
@@ -100,12 +100,7 @@ def _splat(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op(
-    "tensor.generate",
-    "pure",
-    "A tensor whose elements are computed by a region.",
-    "%t = tensor.generate %d { ^bb0(%i: index): tensor.yield %v : f32 } : tensor<?xf32>",
-)
+@reader("tensor.generate")
 def _generate(c: Cursor, st: OpState) -> None:
     st.refs.extend(c.operand_list(T.INDEX))
     st.add_region(c.region())
@@ -113,18 +108,13 @@ def _generate(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.colon_type())
 
 
-@op("tensor.yield", "terminator return_like pure", "Yields an element from tensor.generate or tensor.pad.", "tensor.yield %v : T")
+@reader("tensor.yield")
 def _yield(c: Cursor, st: OpState) -> None:
     typed_operand_list(c, st)
     c.optional_attr_dict(st)
 
 
-@op(
-    "tensor.pad",
-    "pure",
-    "Pads a tensor with values computed by a region.",
-    "%p = tensor.pad %t low[0, %a] high[1, 2] { ^bb0(...): tensor.yield %c : f32 } : T to U",
-)
+@reader("tensor.pad")
 def _pad(c: Cursor, st: OpState) -> None:
     t = c.operand()
     if c.optional_keyword("nofold"):
@@ -145,7 +135,7 @@ def _slice_lists(c: Cursor) -> list:
     return mixed_list(c) + mixed_list(c) + mixed_list(c)
 
 
-@op("tensor.extract_slice", "pure", "A slice of a tensor.", "%s = tensor.extract_slice %t[%o, 0] [%n, 4] [1, 1] : T to U")
+@reader("tensor.extract_slice")
 def _extract_slice(c: Cursor, st: OpState) -> None:
     t = c.operand()
     refs = _slice_lists(c)
@@ -170,14 +160,14 @@ def _insert_slice(name: str, summary: str, has_result: bool) -> None:
         if has_result:
             st.result_types.append(dst.type)
 
-    op(name, "pure" if has_result else "", summary, f"{name} %s into %t[...] [...] [...] : T into U")(parse)
+    reader(name)(parse)
 
 
 _insert_slice("tensor.insert_slice", "A tensor with a slice replaced.", True)
 _insert_slice("tensor.parallel_insert_slice", "Inserts a slice into a shared output of scf.forall.", False)
 
 
-@op("tensor.reshape", "pure", "Reshapes a tensor to a shape given as a tensor.", "%r = tensor.reshape %t(%shape) : (T, tensor<2xi32>) -> U")
+@reader("tensor.reshape")
 def _reshape(c: Cursor, st: OpState) -> None:
     t = c.operand()
     sub = c.group("(")
@@ -192,7 +182,7 @@ def _reshape(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@op("tensor.concat", "pure", "Concatenates tensors along a dimension.", "%r = tensor.concat dim(0) %a, %b : (T, T) -> U")
+@reader("tensor.concat")
 def _concat(c: Cursor, st: OpState) -> None:
     c.keyword("dim")
     sub = c.group("(")
@@ -206,7 +196,3 @@ def _concat(c: Cursor, st: OpState) -> None:
         r.type = t
     st.refs.extend(refs)
     st.result_types.extend(fn.results)
-
-
-for _name in ("tensor.gather", "tensor.scatter"):
-    op(_name, "pure", "A tensor gather or scatter (read loosely).")(read_tolerant)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gpu_lsp.dialects.arith import read_modifiers
 from gpu_lsp.dialects.common import cast_op, element_type, typed_operand_list
-from gpu_lsp.dialects.registry import op
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr
+from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState, Ref
 
 DYNAMIC = -(2**63)
@@ -36,7 +36,7 @@ def _kind(c: Cursor, st: OpState) -> None:
     c.punct(">")
 
 
-@op("vector.broadcast", "pure", "Broadcasts a scalar or vector to a vector of higher rank.", "%v = vector.broadcast %s : f32 to vector<4xf32>")
+@reader("vector.broadcast")
 def _broadcast(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.optional_attr_dict(st)
@@ -46,7 +46,7 @@ def _broadcast(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op("vector.extract", "pure", "Extracts an element or a sub-vector at static or dynamic positions.", "%e = vector.extract %v[0, %i] : f32 from vector<4x8xf32>")
+@reader("vector.extract")
 def _extract(c: Cursor, st: OpState) -> None:
     src = c.operand()
     refs, static = index_list(c)
@@ -59,12 +59,7 @@ def _extract(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op(
-    "vector.insert",
-    "pure",
-    "Inserts an element or a sub-vector at static or dynamic positions.",
-    "%r = vector.insert %s, %v[0, %i] : f32 into vector<4x8xf32>",
-)
+@reader("vector.insert")
 def _insert(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -79,12 +74,7 @@ def _insert(c: Cursor, st: OpState) -> None:
     st.result_types.append(dest.type)
 
 
-@op(
-    "vector.scalable.extract",
-    "pure",
-    "Extracts a fixed-length vector from a scalable one.",
-    "%r = vector.scalable.extract %v[0] : vector<4xf32> from vector<[8]xf32>",
-)
+@reader("vector.scalable.extract")
 def _scalable_extract(c: Cursor, st: OpState) -> None:
     src = c.operand()
     sub = c.group("[")
@@ -98,12 +88,7 @@ def _scalable_extract(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op(
-    "vector.scalable.insert",
-    "pure",
-    "Inserts a fixed-length vector into a scalable one.",
-    "%r = vector.scalable.insert %v, %acc[0] : vector<4xf32> into vector<[8]xf32>",
-)
+@reader("vector.scalable.insert")
 def _scalable_insert(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -124,7 +109,7 @@ def _base_indices(c: Cursor) -> tuple[Ref, list[Ref]]:
     return base, c.index_list()
 
 
-@op("vector.load", "", "Loads a vector from a memref at the given indices.", "%v = vector.load %m[%i, %j] : memref<?x?xf32>, vector<8xf32>")
+@reader("vector.load")
 def _load(c: Cursor, st: OpState) -> None:
     base, idx = _base_indices(c)
     c.optional_attr_dict(st)
@@ -134,7 +119,7 @@ def _load(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op("vector.store", "", "Stores a vector into a memref at the given indices.", "vector.store %v, %m[%i] : memref<?xf32>, vector<8xf32>")
+@reader("vector.store")
 def _store(c: Cursor, st: OpState) -> None:
     value = c.operand()
     c.punct(",")
@@ -163,7 +148,7 @@ def _masked_read(name: str, summary: str) -> None:
         st.refs.extend([base] + idx + [mask, passthru])
         st.result_types.append(c.type())
 
-    op(name, "", summary, f"%v = {name} %m[%i], %mask, %pass : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>")(parse)
+    reader(name)(parse)
 
 
 def _masked_write(name: str, summary: str) -> None:
@@ -181,7 +166,7 @@ def _masked_write(name: str, summary: str) -> None:
         value.type = c.type()
         st.refs.extend([base] + idx + [mask, value])
 
-    op(name, "", summary, f"{name} %m[%i], %mask, %v : memref<?xf32>, vector<16xi1>, vector<16xf32>")(parse)
+    reader(name)(parse)
 
 
 _masked_read("vector.maskedload", "Loads the enabled lanes of a vector; the others come from a pass-through vector.")
@@ -190,12 +175,7 @@ _masked_write("vector.maskedstore", "Stores the enabled lanes of a vector.")
 _masked_write("vector.compressstore", "Stores the enabled lanes of a vector consecutively.")
 
 
-@op(
-    "vector.transfer_read",
-    "",
-    "Reads a vector from a memref or tensor slice, with padding and an optional mask.",
-    "%v = vector.transfer_read %m[%i, %j], %pad [, %mask] {in_bounds = [true]} : memref<?x?xf32>, vector<4xf32>",
-)
+@reader("vector.transfer_read")
 def _transfer_read(c: Cursor, st: OpState) -> None:
     base, idx = _base_indices(c)
     pad = mask = None
@@ -214,12 +194,7 @@ def _transfer_read(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op(
-    "vector.transfer_write",
-    "",
-    "Writes a vector to a memref or tensor slice, with an optional mask; returns the new tensor for tensors.",
-    "[%t =] vector.transfer_write %v, %m[%i] [, %mask] {in_bounds = [true]} : vector<4xf32>, memref<?xf32>",
-)
+@reader("vector.transfer_write")
 def _transfer_write(c: Cursor, st: OpState) -> None:
     value = c.operand()
     c.punct(",")
@@ -236,12 +211,7 @@ def _transfer_write(c: Cursor, st: OpState) -> None:
         st.result_types.append(base.type)
 
 
-@op(
-    "vector.reduction",
-    "pure",
-    "Reduces a 1-D vector to a scalar, optionally with an accumulator.",
-    "%r = vector.reduction <add>, %v [, %acc] : vector<16xf32> into f32",
-)
+@reader("vector.reduction")
 def _reduction(c: Cursor, st: OpState) -> None:
     _kind(c, st)
     c.punct(",")
@@ -260,12 +230,7 @@ def _reduction(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op(
-    "vector.multi_reduction",
-    "pure",
-    "Reduces a vector along some dimensions into an accumulator.",
-    "%r = vector.multi_reduction <add>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>",
-)
+@reader("vector.multi_reduction")
 def _multi_reduction(c: Cursor, st: OpState) -> None:
     _kind(c, st)
     c.punct(",")
@@ -282,12 +247,7 @@ def _multi_reduction(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op(
-    "vector.scan",
-    "pure",
-    "Inclusive or exclusive scan of a vector along one dimension.",
-    "%r, %acc = vector.scan <add>, %v, %init {reduction_dim = 1 : i64, inclusive = true} : vector<4x8xf32>, vector<4xf32>",
-)
+@reader("vector.scan")
 def _scan(c: Cursor, st: OpState) -> None:
     _kind(c, st)
     c.punct(",")
@@ -302,12 +262,7 @@ def _scan(c: Cursor, st: OpState) -> None:
     st.result_types.extend([src.type, init.type])
 
 
-@op(
-    "vector.contract",
-    "pure",
-    "Generalised contraction (matmul, dot product) of two vectors into an accumulator.",
-    "%r = vector.contract {indexing_maps = [...], iterator_types = [...]} %a, %b, %acc : vector<4x8xf32>, vector<8x16xf32> into vector<4x16xf32>",
-)
+@reader("vector.contract")
 def _contract(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     refs = c.operand_list()
@@ -331,7 +286,7 @@ cast_op("vector.type_cast", "Views a memref of scalars as a memref of one vector
 cast_op("vector.extract_strided_slice", "Extracts a strided slice of a vector ({offsets, sizes, strides}).")
 
 
-@op("vector.transpose", "pure", "Permutes the dimensions of a vector.", "%r = vector.transpose %v, [1, 0] : vector<2x3xf32> to vector<3x2xf32>")
+@reader("vector.transpose")
 def _transpose(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -343,12 +298,7 @@ def _transpose(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op(
-    "vector.insert_strided_slice",
-    "pure",
-    "Inserts a vector into a strided slice of another.",
-    "%r = vector.insert_strided_slice %a, %b {offsets = [..], strides = [..]} : vector<2x4xf32> into vector<16x4x8xf32>",
-)
+@reader("vector.insert_strided_slice")
 def _insert_strided_slice(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.punct(",")
@@ -361,7 +311,7 @@ def _insert_strided_slice(c: Cursor, st: OpState) -> None:
     st.result_types.append(dest.type)
 
 
-@op("vector.fma", "pure", "Fused multiply-add on vectors.", "%r = vector.fma %a, %b, %c : vector<4xf32>")
+@reader("vector.fma")
 def _fma(c: Cursor, st: OpState) -> None:
     refs = c.operand_list()
     if len(refs) != 3:
@@ -374,7 +324,7 @@ def _fma(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("vector.from_elements", "pure", "Builds a vector from scalars.", "%v = vector.from_elements %a, %b : vector<2xf32>")
+@reader("vector.from_elements")
 def _from_elements(c: Cursor, st: OpState) -> None:
     refs = c.operand_list()
     c.optional_attr_dict(st)
@@ -385,7 +335,7 @@ def _from_elements(c: Cursor, st: OpState) -> None:
     st.result_types.append(ty)
 
 
-@op("vector.to_elements", "pure", "Splits a vector into its scalar elements.", "%a, %b = vector.to_elements %v : vector<2xf32>")
+@reader("vector.to_elements")
 def _to_elements(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.optional_attr_dict(st)
@@ -398,33 +348,33 @@ def _to_elements(c: Cursor, st: OpState) -> None:
     st.result_types.extend([element_type(src.type)] * count)
 
 
-@op("vector.step", "pure", "The vector [0, 1, ..., N-1].", "%v = vector.step : vector<4xindex>")
+@reader("vector.step")
 def _step(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     st.result_types.append(c.colon_type())
 
 
-@op("vector.vscale", "pure", "The runtime multiple of scalable vector lengths.", "%vs = vector.vscale")
+@reader("vector.vscale")
 def _vscale(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     st.result_types.append(T.INDEX)
 
 
-@op("vector.constant_mask", "pure", "A mask with a static leading region set.", "%m = vector.constant_mask [3, 2] : vector<4x3xi1>")
+@reader("vector.constant_mask")
 def _constant_mask(c: Cursor, st: OpState) -> None:
     st.properties["mask_dim_sizes"] = c.attr()
     c.optional_attr_dict(st)
     st.result_types.append(c.colon_type())
 
 
-@op("vector.create_mask", "pure", "A mask with a dynamic leading region set.", "%m = vector.create_mask %a, %b : vector<4x3xi1>")
+@reader("vector.create_mask")
 def _create_mask(c: Cursor, st: OpState) -> None:
     st.refs.extend(c.operand_list(T.INDEX))
     c.optional_attr_dict(st)
     st.result_types.append(c.colon_type())
 
 
-@op("vector.print", "", "Prints a value, a string or punctuation (for tests and debugging).", 'vector.print %v : vector<4xf32> | vector.print str "text"')
+@reader("vector.print")
 def _print(c: Cursor, st: OpState) -> None:
     if c.is_operand():
         ref = c.operand()
@@ -442,12 +392,7 @@ def _print(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@op(
-    "vector.mask",
-    "",
-    "Applies a mask to the single maskable operation in its region.",
-    "%r = vector.mask %m [, %pass] { vector.transfer_read ... } : vector<16xi1> [-> vector<16xf32>]",
-)
+@reader("vector.mask")
 def _mask(c: Cursor, st: OpState) -> None:
     mask = c.operand()
     passthru = None
@@ -464,18 +409,13 @@ def _mask(c: Cursor, st: OpState) -> None:
         st.refs.append(passthru)
 
 
-@op("vector.yield", "terminator return_like pure", "Ends the region of vector.mask.", "vector.yield [%v : T]")
+@reader("vector.yield")
 def _yield(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     typed_operand_list(c, st)
 
 
-@op(
-    "vector.gather",
-    "",
-    "Gathers elements from memory at base + index vector, for the enabled lanes.",
-    "%g = vector.gather %m[%i][%idxs], %mask, %pass : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32> into vector<16xf32>",
-)
+@reader("vector.gather")
 def _gather(c: Cursor, st: OpState) -> None:
     _indexed_vector_access(c, st)
     c.keyword("into")
@@ -500,24 +440,14 @@ def _indexed_vector_access(c: Cursor, st: OpState) -> None:
     st.refs.extend([base] + idx + [vec, mask, value])
 
 
-@op(
-    "vector.scatter",
-    "",
-    "Scatters the enabled lanes of a vector to memory at base + index vector.",
-    "vector.scatter %m[%i][%idxs], %mask, %v : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32>",
-)
+@reader("vector.scatter")
 def _scatter(c: Cursor, st: OpState) -> None:
     _indexed_vector_access(c, st)
     if c.optional_punct("->"):
         st.result_types.append(c.type())
 
 
-@op(
-    "vector.outerproduct",
-    "pure",
-    "Outer product of two vectors (or AXPY with a scalar), plus an optional accumulator.",
-    "%r = vector.outerproduct %a, %b [, %acc] : vector<4xf32>, vector<8xf32>",
-)
+@reader("vector.outerproduct")
 def _outerproduct(c: Cursor, st: OpState) -> None:
     refs = c.operand_list()
     if len(refs) not in (2, 3):
@@ -539,7 +469,7 @@ def _outerproduct(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op("vector.shuffle", "pure", "Picks elements of two vectors by a static mask.", "%r = vector.shuffle %a, %b [0, 3] : vector<2xf32>, vector<2xf32>")
+@reader("vector.shuffle")
 def _shuffle(c: Cursor, st: OpState) -> None:
     a = c.operand()
     c.punct(",")
@@ -558,7 +488,7 @@ def _shuffle(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@op("vector.interleave", "pure", "Interleaves two vectors lane by lane.", "%r = vector.interleave %a, %b : vector<4xi32> -> vector<8xi32>")
+@reader("vector.interleave")
 def _interleave(c: Cursor, st: OpState) -> None:
     a = c.operand()
     c.punct(",")
@@ -570,7 +500,7 @@ def _interleave(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@op("vector.deinterleave", "pure", "Splits a vector into its even and odd lanes.", "%e, %o = vector.deinterleave %v : vector<8xi32> -> vector<4xi32>")
+@reader("vector.deinterleave")
 def _deinterleave(c: Cursor, st: OpState) -> None:
     src = c.operand()
     c.optional_attr_dict(st)

@@ -6,7 +6,7 @@ MLIR's `SSANameState`: values are numbered per region with the counters carried
 in from the enclosing region (`%0`, `%arg0`, `^bb1`), ops may suggest result
 names (`%c0`, `%thread_id_x`, `%memref`) made unique with `_N` suffixes, and the
 generic form numbers every value uniquely. Custom forms are per-dialect
-functions in `gpu_lsp/ir/printers/`, attached with `registry.printer(name)`.
+functions in `gpu_lsp/ir/printers/`, attached with `gpu_lsp.ir.opdefs.printer(name)`.
 An op without one prints the text it was parsed from, with the SSA names,
 successors and regions inside it re-printed (so that whatever its syntax
 reader did not keep survives), or, when it has no source text (built by a
@@ -21,7 +21,6 @@ import re
 import struct
 from collections.abc import Callable, Iterable
 
-from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     ArrayAttr,
@@ -39,6 +38,7 @@ from gpu_lsp.ir.attributes import (
     UnitAttr,
 )
 from gpu_lsp.ir.core import Block, Operation, OpResult, Region, Value
+from gpu_lsp.ir.opdefs import OPS, OpDef
 
 INDENT = 2
 UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
@@ -687,7 +687,7 @@ class Names:
 
 
 def _is_terminator(op: Operation) -> bool:
-    spec = registry.OPS.get(op.name)
+    spec = OPS.get(op.name)
     return spec is not None and "terminator" in spec.traits
 
 
@@ -700,19 +700,17 @@ def is_opaque(op: Operation) -> bool:
     return any(isinstance(r.type, T.UnknownType) for r in op.results)
 
 
-def _lossy_reader(spec: registry.OpSpec | None) -> bool:
-    if spec is None or spec.print is not None:
+def _lossy_reader(spec: OpDef | None) -> bool:
+    if spec is None or spec.printer is not None:
         return False
-    if spec.name in SOURCE_FORM or spec.extra.get("lossy"):
-        return True
-    return getattr(spec.parse, "__name__", "") == "read_tolerant"
+    return spec.name in SOURCE_FORM or (spec.reader is None and spec.format is None)
 
 
 def needs_source(op: Operation) -> bool:
     """True when the IR does not hold enough to print `op`: opaque, read loosely, or of unknown types."""
     if is_opaque(op):
         return True
-    if _lossy_reader(registry.OPS.get(op.name)):
+    if _lossy_reader(OPS.get(op.name)):
         return True
     for v in op.operands:
         if type(v.type) is T.UnknownType:
@@ -895,8 +893,8 @@ class OpPrinter:
 
     def op(self, op: Operation) -> None:
         """Print one operation (results, name, body) without indentation or newline."""
-        spec = registry.OPS.get(op.name)
-        custom = not self.generic and spec is not None and spec.print is not None and op.known
+        spec = OPS.get(op.name)
+        custom = not self.generic and spec is not None and spec.printer is not None and op.known
         if (
             self.source is not None
             and op.span is not None
@@ -920,7 +918,7 @@ class OpPrinter:
             mark, indent, depth = len(self.out), self.indent, len(self.dialects)
             w(name)
             try:
-                spec.print(self, op)
+                spec.printer(self, op)
                 return
             except Exception:  # CannotPrint, or IR the custom form cannot show (e.g. a launch without its region arguments)
                 del self.out[mark:]
@@ -942,7 +940,7 @@ class OpPrinter:
             w("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
         props = dict(op.properties)
         attrs = dict(op.attributes)
-        spec = registry.OPS.get(op.name)
+        spec = OPS.get(op.name)
         inherent = set(spec.inherent) if spec is not None else set()
         inherent |= GENERIC_PROPERTIES.get(op.name, frozenset())
         for key in inherent:
@@ -1068,45 +1066,13 @@ def _predecessors(region: Region) -> dict[Block, list[Block]]:
 # --- entry points -----------------------------------------------------------------------------
 
 
-def _root(op: Operation) -> Operation:
+def root_of(op: Operation) -> Operation:
     while op.parent_op is not None:
         op = op.parent_op
     return op
 
 
-def _source_of(op: Operation, source: str | None) -> str | None:
+def source_of(op: Operation, source: str | None) -> str | None:
     if source is not None:
         return source
-    return _root(op).extra.get("source")
-
-
-def print_op(op: Operation, generic: bool = False, source: str | None = None, local_scope: bool = False) -> str:
-    """One operation as text, without a trailing newline.
-
-    Names are assigned from the outermost enclosing op (like MLIR's
-    `Operation::print`) unless `local_scope`; `source` is the buffer the op
-    was parsed from, needed to print opaque ops (defaults to the root op's
-    `extra["source"]`).
-    """
-    import gpu_lsp.ir.printers  # noqa: F401  (registers the custom printers)
-
-    root = op if local_scope else _root(op)
-    names = Names(root, generic)
-    aliases = Aliases()
-    aliases.collect(op)
-    p = OpPrinter(names, Formatter(aliases), generic, _source_of(op, source))
-    p.dialects = ["builtin"] + [DEFAULT_DIALECT.get(a.name, "") for a in reversed(list(op.ancestors()))]
-    p.op(op)
-    return "".join(p.out)
-
-
-def print_module(op: Operation, generic: bool = False, source: str | None = None) -> str:
-    """A whole module as mlir-opt writes it: aliases, the module, a final newline."""
-    import gpu_lsp.ir.printers  # noqa: F401  (registers the custom printers)
-
-    names = Names(op, generic)
-    aliases = Aliases()
-    aliases.collect(op)
-    p = OpPrinter(names, Formatter(aliases), generic, _source_of(op, source))
-    p.op(op)
-    return aliases.header() + "".join(p.out) + "\n"
+    return root_of(op).extra.get("source")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import lookup
 
 
 def symbol_name(op: Operation) -> str | None:

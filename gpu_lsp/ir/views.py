@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.registry import has_trait
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, OpaqueAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.text import TextRange
 
 SEGMENTS = "operandSegmentSizes"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gpu_lsp.dialects.registry import OPS, has_trait, load_all, lookup
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.opdefs import OPS, has_trait, lookup
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import DocumentIndex, document_index, op_at
 from gpu_lsp.lsp.ir_queries import kernel_params, signature_text
@@ -221,7 +221,6 @@ class _Completer:
     # --- ops and keywords ------------------------------------------------------------------------
 
     def ops(self, prefix: str, has_results: bool) -> list[CompletionEntry]:
-        load_all()
         replace = self.replace_range(prefix)
         out = []
         for name in sorted(OPS):

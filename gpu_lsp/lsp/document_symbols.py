@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, symbol_name, unit_memo
 from gpu_lsp.lsp.ir_queries import function_inputs

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
+from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, DocumentIndex, SymbolUse, document_index, symbol_name, value_group
 from gpu_lsp.lsp.ir_queries import (

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.attributes import StringAttr
 from gpu_lsp.ir.core import Block, Operation, OpResult, Value
+from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser.api import Chunk, ParsedFile
 from gpu_lsp.text import TextRange
 

@@ -197,7 +197,7 @@ def _names_in(region: Region, deep: bool) -> set[str]:
 
 def _visible_names(value: Value) -> set[str]:
     """Names a new name would clash with: the value's scope, nested and enclosing regions."""
-    from gpu_lsp.dialects.registry import has_trait
+    from gpu_lsp.ir.opdefs import has_trait
 
     region = _scope_region(value)
     if region is None:

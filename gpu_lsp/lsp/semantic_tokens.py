@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from gpu_lsp.dialects.registry import lookup, op_names
 from gpu_lsp.ir.core import BlockArgument, Operation
+from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import SYMBOL, VALUE, DocumentIndex, document_index
 from gpu_lsp.parser.lexer import tokenize

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Diagnostic
-from gpu_lsp.dialects.registry import op_names
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Anchor, Operation, Span
+from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.parser.builder import SYNTAX, Builder
 from gpu_lsp.parser.cursor import ParseContext
 from gpu_lsp.parser.lexer import Comment, tokenize

@@ -6,14 +6,16 @@ import re
 
 from lark.lexer import Token
 
+import gpu_lsp.dialects  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
-from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
+from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
 from gpu_lsp.parser.lexer import wrong_token_offset
 from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
+from gpu_lsp.parser.tolerant import read_tolerant
 from gpu_lsp.text import TextRange
 
 _RESULT_ENTRY = re.compile(r"%([\w$.\-]+)(?:\s*:\s*(\d+))?")
@@ -111,11 +113,11 @@ class Builder:
         mark = len(symbol_uses)
         if generic:
             state = self._generic(raw, name, num_named)
-        elif spec is not None and spec.parse is not None:
+        elif spec is not None:
             state = OpState(name, num_named)
             cursor = Cursor(self.ctx, raw.items, end_pos, name)
             try:
-                spec.parse(cursor, state)
+                (spec.reader or read_tolerant)(cursor, state)
                 if not cursor.at_end and cursor.is_token("LOC"):
                     state.extra["loc"] = cursor.optional_loc()
                 cursor.done()

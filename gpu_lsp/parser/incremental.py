@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Diagnostic, Related
-from gpu_lsp.dialects.registry import lookup, op_names
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Block, Operation
+from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.api import Chunk, ParsedFile, implicit_module, parse, parse_chunk, split_ranges
 from gpu_lsp.parser.builder import SYNTAX, Builder
 from gpu_lsp.parser.cursor import ParseContext

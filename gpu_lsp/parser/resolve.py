@@ -12,9 +12,9 @@ around the use ends (so each function resolves on its own, as incremental parsin
 from __future__ import annotations
 
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
-from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Span, Value
+from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser.builder import REDEFINED_VALUE, UNDEFINED_BLOCK, UNDEFINED_VALUE, USE_TYPE_MISMATCH
 from gpu_lsp.text import TextRange
 

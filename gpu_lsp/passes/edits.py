@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import difflib
 
-from gpu_lsp.dialects import registry
 from gpu_lsp.gcpause import paused_gc
+from gpu_lsp.ir import opdefs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Value
 from gpu_lsp.parser.api import Chunk
@@ -58,7 +58,7 @@ def _base(name: str) -> str:
 
 
 def _is_isolated(op: Operation) -> bool:
-    spec = registry.OPS.get(op.name)
+    spec = opdefs.OPS.get(op.name)
     return spec is not None and "isolated" in spec.traits
 
 
@@ -226,7 +226,7 @@ def _hint(value: Value) -> str:
     """The name a new value asks for: its own (copied ops keep theirs), a printer hint, or t/v."""
     if isinstance(value, BlockArgument):
         owner = value.owner.parent.parent if value.owner.parent is not None else None
-        if owner is not None and registry.has_trait(owner.name, "function") and value.owner is owner.regions[0].blocks[0]:
+        if owner is not None and opdefs.has_trait(owner.name, "function") and value.owner is owner.regions[0].blocks[0]:
             return f"arg{value.index}"
         return _base(value.name) if value.name else "arg"
     if value.name:

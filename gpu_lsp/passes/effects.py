@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects import registry
+from gpu_lsp.ir import opdefs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr
 from gpu_lsp.ir.core import Operation, Value
@@ -44,7 +44,7 @@ def is_registered(op: Operation) -> bool:
 
 def is_terminator(op: Operation) -> bool:
     """`op->mightHaveTrait<IsTerminator>()`: true for ops whose traits are unknown."""
-    spec = registry.lookup(op.name)
+    spec = opdefs.lookup(op.name)
     return spec.has("terminator") if spec is not None else True
 
 
@@ -57,7 +57,7 @@ def is_memory_effect_free(op: Operation) -> bool:
             for block in region.blocks
             for nested in block.operations
         )
-    spec = registry.lookup(op.name)
+    spec = opdefs.lookup(op.name)
     return spec is not None and spec.has("pure")
 
 
@@ -82,4 +82,4 @@ def constant_int(value: Value) -> int | None:
 
 def is_async_op(op: Operation) -> bool:
     """Implements gpu's AsyncOpInterface."""
-    return registry.has_trait(op.name, "async")
+    return opdefs.has_trait(op.name, "async")

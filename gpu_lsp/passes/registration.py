@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from gpu_lsp.dialects.registry import op_names
+from gpu_lsp.ir.opdefs import op_names
 
 if TYPE_CHECKING:
     from gpu_lsp.ir.core import Operation

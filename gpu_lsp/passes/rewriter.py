@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpu_lsp.dialects import registry
+from gpu_lsp.ir import opdefs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Use, Value
@@ -244,11 +244,11 @@ def is_symbol(op: Operation) -> bool:
     """`isa<SymbolOpInterface>(op)`: a symbol op that has a name (an unnamed module is none)."""
     if symbol_name(op) is None:
         return False
-    return op.name == "builtin.module" or registry.has_trait(op.name, "symbol")
+    return op.name == "builtin.module" or opdefs.has_trait(op.name, "symbol")
 
 
 def is_symbol_table(op: Operation) -> bool:
-    return registry.has_trait(op.name, "symbol_table")
+    return opdefs.has_trait(op.name, "symbol_table")
 
 
 def body_block(op: Operation) -> Block:
@@ -317,8 +317,7 @@ def new_op(
 ) -> Operation:
     """A detached operation as the op's syntax reader would have built it."""
     op = Operation(name)
-    registry.load_all()
-    op.known = name in registry.OPS
+    op.known = name in opdefs.OPS
     op.loc = loc
     for value in operands:
         op.add_operand(value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsp_samples import INLINE, OUTLINED, at, snapshot
 
-from gpu_lsp.dialects.registry import lookup
+from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.lsp.hover import hover
 
 

@@ -179,7 +179,7 @@ def test_every_upstream_gpu_op_is_registered_so_unknown_gpu_ops_are_errors() -> 
     """COMPLETE_DIALECTS holds only dialects whose every upstream op is registered here."""
     from support import oracle
 
-    from gpu_lsp.dialects.registry import op_names
+    from gpu_lsp.ir.opdefs import op_names
     from gpu_lsp.parser.builder import COMPLETE_DIALECTS
 
     if not oracle.available():

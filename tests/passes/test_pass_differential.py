@@ -25,7 +25,7 @@ from support.corpus import corpus_files, split_chunks
 
 from gpu_lsp.analysis import verify_chunk
 from gpu_lsp.diagnostics.model import Severity
-from gpu_lsp.ir.printer import print_module
+from gpu_lsp.ir.printers import print_module
 from gpu_lsp.parser.api import parse
 
 pytestmark = pytest.mark.skipif(not oracle.available(), reason="numba-cuda-mlir (the oracle) is not installed")

@@ -27,12 +27,11 @@ from gpu_lsp.diagnostics.rules._util import (
     value_name,
 )
 from gpu_lsp.diagnostics.rules.verify_launch import closest_module
-from gpu_lsp.dialects.registry import OPS, load_all
 from gpu_lsp.ir.core import Operation, OpResult, Value
+from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token
 from gpu_lsp.text import Edit, TextRange
 
-load_all()
 # Async ops the runtime lowering converts one by one (gpu.wait is the one that joins tokens).
 LOWERED_ASYNC_OPS = tuple(sorted(n for n, s in OPS.items() if s.has("async") and n != "gpu.wait"))
 ASYNC_OPS = LOWERED_ASYNC_OPS + ("gpu.wait",)

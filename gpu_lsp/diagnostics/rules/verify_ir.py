@@ -10,9 +10,9 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error
-from gpu_lsp.dialects.registry import lookup, op_names
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.views import segment_sizes
 from gpu_lsp.parser.resolve import UndefinedValue
@@ -375,7 +375,7 @@ def operand_does_not_dominate(ctx: RuleContext) -> Iterator[Violation]:
 
 def _generic_text(op: Operation) -> str:
     try:
-        from gpu_lsp.ir.printer import print_op
+        from gpu_lsp.ir.printers import print_op
 
         return print_op(op, generic=True)
     except Exception:  # the printer is optional here: fall back to the op name

@@ -8,17 +8,16 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Applicability, Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Phase, Stage, Violation, hook, rule
 from gpu_lsp.diagnostics.rules._util import at, fix, op_error
-from gpu_lsp.dialects.registry import OPS, load_all, lookup
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import UnitAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import OPS, lookup
 from gpu_lsp.ir.symbols import SymbolTables
 from gpu_lsp.ir.views import FuncView, LaunchFuncView, LaunchView, async_token
 from gpu_lsp.text import Edit, TextRange
 
 CONTAINER_MODULE = "gpu.container_module"
 
-load_all()
 ASYNC_OPS = tuple(sorted(name for name, spec in OPS.items() if spec.has("async")))
 
 

@@ -8,8 +8,8 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error
-from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir.core import Operation, Region, Value
+from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser.resolve import UndefinedValue
 
 

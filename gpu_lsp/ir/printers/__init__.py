@@ -1,35 +1,37 @@
-"""Custom-form printers, one module per dialect; importing this package registers them all."""
+"""Printing IR: `print_op` and `print_module`, with every dialect's hand-written custom-form printers attached."""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.printer import DEFAULT_DIALECT, Aliases, Formatter, Names, OpPrinter, root_of, source_of
+from gpu_lsp.ir.printers import affine, arith, async_, builtin, cf, func, gpu, index, llvm, math, memref, scf, transform, vector
 
-from gpu_lsp.dialects import registry
-
-_MODULES = ("builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "vector", "llvm", "async_", "transform", "affine")
-
-
-def printer(*names: str):
-    """Attach `fn(p, op)` as the custom printer of every listed op that has a syntax reader."""
-
-    def wrap(fn: Callable) -> Callable:
-        for name in names:
-            if name in registry.OPS:
-                registry.printer(name)(fn)
-        return fn
-
-    return wrap
+PRINTER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, index, llvm, math, memref, scf, transform, vector)
 
 
-def _load() -> None:
-    registry.load_all()
-    for mod in _MODULES:
-        try:
-            importlib.import_module(f"{__name__}.{mod}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{mod}":
-                raise
+def print_op(op: Operation, generic: bool = False, source: str | None = None, local_scope: bool = False) -> str:
+    """One operation as text, without a trailing newline.
+
+    Names are assigned from the outermost enclosing op (like MLIR's
+    `Operation::print`) unless `local_scope`; `source` is the buffer the op
+    was parsed from, needed to print opaque ops (defaults to the root op's
+    `extra["source"]`).
+    """
+    root = op if local_scope else root_of(op)
+    names = Names(root, generic)
+    aliases = Aliases()
+    aliases.collect(op)
+    p = OpPrinter(names, Formatter(aliases), generic, source_of(op, source))
+    p.dialects = ["builtin"] + [DEFAULT_DIALECT.get(a.name, "") for a in reversed(list(op.ancestors()))]
+    p.op(op)
+    return "".join(p.out)
 
 
-_load()
+def print_module(op: Operation, generic: bool = False, source: str | None = None) -> str:
+    """A whole module as mlir-opt writes it: aliases, the module, a final newline."""
+    names = Names(op, generic)
+    aliases = Aliases()
+    aliases.collect(op)
+    p = OpPrinter(names, Formatter(aliases), generic, source_of(op, source))
+    p.op(op)
+    return aliases.header() + "".join(p.out) + "\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects import registry
+from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.printer import GENERIC_FROM_SOURCE
 
-GENERIC_FROM_SOURCE.update(name for name in registry.OPS if name.startswith(("affine.", "spirv.", "tensor.", "transform.")))
+GENERIC_FROM_SOURCE.update(name for name in OPS if name.startswith(("affine.", "spirv.", "tensor.", "transform.")))

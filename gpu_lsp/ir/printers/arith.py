@@ -6,8 +6,8 @@ from gpu_lsp.dialects.arith import BINARY, CASTS, CMPF, CMPI
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import BoolAttr, DialectAttr, IntegerAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.printer import OpPrinter, int_text, result_names
-from gpu_lsp.ir.printers import printer
 
 MODIFIERS = ("overflowFlags", "fastmath", "roundingmode")
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.printer import OpPrinter
-from gpu_lsp.ir.printers import printer
 
 
 @printer("builtin.module")

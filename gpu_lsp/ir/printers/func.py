@@ -5,8 +5,8 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DictAttr, StringAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.printer import DEFAULT_DIALECT, OpPrinter, result_names
-from gpu_lsp.ir.printers import printer
 
 DEFAULT_DIALECT["func.func"] = "func"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.printer import (
     GENERIC_DISCARDABLE,
     GENERIC_EXTRA,
@@ -14,7 +15,6 @@ from gpu_lsp.ir.printer import (
     int_text,
     result_names,
 )
-from gpu_lsp.ir.printers import printer
 
 INDEX_OPS = (
     "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from gpu_lsp.dialects.index import BINARY
 from gpu_lsp.ir.attributes import BoolAttr, IntegerAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.printer import OpPrinter, result_names
-from gpu_lsp.ir.printers import printer
 from gpu_lsp.ir.printers.gpu import enum_keyword
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import OPS, printer
 from gpu_lsp.ir.printer import GENERIC_FROM_SOURCE, CannotPrint, OpPrinter
-from gpu_lsp.ir.printers import printer
 from gpu_lsp.ir.printers.func import function_signature
 
 _ELIDED = (
@@ -97,4 +96,4 @@ def _global(p: OpPrinter, op: Operation) -> None:
 
 
 # The llvm readers keep linkage, calling convention and the `!llvm.func` type loosely.
-GENERIC_FROM_SOURCE.update(name for name in registry.OPS if name.startswith(("llvm.", "nvvm.", "rocdl.")))
+GENERIC_FROM_SOURCE.update(name for name in OPS if name.startswith(("llvm.", "nvvm.", "rocdl.")))

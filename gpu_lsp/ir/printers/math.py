@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gpu_lsp.dialects.math import BINARY_FLOAT, CLASSIFY, UNARY_FLOAT, UNARY_INT
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.printer import OpPrinter, result_names
-from gpu_lsp.ir.printers import printer
 from gpu_lsp.ir.printers.arith import MODIFIERS, modifiers
 
 _SAME_TYPE = [*UNARY_FLOAT, *UNARY_INT, *BINARY_FLOAT, "fma", "ipowi"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.printer import GENERIC_EXTRA, SOURCE_FORM, OpPrinter, result_names
-from gpu_lsp.ir.printers import printer
 
 _NAMES = {
     "memref.alloc": ("alloc",),

@@ -5,8 +5,8 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, result_names
-from gpu_lsp.ir.printers import printer
 from gpu_lsp.ir.printers.arith import MODIFIERS, modifiers
 
 DYNAMIC = -(2**63)

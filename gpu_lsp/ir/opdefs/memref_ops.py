@@ -1,0 +1,100 @@
+"""The memref dialect's op definitions (upstream MemRefOps.td)."""
+
+from __future__ import annotations
+
+from gpu_lsp.ir.opdefs.model import declare
+
+OPS = (
+    declare('memref.load', 'Loads an element from a memref.', syntax='%v = memref.load %m[%i, ...] : memref<...>'),
+    declare('memref.store', 'Stores an element into a memref.', syntax='memref.store %v, %m[%i, ...] : memref<...>'),
+    declare('memref.alloc', 'Allocates a buffer on the heap.', syntax='%m = memref.alloc(%dyn, ...) : memref<...>'),
+    declare('memref.alloca', 'Allocates a buffer on the stack.', syntax='%m = memref.alloca(%dyn, ...) : memref<...>'),
+    declare('memref.dealloc', 'Frees a buffer.', syntax='memref.dealloc %m : memref<...>'),
+    declare('memref.dim', 'The size of one dimension of a memref.', traits='pure', syntax='%d = memref.dim %m, %i : memref<...>'),
+    declare('memref.cast', 'Casts between compatible memref types.', traits='pure', syntax='%r = memref.cast %v : T to U'),
+    declare('memref.memory_space_cast', 'Changes the memory space of a memref.', traits='pure', syntax='%r = memref.memory_space_cast %v : T to U'),
+    declare('memref.copy', 'Copies one memref into another.', syntax='memref.copy %src, %dst : memref<...> to memref<...>'),
+    declare('memref.get_global', 'The address of a memref.global.', traits='pure', syntax='%m = memref.get_global @name : memref<...>'),
+    declare(
+        'memref.global',
+        'A global memref variable.',
+        traits='symbol',
+        syntax='memref.global ["private"] [constant] @name : memref<...> [= dense<...>]',
+    ),
+    declare('memref.subview', 'A strided view of a part of a memref.', traits='pure', syntax='%v = memref.subview %m[%o, 0] [%n, 4] [1, 1] : T to U'),
+    declare(
+        'memref.view',
+        'A typed view of a byte buffer at a byte offset.',
+        traits='pure',
+        syntax='%v = memref.view %buf[%off][%n] : memref<2048xi8> to memref<?x4xf32>',
+    ),
+    declare('memref.expand_shape', 'Splits dimensions of a memref.', traits='pure', syntax='%r = memref.expand_shape %m [[0, 1]] : T into U'),
+    declare('memref.collapse_shape', 'Merges dimensions of a memref.', traits='pure', syntax='%r = memref.collapse_shape %m [[0, 1]] : T into U'),
+    declare(
+        'memref.reinterpret_cast',
+        "A view of a memref's buffer with a new offset, sizes and strides.",
+        traits='pure',
+        syntax='%r = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 4], strides: [4, 1] : T to U',
+    ),
+    declare(
+        'memref.reshape',
+        'Reshapes a memref to a shape given as a memref.',
+        traits='pure',
+        syntax='%r = memref.reshape %m(%shape) : (T, memref<2xindex>) -> U',
+    ),
+    declare('memref.rank', 'The rank of a memref.', traits='pure', syntax='%r = memref.rank %m : memref<*xf32>'),
+    declare('memref.realloc', 'Grows or shrinks a 1-D buffer.', syntax='%r = memref.realloc %m [(%n)] : T to U'),
+    declare(
+        'memref.assume_alignment',
+        "Asserts that a memref's buffer is aligned; returns the same memref.",
+        traits='pure',
+        syntax='%r = memref.assume_alignment %m, 16 : memref<...>',
+    ),
+    declare(
+        'memref.extract_aligned_pointer_as_index',
+        'The aligned pointer of a memref as an index.',
+        traits='pure',
+        syntax='%p = memref.extract_aligned_pointer_as_index %m : memref<...> -> index',
+    ),
+    declare(
+        'memref.extract_strided_metadata',
+        'The base buffer, offset, sizes and strides of a memref.',
+        traits='pure',
+        syntax=(
+            '%base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m : memref<...> -> '
+            'memref<f32>, index, index, index, index, index'
+        ),
+    ),
+    declare(
+        'memref.alloca_scope',
+        'A region whose stack allocations are freed at its end.',
+        syntax='%r = memref.alloca_scope [-> (T)] { ... memref.alloca_scope.return %v : T }',
+    ),
+    declare(
+        'memref.alloca_scope.return',
+        'Ends a memref.alloca_scope region.',
+        traits='return_like terminator',
+        syntax='memref.alloca_scope.return [%v : T]',
+    ),
+    declare(
+        'memref.atomic_yield',
+        'Ends the region of memref.generic_atomic_rmw with the new value.',
+        traits='return_like terminator',
+        syntax='memref.atomic_yield [%v : T]',
+    ),
+    declare(
+        'memref.atomic_rmw',
+        'Atomic read-modify-write of one element; returns the old value.',
+        syntax='%old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32',
+    ),
+    declare(
+        'memref.generic_atomic_rmw',
+        'Atomic read-modify-write of one element with the update computed by a region.',
+        syntax='%old = memref.generic_atomic_rmw %m[%i] : memref<10xf32> { ^bb0(%cur: f32): ... memref.atomic_yield %new : f32 }',
+    ),
+    declare('memref.prefetch', 'Prefetches a memref element into the cache.', syntax='memref.prefetch %m[%i], read, locality<3>, data : memref<...>'),
+    declare('memref.transpose', 'A memref operation (read loosely).'),
+    declare('memref.dma_start', 'A memref operation (read loosely).'),
+    declare('memref.dma_wait', 'A memref operation (read loosely).'),
+    declare('memref.distinct_objects', 'A memref operation (read loosely).'),
+)

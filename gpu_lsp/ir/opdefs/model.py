@@ -1,0 +1,250 @@
+"""What one operation is, declared as upstream's ODS declares it: operands, attributes, traits, format."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+# Trait names (lower case, like the rest of the code base; ODS names in brackets):
+#   isolated        IsolatedFromAbove       terminator     IsTerminator
+#   symbol          Symbol                  symbol_table   SymbolTable
+#   async           GPU_AsyncOpInterface    pure           Pure (no memory effects)
+#   no_terminator   NoTerminator            single_block   SingleBlock
+#   graph           graph regions           function       FunctionOpInterface
+#   return_like     ReturnLike              constant_like  ConstantLike
+#   recursive_effects  RecursiveMemoryEffects
+#   same_type       SameOperandsAndResultType
+#   attr_sized_operands  AttrSizedOperandSegments (derived from the operands)
+TRAITS = frozenset({
+    "isolated", "terminator", "symbol", "symbol_table", "async", "pure", "no_terminator",
+    "single_block", "graph", "function", "return_like", "constant_like", "recursive_effects",
+    "same_type", "attr_sized_operands",
+})
+
+SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
+
+# ODS type constraints with one type (buildable types): a format may leave their type out.
+BUILDABLE_TYPES = {
+    "Index": "index", "I1": "i1", "I8": "i8", "I16": "i16", "I32": "i32", "I64": "i64",
+    "F16": "f16", "BF16": "bf16", "F32": "f32", "F64": "f64", "GPU_AsyncToken": "!gpu.async.token",
+    "NoneType": "none",
+}
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One named operand, result, attribute, region or successor of an op definition."""
+
+    name: str
+    constraint: str
+    kind: str = SINGLE
+
+    @property
+    def buildable(self) -> str | None:
+        """The type text a format may leave out (`Index` -> `index`), else None."""
+        return BUILDABLE_TYPES.get(self.constraint)
+
+
+@dataclass(frozen=True)
+class AttrArg:
+    """One inherent attribute: its name, constraint and whether it may be absent."""
+
+    name: str
+    constraint: str
+    optional: bool = False
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class TypeRule:
+    """A type one argument takes from another (AllTypesMatch, TypesMatchWith)."""
+
+    target: str
+    source: str
+    transform: str = "same"
+
+
+@dataclass
+class OpDef:
+    """An operation's declaration; readers and printers of hand-written forms attach to it."""
+
+    name: str
+    summary: str = ""
+    syntax: str = ""
+    traits: frozenset[str] = frozenset()
+    operands: tuple[Arg, ...] | None = None
+    results: tuple[Arg, ...] | None = None
+    attributes: tuple[AttrArg, ...] = ()
+    regions: tuple[Arg, ...] | None = None
+    successors: tuple[Arg, ...] | None = None
+    parents: tuple[str, ...] = ()
+    implicit_terminator: str | None = None
+    default_dialect: str | None = None
+    type_rules: tuple[TypeRule, ...] = ()
+    format: str | None = None
+    reader: Callable[..., Any] | None = field(default=None, compare=False)
+    printer: Callable[..., Any] | None = field(default=None, compare=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0]
+
+    @property
+    def inherent(self) -> tuple[str, ...]:
+        """Names of the inherent attributes (properties), as `getAttributeNames()`."""
+        names = tuple(a.name for a in self.attributes)
+        return names + ("operandSegmentSizes",) if self.has("attr_sized_operands") else names
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+    def operand(self, name: str) -> Arg | None:
+        return next((a for a in self.operands or () if a.name == name), None)
+
+    def result(self, name: str) -> Arg | None:
+        return next((a for a in self.results or () if a.name == name), None)
+
+    def attribute(self, name: str) -> AttrArg | None:
+        return next((a for a in self.attributes if a.name == name), None)
+
+
+_ARG = re.compile(r"\s*(?P<constraint>[^:]+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
+_WRAPPER = re.compile(r"(Variadic|Optional)<(.*)>\Z")
+_ATTR_WRAPPER = re.compile(r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z")
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split `text` at `sep` outside <>, (), [] and quotes."""
+    parts: list[str] = []
+    depth, quote, start = 0, False, 0
+    for i, ch in enumerate(text):
+        if ch == '"':
+            quote = not quote
+        elif quote:
+            continue
+        elif ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _arg(text: str) -> tuple[str, str]:
+    found = _ARG.match(text)
+    if found is None:
+        raise ValueError(f"expected `Constraint:$name`, got {text!r}")
+    return found["constraint"].strip(), found["name"]
+
+
+def _value_arg(constraint: str, name: str) -> Arg:
+    wrapped = _WRAPPER.match(constraint)
+    if wrapped is None:
+        return Arg(name, constraint)
+    kind = VARIADIC if wrapped[1] == "Variadic" else OPTIONAL
+    return Arg(name, wrapped[2].strip(), kind)
+
+
+def _is_attribute(constraint: str) -> bool:
+    head = constraint.split("<", 1)[0]
+    return head.endswith(("Attr", "Prop", "Property")) or _ATTR_WRAPPER.match(constraint) is not None
+
+
+def _attr_arg(constraint: str, name: str) -> AttrArg:
+    wrapped = _ATTR_WRAPPER.match(constraint)
+    if wrapped is None:
+        return AttrArg(name, constraint)
+    wrapper, inner = wrapped[1], wrapped[2]
+    if wrapper == "UnitAttr":
+        return AttrArg(name, "UnitAttr", optional=True)
+    pieces = split_top_level(inner or "")
+    default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
+    return AttrArg(name, pieces[0] if pieces else "Attr", optional=True, default=default)
+
+
+def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:
+    """`ins` as ODS writes it: `AnyMemRef:$memref, Variadic<Index>:$indices, UnitAttr:$nontemporal`."""
+    operands: list[Arg] = []
+    attributes: list[AttrArg] = []
+    for piece in split_top_level(text):
+        constraint, name = _arg(piece)
+        if _is_attribute(constraint):
+            attributes.append(_attr_arg(constraint, name))
+        else:
+            operands.append(_value_arg(constraint, name))
+    return tuple(operands), tuple(attributes)
+
+
+def values(text: str) -> tuple[Arg, ...]:
+    """`outs`, `regions` or `successors` as ODS writes them: `Index:$result, Variadic<AnyType>:$rest`."""
+    return tuple(_value_arg(*_arg(piece)) for piece in split_top_level(text))
+
+
+_RULE = re.compile(r"(AllTypesMatch|TypesMatchWith)<(.*)>\Z")
+
+
+def type_rules(texts: Iterable[str]) -> tuple[TypeRule, ...]:
+    """`AllTypesMatch<a, b, c>` and `TypesMatchWith<source, target, transform>` as TypeRules."""
+    rules: list[TypeRule] = []
+    for text in texts:
+        found = _RULE.match(text.strip())
+        if found is None:
+            raise ValueError(f"unknown type rule {text!r}")
+        names = [n.strip().lstrip("$") for n in split_top_level(found[2])]
+        if found[1] == "AllTypesMatch":
+            rules.extend(TypeRule(target, names[0]) for target in names[1:])
+            rules.extend(TypeRule(names[0], target) for target in names[1:])
+        else:
+            source, target, *transform = names
+            rules.append(TypeRule(target, source, transform[0] if transform else "same"))
+    return tuple(rules)
+
+
+def declare(
+    name: str,
+    summary: str = "",
+    *,
+    ins: str | None = None,
+    outs: str | None = None,
+    regions: str | None = None,
+    successors: str | None = None,
+    traits: str = "",
+    types: Iterable[str] = (),
+    format: str | None = None,
+    syntax: str = "",
+    parents: str = "",
+    implicit_terminator: str | None = None,
+    default_dialect: str | None = None,
+    inherent: Iterable[str] = (),
+) -> OpDef:
+    """One op definition from ODS-style text; `inherent` names attributes not declared in `ins`."""
+    trait_set = frozenset(traits.split())
+    unknown = trait_set - TRAITS
+    if unknown:
+        raise ValueError(f"{name}: unknown traits {sorted(unknown)}")
+    operands, attributes = arguments(ins) if ins is not None else (None, ())
+    declared = {a.name for a in attributes}
+    attributes = attributes + tuple(AttrArg(n, "Attr", optional=True) for n in inherent if n not in declared)
+    if operands is not None and sum(a.kind != SINGLE for a in operands) > 1:
+        trait_set |= {"attr_sized_operands"}
+    return OpDef(
+        name,
+        summary=summary,
+        syntax=syntax,
+        traits=trait_set,
+        operands=operands,
+        results=values(outs) if outs is not None else None,
+        attributes=attributes,
+        regions=values(regions) if regions is not None else None,
+        successors=values(successors) if successors is not None else None,
+        parents=tuple(parents.split()),
+        implicit_terminator=implicit_terminator,
+        default_dialect=default_dialect,
+        type_rules=type_rules(types),
+        format=format,
+    )

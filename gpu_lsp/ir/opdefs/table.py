@@ -1,0 +1,73 @@
+"""The table of op definitions: every dialect's declarations, and the hooks upper layers attach."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from gpu_lsp.ir.opdefs import declarations
+from gpu_lsp.ir.opdefs.model import OpDef
+
+OPS: dict[str, OpDef] = {}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _build() -> None:
+    for definitions in declarations.ALL:
+        for definition in definitions:
+            if definition.name in OPS:
+                raise ValueError(f"operation {definition.name} declared twice")
+            OPS[definition.name] = definition
+
+
+def lookup(name: str) -> OpDef | None:
+    return OPS.get(name)
+
+
+def op_names() -> frozenset[str]:
+    return _NAMES
+
+
+def has_trait(name: str, trait: str) -> bool:
+    definition = OPS.get(name)
+    return definition is not None and trait in definition.traits
+
+
+def definition(name: str) -> OpDef:
+    """The declaration of `name`; an undeclared name in a registration is a programming error."""
+    found = OPS.get(name)
+    if found is None:
+        raise KeyError(f"no op definition for {name!r}")
+    return found
+
+
+def reader(*names: str) -> Callable[[F], F]:
+    """Attach `fn(cursor, state)` as the hand-written reader of each named op."""
+
+    def wrap(fn: F) -> F:
+        for name in names:
+            definition(name).reader = fn
+        return fn
+
+    return wrap
+
+
+def attach_readers(names: Iterable[str], fn: Callable[..., Any]) -> None:
+    """Attach one hand-written reader to many ops (intrinsic families read alike)."""
+    reader(*names)(fn)
+
+
+def printer(*names: str) -> Callable[[F], F]:
+    """Attach `fn(p, op)` as the hand-written printer of each named op."""
+
+    def wrap(fn: F) -> F:
+        for name in names:
+            definition(name).printer = fn
+        return fn
+
+    return wrap
+
+
+_build()
+_NAMES = frozenset(OPS)
