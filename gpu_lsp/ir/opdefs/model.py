@@ -152,7 +152,7 @@ def _value_arg(constraint: str, name: str) -> Arg:
 
 def _is_attribute(constraint: str) -> bool:
     head = constraint.split("<", 1)[0]
-    return head.endswith(("Attr", "Prop", "Property")) or _ATTR_WRAPPER.match(constraint) is not None
+    return head.endswith(("Attr", "AttrOf", "Prop", "Property")) or _ATTR_WRAPPER.match(constraint) is not None
 
 
 def _attr_arg(constraint: str, name: str) -> AttrArg:
