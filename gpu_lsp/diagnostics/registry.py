@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Fix, Related, Severity
-from gpu_lsp.dialects.registry import op_names
+from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.text import TextRange
 
 CODE_RE = re.compile(r"^GPU\d{3}$")

@@ -38,6 +38,7 @@ from gpu_lsp.ir.attributes import (
     UnitAttr,
 )
 from gpu_lsp.ir.core import Block, Operation, OpResult, Region, Value
+from gpu_lsp.ir.format_printer import print_format
 from gpu_lsp.ir.opdefs import OPS, OpDef
 
 INDENT = 2
@@ -700,10 +701,19 @@ def is_opaque(op: Operation) -> bool:
     return any(isinstance(r.type, T.UnknownType) for r in op.results)
 
 
+def custom_form(spec: OpDef | None) -> Callable[[OpPrinter, Operation], None] | None:
+    """The printer of an op's custom form: hand-written, else by its assembly format, else None."""
+    if spec is None:
+        return None
+    if spec.printer is not None:
+        return spec.printer
+    return print_format if spec.format is not None else None
+
+
 def _lossy_reader(spec: OpDef | None) -> bool:
-    if spec is None or spec.printer is not None:
+    if spec is None or custom_form(spec) is not None:
         return False
-    return spec.name in SOURCE_FORM or (spec.reader is None and spec.format is None)
+    return spec.name in SOURCE_FORM or spec.reader is None
 
 
 def needs_source(op: Operation) -> bool:
@@ -894,7 +904,8 @@ class OpPrinter:
     def op(self, op: Operation) -> None:
         """Print one operation (results, name, body) without indentation or newline."""
         spec = OPS.get(op.name)
-        custom = not self.generic and spec is not None and spec.printer is not None and op.known
+        custom_printer = custom_form(spec)
+        custom = not self.generic and custom_printer is not None and op.known
         if (
             self.source is not None
             and op.span is not None
@@ -918,7 +929,7 @@ class OpPrinter:
             mark, indent, depth = len(self.out), self.indent, len(self.dialects)
             w(name)
             try:
-                spec.printer(self, op)
+                custom_printer(self, op)
                 return
             except Exception:  # CannotPrint, or IR the custom form cannot show (e.g. a launch without its region arguments)
                 del self.out[mark:]

@@ -13,6 +13,7 @@ from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
+from gpu_lsp.parser.format_reader import read_format
 from gpu_lsp.parser.lexer import wrong_token_offset
 from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
 from gpu_lsp.parser.tolerant import read_tolerant
@@ -117,7 +118,7 @@ class Builder:
             state = OpState(name, num_named)
             cursor = Cursor(self.ctx, raw.items, end_pos, name)
             try:
-                (spec.reader or read_tolerant)(cursor, state)
+                (spec.reader or (read_format if spec.format is not None else read_tolerant))(cursor, state)
                 if not cursor.at_end and cursor.is_token("LOC"):
                     state.extra["loc"] = cursor.optional_loc()
                 cursor.done()

@@ -25,14 +25,6 @@ TRAITS = frozenset({
 
 SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
 
-# ODS type constraints with one type (buildable types): a format may leave their type out.
-BUILDABLE_TYPES = {
-    "Index": "index", "I1": "i1", "I8": "i8", "I16": "i16", "I32": "i32", "I64": "i64",
-    "F16": "f16", "BF16": "bf16", "F32": "f32", "F64": "f64", "GPU_AsyncToken": "!gpu.async.token",
-    "NoneType": "none",
-}
-
-
 @dataclass(frozen=True)
 class Arg:
     """One named operand, result, attribute, region or successor of an op definition."""
@@ -40,11 +32,6 @@ class Arg:
     name: str
     constraint: str
     kind: str = SINGLE
-
-    @property
-    def buildable(self) -> str | None:
-        """The type text a format may leave out (`Index` -> `index`), else None."""
-        return BUILDABLE_TYPES.get(self.constraint)
 
 
 @dataclass(frozen=True)

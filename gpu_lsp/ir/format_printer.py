@@ -1,0 +1,189 @@
+"""Print an op by its declared assembly format: the printer half of what ODS generates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from gpu_lsp.ir.attributes import Attribute, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.opdefs import OPS
+from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
+from gpu_lsp.ir.opdefs.model import OpDef
+from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
+
+if TYPE_CHECKING:
+    from gpu_lsp.ir.printer import OpPrinter
+
+_INTEGER_ATTRS = frozenset({"I1Attr", "I8Attr", "I16Attr", "I32Attr", "I64Attr", "IndexAttr", "SI32Attr", "UI32Attr", "SI64Attr", "UI64Attr"})
+
+
+class FormatContext:
+    """One op being printed by its format: its values by name and ODS's spacing state."""
+
+    def __init__(self, p: OpPrinter, op: Operation, definition: OpDef) -> None:
+        self.p = p
+        self.op = op
+        self.definition = definition
+        self.operands = operand_groups(definition, op) or {}
+        self.results = result_groups(definition, op) or {}
+        self.should_emit_space = True
+        self.last_was_punctuation = False
+
+    def space(self) -> None:
+        """The space ODS writes before an element that is not a literal."""
+        if self.should_emit_space or not self.last_was_punctuation:
+            self.p.write(" ")
+        self.should_emit_space = True
+        self.last_was_punctuation = False
+
+    def values(self, name: str) -> list[Value]:
+        if name == "operands":
+            return list(self.op.operands)
+        if name == "results":
+            return list(self.op.results)
+        return self.operands.get(name) or self.results.get(name) or []
+
+
+# `custom<Name>(...)` hooks: fn(format context, the directive's arguments) writes the piece.
+CustomPrinter = Callable[[FormatContext, tuple[Directive, ...]], None]
+CUSTOM_PRINTERS: dict[str, CustomPrinter] = {}
+
+
+def custom_printer(name: str) -> Callable[[CustomPrinter], CustomPrinter]:
+    """Register the printer of `custom<name>`; a name registered twice is a programming error."""
+
+    def wrap(fn: CustomPrinter) -> CustomPrinter:
+        if name in CUSTOM_PRINTERS:
+            raise ValueError(f"custom<{name}> registered twice")
+        CUSTOM_PRINTERS[name] = fn
+        return fn
+
+    return wrap
+
+
+def print_format(p: OpPrinter, op: Operation) -> None:
+    """Write what follows the op name, by the op's declared assembly format."""
+    definition = OPS[op.name]
+    assert definition.format is not None
+    directives = parse_format(definition.format)
+    ctx = FormatContext(p, op, definition)
+    _print(ctx, directives)
+
+
+def _should_emit_space_before(text: str, last_was_punctuation: bool) -> bool:
+    if len(text) != 1 and text != "->":
+        return True
+    if last_was_punctuation:
+        return text[0] not in ">)}],"
+    return text[0] not in "<>(){}[],"
+
+
+def _literal(ctx: FormatContext, text: str) -> None:
+    if text in ("", " ", "\\n"):
+        if text == " ":
+            ctx.p.write(" ")
+        ctx.should_emit_space = False
+        ctx.last_was_punctuation = True
+        return
+    if ctx.should_emit_space and _should_emit_space_before(text, ctx.last_was_punctuation):
+        ctx.p.write(" ")
+    ctx.p.write(text)
+    ctx.should_emit_space = len(text) != 1 or text[0] not in "<({["
+    ctx.last_was_punctuation = not (text[0] == "_" or text[0].isalpha())
+
+
+def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
+    p = ctx.p
+    definition = ctx.definition
+    for d in directives:
+        if isinstance(d, Literal):
+            _literal(ctx, d.text)
+        elif isinstance(d, AttrDict):
+            elided = set(variables(directives_of(definition))) | {"operandSegmentSizes"}
+            p.attr_dict(ctx.op, elided, keyword=d.keyword)
+            ctx.last_was_punctuation = False
+        elif isinstance(d, OptionalGroup):
+            if _present(ctx, d.anchor):
+                _print(ctx, tuple(e for e in d.elements if not _is_unit_anchor(ctx, e, d.anchor)))
+            else:
+                _print(ctx, d.else_elements)
+        elif isinstance(d, Var):
+            _variable(ctx, d.name)
+        elif isinstance(d, TypeOf):
+            ctx.space()
+            p.write(p.types(v.type for v in ctx.values(d.name)))
+        elif isinstance(d, FunctionalType):
+            ctx.space()
+            inputs = [v.type for v in ctx.values(d.inputs)]
+            outputs = [v.type for v in ctx.values(d.outputs)]
+            p.write(p.fmt.function_type(inputs, outputs))
+        elif isinstance(d, Custom):
+            CUSTOM_PRINTERS[d.name](ctx, d.args)
+
+
+def directives_of(definition: OpDef) -> tuple[Directive, ...]:
+    assert definition.format is not None
+    return parse_format(definition.format)
+
+
+def _is_unit_anchor(ctx: FormatContext, element: Directive, anchor: str | None) -> bool:
+    if not isinstance(element, Var) or element.name != anchor:
+        return False
+    attr = ctx.definition.attribute(element.name)
+    return attr is not None and attr.constraint == "UnitAttr"
+
+
+def _present(ctx: FormatContext, anchor: str | None) -> bool:
+    if anchor is None:
+        return False
+    definition = ctx.definition
+    if definition.operand(anchor) is not None or definition.result(anchor) is not None:
+        return bool(ctx.values(anchor))
+    region_index = next((k for k, r in enumerate(definition.regions or ()) if r.name == anchor), None)
+    if region_index is not None:
+        return region_index < len(ctx.op.regions) and bool(ctx.op.regions[region_index].blocks)
+    return ctx.op.get_attr(anchor) is not None
+
+
+def _variable(ctx: FormatContext, name: str) -> None:
+    p = ctx.p
+    definition = ctx.definition
+    if definition.operand(name) is not None or name == "operands":
+        ctx.space()
+        p.write(p.values(ctx.values(name)))
+        return
+    region_index = next((k for k, r in enumerate(definition.regions or ()) if r.name == name), None)
+    if region_index is not None:
+        ctx.space()
+        p.region(ctx.op.regions[region_index])
+        return
+    successor_index = next((k for k, s in enumerate(definition.successors or ()) if s.name == name), None)
+    if successor_index is not None:
+        ctx.space()
+        p.write(p.block_name(ctx.op.successors[successor_index]))
+        return
+    attr = ctx.op.get_attr(name)
+    declared = definition.attribute(name)
+    if attr is None or declared is None or isinstance(attr, UnitAttr):
+        return
+    ctx.space()
+    p.write(_attribute_text(p, declared.constraint, attr))
+
+
+def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
+    enum = ENUMS.get(constraint)
+    if enum is not None:
+        case = enum.case(attr)
+        if case is not None:
+            return case
+    if isinstance(attr, SymbolRefAttr):
+        return p.attr(attr)
+    if isinstance(attr, StringAttr) and constraint == "StrAttr":
+        return p.attr(attr)
+    if isinstance(attr, TypeAttr) and constraint.startswith("TypeAttr"):
+        return p.type(attr.type)
+    if isinstance(attr, IntegerAttr) and constraint in _INTEGER_ATTRS:
+        return p.attr(attr, elide_type=True)
+    return p.attr(attr)

@@ -1,0 +1,58 @@
+"""Enum attributes that assembly formats write as a bare keyword (`x`, `xor`, `slt`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import Attribute, DialectAttr, IntegerAttr
+
+
+@dataclass(frozen=True)
+class EnumDef:
+    """An ODS enum attribute: its cases and how the IR holds one (`#gpu<dim x>` or an i64 index)."""
+
+    constraint: str
+    cases: tuple[str, ...]
+    dialect: str = ""
+    mnemonic: str = ""
+    what: str = ""
+
+    def attribute(self, case: str) -> Attribute:
+        if self.mnemonic:
+            return DialectAttr(self.dialect, "", f"{self.mnemonic} {case}")
+        return IntegerAttr(self.cases.index(case), T.I64)
+
+    def case(self, attr: Attribute | None) -> str | None:
+        """The keyword `attr` stands for, or None when it is not a case of this enum."""
+        if isinstance(attr, DialectAttr) and self.mnemonic and attr.body:
+            head, _, case = attr.body.partition(" ")
+            return case if head == self.mnemonic and case in self.cases else None
+        if isinstance(attr, IntegerAttr) and not self.mnemonic and 0 <= attr.value < len(self.cases):
+            return self.cases[attr.value]
+        return None
+
+
+_ENUMS = (
+    EnumDef("GPU_DimensionAttr", ("x", "y", "z"), "gpu", "dim", "the dimension"),
+    EnumDef("GPU_ShuffleModeAttr", ("xor", "up", "down", "idx"), "gpu", "shuffle_mode", "the shuffle mode"),
+    EnumDef(
+        "GPU_AllReduceOperationAttr",
+        ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or", "xor", "minimumf", "maximumf"),
+        "gpu",
+        "all_reduce_op",
+        "the reduction",
+    ),
+    EnumDef(
+        "Arith_CmpIPredicateAttr",
+        ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"),
+        what="the predicate",
+    ),
+    EnumDef(
+        "Arith_CmpFPredicateAttr",
+        ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"),
+        what="the predicate",
+    ),
+)
+
+ENUMS: dict[str, EnumDef] = {e.constraint: e for e in _ENUMS}

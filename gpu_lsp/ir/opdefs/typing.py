@@ -1,0 +1,40 @@
+"""Types an op definition implies: buildable constraints (`Index`) and TypesMatchWith transforms."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gpu_lsp.ir import types as T
+
+# ODS type constraints with exactly one type: a format may leave that type out.
+_BUILDABLE: dict[str, T.Type] = {
+    "Index": T.INDEX, "I1": T.I1, "I8": T.I8, "I16": T.IntegerType(16), "I32": T.I32, "I64": T.I64,
+    "F16": T.F16, "BF16": T.FloatType("bf16"), "F32": T.F32, "F64": T.F64, "NoneType": T.NONE,
+    "GPU_AsyncToken": T.TOKEN,
+}
+
+
+def buildable_type(constraint: str) -> T.Type | None:
+    """The one type `constraint` allows (`Index` -> index), else None."""
+    return _BUILDABLE.get(constraint)
+
+
+def _element(ty: T.Type) -> T.Type:
+    """The element type of a shaped type (memref, tensor, vector, complex), else the type."""
+    element = getattr(ty, "element", None)
+    return element if isinstance(element, T.Type) else ty
+
+
+_TRANSFORMS: dict[str, Callable[[T.Type], T.Type]] = {
+    "same": lambda ty: ty,
+    "element": _element,
+}
+
+
+def transform_type(name: str, ty: T.Type) -> T.Type:
+    """The type TypesMatchWith's transform `name` gives for `ty`."""
+    return _TRANSFORMS[name](ty)
+
+
+def known_transform(name: str) -> bool:
+    return name in _TRANSFORMS

@@ -1,0 +1,313 @@
+"""Read an op by its declared assembly format: the reader half of what ODS generates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.opdefs import definition
+from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
+from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
+from gpu_lsp.ir.opdefs.typing import buildable_type, transform_type
+from gpu_lsp.parser.cursor import BlockRef, Cursor, OpState, Ref
+from gpu_lsp.parser.structure import RawRegion
+
+# Integer attribute constraints and the type their value has when the format elides it.
+_INTEGER_ATTRS = {
+    "I1Attr": T.I1, "I8Attr": T.IntegerType(8), "I16Attr": T.IntegerType(16), "I32Attr": T.I32, "I64Attr": T.I64,
+    "IndexAttr": T.INDEX, "SI32Attr": T.I32, "UI32Attr": T.I32, "SI64Attr": T.I64, "UI64Attr": T.I64,
+}
+_SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
+
+
+class FormatState:
+    """What the directives read so far: operands, types, regions and successors by name."""
+
+    def __init__(self, op: OpDef) -> None:
+        self.op = op
+        self.operands: dict[str, list[Ref]] = {}
+        self.types: dict[str, list[T.Type]] = {}
+        self.regions: dict[str, list[RawRegion | None]] = {}
+        self.successors: dict[str, list[BlockRef]] = {}
+
+
+# `custom<Name>(...)` hooks: fn(cursor, op state, format state, the directive's arguments).
+CustomReader = Callable[[Cursor, OpState, FormatState, tuple[Directive, ...]], None]
+CUSTOM_READERS: dict[str, CustomReader] = {}
+
+
+def custom_reader(name: str) -> Callable[[CustomReader], CustomReader]:
+    """Register the reader of `custom<name>`; a name registered twice is a programming error."""
+
+    def wrap(fn: CustomReader) -> CustomReader:
+        if name in CUSTOM_READERS:
+            raise ValueError(f"custom<{name}> registered twice")
+        CUSTOM_READERS[name] = fn
+        return fn
+
+    return wrap
+
+
+def read_format(c: Cursor, st: OpState) -> None:
+    """Read `st.name` by its declaration's assembly format into `st`."""
+    op = definition(st.name)
+    assert op.format is not None
+    fs = FormatState(op)
+    _read(c, st, fs, _bracketed(parse_format(op.format)))
+    _finish(st, fs)
+
+
+# --- directives -----------------------------------------------------------------------------
+
+
+class _Bracketed:
+    """Directives between a literal `(`/`[` and its closing literal (the cursor reads them as a group)."""
+
+    __slots__ = ("opener", "elements")
+
+    def __init__(self, opener: str, elements: list) -> None:
+        self.opener = opener
+        self.elements = elements
+
+
+_CLOSERS = {"(": ")", "[": "]"}
+
+
+def _bracketed(directives: tuple[Directive, ...]) -> list:
+    """Nest the directives between matching bracket literals, as the lexer nests tokens."""
+    out: list = []
+    stack: list[tuple[str, list]] = []
+    for d in directives:
+        if isinstance(d, Literal) and d.text in _CLOSERS:
+            stack.append((d.text, out))
+            out = []
+        elif isinstance(d, Literal) and stack and d.text == _CLOSERS[stack[-1][0]]:
+            opener, parent = stack.pop()
+            parent.append(_Bracketed(opener, out))
+            out = parent
+        elif isinstance(d, OptionalGroup):
+            out.append(OptionalGroup(tuple(_bracketed(d.elements)), d.anchor, tuple(_bracketed(d.else_elements))))
+        else:
+            out.append(d)
+    if stack:
+        raise ValueError(f"unbalanced brackets in an assembly format: {directives}")
+    return out
+
+
+def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
+    for d in directives:
+        if isinstance(d, Literal):
+            _literal(c, d.text)
+        elif isinstance(d, _Bracketed):
+            sub = c.group(d.opener)
+            _read(sub, st, fs, d.elements)
+            sub.done()
+        elif isinstance(d, Var):
+            _variable(c, st, fs, d.name)
+        elif isinstance(d, TypeOf):
+            _type_of(c, fs, d.name)
+        elif isinstance(d, FunctionalType):
+            fn = c.function_type()
+            _set_types(fs, d.inputs, list(fn.inputs))
+            _set_types(fs, d.outputs, list(fn.results))
+        elif isinstance(d, AttrDict):
+            if d.keyword:
+                c.attr_dict_with_keyword(st)
+            else:
+                c.optional_attr_dict(st)
+        elif isinstance(d, OptionalGroup):
+            if _present(c, fs.op, d.elements[0]):
+                _read(c, st, fs, list(d.elements))
+            else:
+                _read(c, st, fs, list(d.else_elements))
+        elif isinstance(d, Custom):
+            CUSTOM_READERS[d.name](c, st, fs, d.args)
+
+
+def _literal(c: Cursor, text: str) -> None:
+    if text in ("", " ", "\\n"):
+        return
+    if text[0].isalpha() or text[0] == "_":
+        c.keyword(text)
+    else:
+        c.punct(text)
+
+
+def _present(c: Cursor, op: OpDef, first: object) -> bool:
+    """Whether an optional group is written: its first element is next."""
+    if isinstance(first, Literal):
+        text = first.text
+        return c.is_keyword(text) if text[0].isalpha() or text[0] == "_" else c.is_punct(text)
+    if isinstance(first, _Bracketed):
+        return c.is_group(first.opener)
+    if isinstance(first, TypeOf):
+        return c.is_type()
+    if isinstance(first, Var):
+        if op.operand(first.name) is not None or first.name == "operands":
+            return c.is_operand()
+        if _region(op, first.name) is not None:
+            return c.is_region()
+        attr = op.attribute(first.name)
+        if attr is not None and attr.constraint in ENUMS:
+            return c.is_token("BARE") and c.peek().value in ENUMS[attr.constraint].cases
+        if attr is not None and attr.constraint in _SYMBOL_ATTRS:
+            return c.is_symbol()
+        return c.is_attr()
+    if isinstance(first, Custom):
+        return not c.at_end and not c.is_attr_dict() and not c.is_punct(":")
+    return False
+
+
+def _region(op: OpDef, name: str) -> Arg | None:
+    return next((r for r in op.regions or () if r.name == name), None)
+
+
+def _variable(c: Cursor, st: OpState, fs: FormatState, name: str) -> None:
+    op = fs.op
+    operand = op.operand(name)
+    if operand is not None:
+        if operand.kind == VARIADIC:
+            fs.operands[name] = c.operand_list()
+        elif operand.kind == OPTIONAL:
+            ref = c.optional_operand()
+            fs.operands[name] = [ref] if ref is not None else []
+        else:
+            fs.operands[name] = [c.operand()]
+        return
+    if name == "operands":
+        refs = c.operand_list()
+        for arg, ref in zip(op.operands or (), refs):
+            fs.operands[arg.name] = [ref]
+        return
+    region = _region(op, name)
+    if region is not None:
+        fs.regions.setdefault(name, []).append(c.region())
+        return
+    successor = next((s for s in op.successors or () if s.name == name), None)
+    if successor is not None:
+        fs.successors.setdefault(name, []).append(c.block_ref())
+        return
+    attr = op.attribute(name)
+    if attr is None:
+        raise ValueError(f"{op.name}: the format names ${name}, which the op does not declare")
+    st.properties[name] = _attribute(c, attr)
+
+
+def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
+    constraint = attr.constraint
+    if constraint == "UnitAttr":
+        return UnitAttr()
+    enum = ENUMS.get(constraint)
+    if enum is not None:
+        tok = c.peek()
+        if not (c.is_token("BARE") or c.is_token("TYPE")) or tok.value not in enum.cases:
+            c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}")
+        c.next()
+        return enum.attribute(tok.value)
+    if constraint in _SYMBOL_ATTRS:
+        return c.symbol()
+    if constraint == "StrAttr":
+        return StringAttr(c.string())
+    if constraint.startswith("TypeAttr"):
+        return TypeAttr(c.type())
+    ty = _INTEGER_ATTRS.get(constraint)
+    if ty is not None:
+        return IntegerAttr(c.integer(), ty)
+    return c.attr()
+
+
+def _type_of(c: Cursor, fs: FormatState, name: str) -> None:
+    if _arg(fs.op, name) is not None and _arg(fs.op, name).kind == SINGLE:  # type: ignore[union-attr]
+        fs.types[name] = [c.type()]
+        return
+    if _arg(fs.op, name) is not None and _arg(fs.op, name).kind == OPTIONAL and not fs.operands.get(name, [None]):  # type: ignore[union-attr]
+        return
+    _set_types(fs, name, c.type_list())
+
+
+def _arg(op: OpDef, name: str) -> Arg | None:
+    return op.operand(name) or op.result(name)
+
+
+def _set_types(fs: FormatState, name: str, types: list[T.Type]) -> None:
+    """Types of one named operand/result, or of all operands/results (`operands`, `results`)."""
+    if name == "operands":
+        _spread(fs, fs.op.operands or (), types, use_counts=True)
+    elif name == "results":
+        _spread(fs, fs.op.results or (), types, use_counts=False)
+    else:
+        fs.types[name] = types
+
+
+def _spread(fs: FormatState, args: tuple[Arg, ...], types: list[T.Type], use_counts: bool) -> None:
+    i = 0
+    for arg in args:
+        if use_counts:
+            n = len(fs.operands.get(arg.name, []))
+        else:
+            n = 1 if arg.kind == SINGLE else len(types) - i - sum(a.kind == SINGLE for a in args[args.index(arg) + 1 :])
+        fs.types[arg.name] = types[i : i + n]
+        i += n
+
+
+# --- after the directives: types, operands, results, segments ---------------------------------
+
+
+def _finish(st: OpState, fs: FormatState) -> None:
+    op = fs.op
+    _infer_types(fs)
+    for arg in op.operands or ():
+        refs = fs.operands.get(arg.name, [])
+        types = fs.types.get(arg.name, [])
+        for k, ref in enumerate(refs):
+            if k < len(types):
+                ref.type = types[k]
+        st.refs.extend(refs)
+    for arg in op.results or ():
+        types = fs.types.get(arg.name)
+        if types is None:
+            types = [T.UNKNOWN] if arg.kind == SINGLE else []
+        st.result_types.extend(types)
+    if op.has("attr_sized_operands"):
+        sizes = tuple(len(fs.operands.get(arg.name, [])) for arg in op.operands or ())
+        st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, sizes)
+    for arg in op.regions or ():
+        for raw in fs.regions.get(arg.name, []):
+            st.add_region(raw)
+    for arg in op.successors or ():
+        st.successors.extend(fs.successors.get(arg.name, []))
+
+
+def _count(fs: FormatState, arg: Arg, is_operand: bool) -> int:
+    if is_operand:
+        return len(fs.operands.get(arg.name, []))
+    return 1 if arg.kind == SINGLE else len(fs.types.get(arg.name, []))
+
+
+def _infer_types(fs: FormatState) -> None:
+    """Types the format leaves out: buildable constraints, type rules, SameOperandsAndResultType."""
+    op = fs.op
+    for is_operand, args in ((True, op.operands or ()), (False, op.results or ())):
+        for arg in args:
+            if arg.name in fs.types:
+                continue
+            built = buildable_type(arg.constraint)
+            if built is not None:
+                fs.types[arg.name] = [built] * _count(fs, arg, is_operand)
+    for _ in range(2):
+        for rule in op.type_rules:
+            if rule.target in fs.types or rule.source not in fs.types or not fs.types[rule.source]:
+                continue
+            target = _arg(op, rule.target)
+            if target is None:
+                continue
+            derived = transform_type(rule.transform, fs.types[rule.source][0])
+            fs.types[rule.target] = [derived] * _count(fs, target, op.operand(rule.target) is not None)
+    if op.has("same_type"):
+        known = next((ts[0] for ts in fs.types.values() if ts), None)
+        if known is not None:
+            for is_operand, args in ((True, op.operands or ()), (False, op.results or ())):
+                for arg in args:
+                    fs.types.setdefault(arg.name, [known] * _count(fs, arg, is_operand))
