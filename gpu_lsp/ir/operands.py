@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import lookup
-from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE
+from gpu_lsp.ir.opdefs.segments import split
 
 SEGMENTS = "operandSegmentSizes"
 
@@ -31,38 +31,24 @@ def segment_sizes(op: Operation) -> tuple[int, ...] | None:
     return None
 
 
-def _group_sizes(op: Operation) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
-    definition = lookup(op.name)
-    if definition is None or definition.operands is None:
-        return None
-    declared = definition.operands
-    names = tuple(arg.name for arg in declared)
-    count = len(op.operands)
-    if definition.has("attr_sized_operands"):
-        sizes = segment_sizes(op)
-        if sizes is None or len(sizes) != len(declared) or sum(sizes) != count:
-            return None
-        return names, tuple(sizes)
-    fixed = sum(arg.kind == SINGLE for arg in declared)
-    rest = count - fixed
-    variable = [arg for arg in declared if arg.kind != SINGLE]
-    if rest < 0 or (not variable and rest) or (variable and variable[0].kind == OPTIONAL and rest > 1):
-        return None
-    return names, tuple(1 if arg.kind == SINGLE else rest for arg in declared)
-
-
 def operand_ranges(op: Operation) -> dict[str, range] | None:
     """Where each declared operand group lies in `op.operands`: from `operandSegmentSizes` when the
     op has several optional or variadic groups, else from the count. None when the op has no
     declared operands or its operands do not fit the declaration."""
-    grouped = _group_sizes(op)
-    if grouped is None:
+    definition = lookup(op.name)
+    if definition is None or definition.operands is None:
+        return None
+    sizes = segment_sizes(op) if definition.has("attr_sized_operands") else None
+    if definition.has("attr_sized_operands") and sizes is None:
+        return None
+    indices = split(definition.operands, range(len(op.operands)), sizes)
+    if indices is None:
         return None
     out: dict[str, range] = {}
     pos = 0
-    for name, size in zip(*grouped):
-        out[name] = range(pos, pos + size)
-        pos += size
+    for name, group in indices.items():
+        out[name] = range(pos, pos + len(group))
+        pos += len(group)
     return out
 
 
