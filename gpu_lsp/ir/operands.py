@@ -52,6 +52,12 @@ def operand_ranges(op: Operation) -> dict[str, range] | None:
     return out
 
 
+def operand_range(op: Operation, name: str) -> range:
+    """The indices in `op.operands` of the declared group `name` (empty when absent or malformed)."""
+    ranges = operand_ranges(op)
+    return ranges.get(name, range(0)) if ranges is not None else range(0)
+
+
 def segments(op: Operation) -> dict[str, list[Value]] | None:
     """The operands of `op` by declared name (`asyncDependencies`, `gridSizeX`, `kernelOperands`...)."""
     ranges = operand_ranges(op)
@@ -63,9 +69,8 @@ def segments(op: Operation) -> dict[str, list[Value]] | None:
 
 def operand_group(op: Operation, name: str) -> list[Value]:
     """The operands of the declared group `name` (empty when absent or when the op is malformed)."""
-    ranges = operand_ranges(op)
-    found = ranges.get(name) if ranges is not None else None
-    return op.operands[found.start : found.stop] if found is not None else []
+    found = operand_range(op, name)
+    return op.operands[found.start : found.stop]
 
 
 def operand(op: Operation, name: str) -> Value | None:

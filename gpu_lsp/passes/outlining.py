@@ -28,6 +28,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
+from gpu_lsp.ir.operands import segments as operand_groups
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
 from gpu_lsp.passes.effects import constant_int, is_registered
 from gpu_lsp.passes.registration import gpu_pass
@@ -66,16 +67,17 @@ class LaunchParts:
 
 
 def launch_parts(launch: Operation) -> LaunchParts:
-    seg = launch.properties.get("operandSegmentSizes")
-    sizes = list(seg.values) if isinstance(seg, DenseArrayAttr) else [0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]
-    ops = launch.operands
-    groups = []
-    pos = 0
-    for n in sizes:
-        groups.append(ops[pos : pos + n])
-        pos += n
-    cluster = groups[7] + groups[8] + groups[9]
-    return LaunchParts(groups[0], groups[1] + groups[2] + groups[3], groups[4] + groups[5] + groups[6], cluster, groups[10])
+    groups = operand_groups(launch)
+    if groups is None:  # no segment sizes: the six sizes alone
+        ops = launch.operands
+        return LaunchParts([], ops[0:3], ops[3:6], [], [])
+
+    def xyz(prefix: str) -> list:
+        return [v for d in "XYZ" for v in groups[prefix + d]]
+
+    return LaunchParts(
+        groups["asyncDependencies"], xyz("gridSize"), xyz("blockSize"), xyz("clusterSize"), groups["dynamicSharedMemorySize"]
+    )
 
 
 def attribution_counts(launch: Operation) -> tuple[int, int]:

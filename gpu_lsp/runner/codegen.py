@@ -18,6 +18,7 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.operands import segments
 from gpu_lsp.runner.affinemap import Expr, parse_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
@@ -831,10 +832,10 @@ class FunctionEmitter:
         self.emit("}")
 
     def _parallel(self, op: Operation) -> None:
-        seg = dense_array_values(op.get_attr("operandSegmentSizes"))
-        n = int(seg[0])
-        vals = list(op.operands)
-        lbs, ubs, steps, inits = vals[:n], vals[n : 2 * n], vals[2 * n : 3 * n], vals[3 * n :]
+        groups = segments(op) or {}
+        lbs, ubs, steps = groups["lowerBound"], groups["upperBound"], groups["step"]
+        inits = groups["initVals"]
+        n = len(lbs)
         body = op.regions[0]
         results = [self.var(r) for r in op.results]
         for r, init in zip(results, inits):

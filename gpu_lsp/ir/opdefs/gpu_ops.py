@@ -26,7 +26,15 @@ OPS = (
     declare(
         'gpu.func',
         'A GPU function (a kernel when marked `kernel`), with optional workgroup and private attributions.',
-        ins='TypeAttrOf<FunctionType>:$function_type, OptionalAttr<DictArrayAttr>:$arg_attrs, OptionalAttr<DictArrayAttr>:$res_attrs, OptionalAttr<DictArrayAttr>:$workgroup_attrib_attrs, OptionalAttr<DictArrayAttr>:$private_attrib_attrs, OptionalAttr<GPU_OptionalDimSizeHintAttr>:$known_block_size, OptionalAttr<GPU_OptionalDimSizeHintAttr>:$known_grid_size, OptionalAttr<GPU_OptionalDimSizeHintAttr>:$known_cluster_size, OptionalAttr<I64Attr>:$workgroup_attributions, UnitAttr:$kernel',
+        ins=(
+            'TypeAttrOf<FunctionType>:$function_type, OptionalAttr<DictArrayAttr>:$arg_attrs, '
+            'OptionalAttr<DictArrayAttr>:$res_attrs, OptionalAttr<DictArrayAttr>:$workgroup_attrib_attrs, '
+            'OptionalAttr<DictArrayAttr>:$private_attrib_attrs, '
+            'OptionalAttr<GPU_OptionalDimSizeHintAttr>:$known_block_size, '
+            'OptionalAttr<GPU_OptionalDimSizeHintAttr>:$known_grid_size, '
+            'OptionalAttr<GPU_OptionalDimSizeHintAttr>:$known_cluster_size, '
+            'OptionalAttr<I64Attr>:$workgroup_attributions, UnitAttr:$kernel'
+        ),
         outs='',
         regions='AnyRegion:$body',
         traits='function isolated symbol',
@@ -36,20 +44,41 @@ OPS = (
     declare(
         'gpu.launch',
         'Launches an inline kernel: the region runs on a grid of blocks of threads.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$gridSizeX, Index:$gridSizeY, Index:$gridSizeZ, Index:$blockSizeX, Index:$blockSizeY, Index:$blockSizeZ, Optional<Index>:$clusterSizeX, Optional<Index>:$clusterSizeY, Optional<Index>:$clusterSizeZ, Optional<I32>:$dynamicSharedMemorySize, UnitAttr:$cooperative, OptionalAttr<FlatSymbolRefAttr>:$module, OptionalAttr<FlatSymbolRefAttr>:$function, OptionalAttr<I64Attr>:$workgroup_attributions',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$gridSizeX, Index:$gridSizeY, Index:$gridSizeZ, '
+            'Index:$blockSizeX, Index:$blockSizeY, Index:$blockSizeZ, Optional<Index>:$clusterSizeX, '
+            'Optional<Index>:$clusterSizeY, Optional<Index>:$clusterSizeZ, '
+            'Optional<I32>:$dynamicSharedMemorySize, UnitAttr:$cooperative, '
+            'OptionalAttr<FlatSymbolRefAttr>:$module, OptionalAttr<FlatSymbolRefAttr>:$function, '
+            'OptionalAttr<I64Attr>:$workgroup_attributions'
+        ),
         outs='Optional<GPU_AsyncToken>:$asyncToken',
         regions='AnyRegion:$body',
         traits='async recursive_effects',
-        syntax='%t = gpu.launch [async [%deps]] [clusters(...) in (...)] blocks(%bx, %by, %bz) in (%gx = %a, ...) threads(%tx, %ty, %tz) in (%sx = %b, ...) [dynamic_shared_memory_size %s] [module(@m)] [function(@f)] [workgroup(...)] [private(...)] { ... gpu.terminator }',
+        syntax=(
+            '%t = gpu.launch [async [%deps]] [clusters(...) in (...)] blocks(%bx, %by, %bz) in (%gx = %a, ...) '
+            'threads(%tx, %ty, %tz) in (%sx = %b, ...) [dynamic_shared_memory_size %s] [module(@m)] '
+            '[function(@f)] [workgroup(...)] [private(...)] { ... gpu.terminator }'
+        ),
     ),
     declare(
         'gpu.launch_func',
         'Launches an outlined kernel (a gpu.func in a gpu.module) on a grid.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, SymbolRefAttr:$kernel, LaunchIndx:$gridSizeX, LaunchIndx:$gridSizeY, LaunchIndx:$gridSizeZ, LaunchIndx:$blockSizeX, LaunchIndx:$blockSizeY, LaunchIndx:$blockSizeZ, Optional<LaunchIndx>:$clusterSizeX, Optional<LaunchIndx>:$clusterSizeY, Optional<LaunchIndx>:$clusterSizeZ, Optional<I32>:$dynamicSharedMemorySize, Variadic<AnyType>:$kernelOperands, Optional<AnyType>:$asyncObject, UnitAttr:$cooperative',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, SymbolRefAttr:$kernel, LaunchIndx:$gridSizeX, '
+            'LaunchIndx:$gridSizeY, LaunchIndx:$gridSizeZ, LaunchIndx:$blockSizeX, LaunchIndx:$blockSizeY, '
+            'LaunchIndx:$blockSizeZ, Optional<LaunchIndx>:$clusterSizeX, Optional<LaunchIndx>:$clusterSizeY, '
+            'Optional<LaunchIndx>:$clusterSizeZ, Optional<I32>:$dynamicSharedMemorySize, '
+            'Variadic<AnyType>:$kernelOperands, Optional<AnyType>:$asyncObject, UnitAttr:$cooperative'
+        ),
         outs='Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
-        syntax='%t = gpu.launch_func [async [%deps]] [<%stream : T>] @module::@kernel [clusters in (...)] blocks in (%gx, %gy, %gz) threads in (%bx, %by, %bz) [: T] [dynamic_shared_memory_size %s] [args(%a : T, ...)]',
+        syntax=(
+            '%t = gpu.launch_func [async [%deps]] [<%stream : T>] @module::@kernel [clusters in (...)] '
+            'blocks in (%gx, %gy, %gz) threads in (%bx, %by, %bz) [: T] [dynamic_shared_memory_size %s] '
+            '[args(%a : T, ...)]'
+        ),
     ),
     declare(
         'gpu.return',
@@ -208,7 +237,10 @@ OPS = (
     declare(
         'gpu.subgroup_reduce',
         'Reduces a value across the lanes of a subgroup, optionally in clusters.',
-        ins='AnyType:$value, GPU_AllReduceOperationAttr:$op, UnitAttr:$uniform, OptionalAttr<I32Attr>:$cluster_size, DefaultValuedAttr<I32Attr, "1">:$cluster_stride',
+        ins=(
+            'AnyType:$value, GPU_AllReduceOperationAttr:$op, UnitAttr:$uniform, '
+            'OptionalAttr<I32Attr>:$cluster_size, DefaultValuedAttr<I32Attr, "1">:$cluster_stride'
+        ),
         outs='AnyType:$result',
         regions='',
         traits='pure',
@@ -243,7 +275,10 @@ OPS = (
     declare(
         'gpu.barrier',
         'Synchronises all threads of a workgroup.',
-        ins='Optional<GPU_NamedBarrier>:$named_barrier, OptionalAttr<GPU_AddressSpaceAttrArray>:$address_spaces, DefaultValuedAttr<GPU_ScopeAttr, "workgroup">:$scope',
+        ins=(
+            'Optional<GPU_NamedBarrier>:$named_barrier, OptionalAttr<GPU_AddressSpaceAttrArray>:$address_spaces, '
+            'DefaultValuedAttr<GPU_ScopeAttr, "workgroup">:$scope'
+        ),
         outs='',
         regions='',
         syntax='gpu.barrier [named(%b : !gpu.named_barrier)] [memfence [#gpu.address_space<...>, ...]] [scope <subgroup|workgroup|...>]',
@@ -442,7 +477,10 @@ OPS = (
     declare(
         'gpu.create_coo',
         'Creates a sparse matrix handle in COO format.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$rowIdxs, AnyMemRef:$colIdxs, AnyMemRef:$values',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, '
+            'AnyMemRef:$rowIdxs, AnyMemRef:$colIdxs, AnyMemRef:$values'
+        ),
         outs='AnyType:$spmat, Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -460,7 +498,10 @@ OPS = (
     declare(
         'gpu.create_csr',
         'Creates a sparse matrix handle in CSR format.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$rowPos, AnyMemRef:$colIdxs, AnyMemRef:$values',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, '
+            'AnyMemRef:$rowPos, AnyMemRef:$colIdxs, AnyMemRef:$values'
+        ),
         outs='AnyType:$spmat, Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -469,7 +510,10 @@ OPS = (
     declare(
         'gpu.create_csc',
         'Creates a sparse matrix handle in CSC format.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$colPos, AnyMemRef:$rowIdxs, AnyMemRef:$values',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, '
+            'AnyMemRef:$colPos, AnyMemRef:$rowIdxs, AnyMemRef:$values'
+        ),
         outs='AnyType:$spmat, Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -478,7 +522,10 @@ OPS = (
     declare(
         'gpu.create_bsr',
         'Creates a sparse matrix handle in BSR format.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$brows, Index:$bcols, Index:$bnnz, Index:$rBlockSize, Index:$cBlockSize, AnyMemRef:$bRowPos, AnyMemRef:$bColIdxs, AnyMemRef:$values',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$brows, Index:$bcols, Index:$bnnz, '
+            'Index:$rBlockSize, Index:$cBlockSize, AnyMemRef:$bRowPos, AnyMemRef:$bColIdxs, AnyMemRef:$values'
+        ),
         outs='AnyType:$spmat, Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -487,7 +534,10 @@ OPS = (
     declare(
         'gpu.create_2to4_spmat',
         'Creates a 2:4 structured sparse matrix handle (cuSPARSELt).',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, AnyMemRef:$memref, OptionalAttr<GPU_Prune2To4SpMatFlagAttr>:$pruneFlag',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, AnyMemRef:$memref, '
+            'OptionalAttr<GPU_Prune2To4SpMatFlagAttr>:$pruneFlag'
+        ),
         outs='AnyType:$spMat, Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -505,7 +555,10 @@ OPS = (
     declare(
         'gpu.spmv_buffer_size',
         'The workspace size of a SpMV.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnX, AnyType:$dnY, OptionalAttr<GPU_TransposeModeAttr>:$modeA, TypeAttr:$computeType',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnX, AnyType:$dnY, '
+            'OptionalAttr<GPU_TransposeModeAttr>:$modeA, TypeAttr:$computeType'
+        ),
         outs='Index:$bufferSz, Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -514,7 +567,10 @@ OPS = (
     declare(
         'gpu.spmv',
         'Sparse matrix times dense vector.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnX, AnyType:$dnY, AnyMemRef:$buffer, OptionalAttr<GPU_TransposeModeAttr>:$modeA, TypeAttr:$computeType',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnX, AnyType:$dnY, '
+            'AnyMemRef:$buffer, OptionalAttr<GPU_TransposeModeAttr>:$modeA, TypeAttr:$computeType'
+        ),
         outs='Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -523,7 +579,11 @@ OPS = (
     declare(
         'gpu.spmm_buffer_size',
         'The workspace sizes of a SpMM.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnmatB, AnyType:$dnmatC, OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnmatB, AnyType:$dnmatC, '
+            'OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, '
+            'TypeAttr:$computeType'
+        ),
         outs='Variadic<Index>:$bufferSzs, Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -532,7 +592,11 @@ OPS = (
     declare(
         'gpu.spmm',
         'Sparse matrix times dense matrix.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnmatB, AnyType:$dnmatC, Variadic<AnyMemRef>:$buffers, OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnmatB, AnyType:$dnmatC, '
+            'Variadic<AnyMemRef>:$buffers, OptionalAttr<GPU_TransposeModeAttr>:$modeA, '
+            'OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType'
+        ),
         outs='Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -541,7 +605,11 @@ OPS = (
     declare(
         'gpu.sddmm_buffer_size',
         'The workspace size of an SDDMM.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$dnmatA, AnyType:$dnmatB, AnyType:$spmatC, OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$dnmatA, AnyType:$dnmatB, AnyType:$spmatC, '
+            'OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, '
+            'TypeAttr:$computeType'
+        ),
         outs='Index:$bufferSz, Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -550,7 +618,11 @@ OPS = (
     declare(
         'gpu.sddmm',
         'Sampled dense-dense matrix multiplication.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$dnmatA, AnyType:$dnmatB, AnyType:$spmatC, AnyMemRef:$buffer, OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$dnmatA, AnyType:$dnmatB, AnyType:$spmatC, '
+            'AnyMemRef:$buffer, OptionalAttr<GPU_TransposeModeAttr>:$modeA, '
+            'OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType'
+        ),
         outs='Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
@@ -577,16 +649,28 @@ OPS = (
     declare(
         'gpu.spgemm_work_estimation_or_compute',
         'The work estimation or compute phase of a SpGEMM.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$desc, AnyType:$spmatA, AnyType:$spmatB, AnyType:$spmatC, Index:$bufferSz, AnyMemRef:$buffer, OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType, GPU_SpGEMMWorkEstimationOrComputeKindAttr:$kind',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$desc, AnyType:$spmatA, AnyType:$spmatB, '
+            'AnyType:$spmatC, Index:$bufferSz, AnyMemRef:$buffer, OptionalAttr<GPU_TransposeModeAttr>:$modeA, '
+            'OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType, '
+            'GPU_SpGEMMWorkEstimationOrComputeKindAttr:$kind'
+        ),
         outs='Index:$bufferSzNew, Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',
-        syntax='%size, %t = gpu.spgemm_work_estimation_or_compute async [%dep] {COMPUTE} %spA[{T}], %spB[{T}], %spC, %desc, %size0, %buf : f32 into memref<0xi8>',
+        syntax=(
+            '%size, %t = gpu.spgemm_work_estimation_or_compute async [%dep] {COMPUTE} %spA[{T}], %spB[{T}], '
+            '%spC, %desc, %size0, %buf : f32 into memref<0xi8>'
+        ),
     ),
     declare(
         'gpu.spgemm_copy',
         'Copies the result of a SpGEMM into its output matrix.',
-        ins='Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$desc, AnyType:$spmatA, AnyType:$spmatB, AnyType:$spmatC, OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType',
+        ins=(
+            'Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$desc, AnyType:$spmatA, AnyType:$spmatB, '
+            'AnyType:$spmatC, OptionalAttr<GPU_TransposeModeAttr>:$modeA, '
+            'OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType'
+        ),
         outs='Optional<GPU_AsyncToken>:$asyncToken',
         regions='',
         traits='async',

@@ -21,7 +21,18 @@ OPS = (
         traits='symbol',
         syntax='memref.global ["private"] [constant] @name : memref<...> [= dense<...>]',
     ),
-    declare('memref.subview', 'A strided view of a part of a memref.', traits='pure', syntax='%v = memref.subview %m[%o, 0] [%n, 4] [1, 1] : T to U'),
+    declare(
+        'memref.subview',
+        'A strided view of a part of a memref.',
+        ins=(
+            'AnyMemRef:$source, Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, '
+            'DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides'
+        ),
+        outs='AnyMemRef:$result',
+        regions='',
+        traits='pure',
+        syntax='%v = memref.subview %m[%o, 0] [%n, 4] [1, 1] : T to U',
+    ),
     declare(
         'memref.view',
         'A typed view of a byte buffer at a byte offset.',
@@ -33,6 +44,12 @@ OPS = (
     declare(
         'memref.reinterpret_cast',
         "A view of a memref's buffer with a new offset, sizes and strides.",
+        ins=(
+            'AnyRankedOrUnrankedMemRef:$source, Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, '
+            'DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides'
+        ),
+        outs='AnyMemRef:$result',
+        regions='',
         traits='pure',
         syntax='%r = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 4], strides: [4, 1] : T to U',
     ),

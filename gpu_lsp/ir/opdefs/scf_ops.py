@@ -32,6 +32,9 @@ OPS = (
     declare(
         'scf.parallel',
         'A parallel loop nest; results are combined by scf.reduce.',
+        ins='Variadic<Index>:$lowerBound, Variadic<Index>:$upperBound, Variadic<Index>:$step, Variadic<AnyType>:$initVals',
+        outs='Variadic<AnyType>:$results',
+        regions='SizedRegion<1>:$region',
         traits='single_block',
         syntax='%r = scf.parallel (%i, %j) = (%lb0, %lb1) to (%ub0, %ub1) step (%s0, %s1) [init (%x) -> T] { ... scf.reduce }',
     ),
@@ -50,6 +53,14 @@ OPS = (
     declare(
         'scf.forall',
         'A parallel loop over a multi-dimensional range, with `shared_outs` updated in scf.forall.in_parallel.',
+        ins=(
+            'Variadic<Index>:$dynamicLowerBound, Variadic<Index>:$dynamicUpperBound, Variadic<Index>:$dynamicStep, '
+            'Variadic<AnyRankedTensor>:$outputs, DenseI64ArrayAttr:$staticLowerBound, '
+            'DenseI64ArrayAttr:$staticUpperBound, DenseI64ArrayAttr:$staticStep, '
+            'OptionalAttr<DeviceMappingArrayAttr>:$mapping'
+        ),
+        outs='Variadic<AnyType>:$results',
+        regions='SizedRegion<1>:$region',
         traits='single_block',
         syntax='%r = scf.forall (%i, %j) in (%n, 8) [shared_outs(%o = %t) -> (T)] { ... } [{mapping = [...]}]',
     ),
