@@ -29,8 +29,9 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
 from gpu_lsp.ir.operands import segments as operand_groups
+from gpu_lsp.ir.traits import constant_int
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
-from gpu_lsp.passes.effects import constant_int, is_registered
+from gpu_lsp.passes.effects import is_registered
 from gpu_lsp.passes.registration import gpu_pass
 from gpu_lsp.passes.rewriter import (
     body_block,

@@ -11,17 +11,22 @@ OPS = (
     declare(
         'affine.for',
         'A loop with affine bounds and a constant step; `iter_args` carry values across iterations.',
-        traits='single_block',
+        traits='recursive_effects single_block',
+        implicit_terminator='affine.yield',
         syntax='%r = affine.for %i = 0 to %n [step 2] [iter_args(%a = %x) -> (T)] { ... }',
     ),
     declare(
         'affine.parallel',
         'A parallel loop nest with affine bounds and optional reductions.',
+        traits='recursive_effects',
+        implicit_terminator='affine.yield',
         syntax='%r = affine.parallel (%i, %j) = (0, 0) to (%n, 10) [step (1, 2)] [reduce ("addf") -> (f32)] { ... }',
     ),
     declare(
         'affine.if',
         'Runs the `then` or `else` region depending on an integer set.',
+        traits='recursive_effects',
+        implicit_terminator='affine.yield',
         syntax='%r = affine.if #set(%i)[%n] [-> (T)] { ... } [else { ... }]',
     ),
     declare('affine.load', 'Loads an element at affine indices.', syntax='%v = affine.load %m[%i + 1, %j] : memref<...>'),

@@ -8,7 +8,8 @@ OPS = (
     declare(
         'async.execute',
         'Runs a region asynchronously; returns a completion token and one !async.value per yielded value.',
-        traits='single_block',
+        traits='recursive_effects single_block',
+        implicit_terminator='async.yield',
         syntax='%t, %v = async.execute [%dep] (%a as %x: !async.value<T>) -> !async.value<R> { ... async.yield %r : R }',
     ),
     declare('async.yield', 'Ends an async.execute region with its values.', traits='return_like terminator', syntax='async.yield [%v : T]'),
@@ -20,6 +21,7 @@ OPS = (
         'async.func',
         'A function that runs asynchronously and returns tokens or values.',
         traits='function isolated symbol',
+        default_dialect='async',
         syntax='async.func @f(%a: T) -> !async.value<R> { ... }',
     ),
     declare('async.return', 'Returns from an async.func.', traits='return_like terminator', syntax='async.return [%v : T]'),

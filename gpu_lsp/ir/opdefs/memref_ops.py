@@ -85,6 +85,8 @@ OPS = (
     declare(
         'memref.alloca_scope',
         'A region whose stack allocations are freed at its end.',
+        traits='recursive_effects',
+        implicit_terminator='memref.alloca_scope.return',
         syntax='%r = memref.alloca_scope [-> (T)] { ... memref.alloca_scope.return %v : T }',
     ),
     declare(

@@ -8,18 +8,21 @@ OPS = (
     declare(
         'scf.for',
         'A counted loop; `iter_args` carry values from one iteration to the next and out of the loop.',
-        traits='single_block',
+        traits='recursive_effects single_block',
+        implicit_terminator='scf.yield',
         syntax='%r = scf.for [unsigned] %iv = %lb to %ub step %step [iter_args(%a = %init) -> (T)] [: i32] { ... scf.yield %a2 : T }',
     ),
     declare(
         'scf.if',
         'Runs the `then` region, or the optional `else` region, depending on an i1 condition.',
-        traits='single_block',
+        traits='recursive_effects single_block',
+        implicit_terminator='scf.yield',
         syntax='%r = scf.if %cond [-> (T)] { ... } [else { ... }]',
     ),
     declare(
         'scf.while',
         'A while loop: the `before` region computes the condition, the `after` region the body.',
+        traits='recursive_effects',
         syntax='%r = scf.while (%a = %init) : (T) -> (R) { ... scf.condition(%c) %v : R } do { ^bb0(%x: R): ... scf.yield %y : T }',
     ),
     declare(
@@ -35,13 +38,14 @@ OPS = (
         ins='Variadic<Index>:$lowerBound, Variadic<Index>:$upperBound, Variadic<Index>:$step, Variadic<AnyType>:$initVals',
         outs='Variadic<AnyType>:$results',
         regions='SizedRegion<1>:$region',
-        traits='single_block',
+        traits='recursive_effects single_block',
+        implicit_terminator='scf.reduce',
         syntax='%r = scf.parallel (%i, %j) = (%lb0, %lb1) to (%ub0, %ub1) step (%s0, %s1) [init (%x) -> T] { ... scf.reduce }',
     ),
     declare(
         'scf.reduce',
         'Terminates scf.parallel; each operand is combined by its reduction region.',
-        traits='terminator',
+        traits='recursive_effects terminator',
         syntax='scf.reduce(%a, %b : T, U) { ^bb0(%l: T, %r: T): ... scf.reduce.return %x : T }, { ... }',
     ),
     declare(
@@ -61,7 +65,8 @@ OPS = (
         ),
         outs='Variadic<AnyType>:$results',
         regions='SizedRegion<1>:$region',
-        traits='single_block',
+        traits='recursive_effects single_block',
+        implicit_terminator='scf.forall.in_parallel',
         syntax='%r = scf.forall (%i, %j) in (%n, 8) [shared_outs(%o = %t) -> (T)] { ... } [{mapping = [...]}]',
     ),
     declare(
@@ -73,11 +78,13 @@ OPS = (
     declare(
         'scf.execute_region',
         'Runs a region of several blocks once, as a single operation.',
+        traits='recursive_effects',
         syntax='%r = scf.execute_region [-> T] [no_inline] { ... scf.yield %v : T }',
     ),
     declare(
         'scf.index_switch',
         'Runs the region whose case matches an index value, else the default region.',
+        traits='recursive_effects',
         syntax='%r = scf.index_switch %i [-> T] case 2 { ... } default { ... }',
     ),
 )

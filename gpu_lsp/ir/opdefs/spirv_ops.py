@@ -24,7 +24,7 @@ OPS = (
         syntax='spirv.GlobalVariable @v [built_in("...")] : !spirv.ptr<T, Input>',
     ),
     declare('spirv.Variable', 'A function-local variable.', syntax='%v = spirv.Variable [init(%x)] : !spirv.ptr<T, Function>'),
-    declare('spirv.Constant', 'A constant value.', traits='pure', syntax='%c = spirv.Constant 5 : i64'),
+    declare('spirv.Constant', 'A constant value.', traits='constant_like pure', syntax='%c = spirv.Constant 5 : i64'),
     declare('spirv.Undef', 'An undefined value.', traits='pure', syntax='%u = spirv.Undef : T'),
     declare('spirv.mlir.addressof', 'The address of a global variable.', traits='pure', syntax='%p = spirv.mlir.addressof @v : !spirv.ptr<T, Input>'),
     declare('spirv.Load', 'Loads through a pointer.', syntax='%v = spirv.Load "StorageClass" %p ["Aligned", 4] : T'),
