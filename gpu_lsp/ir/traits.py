@@ -7,6 +7,9 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr
 from gpu_lsp.ir.core import Operation, Value
 
+# Terminators that hand their operands to the parent op or the caller (the region_return trait).
+REGION_RETURNS = frozenset(name for name in opdefs.op_names() if opdefs.has_trait(name, "region_return"))
+
 
 def is_terminator(op: Operation) -> bool:
     """`op->mightHaveTrait<IsTerminator>()`: true for ops whose traits are unknown."""

@@ -19,6 +19,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.operands import segments
+from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.runner.affinemap import Expr, parse_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
@@ -371,7 +372,7 @@ class FunctionEmitter:
                 for a, e in zip(block.arguments, args):
                     self.emit(f"{self.var(a)} = {e};")
             for op in block.operations:
-                if op.name in EXITS:
+                if op.name in REGION_RETURNS:
                     on_exit(op, [self.var(v) for v in op.operands])
                 else:
                     self.emit_op(op)
@@ -387,7 +388,7 @@ class FunctionEmitter:
                 self.lines.append(f"{labels[block]}:;")
             ops = block.operations
             for op in ops:
-                if op.name in EXITS:
+                if op.name in REGION_RETURNS:
                     on_exit(op, [self.var(v) for v in op.operands])
                     self.emit(f"goto {end};")
                     exits += 1
@@ -1232,7 +1233,6 @@ _CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "tru
 _CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
 
-EXITS = frozenset({"scf.yield", "scf.condition", "gpu.yield", "gpu.return", "gpu.terminator", "func.return", "scf.reduce", "scf.reduce.return"})
 BRANCHES = frozenset({"cf.br", "cf.cond_br", "cf.switch"})
 
 EMITTERS = {

@@ -33,7 +33,7 @@ OPS = (
     declare('affine.store', 'Stores an element at affine indices.', syntax='affine.store %v, %m[%i + 1, %j] : memref<...>'),
     declare('affine.vector_load', 'Loads a vector at affine indices.', syntax='%v = affine.vector_load %m[%i] : memref<...>, vector<8xf32>'),
     declare('affine.vector_store', 'Stores a vector at affine indices.', syntax='affine.vector_store %v, %m[%i] : memref<...>, vector<8xf32>'),
-    declare('affine.yield', 'Yields values from an affine region.', traits='pure return_like terminator', syntax='affine.yield [%v : T]'),
+    declare('affine.yield', 'Yields values from an affine region.', traits='pure region_return return_like terminator', syntax='affine.yield [%v : T]'),
     declare(
         'affine.delinearize_index',
         'Splits a linear index into a multi-index.',

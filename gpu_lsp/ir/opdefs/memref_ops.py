@@ -92,13 +92,13 @@ OPS = (
     declare(
         'memref.alloca_scope.return',
         'Ends a memref.alloca_scope region.',
-        traits='return_like terminator',
+        traits='region_return return_like terminator',
         syntax='memref.alloca_scope.return [%v : T]',
     ),
     declare(
         'memref.atomic_yield',
         'Ends the region of memref.generic_atomic_rmw with the new value.',
-        traits='return_like terminator',
+        traits='region_return return_like terminator',
         syntax='memref.atomic_yield [%v : T]',
     ),
     declare(

@@ -17,10 +17,12 @@ from typing import Any
 #   recursive_effects  RecursiveMemoryEffects
 #   same_type       SameOperandsAndResultType
 #   attr_sized_operands  AttrSizedOperandSegments (derived from the operands)
+#   region_return   ReturnLike or RegionBranchTerminatorOpInterface (and gpu.terminator): a
+#                   terminator that hands its operands to the parent op or the caller, not a branch
 TRAITS = frozenset({
     "isolated", "terminator", "symbol", "symbol_table", "async", "pure", "no_terminator",
     "single_block", "graph", "function", "return_like", "constant_like", "recursive_effects",
-    "same_type", "attr_sized_operands",
+    "same_type", "attr_sized_operands", "region_return",
 })
 
 SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"

@@ -28,10 +28,10 @@ OPS = (
     declare(
         'scf.condition',
         'Ends the `before` region of scf.while: continue or leave, with values.',
-        traits='terminator',
+        traits='region_return terminator',
         syntax='scf.condition(%c) [%v : T]',
     ),
-    declare('scf.yield', 'Yields values from an scf region to its parent op.', traits='pure return_like terminator', syntax='scf.yield [%v : T]'),
+    declare('scf.yield', 'Yields values from an scf region to its parent op.', traits='pure region_return return_like terminator', syntax='scf.yield [%v : T]'),
     declare(
         'scf.parallel',
         'A parallel loop nest; results are combined by scf.reduce.',
@@ -45,13 +45,13 @@ OPS = (
     declare(
         'scf.reduce',
         'Terminates scf.parallel; each operand is combined by its reduction region.',
-        traits='recursive_effects terminator',
+        traits='recursive_effects region_return terminator',
         syntax='scf.reduce(%a, %b : T, U) { ^bb0(%l: T, %r: T): ... scf.reduce.return %x : T }, { ... }',
     ),
     declare(
         'scf.reduce.return',
         'Ends a reduction region of scf.reduce with the combined value.',
-        traits='terminator',
+        traits='region_return terminator',
         syntax='scf.reduce.return %v : T',
     ),
     declare(
@@ -72,7 +72,7 @@ OPS = (
     declare(
         'scf.forall.in_parallel',
         'Terminates scf.forall; its region holds the parallel inserts into the shared outputs.',
-        traits='terminator',
+        traits='region_return terminator',
         syntax='scf.forall.in_parallel { tensor.parallel_insert_slice ... }',
     ),
     declare(

@@ -157,7 +157,7 @@ OPS = (
         traits='recursive_effects',
         syntax='%r = vector.mask %m [, %pass] { vector.transfer_read ... } : vector<16xi1> [-> vector<16xf32>]',
     ),
-    declare('vector.yield', 'Ends the region of vector.mask.', traits='pure return_like terminator', syntax='vector.yield [%v : T]'),
+    declare('vector.yield', 'Ends the region of vector.mask.', traits='pure region_return return_like terminator', syntax='vector.yield [%v : T]'),
     declare(
         'vector.gather',
         'Gathers elements from memory at base + index vector, for the enabled lanes.',

@@ -11,7 +11,6 @@ from gpu_lsp.ir.printer import (
     GENERIC_EXTRA,
     GENERIC_FROM_SOURCE,
     GENERIC_PROPERTIES,
-    IMPLICIT_TERMINATOR,
     CannotPrint,
     OpPrinter,
     int_text,
@@ -525,7 +524,6 @@ def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
 
 
 GENERIC_EXTRA["gpu.func"] = _func_generic
-IMPLICIT_TERMINATOR["gpu.warp_execute_on_lane_0"] = "gpu.yield"
 GENERIC_FROM_SOURCE.update((*_SPARSE_NAMES, "gpu.spmat_get_size", "gpu.destroy_dn_tensor", "gpu.destroy_sp_mat",
                             "gpu.spmv", "gpu.spmm", "gpu.sddmm", "gpu.spgemm_destroy_descr", "gpu.spgemm_copy",
                             "gpu.set_csr_pointers"))

@@ -7,7 +7,7 @@ from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.operands import segments
-from gpu_lsp.ir.printer import IMPLICIT_TERMINATOR, OpPrinter
+from gpu_lsp.ir.printer import OpPrinter
 
 DYNAMIC = -(2**63)
 
@@ -202,12 +202,3 @@ def _index_switch(p: OpPrinter, op: Operation) -> None:
     p.write(f"\n{pad}default ")
     p.region(op.regions[0], entry_args=False)
 
-
-IMPLICIT_TERMINATOR.update(
-    {
-        "scf.for": "scf.yield",
-        "scf.if": "scf.yield",
-        "scf.parallel": "scf.reduce",
-        "scf.forall": "scf.forall.in_parallel",
-    }
-)
