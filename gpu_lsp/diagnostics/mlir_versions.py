@@ -226,6 +226,7 @@ class OpPieceFact:
     op: str
     piece: str | None
     since: int
+    oracle: bool  # whether the oracle's MLIR has it
     source: str
 
     def present_at(self, version: int) -> bool:
@@ -236,10 +237,10 @@ class OpPieceFact:
 _BARRIER_SCOPES = "llvm-project PR #195692 (2026-05): gpu.barrier scope and named barriers"
 
 OP_PIECES = (
-    OpPieceFact("gpu.barrier", "address_spaces", 23, "llvm-project PR #177425 (2026-01-22): gpu.barrier memfence"),
-    OpPieceFact("gpu.barrier", "scope", 23, _BARRIER_SCOPES),
-    OpPieceFact("gpu.barrier", "named_barrier", 23, _BARRIER_SCOPES),
-    OpPieceFact("gpu.initialize_named_barrier", None, 23, _BARRIER_SCOPES),
+    OpPieceFact("gpu.barrier", "address_spaces", 23, True, "llvm-project PR #177425 (2026-01-22): gpu.barrier memfence"),
+    OpPieceFact("gpu.barrier", "scope", 23, False, _BARRIER_SCOPES),
+    OpPieceFact("gpu.barrier", "named_barrier", 23, False, _BARRIER_SCOPES),
+    OpPieceFact("gpu.initialize_named_barrier", None, 23, False, _BARRIER_SCOPES),
 )
 
 

@@ -43,26 +43,37 @@ def _count_message(what: str, declared: tuple[Arg, ...] | None, found: int) -> s
     return f"expected {fixed} {what}s, but found {found}"
 
 
-def _structure_message(op: Operation, definition: OpDef) -> str | None:
-    """The first of upstream's structural errors, in the order its verifier checks them."""
-    message = (
+def _count_error(op: Operation, definition: OpDef) -> str | None:
+    """ODS's region, result and operand count traits, in the order upstream verifies them."""
+    return (
         _count_message("region", definition.regions, len(op.regions))
         or _count_message("result", definition.results, len(op.results))
         or _count_message("operand", definition.operands, len(op.operands))
     )
-    if message is None and definition.has("attr_sized_operands"):
+
+
+def _parent_error(op: Operation, definition: OpDef) -> str | None:
+    """HasParent: upstream checks it after the counts, before the attributes."""
+    expected = definition.parents
+    parent = op.parent_op
+    if not expected or (parent is not None and parent.name in expected):
+        return None
+    which = f"'{expected[0]}'" if len(expected) == 1 else "to be one of '" + ", ".join(expected) + "'"
+    return f"expects parent op {which}"
+
+
+def _invariant_error(op: Operation, definition: OpDef) -> str | None:
+    """The generated verifier's checks: operand segment sizes, then required attributes."""
+    if definition.has("attr_sized_operands"):
         sizes = segment_sizes(op)
         total = sum(sizes) if sizes is not None else 0
         if total != len(op.operands):
-            message = (
+            return (
                 f"operand count ({len(op.operands)}) does not match with the total size ({total}) "
                 "specified in attribute 'operandSegmentSizes'"
             )
-    if message is None:
-        missing = next((a.name for a in definition.attributes if not a.optional and op.get_attr(a.name) is None), None)
-        if missing is not None:
-            message = f"requires attribute '{missing}'"
-    return message
+    missing = next((a.name for a in definition.attributes if not a.optional and op.get_attr(a.name) is None), None)
+    return f"requires attribute '{missing}'" if missing is not None else None
 
 
 @rule("GPU101", "wrong-operand-count", Severity.ERROR, ops=_COUNTED, upstream=True)
@@ -97,7 +108,10 @@ def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     if not op.generic:
         return
-    message = _structure_message(op, definition(op.name))
+    spec = definition(op.name)
+    message = _count_error(op, spec)
+    if message is None and _parent_error(op, spec) is None:
+        message = _invariant_error(op, spec)
     if message is not None:
         yield Violation(op_error(op, message), at(op))
 
@@ -136,11 +150,10 @@ def invalid_parent_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     ## References
     - [`gpu.func`](https://mlir.llvm.org/docs/Dialects/GPU/#gpufunc-gpugpufuncop)
     """
-    parent = op.parent_op
-    expected = definition(op.name).parents
-    if parent is None or parent.name not in expected:
-        which = f"'{expected[0]}'" if len(expected) == 1 else "to be one of '" + ", ".join(expected) + "'"
-        yield Violation(op_error(op, f"expects parent op {which}"), at(op))
+    spec = definition(op.name)
+    message = _parent_error(op, spec)
+    if message is not None and not (op.generic and _count_error(op, spec) is not None):
+        yield Violation(op_error(op, message), at(op))
 
 
 # --- dominance ----------------------------------------------------------------------------------
