@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_lsp.diagnostics.registry import Hook, Stage, check_op_names, load_rules
-from gpu_lsp.ir.printers import printer
+from gpu_lsp.ir.opdefs import printer, reader
 
 
 def test_every_rule_names_known_operations() -> None:
@@ -21,10 +21,8 @@ def test_a_misspelled_op_in_a_rule_or_hook_raises() -> None:
         check_op_names([rule], [hook])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: ir/printers.printer() skips names without a reader; #11 rewrites the printers over the op definitions",
-)
-def test_a_misspelled_printer_name_raises() -> None:
-    with pytest.raises((KeyError, ValueError)):
+def test_a_misspelled_printer_or_reader_name_raises() -> None:
+    with pytest.raises(KeyError, match="gpu.shufle"):
         printer("gpu.shufle")(lambda p, op: None)
+    with pytest.raises(KeyError, match="gpu.shufle"):
+        reader("gpu.shufle")(lambda c, st: None)

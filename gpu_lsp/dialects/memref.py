@@ -2,84 +2,11 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import cast_op, element_type, mixed_list, mixed_values, read_element_access, reassociation, typed_operand_list
+from gpu_lsp.dialects.common import element_type, mixed_list, mixed_values, reassociation, typed_operand_list
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
-
-
-@reader("memref.load")
-def _load(c: Cursor, st: OpState) -> None:
-    read_element_access(c, st)
-
-
-@reader("memref.store")
-def _store(c: Cursor, st: OpState) -> None:
-    v = c.operand()
-    c.punct(",")
-    m = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    v.type = element_type(m.type)
-    st.refs.extend([v, m] + idx)
-
-
-def _alloc_like(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        sub = c.group("(")
-        dyn = sub.operand_list(T.INDEX)
-        sub.done()
-        syms = []
-        if c.is_group("["):
-            ssub = c.group("[")
-            syms = ssub.operand_list(T.INDEX)
-            ssub.done()
-        c.optional_attr_dict(st)
-        st.refs.extend(dyn + syms)
-        st.result_types.append(c.colon_type())
-
-    reader(name)(parse)
-
-
-_alloc_like("memref.alloc", "Allocates a buffer on the heap.")
-_alloc_like("memref.alloca", "Allocates a buffer on the stack.")
-
-
-@reader("memref.dealloc")
-def _dealloc(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    st.refs.append(m)
-
-
-@reader("memref.dim")
-def _dim(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.punct(",")
-    i = c.operand(T.INDEX)
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    st.refs.extend([m, i])
-    st.result_types.append(T.INDEX)
-
-
-cast_op("memref.cast", "Casts between compatible memref types.")
-cast_op("memref.memory_space_cast", "Changes the memory space of a memref.")
-
-
-@reader("memref.copy")
-def _copy(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    dst = c.operand()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("to")
-    dst.type = c.type()
-    st.refs.extend([src, dst])
 
 
 @reader("memref.get_global")
@@ -193,15 +120,6 @@ def _reshape(c: Cursor, st: OpState) -> None:
         m.type, shape.type = fn.inputs
     st.refs.extend([m, shape])
     st.result_types.extend(fn.results)
-
-
-@reader("memref.rank")
-def _rank(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    st.refs.append(m)
-    st.result_types.append(T.INDEX)
 
 
 @reader("memref.realloc")

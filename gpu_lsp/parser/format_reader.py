@@ -118,7 +118,7 @@ def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
             else:
                 c.optional_attr_dict(st)
         elif isinstance(d, OptionalGroup):
-            if _present(c, fs.op, d.elements[0]):
+            if _present(c, fs.op, next((e for e in d.elements if not _is_spacing(e)), None)):
                 _read(c, st, fs, list(d.elements))
             else:
                 _read(c, st, fs, list(d.else_elements))
@@ -126,8 +126,15 @@ def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
             CUSTOM_READERS[d.name](c, st, fs, d.args)
 
 
+def _is_spacing(d: object) -> bool:
+    return isinstance(d, Literal) and d.text in _SPACING
+
+
+_SPACING = ("", " ", "\\n")
+
+
 def _literal(c: Cursor, text: str) -> None:
-    if text in ("", " ", "\\n"):
+    if text in _SPACING:
         return
     if text[0].isalpha() or text[0] == "_":
         c.keyword(text)

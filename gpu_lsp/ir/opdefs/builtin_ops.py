@@ -6,11 +6,11 @@ from gpu_lsp.ir.opdefs.model import declare
 
 OPS = (
     declare(
-        'builtin.module',
-        'A top-level container of operations.',
-        traits='graph isolated no_terminator symbol_table',
-        default_dialect='builtin',
-        syntax='module [@name] [attributes {...}] { ... }',
+        "builtin.module",
+        "A top-level container of operations.",
+        traits="graph isolated no_terminator symbol_table",
+        default_dialect="builtin",
+        syntax="module [@name] [attributes {...}] { ... }",
     ),
-    declare('builtin.unrealized_conversion_cast', 'A cast between types of two dialects, left by partial conversion.', traits='pure'),
+    declare("builtin.unrealized_conversion_cast", "A cast between types of two dialects, left by partial conversion.", traits="pure"),
 )

@@ -1,4 +1,4 @@
-"""The complex dialect's op definitions (upstream ComplexOps.td): only its constant, which passes fold."""
+"""The complex dialect"s op definitions (upstream ComplexOps.td): only its constant, which passes fold."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from gpu_lsp.ir.opdefs.model import declare
 
 OPS = (
     declare(
-        'complex.constant',
-        'A complex number constant from its real and imaginary parts.',
-        traits='constant_like pure',
-        syntax='%c = complex.constant [1.0 : f32, 2.0 : f32] : complex<f32>',
+        "complex.constant",
+        "A complex number constant from its real and imaginary parts.",
+        traits="constant_like pure",
+        syntax="%c = complex.constant [1.0 : f32, 2.0 : f32] : complex<f32>",
     ),
 )

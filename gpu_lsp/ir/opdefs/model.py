@@ -7,6 +7,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
+from gpu_lsp.ir.opdefs.typing import known_transform
+
 # Trait names (lower case, like the rest of the code base; ODS names in brackets):
 #   isolated        IsolatedFromAbove       terminator     IsTerminator
 #   symbol          Symbol                  symbol_table   SymbolTable
@@ -190,8 +194,101 @@ def type_rules(texts: Iterable[str]) -> tuple[TypeRule, ...]:
             rules.extend(TypeRule(names[0], target) for target in names[1:])
         else:
             source, target, *transform = names
+            if transform and not known_transform(transform[0]):
+                raise ValueError(f"unknown type transform {transform[0]!r} in {text!r}")
             rules.append(TypeRule(target, source, transform[0] if transform else "same"))
     return tuple(rules)
+
+
+# --- the one-line form an op is written in (hover, completion), from its format ------------
+
+
+def _type_placeholder(arg: Arg | None) -> str:
+    if arg is None:
+        return "T"
+    constraint = arg.constraint
+    if "MemRef" in constraint:
+        return "memref<...>"
+    if constraint == "Index":
+        return "index"
+    if "Vector" in constraint:
+        return "vector<...>"
+    return "T"
+
+
+class _Writer:
+    def __init__(self, op: OpDef) -> None:
+        self.op = op
+        self.parts: list[str] = []
+        self.should_emit_space = True
+        self.last_was_punctuation = False
+
+    def element(self, text: str) -> None:
+        if self.should_emit_space or not self.last_was_punctuation:
+            self.parts.append(" ")
+        self.parts.append(text)
+        self.should_emit_space, self.last_was_punctuation = True, False
+
+    def literal(self, text: str) -> None:
+        if text in ("", " ", "\\n"):
+            self.should_emit_space, self.last_was_punctuation = False, True
+            return
+        spaced = len(text) != 1 and text != "->" or text[0] not in ("<>(){}[]," if not self.last_was_punctuation else ">)}],")
+        if self.should_emit_space and spaced:
+            self.parts.append(" ")
+        self.parts.append(text)
+        self.should_emit_space = len(text) != 1 or text[0] not in "<({["
+        self.last_was_punctuation = not (text[0] == "_" or text[0].isalpha())
+
+    def directives(self, directives: tuple[Directive, ...]) -> None:
+        op = self.op
+        for d in directives:
+            if isinstance(d, Literal):
+                self.literal(d.text)
+            elif isinstance(d, Var):
+                self.variable(d.name)
+            elif isinstance(d, TypeOf):
+                self.element(_type_placeholder(op.operand(d.name) or op.result(d.name)))
+            elif isinstance(d, FunctionalType):
+                self.element("(T, ...) -> (U, ...)")
+            elif isinstance(d, AttrDict):
+                continue
+            elif isinstance(d, OptionalGroup):
+                self.parts.append(" [")
+                self.should_emit_space, self.last_was_punctuation = False, True
+                self.directives(tuple(e for e in d.elements if not (isinstance(e, Var) and self.is_unit(e.name))))
+                self.parts.append("]")
+            elif isinstance(d, Custom):
+                self.directives(d.args)
+
+    def is_unit(self, name: str) -> bool:
+        attr = self.op.attribute(name)
+        return attr is not None and attr.constraint == "UnitAttr"
+
+    def variable(self, name: str) -> None:
+        op = self.op
+        operand = op.operand(name)
+        if operand is not None:
+            self.element(f"%{name}" if operand.kind == SINGLE else f"%{name}, ...")
+            return
+        attr = op.attribute(name)
+        if attr is not None and attr.constraint in ENUMS:
+            self.element("|".join(ENUMS[attr.constraint].cases[:4]) + ("|..." if len(ENUMS[attr.constraint].cases) > 4 else ""))
+        elif attr is not None and attr.constraint == "UnitAttr":
+            return
+        elif any(r.name == name for r in op.regions or ()):
+            self.element("{ ... }")
+        else:
+            self.element(name if attr is None else f"<{name}>")
+
+
+def render_syntax(op: OpDef, directives: tuple[Directive, ...]) -> str:
+    """`%result = memref.load %memref[%indices, ...] : memref<...>` for memref.load's format."""
+    writer = _Writer(op)
+    writer.directives(directives)
+    results = [f"%{r.name}" if r.kind == SINGLE else f"%{r.name}..." for r in op.results or ()]
+    head = f"{', '.join(results)} = {op.name}" if results else op.name
+    return head + "".join(writer.parts)
 
 
 def declare(
@@ -221,7 +318,7 @@ def declare(
     attributes = attributes + tuple(AttrArg(n, "Attr", optional=True) for n in inherent if n not in declared)
     if operands is not None and sum(a.kind != SINGLE for a in operands) > 1:
         trait_set |= {"attr_sized_operands"}
-    return OpDef(
+    definition = OpDef(
         name,
         summary=summary,
         syntax=syntax,
@@ -237,3 +334,6 @@ def declare(
         type_rules=type_rules(types),
         format=format,
     )
+    if format is not None and not syntax:
+        definition.syntax = render_syntax(definition, parse_format(format))
+    return definition

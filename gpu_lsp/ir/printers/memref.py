@@ -46,62 +46,6 @@ def _indexed(p: OpPrinter, memref, indices) -> str:
     return f"{p.value(memref)}[{p.values(indices)}]"
 
 
-@printer("memref.load")
-def _load(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + _indexed(p, op.operands[0], op.operands[1:]))
-    p.attr_dict(op)
-    p.write(" : " + p.type(op.operands[0].type))
-
-
-@printer("memref.store")
-def _store(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.value(op.operands[0])}, " + _indexed(p, op.operands[1], op.operands[2:]))
-    p.attr_dict(op)
-    p.write(" : " + p.type(op.operands[1].type))
-
-
-@printer("memref.alloc", "memref.alloca")
-def _alloc(p: OpPrinter, op: Operation) -> None:
-    sizes = op.get_attr("operandSegmentSizes")
-    rank_dyn = op.results[0].type.num_dynamic_dims if hasattr(op.results[0].type, "num_dynamic_dims") else len(op.operands)
-    if isinstance(sizes, DenseArrayAttr) and len(sizes.values) == 2:
-        rank_dyn = sizes.values[0]
-    dyn, syms = op.operands[:rank_dyn], op.operands[rank_dyn:]
-    p.write("(" + p.values(dyn) + ")")
-    if syms:
-        p.write("[" + p.values(syms) + "]")
-    p.attr_dict(op)
-    p.write(" : " + p.value_types(op.results))
-
-
-@printer("memref.dealloc", "memref.rank")
-def _unary(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op)
-    p.write(" : " + p.type(op.operands[0].type))
-
-
-@printer("memref.dim")
-def _dim(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-    p.write(f" {p.values(op.operands)} : {p.type(op.operands[0].type)}")
-
-
-@printer("memref.cast", "memref.memory_space_cast")
-def _cast(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op)
-    p.write(f" : {p.type(op.operands[0].type)} to {p.value_types(op.results)}")
-
-
-@printer("memref.copy")
-def _copy(p: OpPrinter, op: Operation) -> None:
-    src, dst = op.operands[0], op.operands[1]
-    p.write(f" {p.value(src)}, {p.value(dst)}")
-    p.attr_dict(op)
-    p.write(f" : {p.type(src.type)} to {p.type(dst.type)}")
-
-
 @printer("memref.get_global")
 def _get_global(p: OpPrinter, op: Operation) -> None:
     p.write(f" {p.attr(op.get_attr('name'))} : {p.value_types(op.results)}")
