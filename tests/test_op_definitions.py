@@ -13,7 +13,7 @@ from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics.mlir_versions import OP_PIECES
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC
-from gpu_lsp.ir.operands import operand, operand_group, operand_ranges, segments
+from gpu_lsp.ir.operands import assemble, operand, operand_group, operand_ranges, segments
 from gpu_lsp.parser.api import parse
 
 _KINDS = {-1: VARIADIC, 0: OPTIONAL, 1: SINGLE}
@@ -237,3 +237,15 @@ def test_named_operands_on_every_launch_of_both_corpora() -> None:
                 seen["async_object"] += bool(groups.get("asyncObject"))
                 seen["kernel_operands"] += bool(groups.get("kernelOperands"))
     assert all(count > 0 for count in seen.values()), seen
+
+
+def test_assemble_orders_named_groups_as_declared() -> None:
+    ops = _ops(LAUNCHES)
+    launch = ops["gpu.launch"][0]
+    groups = dict(segments(launch))
+    groups["kernelOperands"] = operand_group(ops["gpu.launch_func"][0], "kernelOperands")
+    values, sizes = assemble("gpu.launch_func", groups)
+    assert sizes == (2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0)
+    assert _names(values) == ["t0", "t1", "g1", "g2", "g3", "b1", "b2", "b3", "c1", "c2", "c3", "smem", "x"]
+    with pytest.raises(KeyError):
+        assemble("gpu.launch_func", {"gridSize": []})

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.opdefs import definition, lookup
 from gpu_lsp.ir.opdefs.segments import split
 
 SEGMENTS = "operandSegmentSizes"
@@ -85,3 +87,19 @@ def split_by_segments(op: Operation, values: list) -> dict[str, list] | None:
     if ranges is None or len(values) != len(op.operands):
         return None
     return {name: values[r.start : r.stop] for name, r in ranges.items()}
+
+
+def assemble(op_name: str, groups: Mapping[str, Sequence[Value]]) -> tuple[list[Value], tuple[int, ...]]:
+    """The operands of a new `op_name` in declared order from its named groups (a name left out is
+    empty), and the sizes for its `operandSegmentSizes`."""
+    declared = definition(op_name).operands or ()
+    unknown = set(groups) - {arg.name for arg in declared}
+    if unknown:
+        raise KeyError(f"{op_name} declares no operands {sorted(unknown)}")
+    values: list[Value] = []
+    sizes: list[int] = []
+    for arg in declared:
+        group = list(groups.get(arg.name, ()))
+        values.extend(group)
+        sizes.append(len(group))
+    return values, tuple(sizes)

@@ -28,6 +28,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
+from gpu_lsp.ir.operands import assemble
 from gpu_lsp.ir.operands import segments as operand_groups
 from gpu_lsp.ir.traits import constant_int
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
@@ -389,8 +390,10 @@ def create_kernel_module(
 def convert_to_launch_func(launch: Operation, kernel: Operation, module: Operation, operands: list) -> Operation:
     """`convertToLaunchFuncOp`: a gpu.launch_func before the launch; the launch is erased."""
     parts = launch_parts(launch)
-    nc = 1 if parts.cluster else 0
-    values = parts.deps + parts.grid + parts.block + parts.cluster + parts.dynamic_shared_memory + list(operands)
+    groups = {"asyncDependencies": parts.deps, "dynamicSharedMemorySize": parts.dynamic_shared_memory, "kernelOperands": operands}
+    for prefix, sizes in (("gridSize", parts.grid), ("blockSize", parts.block), ("clusterSize", parts.cluster)):
+        groups.update({prefix + d: [v] for d, v in zip("XYZ", sizes)})
+    values, segment_sizes = assemble("gpu.launch_func", groups)
     token = bool(launch.results) and launch.results[0].type == T.TOKEN
     launch_func = new_op(
         "gpu.launch_func",
@@ -398,9 +401,7 @@ def convert_to_launch_func(launch: Operation, kernel: Operation, module: Operati
         [T.TOKEN] if token else [],
         {
             "kernel": SymbolRefAttr(symbol_name(module) or "", (symbol_name(kernel) or "",)),
-            "operandSegmentSizes": segments(
-                len(parts.deps), 1, 1, 1, 1, 1, 1, nc, nc, nc, len(parts.dynamic_shared_memory), len(operands), 0
-            ),
+            "operandSegmentSizes": segments(*segment_sizes),
         },
         extra={"dim_type": T.INDEX},
         loc=launch.loc,
