@@ -33,24 +33,33 @@ def segment_sizes(op: Operation) -> tuple[int, ...] | None:
     return None
 
 
+def _group_sizes(op: Operation) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
+    definition = lookup(op.name)
+    if definition is None or definition.operands is None:
+        return None
+    declared = definition.operands
+    names = tuple(arg.name for arg in declared)
+    if definition.has("attr_sized_operands"):
+        sizes = segment_sizes(op)
+        if sizes is None or len(sizes) != len(declared) or sum(sizes) != len(op.operands):
+            return None
+        return names, sizes
+    groups = split(declared, op.operands, None)
+    return None if groups is None else (names, tuple(len(group) for group in groups.values()))
+
+
 def operand_ranges(op: Operation) -> dict[str, range] | None:
     """Where each declared operand group lies in `op.operands`: from `operandSegmentSizes` when the
     op has several optional or variadic groups, else from the count. None when the op has no
     declared operands or its operands do not fit the declaration."""
-    definition = lookup(op.name)
-    if definition is None or definition.operands is None:
-        return None
-    sizes = segment_sizes(op) if definition.has("attr_sized_operands") else None
-    if definition.has("attr_sized_operands") and sizes is None:
-        return None
-    indices = split(definition.operands, range(len(op.operands)), sizes)
-    if indices is None:
+    grouped = _group_sizes(op)
+    if grouped is None:
         return None
     out: dict[str, range] = {}
     pos = 0
-    for name, group in indices.items():
-        out[name] = range(pos, pos + len(group))
-        pos += len(group)
+    for name, size in zip(*grouped):
+        out[name] = range(pos, pos + size)
+        pos += size
     return out
 
 
@@ -62,11 +71,16 @@ def operand_range(op: Operation, name: str) -> range:
 
 def segments(op: Operation) -> dict[str, list[Value]] | None:
     """The operands of `op` by declared name (`asyncDependencies`, `gridSizeX`, `kernelOperands`...)."""
-    ranges = operand_ranges(op)
-    if ranges is None:
+    grouped = _group_sizes(op)
+    if grouped is None:
         return None
     operands = op.operands
-    return {name: operands[r.start : r.stop] for name, r in ranges.items()}
+    out: dict[str, list[Value]] = {}
+    pos = 0
+    for name, size in zip(*grouped):
+        out[name] = operands[pos : pos + size]
+        pos += size
+    return out
 
 
 def operand_group(op: Operation, name: str) -> list[Value]:

@@ -6,7 +6,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.ir.opdefs import has_trait
-from gpu_lsp.ir.operands import operand, operand_group, operand_ranges, segment_sizes, segments
+from gpu_lsp.ir.operands import segment_sizes, segments
 from gpu_lsp.text import TextRange
 
 # Region argument layout of gpu.launch (GPUDialect.cpp: kNumConfigRegionAttributes and friends).
@@ -66,6 +66,12 @@ def has_unit_attr(op: Operation, name: str) -> bool:
     return isinstance(op.get_attr(name), UnitAttr)
 
 
+def _single(groups: dict[str, list[Value]] | None, name: str) -> Value | None:
+    """The operand of a single or optional group `name`, None when absent."""
+    group = groups[name] if groups is not None else []
+    return group[0] if len(group) == 1 else None
+
+
 class LaunchView:
     """`gpu.launch`: dependencies, token, grid/block/cluster sizes, body and its arguments."""
 
@@ -89,15 +95,15 @@ class LaunchView:
 
     @property
     def grid_sizes(self) -> list[Value | None]:
-        return [operand(self.op, f"gridSize{d}") for d in "XYZ"]
+        return [_single(self.segments, f"gridSize{d}") for d in "XYZ"]
 
     @property
     def block_sizes(self) -> list[Value | None]:
-        return [operand(self.op, f"blockSize{d}") for d in "XYZ"]
+        return [_single(self.segments, f"blockSize{d}") for d in "XYZ"]
 
     @property
     def cluster_sizes(self) -> list[Value | None]:
-        return [operand(self.op, f"clusterSize{d}") for d in "XYZ"]
+        return [_single(self.segments, f"clusterSize{d}") for d in "XYZ"]
 
     @property
     def has_clusters(self) -> bool:
@@ -105,7 +111,7 @@ class LaunchView:
 
     @property
     def dynamic_shared_memory_size(self) -> Value | None:
-        return operand(self.op, "dynamicSharedMemorySize")
+        return _single(self.segments, "dynamicSharedMemorySize")
 
     @property
     def body(self) -> Region | None:
@@ -183,17 +189,18 @@ class LaunchFuncView:
 
     @property
     def kernel_operands(self) -> list[Value]:
-        return operand_group(self.op, "kernelOperands")
+        return self.segments["kernelOperands"] if self.segments is not None else []
 
     @property
     def kernel_operand_offset(self) -> int:
         """Index of the first kernel operand in `op.operands`."""
-        ranges = operand_ranges(self.op)
-        return ranges["kernelOperands"].start if ranges is not None else len(self.op.operands)
+        if self.segments is None:
+            return len(self.op.operands)
+        return len(self.op.operands) - len(self.segments["kernelOperands"]) - len(self.segments["asyncObject"])
 
     @property
     def async_object(self) -> Value | None:
-        return operand(self.op, "asyncObject")
+        return _single(self.segments, "asyncObject")
 
 
 class FuncView:
@@ -260,11 +267,11 @@ class AllocView:
 
     @property
     def dynamic_sizes(self) -> list[Value]:
-        return operand_group(self.op, "dynamicSizes")
+        return self.segments["dynamicSizes"] if self.segments is not None else []
 
     @property
     def symbol_operands(self) -> list[Value]:
-        return operand_group(self.op, "symbolOperands")
+        return self.segments["symbolOperands"] if self.segments is not None else []
 
     @property
     def memref(self) -> OpResult | None:

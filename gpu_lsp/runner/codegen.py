@@ -833,7 +833,9 @@ class FunctionEmitter:
         self.emit("}")
 
     def _parallel(self, op: Operation) -> None:
-        groups = segments(op) or {}
+        groups = segments(op)
+        if groups is None:
+            raise Unsupported("'scf.parallel' without operand segments is not supported by the CUDA code generator", op)
         lbs, ubs, steps = groups["lowerBound"], groups["upperBound"], groups["step"]
         inits = groups["initVals"]
         n = len(lbs)
