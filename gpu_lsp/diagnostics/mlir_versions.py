@@ -216,6 +216,34 @@ REDUCTION_KINDS = SyntaxFact(
 )
 
 
+@dataclass(frozen=True)
+class OpPieceFact:
+    """A piece of an op definition (the op itself when `piece` is None) that LLVM `since` introduced.
+
+    The op definitions in gpu_lsp/ir/opdefs describe NEWEST; a test checks each row against them.
+    """
+
+    op: str
+    piece: str | None
+    since: int
+    oracle: bool  # whether the oracle's MLIR has it
+    source: str
+
+    def present_at(self, version: int) -> bool:
+        """Whether LLVM `version` has the piece."""
+        return version >= self.since
+
+
+_BARRIER_SCOPES = "llvm-project PR #195692 (2026-05): gpu.barrier scope and named barriers"
+
+OP_PIECES = (
+    OpPieceFact("gpu.barrier", "address_spaces", 23, True, "llvm-project PR #177425 (2026-01-22): gpu.barrier memfence"),
+    OpPieceFact("gpu.barrier", "scope", 23, False, _BARRIER_SCOPES),
+    OpPieceFact("gpu.barrier", "named_barrier", 23, False, _BARRIER_SCOPES),
+    OpPieceFact("gpu.initialize_named_barrier", None, 23, False, _BARRIER_SCOPES),
+)
+
+
 def check_version(value: object) -> int:
     """`value` as an `mlir-version`; raises ValueError naming the accepted range."""
     if isinstance(value, bool) or not isinstance(value, int) or not OLDEST <= value <= NEWEST:

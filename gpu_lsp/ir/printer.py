@@ -47,8 +47,6 @@ UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
 # Op name -> function(op) yielding (result index, suggested name): OpAsmOpInterface's
 # getAsmResultNames. Filled by the modules of gpu_lsp/ir/printers.
 RESULT_NAMES: dict[str, Callable[[Operation], Iterable[tuple[int, str]]]] = {}
-# Op name -> the dialect whose prefix ops in its regions may omit (getDefaultDialect).
-DEFAULT_DIALECT: dict[str, str] = {"builtin.module": "builtin"}
 # Ops without a custom printer whose syntax reader keeps too little to print them
 # back (static offsets, keywords): they print their source text, like opaque ops.
 SOURCE_FORM: set[str] = set()
@@ -63,9 +61,12 @@ GENERIC_DISCARDABLE: dict[str, frozenset[str]] = {}
 # Generic form: `fn(op, properties, attributes)` adjusts the two dictionaries in place
 # (adds `operandSegmentSizes` of branches, drops defaults upstream leaves out).
 GENERIC_EXTRA: dict[str, Callable[[Operation, dict, dict], None]] = {}
-# Terminators that an op's custom syntax may leave implicit (SingleBlockImplicitTerminator):
-# the generic form must show them; our readers do not add them.
-IMPLICIT_TERMINATOR: dict[str, str] = {}
+
+
+def default_dialect(op: Operation) -> str:
+    """The dialect whose prefix ops in the regions of `op` may omit (OpAsmOpInterface's getDefaultDialect)."""
+    spec = OPS.get(op.name)
+    return (spec.default_dialect or "") if spec is not None else ""
 
 
 def result_names(*names: str):
@@ -842,7 +843,7 @@ class OpPrinter:
         blocks = region.blocks
         if blocks:
             parent = region.parent
-            self.dialects.append(DEFAULT_DIALECT.get(parent.name, "") if parent is not None else "")
+            self.dialects.append(default_dialect(parent) if parent is not None else "")
             preds = _predecessors(region) if len(blocks) > 1 else None
             entry = blocks[0]
             header = (empty_block and not entry.operations) or (entry_args and bool(entry.arguments))
@@ -967,7 +968,8 @@ class OpPrinter:
             w(" <" + fmt.dict(props.items()) + ">")
         if op.regions:
             w(" (")
-            implicit = IMPLICIT_TERMINATOR.get(op.name) if op.known else None
+            # SingleBlockImplicitTerminator: the generic form shows the terminator the custom form left out
+            implicit = spec.implicit_terminator if spec is not None and op.known else None
             for i, region in enumerate(op.regions):
                 if i:
                     w(", ")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, OpaqueAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.attributes import IntegerAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.ir.opdefs import has_trait
+from gpu_lsp.ir.operands import segment_sizes, segments
 from gpu_lsp.text import TextRange
-
-SEGMENTS = "operandSegmentSizes"
 
 # Region argument layout of gpu.launch (GPUDialect.cpp: kNumConfigRegionAttributes and friends).
 LAUNCH_CONFIG_ARGS = 12
@@ -16,40 +15,6 @@ LAUNCH_CLUSTER_ARGS = 6
 
 # Number of trailing non-dependency operands of the async ops without segment sizes.
 _TRAILING_OPERANDS = {"gpu.wait": 0, "gpu.dealloc": 1, "gpu.memcpy": 2, "gpu.memset": 2}
-
-
-def segment_sizes(op: Operation) -> tuple[int, ...] | None:
-    """The `operandSegmentSizes` of `op` (property or, in old generic form, attribute), if well formed."""
-    attr = op.properties.get(SEGMENTS)
-    if attr is None:
-        attr = op.attributes.get(SEGMENTS)
-        if attr is None:
-            return None
-    if type(attr) is DenseArrayAttr:
-        values = attr.values
-        if values and (min(values) < 0 or not isinstance(values[0], int)):
-            return None
-        return values
-    if isinstance(attr, OpaqueAttr) and attr.text.startswith("dense<"):
-        try:
-            body = attr.text[len("dense<") : attr.text.rindex(">")].strip("[] ")
-            return tuple(int(v) for v in body.split(",")) if body else ()
-        except ValueError:
-            return None
-    return None
-
-
-def operand_segments(op: Operation) -> list[list[Value]] | None:
-    """The operands split by `operandSegmentSizes`, or None when absent or inconsistent."""
-    sizes = segment_sizes(op)
-    if sizes is None or sum(sizes) != len(op.operands):
-        return None
-    out: list[list[Value]] = []
-    pos = 0
-    for size in sizes:
-        out.append(op.operands[pos : pos + size])
-        pos += size
-    return out
 
 
 def is_async_op(op: Operation) -> bool:
@@ -101,6 +66,12 @@ def has_unit_attr(op: Operation, name: str) -> bool:
     return isinstance(op.get_attr(name), UnitAttr)
 
 
+def _single(groups: dict[str, list[Value]] | None, name: str) -> Value | None:
+    """The operand of a single or optional group `name`, None when absent."""
+    group = groups[name] if groups is not None else []
+    return group[0] if len(group) == 1 else None
+
+
 class LaunchView:
     """`gpu.launch`: dependencies, token, grid/block/cluster sizes, body and its arguments."""
 
@@ -108,11 +79,11 @@ class LaunchView:
 
     def __init__(self, op: Operation) -> None:
         self.op = op
-        self.segments = operand_segments(op)
+        self.segments = segments(op)
 
     @property
     def well_formed(self) -> bool:
-        return self.segments is not None and len(self.segments) >= 7
+        return self.segments is not None
 
     @property
     def dependencies(self) -> list[Value]:
@@ -122,30 +93,25 @@ class LaunchView:
     def token(self) -> OpResult | None:
         return async_token(self.op)
 
-    def _seg(self, i: int) -> Value | None:
-        if self.segments is None or i >= len(self.segments) or len(self.segments[i]) != 1:
-            return None
-        return self.segments[i][0]
-
     @property
     def grid_sizes(self) -> list[Value | None]:
-        return [self._seg(i) for i in (1, 2, 3)]
+        return [_single(self.segments, f"gridSize{d}") for d in "XYZ"]
 
     @property
     def block_sizes(self) -> list[Value | None]:
-        return [self._seg(i) for i in (4, 5, 6)]
+        return [_single(self.segments, f"blockSize{d}") for d in "XYZ"]
 
     @property
     def cluster_sizes(self) -> list[Value | None]:
-        return [self._seg(i) for i in (7, 8, 9)]
+        return [_single(self.segments, f"clusterSize{d}") for d in "XYZ"]
 
     @property
     def has_clusters(self) -> bool:
-        return self.segments is not None and len(self.segments) > 9 and any(self.segments[i] for i in (7, 8, 9))
+        return any(v is not None for v in self.cluster_sizes)
 
     @property
     def dynamic_shared_memory_size(self) -> Value | None:
-        return self._seg(10)
+        return _single(self.segments, "dynamicSharedMemorySize")
 
     @property
     def body(self) -> Region | None:
@@ -190,7 +156,7 @@ class LaunchFuncView:
 
     def __init__(self, op: Operation) -> None:
         self.op = op
-        self.segments = operand_segments(op)
+        self.segments = segments(op)
 
     @property
     def kernel(self) -> SymbolRefAttr | None:
@@ -205,38 +171,36 @@ class LaunchFuncView:
     def token(self) -> OpResult | None:
         return async_token(self.op)
 
-    def _seg(self, i: int) -> list[Value]:
-        if self.segments is None or i >= len(self.segments):
-            return []
-        return self.segments[i]
+    def _group(self, prefix: str) -> list[Value]:
+        groups = self.segments or {}
+        return [v for d in "XYZ" for v in groups.get(prefix + d, [])]
 
     @property
     def grid_sizes(self) -> list[Value]:
-        return [v for i in (1, 2, 3) for v in self._seg(i)]
+        return self._group("gridSize")
 
     @property
     def block_sizes(self) -> list[Value]:
-        return [v for i in (4, 5, 6) for v in self._seg(i)]
+        return self._group("blockSize")
 
     @property
     def cluster_sizes(self) -> list[Value]:
-        return [v for i in (7, 8, 9) for v in self._seg(i)]
+        return self._group("clusterSize")
 
     @property
     def kernel_operands(self) -> list[Value]:
-        return self._seg(11)
+        return self.segments["kernelOperands"] if self.segments is not None else []
 
     @property
     def kernel_operand_offset(self) -> int:
         """Index of the first kernel operand in `op.operands`."""
         if self.segments is None:
             return len(self.op.operands)
-        return sum(len(s) for s in self.segments[:11])
+        return len(self.op.operands) - len(self.segments["kernelOperands"]) - len(self.segments["asyncObject"])
 
     @property
     def async_object(self) -> Value | None:
-        seg = self._seg(12)
-        return seg[0] if seg else None
+        return _single(self.segments, "asyncObject")
 
 
 class FuncView:
@@ -299,15 +263,15 @@ class AllocView:
 
     def __init__(self, op: Operation) -> None:
         self.op = op
-        self.segments = operand_segments(op)
+        self.segments = segments(op)
 
     @property
     def dynamic_sizes(self) -> list[Value]:
-        return self.segments[1] if self.segments is not None and len(self.segments) > 1 else []
+        return self.segments["dynamicSizes"] if self.segments is not None else []
 
     @property
     def symbol_operands(self) -> list[Value]:
-        return self.segments[2] if self.segments is not None and len(self.segments) > 2 else []
+        return self.segments["symbolOperands"] if self.segments is not None else []
 
     @property
     def memref(self) -> OpResult | None:

@@ -11,7 +11,7 @@ from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
-from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
 from gpu_lsp.parser.format_reader import read_format
 from gpu_lsp.parser.lexer import wrong_token_offset
@@ -21,18 +21,11 @@ from gpu_lsp.text import TextRange
 
 _RESULT_ENTRY = re.compile(r"%([\w$.\-]+)(?:\s*:\s*(\d+))?")
 
-DEFAULT_DIALECT_OPS = {
-    "return": "func.return",
-    "call": "func.call",
-    "call_indirect": "func.call_indirect",
-    "constant": "func.constant",
-    "module": "builtin.module",
-    "func": "func.func",
-    "unrealized_conversion_cast": "builtin.unrealized_conversion_cast",
-}
-
-# Ops whose regions resolve undotted op names in their own dialect (OpAsmOpInterface).
-DEFAULT_DIALECTS = {"func.func": "func", "async.func": "async", "builtin.module": "builtin"}
+# A leniency of this parser: undotted names of the ops of these dialects resolve anywhere, as
+# MLIR's std and builtin ops did before the func dialect split (upstream resolves an undotted
+# name only in the default dialect of the enclosing op, `default_dialect=` on its definition).
+_UNPREFIXED_DIALECTS = ("builtin", "func")
+_UNPREFIXED_OPS = {n.split(".", 1)[1]: n for n in op_names() if n.split(".", 1)[0] in _UNPREFIXED_DIALECTS}
 
 # Diagnostic codes of the parser (documented in gpu_lsp/diagnostics/rules/syntax.py).
 SYNTAX = "GPU001"
@@ -104,7 +97,7 @@ class Builder:
         elif "." not in written and self.default_dialect and lookup(f"{self.default_dialect}.{written}") is not None:
             name = f"{self.default_dialect}.{written}"
         else:
-            name = DEFAULT_DIALECT_OPS.get(written, written)
+            name = _UNPREFIXED_OPS.get(written, written)
         results = self._result_names(raw.results)
         num_named = sum(count for _, count, _, _ in results)
         spec = lookup(name)
@@ -169,7 +162,7 @@ class Builder:
             del symbol_uses[mark:]
         units = name == "builtin.module"
         outer_dialect = self.default_dialect
-        self.default_dialect = DEFAULT_DIALECTS.get(name, outer_dialect)
+        self.default_dialect = (spec.default_dialect if spec is not None else None) or outer_dialect
         needs_block = spec is not None and not opaque and (spec.has("no_terminator") or spec.has("single_block"))
         for index, (raw_region, args) in enumerate(state.regions):
             region = op.add_region(self.region(raw_region, args, units))

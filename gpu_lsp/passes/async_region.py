@@ -28,8 +28,9 @@ from __future__ import annotations
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Use, Value, erase_op
+from gpu_lsp.ir.traits import has_side_effects, implicit_terminator, is_terminator
+from gpu_lsp.ir.views import is_async_op
 from gpu_lsp.passes.base import PassFailure, op_error
-from gpu_lsp.passes.effects import IMPLICIT_TERMINATOR, has_side_effects, is_async_op, is_terminator
 from gpu_lsp.passes.registration import gpu_pass
 from gpu_lsp.passes.rewriter import (
     blocks_post_order,
@@ -99,7 +100,7 @@ def add_async_dependency(op: Operation, token: Value) -> None:
 def _has_implicit_terminator(block: Block) -> bool:
     """The block's terminator is implicit and was left out of the text (e.g. scf.yield)."""
     owner = block.parent_op
-    if owner is None or owner.name not in IMPLICIT_TERMINATOR:
+    if owner is None or implicit_terminator(owner) is None:
         return False
     return not block.operations or not is_terminator(block.operations[-1])
 

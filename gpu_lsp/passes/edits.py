@@ -311,11 +311,11 @@ class _Differ:
         return line[: len(line) - len(line.lstrip(" \t"))]
 
     def _print(self, op: Operation, indent: str) -> str:
-        from gpu_lsp.ir.printer import DEFAULT_DIALECT, Formatter, OpPrinter
+        from gpu_lsp.ir.printer import Formatter, OpPrinter, default_dialect
 
         printer = OpPrinter(self.names, Formatter(None), False, self.text)
         printer.indent = len(indent)
-        printer.dialects = ["builtin"] + [DEFAULT_DIALECT.get(a.name, "") for a in reversed(list(op.ancestors()))]
+        printer.dialects = ["builtin"] + [default_dialect(a) for a in reversed(list(op.ancestors()))]
         printer.op(op)
         return "".join(printer.out)
 

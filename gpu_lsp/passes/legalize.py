@@ -20,8 +20,8 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.views import is_async_op
 from gpu_lsp.passes.async_region import async_dependencies, async_token_result
-from gpu_lsp.passes.effects import is_async_op
 from gpu_lsp.passes.rewriter import insert_after, insert_before, touch, wait_op
 
 

@@ -28,8 +28,11 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
+from gpu_lsp.ir.operands import assemble
+from gpu_lsp.ir.operands import segments as operand_groups
+from gpu_lsp.ir.traits import constant_int
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
-from gpu_lsp.passes.effects import constant_int, is_registered
+from gpu_lsp.passes.effects import is_registered
 from gpu_lsp.passes.registration import gpu_pass
 from gpu_lsp.passes.rewriter import (
     body_block,
@@ -66,16 +69,17 @@ class LaunchParts:
 
 
 def launch_parts(launch: Operation) -> LaunchParts:
-    seg = launch.properties.get("operandSegmentSizes")
-    sizes = list(seg.values) if isinstance(seg, DenseArrayAttr) else [0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]
-    ops = launch.operands
-    groups = []
-    pos = 0
-    for n in sizes:
-        groups.append(ops[pos : pos + n])
-        pos += n
-    cluster = groups[7] + groups[8] + groups[9]
-    return LaunchParts(groups[0], groups[1] + groups[2] + groups[3], groups[4] + groups[5] + groups[6], cluster, groups[10])
+    groups = operand_groups(launch)
+    if groups is None:  # no segment sizes: the six sizes alone
+        ops = launch.operands
+        return LaunchParts([], ops[0:3], ops[3:6], [], [])
+
+    def xyz(prefix: str) -> list:
+        return [v for d in "XYZ" for v in groups[prefix + d]]
+
+    return LaunchParts(
+        groups["asyncDependencies"], xyz("gridSize"), xyz("blockSize"), xyz("clusterSize"), groups["dynamicSharedMemorySize"]
+    )
 
 
 def attribution_counts(launch: Operation) -> tuple[int, int]:
@@ -386,8 +390,10 @@ def create_kernel_module(
 def convert_to_launch_func(launch: Operation, kernel: Operation, module: Operation, operands: list) -> Operation:
     """`convertToLaunchFuncOp`: a gpu.launch_func before the launch; the launch is erased."""
     parts = launch_parts(launch)
-    nc = 1 if parts.cluster else 0
-    values = parts.deps + parts.grid + parts.block + parts.cluster + parts.dynamic_shared_memory + list(operands)
+    groups = {"asyncDependencies": parts.deps, "dynamicSharedMemorySize": parts.dynamic_shared_memory, "kernelOperands": operands}
+    for prefix, sizes in (("gridSize", parts.grid), ("blockSize", parts.block), ("clusterSize", parts.cluster)):
+        groups.update({prefix + d: [v] for d, v in zip("XYZ", sizes)})
+    values, segment_sizes = assemble("gpu.launch_func", groups)
     token = bool(launch.results) and launch.results[0].type == T.TOKEN
     launch_func = new_op(
         "gpu.launch_func",
@@ -395,9 +401,7 @@ def convert_to_launch_func(launch: Operation, kernel: Operation, module: Operati
         [T.TOKEN] if token else [],
         {
             "kernel": SymbolRefAttr(symbol_name(module) or "", (symbol_name(kernel) or "",)),
-            "operandSegmentSizes": segments(
-                len(parts.deps), 1, 1, 1, 1, 1, 1, nc, nc, nc, len(parts.dynamic_shared_memory), len(operands), 0
-            ),
+            "operandSegmentSizes": segments(*segment_sizes),
         },
         extra={"dim_type": T.INDEX},
         loc=launch.loc,

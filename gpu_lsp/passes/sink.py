@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.passes.effects import is_constant_like
+from gpu_lsp.ir.traits import is_constant_like
 from gpu_lsp.passes.registration import gpu_pass
 from gpu_lsp.passes.rewriter import clone_op, post_order, replace_uses_in_region, used_values_defined_above
 

@@ -14,12 +14,13 @@ from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.parser.api import parse_chunk, split_ranges
 from gpu_lsp.runner import ops_affine, ops_core, ops_device, ops_host, ops_vector  # noqa: F401  (importing registers the handlers)
 from gpu_lsp.runner.backend_numpy import NumpyBackend
 from gpu_lsp.runner.entry_args import entry_values
 from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_
-from gpu_lsp.runner.interp import BRANCHES, EXITS, HANDLERS, Ctx, Interpreter
+from gpu_lsp.runner.interp import BRANCHES, HANDLERS, Ctx, Interpreter
 from gpu_lsp.runner.memory import MemoryPool
 from gpu_lsp.runner.program import Program
 from gpu_lsp.runner.runtime import Runtime, format_g
@@ -109,7 +110,7 @@ def check_supported(ops: list[Operation]) -> None:
         if name in HANDLERS:
             ops_core.precheck(op)
             continue
-        if name in EXITS or name in BRANCHES or name in STRUCTURE:
+        if name in REGION_RETURNS or name in BRANCHES or name in STRUCTURE:
             continue
         if not op.known:
             raise Unsupported(f"operation '{name}' is not known to gpu-lsp, so the runner cannot execute it", op)

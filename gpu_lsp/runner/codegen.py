@@ -18,6 +18,8 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.operands import segments
+from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.runner.affinemap import Expr, parse_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
@@ -370,7 +372,7 @@ class FunctionEmitter:
                 for a, e in zip(block.arguments, args):
                     self.emit(f"{self.var(a)} = {e};")
             for op in block.operations:
-                if op.name in EXITS:
+                if op.name in REGION_RETURNS:
                     on_exit(op, [self.var(v) for v in op.operands])
                 else:
                     self.emit_op(op)
@@ -386,7 +388,7 @@ class FunctionEmitter:
                 self.lines.append(f"{labels[block]}:;")
             ops = block.operations
             for op in ops:
-                if op.name in EXITS:
+                if op.name in REGION_RETURNS:
                     on_exit(op, [self.var(v) for v in op.operands])
                     self.emit(f"goto {end};")
                     exits += 1
@@ -831,10 +833,12 @@ class FunctionEmitter:
         self.emit("}")
 
     def _parallel(self, op: Operation) -> None:
-        seg = dense_array_values(op.get_attr("operandSegmentSizes"))
-        n = int(seg[0])
-        vals = list(op.operands)
-        lbs, ubs, steps, inits = vals[:n], vals[n : 2 * n], vals[2 * n : 3 * n], vals[3 * n :]
+        groups = segments(op)
+        if groups is None:
+            raise Unsupported("'scf.parallel' without operand segments is not supported by the CUDA code generator", op)
+        lbs, ubs, steps = groups["lowerBound"], groups["upperBound"], groups["step"]
+        inits = groups["initVals"]
+        n = len(lbs)
         body = op.regions[0]
         results = [self.var(r) for r in op.results]
         for r, init in zip(results, inits):
@@ -1231,7 +1235,6 @@ _CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "tru
 _CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
 
-EXITS = frozenset({"scf.yield", "scf.condition", "gpu.yield", "gpu.return", "gpu.terminator", "func.return", "scf.reduce", "scf.reduce.return"})
 BRANCHES = frozenset({"cf.br", "cf.cond_br", "cf.switch"})
 
 EMITTERS = {

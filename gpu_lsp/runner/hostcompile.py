@@ -15,9 +15,10 @@ from collections.abc import Callable
 import numpy as np
 
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.runner.elementwise import predicate_name
 from gpu_lsp.runner.errors import Unsupported
-from gpu_lsp.runner.interp import BRANCHES, EXITS, Ctx, Env, Interpreter, operand_dtype, result_dtype
+from gpu_lsp.runner.interp import BRANCHES, Ctx, Env, Interpreter, operand_dtype, result_dtype
 from gpu_lsp.runner.memory import HOST, MemRef
 
 Step = Callable[[Env], None]
@@ -35,7 +36,7 @@ def run_scalar_loop(it: Interpreter, loop: Operation, env: Env, ctx: Ctx, lo: in
     block = loop.regions[0].blocks[0]
     ops = list(block.operations)
     yielded = list(ops.pop().operands) if ops and ops[-1].name == "scf.yield" else []
-    if any(op.name in EXITS or op.name in BRANCHES for op in ops):
+    if any(op.name in REGION_RETURNS or op.name in BRANCHES for op in ops):
         return None
     key = (id(loop), id(ctx))
     steps = it.compiled_loops.get(key)

@@ -15,6 +15,7 @@ import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError, RunTimeout, Unsupported
 from gpu_lsp.runner.lanes import Lin, Space, is_uniform, materialize, merge, normalize_mask
@@ -22,11 +23,6 @@ from gpu_lsp.runner.memory import Access
 
 HANDLERS: dict[str, Callable] = {}
 
-# Terminators that leave their region with values.
-EXITS = frozenset({
-    "scf.yield", "scf.reduce", "scf.condition", "gpu.yield", "gpu.return", "gpu.terminator", "func.return",
-    "async.yield", "async.return", "scf.reduce.return", "memref.alloca_scope.return", "vector.yield",
-})
 BRANCHES = frozenset({"cf.br", "cf.cond_br", "cf.switch"})
 
 
@@ -159,7 +155,7 @@ class Interpreter:
                 for a, v in zip(block.arguments, args):
                     self.assign(env, a, v, ctx, mask)
                 for op in ops:
-                    if op.name in EXITS:
+                    if op.name in REGION_RETURNS:
                         return self.operands(op, env)
                     self.exec_op(op, env, ctx, mask)
                 return None
@@ -180,13 +176,13 @@ class Interpreter:
                 self.assign(env, a, v, ctx, bmask)
             ops = block.operations
             term = ops[-1] if ops else None
-            for op in ops[:-1] if term is not None and (term.name in BRANCHES or term.name in EXITS) else ops:
+            for op in ops[:-1] if term is not None and (term.name in BRANCHES or term.name in REGION_RETURNS) else ops:
                 self.exec_op(op, env, ctx, bmask)
-            if term is None or (term.name not in BRANCHES and term.name not in EXITS):
+            if term is None or (term.name not in BRANCHES and term.name not in REGION_RETURNS):
                 if term is not None and term.name in ("llvm.unreachable",):
                     raise RunError("reached an unreachable block", term)
                 continue
-            if term.name in EXITS:
+            if term.name in REGION_RETURNS:
                 vals = self.operands(term, env)
                 if result is None:
                     result, result_mask = vals, bmask

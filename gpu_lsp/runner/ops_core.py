@@ -9,6 +9,7 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.operands import split_by_segments
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, unsigned_of
 from gpu_lsp.runner.elementwise import (
     FLOAT_BINARY,
@@ -401,22 +402,12 @@ def _while(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     it.set_results(op, results or [], env, ctx, mask)
 
 
-def _segments(op: Operation, count: int) -> list[int] | None:
-    attr = op.get_attr("operandSegmentSizes")
-    values = dense_array_values(attr)
-    if values is None or len(values) != count:
-        return None
-    return [int(v) for v in values]
-
-
 @handles("scf.parallel")
 def _parallel(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    vals = it.operands(op, env)
-    seg = _segments(op, 4)
-    if seg is None:
+    groups = split_by_segments(op, it.operands(op, env))
+    if groups is None:
         raise Unsupported("'scf.parallel' without operand segments is not supported by the runner", op)
-    n = seg[0]
-    lbs, ubs, steps, inits = vals[:n], vals[n : 2 * n], vals[2 * n : 3 * n], vals[3 * n :]
+    lbs, ubs, steps, inits = groups["lowerBound"], groups["upperBound"], groups["step"], groups["initVals"]
     if not all(is_uniform(v) for v in lbs + ubs + steps):
         raise Unsupported("'scf.parallel' with bounds that differ between threads is not supported by the runner", op)
     body = op.regions[0]
@@ -760,28 +751,25 @@ def _offset_mul(a, k, space):
 def precheck(op: Operation) -> None:
     """Raise Unsupported before the run for a form of an op the runner cannot execute."""
     if op.name in ("memref.subview", "memref.reinterpret_cast") or op.name == "scf.parallel":
-        _seg_split(op, list(op.operands), 4)
+        _view_operands(op, list(op.operands))
 
 
-def _seg_split(op: Operation, values: list, count: int) -> list[list]:
-    seg = _segments(op, count)
-    if seg is None:
+def _view_operands(op: Operation, values: list) -> list[list]:
+    """`values` grouped as the operands of a subview, reinterpret_cast or scf.parallel."""
+    groups = split_by_segments(op, values)
+    if groups is None:
         raise Unsupported(
             f"'{op.name}' is not supported by the runner yet: its syntax reader does not record which "
             "offsets, sizes and strides are static (operandSegmentSizes and static_* properties)",
             op,
         )
-    out, pos = [], 0
-    for n in seg:
-        out.append(values[pos : pos + n])
-        pos += n
-    return out
+    return list(groups.values())
 
 
 @handles("memref.subview")
 def _subview(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     vals = it.operands(op, env)
-    (src,), offs, sizes, strides = _seg_split(op, vals, 4)
+    (src,), offs, sizes, strides = _view_operands(op, vals)
     offsets = _mixed(op, "static_offsets", offs)
     sizes = _mixed(op, "static_sizes", sizes)
     steps = _mixed(op, "static_strides", strides)
@@ -818,7 +806,7 @@ def _rank_reduction(sizes: list, rank: int) -> list[int]:
 @handles("memref.reinterpret_cast")
 def _reinterpret_cast(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     vals = it.operands(op, env)
-    (src,), offs, sizes, strides = _seg_split(op, vals, 4)
+    (src,), offs, sizes, strides = _view_operands(op, vals)
     offset = _mixed(op, "static_offsets", offs)[0]
     sizes = _mixed(op, "static_sizes", sizes)
     strides = _mixed(op, "static_strides", strides)

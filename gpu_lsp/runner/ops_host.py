@@ -7,7 +7,7 @@ import numpy as np
 from gpu_lsp.diagnostics.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, Region
-from gpu_lsp.runner.dtypes import dense_array_values
+from gpu_lsp.ir.operands import split_by_segments
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
 from gpu_lsp.runner.lanes import is_uniform
@@ -21,15 +21,16 @@ def host_only(ctx: Ctx, op: Operation) -> None:
         raise RunError(f"'{op.name}' op is a host operation but runs inside a kernel", op)
 
 
-def split_segments(op: Operation, values: list, count: int) -> list[list]:
-    seg = dense_array_values(op.get_attr("operandSegmentSizes"))
-    if seg is None or len(seg) != count:
+def split_segments(op: Operation, values: list) -> dict[str, list]:
+    """The runtime `values` of `op`'s operands by declared operand name."""
+    groups = split_by_segments(op, values)
+    if groups is None:
         raise Unsupported(f"'{op.name}' without operand segments is not supported by the runner", op)
-    out, pos = [], 0
-    for n in seg:
-        out.append(values[pos : pos + int(n)])
-        pos += int(n)
-    return out
+    return groups
+
+
+def _xyz(groups: dict[str, list], prefix: str) -> list:
+    return [v for d in "XYZ" for v in groups[prefix + d]]
 
 
 def tokens_of(op: Operation, values: list) -> list[Token]:
@@ -89,7 +90,8 @@ def _wait(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 @handles("gpu.alloc")
 def _alloc(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     host_only(ctx, op)
-    deps, dyn, syms = split_segments(op, it.operands(op, env), 3)
+    groups = split_segments(op, it.operands(op, env))
+    deps, dyn, syms = groups["asyncDependencies"], groups["dynamicSizes"], groups["symbolOperands"]
     ty, dt = memref_type(op, op.results[0].type)
     if not layout_is_identity(ty) or syms:
         raise Unsupported(f"'gpu.alloc' of {ty} with a layout is not supported by the runner", op)
@@ -230,16 +232,17 @@ def _launch_common(it: Interpreter, op: Operation, g: GpuOp, kernel: Kernel, gri
 @handles("gpu.launch_func")
 def _launch_func(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     host_only(ctx, op)
-    deps, gx, gy, gz, bx, by, bz, cx, cy, cz, dsm, args, stream_obj = split_segments(op, it.operands(op, env), 13)
-    if stream_obj:
+    groups = split_segments(op, it.operands(op, env))
+    deps, dsm, args = groups["asyncDependencies"], groups["dynamicSharedMemorySize"], groups["kernelOperands"]
+    if groups["asyncObject"]:
         raise Unsupported("'gpu.launch_func' with an explicit stream (async object) is not supported by the runner", op)
     sym = op.get_attr("kernel")
     if not isinstance(sym, SymbolRefAttr):
         raise RunError("'gpu.launch_func' op has no kernel symbol", op)
     func = it.program.lookup_kernel(op, sym)
-    grid = _dims(op, gx + gy + gz, "grid")
-    block = _dims(op, bx + by + bz, "block")
-    cluster = _dims(op, cx + cy + cz, "cluster") if cx else None
+    grid = _dims(op, _xyz(groups, "gridSize"), "grid")
+    block = _dims(op, _xyz(groups, "blockSize"), "block")
+    cluster = _dims(op, _xyz(groups, "clusterSize"), "cluster") if groups["clusterSizeX"] else None
     dsm_bytes = int(dsm[0]) if dsm else 0
     region = func.regions[0]
     nparams = len(func.get_attr("function_type").type.inputs) if func.get_attr("function_type") is not None else len(args)
@@ -254,10 +257,11 @@ def _launch_func(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> No
 @handles("gpu.launch")
 def _launch(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     host_only(ctx, op)
-    deps, gx, gy, gz, bx, by, bz, cx, cy, cz, dsm = split_segments(op, it.operands(op, env), 11)
-    grid = _dims(op, gx + gy + gz, "grid")
-    block = _dims(op, bx + by + bz, "block")
-    cluster = _dims(op, cx + cy + cz, "cluster") if cx else None
+    groups = split_segments(op, it.operands(op, env))
+    deps, dsm = groups["asyncDependencies"], groups["dynamicSharedMemorySize"]
+    grid = _dims(op, _xyz(groups, "gridSize"), "grid")
+    block = _dims(op, _xyz(groups, "blockSize"), "block")
+    cluster = _dims(op, _xyz(groups, "clusterSize"), "cluster") if groups["clusterSizeX"] else None
     dsm_bytes = int(dsm[0]) if dsm else 0
     g = GpuOp(it, op, tokens_of(op, deps))
     fn = op.parent_op

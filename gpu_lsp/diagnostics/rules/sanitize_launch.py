@@ -16,8 +16,8 @@ from gpu_lsp.diagnostics.sanitizer.limits import (
 )
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.traits import constant_int
 from gpu_lsp.ir.views import LaunchFuncView, LaunchView
-from gpu_lsp.passes.effects import constant_int
 
 AXES = "xyz"
 

@@ -12,67 +12,71 @@ from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
-from gpu_lsp.ir.opdefs import lookup, op_names
+from gpu_lsp.ir.opdefs import OPS, OpDef, definition, lookup, op_names
+from gpu_lsp.ir.opdefs.model import SINGLE, Arg
+from gpu_lsp.ir.operands import segment_sizes
 from gpu_lsp.ir.symbols import symbol_name
-from gpu_lsp.ir.views import segment_sizes
 from gpu_lsp.parser.resolve import UndefinedValue
 
-# ODS operand/result count traits of gpu ops written in generic form:
-# name -> (operands, results); an int is exact, ("at_least", n) a minimum, None variadic.
-_COUNTS: dict[str, tuple] = {
-    "gpu.launch": (("at_least", 6), None),
-    "gpu.launch_func": (("at_least", 6), None),
-    "gpu.shuffle": (3, 2),
-    "gpu.rotate": (1, 2),
-    "gpu.all_reduce": (1, 1),
-    "gpu.subgroup_reduce": (1, 1),
-    "gpu.barrier": (0, 0),
-    "gpu.terminator": (0, 0),
-    "gpu.dynamic_shared_memory": (0, 1),
-    "gpu.memcpy": (("at_least", 2), None),
-    "gpu.memset": (("at_least", 2), None),
-    "gpu.dealloc": (("at_least", 1), None),
-    "gpu.host_register": (1, 0),
-    "gpu.host_unregister": (1, 0),
-    "gpu.set_default_device": (1, 0),
-    "gpu.lane_id": (0, 1),
-    "gpu.subgroup_id": (0, 1),
-    "gpu.num_subgroups": (0, 1),
-    "gpu.subgroup_size": (0, 1),
-}
-for _name in ("thread_id", "block_id", "block_dim", "grid_dim", "global_id", "cluster_id", "cluster_dim", "cluster_dim_blocks", "cluster_block_id"):
-    _COUNTS[f"gpu.{_name}"] = (0, 1)
-
-# Attributes ODS requires (properties or, in old generic form, attributes).
-_REQUIRED_ATTRS: dict[str, tuple[str, ...]] = {
-    "gpu.launch_func": ("kernel",),
-    "gpu.shuffle": ("mode",),
-    "gpu.subgroup_reduce": ("op",),
-}
-
-_HAS_PARENT = {
-    "gpu.func": "gpu.module",
-    "gpu.return": "gpu.func",
-    "gpu.terminator": "gpu.launch",
-}
+# Ops whose definitions declare their operands, results or regions (ODS's count traits) and
+# those with a HasParent trait.
+_COUNTED = tuple(
+    sorted(n for n, d in OPS.items() if d.operands is not None or d.results is not None or d.regions is not None)
+)
+_PARENTED = tuple(sorted(n for n, d in OPS.items() if d.parents))
+_SINGLE_WORDS = {"operand": "requires a single operand", "result": "requires one result", "region": "requires one region"}
 
 
-def _count_message(what: str, expected, found: int) -> str | None:
-    if expected is None:
+def _count_message(what: str, declared: tuple[Arg, ...] | None, found: int) -> str | None:
+    """ODS's NOperands/AtLeastNOperands (and results, regions) message, or None when `found` fits."""
+    if declared is None:
         return None
-    if isinstance(expected, tuple):
-        n = expected[1]
-        return None if found >= n else f"expected {n} or more {what}s, but found {found}"
-    if found == expected:
+    fixed = sum(arg.kind == SINGLE for arg in declared)
+    if len(declared) > fixed:
+        return None if found >= fixed else f"expected {fixed} or more {what}s, but found {found}"
+    if found == fixed:
         return None
-    if expected == 0:
+    if fixed == 0:
         return f"requires zero {what}s"
-    if expected == 1:
-        return "requires a single operand" if what == "operand" else "requires one result"
-    return f"expected {expected} {what}s, but found {found}"
+    if fixed == 1:
+        return _SINGLE_WORDS[what]
+    return f"expected {fixed} {what}s, but found {found}"
 
 
-@rule("GPU101", "wrong-operand-count", Severity.ERROR, ops=tuple(_COUNTS), upstream=True)
+def _count_error(op: Operation, definition: OpDef) -> str | None:
+    """ODS's region, result and operand count traits, in the order upstream verifies them."""
+    return (
+        _count_message("region", definition.regions, len(op.regions))
+        or _count_message("result", definition.results, len(op.results))
+        or _count_message("operand", definition.operands, len(op.operands))
+    )
+
+
+def _parent_error(op: Operation, definition: OpDef) -> str | None:
+    """HasParent: upstream checks it after the counts, before the attributes."""
+    expected = definition.parents
+    parent = op.parent_op
+    if not expected or (parent is not None and parent.name in expected):
+        return None
+    which = f"'{expected[0]}'" if len(expected) == 1 else "to be one of '" + ", ".join(expected) + "'"
+    return f"expects parent op {which}"
+
+
+def _invariant_error(op: Operation, definition: OpDef) -> str | None:
+    """The generated verifier's checks: operand segment sizes, then required attributes."""
+    if definition.has("attr_sized_operands"):
+        sizes = segment_sizes(op)
+        total = sum(sizes) if sizes is not None else 0
+        if total != len(op.operands):
+            return (
+                f"operand count ({len(op.operands)}) does not match with the total size ({total}) "
+                "specified in attribute 'operandSegmentSizes'"
+            )
+    missing = next((a.name for a in definition.attributes if not a.optional and op.get_attr(a.name) is None), None)
+    return f"requires attribute '{missing}'" if missing is not None else None
+
+
+@rule("GPU101", "wrong-operand-count", Severity.ERROR, ops=_COUNTED, upstream=True)
 def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -104,27 +108,15 @@ def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     if not op.generic:
         return
-    operands, results = _COUNTS[op.name]
-    message = _count_message("operand", operands, len(op.operands))
-    if message is None:
-        message = _count_message("result", results, len(op.results))
-    if message is None:
-        sizes = segment_sizes(op)
-        if sizes is not None and sum(sizes) != len(op.operands):
-            message = (
-                f"operand count ({len(op.operands)}) does not match with the total size ({sum(sizes)}) "
-                "specified in attribute 'operandSegmentSizes'"
-            )
-    if message is None:
-        for name in _REQUIRED_ATTRS.get(op.name, ()):
-            if op.get_attr(name) is None:
-                message = f"requires attribute '{name}'"
-                break
+    spec = definition(op.name)
+    message = _count_error(op, spec)
+    if message is None and _parent_error(op, spec) is None:
+        message = _invariant_error(op, spec)
     if message is not None:
         yield Violation(op_error(op, message), at(op))
 
 
-@rule("GPU102", "invalid-parent-op", Severity.ERROR, ops=tuple(_HAS_PARENT), upstream=True)
+@rule("GPU102", "invalid-parent-op", Severity.ERROR, ops=_PARENTED, upstream=True)
 def invalid_parent_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -158,10 +150,10 @@ def invalid_parent_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     ## References
     - [`gpu.func`](https://mlir.llvm.org/docs/Dialects/GPU/#gpufunc-gpugpufuncop)
     """
-    parent = op.parent_op
-    expected = _HAS_PARENT[op.name]
-    if parent is None or parent.name != expected:
-        yield Violation(op_error(op, f"expects parent op '{expected}'"), at(op))
+    spec = definition(op.name)
+    message = _parent_error(op, spec)
+    if message is not None and not (op.generic and _count_error(op, spec) is not None):
+        yield Violation(op_error(op, message), at(op))
 
 
 # --- dominance ----------------------------------------------------------------------------------

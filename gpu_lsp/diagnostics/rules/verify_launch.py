@@ -124,10 +124,9 @@ def invalid_launch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     ## References
     - [`gpu.launch`](https://mlir.llvm.org/docs/Dialects/GPU/#gpulaunch-gpulaunchop)
     """
-    view = LaunchView(op)
-    segments = view.segments
-    if segments is not None and len(segments) >= 10:
-        present = [bool(segments[i]) for i in (7, 8, 9)]
+    segments = LaunchView(op).segments
+    if segments is not None:
+        present = [bool(segments[f"clusterSize{d}"]) for d in "XYZ"]
         if any(present) and not all(present):
             yield Violation(op_error(op, "cluster size must be all present"), at(op))
 

@@ -56,7 +56,7 @@ OPS = (
     declare("arith.cmpi", "Integer comparison.", traits="pure", syntax="%r = arith.cmpi pred, %a, %b : T"),
     declare("arith.cmpf", "Float comparison.", traits="pure", syntax="%r = arith.cmpf pred, %a, %b : T"),
     declare("arith.select", "Chooses between two values by a condition.", traits="pure", syntax="%r = arith.select %cond, %a, %b : T"),
-    declare("arith.constant", "A constant value.", traits="pure", syntax="%c = arith.constant 42 : i32"),
+    declare("arith.constant", "A constant value.", traits="constant_like pure", syntax="%c = arith.constant 42 : i32"),
     declare("arith.flush_denormals", "Replaces denormal floats by zero.", traits="pure", syntax="%r = arith.flush_denormals %a : f32"),
     declare(
         "arith.addui_extended",

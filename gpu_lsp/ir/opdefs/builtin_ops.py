@@ -9,6 +9,7 @@ OPS = (
         "builtin.module",
         "A top-level container of operations.",
         traits="graph isolated no_terminator symbol_table",
+        default_dialect="builtin",
         syntax="module [@name] [attributes {...}] { ... }",
     ),
     declare("builtin.unrealized_conversion_cast", "A cast between types of two dialects, left by partial conversion.", traits="pure"),

@@ -8,6 +8,7 @@ from gpu_lsp.ir.opdefs import (
     async_ops,
     builtin_ops,
     cf_ops,
+    complex_ops,
     func_ops,
     gpu_ops,
     index_ops,
@@ -19,7 +20,9 @@ from gpu_lsp.ir.opdefs import (
     scf_ops,
     spirv_ops,
     tensor_ops,
+    tosa_ops,
     transform_ops,
+    ub_ops,
     vector_ops,
 )
 
@@ -29,6 +32,7 @@ ALL = (
     async_ops.OPS,
     builtin_ops.OPS,
     cf_ops.OPS,
+    complex_ops.OPS,
     func_ops.OPS,
     gpu_ops.OPS,
     index_ops.OPS,
@@ -40,6 +44,8 @@ ALL = (
     scf_ops.OPS,
     spirv_ops.OPS,
     tensor_ops.OPS,
+    tosa_ops.OPS,
     transform_ops.OPS,
+    ub_ops.OPS,
     vector_ops.OPS,
 )

@@ -75,7 +75,18 @@ OPS = (
         traits="symbol",
         syntax='memref.global ["private"] [constant] @name : memref<...> [= dense<...>]',
     ),
-    declare("memref.subview", "A strided view of a part of a memref.", traits="pure", syntax="%v = memref.subview %m[%o, 0] [%n, 4] [1, 1] : T to U"),
+    declare(
+        "memref.subview",
+        "A strided view of a part of a memref.",
+        ins=(
+            "AnyMemRef:$source, Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
+            "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
+        ),
+        outs="AnyMemRef:$result",
+        regions="",
+        traits="pure",
+        syntax="%v = memref.subview %m[%o, 0] [%n, 4] [1, 1] : T to U",
+    ),
     declare(
         "memref.view",
         "A typed view of a byte buffer at a byte offset.",
@@ -87,6 +98,12 @@ OPS = (
     declare(
         "memref.reinterpret_cast",
         "A view of a memref's buffer with a new offset, sizes and strides.",
+        ins=(
+            "AnyRankedOrUnrankedMemRef:$source, Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
+            "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
+        ),
+        outs="AnyMemRef:$result",
+        regions="",
         traits="pure",
         syntax="%r = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 4], strides: [4, 1] : T to U",
     ),
@@ -129,18 +146,20 @@ OPS = (
     declare(
         "memref.alloca_scope",
         "A region whose stack allocations are freed at its end.",
+        traits="recursive_effects",
+        implicit_terminator="memref.alloca_scope.return",
         syntax="%r = memref.alloca_scope [-> (T)] { ... memref.alloca_scope.return %v : T }",
     ),
     declare(
         "memref.alloca_scope.return",
         "Ends a memref.alloca_scope region.",
-        traits="return_like terminator",
+        traits="region_return return_like terminator",
         syntax="memref.alloca_scope.return [%v : T]",
     ),
     declare(
         "memref.atomic_yield",
         "Ends the region of memref.generic_atomic_rmw with the new value.",
-        traits="return_like terminator",
+        traits="region_return return_like terminator",
         syntax="memref.atomic_yield [%v : T]",
     ),
     declare(

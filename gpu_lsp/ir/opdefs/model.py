@@ -21,10 +21,12 @@ from gpu_lsp.ir.opdefs.typing import known_transform
 #   recursive_effects  RecursiveMemoryEffects
 #   same_type       SameOperandsAndResultType
 #   attr_sized_operands  AttrSizedOperandSegments (derived from the operands)
+#   region_return   ReturnLike or RegionBranchTerminatorOpInterface (and gpu.terminator): a
+#                   terminator that hands its operands to the parent op or the caller, not a branch
 TRAITS = frozenset({
     "isolated", "terminator", "symbol", "symbol_table", "async", "pure", "no_terminator",
     "single_block", "graph", "function", "return_like", "constant_like", "recursive_effects",
-    "same_type", "attr_sized_operands",
+    "same_type", "attr_sized_operands", "region_return",
 })
 
 SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
@@ -143,7 +145,7 @@ def _value_arg(constraint: str, name: str) -> Arg:
 
 def _is_attribute(constraint: str) -> bool:
     head = constraint.split("<", 1)[0]
-    return head.endswith(("Attr", "Prop", "Property")) or _ATTR_WRAPPER.match(constraint) is not None
+    return head.endswith(("Attr", "AttrOf", "Prop", "Property")) or _ATTR_WRAPPER.match(constraint) is not None
 
 
 def _attr_arg(constraint: str, name: str) -> AttrArg:

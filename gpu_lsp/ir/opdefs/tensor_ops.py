@@ -25,7 +25,7 @@ OPS = (
     declare(
         "tensor.yield",
         "Yields an element from tensor.generate or tensor.pad.",
-        traits="pure return_like terminator",
+        traits="pure region_return return_like terminator",
         syntax="tensor.yield %v : T",
     ),
     declare(

@@ -376,5 +376,5 @@ OPS = (
     declare("transform.xegpu.insert_prefetch", "The transform op `xegpu.insert_prefetch` (read loosely)."),
     declare("transform.xegpu.set_anchor_layout", "The transform op `xegpu.set_anchor_layout` (read loosely)."),
     declare("transform.xegpu.set_gpu_launch_threads", "The transform op `xegpu.set_gpu_launch_threads` (read loosely)."),
-    declare("transform.yield", "The transform op `yield` (read loosely).", traits="terminator"),
+    declare("transform.yield", "The transform op `yield` (read loosely).", traits="region_return terminator"),
 )

@@ -154,9 +154,10 @@ OPS = (
     declare(
         "vector.mask",
         "Applies a mask to the single maskable operation in its region.",
+        traits="recursive_effects",
         syntax="%r = vector.mask %m [, %pass] { vector.transfer_read ... } : vector<16xi1> [-> vector<16xf32>]",
     ),
-    declare("vector.yield", "Ends the region of vector.mask.", traits="pure return_like terminator", syntax="vector.yield [%v : T]"),
+    declare("vector.yield", "Ends the region of vector.mask.", traits="pure region_return return_like terminator", syntax="vector.yield [%v : T]"),
     declare(
         "vector.gather",
         "Gathers elements from memory at base + index vector, for the enabled lanes.",

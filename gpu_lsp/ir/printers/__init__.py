@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import DEFAULT_DIALECT, Aliases, Formatter, Names, OpPrinter, root_of, source_of
+from gpu_lsp.ir.printer import Aliases, Formatter, Names, OpPrinter, default_dialect, root_of, source_of
 from gpu_lsp.ir.printers import affine, arith, async_, builtin, cf, func, gpu, index, llvm, math, memref, scf, transform, vector
 
 PRINTER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, index, llvm, math, memref, scf, transform, vector)
@@ -22,7 +22,7 @@ def print_op(op: Operation, generic: bool = False, source: str | None = None, lo
     aliases = Aliases()
     aliases.collect(op)
     p = OpPrinter(names, Formatter(aliases), generic, source_of(op, source))
-    p.dialects = ["builtin"] + [DEFAULT_DIALECT.get(a.name, "") for a in reversed(list(op.ancestors()))]
+    p.dialects = ["builtin"] + [default_dialect(a) for a in reversed(list(op.ancestors()))]
     p.op(op)
     return "".join(p.out)
 

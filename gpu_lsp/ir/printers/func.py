@@ -6,9 +6,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DictAttr, StringAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.printer import DEFAULT_DIALECT, OpPrinter, result_names
-
-DEFAULT_DIALECT["func.func"] = "func"
+from gpu_lsp.ir.printer import OpPrinter, result_names
 
 FUNCTION_ELIDED = ("sym_name", "sym_visibility", "function_type", "arg_attrs", "res_attrs")
 

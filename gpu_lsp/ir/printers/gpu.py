@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, IntegerAttr, UnitAttr
+from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import printer
+from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import (
     GENERIC_DISCARDABLE,
     GENERIC_EXTRA,
     GENERIC_FROM_SOURCE,
     GENERIC_PROPERTIES,
-    IMPLICIT_TERMINATOR,
+    CannotPrint,
     OpPrinter,
     int_text,
     result_names,
@@ -29,17 +30,16 @@ def enum_keyword(attr) -> str:
     return str(attr)
 
 
-def segments(op: Operation) -> list[list]:
-    """The operands split by the `operandSegmentSizes` property."""
-    sizes = op.get_attr("operandSegmentSizes")
-    if not isinstance(sizes, DenseArrayAttr):
-        return [list(op.operands)]
-    out = []
-    pos = 0
-    for n in sizes.values:
-        out.append(op.operands[pos : pos + n])
-        pos += n
-    return out
+def _groups(op: Operation) -> dict[str, list]:
+    """The operands by declared name; an op whose operands do not fit its declaration has no custom form."""
+    groups = segments(op)
+    if groups is None:
+        raise CannotPrint(f"'{op.name}' operands do not match its operand segments")
+    return groups
+
+
+def _xyz(groups: dict[str, list], prefix: str) -> list:
+    return [v for d in "XYZ" for v in groups[prefix + d]]
 
 
 def has_token(op: Operation) -> bool:
@@ -188,14 +188,10 @@ def _size_assignment(p: OpPrinter, ids, sizes, operands) -> str:
 
 @printer("gpu.launch")
 def _launch(p: OpPrinter, op: Operation) -> None:
-    seg = segments(op)
-    if len(seg) < 11:
-        seg = seg + [[]] * (11 - len(seg))
-    deps = seg[0]
-    grid = seg[1] + seg[2] + seg[3]
-    block = seg[4] + seg[5] + seg[6]
-    cluster = seg[7] + seg[8] + seg[9]
-    dsm = seg[10]
+    groups = _groups(op)
+    deps = groups["asyncDependencies"]
+    grid, block, cluster = _xyz(groups, "gridSize"), _xyz(groups, "blockSize"), _xyz(groups, "clusterSize")
+    dsm = groups["dynamicSharedMemorySize"]
     if has_token(op):
         p.write(" async")
         if deps:
@@ -222,14 +218,10 @@ def _launch(p: OpPrinter, op: Operation) -> None:
 
 @printer("gpu.launch_func")
 def _launch_func(p: OpPrinter, op: Operation) -> None:
-    seg = segments(op)
-    if len(seg) < 13:
-        seg = seg + [[]] * (13 - len(seg))
-    deps = seg[0]
-    grid = seg[1] + seg[2] + seg[3]
-    block = seg[4] + seg[5] + seg[6]
-    cluster = seg[7] + seg[8] + seg[9]
-    dsm, args, obj = seg[10], seg[11], seg[12]
+    groups = _groups(op)
+    deps = groups["asyncDependencies"]
+    grid, block, cluster = _xyz(groups, "gridSize"), _xyz(groups, "blockSize"), _xyz(groups, "clusterSize")
+    dsm, args, obj = groups["dynamicSharedMemorySize"], groups["kernelOperands"], groups["asyncObject"]
     p.write(" " + async_deps(p, op, deps))
     if obj:
         p.write(f"<{p.value(obj[0])} : {p.type(obj[0].type)}>")
@@ -385,15 +377,16 @@ def _alloc_names(op: Operation):
 
 @printer("gpu.alloc")
 def _alloc(p: OpPrinter, op: Operation) -> None:
-    seg = segments(op)
-    if len(seg) < 3:
-        seg = [token_deps(op), op.operands[len(token_deps(op)) :], []]
-    p.write(" " + async_deps(p, op, seg[0]))
+    groups = segments(op)
+    if groups is None:
+        deps = token_deps(op)
+        groups = {"asyncDependencies": deps, "dynamicSizes": op.operands[len(deps) :], "symbolOperands": []}
+    p.write(" " + async_deps(p, op, groups["asyncDependencies"]))
     if op.get_attr("hostShared") is not None:
         p.write(" host_shared")
-    p.write(" (" + p.values(seg[1]) + ")")
-    if seg[2]:
-        p.write("[" + p.values(seg[2]) + "]")
+    p.write(" (" + p.values(groups["dynamicSizes"]) + ")")
+    if groups["symbolOperands"]:
+        p.write("[" + p.values(groups["symbolOperands"]) + "]")
     p.attr_dict(op, ("hostShared",))
     p.write(" : " + p.type(op.results[0].type))
 
@@ -531,7 +524,6 @@ def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
 
 
 GENERIC_EXTRA["gpu.func"] = _func_generic
-IMPLICIT_TERMINATOR["gpu.warp_execute_on_lane_0"] = "gpu.yield"
 GENERIC_FROM_SOURCE.update((*_SPARSE_NAMES, "gpu.spmat_get_size", "gpu.destroy_dn_tensor", "gpu.destroy_sp_mat",
                             "gpu.spmv", "gpu.spmm", "gpu.sddmm", "gpu.spgemm_destroy_descr", "gpu.spgemm_copy",
                             "gpu.set_csr_pointers"))

@@ -6,7 +6,8 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.printer import IMPLICIT_TERMINATOR, OpPrinter
+from gpu_lsp.ir.operands import segments
+from gpu_lsp.ir.printer import OpPrinter
 
 DYNAMIC = -(2**63)
 
@@ -98,20 +99,17 @@ def _yield(p: OpPrinter, op: Operation) -> None:
         p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
 
 
-def _segments(op: Operation, count: int) -> list[list]:
-    sizes = op.get_attr("operandSegmentSizes")
-    if not isinstance(sizes, DenseArrayAttr) or len(sizes.values) != count:
-        return [list(op.operands)] + [[] for _ in range(count - 1)]
-    out, pos = [], 0
-    for n in sizes.values:
-        out.append(op.operands[pos : pos + n])
-        pos += n
-    return out
+def _groups(op: Operation, *names: str) -> list[list]:
+    """The named operand groups of `op`; all operands in the first when they do not fit its declaration."""
+    groups = segments(op)
+    if groups is None:
+        return [list(op.operands)] + [[] for _ in names[1:]]
+    return [groups[name] for name in names]
 
 
 @printer("scf.parallel")
 def _parallel(p: OpPrinter, op: Operation) -> None:
-    lb, ub, step, inits = _segments(op, 4)
+    lb, ub, step, inits = _groups(op, "lowerBound", "upperBound", "step", "initVals")
     p.write(
         f" ({p.values(entry_args(op))}) = ({p.values(lb)}) to ({p.values(ub)}) step ({p.values(step)})"
     )
@@ -146,7 +144,7 @@ def _dynamic_list(p: OpPrinter, static: DenseArrayAttr | None, dynamic) -> str:
 
 @printer("scf.forall")
 def _forall(p: OpPrinter, op: Operation) -> None:
-    lb, ub, step, outs = _segments(op, 4)
+    lb, ub, step, outs = _groups(op, "dynamicLowerBound", "dynamicUpperBound", "dynamicStep", "outputs")
     slb = op.get_attr("staticLowerBound")
     sub = op.get_attr("staticUpperBound")
     sstep = op.get_attr("staticStep")
@@ -204,12 +202,3 @@ def _index_switch(p: OpPrinter, op: Operation) -> None:
     p.write(f"\n{pad}default ")
     p.region(op.regions[0], entry_args=False)
 
-
-IMPLICIT_TERMINATOR.update(
-    {
-        "scf.for": "scf.yield",
-        "scf.if": "scf.yield",
-        "scf.parallel": "scf.reduce",
-        "scf.forall": "scf.forall.in_parallel",
-    }
-)
