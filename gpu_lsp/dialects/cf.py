@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from gpu_lsp.dialects.common import successor
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import StringAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
@@ -51,12 +50,4 @@ def _switch(c: Cursor, st: OpState) -> None:
         successor(sub, st)
     sub.done()
     st.extra["case_values"] = values
-    c.optional_attr_dict(st)
-
-
-@reader("cf.assert")
-def _assert(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(T.I1))
-    c.punct(",")
-    st.properties["msg"] = StringAttr(c.string())
     c.optional_attr_dict(st)

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import OPS
+from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
 from gpu_lsp.ir.opdefs.model import OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
@@ -69,6 +72,10 @@ def print_format(p: OpPrinter, op: Operation) -> None:
     assert definition.format is not None
     directives = parse_format(definition.format)
     ctx = FormatContext(p, op, definition)
+    # A format that opens with `` still has its first element spaced from the op name
+    # (mlir-opt writes `index.cmp slt(%a, %b)` for "`` $pred `(` $lhs `,` $rhs `)`").
+    if directives and isinstance(directives[0], Literal) and directives[0].text == "":
+        directives = directives[1:]
     _print(ctx, directives)
 
 
@@ -144,7 +151,11 @@ def _present(ctx: FormatContext, anchor: str | None) -> bool:
     region_index = next((k for k, r in enumerate(definition.regions or ()) if r.name == anchor), None)
     if region_index is not None:
         return region_index < len(ctx.op.regions) and bool(ctx.op.regions[region_index].blocks)
-    return ctx.op.get_attr(anchor) is not None
+    attr = ctx.op.get_attr(anchor)
+    declared = definition.attribute(anchor)
+    if attr is not None and declared is not None and declared.default is not None:
+        return attr != default_attribute(declared.constraint, declared.default)
+    return attr is not None
 
 
 def _variable(ctx: FormatContext, name: str) -> None:
@@ -178,6 +189,11 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
         case = enum.case(attr)
         if case is not None:
             return case
+    flags = FLAGS.get(constraint)
+    if flags is not None:
+        text = flags.text(attr)
+        if text is not None:
+            return text
     if isinstance(attr, SymbolRefAttr):
         return p.attr(attr)
     if isinstance(attr, StringAttr) and constraint == "StrAttr":
@@ -185,5 +201,8 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
     if isinstance(attr, TypeAttr) and constraint.startswith("TypeAttr"):
         return p.type(attr.type)
     if isinstance(attr, IntegerAttr) and constraint in _INTEGER_ATTRS:
-        return p.attr(attr, elide_type=True)
+        # The constraint fixes the type, so the format writes the value alone (`index.constant 4`).
+        if attr.type == T.I1:
+            return p.attr(attr)
+        return p.attr(IntegerAttr(attr.value, T.I64), elide_type=True)
     return p.attr(attr)

@@ -7,7 +7,9 @@ from collections.abc import Callable
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.opdefs import definition
+from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, transform_type
@@ -213,6 +215,9 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
             c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}")
         c.next()
         return enum.attribute(tok.value)
+    flags = FLAGS.get(constraint)
+    if flags is not None:
+        return _flags(c, flags)
     if constraint in _SYMBOL_ATTRS:
         return c.symbol()
     if constraint == "StrAttr":
@@ -223,6 +228,23 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     if ty is not None:
         return IntegerAttr(c.integer(), ty)
     return c.attr()
+
+
+def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
+    """`<nsw, nuw>`: a bit-enum attribute's flags between angle brackets."""
+    c.punct("<")
+    names: list[str] = []
+    while not c.is_punct(">"):
+        tok = c.any_keyword()
+        names.append(tok.value)
+        if flags.canonical([tok.value]) is None:
+            c.fail(f"expected {flags.mnemonic} flags to be one of: {', '.join(('none', *flags.flags))}", tok)
+        if not c.optional_punct(","):
+            break
+    c.punct(">")
+    attr = flags.attribute(names)
+    assert attr is not None
+    return attr
 
 
 def _type_of(c: Cursor, fs: FormatState, name: str) -> None:
@@ -285,6 +307,18 @@ def _finish(st: OpState, fs: FormatState) -> None:
             st.add_region(raw)
     for arg in op.successors or ():
         st.successors.extend(fs.successors.get(arg.name, []))
+    _inherent_attributes(st, op)
+
+
+def _inherent_attributes(st: OpState, op: OpDef) -> None:
+    """Declared attributes written in the attr-dict are properties; absent DefaultValuedAttrs take their default."""
+    for attr in op.attributes:
+        if attr.name in st.attributes:
+            st.properties[attr.name] = st.attributes.pop(attr.name)
+        elif attr.stored_default and attr.name not in st.properties and attr.default is not None:
+            default = default_attribute(attr.constraint, attr.default)
+            if default is not None:
+                st.properties[attr.name] = default
 
 
 def _count(fs: FormatState, arg: Arg, is_operand: bool) -> int:
@@ -311,7 +345,10 @@ def _infer_types(fs: FormatState) -> None:
             if target is None:
                 continue
             derived = transform_type(rule.transform, fs.types[rule.source][0])
-            fs.types[rule.target] = [derived] * _count(fs, target, op.operand(rule.target) is not None)
+            if isinstance(derived, list):
+                fs.types[rule.target] = derived
+            else:
+                fs.types[rule.target] = [derived] * _count(fs, target, op.operand(rule.target) is not None)
     if op.has("same_type"):
         known = next((ts[0] for ts in fs.types.values() if ts), None)
         if known is not None:

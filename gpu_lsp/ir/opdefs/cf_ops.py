@@ -18,5 +18,10 @@ OPS = (
         traits="terminator",
         syntax="cf.switch %flag : i32, [ default: ^bb1, 42: ^bb2(%a : T) ]",
     ),
-    declare("cf.assert", "Aborts with a message when the i1 condition is false.", syntax='cf.assert %cond, "message"'),
+    declare(
+        "cf.assert",
+        "Aborts with a message when the i1 condition is false.",
+        ins="I1:$arg, StrAttr:$msg",
+        format="$arg `,` $msg attr-dict",
+    ),
 )

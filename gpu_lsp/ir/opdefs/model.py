@@ -40,12 +40,16 @@ class Arg:
 
 @dataclass(frozen=True)
 class AttrArg:
-    """One inherent attribute: its name, constraint and whether it may be absent."""
+    """One inherent attribute: its name, constraint and whether it may be absent.
+
+    `stored_default`: a DefaultValuedAttr, whose default the op holds when the text leaves it out.
+    """
 
     name: str
     constraint: str
     optional: bool = False
     default: str | None = None
+    stored_default: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,7 @@ class OpDef:
         return next((a for a in self.attributes if a.name == name), None)
 
 
-_ARG = re.compile(r"\s*(?P<constraint>[^:]+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
+_ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
 _WRAPPER = re.compile(r"(Variadic|Optional)<(.*)>\Z")
 _ATTR_WRAPPER = re.compile(r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z")
 
@@ -155,7 +159,8 @@ def _attr_arg(constraint: str, name: str) -> AttrArg:
         return AttrArg(name, "UnitAttr", optional=True)
     pieces = split_top_level(inner or "")
     default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
-    return AttrArg(name, pieces[0] if pieces else "Attr", optional=True, default=default)
+    stored = wrapper in ("DefaultValuedAttr", "DefaultValuedProp") and default is not None
+    return AttrArg(name, pieces[0] if pieces else "Attr", optional=True, default=default, stored_default=stored)
 
 
 def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:

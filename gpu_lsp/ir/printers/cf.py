@@ -52,12 +52,6 @@ def _switch(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, ("case_values", "case_operand_segments"))
 
 
-@printer("cf.assert")
-def _assert(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.value(op.operands[0])}, {p.attr(op.get_attr('msg'))}")
-    p.attr_dict(op, ("msg",))
-
-
 def _cond_br_segments(op: Operation, props: dict, attrs: dict) -> None:
     groups = successor_operands(op, 1)
     props.setdefault("operandSegmentSizes", DenseArrayAttr(T.I32, (1, len(groups[0]), len(groups[1]))))
