@@ -62,8 +62,6 @@ RANKS: dict[str, float] = {
 # (importer unit, imported unit) -> why it is tolerated for now.
 _IR_REWRITE = "#11 moves op facts into the op definitions (gpu_lsp/ir/opdefs)"
 KNOWN: dict[tuple[str, str], str] = {
-    ("gpu_lsp.ir", "gpu_lsp.dialects"): _IR_REWRITE + ": the arith, index and math printers read op-family "
-    "tables from the readers until those ops are declared with assembly formats",
     ("gpu_lsp.diagnostics", "gpu_lsp.passes"): "passes/effects.py holds op traits (constant-like, side effects) that "
     "belong with the op definitions in ir/; the launch-limit rule reads constant_int from it",
 }

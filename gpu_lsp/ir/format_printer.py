@@ -108,7 +108,7 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
         if isinstance(d, Literal):
             _literal(ctx, d.text)
         elif isinstance(d, AttrDict):
-            elided = set(variables(directives_of(definition))) | {"operandSegmentSizes"}
+            elided = set(variables(directives_of(definition))) | {"operandSegmentSizes"} | _at_default(ctx)
             p.attr_dict(ctx.op, elided, keyword=d.keyword)
             ctx.last_was_punctuation = False
         elif isinstance(d, OptionalGroup):
@@ -128,6 +128,18 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
             p.write(p.fmt.function_type(inputs, outputs))
         elif isinstance(d, Custom):
             CUSTOM_PRINTERS[d.name](ctx, d.args)
+
+
+def _at_default(ctx: FormatContext) -> set[str]:
+    """Declared attributes holding their default value, which the attr-dict leaves out (as ODS does)."""
+    out: set[str] = set()
+    for declared in ctx.definition.attributes:
+        if declared.default is None:
+            continue
+        attr = ctx.op.get_attr(declared.name)
+        if attr is not None and attr == default_attribute(declared.constraint, declared.default):
+            out.add(declared.name)
+    return out
 
 
 def directives_of(definition: OpDef) -> tuple[Directive, ...]:

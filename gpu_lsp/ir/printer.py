@@ -40,6 +40,7 @@ from gpu_lsp.ir.attributes import (
 from gpu_lsp.ir.core import Block, Operation, OpResult, Region, Value
 from gpu_lsp.ir.format_printer import print_format
 from gpu_lsp.ir.opdefs import OPS, OpDef
+from gpu_lsp.ir.opdefs.model import SINGLE
 
 INDENT = 2
 UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
@@ -66,6 +67,15 @@ GENERIC_EXTRA: dict[str, Callable[[Operation, dict, dict], None]] = {}
 # Terminators that an op's custom syntax may leave implicit (SingleBlockImplicitTerminator):
 # the generic form must show them; our readers do not add them.
 IMPLICIT_TERMINATOR: dict[str, str] = {}
+
+
+def declared_result_names(op: Operation) -> list[tuple[int, str]]:
+    """An op with several results, none variadic, names them as its declaration does (ODS's default)."""
+    spec = OPS.get(op.name)
+    results = spec.results if spec is not None else None
+    if not results or len(results) < 2 or any(r.kind != SINGLE for r in results):
+        return []
+    return list(enumerate(r.name for r in results))
 
 
 def result_names(*names: str):
@@ -621,8 +631,8 @@ class Names:
         results = op.results
         groups = [0]
         if not self.generic and results:
-            hook = RESULT_NAMES.get(op.name)
-            if hook is not None and op.known:
+            hook = RESULT_NAMES.get(op.name, declared_result_names)
+            if op.known:
                 try:
                     suggested = list(hook(op))
                 except Exception:  # malformed IR: keep the default numbering

@@ -211,10 +211,12 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     enum = ENUMS.get(constraint)
     if enum is not None:
         tok = c.peek()
-        if not (c.is_token("BARE") or c.is_token("TYPE")) or tok.value not in enum.cases:
+        # A keyword, or the same word as a string (`arith.cmpi "eq", ...`).
+        word = tok.value[1:-1] if c.is_token("STRING") else tok.value if c.is_token("BARE") or c.is_token("TYPE") else None
+        if word not in enum.cases:
             c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}")
         c.next()
-        return enum.attribute(tok.value)
+        return enum.attribute(word)
     flags = FLAGS.get(constraint)
     if flags is not None:
         return _flags(c, flags)

@@ -53,7 +53,7 @@ def _classification(mnemonic: str, summary: str) -> OpDef:
         ins=f"FloatLike:$operand, {_FASTMATH}",
         outs="BoolLike:$result",
         types=("TypesMatchWith<operand, result, i1_same_shape>",),
-        format=f"$operand {_FASTMATH_FORMAT} attr-dict `:` type($operand)",
+        format="$operand attr-dict `:` type($operand)",
     )
 
 
