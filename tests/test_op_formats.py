@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support import oracle
 
 from gpu_lsp.cli import gpu_opt
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.parser.api import parse
-from support import oracle
 
 FORMATS = Path(__file__).parent / "fixtures" / "formats"
 FIXTURES = sorted(FORMATS.glob("*.mlir"))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.typing import known_transform
 
@@ -234,6 +235,8 @@ class _Writer:
 
     def literal(self, text: str) -> None:
         if text in ("", " ", "\\n"):
+            if text == " ":
+                self.parts.append(" ")
             self.should_emit_space, self.last_was_punctuation = False, True
             return
         spaced = len(text) != 1 and text != "->" or text[0] not in ("<>(){}[]," if not self.last_was_punctuation else ">)}],")
@@ -242,6 +245,11 @@ class _Writer:
         self.parts.append(text)
         self.should_emit_space = len(text) != 1 or text[0] not in "<({["
         self.last_was_punctuation = not (text[0] == "_" or text[0].isalpha())
+
+    def literal_text(self, text: str) -> None:
+        """Text glued to what precedes it (`overflow<nsw, nuw>`)."""
+        self.parts.append(text)
+        self.should_emit_space, self.last_was_punctuation = True, False
 
     def directives(self, directives: tuple[Directive, ...]) -> None:
         op = self.op
@@ -275,7 +283,11 @@ class _Writer:
             self.element(f"%{name}" if operand.kind == SINGLE else f"%{name}, ...")
             return
         attr = op.attribute(name)
-        if attr is not None and attr.constraint in ENUMS:
+        if attr is not None and attr.constraint in FLAGS:
+            kind = FLAGS[attr.constraint]
+            flags = ((kind.all_name,) if kind.all_name else ()) + kind.flags
+            self.literal_text("<" + ", ".join(flags[:3]) + (", ...>" if len(flags) > 3 else ">"))
+        elif attr is not None and attr.constraint in ENUMS:
             self.element("|".join(ENUMS[attr.constraint].cases[:4]) + ("|..." if len(ENUMS[attr.constraint].cases) > 4 else ""))
         elif attr is not None and attr.constraint == "UnitAttr":
             return
@@ -288,6 +300,8 @@ class _Writer:
 def render_syntax(op: OpDef, directives: tuple[Directive, ...]) -> str:
     """`%result = memref.load %memref[%indices, ...] : memref<...>` for memref.load's format."""
     writer = _Writer(op)
+    if directives and isinstance(directives[0], Literal) and directives[0].text == "":
+        directives = directives[1:]  # the op name is still spaced from what follows (see format_printer)
     writer.directives(directives)
     results = [f"%{r.name}" if r.kind == SINGLE else f"%{r.name}..." for r in op.results or ()]
     head = f"{', '.join(results)} = {op.name}" if results else op.name
