@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.opdefs.defaults import default_attribute
@@ -15,6 +15,7 @@ from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
 from gpu_lsp.ir.opdefs.model import OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
+from gpu_lsp.ir.opdefs.typing import dense_array_element
 
 if TYPE_CHECKING:
     from gpu_lsp.ir.printer import OpPrinter
@@ -206,6 +207,8 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
         text = flags.text(attr)
         if text is not None:
             return text
+    if isinstance(attr, DenseArrayAttr) and dense_array_element(constraint) == attr.element:
+        return "[" + ", ".join(str(v) for v in attr.values) + "]"
     if isinstance(attr, SymbolRefAttr):
         return p.attr(attr)
     if isinstance(attr, StringAttr) and constraint == "StrAttr":

@@ -12,7 +12,7 @@ from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
-from gpu_lsp.ir.opdefs.typing import buildable_type, transform_type
+from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, transform_type
 from gpu_lsp.parser.cursor import BlockRef, Cursor, OpState, Ref
 from gpu_lsp.parser.structure import RawRegion
 
@@ -220,6 +220,9 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     flags = FLAGS.get(constraint)
     if flags is not None:
         return _flags(c, flags)
+    element = dense_array_element(constraint)
+    if element is not None:
+        return DenseArrayAttr(element, tuple(_integer_list(c)))
     if constraint in _SYMBOL_ATTRS:
         return c.symbol()
     if constraint == "StrAttr":
@@ -230,6 +233,18 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     if ty is not None:
         return IntegerAttr(c.integer(), ty)
     return c.attr()
+
+
+def _integer_list(c: Cursor) -> list[int]:
+    """`[1, 2, 3]`."""
+    sub = c.group("[")
+    values: list[int] = []
+    while not sub.at_end:
+        values.append(sub.integer())
+        if not sub.optional_punct(","):
+            break
+    sub.done()
+    return values
 
 
 def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
@@ -309,6 +324,8 @@ def _finish(st: OpState, fs: FormatState) -> None:
             st.add_region(raw)
     for arg in op.successors or ():
         st.successors.extend(fs.successors.get(arg.name, []))
+    if op.successor_operands:
+        st.extra["successor_operands"] = [len(fs.operands.get(name, [])) for name in op.successor_operands]
     _inherent_attributes(st, op)
 
 

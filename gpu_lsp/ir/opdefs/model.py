@@ -80,6 +80,7 @@ class OpDef:
     default_dialect: str | None = None
     type_rules: tuple[TypeRule, ...] = ()
     format: str | None = None
+    successor_operands: tuple[str, ...] = ()
     reader: Callable[..., Any] | None = field(default=None, compare=False)
     printer: Callable[..., Any] | None = field(default=None, compare=False)
 
@@ -324,8 +325,12 @@ def declare(
     implicit_terminator: str | None = None,
     default_dialect: str | None = None,
     inherent: Iterable[str] = (),
+    successor_operands: str = "",
 ) -> OpDef:
-    """One op definition from ODS-style text; `inherent` names attributes not declared in `ins`."""
+    """One op definition from ODS-style text; `inherent` names attributes not declared in `ins`.
+
+    `successor_operands` names, per successor, the operand group passed to it (BranchOpInterface).
+    """
     trait_set = frozenset(traits.split())
     unknown = trait_set - TRAITS
     if unknown:
@@ -350,6 +355,7 @@ def declare(
         default_dialect=default_dialect,
         type_rules=type_rules(types),
         format=format,
+        successor_operands=tuple(successor_operands.split()),
     )
     if format is not None and not syntax:
         definition.syntax = render_syntax(definition, parse_format(format))

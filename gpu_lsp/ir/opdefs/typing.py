@@ -14,6 +14,17 @@ _BUILDABLE: dict[str, T.Type] = {
 }
 
 
+# ODS integer array attributes, which a format writes as a bare list (`[60, 40]`).
+_DENSE_INT_ARRAYS: dict[str, T.Type] = {
+    "DenseI8ArrayAttr": T.I8, "DenseI16ArrayAttr": T.IntegerType(16), "DenseI32ArrayAttr": T.I32, "DenseI64ArrayAttr": T.I64,
+}
+
+
+def dense_array_element(constraint: str) -> T.Type | None:
+    """The element type of an integer DenseArrayAttr constraint, else None."""
+    return _DENSE_INT_ARRAYS.get(constraint)
+
+
 def buildable_type(constraint: str) -> T.Type | None:
     """The one type `constraint` allows (`Index` -> index), else None."""
     return _BUILDABLE.get(constraint)
