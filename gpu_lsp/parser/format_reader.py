@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
@@ -57,7 +58,7 @@ def read_format(c: Cursor, st: OpState) -> None:
     op = definition(st.name)
     assert op.format is not None
     fs = FormatState(op)
-    _read(c, st, fs, _bracketed(parse_format(op.format)))
+    _read(c, st, fs, _reading_plan(op.format))
     _finish(st, fs)
 
 
@@ -75,6 +76,12 @@ class _Bracketed:
 
 
 _CLOSERS = {"(": ")", "[": "]"}
+
+
+@cache
+def _reading_plan(text: str) -> list:
+    """A format's directives, bracket-nested, once per format (callers only read the list)."""
+    return _bracketed(parse_format(text))
 
 
 def _bracketed(directives: tuple[Directive, ...]) -> list:

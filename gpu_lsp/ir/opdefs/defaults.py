@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from gpu_lsp.ir.attributes import Attribute, BoolAttr
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS
 
 
+@cache
 def default_attribute(constraint: str, text: str) -> Attribute | None:
     """The default of a DefaultValued attribute as an Attribute; None when it cannot be built here."""
     case = text.rsplit("::", 1)[-1]
