@@ -62,8 +62,6 @@ RANKS: dict[str, float] = {
 # (importer unit, imported unit) -> why it is tolerated for now.
 _IR_REWRITE = "#11 moves op facts into the op definitions (gpu_lsp/ir/opdefs)"
 KNOWN: dict[tuple[str, str], str] = {
-    ("gpu_lsp.ir", "gpu_lsp.dialects"): _IR_REWRITE + ": the arith, index and math printers read op-family "
-    "tables from the readers until those ops are declared with assembly formats",
 }
 
 # Import cycles (the modules of each strongly connected component) -> why tolerated for now.

@@ -8,9 +8,7 @@ from gpu_lsp.dialects import (
     cf,
     func,
     gpu,
-    index,
     llvm,
-    math,
     memref,
     nvvm,
     scf,
@@ -20,4 +18,4 @@ from gpu_lsp.dialects import (
     vector,
 )
 
-READER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, index, llvm, math, memref, nvvm, scf, spirv, tensor, transform, vector)
+READER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, tensor, transform, vector)

@@ -1,4 +1,4 @@
-"""The builtin dialect: module and unrealized_conversion_cast."""
+"""The builtin dialect's hand-written reader: builtin.module."""
 
 from __future__ import annotations
 
@@ -13,16 +13,3 @@ def _module(c: Cursor, st: OpState) -> None:
         st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     c.attr_dict_with_keyword(st)
     st.add_region(c.region())
-
-
-@reader("builtin.unrealized_conversion_cast")
-def _cast(c: Cursor, st: OpState) -> None:
-    refs = c.operand_list()
-    if refs:
-        tys = c.colon_type_list()
-        for r, t in zip(refs, tys):
-            r.type = t
-        st.refs.extend(refs)
-    c.keyword("to")
-    st.result_types.extend(c.type_list())
-    c.optional_attr_dict(st)

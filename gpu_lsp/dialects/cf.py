@@ -1,10 +1,8 @@
-"""The cf dialect: unstructured control flow between blocks (br, cond_br, switch, assert)."""
+"""The cf dialect's hand-written reader (cf.switch's case list) and the branch weights llvm.cond_br shares."""
 
 from __future__ import annotations
 
 from gpu_lsp.dialects.common import successor
-from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import StringAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
@@ -15,23 +13,6 @@ def read_weights(c: Cursor, st: OpState) -> None:
         sub = c.group("(")
         st.properties["branch_weights"] = sub.attr()
         sub.done()
-
-
-@reader("cf.br")
-def _br(c: Cursor, st: OpState) -> None:
-    successor(c, st)
-    c.optional_attr_dict(st)
-
-
-@reader("cf.cond_br")
-def _cond_br(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(T.I1))
-    read_weights(c, st)
-    c.punct(",")
-    successor(c, st)
-    c.punct(",")
-    successor(c, st)
-    c.optional_attr_dict(st)
 
 
 @reader("cf.switch")
@@ -51,12 +32,4 @@ def _switch(c: Cursor, st: OpState) -> None:
         successor(sub, st)
     sub.done()
     st.extra["case_values"] = values
-    c.optional_attr_dict(st)
-
-
-@reader("cf.assert")
-def _assert(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(T.I1))
-    c.punct(",")
-    st.properties["msg"] = StringAttr(c.string())
     c.optional_attr_dict(st)

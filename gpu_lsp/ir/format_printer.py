@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from gpu_lsp.ir.attributes import Attribute, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.opdefs import OPS
+from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
 from gpu_lsp.ir.opdefs.model import OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
+from gpu_lsp.ir.opdefs.typing import dense_array_element
 
 
 class OpPrinter(Protocol):
@@ -89,6 +93,10 @@ def print_format(p: OpPrinter, op: Operation) -> None:
     assert definition.format is not None
     directives = parse_format(definition.format)
     ctx = FormatContext(p, op, definition)
+    # A format that opens with `` still has its first element spaced from the op name
+    # (mlir-opt writes `index.cmp slt(%a, %b)` for "`` $pred `(` $lhs `,` $rhs `)`").
+    if directives and isinstance(directives[0], Literal) and directives[0].text == "":
+        directives = directives[1:]
     _print(ctx, directives)
 
 
@@ -121,7 +129,7 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
         if isinstance(d, Literal):
             _literal(ctx, d.text)
         elif isinstance(d, AttrDict):
-            elided = set(variables(directives_of(definition))) | {"operandSegmentSizes"}
+            elided = set(variables(directives_of(definition))) | {"operandSegmentSizes"} | _at_default(ctx)
             p.attr_dict(ctx.op, elided, keyword=d.keyword)
             ctx.last_was_punctuation = False
         elif isinstance(d, OptionalGroup):
@@ -141,6 +149,18 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
             p.write(p.fmt.function_type(inputs, outputs))
         elif isinstance(d, Custom):
             CUSTOM_PRINTERS[d.name](ctx, d.args)
+
+
+def _at_default(ctx: FormatContext) -> set[str]:
+    """Declared attributes holding their default value, which the attr-dict leaves out (as ODS does)."""
+    out: set[str] = set()
+    for declared in ctx.definition.attributes:
+        if declared.default is None:
+            continue
+        attr = ctx.op.get_attr(declared.name)
+        if attr is not None and attr == default_attribute(declared.constraint, declared.default):
+            out.add(declared.name)
+    return out
 
 
 def directives_of(definition: OpDef) -> tuple[Directive, ...]:
@@ -164,7 +184,11 @@ def _present(ctx: FormatContext, anchor: str | None) -> bool:
     region_index = next((k for k, r in enumerate(definition.regions or ()) if r.name == anchor), None)
     if region_index is not None:
         return region_index < len(ctx.op.regions) and bool(ctx.op.regions[region_index].blocks)
-    return ctx.op.get_attr(anchor) is not None
+    attr = ctx.op.get_attr(anchor)
+    declared = definition.attribute(anchor)
+    if attr is not None and declared is not None and declared.default is not None:
+        return attr != default_attribute(declared.constraint, declared.default)
+    return attr is not None
 
 
 def _variable(ctx: FormatContext, name: str) -> None:
@@ -198,6 +222,13 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
         case = enum.case(attr)
         if case is not None:
             return case
+    flags = FLAGS.get(constraint)
+    if flags is not None:
+        text = flags.text(attr)
+        if text is not None:
+            return text
+    if isinstance(attr, DenseArrayAttr) and dense_array_element(constraint) == attr.element:
+        return "[" + ", ".join(str(v) for v in attr.values) + "]"
     if isinstance(attr, SymbolRefAttr):
         return p.attr(attr)
     if isinstance(attr, StringAttr) and constraint == "StrAttr":
@@ -205,5 +236,8 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
     if isinstance(attr, TypeAttr) and constraint.startswith("TypeAttr"):
         return p.type(attr.type)
     if isinstance(attr, IntegerAttr) and constraint in _INTEGER_ATTRS:
-        return p.attr(attr, elide_type=True)
+        # The constraint fixes the type, so the format writes the value alone (`index.constant 4`).
+        if attr.type == T.I1:
+            return p.attr(attr)
+        return p.attr(IntegerAttr(attr.value, T.I64), elide_type=True)
     return p.attr(attr)

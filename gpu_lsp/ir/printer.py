@@ -40,6 +40,7 @@ from gpu_lsp.ir.attributes import (
 from gpu_lsp.ir.core import Block, Operation, OpResult, Region, Value
 from gpu_lsp.ir.format_printer import print_format
 from gpu_lsp.ir.opdefs import OPS, OpDef
+from gpu_lsp.ir.opdefs.model import SINGLE
 
 INDENT = 2
 UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
@@ -67,6 +68,15 @@ def default_dialect(op: Operation) -> str:
     """The dialect whose prefix ops in the regions of `op` may omit (OpAsmOpInterface's getDefaultDialect)."""
     spec = OPS.get(op.name)
     return (spec.default_dialect or "") if spec is not None else ""
+
+
+def declared_result_names(op: Operation) -> list[tuple[int, str]]:
+    """An op with several results, none variadic, names them as its declaration does (ODS's default)."""
+    spec = OPS.get(op.name)
+    results = spec.results if spec is not None else None
+    if not results or len(results) < 2 or any(r.kind != SINGLE for r in results):
+        return []
+    return list(enumerate(r.name for r in results))
 
 
 def result_names(*names: str):
@@ -622,8 +632,8 @@ class Names:
         results = op.results
         groups = [0]
         if not self.generic and results:
-            hook = RESULT_NAMES.get(op.name)
-            if hook is not None and op.known:
+            hook = RESULT_NAMES.get(op.name, declared_result_names)
+            if op.known:
                 try:
                     suggested = list(hook(op))
                 except Exception:  # malformed IR: keep the default numbering

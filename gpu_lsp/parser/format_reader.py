@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.opdefs import definition
+from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
-from gpu_lsp.ir.opdefs.typing import buildable_type, transform_type
+from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, transform_type
 from gpu_lsp.parser.cursor import BlockRef, Cursor, OpState, Ref
 from gpu_lsp.parser.structure import RawRegion
 
@@ -55,7 +58,7 @@ def read_format(c: Cursor, st: OpState) -> None:
     op = definition(st.name)
     assert op.format is not None
     fs = FormatState(op)
-    _read(c, st, fs, _bracketed(parse_format(op.format)))
+    _read(c, st, fs, _reading_plan(op.format))
     _finish(st, fs)
 
 
@@ -73,6 +76,12 @@ class _Bracketed:
 
 
 _CLOSERS = {"(": ")", "[": "]"}
+
+
+@cache
+def _reading_plan(text: str) -> list:
+    """A format's directives, bracket-nested, once per format (callers only read the list)."""
+    return _bracketed(parse_format(text))
 
 
 def _bracketed(directives: tuple[Directive, ...]) -> list:
@@ -209,10 +218,18 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     enum = ENUMS.get(constraint)
     if enum is not None:
         tok = c.peek()
-        if not (c.is_token("BARE") or c.is_token("TYPE")) or tok.value not in enum.cases:
+        # A keyword, or the same word as a string (`arith.cmpi "eq", ...`).
+        word = tok.value[1:-1] if c.is_token("STRING") else tok.value if c.is_token("BARE") or c.is_token("TYPE") else None
+        if word not in enum.cases:
             c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}")
         c.next()
-        return enum.attribute(tok.value)
+        return enum.attribute(word)
+    flags = FLAGS.get(constraint)
+    if flags is not None:
+        return _flags(c, flags)
+    element = dense_array_element(constraint)
+    if element is not None:
+        return DenseArrayAttr(element, tuple(_integer_list(c)))
     if constraint in _SYMBOL_ATTRS:
         return c.symbol()
     if constraint == "StrAttr":
@@ -223,6 +240,35 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     if ty is not None:
         return IntegerAttr(c.integer(), ty)
     return c.attr()
+
+
+def _integer_list(c: Cursor) -> list[int]:
+    """`[1, 2, 3]`."""
+    sub = c.group("[")
+    values: list[int] = []
+    while not sub.at_end:
+        values.append(sub.integer())
+        if not sub.optional_punct(","):
+            break
+    sub.done()
+    return values
+
+
+def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
+    """`<nsw, nuw>`: a bit-enum attribute's flags between angle brackets."""
+    c.punct("<")
+    names: list[str] = []
+    while not c.is_punct(">"):
+        tok = c.any_keyword()
+        names.append(tok.value)
+        if flags.canonical([tok.value]) is None:
+            c.fail(f"expected {flags.mnemonic} flags to be one of: {', '.join(('none', *flags.flags))}", tok)
+        if not c.optional_punct(","):
+            break
+    c.punct(">")
+    attr = flags.attribute(names)
+    assert attr is not None
+    return attr
 
 
 def _type_of(c: Cursor, fs: FormatState, name: str) -> None:
@@ -285,6 +331,20 @@ def _finish(st: OpState, fs: FormatState) -> None:
             st.add_region(raw)
     for arg in op.successors or ():
         st.successors.extend(fs.successors.get(arg.name, []))
+    if op.successor_operands:
+        st.extra["successor_operands"] = [len(fs.operands.get(name, [])) for name in op.successor_operands]
+    _inherent_attributes(st, op)
+
+
+def _inherent_attributes(st: OpState, op: OpDef) -> None:
+    """Declared attributes written in the attr-dict are properties; absent DefaultValuedAttrs take their default."""
+    for attr in op.attributes:
+        if attr.name in st.attributes:
+            st.properties[attr.name] = st.attributes.pop(attr.name)
+        elif attr.stored_default and attr.name not in st.properties and attr.default is not None:
+            default = default_attribute(attr.constraint, attr.default)
+            if default is not None:
+                st.properties[attr.name] = default
 
 
 def _count(fs: FormatState, arg: Arg, is_operand: bool) -> int:
@@ -311,7 +371,10 @@ def _infer_types(fs: FormatState) -> None:
             if target is None:
                 continue
             derived = transform_type(rule.transform, fs.types[rule.source][0])
-            fs.types[rule.target] = [derived] * _count(fs, target, op.operand(rule.target) is not None)
+            if isinstance(derived, list):
+                fs.types[rule.target] = derived
+            else:
+                fs.types[rule.target] = [derived] * _count(fs, target, op.operand(rule.target) is not None)
     if op.has("same_type"):
         known = next((ts[0] for ts in fs.types.values() if ts), None)
         if known is not None:

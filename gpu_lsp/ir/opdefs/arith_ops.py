@@ -2,90 +2,191 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
+
+_FASTMATH = 'DefaultValuedAttr<Arith_FastMathAttr, "::mlir::arith::FastMathFlags::none">:$fastmath'
+_OVERFLOW = 'DefaultValuedAttr<Arith_IntegerOverflowAttr, "::mlir::arith::IntegerOverflowFlags::none">:$overflowFlags'
+
+
+def _int_binary(mnemonic: str, summary: str) -> OpDef:
+    """Arith_IntBinaryOp / Arith_TotalIntBinaryOp."""
+    return declare(
+        f"arith.{mnemonic}",
+        summary,
+        traits="pure same_type",
+        ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs",
+        outs="SignlessIntegerOrIndexLike:$result",
+        format="$lhs `,` $rhs attr-dict `:` type($result)",
+    )
+
+
+def _overflow_binary(mnemonic: str, summary: str) -> OpDef:
+    """Arith_IntBinaryOpWithOverflowFlags."""
+    return declare(
+        f"arith.{mnemonic}",
+        summary,
+        traits="pure same_type",
+        ins=f"SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs, {_OVERFLOW}",
+        outs="SignlessIntegerOrIndexLike:$result",
+        format="$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)",
+    )
+
+
+def _exact_binary(mnemonic: str, summary: str) -> OpDef:
+    """Arith_IntBinaryOpWithExactFlag."""
+    return declare(
+        f"arith.{mnemonic}",
+        summary,
+        traits="pure same_type",
+        ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs, UnitAttr:$isExact",
+        outs="SignlessIntegerOrIndexLike:$result",
+        format="$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)",
+    )
+
+
+def _float_binary(mnemonic: str, summary: str) -> OpDef:
+    """Arith_FloatBinaryOp."""
+    return declare(
+        f"arith.{mnemonic}",
+        summary,
+        traits="pure same_type",
+        ins=f"FloatLike:$lhs, FloatLike:$rhs, {_FASTMATH}",
+        outs="FloatLike:$result",
+        format="$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+    )
+
+
+def _float_unary(mnemonic: str, summary: str) -> OpDef:
+    """Arith_FloatUnaryOp."""
+    return declare(
+        f"arith.{mnemonic}",
+        summary,
+        traits="pure same_type",
+        ins=f"FloatLike:$operand, {_FASTMATH}",
+        outs="FloatLike:$result",
+        format="$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+    )
+
+
+def _cast(mnemonic: str, summary: str, source: str, target: str, flags: str = "", flag_format: str = "") -> OpDef:
+    """Arith_CastOp and the casts that add flags between the operand and the attr-dict."""
+    return declare(
+        f"arith.{mnemonic}",
+        summary,
+        traits="pure",
+        ins=f"{source}:$in" + (f", {flags}" if flags else ""),
+        outs=f"{target}:$out",
+        format=" ".join(p for p in ("$in", flag_format, "attr-dict `:` type($in) `to` type($out)") if p),
+    )
+
+
+def _compare(mnemonic: str, summary: str, predicate: str, operand: str, fastmath: bool) -> OpDef:
+    """Arith_CompareOp (SameTypeOperands written as AllTypesMatch)."""
+    return declare(
+        f"arith.{mnemonic}",
+        summary,
+        traits="pure",
+        ins=f"{predicate}:$predicate, {operand}:$lhs, {operand}:$rhs" + (f", {_FASTMATH}" if fastmath else ""),
+        outs="BoolLike:$result",
+        types=("AllTypesMatch<lhs, rhs>", "TypesMatchWith<lhs, result, i1_same_shape>"),
+        format="$predicate `,` $lhs `,` $rhs " + ("(`fastmath` `` $fastmath^)? " if fastmath else "") + "attr-dict `:` type($lhs)",
+    )
+
+
+_INT = "SignlessFixedWidthIntegerLike"
+_NNEG = "UnitAttr:$nonNeg"
+_NNEG_FORMAT = "(`nneg` $nonNeg^)?"
+_ROUNDING = "OptionalAttr<Arith_RoundingModeAttr>:$roundingmode, OptionalAttr<Arith_FastMathAttr>:$fastmath"
+_ROUNDING_FORMAT = "($roundingmode^)? (`fastmath` `` $fastmath^)?"
+_INDEX_CAST = "IndexCastTypeConstraint"
 
 OPS = (
-    declare("arith.addi", "Integer addition.", traits="pure", syntax="%r = arith.addi %a, %b : T"),
-    declare("arith.subi", "Integer subtraction.", traits="pure", syntax="%r = arith.subi %a, %b : T"),
-    declare("arith.muli", "Integer multiplication.", traits="pure", syntax="%r = arith.muli %a, %b : T"),
-    declare("arith.divsi", "Signed integer division.", traits="pure", syntax="%r = arith.divsi %a, %b : T"),
-    declare("arith.divui", "Unsigned integer division.", traits="pure", syntax="%r = arith.divui %a, %b : T"),
-    declare("arith.ceildivsi", "Signed division rounding up.", traits="pure", syntax="%r = arith.ceildivsi %a, %b : T"),
-    declare("arith.ceildivui", "Unsigned division rounding up.", traits="pure", syntax="%r = arith.ceildivui %a, %b : T"),
-    declare("arith.floordivsi", "Signed division rounding down.", traits="pure", syntax="%r = arith.floordivsi %a, %b : T"),
-    declare("arith.remsi", "Signed remainder.", traits="pure", syntax="%r = arith.remsi %a, %b : T"),
-    declare("arith.remui", "Unsigned remainder.", traits="pure", syntax="%r = arith.remui %a, %b : T"),
-    declare("arith.andi", "Bitwise and.", traits="pure", syntax="%r = arith.andi %a, %b : T"),
-    declare("arith.ori", "Bitwise or.", traits="pure", syntax="%r = arith.ori %a, %b : T"),
-    declare("arith.xori", "Bitwise xor.", traits="pure", syntax="%r = arith.xori %a, %b : T"),
-    declare("arith.shli", "Shift left.", traits="pure", syntax="%r = arith.shli %a, %b : T"),
-    declare("arith.shrsi", "Arithmetic shift right.", traits="pure", syntax="%r = arith.shrsi %a, %b : T"),
-    declare("arith.shrui", "Logical shift right.", traits="pure", syntax="%r = arith.shrui %a, %b : T"),
-    declare("arith.maxsi", "Signed maximum.", traits="pure", syntax="%r = arith.maxsi %a, %b : T"),
-    declare("arith.maxui", "Unsigned maximum.", traits="pure", syntax="%r = arith.maxui %a, %b : T"),
-    declare("arith.minsi", "Signed minimum.", traits="pure", syntax="%r = arith.minsi %a, %b : T"),
-    declare("arith.minui", "Unsigned minimum.", traits="pure", syntax="%r = arith.minui %a, %b : T"),
-    declare("arith.addf", "Float addition.", traits="pure", syntax="%r = arith.addf %a, %b : T"),
-    declare("arith.subf", "Float subtraction.", traits="pure", syntax="%r = arith.subf %a, %b : T"),
-    declare("arith.mulf", "Float multiplication.", traits="pure", syntax="%r = arith.mulf %a, %b : T"),
-    declare("arith.divf", "Float division.", traits="pure", syntax="%r = arith.divf %a, %b : T"),
-    declare("arith.remf", "Float remainder.", traits="pure", syntax="%r = arith.remf %a, %b : T"),
-    declare("arith.maximumf", "Float maximum (NaN-propagating).", traits="pure", syntax="%r = arith.maximumf %a, %b : T"),
-    declare("arith.minimumf", "Float minimum (NaN-propagating).", traits="pure", syntax="%r = arith.minimumf %a, %b : T"),
-    declare("arith.maxnumf", "Float maximum (NaN-ignoring).", traits="pure", syntax="%r = arith.maxnumf %a, %b : T"),
-    declare("arith.minnumf", "Float minimum (NaN-ignoring).", traits="pure", syntax="%r = arith.minnumf %a, %b : T"),
-    declare("arith.negf", "Float negation.", traits="pure", syntax="%r = arith.negf %a : T"),
-    declare("arith.index_cast", "Casts between index and integer types.", traits="pure", syntax="%r = arith.index_cast %a : T to U"),
-    declare("arith.index_castui", "Unsigned cast between index and integer types.", traits="pure", syntax="%r = arith.index_castui %a : T to U"),
-    declare("arith.extsi", "Sign extension.", traits="pure", syntax="%r = arith.extsi %a : T to U"),
-    declare("arith.extui", "Zero extension.", traits="pure", syntax="%r = arith.extui %a : T to U"),
-    declare("arith.trunci", "Integer truncation.", traits="pure", syntax="%r = arith.trunci %a : T to U"),
-    declare("arith.extf", "Float extension.", traits="pure", syntax="%r = arith.extf %a : T to U"),
-    declare("arith.truncf", "Float truncation.", traits="pure", syntax="%r = arith.truncf %a : T to U"),
-    declare("arith.sitofp", "Signed integer to float.", traits="pure", syntax="%r = arith.sitofp %a : T to U"),
-    declare("arith.uitofp", "Unsigned integer to float.", traits="pure", syntax="%r = arith.uitofp %a : T to U"),
-    declare("arith.fptosi", "Float to signed integer.", traits="pure", syntax="%r = arith.fptosi %a : T to U"),
-    declare("arith.fptoui", "Float to unsigned integer.", traits="pure", syntax="%r = arith.fptoui %a : T to U"),
-    declare("arith.bitcast", "Reinterprets the bits of a value.", traits="pure", syntax="%r = arith.bitcast %a : T to U"),
-    declare(
-        "arith.convertf",
-        "Converts between float types of the same width (f16 and bf16).",
-        traits="pure",
-        syntax="%r = arith.convertf %a : T to U",
-    ),
-    declare("arith.cmpi", "Integer comparison.", traits="pure", syntax="%r = arith.cmpi pred, %a, %b : T"),
-    declare("arith.cmpf", "Float comparison.", traits="pure", syntax="%r = arith.cmpf pred, %a, %b : T"),
+    _overflow_binary("addi", "Integer addition."),
+    _overflow_binary("subi", "Integer subtraction."),
+    _overflow_binary("muli", "Integer multiplication."),
+    _exact_binary("divsi", "Signed integer division."),
+    _exact_binary("divui", "Unsigned integer division."),
+    _int_binary("ceildivsi", "Signed division rounding up."),
+    _int_binary("ceildivui", "Unsigned division rounding up."),
+    _int_binary("floordivsi", "Signed division rounding down."),
+    _int_binary("remsi", "Signed remainder."),
+    _int_binary("remui", "Unsigned remainder."),
+    _int_binary("andi", "Bitwise and."),
+    _int_binary("ori", "Bitwise or."),
+    _int_binary("xori", "Bitwise xor."),
+    _overflow_binary("shli", "Shift left."),
+    _exact_binary("shrsi", "Arithmetic shift right."),
+    _exact_binary("shrui", "Logical shift right."),
+    _int_binary("maxsi", "Signed maximum."),
+    _int_binary("maxui", "Unsigned maximum."),
+    _int_binary("minsi", "Signed minimum."),
+    _int_binary("minui", "Unsigned minimum."),
+    _float_binary("addf", "Float addition."),
+    _float_binary("subf", "Float subtraction."),
+    _float_binary("mulf", "Float multiplication."),
+    _float_binary("divf", "Float division."),
+    _float_binary("remf", "Float remainder."),
+    _float_binary("maximumf", "Float maximum (NaN-propagating)."),
+    _float_binary("minimumf", "Float minimum (NaN-propagating)."),
+    _float_binary("maxnumf", "Float maximum (NaN-ignoring)."),
+    _float_binary("minnumf", "Float minimum (NaN-ignoring)."),
+    _float_unary("negf", "Float negation."),
+    _cast("index_cast", "Casts between index and integer types.", _INDEX_CAST, _INDEX_CAST),
+    _cast("index_castui", "Unsigned cast between index and integer types.", _INDEX_CAST, _INDEX_CAST, _NNEG, _NNEG_FORMAT),
+    _cast("extsi", "Sign extension.", _INT, _INT),
+    _cast("extui", "Zero extension.", _INT, _INT, _NNEG, _NNEG_FORMAT),
+    _cast("trunci", "Integer truncation.", _INT, _INT, _OVERFLOW, "(`overflow` `` $overflowFlags^)?"),
+    _cast("extf", "Float extension.", "FloatLike", "FloatLike", "OptionalAttr<Arith_FastMathAttr>:$fastmath", "(`fastmath` `` $fastmath^)?"),
+    _cast("truncf", "Float truncation.", "FloatLike", "FloatLike", _ROUNDING, _ROUNDING_FORMAT),
+    _cast("sitofp", "Signed integer to float.", _INT, "FloatLike"),
+    _cast("uitofp", "Unsigned integer to float.", _INT, "FloatLike", _NNEG, _NNEG_FORMAT),
+    _cast("fptosi", "Float to signed integer.", "FloatLike", _INT),
+    _cast("fptoui", "Float to unsigned integer.", "FloatLike", _INT),
+    _cast("bitcast", "Reinterprets the bits of a value.", "BitcastTypeConstraint", "BitcastTypeConstraint"),
+    _cast("convertf", "Converts between float types of the same width (f16 and bf16).", "FloatLike", "FloatLike", _ROUNDING, _ROUNDING_FORMAT),
+    _compare("cmpi", "Integer comparison.", "Arith_CmpIPredicateAttr", "SignlessIntegerOrIndexLike", fastmath=False),
+    _compare("cmpf", "Float comparison.", "Arith_CmpFPredicateAttr", "FloatLike", fastmath=True),
     declare("arith.select", "Chooses between two values by a condition.", traits="pure", syntax="%r = arith.select %cond, %a, %b : T"),
     declare("arith.constant", "A constant value.", traits="constant_like pure", syntax="%c = arith.constant 42 : i32"),
-    declare("arith.flush_denormals", "Replaces denormal floats by zero.", traits="pure", syntax="%r = arith.flush_denormals %a : f32"),
+    _float_unary("flush_denormals", "Replaces denormal floats by zero."),
     declare(
         "arith.addui_extended",
         "Unsigned addition with an overflow flag.",
         traits="pure",
-        syntax="%sum, %overflow = arith.addui_extended %a, %b : i32, i1",
+        ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs",
+        outs="SignlessIntegerOrIndexLike:$sum, BoolLike:$overflow",
+        types=("AllTypesMatch<lhs, rhs, sum>",),
+        format="$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)",
     ),
-    declare(
-        "arith.mulsi_extended",
-        "Signed multiplication giving the low and high halves.",
-        traits="pure",
-        syntax="%low, %high = arith.mulsi_extended %a, %b : i32",
-    ),
-    declare(
-        "arith.mului_extended",
-        "Unsigned multiplication giving the low and high halves.",
-        traits="pure",
-        syntax="%low, %high = arith.mului_extended %a, %b : i32",
+    *(
+        declare(
+            f"arith.{mnemonic}",
+            summary,
+            traits="pure",
+            ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs",
+            outs="SignlessIntegerOrIndexLike:$low, SignlessIntegerOrIndexLike:$high",
+            types=("AllTypesMatch<lhs, rhs, low, high>",),
+            format="$lhs `,` $rhs attr-dict `:` type($lhs)",
+        )
+        for mnemonic, summary in (
+            ("mulsi_extended", "Signed multiplication giving the low and high halves."),
+            ("mului_extended", "Unsigned multiplication giving the low and high halves."),
+        )
     ),
     declare(
         "arith.scaling_extf",
         "Extends a float and multiplies it by a scale.",
         traits="pure",
-        syntax="%r = arith.scaling_extf %v, %scale : T, S to R",
+        ins="FloatLike:$in, FloatLike:$scale, OptionalAttr<Arith_FastMathAttr>:$fastmath",
+        outs="FloatLike:$out",
+        format="$in `,` $scale (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `,` type($scale) `to` type($out)",
     ),
     declare(
         "arith.scaling_truncf",
         "Divides a float by a scale and truncates it.",
         traits="pure",
-        syntax="%r = arith.scaling_truncf %v, %scale : T, S to R",
+        ins="FloatLike:$in, FloatLike:$scale, " + _ROUNDING,
+        outs="FloatLike:$out",
+        format="$in `,` $scale ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `,` type($scale) `to` type($out)",
     ),
 )

@@ -12,5 +12,12 @@ OPS = (
         default_dialect="builtin",
         syntax="module [@name] [attributes {...}] { ... }",
     ),
-    declare("builtin.unrealized_conversion_cast", "A cast between types of two dialects, left by partial conversion.", traits="pure"),
+    declare(
+        "builtin.unrealized_conversion_cast",
+        "A cast between types of two dialects, left by partial conversion.",
+        traits="pure",
+        ins="Variadic<AnyType>:$inputs",
+        outs="Variadic<AnyType>:$outputs",
+        format="($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict",
+    ),
 )

@@ -5,12 +5,26 @@ from __future__ import annotations
 from gpu_lsp.ir.opdefs.model import declare
 
 OPS = (
-    declare("cf.br", "Jumps to a block, passing values to its arguments.", traits="terminator", syntax="cf.br ^bb1(%a : T)"),
+    declare(
+        "cf.br",
+        "Jumps to a block, passing values to its arguments.",
+        traits="terminator",
+        ins="Variadic<AnyType>:$destOperands",
+        successors="AnySuccessor:$dest",
+        successor_operands="destOperands",
+        format="$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
+    ),
     declare(
         "cf.cond_br",
         "Jumps to one of two blocks depending on an i1 condition.",
         traits="terminator",
-        syntax="cf.cond_br %cond, ^bb1(%a : T), ^bb2",
+        ins="I1:$condition, Variadic<AnyType>:$trueDestOperands, Variadic<AnyType>:$falseDestOperands, "
+        "OptionalAttr<DenseI32ArrayAttr>:$branch_weights",
+        successors="AnySuccessor:$trueDest, AnySuccessor:$falseDest",
+        successor_operands="trueDestOperands falseDestOperands",
+        format="$condition (`weights` `(` $branch_weights^ `)`)? `,` "
+        "$trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` "
+        "$falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
     ),
     declare(
         "cf.switch",
@@ -18,5 +32,10 @@ OPS = (
         traits="terminator",
         syntax="cf.switch %flag : i32, [ default: ^bb1, 42: ^bb2(%a : T) ]",
     ),
-    declare("cf.assert", "Aborts with a message when the i1 condition is false.", syntax='cf.assert %cond, "message"'),
+    declare(
+        "cf.assert",
+        "Aborts with a message when the i1 condition is false.",
+        ins="I1:$arg, StrAttr:$msg",
+        format="$arg `,` $msg attr-dict",
+    ),
 )

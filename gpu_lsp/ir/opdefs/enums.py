@@ -17,11 +17,12 @@ class EnumDef:
     dialect: str = ""
     mnemonic: str = ""
     what: str = ""
+    type: T.Type = T.I64
 
     def attribute(self, case: str) -> Attribute:
         if self.mnemonic:
             return DialectAttr(self.dialect, "", f"{self.mnemonic} {case}")
-        return IntegerAttr(self.cases.index(case), T.I64)
+        return IntegerAttr(self.cases.index(case), self.type)
 
     def case(self, attr: Attribute | None) -> str | None:
         """The keyword `attr` stands for, or None when it is not a case of this enum."""
@@ -53,6 +54,13 @@ _ENUMS = (
         ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"),
         what="the predicate",
     ),
+    EnumDef(
+        "Arith_RoundingModeAttr",
+        ("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"),
+        what="the rounding mode",
+        type=T.I32,
+    ),
+    EnumDef("IndexCmpPredicateAttr", ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"), "index", "cmp_predicate", "the predicate"),
 )
 
 ENUMS: dict[str, EnumDef] = {e.constraint: e for e in _ENUMS}

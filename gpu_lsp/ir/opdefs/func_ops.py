@@ -12,8 +12,36 @@ OPS = (
         default_dialect="func",
         syntax="func.func [private] @name(%arg: T, ...) -> (R, ...) [attributes {...}] { ... }",
     ),
-    declare("func.return", "Returns from a func.func.", traits="pure region_return return_like terminator", syntax="return [%v, ... : T, ...]"),
-    declare("func.call", "Calls a function by symbol.", syntax="call @f(%a, ...) : (T, ...) -> (R, ...)"),
-    declare("func.call_indirect", "Calls a function value.", syntax="call_indirect %f(%a, ...) : (T, ...) -> (R, ...)"),
-    declare("func.constant", "A function symbol as a value.", traits="constant_like pure", syntax="constant @f : (T) -> R"),
+    declare(
+        "func.return",
+        "Returns from a func.func.",
+        traits="pure region_return return_like terminator",
+        ins="Variadic<AnyType>:$operands",
+        format="attr-dict ($operands^ `:` type($operands))?",
+    ),
+    declare(
+        "func.call",
+        "Calls a function by symbol.",
+        ins="FlatSymbolRefAttr:$callee, Variadic<AnyType>:$operands, OptionalAttr<DictArrayAttr>:$arg_attrs, "
+        "OptionalAttr<DictArrayAttr>:$res_attrs, UnitAttr:$no_inline",
+        outs="Variadic<AnyType>:$results",
+        format="$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)",
+    ),
+    declare(
+        "func.call_indirect",
+        "Calls a function value.",
+        ins="FunctionType:$callee, Variadic<AnyType>:$callee_operands, OptionalAttr<DictArrayAttr>:$arg_attrs, "
+        "OptionalAttr<DictArrayAttr>:$res_attrs",
+        outs="Variadic<AnyType>:$results",
+        types=("TypesMatchWith<callee, callee_operands, function_inputs>", "TypesMatchWith<callee, results, function_results>"),
+        format="$callee `(` $callee_operands `)` attr-dict `:` type($callee)",
+    ),
+    declare(
+        "func.constant",
+        "A function symbol as a value.",
+        traits="constant_like pure",
+        ins="FlatSymbolRefAttr:$value",
+        outs="AnyType:$result",
+        format="attr-dict $value `:` type(results)",
+    ),
 )

@@ -2,33 +2,65 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
+
+
+def _binary(mnemonic: str, summary: str) -> OpDef:
+    """IndexBinaryOp."""
+    return declare(
+        f"index.{mnemonic}",
+        summary,
+        traits="pure",
+        ins="Index:$lhs, Index:$rhs",
+        outs="Index:$result",
+        format="$lhs `,` $rhs attr-dict",
+    )
+
+
+def _cast(mnemonic: str, summary: str) -> OpDef:
+    """IndexCastOp (casts, castu)."""
+    return declare(
+        f"index.{mnemonic}",
+        summary,
+        traits="pure",
+        ins="AnyTypeOf<[AnyInteger, Index]>:$input",
+        outs="AnyTypeOf<[AnyInteger, Index]>:$output",
+        format="$input attr-dict `:` type($input) `to` type($output)",
+    )
+
 
 OPS = (
-    declare("index.add", "Addition.", traits="pure", syntax="%r = index.add %a, %b"),
-    declare("index.sub", "Subtraction.", traits="pure", syntax="%r = index.sub %a, %b"),
-    declare("index.mul", "Multiplication.", traits="pure", syntax="%r = index.mul %a, %b"),
-    declare("index.divs", "Signed division.", traits="pure", syntax="%r = index.divs %a, %b"),
-    declare("index.divu", "Unsigned division.", traits="pure", syntax="%r = index.divu %a, %b"),
-    declare("index.ceildivs", "Signed division rounding up.", traits="pure", syntax="%r = index.ceildivs %a, %b"),
-    declare("index.ceildivu", "Unsigned division rounding up.", traits="pure", syntax="%r = index.ceildivu %a, %b"),
-    declare("index.floordivs", "Signed division rounding down.", traits="pure", syntax="%r = index.floordivs %a, %b"),
-    declare("index.rems", "Signed remainder.", traits="pure", syntax="%r = index.rems %a, %b"),
-    declare("index.remu", "Unsigned remainder.", traits="pure", syntax="%r = index.remu %a, %b"),
-    declare("index.maxs", "Signed maximum.", traits="pure", syntax="%r = index.maxs %a, %b"),
-    declare("index.maxu", "Unsigned maximum.", traits="pure", syntax="%r = index.maxu %a, %b"),
-    declare("index.mins", "Signed minimum.", traits="pure", syntax="%r = index.mins %a, %b"),
-    declare("index.minu", "Unsigned minimum.", traits="pure", syntax="%r = index.minu %a, %b"),
-    declare("index.shl", "Shift left.", traits="pure", syntax="%r = index.shl %a, %b"),
-    declare("index.shrs", "Arithmetic shift right.", traits="pure", syntax="%r = index.shrs %a, %b"),
-    declare("index.shru", "Logical shift right.", traits="pure", syntax="%r = index.shru %a, %b"),
-    declare("index.and", "Bitwise and.", traits="pure", syntax="%r = index.and %a, %b"),
-    declare("index.or", "Bitwise or.", traits="pure", syntax="%r = index.or %a, %b"),
-    declare("index.xor", "Bitwise xor.", traits="pure", syntax="%r = index.xor %a, %b"),
-    declare("index.constant", "An index constant.", traits="constant_like pure", syntax="%c = index.constant 42"),
-    declare("index.bool.constant", "An i1 constant.", traits="constant_like pure", syntax="%b = index.bool.constant true"),
-    declare("index.cmp", "Compares two index values.", traits="pure", syntax="%b = index.cmp slt(%a, %b)"),
-    declare("index.casts", "Signed cast between index and an integer type.", traits="pure", syntax="%r = index.casts %a : i32 to index"),
-    declare("index.castu", "Unsigned cast between index and an integer type.", traits="pure", syntax="%r = index.castu %a : i32 to index"),
-    declare("index.sizeof", "The width of `index` in bits on the target.", traits="pure", syntax="%n = index.sizeof"),
+    _binary("add", "Addition."),
+    _binary("sub", "Subtraction."),
+    _binary("mul", "Multiplication."),
+    _binary("divs", "Signed division."),
+    _binary("divu", "Unsigned division."),
+    _binary("ceildivs", "Signed division rounding up."),
+    _binary("ceildivu", "Unsigned division rounding up."),
+    _binary("floordivs", "Signed division rounding down."),
+    _binary("rems", "Signed remainder."),
+    _binary("remu", "Unsigned remainder."),
+    _binary("maxs", "Signed maximum."),
+    _binary("maxu", "Unsigned maximum."),
+    _binary("mins", "Signed minimum."),
+    _binary("minu", "Unsigned minimum."),
+    _binary("shl", "Shift left."),
+    _binary("shrs", "Arithmetic shift right."),
+    _binary("shru", "Logical shift right."),
+    _binary("and", "Bitwise and."),
+    _binary("or", "Bitwise or."),
+    _binary("xor", "Bitwise xor."),
+    declare("index.constant", "An index constant.", traits="constant_like pure", ins="IndexAttr:$value", outs="Index:$result", format="attr-dict $value"),
+    declare("index.bool.constant", "An i1 constant.", traits="constant_like pure", ins="BoolAttr:$value", outs="I1:$result", format="attr-dict $value"),
+    declare(
+        "index.cmp",
+        "Compares two index values.",
+        traits="pure",
+        ins="IndexCmpPredicateAttr:$pred, Index:$lhs, Index:$rhs",
+        outs="I1:$result",
+        format="`` $pred `(` $lhs `,` $rhs `)` attr-dict",
+    ),
+    _cast("casts", "Signed cast between index and an integer type."),
+    _cast("castu", "Unsigned cast between index and an integer type."),
+    declare("index.sizeof", "The width of `index` in bits on the target.", traits="pure", outs="Index:$result", format="attr-dict", ins=""),
 )

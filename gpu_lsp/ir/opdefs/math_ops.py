@@ -2,53 +2,127 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
+
+_FASTMATH = 'DefaultValuedAttr<Arith_FastMathAttr, "::mlir::arith::FastMathFlags::none">:$fastmath'
+_FASTMATH_FORMAT = "(`fastmath` `` $fastmath^)?"
+
+
+def _float_unary(mnemonic: str, summary: str) -> OpDef:
+    """Math_FloatUnaryOp."""
+    return declare(
+        f"math.{mnemonic}",
+        summary,
+        traits="pure same_type",
+        ins=f"FloatLike:$operand, {_FASTMATH}",
+        outs="FloatLike:$result",
+        format=f"$operand {_FASTMATH_FORMAT} attr-dict `:` type($result)",
+    )
+
+
+def _integer_unary(mnemonic: str, summary: str) -> OpDef:
+    """Math_IntegerUnaryOp."""
+    return declare(
+        f"math.{mnemonic}",
+        summary,
+        traits="pure same_type",
+        ins="SignlessIntegerOrIndexLike:$operand",
+        outs="SignlessIntegerOrIndexLike:$result",
+        format="$operand attr-dict `:` type($result)",
+    )
+
+
+def _float_binary(mnemonic: str, summary: str) -> OpDef:
+    """Math_FloatBinaryOp."""
+    return declare(
+        f"math.{mnemonic}",
+        summary,
+        traits="pure same_type",
+        ins=f"FloatLike:$lhs, FloatLike:$rhs, {_FASTMATH}",
+        outs="FloatLike:$result",
+        format=f"$lhs `,` $rhs {_FASTMATH_FORMAT} attr-dict `:` type($result)",
+    )
+
+
+def _classification(mnemonic: str, summary: str) -> OpDef:
+    """Math_FloatClassificationOp."""
+    return declare(
+        f"math.{mnemonic}",
+        summary,
+        traits="pure",
+        ins=f"FloatLike:$operand, {_FASTMATH}",
+        outs="BoolLike:$result",
+        types=("TypesMatchWith<operand, result, i1_same_shape>",),
+        format="$operand attr-dict `:` type($operand)",
+    )
+
+
+_FLOAT_UNARY = (
+    ("absf", "Absolute value."), ("acos", "Arc cosine."), ("acosh", "Inverse hyperbolic cosine."),
+    ("asin", "Arc sine."), ("asinh", "Inverse hyperbolic sine."), ("atan", "Arc tangent."),
+    ("atanh", "Inverse hyperbolic tangent."), ("cbrt", "Cube root."), ("ceil", "Rounds up."),
+    ("cos", "Cosine."), ("cosh", "Hyperbolic cosine."), ("erf", "Error function."),
+    ("erfc", "Complementary error function."), ("exp", "Base-e exponential."), ("exp2", "Base-2 exponential."),
+    ("expm1", "exp(x) - 1."), ("floor", "Rounds down."), ("log", "Natural logarithm."),
+    ("log10", "Base-10 logarithm."), ("log1p", "log(1 + x)."), ("log2", "Base-2 logarithm."),
+    ("round", "Rounds half away from zero."), ("roundeven", "Rounds half to even."),
+    ("rsqrt", "Reciprocal square root."), ("sin", "Sine."), ("sinh", "Hyperbolic sine."),
+    ("sqrt", "Square root."), ("tan", "Tangent."), ("tanh", "Hyperbolic tangent."), ("trunc", "Rounds toward zero."),
+)
 
 OPS = (
-    declare("math.absf", "Absolute value.", traits="pure", syntax="%r = math.absf %a : T"),
-    declare("math.acos", "Arc cosine.", traits="pure", syntax="%r = math.acos %a : T"),
-    declare("math.acosh", "Inverse hyperbolic cosine.", traits="pure", syntax="%r = math.acosh %a : T"),
-    declare("math.asin", "Arc sine.", traits="pure", syntax="%r = math.asin %a : T"),
-    declare("math.asinh", "Inverse hyperbolic sine.", traits="pure", syntax="%r = math.asinh %a : T"),
-    declare("math.atan", "Arc tangent.", traits="pure", syntax="%r = math.atan %a : T"),
-    declare("math.atanh", "Inverse hyperbolic tangent.", traits="pure", syntax="%r = math.atanh %a : T"),
-    declare("math.cbrt", "Cube root.", traits="pure", syntax="%r = math.cbrt %a : T"),
-    declare("math.ceil", "Rounds up.", traits="pure", syntax="%r = math.ceil %a : T"),
-    declare("math.cos", "Cosine.", traits="pure", syntax="%r = math.cos %a : T"),
-    declare("math.cosh", "Hyperbolic cosine.", traits="pure", syntax="%r = math.cosh %a : T"),
-    declare("math.erf", "Error function.", traits="pure", syntax="%r = math.erf %a : T"),
-    declare("math.erfc", "Complementary error function.", traits="pure", syntax="%r = math.erfc %a : T"),
-    declare("math.exp", "Base-e exponential.", traits="pure", syntax="%r = math.exp %a : T"),
-    declare("math.exp2", "Base-2 exponential.", traits="pure", syntax="%r = math.exp2 %a : T"),
-    declare("math.expm1", "exp(x) - 1.", traits="pure", syntax="%r = math.expm1 %a : T"),
-    declare("math.floor", "Rounds down.", traits="pure", syntax="%r = math.floor %a : T"),
-    declare("math.log", "Natural logarithm.", traits="pure", syntax="%r = math.log %a : T"),
-    declare("math.log10", "Base-10 logarithm.", traits="pure", syntax="%r = math.log10 %a : T"),
-    declare("math.log1p", "log(1 + x).", traits="pure", syntax="%r = math.log1p %a : T"),
-    declare("math.log2", "Base-2 logarithm.", traits="pure", syntax="%r = math.log2 %a : T"),
-    declare("math.round", "Rounds half away from zero.", traits="pure", syntax="%r = math.round %a : T"),
-    declare("math.roundeven", "Rounds half to even.", traits="pure", syntax="%r = math.roundeven %a : T"),
-    declare("math.rsqrt", "Reciprocal square root.", traits="pure", syntax="%r = math.rsqrt %a : T"),
-    declare("math.sin", "Sine.", traits="pure", syntax="%r = math.sin %a : T"),
-    declare("math.sinh", "Hyperbolic sine.", traits="pure", syntax="%r = math.sinh %a : T"),
-    declare("math.sqrt", "Square root.", traits="pure", syntax="%r = math.sqrt %a : T"),
-    declare("math.tan", "Tangent.", traits="pure", syntax="%r = math.tan %a : T"),
-    declare("math.tanh", "Hyperbolic tangent.", traits="pure", syntax="%r = math.tanh %a : T"),
-    declare("math.trunc", "Rounds toward zero.", traits="pure", syntax="%r = math.trunc %a : T"),
-    declare("math.absi", "Integer absolute value.", traits="pure", syntax="%r = math.absi %a : T"),
-    declare("math.ctlz", "Counts leading zero bits.", traits="pure", syntax="%r = math.ctlz %a : T"),
-    declare("math.cttz", "Counts trailing zero bits.", traits="pure", syntax="%r = math.cttz %a : T"),
-    declare("math.ctpop", "Counts set bits.", traits="pure", syntax="%r = math.ctpop %a : T"),
-    declare("math.atan2", "Two-argument arc tangent.", traits="pure", syntax="%r = math.atan2 %a, %b : T"),
-    declare("math.copysign", "Magnitude of one value with the sign of another.", traits="pure", syntax="%r = math.copysign %a, %b : T"),
-    declare("math.powf", "Float power.", traits="pure", syntax="%r = math.powf %a, %b : T"),
-    declare("math.fma", "Fused multiply-add: a * b + c.", traits="pure", syntax="%r = math.fma %a, %b, %c : T"),
-    declare("math.ipowi", "Integer power.", traits="pure", syntax="%r = math.ipowi %a, %b : T"),
-    declare("math.isfinite", "Whether a float is finite.", traits="pure", syntax="%r = math.isfinite %a : T"),
-    declare("math.isinf", "Whether a float is infinite.", traits="pure", syntax="%r = math.isinf %a : T"),
-    declare("math.isnan", "Whether a float is NaN.", traits="pure", syntax="%r = math.isnan %a : T"),
-    declare("math.isnormal", "Whether a float is normal.", traits="pure", syntax="%r = math.isnormal %a : T"),
-    declare("math.fpowi", "A float raised to an integer power.", traits="pure", syntax="%r = math.fpowi %base, %power : f32, i32"),
-    declare("math.sincos", "Sine and cosine of a float.", traits="pure", syntax="%s, %c = math.sincos %a : f32"),
-    declare("math.clampf", "Clamps a float between a minimum and a maximum.", traits="pure", syntax="%r = math.clampf %a to [%lo, %hi] : f32"),
+    *(_float_unary(m, s) for m, s in _FLOAT_UNARY),
+    _integer_unary("absi", "Integer absolute value."),
+    _integer_unary("ctlz", "Counts leading zero bits."),
+    _integer_unary("cttz", "Counts trailing zero bits."),
+    _integer_unary("ctpop", "Counts set bits."),
+    _float_binary("atan2", "Two-argument arc tangent."),
+    _float_binary("copysign", "Magnitude of one value with the sign of another."),
+    _float_binary("powf", "Float power."),
+    declare(
+        "math.fma",
+        "Fused multiply-add: a * b + c.",
+        traits="pure same_type",
+        ins=f"FloatLike:$a, FloatLike:$b, FloatLike:$c, {_FASTMATH}",
+        outs="FloatLike:$result",
+        format=f"$a `,` $b `,` $c {_FASTMATH_FORMAT} attr-dict `:` type($result)",
+    ),
+    declare(
+        "math.ipowi",
+        "Integer power.",
+        traits="pure same_type",
+        ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs",
+        outs="SignlessIntegerOrIndexLike:$result",
+        format="$lhs `,` $rhs attr-dict `:` type($result)",
+    ),
+    _classification("isfinite", "Whether a float is finite."),
+    _classification("isinf", "Whether a float is infinite."),
+    _classification("isnan", "Whether a float is NaN."),
+    _classification("isnormal", "Whether a float is normal."),
+    declare(
+        "math.fpowi",
+        "A float raised to an integer power.",
+        traits="pure",
+        ins=f"FloatLike:$lhs, SignlessFixedWidthIntegerLike:$rhs, {_FASTMATH}",
+        outs="FloatLike:$result",
+        types=("AllTypesMatch<lhs, result>",),
+        format=f"$lhs `,` $rhs {_FASTMATH_FORMAT} attr-dict `:` type($lhs) `,` type($rhs)",
+    ),
+    declare(
+        "math.sincos",
+        "Sine and cosine of a float.",
+        traits="pure",
+        ins=f"FloatLike:$operand, {_FASTMATH}",
+        outs="FloatLike:$sin, FloatLike:$cos",
+        types=("AllTypesMatch<operand, sin, cos>",),
+        format=f"$operand {_FASTMATH_FORMAT} attr-dict `:` type($operand)",
+    ),
+    declare(
+        "math.clampf",
+        "Clamps a float between a minimum and a maximum.",
+        traits="pure same_type",
+        ins=f"FloatLike:$value, FloatLike:$min, FloatLike:$max, {_FASTMATH}",
+        outs="FloatLike:$result",
+        format=f"$value `to` ` ` `[` $min `,` $max `]` {_FASTMATH_FORMAT} attr-dict `:` type($result)",
+    ),
 )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.typing import known_transform
 
@@ -42,12 +43,16 @@ class Arg:
 
 @dataclass(frozen=True)
 class AttrArg:
-    """One inherent attribute: its name, constraint and whether it may be absent."""
+    """One inherent attribute: its name, constraint and whether it may be absent.
+
+    `stored_default`: a DefaultValuedAttr, whose default the op holds when the text leaves it out.
+    """
 
     name: str
     constraint: str
     optional: bool = False
     default: str | None = None
+    stored_default: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,7 @@ class OpDef:
     default_dialect: str | None = None
     type_rules: tuple[TypeRule, ...] = ()
     format: str | None = None
+    successor_operands: tuple[str, ...] = ()
     reader: Callable[..., Any] | None = field(default=None, compare=False)
     printer: Callable[..., Any] | None = field(default=None, compare=False)
 
@@ -103,7 +109,7 @@ class OpDef:
         return next((a for a in self.attributes if a.name == name), None)
 
 
-_ARG = re.compile(r"\s*(?P<constraint>[^:]+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
+_ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
 _WRAPPER = re.compile(r"(Variadic|Optional)<(.*)>\Z")
 _ATTR_WRAPPER = re.compile(r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z")
 
@@ -157,7 +163,8 @@ def _attr_arg(constraint: str, name: str) -> AttrArg:
         return AttrArg(name, "UnitAttr", optional=True)
     pieces = split_top_level(inner or "")
     default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
-    return AttrArg(name, pieces[0] if pieces else "Attr", optional=True, default=default)
+    stored = wrapper in ("DefaultValuedAttr", "DefaultValuedProp") and default is not None
+    return AttrArg(name, pieces[0] if pieces else "Attr", optional=True, default=default, stored_default=stored)
 
 
 def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:
@@ -231,6 +238,8 @@ class _Writer:
 
     def literal(self, text: str) -> None:
         if text in ("", " ", "\\n"):
+            if text == " ":
+                self.parts.append(" ")
             self.should_emit_space, self.last_was_punctuation = False, True
             return
         spaced = len(text) != 1 and text != "->" or text[0] not in ("<>(){}[]," if not self.last_was_punctuation else ">)}],")
@@ -239,6 +248,11 @@ class _Writer:
         self.parts.append(text)
         self.should_emit_space = len(text) != 1 or text[0] not in "<({["
         self.last_was_punctuation = not (text[0] == "_" or text[0].isalpha())
+
+    def literal_text(self, text: str) -> None:
+        """Text glued to what precedes it (`overflow<nsw, nuw>`)."""
+        self.parts.append(text)
+        self.should_emit_space, self.last_was_punctuation = True, False
 
     def directives(self, directives: tuple[Directive, ...]) -> None:
         op = self.op
@@ -272,7 +286,11 @@ class _Writer:
             self.element(f"%{name}" if operand.kind == SINGLE else f"%{name}, ...")
             return
         attr = op.attribute(name)
-        if attr is not None and attr.constraint in ENUMS:
+        if attr is not None and attr.constraint in FLAGS:
+            kind = FLAGS[attr.constraint]
+            flags = ((kind.all_name,) if kind.all_name else ()) + kind.flags
+            self.literal_text("<" + ", ".join(flags[:3]) + (", ...>" if len(flags) > 3 else ">"))
+        elif attr is not None and attr.constraint in ENUMS:
             self.element("|".join(ENUMS[attr.constraint].cases[:4]) + ("|..." if len(ENUMS[attr.constraint].cases) > 4 else ""))
         elif attr is not None and attr.constraint == "UnitAttr":
             return
@@ -285,6 +303,8 @@ class _Writer:
 def render_syntax(op: OpDef, directives: tuple[Directive, ...]) -> str:
     """`%result = memref.load %memref[%indices, ...] : memref<...>` for memref.load's format."""
     writer = _Writer(op)
+    if directives and isinstance(directives[0], Literal) and directives[0].text == "":
+        directives = directives[1:]  # the op name is still spaced from what follows (see format_printer)
     writer.directives(directives)
     results = [f"%{r.name}" if r.kind == SINGLE else f"%{r.name}..." for r in op.results or ()]
     head = f"{', '.join(results)} = {op.name}" if results else op.name
@@ -307,8 +327,12 @@ def declare(
     implicit_terminator: str | None = None,
     default_dialect: str | None = None,
     inherent: Iterable[str] = (),
+    successor_operands: str = "",
 ) -> OpDef:
-    """One op definition from ODS-style text; `inherent` names attributes not declared in `ins`."""
+    """One op definition from ODS-style text; `inherent` names attributes not declared in `ins`.
+
+    `successor_operands` names, per successor, the operand group passed to it (BranchOpInterface).
+    """
     trait_set = frozenset(traits.split())
     unknown = trait_set - TRAITS
     if unknown:
@@ -333,6 +357,7 @@ def declare(
         default_dialect=default_dialect,
         type_rules=type_rules(types),
         format=format,
+        successor_operands=tuple(successor_operands.split()),
     )
     if format is not None and not syntax:
         definition.syntax = render_syntax(definition, parse_format(format))

@@ -14,6 +14,17 @@ _BUILDABLE: dict[str, T.Type] = {
 }
 
 
+# ODS integer array attributes, which a format writes as a bare list (`[60, 40]`).
+_DENSE_INT_ARRAYS: dict[str, T.Type] = {
+    "DenseI8ArrayAttr": T.I8, "DenseI16ArrayAttr": T.IntegerType(16), "DenseI32ArrayAttr": T.I32, "DenseI64ArrayAttr": T.I64,
+}
+
+
+def dense_array_element(constraint: str) -> T.Type | None:
+    """The element type of an integer DenseArrayAttr constraint, else None."""
+    return _DENSE_INT_ARRAYS.get(constraint)
+
+
 def buildable_type(constraint: str) -> T.Type | None:
     """The one type `constraint` allows (`Index` -> index), else None."""
     return _BUILDABLE.get(constraint)
@@ -25,14 +36,36 @@ def _element(ty: T.Type) -> T.Type:
     return element if isinstance(element, T.Type) else ty
 
 
-_TRANSFORMS: dict[str, Callable[[T.Type], T.Type]] = {
+def _i1_same_shape(ty: T.Type) -> T.Type:
+    """`i1` with the shape of a vector or tensor type (upstream's getI1SameShape)."""
+    if isinstance(ty, T.VectorType):
+        return T.VectorType(ty.shape, T.I1, ty.scalable)
+    if isinstance(ty, T.TensorType):
+        return T.TensorType(ty.shape, T.I1, ty.encoding)
+    if isinstance(ty, T.UnrankedTensorType):
+        return T.UnrankedTensorType(T.I1)
+    return T.I1
+
+
+def _function_part(part: str) -> Callable[[T.Type], list[T.Type]]:
+    def types(ty: T.Type) -> list[T.Type]:
+        return list(getattr(ty, part)) if isinstance(ty, T.FunctionType) else []
+
+    return types
+
+
+# A transform gives one type (each value of the target takes it) or a list (one per value).
+_TRANSFORMS: dict[str, Callable[[T.Type], T.Type | list[T.Type]]] = {
     "same": lambda ty: ty,
     "element": _element,
+    "i1_same_shape": _i1_same_shape,
+    "function_inputs": _function_part("inputs"),
+    "function_results": _function_part("results"),
 }
 
 
-def transform_type(name: str, ty: T.Type) -> T.Type:
-    """The type TypesMatchWith's transform `name` gives for `ty`."""
+def transform_type(name: str, ty: T.Type) -> T.Type | list[T.Type]:
+    """The type (or, for a variadic target, the types) TypesMatchWith's transform `name` gives for `ty`."""
     return _TRANSFORMS[name](ty)
 
 

@@ -1,8 +1,7 @@
-"""Custom forms of the arith dialect (ArithOps.td formats, ConstantOp's result names)."""
+"""Custom forms of arith.select and arith.constant (hand-written upstream), ConstantOp's result names, and the flag suffixes other dialects' printers share."""
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.arith import BINARY, CASTS, CMPF, CMPI
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import BoolAttr, DialectAttr, IntegerAttr
 from gpu_lsp.ir.core import Operation
@@ -13,7 +12,7 @@ MODIFIERS = ("overflowFlags", "fastmath", "roundingmode")
 
 
 def modifiers(p: OpPrinter, op: Operation) -> None:
-    """`overflow<nsw>` / `fastmath<fast>`, elided when `none` (the default)."""
+    """`overflow<nsw>` / `fastmath<fast>`, elided when `none` (the default), for ops printed by hand."""
     for key in ("overflowFlags", "fastmath"):
         attr = op.get_attr(key)
         if attr is None:
@@ -25,47 +24,6 @@ def modifiers(p: OpPrinter, op: Operation) -> None:
             p.write(f" {'overflow' if key == 'overflowFlags' else 'fastmath'}<{body}>")
         else:
             p.write(" " + p.attr(attr))
-
-
-@printer(*(f"arith.{n}" for n in BINARY))
-def _binary(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.values(op.operands))
-    modifiers(p, op)
-    p.attr_dict(op, MODIFIERS)
-    p.write(" : " + p.value_types(op.results))
-
-
-@printer("arith.negf")
-def _negf(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    modifiers(p, op)
-    p.attr_dict(op, MODIFIERS)
-    p.write(" : " + p.value_types(op.results))
-
-
-@printer(*(f"arith.{n}" for n in CASTS))
-def _cast(p: OpPrinter, op: Operation) -> None:
-    src = op.operands[0]
-    p.write(" " + p.value(src))
-    modifiers(p, op)
-    p.attr_dict(op, MODIFIERS)
-    p.write(f" : {p.type(src.type)} to {p.value_types(op.results)}")
-
-
-def _predicate(op: Operation, table: tuple[str, ...]) -> str:
-    pred = op.get_attr("predicate")
-    if isinstance(pred, IntegerAttr) and 0 <= pred.value < len(table):
-        return table[pred.value]
-    return str(op.extra.get("predicate", pred))
-
-
-@printer("arith.cmpi", "arith.cmpf")
-def _cmp(p: OpPrinter, op: Operation) -> None:
-    table = CMPI if op.name == "arith.cmpi" else CMPF
-    p.write(f" {_predicate(op, table)}, {p.values(op.operands)}")
-    modifiers(p, op)
-    p.attr_dict(op, ("predicate",) + MODIFIERS)
-    p.write(" : " + p.type(op.operands[0].type))
 
 
 @printer("arith.select")

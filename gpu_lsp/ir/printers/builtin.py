@@ -1,4 +1,4 @@
-"""Custom forms of the builtin dialect: module and unrealized_conversion_cast."""
+"""Custom form of builtin.module (hand-written upstream)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,3 @@ def _module(p: OpPrinter, op: Operation) -> None:
         p.write("{\n" + " " * p.indent + "}")
     else:
         p.region(region, entry_args=False, terminators=False)
-
-
-@printer("builtin.unrealized_conversion_cast")
-def _cast(p: OpPrinter, op: Operation) -> None:
-    if op.operands:
-        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
-    p.write(" to " + p.value_types(op.results))
-    p.attr_dict(op)

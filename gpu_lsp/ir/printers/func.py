@@ -64,34 +64,6 @@ def _func(p: OpPrinter, op: Operation) -> None:
     function_op(p, op)
 
 
-@printer("func.return")
-def _return(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-    if op.operands:
-        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
-
-
-@printer("func.call")
-def _call(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.attr(op.get_attr("callee")) + "(" + p.values(op.operands) + ")")
-    p.attr_dict(op, ("callee",))
-    p.write(" : " + p.functional_type(op))
-
-
-@printer("func.call_indirect")
-def _call_indirect(p: OpPrinter, op: Operation) -> None:
-    callee = op.operands[0]
-    p.write(f" {p.value(callee)}({p.values(op.operands[1:])})")
-    p.attr_dict(op)
-    p.write(" : " + p.type(callee.type))
-
-
 @result_names("func.constant")
 def _constant_names(op: Operation):
     return [(0, "f")]
-
-
-@printer("func.constant")
-def _constant(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op, ("value",))
-    p.write(" " + p.attr(op.get_attr("value")) + " : " + p.value_types(op.results))

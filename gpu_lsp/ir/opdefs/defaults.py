@@ -1,0 +1,24 @@
+"""The attribute an ODS default value (`"::mlir::arith::FastMathFlags::none"`) stands for."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from gpu_lsp.ir.attributes import Attribute, BoolAttr
+from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.flags import FLAGS
+
+
+@cache
+def default_attribute(constraint: str, text: str) -> Attribute | None:
+    """The default of a DefaultValued attribute as an Attribute; None when it cannot be built here."""
+    case = text.rsplit("::", 1)[-1]
+    flags = FLAGS.get(constraint)
+    if flags is not None:
+        return flags.attribute([case])
+    enum = ENUMS.get(constraint)
+    if enum is not None and case in enum.cases:
+        return enum.attribute(case)
+    if constraint == "BoolAttr" and text in ("true", "false"):
+        return BoolAttr(text == "true")
+    return None
