@@ -24,25 +24,28 @@ _new_str = str.__new__
 
 
 def _tok(kind: str, value: str, start: int, end: int) -> Token:
-    """A Lark token without Lark's constructor overhead (the lexer makes ~10 per line)."""
+    """A Lark token without Lark's constructor overhead (the lexer makes ~10 per line).
+
+    It has offsets only: no line and column (structure.py gives Lark's error recovery the
+    ones it reads).
+    """
     tok = _new_str(Token, value)
     tok.type = kind
     tok.value = value
     tok.start_pos = start
     tok.end_pos = end
-    tok.line = tok.column = tok.end_line = tok.end_column = None
     return tok
 
 _BARE = r"[A-Za-z_][\w$.]*"
 _SUFFIX = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
 _STRING = r'"(?:[^"\\\n]|\\.)*"'
 
-_SPACES = re.compile(r"[ \t\r]*")
+_SPACES = re.compile(r"[ \t\r\n]*")
+# Whitespace, newlines included, is skipped before each token (MLIR has no lines).
 _MASTER = re.compile(
-    r"[ \t\r]*(?:"
+    r"[ \t\r\n]*(?:"
     + "|".join(
         [
-            r"(?P<NL>\n)",
             r"(?P<COMMENT>//[^\n]*)",
             rf"(?P<VALUE>%{_SUFFIX}(?:#\d+)?)",
             rf"(?P<CARET>\^{_SUFFIX})",
@@ -83,6 +86,7 @@ _ALIAS_EQ = re.compile(r"\s*=(?!=)")
 _BUILTIN_TYPE_WORD = re.compile(
     r"(?:[su]?i[1-9]\d*|bf16|tf32|f16|f32|f64|f80|f128|f(?:4|6|8)E\w+|index|none)"
 )
+_TYPE_WORDS: dict[str, bool] = {}  # bare word -> whether it names a builtin type (cache)
 _COMPOUND_TYPE_WORDS = frozenset(("memref", "tensor", "vector", "complex", "tuple"))
 _COMPOUND_ATTR_WORDS = frozenset(
     ("dense", "dense_resource", "sparse", "array", "affine_map", "affine_set", "strided", "distinct")
@@ -257,7 +261,11 @@ class ItemsToken(Token):
 
 
 def items_token(atoms: list[Token]) -> ItemsToken:
-    tok = Token.__new__(ItemsToken, "ITEMS", "", atoms[0].start_pos, None, None, None, None, atoms[-1].end_pos)
+    tok = _new_str(ItemsToken, "")
+    tok.type = "ITEMS"
+    tok.value = ""
+    tok.start_pos = atoms[0].start_pos
+    tok.end_pos = atoms[-1].end_pos
     tok.atoms = atoms
     return tok
 
@@ -337,8 +345,6 @@ def tokenize(
         kind = m.lastgroup
         s = m.start(kind)
         pos = e = m.end()
-        if kind == "NL":
-            continue
         if kind == "COMMENT":
             out.comments.append(Comment(m.group(kind), TextRange(s, e)))
             continue
@@ -359,6 +365,68 @@ def tokenize(
                     continue
             pend(_tok("VALUE", m.group(kind), s, e))
             expect_op = False
+            continue
+
+        if kind == "PUNCT":
+            expect_op = False
+            ch = m.group(kind)
+            if ch == "{":
+                if _is_dict(text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode):
+                    close, ok = scan_balanced(text, s, end)
+                    if not ok:
+                        error("expected '}' to close the attribute dictionary", s, e)
+                    pos = close
+                    pend(_tok("DICT", text[s:pos], s, pos))
+                    continue
+                tok = _tok("LBRACE", "{", s, e)
+                flush()
+                append(tok)
+                frame.stack.append(tok)
+                frames.append(_Frame())
+                expect_op = True
+                continue
+            if ch == "}":
+                if len(frames) == 1:
+                    at = wrong_token_offset(text, s, start)
+                    error("expected operation name in quotes", at, at if at != s else e)
+                    continue
+                if frame.stack:
+                    close_frame_brackets(frame, s, "before '}'")
+                frames.pop()
+                frames[-1].stack.pop()
+                flush()
+                append(_tok("RBRACE", "}", s, e))
+                continue
+            if ch == "(" or ch == "[":
+                tok = _tok("LPAR" if ch == "(" else "LSQB", ch, s, e)
+                flush()
+                append(tok)
+                frame.stack.append(tok)
+                continue
+            if ch == ")" or ch == "]":
+                opener = "(" if ch == ")" else "["
+                if frame.stack and frame.stack[-1].value == opener:
+                    frame.stack.pop()
+                    flush()
+                    append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
+                    continue
+                if any(t.value == opener for t in frame.stack):
+                    while frame.stack[-1].value != opener:
+                        inner = frame.stack.pop()
+                        closer = _OPEN_CLOSE[inner.value]
+                        error(f"expected '{closer}'", inner.start_pos, inner.end_pos)
+                        flush()
+                        append(_tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
+                    frame.stack.pop()
+                    flush()
+                    append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
+                    continue
+                error(f"unexpected '{ch}'", s, e)
+                continue
+            if ch == ":":
+                pend(_tok("COLON", ":", s, e))
+                continue
+            pend(_tok("PUNCT", ch, s, e))
             continue
 
         if kind == "BAREWORD":
@@ -405,7 +473,12 @@ def tokenize(
                 pos = close
                 pend(_tok("LOC", text[s:pos], s, pos))
                 continue
-            if _BUILTIN_TYPE_WORD.fullmatch(word):
+            is_type = _TYPE_WORDS.get(word)
+            if is_type is None:
+                is_type = _TYPE_WORDS[word] = _BUILTIN_TYPE_WORD.fullmatch(word) is not None
+                if len(_TYPE_WORDS) > 10000:
+                    _TYPE_WORDS.clear()
+            if is_type:
                 pend(_tok("TYPE", word, s, e))
                 continue
             pend(_tok("BARE", word, s, e))
@@ -495,65 +568,6 @@ def tokenize(
             flush()
             append(_tok("FILEMETA", text[s:pos], s, pos))
             continue
-
-        ch = m.group(kind)
-        if ch == "{":
-            if _is_dict(text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode):
-                close, ok = scan_balanced(text, s, end)
-                if not ok:
-                    error("expected '}' to close the attribute dictionary", s, e)
-                pos = close
-                pend(_tok("DICT", text[s:pos], s, pos))
-                continue
-            tok = _tok("LBRACE", "{", s, e)
-            flush()
-            append(tok)
-            frame.stack.append(tok)
-            frames.append(_Frame())
-            expect_op = True
-            continue
-        if ch == "}":
-            if len(frames) == 1:
-                at = wrong_token_offset(text, s, start)
-                error("expected operation name in quotes", at, at if at != s else e)
-                continue
-            if frame.stack:
-                close_frame_brackets(frame, s, "before '}'")
-            frames.pop()
-            frames[-1].stack.pop()
-            flush()
-            append(_tok("RBRACE", "}", s, e))
-            continue
-        if ch == "(" or ch == "[":
-            tok = _tok("LPAR" if ch == "(" else "LSQB", ch, s, e)
-            flush()
-            append(tok)
-            frame.stack.append(tok)
-            continue
-        if ch == ")" or ch == "]":
-            opener = "(" if ch == ")" else "["
-            if frame.stack and frame.stack[-1].value == opener:
-                frame.stack.pop()
-                flush()
-                append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
-                continue
-            if any(t.value == opener for t in frame.stack):
-                while frame.stack[-1].value != opener:
-                    inner = frame.stack.pop()
-                    closer = _OPEN_CLOSE[inner.value]
-                    error(f"expected '{closer}'", inner.start_pos, inner.end_pos)
-                    flush()
-                    append(_tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
-                frame.stack.pop()
-                flush()
-                append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
-                continue
-            error(f"unexpected '{ch}'", s, e)
-            continue
-        if ch == ":":
-            pend(_tok("COLON", ":", s, e))
-            continue
-        pend(_tok("PUNCT", ch, s, e))
 
     if len(frames) > 1:
         # upstream reads on for the next operation of the open region and finds the end

@@ -325,6 +325,10 @@ def parse_structure(tokens: list[Token]) -> tuple[list, list[LexError]]:
 def _parse_with_recovery(tokens: list[Token]) -> tuple[list, list[LexError]]:
     errors: list[LexError] = []
     parser = _parser()
+    if tokens:
+        # Lark's end-of-input token borrows the last token's line and column (ours have none).
+        last = tokens[-1]
+        last.line = last.column = last.end_line = last.end_column = None
 
     def recover(exc: UnexpectedInput) -> bool:
         tok = getattr(exc, "token", None)
