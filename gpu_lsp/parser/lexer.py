@@ -1,4 +1,4 @@
-"""A layout-free MLIR lexer that feeds Lark's LALR parser.
+"""A layout-free MLIR lexer that feeds the structure parser (parser/structure.py).
 
 Newlines are whitespace, as in MLIR. The lexer does the work a
 one-token-lookahead grammar cannot, from the tokens around (never from line
@@ -254,22 +254,6 @@ def _is_label(text: str, pos: int, end: int, before: Token | None) -> bool:
     return ok and _COLON.match(text, close, end) is not None
 
 
-class ItemsToken(Token):
-    """A run of atom tokens (no brackets, no op starts) handed to the parser as one token."""
-
-    __slots__ = ("atoms",)
-
-
-def items_token(atoms: list[Token]) -> ItemsToken:
-    tok = _new_str(ItemsToken, "")
-    tok.type = "ITEMS"
-    tok.value = ""
-    tok.start_pos = atoms[0].start_pos
-    tok.end_pos = atoms[-1].end_pos
-    tok.atoms = atoms
-    return tok
-
-
 class _Frame:
     """Open brackets inside one region (or the top level), and whether its current op is generic."""
 
@@ -305,32 +289,16 @@ def tokenize(
     def error(message: str, s: int, e: int) -> None:
         errors.append(LexError(message, TextRange(s, max(e, s))))
 
-    pending: list[Token] = []
-    pend = append if attr_mode else pending.append
-
-    def flush() -> None:
-        """Hand the atoms read since the last bracket or op start to the parser as one ITEMS token."""
-        nonlocal pending, pend
-        if pending:
-            append(items_token(pending))
-            pending = []
-            pend = pending.append
 
     def last() -> Token | None:
         """The token read before the current one."""
-        if pending:
-            return pending[-1]
-        if not tokens:
-            return None
-        tok = tokens[-1]
-        return tok.atoms[-1] if isinstance(tok, ItemsToken) else tok
+        return tokens[-1] if tokens else None
 
     def close_frame_brackets(frame: _Frame, at: int, reason: str) -> None:
         while frame.stack:
             opener = frame.stack.pop()
             closer = _OPEN_CLOSE[opener.value]
             error(f"expected '{closer}' {reason}", opener.start_pos, opener.end_pos)
-            flush()
             append(_tok("RPAR" if closer == ")" else "RSQB", closer, at, at))
 
     while pos < end:
@@ -351,7 +319,7 @@ def tokenize(
         frame = frames[-1]
 
         if kind == "VALUE":
-            before = pending[-1] if pending else None
+            before = tokens[-1] if tokens else None
             # a result list never follows a comma (skipping that keeps long operand lists linear)
             if not attr_mode and not (before is not None and before.value == ","):
                 r = _RESULTS.match(text, s, end)
@@ -359,11 +327,10 @@ def tokenize(
                     if frame.stack:
                         close_frame_brackets(frame, s, "before the next operation")
                     pos = r.end()
-                    flush()
                     append(_tok("RESULTS", text[s:pos], s, pos))
                     expect_op = True
                     continue
-            pend(_tok("VALUE", m.group(kind), s, e))
+            append(_tok("VALUE", m.group(kind), s, e))
             expect_op = False
             continue
 
@@ -376,10 +343,9 @@ def tokenize(
                     if not ok:
                         error("expected '}' to close the attribute dictionary", s, e)
                     pos = close
-                    pend(_tok("DICT", text[s:pos], s, pos))
+                    append(_tok("DICT", text[s:pos], s, pos))
                     continue
                 tok = _tok("LBRACE", "{", s, e)
-                flush()
                 append(tok)
                 frame.stack.append(tok)
                 frames.append(_Frame())
@@ -394,12 +360,10 @@ def tokenize(
                     close_frame_brackets(frame, s, "before '}'")
                 frames.pop()
                 frames[-1].stack.pop()
-                flush()
                 append(_tok("RBRACE", "}", s, e))
                 continue
             if ch == "(" or ch == "[":
                 tok = _tok("LPAR" if ch == "(" else "LSQB", ch, s, e)
-                flush()
                 append(tok)
                 frame.stack.append(tok)
                 continue
@@ -407,7 +371,6 @@ def tokenize(
                 opener = "(" if ch == ")" else "["
                 if frame.stack and frame.stack[-1].value == opener:
                     frame.stack.pop()
-                    flush()
                     append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
                     continue
                 if any(t.value == opener for t in frame.stack):
@@ -415,18 +378,16 @@ def tokenize(
                         inner = frame.stack.pop()
                         closer = _OPEN_CLOSE[inner.value]
                         error(f"expected '{closer}'", inner.start_pos, inner.end_pos)
-                        flush()
                         append(_tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
                     frame.stack.pop()
-                    flush()
                     append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
                     continue
                 error(f"unexpected '{ch}'", s, e)
                 continue
             if ch == ":":
-                pend(_tok("COLON", ":", s, e))
+                append(_tok("COLON", ":", s, e))
                 continue
-            pend(_tok("PUNCT", ch, s, e))
+            append(_tok("PUNCT", ch, s, e))
             continue
 
         if kind == "BAREWORD":
@@ -444,7 +405,6 @@ def tokenize(
             ):
                 if frame.stack:
                     close_frame_brackets(frame, s, "before the next operation")
-                flush()
                 append(_tok("OPNAME", word, s, e))
                 frame.generic = False
                 expect_op = False
@@ -455,7 +415,7 @@ def tokenize(
                 if not ok:
                     error(f"unbalanced '<' in '{word}' type", e, e + 1)
                 pos = close
-                pend(_tok("TYPE", text[s:pos], s, pos))
+                append(_tok("TYPE", text[s:pos], s, pos))
                 continue
             if word in _COMPOUND_ATTR_WORDS and e < end and text[e] in "<[":
                 close, ok = scan_balanced(text, e, end)
@@ -464,14 +424,14 @@ def tokenize(
                 pos = close
                 if word == "distinct" and pos < end and text[pos] == "<":
                     pos, ok = scan_balanced(text, pos, end)
-                pend(_tok("ATTR", text[s:pos], s, pos))
+                append(_tok("ATTR", text[s:pos], s, pos))
                 continue
             if word == "loc" and e < end and text[e] == "(":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
                     error("unbalanced '(' in location", e, e + 1)
                 pos = close
-                pend(_tok("LOC", text[s:pos], s, pos))
+                append(_tok("LOC", text[s:pos], s, pos))
                 continue
             is_type = _TYPE_WORDS.get(word)
             if is_type is None:
@@ -479,9 +439,9 @@ def tokenize(
                 if len(_TYPE_WORDS) > 10000:
                     _TYPE_WORDS.clear()
             if is_type:
-                pend(_tok("TYPE", word, s, e))
+                append(_tok("TYPE", word, s, e))
                 continue
-            pend(_tok("BARE", word, s, e))
+            append(_tok("BARE", word, s, e))
             continue
 
         if kind == "STRING":
@@ -493,12 +453,11 @@ def tokenize(
                     and not _takes_callee_string(last())
                 )
             ):
-                flush()
                 append(_tok("OPNAME", m.group(kind), s, e))
                 frame.generic = True
                 expect_op = False
                 continue
-            pend(_tok("STRING", m.group(kind), s, e))
+            append(_tok("STRING", m.group(kind), s, e))
             continue
 
         if kind == "HASH" or kind == "BANG":
@@ -519,35 +478,33 @@ def tokenize(
                 q = _ALIAS_EQ.match(text, pos, end)
                 if q is not None:
                     pos = q.end()
-                    flush()
                     append(_tok("ALIAS_DEF", word, s, pos))
                     expect_op = False
                     continue
-            pend(_tok("ATTR" if kind == "HASH" else "TYPE", word, s, pos))
+            append(_tok("ATTR" if kind == "HASH" else "TYPE", word, s, pos))
             expect_op = False
             continue
 
         if kind == "CARET":
             if not attr_mode and not frame.stack and _is_label(text, e, end, last()):
-                flush()
                 append(_tok("BLOCK_LABEL", m.group(kind), s, e))
                 expect_op = False
             else:
-                pend(_tok("BLOCK_REF", m.group(kind), s, e))
+                append(_tok("BLOCK_REF", m.group(kind), s, e))
             continue
 
         expect_op = False
         if kind == "SYMBOL":
-            pend(_tok("SYMBOL", m.group(kind), s, e))
+            append(_tok("SYMBOL", m.group(kind), s, e))
             continue
         if kind == "FLOAT":
-            pend(_tok("FLOAT", m.group(kind), s, e))
+            append(_tok("FLOAT", m.group(kind), s, e))
             continue
         if kind == "INT":
-            pend(_tok("INT", m.group(kind), s, e))
+            append(_tok("INT", m.group(kind), s, e))
             continue
         if kind == "ARROW":
-            pend(_tok("PUNCT", "->", s, e))
+            append(_tok("PUNCT", "->", s, e))
             continue
         if kind == "PROPS":
             close, ok = scan_balanced(text, s + 1, end)
@@ -558,14 +515,13 @@ def tokenize(
                 pos += 1
             else:
                 error("expected '>' to close properties", pos, pos)
-            pend(_tok("PROPS", text[s:pos], s, pos))
+            append(_tok("PROPS", text[s:pos], s, pos))
             continue
         if kind == "FILEMETA":
             close = text.find("#-}", e, end)
             pos = end if close < 0 else close + 3
             if close < 0:
                 error("expected '#-}' to close the file metadata", s, e)
-            flush()
             append(_tok("FILEMETA", text[s:pos], s, pos))
             continue
 
@@ -577,8 +533,6 @@ def tokenize(
         frame = frames.pop()
         close_frame_brackets(frame, end, "at the end of the input")
         frames[-1].stack.pop()
-        flush()
         append(_tok("RBRACE", "}", end, end))
     close_frame_brackets(frames[0], end, "at the end of the input")
-    flush()
     return out

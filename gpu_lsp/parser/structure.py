@@ -10,8 +10,47 @@ from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer, Token
 
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.parser.lexer import ItemsToken, LexError
+from gpu_lsp.parser.lexer import LexError
 from gpu_lsp.text import TextRange
+
+# Token kinds that are structure (brackets, regions, op and block starts); every other token is
+# an atom of an operation's item list.
+STRUCTURE = frozenset(
+    ("RESULTS", "OPNAME", "ALIAS_DEF", "FILEMETA", "BLOCK_LABEL", "LPAR", "RPAR", "LSQB", "RSQB", "LBRACE", "RBRACE")
+)
+
+
+class ItemsToken(Token):
+    """A run of atom tokens between two structure tokens, handed to Lark as one ITEMS token."""
+
+    __slots__ = ("atoms",)
+
+
+def items_token(atoms: list[Token]) -> ItemsToken:
+    tok = str.__new__(ItemsToken, "")
+    tok.type = "ITEMS"
+    tok.value = ""
+    tok.start_pos = atoms[0].start_pos
+    tok.end_pos = atoms[-1].end_pos
+    tok.atoms = atoms
+    return tok
+
+
+def lark_tokens(tokens: list[Token]) -> list[Token]:
+    """The lexer's tokens with each run of atoms made one ITEMS token (structure.lark's terminals)."""
+    out: list[Token] = []
+    run: list[Token] = []
+    for tok in tokens:
+        if tok.type in STRUCTURE:
+            if run:
+                out.append(items_token(run))
+                run = []
+            out.append(tok)
+        else:
+            run.append(tok)
+    if run:
+        out.append(items_token(run))
+    return out
 
 
 class Group:
@@ -249,16 +288,17 @@ class _Reader:
         return RawOp(results, tok, self.items())
 
     def items(self) -> list:
-        """A possibly empty run of atoms, bracket groups and regions (atoms spliced flat)."""
+        """A possibly empty run of atoms, bracket groups and regions."""
         tokens = self.tokens
         n = len(tokens)
         out: list = []
+        append = out.append
         i = self.i
         while i < n:
             tok = tokens[i]
             kind = tok.type
-            if kind == "ITEMS":
-                out.extend(tok.atoms)
+            if kind not in STRUCTURE:
+                append(tok)
                 i += 1
             elif kind == "LPAR" or kind == "LSQB":
                 self.i = i + 1
@@ -266,11 +306,11 @@ class _Reader:
                 close = tokens[self.i]
                 if close.type != ("RPAR" if kind == "LPAR" else "RSQB"):
                     raise _NotInGrammar
-                out.append(Group(tok, close, inner))
+                append(Group(tok, close, inner))
                 i = self.i + 1
             elif kind == "LBRACE":
                 self.i = i
-                out.append(self.region())
+                append(self.region())
                 i = self.i
             else:
                 break
@@ -325,6 +365,7 @@ def parse_structure(tokens: list[Token]) -> tuple[list, list[LexError]]:
 def _parse_with_recovery(tokens: list[Token]) -> tuple[list, list[LexError]]:
     errors: list[LexError] = []
     parser = _parser()
+    tokens = lark_tokens(tokens)
     if tokens:
         # Lark's end-of-input token borrows the last token's line and column (ours have none).
         last = tokens[-1]
