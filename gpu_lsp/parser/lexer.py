@@ -311,10 +311,10 @@ def tokenize(
             pos += 1
             continue
         kind = m.lastgroup
-        s = m.start(kind)
-        pos = e = m.end()
+        s, e = m.span(kind)
+        pos = e
         if kind == "COMMENT":
-            out.comments.append(Comment(m.group(kind), TextRange(s, e)))
+            out.comments.append(Comment(text[s:e], TextRange(s, e)))
             continue
         frame = frames[-1]
 
@@ -330,13 +330,13 @@ def tokenize(
                     append(_tok("RESULTS", text[s:pos], s, pos))
                     expect_op = True
                     continue
-            append(_tok("VALUE", m.group(kind), s, e))
+            append(_tok("VALUE", text[s:e], s, e))
             expect_op = False
             continue
 
         if kind == "PUNCT":
             expect_op = False
-            ch = m.group(kind)
+            ch = text[s:e]
             if ch == "{":
                 if _is_dict(text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode):
                     close, ok = scan_balanced(text, s, end)
@@ -391,7 +391,7 @@ def tokenize(
             continue
 
         if kind == "BAREWORD":
-            word = m.group(kind)
+            word = text[s:e]
             dotted = "." in word
             if not attr_mode and (
                 expect_op
@@ -453,11 +453,11 @@ def tokenize(
                     and not _takes_callee_string(last())
                 )
             ):
-                append(_tok("OPNAME", m.group(kind), s, e))
+                append(_tok("OPNAME", text[s:e], s, e))
                 frame.generic = True
                 expect_op = False
                 continue
-            append(_tok("STRING", m.group(kind), s, e))
+            append(_tok("STRING", text[s:e], s, e))
             continue
 
         if kind == "HASH" or kind == "BANG":
@@ -471,7 +471,7 @@ def tokenize(
             elif pos < end and text[pos] == "<" and pos == e:
                 pos, ok = scan_balanced(text, pos, end)
             if pos == e:
-                error(f"expected an identifier after '{m.group(kind)}'", s, e)
+                error(f"expected an identifier after '{text[s:e]}'", s, e)
                 continue
             word = text[s:pos]
             if not attr_mode and not frame.stack and len(frames) == 1:
@@ -487,21 +487,21 @@ def tokenize(
 
         if kind == "CARET":
             if not attr_mode and not frame.stack and _is_label(text, e, end, last()):
-                append(_tok("BLOCK_LABEL", m.group(kind), s, e))
+                append(_tok("BLOCK_LABEL", text[s:e], s, e))
                 expect_op = False
             else:
-                append(_tok("BLOCK_REF", m.group(kind), s, e))
+                append(_tok("BLOCK_REF", text[s:e], s, e))
             continue
 
         expect_op = False
         if kind == "SYMBOL":
-            append(_tok("SYMBOL", m.group(kind), s, e))
+            append(_tok("SYMBOL", text[s:e], s, e))
             continue
         if kind == "FLOAT":
-            append(_tok("FLOAT", m.group(kind), s, e))
+            append(_tok("FLOAT", text[s:e], s, e))
             continue
         if kind == "INT":
-            append(_tok("INT", m.group(kind), s, e))
+            append(_tok("INT", text[s:e], s, e))
             continue
         if kind == "ARROW":
             append(_tok("PUNCT", "->", s, e))
