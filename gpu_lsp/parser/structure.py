@@ -1,4 +1,4 @@
-"""Lark LALR over the lexer's tokens: builds raw operations, regions and blocks."""
+"""The structure grammar over the lexer's tokens: raw operations, regions and blocks (top-down, Lark on errors)."""
 
 from __future__ import annotations
 
