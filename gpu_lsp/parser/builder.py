@@ -41,6 +41,22 @@ UNDEFINED_BLOCK = "GPU007"
 RESULT_COUNT = "GPU008"
 
 
+_RESULT_ENTRIES: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
+
+
+def _result_entries(text: str) -> tuple[tuple[str, int, int, int], ...]:
+    """(name, count, start, end) of each entry of a result list's text, offsets in the text (cached)."""
+    entries = _RESULT_ENTRIES.get(text)
+    if entries is None:
+        entries = tuple(
+            (m.group(1), int(m.group(2)) if m.group(2) else 1, m.start(), m.end()) for m in _RESULT_ENTRY.finditer(text)
+        )
+        if len(_RESULT_ENTRIES) > 50000:
+            _RESULT_ENTRIES.clear()
+        _RESULT_ENTRIES[text] = entries
+    return entries
+
+
 class PendingOperands:
     """Operands and successors of one op, resolved once every name is known."""
 
@@ -98,8 +114,8 @@ class Builder:
             name = f"{self.default_dialect}.{written}"
         else:
             name = _UNPREFIXED_OPS.get(written, written)
-        results = self._result_names(raw.results)
-        num_named = sum(count for _, count, _, _ in results)
+        results = self._result_names(raw.results) if raw.results is not None else ()
+        num_named = sum(entry[1] for entry in results) if results else 0
         spec = lookup(name)
         end_pos = raw.end_pos
         state = None
@@ -144,11 +160,13 @@ class Builder:
             opaque = True
         else:
             opaque = False
-        op = Operation(name, self.anchor)
+        anchor = self.anchor
+        base = anchor.base
+        op = Operation(name, anchor)
         op.generic = generic
         op.known = spec is not None and not opaque
-        op.span = self.span(raw.start_pos, end_pos)
-        op.name_span = self.span(name_tok.start_pos, name_tok.end_pos)
+        op.span = Span(anchor, (raw.results or name_tok).start_pos - base, end_pos - base)
+        op.name_span = Span(anchor, name_tok.start_pos - base, name_tok.end_pos - base)
         op.attributes = state.attributes
         op.properties = state.properties
         if state.extra:
@@ -156,19 +174,20 @@ class Builder:
             loc = state.extra.pop("loc", None)
             if loc is not None:
                 op.loc = loc
-        self._results(op, results, state, raw, opaque)
+        self._results(op, results, num_named, state, raw, opaque)
         if len(symbol_uses) > mark or opaque:
             self._symbols(op, symbol_uses[mark:], state.extra.pop("symbols", []) if opaque else None)
             del symbol_uses[mark:]
-        units = name == "builtin.module"
-        outer_dialect = self.default_dialect
-        self.default_dialect = (spec.default_dialect if spec is not None else None) or outer_dialect
-        needs_block = spec is not None and not opaque and (spec.has("no_terminator") or spec.has("single_block"))
-        for index, (raw_region, args) in enumerate(state.regions):
-            region = op.add_region(self.region(raw_region, args, units))
-            if needs_block and not region.blocks and (index == 0 or spec.has("no_terminator")):
-                region.add_block()
-        self.default_dialect = outer_dialect
+        if state.regions:
+            units = name == "builtin.module"
+            outer_dialect = self.default_dialect
+            self.default_dialect = (spec.default_dialect if spec is not None else None) or outer_dialect
+            needs_block = spec is not None and not opaque and (spec.has("no_terminator") or spec.has("single_block"))
+            for index, (raw_region, args) in enumerate(state.regions):
+                region = op.add_region(self.region(raw_region, args, units))
+                if needs_block and not region.blocks and (index == 0 or spec.has("no_terminator")):
+                    region.add_block()
+            self.default_dialect = outer_dialect
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 
@@ -184,20 +203,14 @@ class Builder:
             else:
                 op.symbol_spans.append((attr, span))
 
-    def _result_names(self, tok: Token | None) -> list[tuple[str, int, int, int]]:
-        if tok is None:
-            return []
-        out = []
+    def _result_names(self, tok: Token) -> list[tuple[str, int, int, int]]:
+        """(name, count, start, end) of each entry of a result list (`%a, %b:2 =`)."""
         base = tok.start_pos
-        text = tok.value
-        for m in _RESULT_ENTRY.finditer(text):
-            count = int(m.group(2)) if m.group(2) else 1
-            out.append((m.group(1), count, base + m.start(), base + m.end()))
-        return out
+        relative = _result_entries(tok.value)
+        return [(name, count, base + start, base + end) for name, count, start, end in relative]
 
-    def _results(self, op: Operation, names: list, state: OpState, raw: RawOp, opaque: bool) -> None:
+    def _results(self, op: Operation, names: list, num_named: int, state: OpState, raw: RawOp, opaque: bool) -> None:
         types = state.result_types
-        num_named = sum(count for _, count, _, _ in names)
         if not opaque and names and len(types) != num_named:
             if not types:
                 self.error(RESULT_COUNT, "cannot name an operation with no results", raw.results.start_pos, raw.results.end_pos)
@@ -213,8 +226,14 @@ class Builder:
                 op.add_result(ty)
             return
         i = 0
+        anchor = self.anchor
+        base = anchor.base
         for name, count, start, end in names:
-            span = self.span(start, end)
+            span = Span(anchor, start - base, end - base)
+            if count == 1:
+                op.add_result(types[i] if i < len(types) else T.UNKNOWN, name, span)
+                i += 1
+                continue
             for k in range(count):
                 ty = types[i] if i < len(types) else T.UNKNOWN
                 op.add_result(ty, name if count == 1 else f"{name}#{k}", span)

@@ -158,6 +158,8 @@ def describe(item) -> str:
 
 
 SYMBOL_NAME = "valid '@'-identifier for symbol name"
+_KEYWORD_KINDS = frozenset(("BARE", "TYPE", "OPNAME"))
+_PUNCT_KINDS = frozenset(("PUNCT", "COLON"))
 
 
 class Cursor:
@@ -176,12 +178,14 @@ class Cursor:
 
     def peek(self, k: int = 0):
         j = self.i + k
-        return self.items[j] if j < len(self.items) else None
+        items = self.items
+        return items[j] if j < len(items) else None
 
     def next(self):
-        item = self.peek()
-        self.i += 1
-        return item
+        i = self.i
+        items = self.items
+        self.i = i + 1
+        return items[i] if i < len(items) else None
 
     @property
     def at_end(self) -> bool:
@@ -214,12 +218,20 @@ class Cursor:
     # --- tokens -----------------------------------------------------------------------------
 
     def is_token(self, kind: str, value: str | None = None, k: int = 0) -> bool:
-        item = self.peek(k)
+        j = self.i + k
+        items = self.items
+        if j >= len(items):
+            return False
+        item = items[j]
         return isinstance(item, Token) and item.type == kind and (value is None or item.value == value)
 
     def is_keyword(self, word: str, k: int = 0) -> bool:
-        item = self.peek(k)
-        return isinstance(item, Token) and item.value == word and item.type in ("BARE", "TYPE", "OPNAME")
+        j = self.i + k
+        items = self.items
+        if j >= len(items):
+            return False
+        item = items[j]
+        return isinstance(item, Token) and item.value == word and item.type in _KEYWORD_KINDS
 
     def optional_keyword(self, word: str) -> Token | None:
         if self.is_keyword(word):
@@ -239,12 +251,21 @@ class Cursor:
         self.expected("a keyword")
 
     def is_punct(self, ch: str, k: int = 0) -> bool:
-        item = self.peek(k)
-        return isinstance(item, Token) and item.value == ch and item.type in ("PUNCT", "COLON")
+        j = self.i + k
+        items = self.items
+        if j >= len(items):
+            return False
+        item = items[j]
+        return isinstance(item, Token) and item.value == ch and item.type in _PUNCT_KINDS
 
     def optional_punct(self, ch: str) -> Token | None:
-        if self.is_punct(ch):
-            return self.next()
+        i = self.i
+        items = self.items
+        if i < len(items):
+            item = items[i]
+            if isinstance(item, Token) and item.value == ch and item.type in _PUNCT_KINDS:
+                self.i = i + 1
+                return item
         return None
 
     def punct(self, ch: str) -> Token:
@@ -256,13 +277,17 @@ class Cursor:
     # --- values -----------------------------------------------------------------------------
 
     def is_operand(self) -> bool:
-        return self.is_token("VALUE")
+        i = self.i
+        items = self.items
+        return i < len(items) and isinstance(items[i], Token) and items[i].type == "VALUE"
 
     def operand(self, type: T.Type | None = None) -> Ref:
-        item = self.peek()
+        i = self.i
+        items = self.items
+        item = items[i] if i < len(items) else None
         if not (isinstance(item, Token) and item.type == "VALUE"):
             self.expected_by_parser("SSA operand")
-        self.i += 1
+        self.i = i + 1
         return Ref(item.value, item.start_pos, item.end_pos, type)
 
     def optional_operand(self, type: T.Type | None = None) -> Ref | None:

@@ -1,4 +1,4 @@
-"""A layout-free MLIR lexer that feeds Lark's LALR parser.
+"""A layout-free MLIR lexer that feeds the structure parser (parser/structure.py).
 
 Newlines are whitespace, as in MLIR. The lexer does the work a
 one-token-lookahead grammar cannot, from the tokens around (never from line
@@ -24,25 +24,28 @@ _new_str = str.__new__
 
 
 def _tok(kind: str, value: str, start: int, end: int) -> Token:
-    """A Lark token without Lark's constructor overhead (the lexer makes ~10 per line)."""
+    """A Lark token without Lark's constructor overhead (the lexer makes ~10 per line).
+
+    It has offsets only: no line and column (structure.py gives Lark's error recovery the
+    ones it reads).
+    """
     tok = _new_str(Token, value)
     tok.type = kind
     tok.value = value
     tok.start_pos = start
     tok.end_pos = end
-    tok.line = tok.column = tok.end_line = tok.end_column = None
     return tok
 
 _BARE = r"[A-Za-z_][\w$.]*"
 _SUFFIX = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
 _STRING = r'"(?:[^"\\\n]|\\.)*"'
 
-_SPACES = re.compile(r"[ \t\r]*")
+_SPACES = re.compile(r"[ \t\r\n]*")
+# Whitespace, newlines included, is skipped before each token (MLIR has no lines).
 _MASTER = re.compile(
-    r"[ \t\r]*(?:"
+    r"[ \t\r\n]*(?:"
     + "|".join(
         [
-            r"(?P<NL>\n)",
             r"(?P<COMMENT>//[^\n]*)",
             rf"(?P<VALUE>%{_SUFFIX}(?:#\d+)?)",
             rf"(?P<CARET>\^{_SUFFIX})",
@@ -83,6 +86,7 @@ _ALIAS_EQ = re.compile(r"\s*=(?!=)")
 _BUILTIN_TYPE_WORD = re.compile(
     r"(?:[su]?i[1-9]\d*|bf16|tf32|f16|f32|f64|f80|f128|f(?:4|6|8)E\w+|index|none)"
 )
+_TYPE_WORDS: dict[str, bool] = {}  # bare word -> whether it names a builtin type (cache)
 _COMPOUND_TYPE_WORDS = frozenset(("memref", "tensor", "vector", "complex", "tuple"))
 _COMPOUND_ATTR_WORDS = frozenset(
     ("dense", "dense_resource", "sparse", "array", "affine_map", "affine_set", "strided", "distinct")
@@ -250,18 +254,6 @@ def _is_label(text: str, pos: int, end: int, before: Token | None) -> bool:
     return ok and _COLON.match(text, close, end) is not None
 
 
-class ItemsToken(Token):
-    """A run of atom tokens (no brackets, no op starts) handed to the parser as one token."""
-
-    __slots__ = ("atoms",)
-
-
-def items_token(atoms: list[Token]) -> ItemsToken:
-    tok = Token.__new__(ItemsToken, "ITEMS", "", atoms[0].start_pos, None, None, None, None, atoms[-1].end_pos)
-    tok.atoms = atoms
-    return tok
-
-
 class _Frame:
     """Open brackets inside one region (or the top level), and whether its current op is generic."""
 
@@ -297,32 +289,16 @@ def tokenize(
     def error(message: str, s: int, e: int) -> None:
         errors.append(LexError(message, TextRange(s, max(e, s))))
 
-    pending: list[Token] = []
-    pend = append if attr_mode else pending.append
-
-    def flush() -> None:
-        """Hand the atoms read since the last bracket or op start to the parser as one ITEMS token."""
-        nonlocal pending, pend
-        if pending:
-            append(items_token(pending))
-            pending = []
-            pend = pending.append
 
     def last() -> Token | None:
         """The token read before the current one."""
-        if pending:
-            return pending[-1]
-        if not tokens:
-            return None
-        tok = tokens[-1]
-        return tok.atoms[-1] if isinstance(tok, ItemsToken) else tok
+        return tokens[-1] if tokens else None
 
     def close_frame_brackets(frame: _Frame, at: int, reason: str) -> None:
         while frame.stack:
             opener = frame.stack.pop()
             closer = _OPEN_CLOSE[opener.value]
             error(f"expected '{closer}' {reason}", opener.start_pos, opener.end_pos)
-            flush()
             append(_tok("RPAR" if closer == ")" else "RSQB", closer, at, at))
 
     while pos < end:
@@ -335,17 +311,15 @@ def tokenize(
             pos += 1
             continue
         kind = m.lastgroup
-        s = m.start(kind)
-        pos = e = m.end()
-        if kind == "NL":
-            continue
+        s, e = m.span(kind)
+        pos = e
         if kind == "COMMENT":
-            out.comments.append(Comment(m.group(kind), TextRange(s, e)))
+            out.comments.append(Comment(text[s:e], TextRange(s, e)))
             continue
         frame = frames[-1]
 
         if kind == "VALUE":
-            before = pending[-1] if pending else None
+            before = tokens[-1] if tokens else None
             # a result list never follows a comma (skipping that keeps long operand lists linear)
             if not attr_mode and not (before is not None and before.value == ","):
                 r = _RESULTS.match(text, s, end)
@@ -353,16 +327,71 @@ def tokenize(
                     if frame.stack:
                         close_frame_brackets(frame, s, "before the next operation")
                     pos = r.end()
-                    flush()
                     append(_tok("RESULTS", text[s:pos], s, pos))
                     expect_op = True
                     continue
-            pend(_tok("VALUE", m.group(kind), s, e))
+            append(_tok("VALUE", text[s:e], s, e))
             expect_op = False
             continue
 
+        if kind == "PUNCT":
+            expect_op = False
+            ch = text[s:e]
+            if ch == "{":
+                if _is_dict(text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode):
+                    close, ok = scan_balanced(text, s, end)
+                    if not ok:
+                        error("expected '}' to close the attribute dictionary", s, e)
+                    pos = close
+                    append(_tok("DICT", text[s:pos], s, pos))
+                    continue
+                tok = _tok("LBRACE", "{", s, e)
+                append(tok)
+                frame.stack.append(tok)
+                frames.append(_Frame())
+                expect_op = True
+                continue
+            if ch == "}":
+                if len(frames) == 1:
+                    at = wrong_token_offset(text, s, start)
+                    error("expected operation name in quotes", at, at if at != s else e)
+                    continue
+                if frame.stack:
+                    close_frame_brackets(frame, s, "before '}'")
+                frames.pop()
+                frames[-1].stack.pop()
+                append(_tok("RBRACE", "}", s, e))
+                continue
+            if ch == "(" or ch == "[":
+                tok = _tok("LPAR" if ch == "(" else "LSQB", ch, s, e)
+                append(tok)
+                frame.stack.append(tok)
+                continue
+            if ch == ")" or ch == "]":
+                opener = "(" if ch == ")" else "["
+                if frame.stack and frame.stack[-1].value == opener:
+                    frame.stack.pop()
+                    append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
+                    continue
+                if any(t.value == opener for t in frame.stack):
+                    while frame.stack[-1].value != opener:
+                        inner = frame.stack.pop()
+                        closer = _OPEN_CLOSE[inner.value]
+                        error(f"expected '{closer}'", inner.start_pos, inner.end_pos)
+                        append(_tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
+                    frame.stack.pop()
+                    append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
+                    continue
+                error(f"unexpected '{ch}'", s, e)
+                continue
+            if ch == ":":
+                append(_tok("COLON", ":", s, e))
+                continue
+            append(_tok("PUNCT", ch, s, e))
+            continue
+
         if kind == "BAREWORD":
-            word = m.group(kind)
+            word = text[s:e]
             dotted = "." in word
             if not attr_mode and (
                 expect_op
@@ -376,7 +405,6 @@ def tokenize(
             ):
                 if frame.stack:
                     close_frame_brackets(frame, s, "before the next operation")
-                flush()
                 append(_tok("OPNAME", word, s, e))
                 frame.generic = False
                 expect_op = False
@@ -387,7 +415,7 @@ def tokenize(
                 if not ok:
                     error(f"unbalanced '<' in '{word}' type", e, e + 1)
                 pos = close
-                pend(_tok("TYPE", text[s:pos], s, pos))
+                append(_tok("TYPE", text[s:pos], s, pos))
                 continue
             if word in _COMPOUND_ATTR_WORDS and e < end and text[e] in "<[":
                 close, ok = scan_balanced(text, e, end)
@@ -396,19 +424,24 @@ def tokenize(
                 pos = close
                 if word == "distinct" and pos < end and text[pos] == "<":
                     pos, ok = scan_balanced(text, pos, end)
-                pend(_tok("ATTR", text[s:pos], s, pos))
+                append(_tok("ATTR", text[s:pos], s, pos))
                 continue
             if word == "loc" and e < end and text[e] == "(":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
                     error("unbalanced '(' in location", e, e + 1)
                 pos = close
-                pend(_tok("LOC", text[s:pos], s, pos))
+                append(_tok("LOC", text[s:pos], s, pos))
                 continue
-            if _BUILTIN_TYPE_WORD.fullmatch(word):
-                pend(_tok("TYPE", word, s, e))
+            is_type = _TYPE_WORDS.get(word)
+            if is_type is None:
+                is_type = _TYPE_WORDS[word] = _BUILTIN_TYPE_WORD.fullmatch(word) is not None
+                if len(_TYPE_WORDS) > 10000:
+                    _TYPE_WORDS.clear()
+            if is_type:
+                append(_tok("TYPE", word, s, e))
                 continue
-            pend(_tok("BARE", word, s, e))
+            append(_tok("BARE", word, s, e))
             continue
 
         if kind == "STRING":
@@ -420,12 +453,11 @@ def tokenize(
                     and not _takes_callee_string(last())
                 )
             ):
-                flush()
-                append(_tok("OPNAME", m.group(kind), s, e))
+                append(_tok("OPNAME", text[s:e], s, e))
                 frame.generic = True
                 expect_op = False
                 continue
-            pend(_tok("STRING", m.group(kind), s, e))
+            append(_tok("STRING", text[s:e], s, e))
             continue
 
         if kind == "HASH" or kind == "BANG":
@@ -439,42 +471,40 @@ def tokenize(
             elif pos < end and text[pos] == "<" and pos == e:
                 pos, ok = scan_balanced(text, pos, end)
             if pos == e:
-                error(f"expected an identifier after '{m.group(kind)}'", s, e)
+                error(f"expected an identifier after '{text[s:e]}'", s, e)
                 continue
             word = text[s:pos]
             if not attr_mode and not frame.stack and len(frames) == 1:
                 q = _ALIAS_EQ.match(text, pos, end)
                 if q is not None:
                     pos = q.end()
-                    flush()
                     append(_tok("ALIAS_DEF", word, s, pos))
                     expect_op = False
                     continue
-            pend(_tok("ATTR" if kind == "HASH" else "TYPE", word, s, pos))
+            append(_tok("ATTR" if kind == "HASH" else "TYPE", word, s, pos))
             expect_op = False
             continue
 
         if kind == "CARET":
             if not attr_mode and not frame.stack and _is_label(text, e, end, last()):
-                flush()
-                append(_tok("BLOCK_LABEL", m.group(kind), s, e))
+                append(_tok("BLOCK_LABEL", text[s:e], s, e))
                 expect_op = False
             else:
-                pend(_tok("BLOCK_REF", m.group(kind), s, e))
+                append(_tok("BLOCK_REF", text[s:e], s, e))
             continue
 
         expect_op = False
         if kind == "SYMBOL":
-            pend(_tok("SYMBOL", m.group(kind), s, e))
+            append(_tok("SYMBOL", text[s:e], s, e))
             continue
         if kind == "FLOAT":
-            pend(_tok("FLOAT", m.group(kind), s, e))
+            append(_tok("FLOAT", text[s:e], s, e))
             continue
         if kind == "INT":
-            pend(_tok("INT", m.group(kind), s, e))
+            append(_tok("INT", text[s:e], s, e))
             continue
         if kind == "ARROW":
-            pend(_tok("PUNCT", "->", s, e))
+            append(_tok("PUNCT", "->", s, e))
             continue
         if kind == "PROPS":
             close, ok = scan_balanced(text, s + 1, end)
@@ -485,75 +515,15 @@ def tokenize(
                 pos += 1
             else:
                 error("expected '>' to close properties", pos, pos)
-            pend(_tok("PROPS", text[s:pos], s, pos))
+            append(_tok("PROPS", text[s:pos], s, pos))
             continue
         if kind == "FILEMETA":
             close = text.find("#-}", e, end)
             pos = end if close < 0 else close + 3
             if close < 0:
                 error("expected '#-}' to close the file metadata", s, e)
-            flush()
             append(_tok("FILEMETA", text[s:pos], s, pos))
             continue
-
-        ch = m.group(kind)
-        if ch == "{":
-            if _is_dict(text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode):
-                close, ok = scan_balanced(text, s, end)
-                if not ok:
-                    error("expected '}' to close the attribute dictionary", s, e)
-                pos = close
-                pend(_tok("DICT", text[s:pos], s, pos))
-                continue
-            tok = _tok("LBRACE", "{", s, e)
-            flush()
-            append(tok)
-            frame.stack.append(tok)
-            frames.append(_Frame())
-            expect_op = True
-            continue
-        if ch == "}":
-            if len(frames) == 1:
-                at = wrong_token_offset(text, s, start)
-                error("expected operation name in quotes", at, at if at != s else e)
-                continue
-            if frame.stack:
-                close_frame_brackets(frame, s, "before '}'")
-            frames.pop()
-            frames[-1].stack.pop()
-            flush()
-            append(_tok("RBRACE", "}", s, e))
-            continue
-        if ch == "(" or ch == "[":
-            tok = _tok("LPAR" if ch == "(" else "LSQB", ch, s, e)
-            flush()
-            append(tok)
-            frame.stack.append(tok)
-            continue
-        if ch == ")" or ch == "]":
-            opener = "(" if ch == ")" else "["
-            if frame.stack and frame.stack[-1].value == opener:
-                frame.stack.pop()
-                flush()
-                append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
-                continue
-            if any(t.value == opener for t in frame.stack):
-                while frame.stack[-1].value != opener:
-                    inner = frame.stack.pop()
-                    closer = _OPEN_CLOSE[inner.value]
-                    error(f"expected '{closer}'", inner.start_pos, inner.end_pos)
-                    flush()
-                    append(_tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
-                frame.stack.pop()
-                flush()
-                append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
-                continue
-            error(f"unexpected '{ch}'", s, e)
-            continue
-        if ch == ":":
-            pend(_tok("COLON", ":", s, e))
-            continue
-        pend(_tok("PUNCT", ch, s, e))
 
     if len(frames) > 1:
         # upstream reads on for the next operation of the open region and finds the end
@@ -563,8 +533,6 @@ def tokenize(
         frame = frames.pop()
         close_frame_brackets(frame, end, "at the end of the input")
         frames[-1].stack.pop()
-        flush()
         append(_tok("RBRACE", "}", end, end))
     close_frame_brackets(frames[0], end, "at the end of the input")
-    flush()
     return out

@@ -77,10 +77,10 @@ class Resolver:
         name = value.name
         if name is None:
             return
-        base, idx = _base_name(name)
+        base, idx = _base_name(name) if "#" in name else (name, 0)
         group = scope.values.get(base)
         if group is None:
-            group = scope.values[base] = []
+            group = scope.values[base] = [None] * (idx + 1)
             scope.levels[-1].append(base)
         while len(group) <= idx:
             group.append(None)
@@ -106,6 +106,8 @@ class Resolver:
             self.error(REDEFINED_VALUE, message, value.def_span.range, related)
             return
         group[idx] = value
+        if not scope.forward:
+            return
         forward = scope.forward.pop((base, idx), None)
         if forward is None:
             return
@@ -133,10 +135,15 @@ class Resolver:
 
     def _use(self, op: Operation, ref, scope: _Scope) -> Value:
         name = ref.name[1:]
-        value = self._lookup(name, scope)
+        if "#" in name:
+            value = self._lookup(name, scope)
+        else:
+            group = scope.values.get(name)
+            value = group[0] if group else None
         if value is not None:
             if (
                 ref.type is not None
+                and value.type is not ref.type
                 and value.type != ref.type
                 and not isinstance(value.type, T.UnknownType)
                 and not isinstance(ref.type, T.UnknownType)
@@ -160,12 +167,14 @@ class Resolver:
         op.pending = None
         deferred_defs: list = []
         if pending is not None:
+            anchor = op.anchor
+            base = anchor.base
+            opaque_with_regions = not op.known and bool(op.regions)
             for ref in pending.refs:
-                if not op.known and op.regions and self._lookup(ref.name[1:], scope) is None:
+                if opaque_with_regions and self._lookup(ref.name[1:], scope) is None:
                     deferred_defs.append(ref)
                     continue
-                span = Span(op.anchor, ref.start - op.anchor.base, ref.end - op.anchor.base)
-                op.add_operand(self._use(op, ref, scope), span)
+                op.add_operand(self._use(op, ref, scope), Span(anchor, ref.start - base, ref.end - base))
             for succ in pending.successors:
                 block = labels.get(succ.name)
                 if block is None:
