@@ -14,7 +14,7 @@ from lark.lexer import Token
 from support.corpus import all_corpus_files, split_chunks
 from support.mutate import mutate
 
-from gpu_lsp.dialects.registry import op_names
+from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.parser.lexer import tokenize
 from gpu_lsp.parser.structure import (
     Group,
