@@ -39,11 +39,13 @@ class FormatContext:
         self.last_was_punctuation = False
 
     def values(self, name: str) -> list[Value]:
+        if name in self.operands or name in self.results:
+            return self.operands.get(name) or self.results.get(name) or []
         if name == "operands":
             return list(self.op.operands)
         if name == "results":
             return list(self.op.results)
-        return self.operands.get(name) or self.results.get(name) or []
+        return []
 
 
 # `custom<Name>(...)` hooks: fn(format context, the directive's arguments) writes the piece.

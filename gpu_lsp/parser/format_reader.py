@@ -240,9 +240,10 @@ def _arg(op: OpDef, name: str) -> Arg | None:
 
 def _set_types(fs: FormatState, name: str, types: list[T.Type]) -> None:
     """Types of one named operand/result, or of all operands/results (`operands`, `results`)."""
-    if name == "operands":
+    declared = _arg(fs.op, name) is not None
+    if name == "operands" and not declared:
         _spread(fs, fs.op.operands or (), types, use_counts=True)
-    elif name == "results":
+    elif name == "results" and not declared:
         _spread(fs, fs.op.results or (), types, use_counts=False)
     else:
         fs.types[name] = types
