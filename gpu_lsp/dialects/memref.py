@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type, mixed_list, mixed_values, reassociation, typed_operand_list
+from gpu_lsp.dialects.common import element_type, mixed_list, mixed_values, reassociation
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
-
-
-@reader("memref.get_global")
-def _get_global(c: Cursor, st: OpState) -> None:
-    st.properties["name"] = c.symbol()
-    c.optional_attr_dict(st)
-    st.result_types.append(c.colon_type())
 
 
 @reader("memref.global")
 def _global(c: Cursor, st: OpState) -> None:
     if c.is_token("STRING"):
         st.properties["sym_visibility"] = StringAttr(c.string())
-    c.optional_keyword("constant")
+    if c.optional_keyword("constant"):
+        st.properties["constant"] = UnitAttr()
     st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     c.punct(":")
     st.properties["type"] = c.attr()
@@ -52,17 +46,6 @@ def _subview(c: Cursor, st: OpState) -> None:
     m.type = c.colon_type()
     c.keyword("to")
     st.refs.extend([m] + refs)
-    st.result_types.append(c.type())
-
-
-@reader("memref.view")
-def _view(c: Cursor, st: OpState) -> None:
-    buf = c.operand()
-    refs = mixed_list(c) + mixed_list(c)
-    c.optional_attr_dict(st)
-    buf.type = c.colon_type()
-    c.keyword("to")
-    st.refs.extend([buf] + refs)
     st.result_types.append(c.type())
 
 
@@ -107,86 +90,12 @@ def _reinterpret_cast(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-@reader("memref.reshape")
-def _reshape(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    sub = c.group("(")
-    shape = sub.operand()
-    sub.done()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    if len(fn.inputs) == 2:
-        m.type, shape.type = fn.inputs
-    st.refs.extend([m, shape])
-    st.result_types.extend(fn.results)
-
-
-@reader("memref.realloc")
-def _realloc(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    refs = []
-    if c.is_group("("):
-        sub = c.group("(")
-        refs = sub.operand_list(T.INDEX)
-        sub.done()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.keyword("to")
-    st.refs.extend([m] + refs)
-    st.result_types.append(c.type())
-
-
-@reader("memref.assume_alignment")
-def _assume_alignment(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.punct(",")
-    c.integer()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    st.refs.append(m)
-    if st.num_results:
-        st.result_types.append(m.type)
-
-
-@reader("memref.extract_aligned_pointer_as_index")
-def _extract_aligned_pointer(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.punct("->")
-    st.refs.append(m)
-    st.result_types.append(c.type())
-
-
-@reader("memref.extract_strided_metadata")
-def _extract_strided_metadata(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.punct("->")
-    st.refs.append(m)
-    st.result_types.extend(c.type_list())
-
-
 @reader("memref.alloca_scope")
 def _alloca_scope(c: Cursor, st: OpState) -> None:
     if c.optional_punct("->"):
         st.result_types.extend(c.result_types())
     st.add_region(c.region())
     c.optional_attr_dict(st)
-
-
-def _typed_terminator(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        c.optional_attr_dict(st)
-        typed_operand_list(c, st)
-
-    reader(name)(parse)
-
-
-_typed_terminator("memref.alloca_scope.return", "Ends a memref.alloca_scope region.")
-_typed_terminator("memref.atomic_yield", "Ends the region of memref.generic_atomic_rmw with the new value.")
 
 
 @reader("memref.atomic_rmw")

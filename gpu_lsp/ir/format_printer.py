@@ -187,5 +187,5 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
     if isinstance(attr, TypeAttr) and constraint.startswith("TypeAttr"):
         return p.type(attr.type)
     if isinstance(attr, IntegerAttr) and constraint in _INTEGER_ATTRS:
-        return p.attr(attr, elide_type=True)
+        return p.attr(attr).split(" : ", 1)[0]  # printAttributeWithoutType
     return p.attr(attr)

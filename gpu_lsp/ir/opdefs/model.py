@@ -146,7 +146,17 @@ def _is_attribute(constraint: str) -> bool:
     return head.endswith(("Attr", "Prop", "Property")) or _ATTR_WRAPPER.match(constraint) is not None
 
 
+_CONFINED = re.compile(r"ConfinedAttr<(.*)>\Z")
+
+
+def _unconfined(constraint: str) -> str:
+    """`ConfinedAttr<I32Attr, [IntPositive]>` -> `I32Attr`: how it is written is the base attribute's."""
+    confined = _CONFINED.match(constraint)
+    return split_top_level(confined[1])[0] if confined else constraint
+
+
 def _attr_arg(constraint: str, name: str) -> AttrArg:
+    constraint = _unconfined(constraint)
     wrapped = _ATTR_WRAPPER.match(constraint)
     if wrapped is None:
         return AttrArg(name, constraint)
@@ -155,7 +165,7 @@ def _attr_arg(constraint: str, name: str) -> AttrArg:
         return AttrArg(name, "UnitAttr", optional=True)
     pieces = split_top_level(inner or "")
     default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
-    return AttrArg(name, pieces[0] if pieces else "Attr", optional=True, default=default)
+    return AttrArg(name, _unconfined(pieces[0]) if pieces else "Attr", optional=True, default=default)
 
 
 def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:

@@ -21,7 +21,6 @@ _NAMES = {
     "memref.reinterpret_cast": ("reinterpret_cast",),
     "memref.reshape": ("reshape",),
     "memref.extract_aligned_pointer_as_index": ("intptr",),
-    "memref.realloc": ("realloc",),
     "memref.assume_alignment": ("assume_align",),
     "memref.transpose": ("transpose",),
 }
@@ -46,12 +45,6 @@ def _indexed(p: OpPrinter, memref, indices) -> str:
     return f"{p.value(memref)}[{p.values(indices)}]"
 
 
-@printer("memref.get_global")
-def _get_global(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.attr(op.get_attr('name'))} : {p.value_types(op.results)}")
-    p.attr_dict(op, ("name",))
-
-
 @printer("memref.global")
 def _global(p: OpPrinter, op: Operation) -> None:
     vis = op.get_attr("sym_visibility")
@@ -69,41 +62,28 @@ def _global(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, ("sym_visibility", "constant", "sym_name", "type", "initial_value"))
 
 
-@printer("memref.extract_aligned_pointer_as_index", "memref.extract_strided_metadata")
-def _arrow(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op)
-    p.write(f" : {p.type(op.operands[0].type)} -> {p.value_types(op.results)}")
-
-
-@printer("memref.reshape")
-def _reshape(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.value(op.operands[0])}({p.value(op.operands[1])})")
-    p.attr_dict(op)
-    p.write(" : " + p.functional_type(op))
-
-
 @printer("memref.alloca_scope")
 def _alloca_scope(p: OpPrinter, op: Operation) -> None:
+    p.write(" ")
     if op.results:
         p.write(" -> (" + p.value_types(op.results) + ")")
     p.write(" ")
+    p.region(op.regions[0], terminators=bool(op.results))
+    p.attr_dict(op)
+
+
+@printer("memref.generic_atomic_rmw")
+def _generic_atomic_rmw(p: OpPrinter, op: Operation) -> None:
+    memref, *indices = op.operands
+    p.write(f" {_indexed(p, memref, indices)} : {p.type(memref.type)} ")
     p.region(op.regions[0])
     p.attr_dict(op)
 
 
-@printer("memref.alloca_scope.return", "memref.atomic_yield")
-def _typed_terminator(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-    if op.operands:
-        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
-
-
 SOURCE_FORM.update(
     (
-        "memref.subview", "memref.view", "memref.expand_shape", "memref.collapse_shape",
-        "memref.reinterpret_cast", "memref.assume_alignment", "memref.prefetch", "memref.atomic_rmw",
-        "memref.generic_atomic_rmw", "memref.realloc",
+        "memref.subview", "memref.expand_shape", "memref.collapse_shape",
+        "memref.reinterpret_cast", "memref.prefetch", "memref.atomic_rmw",
     )
 )
 
