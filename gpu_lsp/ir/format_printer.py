@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gpu_lsp.ir.attributes import Attribute, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.opdefs.enums import ENUMS
@@ -188,4 +188,6 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
         return p.type(attr.type)
     if isinstance(attr, IntegerAttr) and constraint in _INTEGER_ATTRS:
         return p.attr(attr).split(" : ", 1)[0]  # printAttributeWithoutType
+    if isinstance(attr, DenseArrayAttr) and constraint.startswith("Dense") and constraint.endswith("ArrayAttr"):
+        return "[" + ", ".join(str(v) for v in attr.values) + "]"
     return p.attr(attr)

@@ -20,6 +20,8 @@ _INTEGER_ATTRS = {
     "IndexAttr": T.INDEX, "SI32Attr": T.I32, "UI32Attr": T.I32, "SI64Attr": T.I64, "UI64Attr": T.I64,
 }
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
+# Dense integer array attribute constraints (`[1, 2]` in a format) and their element type.
+_DENSE_ARRAYS = {"DenseI32ArrayAttr": T.I32, "DenseI64ArrayAttr": T.I64}
 
 
 class FormatState:
@@ -222,7 +224,22 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     ty = _INTEGER_ATTRS.get(constraint)
     if ty is not None:
         return IntegerAttr(c.integer(), ty)
+    element = _DENSE_ARRAYS.get(constraint)
+    if element is not None:
+        return DenseArrayAttr(element, tuple(_integer_list(c)))
     return c.attr()
+
+
+def _integer_list(c: Cursor) -> list[int]:
+    """`[1, 2, 3]` (DenseArrayAttr's custom form)."""
+    sub = c.group("[")
+    values: list[int] = []
+    while not sub.at_end:
+        values.append(sub.integer())
+        if not sub.at_end:
+            sub.punct(",")
+    sub.done()
+    return values
 
 
 def _type_of(c: Cursor, fs: FormatState, name: str) -> None:
