@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
-from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
 
 
@@ -119,21 +118,6 @@ def element_type(ty: T.Type) -> T.Type:
     if isinstance(ty, (T.VectorType, T.TensorType, T.MemRefType, T.UnrankedTensorType, T.UnrankedMemRefType, T.ComplexType)):
         return ty.element
     return ty
-
-
-def read_cast(c: Cursor, st: OpState) -> None:
-    """`%v attr-dict : T to U`: one operand converted to the result type."""
-    src = c.operand()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("to")
-    st.refs.append(src)
-    st.result_types.append(c.type())
-
-
-def cast_op(name: str, summary: str, traits: str = "pure") -> None:
-    """Register an op written `%r = <name> %v : T to U`."""
-    reader(name)(read_cast)
 
 
 def read_element_access(c: Cursor, st: OpState, arrow: bool = False) -> None:

@@ -49,7 +49,7 @@ def _subview(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-def _reshape_like(name: str, summary: str) -> None:
+def _reshape_like(name: str) -> None:
     def parse(c: Cursor, st: OpState) -> None:
         m = c.operand()
         reassociation(c, st)
@@ -63,8 +63,8 @@ def _reshape_like(name: str, summary: str) -> None:
     reader(name)(parse)
 
 
-_reshape_like("memref.expand_shape", "Splits dimensions of a memref.")
-_reshape_like("memref.collapse_shape", "Merges dimensions of a memref.")
+_reshape_like("memref.expand_shape")
+_reshape_like("memref.collapse_shape")
 
 
 @reader("memref.reinterpret_cast")
