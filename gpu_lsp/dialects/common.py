@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
+from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.parser.format_reader import FormatState, custom_reader
 
 
 def read_symbol_name(c: Cursor, st: OpState) -> None:
@@ -268,6 +270,8 @@ def mixed_values(c: Cursor, opener: str = "[") -> tuple[list[Ref], DenseArrayAtt
     return refs, DenseArrayAttr(T.I64, tuple(statics))
 
 
-def reassociation(c: Cursor, st: OpState) -> None:
-    """`[[0, 1], [2]]` of expand_shape / collapse_shape."""
-    st.properties["reassociation"] = c.attr()
+@custom_reader("DynamicIndexList")
+def _dynamic_index_list(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """custom<DynamicIndexList>($values, $static_values): `[%a, 4, %b]`."""
+    dynamic, static = (d.name for d in args[:2] if isinstance(d, Var))
+    fs.operands[dynamic], st.properties[static] = mixed_values(c)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type, mixed_list, mixed_values, reassociation
+from gpu_lsp.dialects.common import element_type
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr, UnitAttr
+from gpu_lsp.ir.attributes import OpaqueAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
 
@@ -29,65 +29,6 @@ def _global(c: Cursor, st: OpState) -> None:
                 init = OpaqueAttr(init.text, init.kind, T.TensorType(ty.type.shape, ty.type.element))
             st.properties["initial_value"] = init
     c.optional_attr_dict(st)
-
-
-@reader("memref.subview")
-def _subview(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    refs: list = []
-    sizes = []
-    for name in ("static_offsets", "static_sizes", "static_strides"):
-        dyn, statics = mixed_values(c)
-        refs.extend(dyn)
-        sizes.append(len(dyn))
-        st.properties[name] = statics
-    st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (1, *sizes))
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.keyword("to")
-    st.refs.extend([m] + refs)
-    st.result_types.append(c.type())
-
-
-def _reshape_like(name: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        m = c.operand()
-        reassociation(c, st)
-        refs = mixed_list(c) if c.optional_keyword("output_shape") else []
-        c.optional_attr_dict(st)
-        m.type = c.colon_type()
-        c.keyword("into")
-        st.refs.extend([m] + refs)
-        st.result_types.append(c.type())
-
-    reader(name)(parse)
-
-
-_reshape_like("memref.expand_shape")
-_reshape_like("memref.collapse_shape")
-
-
-@reader("memref.reinterpret_cast")
-def _reinterpret_cast(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.keyword("to")
-    refs = []
-    counts = []
-    for word in ("offset", "sizes", "strides"):
-        c.keyword(word)
-        c.punct(":")
-        dyn, statics = mixed_values(c)
-        refs.extend(dyn)
-        counts.append(len(dyn))
-        st.properties["static_offsets" if word == "offset" else f"static_{word}"] = statics
-        if word != "strides":
-            c.punct(",")
-    st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (1, *counts))
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.keyword("to")
-    st.refs.extend([m] + refs)
-    st.result_types.append(c.type())
 
 
 @reader("memref.alloca_scope")

@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import mixed_list, reassociation
+from gpu_lsp.dialects.common import mixed_list
 from gpu_lsp.ir.attributes import UnitAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
-
-
-def _reshape_like(name: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        t = c.operand()
-        reassociation(c, st)
-        refs = mixed_list(c) if c.optional_keyword("output_shape") else []
-        c.optional_attr_dict(st)
-        t.type = c.colon_type()
-        c.keyword("into")
-        st.refs.extend([t] + refs)
-        st.result_types.append(c.type())
-
-    reader(name)(parse)
-
-
-_reshape_like("tensor.expand_shape")
-_reshape_like("tensor.collapse_shape")
 
 
 @reader("tensor.pad")
@@ -43,40 +25,17 @@ def _pad(c: Cursor, st: OpState) -> None:
     st.result_types.append(c.type())
 
 
-def _slice_lists(c: Cursor) -> list:
-    return mixed_list(c) + mixed_list(c) + mixed_list(c)
-
-
-@reader("tensor.extract_slice")
-def _extract_slice(c: Cursor, st: OpState) -> None:
-    t = c.operand()
-    refs = _slice_lists(c)
+@reader("tensor.parallel_insert_slice")
+def _parallel_insert_slice(c: Cursor, st: OpState) -> None:
+    src = c.operand()
+    c.keyword("into")
+    dst = c.operand()
+    refs = mixed_list(c) + mixed_list(c) + mixed_list(c)
     c.optional_attr_dict(st)
-    t.type = c.colon_type()
-    c.keyword("to")
-    st.refs.extend([t] + refs)
-    st.result_types.append(c.type())
-
-
-def _insert_slice(name: str, has_result: bool) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        src = c.operand()
-        c.keyword("into")
-        dst = c.operand()
-        refs = _slice_lists(c)
-        c.optional_attr_dict(st)
-        src.type = c.colon_type()
-        c.keyword("into")
-        dst.type = c.type()
-        st.refs.extend([src, dst] + refs)
-        if has_result:
-            st.result_types.append(dst.type)
-
-    reader(name)(parse)
-
-
-_insert_slice("tensor.insert_slice", True)
-_insert_slice("tensor.parallel_insert_slice", False)
+    src.type = c.colon_type()
+    c.keyword("into")
+    dst.type = c.type()
+    st.refs.extend([src, dst] + refs)
 
 
 @reader("tensor.concat")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpu_lsp.dialects.arith import read_modifiers
 from gpu_lsp.dialects.common import element_type
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr
+from gpu_lsp.ir.attributes import DialectAttr, StringAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState, Ref
 
@@ -34,34 +34,6 @@ def _kind(c: Cursor, st: OpState) -> None:
     c.punct("<")
     st.properties["kind"] = DialectAttr("vector", "kind", c.any_keyword().value)
     c.punct(">")
-
-
-@reader("vector.extract")
-def _extract(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    refs, static = index_list(c)
-    st.properties["static_position"] = DenseArrayAttr(T.I64, tuple(static))
-    c.optional_attr_dict(st)
-    result = c.colon_type()
-    c.keyword("from")
-    src.type = c.type()
-    st.refs.extend([src] + refs)
-    st.result_types.append(result)
-
-
-@reader("vector.insert")
-def _insert(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    dest = c.operand()
-    refs, static = index_list(c)
-    st.properties["static_position"] = DenseArrayAttr(T.I64, tuple(static))
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("into")
-    dest.type = c.type()
-    st.refs.extend([src, dest] + refs)
-    st.result_types.append(dest.type)
 
 
 @reader("vector.scalable.extract")

@@ -7,6 +7,16 @@ from gpu_lsp.ir.opdefs.model import declare
 # The attributes of memref.load and memref.store.
 _ACCESS_ATTRS = 'DefaultValuedOptionalAttr<BoolAttr, "false">:$nontemporal, OptionalAttr<I64Attr>:$alignment'
 
+# The offsets, sizes and strides of a slice or view, and how a format writes them.
+_MIXED = (
+    "Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
+    "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
+)
+_SLICE = (
+    "custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) "
+    "custom<DynamicIndexList>($strides, $static_strides)"
+)
+
 OPS = (
     declare(
         "memref.load",
@@ -82,7 +92,14 @@ OPS = (
         traits="symbol",
         syntax='memref.global ["private"] [constant] @name : memref<...> [= dense<...>]',
     ),
-    declare("memref.subview", "A strided view of a part of a memref.", traits="pure", syntax="%v = memref.subview %m[%o, 0] [%n, 4] [1, 1] : T to U"),
+    declare(
+        "memref.subview",
+        "A strided view of a part of a memref.",
+        traits="pure",
+        ins="AnyMemRef:$source, " + _MIXED,
+        outs="AnyMemRef:$result",
+        format="$source `` " + _SLICE + " attr-dict `:` type($source) `to` type($result)",
+    ),
     declare(
         "memref.view",
         "A typed view of a byte buffer at a byte offset.",
@@ -91,13 +108,34 @@ OPS = (
         outs="AnyMemRef:$result",
         format="$source `[` $byte_shift `]` `` `[` $sizes `]` attr-dict `:` type($source) `to` type(results)",
     ),
-    declare("memref.expand_shape", "Splits dimensions of a memref.", traits="pure", syntax="%r = memref.expand_shape %m [[0, 1]] : T into U"),
-    declare("memref.collapse_shape", "Merges dimensions of a memref.", traits="pure", syntax="%r = memref.collapse_shape %m [[0, 1]] : T into U"),
+    declare(
+        "memref.expand_shape",
+        "Splits dimensions of a memref.",
+        traits="pure",
+        ins="AnyStridedMemRef:$src, IndexListArrayAttr:$reassociation, Variadic<Index>:$output_shape, DenseI64ArrayAttr:$static_output_shape",
+        outs="AnyStridedMemRef:$result",
+        format="$src $reassociation `output_shape` custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` type($src) `into` "
+        "type($result)",
+    ),
+    declare(
+        "memref.collapse_shape",
+        "Merges dimensions of a memref.",
+        traits="pure",
+        ins="AnyStridedMemRef:$src, IndexListArrayAttr:$reassociation",
+        outs="AnyStridedMemRef:$result",
+        format="$src $reassociation attr-dict `:` type($src) `into` type($result)",
+    ),
     declare(
         "memref.reinterpret_cast",
         "A view of a memref's buffer with a new offset, sizes and strides.",
         traits="pure",
-        syntax="%r = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 4], strides: [4, 1] : T to U",
+        ins="MemRefOf<[AnyType]>:$source, " + _MIXED,
+        outs="AnyMemRef:$result",
+        format=(
+            "$source `to` `offset` `` `:` custom<DynamicIndexList>($offsets, $static_offsets) `` `,` "
+            "`sizes` `` `:` custom<DynamicIndexList>($sizes, $static_sizes) `` `,` "
+            "`strides` `` `:` custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `to` type($result)"
+        ),
     ),
     declare(
         "memref.reshape",

@@ -4,6 +4,16 @@ from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.model import declare
 
+# The offsets, sizes and strides of a slice or view, and how a format writes them.
+_MIXED = (
+    "Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
+    "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
+)
+_SLICE = (
+    "custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) "
+    "custom<DynamicIndexList>($strides, $static_strides)"
+)
+
 OPS = (
     declare(
         "tensor.empty",
@@ -63,8 +73,23 @@ OPS = (
         outs="AnyTensor:$dest",
         format="$source attr-dict `:` type($source) `to` type($dest)",
     ),
-    declare("tensor.expand_shape", "Splits dimensions of a tensor.", traits="pure", syntax="%r = tensor.expand_shape %t [[0, 1]] : T into U"),
-    declare("tensor.collapse_shape", "Merges dimensions of a tensor.", traits="pure", syntax="%r = tensor.collapse_shape %t [[0, 1]] : T into U"),
+    declare(
+        "tensor.expand_shape",
+        "Splits dimensions of a tensor.",
+        traits="pure",
+        ins="AnyTensor:$src, IndexListArrayAttr:$reassociation, Variadic<Index>:$output_shape, DenseI64ArrayAttr:$static_output_shape",
+        outs="AnyTensor:$result",
+        format="$src $reassociation `output_shape` custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` type($src) `into` "
+        "type($result)",
+    ),
+    declare(
+        "tensor.collapse_shape",
+        "Merges dimensions of a tensor.",
+        traits="pure",
+        ins="AnyTensor:$src, IndexListArrayAttr:$reassociation",
+        outs="AnyTensor:$result",
+        format="$src $reassociation attr-dict `:` type($src) `into` type($result)",
+    ),
     declare(
         "tensor.from_elements",
         "Builds a tensor from scalars.",
@@ -106,12 +131,22 @@ OPS = (
         traits="pure",
         syntax="%p = tensor.pad %t low[0, %a] high[1, 2] { ^bb0(...): tensor.yield %c : f32 } : T to U",
     ),
-    declare("tensor.extract_slice", "A slice of a tensor.", traits="pure", syntax="%s = tensor.extract_slice %t[%o, 0] [%n, 4] [1, 1] : T to U"),
+    declare(
+        "tensor.extract_slice",
+        "A slice of a tensor.",
+        traits="pure",
+        ins="AnyRankedTensor:$source, " + _MIXED,
+        outs="AnyRankedTensor:$result",
+        format="$source `` " + _SLICE + " attr-dict `:` type($source) `to` type($result)",
+    ),
     declare(
         "tensor.insert_slice",
         "A tensor with a slice replaced.",
         traits="pure",
-        syntax="tensor.insert_slice %s into %t[...] [...] [...] : T into U",
+        ins="AnyRankedTensor:$source, AnyRankedTensor:$dest, " + _MIXED,
+        outs="AnyRankedTensor:$result",
+        types=("AllTypesMatch<dest, result>",),
+        format="$source `into` $dest `` " + _SLICE + " attr-dict `:` type($source) `into` type($dest)",
     ),
     declare(
         "tensor.parallel_insert_slice",

@@ -80,12 +80,7 @@ def _generic_atomic_rmw(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op)
 
 
-SOURCE_FORM.update(
-    (
-        "memref.subview", "memref.expand_shape", "memref.collapse_shape",
-        "memref.reinterpret_cast", "memref.prefetch", "memref.atomic_rmw",
-    )
-)
+SOURCE_FORM.update(("memref.prefetch", "memref.atomic_rmw"))
 
 
 def _alloc_generic(op: Operation, props: dict, attrs: dict) -> None:

@@ -16,6 +16,10 @@ _NAMES = {
     "tensor.splat": "splat",
     "tensor.reshape": "reshape",
     "tensor.generate": "generated",
+    "tensor.extract_slice": "extracted_slice",
+    "tensor.insert_slice": "inserted_slice",
+    "tensor.expand_shape": "expanded",
+    "tensor.collapse_shape": "collapsed",
 }
 
 

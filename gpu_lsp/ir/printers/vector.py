@@ -5,7 +5,9 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
+from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, result_names
 from gpu_lsp.ir.printers.arith import MODIFIERS, modifiers
 
@@ -20,25 +22,16 @@ def dynamic_index_list(p: OpPrinter, static: DenseArrayAttr | None, dynamic) -> 
     return "[" + ", ".join(p.value(next(it)) if v == DYNAMIC else str(v) for v in static.values) + "]"
 
 
+@custom_printer("DynamicIndexList")
+def _dynamic_index_list(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    dynamic, static = (d.name for d in args[:2] if isinstance(d, Var))
+    ctx.space()
+    ctx.p.write(dynamic_index_list(ctx.p, ctx.op.get_attr(static), ctx.values(dynamic)))
+
+
 def _kind(op: Operation) -> str:
     kind = op.get_attr("kind")
     return f"<{kind.body}>" if isinstance(kind, DialectAttr) and kind.body else str(kind)
-
-
-@printer("vector.extract")
-def _extract(p: OpPrinter, op: Operation) -> None:
-    src = op.operands[0]
-    p.write(" " + p.value(src) + dynamic_index_list(p, op.get_attr("static_position"), op.operands[1:]))
-    p.attr_dict(op, ("static_position",))
-    p.write(f" : {p.value_types(op.results)} from {p.type(src.type)}")
-
-
-@printer("vector.insert")
-def _insert(p: OpPrinter, op: Operation) -> None:
-    value, dest = op.operands[0], op.operands[1]
-    p.write(f" {p.value(value)}, {p.value(dest)} " + dynamic_index_list(p, op.get_attr("static_position"), op.operands[2:]))
-    p.attr_dict(op, ("static_position",))
-    p.write(f" : {p.type(value.type)} into {p.type(dest.type)}")
 
 
 def _rank(ty: T.Type) -> int:
