@@ -224,6 +224,10 @@ def _type_placeholder(arg: Arg | None) -> str:
     return "T"
 
 
+# How hover text shows a `custom<Name>(...)` hook whose arguments read badly one by one.
+_CUSTOM_SYNTAX = {"DynamicIndexList": "[...]", "AwaitResultType": "T"}
+
+
 class _Writer:
     def __init__(self, op: OpDef) -> None:
         self.op = op
@@ -266,6 +270,8 @@ class _Writer:
                 self.should_emit_space, self.last_was_punctuation = False, True
                 self.directives(tuple(e for e in d.elements if not (isinstance(e, Var) and self.is_unit(e.name))))
                 self.parts.append("]")
+            elif isinstance(d, Custom) and d.name in _CUSTOM_SYNTAX:
+                self.element(_CUSTOM_SYNTAX[d.name])
             elif isinstance(d, Custom):
                 self.directives(d.args)
 
