@@ -38,17 +38,3 @@ def _parallel_insert_slice(c: Cursor, st: OpState) -> None:
     st.refs.extend([src, dst] + refs)
 
 
-@reader("tensor.concat")
-def _concat(c: Cursor, st: OpState) -> None:
-    c.keyword("dim")
-    sub = c.group("(")
-    sub.integer()
-    sub.done()
-    refs = c.operand_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    for r, t in zip(refs, fn.inputs):
-        r.type = t
-    st.refs.extend(refs)
-    st.result_types.extend(fn.results)

@@ -161,7 +161,34 @@ OPS = (
         outs="AnyTensor:$result",
         format="$source `(` $shape `)` attr-dict `:` functional-type(operands, results)",
     ),
-    declare("tensor.concat", "Concatenates tensors along a dimension.", traits="pure", syntax="%r = tensor.concat dim(0) %a, %b : (T, T) -> U"),
-    declare("tensor.gather", "A tensor gather or scatter (read loosely).", traits="pure"),
-    declare("tensor.scatter", "A tensor gather or scatter (read loosely).", traits="pure"),
+    declare(
+        "tensor.concat",
+        "Concatenates tensors along a dimension.",
+        traits="pure",
+        ins="I64Attr:$dim, Variadic<AnyRankedTensor>:$inputs",
+        outs="AnyRankedTensor:$result",
+        format="`dim` `(` $dim `)` $inputs attr-dict `:` functional-type(operands, results)",
+    ),
+    declare(
+        "tensor.gather",
+        "Gathers slices of a tensor at the coordinates an index tensor lists.",
+        traits="pure",
+        ins="AnyRankedTensor:$source, RankedTensorOf<[AnySignlessIntegerOrIndex]>:$indices, DenseI64ArrayAttr:$gather_dims, UnitAttr:$unique",
+        outs="AnyRankedTensor:$result",
+        format="$source `[` $indices `]` `gather_dims` `(` $gather_dims `)` (`unique` $unique^)? attr-dict `:` functional-type(operands, results)",
+    ),
+    declare(
+        "tensor.scatter",
+        "Scatters slices into a tensor at the coordinates an index tensor lists.",
+        traits="pure",
+        ins=(
+            "AnyRankedTensor:$source, AnyRankedTensor:$dest, RankedTensorOf<[AnySignlessIntegerOrIndex]>:$indices, "
+            "DenseI64ArrayAttr:$scatter_dims, UnitAttr:$unique"
+        ),
+        outs="AnyRankedTensor:$result",
+        format=(
+            "$source `into` $dest `[` $indices `]` `scatter_dims` `(` $scatter_dims `)` (`unique` $unique^)? attr-dict `:` "
+            "functional-type(operands, results)"
+        ),
+    ),
 )

@@ -20,6 +20,9 @@ _NAMES = {
     "tensor.insert_slice": "inserted_slice",
     "tensor.expand_shape": "expanded",
     "tensor.collapse_shape": "collapsed",
+    "tensor.concat": "concat",
+    "tensor.gather": "gather",
+    "tensor.scatter": "scatter",
 }
 
 
