@@ -39,22 +39,6 @@ def _alloca_scope(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@reader("memref.atomic_rmw")
-def _atomic_rmw(c: Cursor, st: OpState) -> None:
-    st.extra["kind"] = c.any_keyword().value
-    v = c.operand()
-    c.punct(",")
-    m = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    if len(fn.inputs) == 2:
-        v.type, m.type = fn.inputs
-    st.refs.extend([v, m] + idx)
-    st.result_types.extend(fn.results)
-
-
 @reader("memref.generic_atomic_rmw")
 def _generic_atomic_rmw(c: Cursor, st: OpState) -> None:
     m = c.operand()

@@ -209,7 +209,12 @@ OPS = (
     declare(
         "memref.atomic_rmw",
         "Atomic read-modify-write of one element; returns the old value.",
-        syntax="%old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32",
+        ins=(
+            "AtomicRMWKindAttr:$kind, AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$value, "
+            "MemRefOf<[AnySignlessInteger, AnyFloat]>:$memref, Variadic<Index>:$indices"
+        ),
+        outs="AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$result",
+        format="$kind $value `,` $memref `[` $indices `]` attr-dict `:` `(` type($value) `,` type($memref) `)` `->` type($result)",
     ),
     declare(
         "memref.generic_atomic_rmw",

@@ -80,7 +80,7 @@ def _generic_atomic_rmw(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op)
 
 
-SOURCE_FORM.update(("memref.prefetch", "memref.atomic_rmw"))
+SOURCE_FORM.add("memref.prefetch")
 
 
 def _alloc_generic(op: Operation, props: dict, attrs: dict) -> None:
