@@ -4,31 +4,28 @@ from __future__ import annotations
 
 from gpu_lsp.dialects.common import element_type
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import OpaqueAttr, StringAttr, UnitAttr
+from gpu_lsp.ir.attributes import OpaqueAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
+from gpu_lsp.ir.opdefs.format import Directive, Var
+from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.parser.format_reader import FormatState, custom_reader
 
 
-@reader("memref.global")
-def _global(c: Cursor, st: OpState) -> None:
-    if c.is_token("STRING"):
-        st.properties["sym_visibility"] = StringAttr(c.string())
-    if c.optional_keyword("constant"):
-        st.properties["constant"] = UnitAttr()
-    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
-    c.punct(":")
-    st.properties["type"] = c.attr()
-    if c.optional_punct("="):
-        if c.is_keyword("uninitialized"):
-            c.next()
-        else:
-            init = c.attr()
-            ty = st.properties["type"]
-            if isinstance(init, OpaqueAttr) and init.type is None and isinstance(getattr(ty, "type", None), T.MemRefType):
-                # upstream types the literal with the memref's tensor type
-                init = OpaqueAttr(init.text, init.kind, T.TensorType(ty.type.shape, ty.type.element))
-            st.properties["initial_value"] = init
-    c.optional_attr_dict(st)
+@custom_reader("GlobalMemrefOpTypeAndInitialValue")
+def _global_type_and_initial_value(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """`memref<4xf32>`, then nothing (external), `= uninitialized` or `= dense<...>` typed as the tensor of the memref."""
+    type_name, init_name = (d.name for d in args if isinstance(d, Var))
+    ty = c.type()
+    st.properties[type_name] = TypeAttr(ty)
+    if not c.optional_punct("="):
+        return
+    if c.optional_keyword("uninitialized"):
+        st.properties[init_name] = UnitAttr()
+        return
+    init = c.attr()
+    if isinstance(init, OpaqueAttr) and init.type is None and isinstance(ty, T.MemRefType):
+        init = OpaqueAttr(init.text, init.kind, T.TensorType(ty.shape, ty.element))
+    st.properties[init_name] = init
 
 
 @reader("memref.alloca_scope")

@@ -184,6 +184,8 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
         return p.attr(attr)
     if isinstance(attr, StringAttr) and constraint == "StrAttr":
         return p.attr(attr)
+    if isinstance(attr, StringAttr) and constraint == "SymbolNameAttr":
+        return p.symbol(attr.value)
     if isinstance(attr, TypeAttr) and constraint.startswith("TypeAttr"):
         return p.type(attr.type)
     if isinstance(attr, IntegerAttr) and constraint in _INTEGER_ATTRS:

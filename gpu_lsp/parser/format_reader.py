@@ -11,7 +11,7 @@ from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, transform_type
-from gpu_lsp.parser.cursor import BlockRef, Cursor, OpState, Ref
+from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref
 from gpu_lsp.parser.structure import RawRegion
 
 # Integer attribute constraints and the type their value has when the format elides it.
@@ -161,8 +161,10 @@ def _present(c: Cursor, op: OpDef, first: object) -> bool:
         attr = op.attribute(first.name)
         if attr is not None and attr.constraint in ENUMS:
             return c.is_token("BARE") and c.peek().value in ENUMS[attr.constraint].cases
-        if attr is not None and attr.constraint in _SYMBOL_ATTRS:
+        if attr is not None and attr.constraint in _SYMBOL_ATTRS + ("SymbolNameAttr",):
             return c.is_symbol()
+        if attr is not None and attr.constraint == "StrAttr":
+            return c.is_token("STRING")
         return c.is_attr()
     if isinstance(first, Custom):
         return not c.at_end and not c.is_attr_dict() and not c.is_punct(":")
@@ -219,6 +221,8 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
         return c.symbol()
     if constraint == "StrAttr":
         return StringAttr(c.string())
+    if constraint == "SymbolNameAttr":
+        return StringAttr(c.symbol(SYMBOL_NAME).root)
     if constraint.startswith("TypeAttr"):
         return TypeAttr(c.type())
     ty = _INTEGER_ATTRS.get(constraint)

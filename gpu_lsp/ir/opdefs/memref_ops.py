@@ -90,7 +90,11 @@ OPS = (
         "memref.global",
         "A global memref variable.",
         traits="symbol",
-        syntax='memref.global ["private"] [constant] @name : memref<...> [= dense<...>]',
+        ins=(
+            "SymbolNameAttr:$sym_name, OptionalAttr<StrAttr>:$sym_visibility, MemRefTypeAttr:$type, "
+            "OptionalAttr<AnyAttr>:$initial_value, UnitAttr:$constant, OptionalAttr<I64Attr>:$alignment"
+        ),
+        format="($sym_visibility^)? (`constant` $constant^)? $sym_name `:` custom<GlobalMemrefOpTypeAndInitialValue>($type, $initial_value) attr-dict",
     ),
     declare(
         "memref.subview",

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr, UnitAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
+from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.printer import GENERIC_EXTRA, SOURCE_FORM, OpPrinter, result_names
 
 _NAMES = {
@@ -45,21 +47,19 @@ def _indexed(p: OpPrinter, memref, indices) -> str:
     return f"{p.value(memref)}[{p.values(indices)}]"
 
 
-@printer("memref.global")
-def _global(p: OpPrinter, op: Operation) -> None:
-    vis = op.get_attr("sym_visibility")
-    if isinstance(vis, StringAttr):
-        p.write(" " + p.attr(vis))
-    if isinstance(op.get_attr("constant"), UnitAttr):
-        p.write(" constant")
-    p.write(" " + p.symbol(op.get_attr("sym_name").value) + " : " + p.attr(op.get_attr("type")))
-    init = op.get_attr("initial_value")
-    if init is None:
+@custom_printer("GlobalMemrefOpTypeAndInitialValue")
+def _global_type_and_initial_value(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    p = ctx.p
+    type_name, init_name = (d.name for d in args if isinstance(d, Var))
+    ty = ctx.op.get_attr(type_name)
+    ctx.space()
+    p.write(p.type(ty.type) if isinstance(ty, TypeAttr) else p.attr(ty))
+    init = ctx.op.get_attr(init_name)
+    if isinstance(init, UnitAttr):
         p.write(" = uninitialized")
-    elif not isinstance(init, UnitAttr):
+    elif init is not None:
         text = p.attr(init)
-        p.write(" = " + text.rsplit(" : ", 1)[0] if " : " in text and text.startswith(("dense", "sparse")) else " = " + text)
-    p.attr_dict(op, ("sym_visibility", "constant", "sym_name", "type", "initial_value"))
+        p.write(" = " + (text.rsplit(" : ", 1)[0] if " : " in text and text.startswith(("dense", "sparse")) else text))
 
 
 @printer("memref.alloca_scope")
