@@ -1,7 +1,8 @@
-"""Ops declared with an assembly format read and print as upstream MLIR does (tests/fixtures/formats)."""
+"""Ops declared with an assembly format read and print as upstream MLIR does (tests/fixtures/formats vs the oracle)."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -11,46 +12,54 @@ from gpu_lsp.cli import gpu_opt
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.parser.api import parse
 
-FORMATS = Path(__file__).parent / "fixtures" / "formats"
-FIXTURES = sorted(FORMATS.glob("*.mlir"))
+FIXTURES = Path(__file__).parent / "fixtures" / "formats"
+SPLIT = "// -----\n"
 
 
-def _gpu_opt(path: Path, tmp_path: Path, *flags: str) -> str:
-    out = tmp_path / "out.mlir"
-    assert gpu_opt.main([str(path), *flags, "-o", str(out)]) == 0
-    return out.read_text(encoding="utf-8")
+def _chunks() -> list[tuple[str, int, str]]:
+    cases = []
+    for path in sorted(FIXTURES.glob("*.mlir")):
+        for k, chunk in enumerate(path.read_text(encoding="utf-8").split(SPLIT)):
+            cases.append((path.stem, k, chunk))
+    return cases
+
+
+CHUNKS = _chunks()
+
+
+def _ours(text: str, generic: bool) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    status = gpu_opt.run(gpu_opt.Options(generic=generic), text, "in.mlir", out, err)
+    assert (status, err.getvalue()) == (0, "")
+    return out.getvalue()
 
 
 def _upstream(text: str, generic: bool) -> str:
     result, diags = oracle._run(text, "builtin.module()", False)
     assert diags == []
-    assert result.module is not None
     return str(result.module.operation.get_asm(print_generic_op_form=generic))
 
 
 @pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
-@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
-def test_gpu_opt_prints_like_mlir_opt(path: Path, generic: bool, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("fixture", "index", "text"), CHUNKS, ids=[f"{f}-{k}" for f, k, _ in CHUNKS])
+def test_prints_like_upstream(fixture: str, index: int, text: str, generic: bool) -> None:
     if not oracle.available():
         pytest.skip("numba-cuda-mlir is not installed")
-    flags = ("-mlir-print-op-generic",) if generic else ()
-    assert _gpu_opt(path, tmp_path, *flags) == _upstream(path.read_text(encoding="utf-8"), generic)
+    assert _ours(text, generic) == _upstream(text, generic)
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
-def test_printed_forms_read_back_to_the_same_text(path: Path, tmp_path: Path) -> None:
-    for flags in ((), ("-mlir-print-op-generic",)):
-        printed = _gpu_opt(path, tmp_path, *flags)
-        again = tmp_path / "again.mlir"
-        again.write_text(printed, encoding="utf-8")
-        assert _gpu_opt(again, tmp_path, *flags) == printed
+@pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
+def test_printed_forms_read_back_to_themselves(generic: bool) -> None:
+    for _fixture, _index, text in CHUNKS:
+        printed = _ours(text, generic)
+        assert _ours(printed, generic) == printed
 
 
 def test_every_op_declared_with_a_format_is_in_a_fixture() -> None:
     written: set[str] = set()
-    for path in FIXTURES:
-        chunk = parse(path.read_text(encoding="utf-8")).chunks[0]
-        assert chunk.diagnostics == [], path.name
+    for fixture, index, text in CHUNKS:
+        chunk = parse(text).chunks[0]
+        assert chunk.diagnostics == [], (fixture, index)
         written.update(op.name for op in chunk.module.walk())
     missing = sorted(name for name, op in OPS.items() if op.format is not None and name not in written)
     assert missing == []

@@ -57,7 +57,7 @@ def _mem_access(c: Cursor, st: OpState) -> Ref:
     return mem
 
 
-def _map_op(name: str, summary: str) -> None:
+def _map_op(name: str) -> None:
     def parse(c: Cursor, st: OpState) -> None:
         map_operands(c, st)
         c.optional_attr_dict(st)
@@ -66,9 +66,9 @@ def _map_op(name: str, summary: str) -> None:
     reader(name)(parse)
 
 
-_map_op("affine.apply", "Applies an affine map to index operands.")
-_map_op("affine.min", "The minimum of the results of an affine map.")
-_map_op("affine.max", "The maximum of the results of an affine map.")
+_map_op("affine.apply")
+_map_op("affine.min")
+_map_op("affine.max")
 
 
 @reader("affine.for")

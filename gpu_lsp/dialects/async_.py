@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_function_like, typed_operand_list
+from gpu_lsp.dialects.common import read_function_like
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.format import Directive, TypeOf
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState
+from gpu_lsp.parser.format_reader import FormatState, custom_reader
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
 ASYNC_TOKEN = T.DialectType("async", "token")
-ASYNC_GROUP = T.DialectType("async", "group")
 
 
 def unwrapped(ty: T.Type) -> T.Type:
@@ -52,68 +53,15 @@ def _execute(c: Cursor, st: OpState) -> None:
     st.extra["segments"] = (len(deps), len(operands))
 
 
-@reader("async.yield")
-def _yield(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    typed_operand_list(c, st)
-
-
-@reader("async.await")
-def _await(c: Cursor, st: OpState) -> None:
-    ref = c.operand()
-    ref.type = c.colon_type()
-    c.optional_attr_dict(st)
-    st.refs.append(ref)
-    if isinstance(ref.type, T.DialectType) and ref.type.name == "value":
-        st.result_types.append(unwrapped(ref.type))
-
-
-@reader("async.create_group")
-def _create_group(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(T.INDEX))
-    st.result_types.append(c.colon_type())
-    c.optional_attr_dict(st)
-
-
-@reader("async.add_to_group")
-def _add_to_group(c: Cursor, st: OpState) -> None:
-    ref = c.operand()
-    c.punct(",")
-    group = c.operand(ASYNC_GROUP)
-    ref.type = c.colon_type()
-    c.optional_attr_dict(st)
-    st.refs.extend([ref, group])
-    st.result_types.append(T.INDEX)
-
-
-@reader("async.await_all")
-def _await_all(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(ASYNC_GROUP))
-    c.optional_attr_dict(st)
+@custom_reader("AwaitResultType")
+def _await_result_type(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """`!async.value<T>` gives the await a result of type T; `!async.token` none."""
+    operand, result = (d.name for d in args if isinstance(d, TypeOf))
+    ty = c.type()
+    fs.types[operand] = [ty]
+    fs.types[result] = [unwrapped(ty)] if isinstance(ty, T.DialectType) and ty.name == "value" else []
 
 
 @reader("async.func")
 def _func(c: Cursor, st: OpState) -> None:
     read_function_like(c, st)
-
-
-@reader("async.return")
-def _return(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    typed_operand_list(c, st)
-
-
-@reader("async.call")
-def _call(c: Cursor, st: OpState) -> None:
-    st.properties["callee"] = c.symbol()
-    sub = c.group("(")
-    refs = sub.operand_list()
-    sub.done()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    for r, t in zip(refs, fn.inputs):
-        r.type = t
-    st.refs.extend(refs)
-    st.result_types.extend(fn.results)
-

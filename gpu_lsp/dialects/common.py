@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
-from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.parser.format_reader import FormatState, custom_reader
 
 
 def read_symbol_name(c: Cursor, st: OpState) -> None:
@@ -119,21 +120,6 @@ def element_type(ty: T.Type) -> T.Type:
     if isinstance(ty, (T.VectorType, T.TensorType, T.MemRefType, T.UnrankedTensorType, T.UnrankedMemRefType, T.ComplexType)):
         return ty.element
     return ty
-
-
-def read_cast(c: Cursor, st: OpState) -> None:
-    """`%v attr-dict : T to U`: one operand converted to the result type."""
-    src = c.operand()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("to")
-    st.refs.append(src)
-    st.result_types.append(c.type())
-
-
-def cast_op(name: str, summary: str, traits: str = "pure") -> None:
-    """Register an op written `%r = <name> %v : T to U`."""
-    reader(name)(read_cast)
 
 
 def read_element_access(c: Cursor, st: OpState, arrow: bool = False) -> None:
@@ -284,6 +270,8 @@ def mixed_values(c: Cursor, opener: str = "[") -> tuple[list[Ref], DenseArrayAtt
     return refs, DenseArrayAttr(T.I64, tuple(statics))
 
 
-def reassociation(c: Cursor, st: OpState) -> None:
-    """`[[0, 1], [2]]` of expand_shape / collapse_shape."""
-    st.properties["reassociation"] = c.attr()
+@custom_reader("DynamicIndexList")
+def _dynamic_index_list(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """custom<DynamicIndexList>($values, $static_values): `[%a, 4, %b]`."""
+    dynamic, static = (d.name for d in args[:2] if isinstance(d, Var))
+    fs.operands[dynamic], st.properties[static] = mixed_values(c)

@@ -2,171 +2,30 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type, mixed_list, mixed_values, reassociation, typed_operand_list
+from gpu_lsp.dialects.common import element_type
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr, StringAttr
+from gpu_lsp.ir.attributes import OpaqueAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
+from gpu_lsp.ir.opdefs.format import Directive, Var
+from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.parser.format_reader import FormatState, custom_reader
 
 
-@reader("memref.get_global")
-def _get_global(c: Cursor, st: OpState) -> None:
-    st.properties["name"] = c.symbol()
-    c.optional_attr_dict(st)
-    st.result_types.append(c.colon_type())
-
-
-@reader("memref.global")
-def _global(c: Cursor, st: OpState) -> None:
-    if c.is_token("STRING"):
-        st.properties["sym_visibility"] = StringAttr(c.string())
-    c.optional_keyword("constant")
-    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
-    c.punct(":")
-    st.properties["type"] = c.attr()
-    if c.optional_punct("="):
-        if c.is_keyword("uninitialized"):
-            c.next()
-        else:
-            init = c.attr()
-            ty = st.properties["type"]
-            if isinstance(init, OpaqueAttr) and init.type is None and isinstance(getattr(ty, "type", None), T.MemRefType):
-                # upstream types the literal with the memref's tensor type
-                init = OpaqueAttr(init.text, init.kind, T.TensorType(ty.type.shape, ty.type.element))
-            st.properties["initial_value"] = init
-    c.optional_attr_dict(st)
-
-
-@reader("memref.subview")
-def _subview(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    refs: list = []
-    sizes = []
-    for name in ("static_offsets", "static_sizes", "static_strides"):
-        dyn, statics = mixed_values(c)
-        refs.extend(dyn)
-        sizes.append(len(dyn))
-        st.properties[name] = statics
-    st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (1, *sizes))
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.keyword("to")
-    st.refs.extend([m] + refs)
-    st.result_types.append(c.type())
-
-
-@reader("memref.view")
-def _view(c: Cursor, st: OpState) -> None:
-    buf = c.operand()
-    refs = mixed_list(c) + mixed_list(c)
-    c.optional_attr_dict(st)
-    buf.type = c.colon_type()
-    c.keyword("to")
-    st.refs.extend([buf] + refs)
-    st.result_types.append(c.type())
-
-
-def _reshape_like(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        m = c.operand()
-        reassociation(c, st)
-        refs = mixed_list(c) if c.optional_keyword("output_shape") else []
-        c.optional_attr_dict(st)
-        m.type = c.colon_type()
-        c.keyword("into")
-        st.refs.extend([m] + refs)
-        st.result_types.append(c.type())
-
-    reader(name)(parse)
-
-
-_reshape_like("memref.expand_shape", "Splits dimensions of a memref.")
-_reshape_like("memref.collapse_shape", "Merges dimensions of a memref.")
-
-
-@reader("memref.reinterpret_cast")
-def _reinterpret_cast(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.keyword("to")
-    refs = []
-    counts = []
-    for word in ("offset", "sizes", "strides"):
-        c.keyword(word)
-        c.punct(":")
-        dyn, statics = mixed_values(c)
-        refs.extend(dyn)
-        counts.append(len(dyn))
-        st.properties["static_offsets" if word == "offset" else f"static_{word}"] = statics
-        if word != "strides":
-            c.punct(",")
-    st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (1, *counts))
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.keyword("to")
-    st.refs.extend([m] + refs)
-    st.result_types.append(c.type())
-
-
-@reader("memref.reshape")
-def _reshape(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    sub = c.group("(")
-    shape = sub.operand()
-    sub.done()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    if len(fn.inputs) == 2:
-        m.type, shape.type = fn.inputs
-    st.refs.extend([m, shape])
-    st.result_types.extend(fn.results)
-
-
-@reader("memref.realloc")
-def _realloc(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    refs = []
-    if c.is_group("("):
-        sub = c.group("(")
-        refs = sub.operand_list(T.INDEX)
-        sub.done()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.keyword("to")
-    st.refs.extend([m] + refs)
-    st.result_types.append(c.type())
-
-
-@reader("memref.assume_alignment")
-def _assume_alignment(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.punct(",")
-    c.integer()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    st.refs.append(m)
-    if st.num_results:
-        st.result_types.append(m.type)
-
-
-@reader("memref.extract_aligned_pointer_as_index")
-def _extract_aligned_pointer(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.punct("->")
-    st.refs.append(m)
-    st.result_types.append(c.type())
-
-
-@reader("memref.extract_strided_metadata")
-def _extract_strided_metadata(c: Cursor, st: OpState) -> None:
-    m = c.operand()
-    c.optional_attr_dict(st)
-    m.type = c.colon_type()
-    c.punct("->")
-    st.refs.append(m)
-    st.result_types.extend(c.type_list())
+@custom_reader("GlobalMemrefOpTypeAndInitialValue")
+def _global_type_and_initial_value(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """`memref<4xf32>`, then nothing (external), `= uninitialized` or `= dense<...>` typed as the tensor of the memref."""
+    type_name, init_name = (d.name for d in args if isinstance(d, Var))
+    ty = c.type()
+    st.properties[type_name] = TypeAttr(ty)
+    if not c.optional_punct("="):
+        return
+    if c.optional_keyword("uninitialized"):
+        st.properties[init_name] = UnitAttr()
+        return
+    init = c.attr()
+    if isinstance(init, OpaqueAttr) and init.type is None and isinstance(ty, T.MemRefType):
+        init = OpaqueAttr(init.text, init.kind, T.TensorType(ty.shape, ty.element))
+    st.properties[init_name] = init
 
 
 @reader("memref.alloca_scope")
@@ -175,34 +34,6 @@ def _alloca_scope(c: Cursor, st: OpState) -> None:
         st.result_types.extend(c.result_types())
     st.add_region(c.region())
     c.optional_attr_dict(st)
-
-
-def _typed_terminator(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        c.optional_attr_dict(st)
-        typed_operand_list(c, st)
-
-    reader(name)(parse)
-
-
-_typed_terminator("memref.alloca_scope.return", "Ends a memref.alloca_scope region.")
-_typed_terminator("memref.atomic_yield", "Ends the region of memref.generic_atomic_rmw with the new value.")
-
-
-@reader("memref.atomic_rmw")
-def _atomic_rmw(c: Cursor, st: OpState) -> None:
-    st.extra["kind"] = c.any_keyword().value
-    v = c.operand()
-    c.punct(",")
-    m = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    if len(fn.inputs) == 2:
-        v.type, m.type = fn.inputs
-    st.refs.extend([v, m] + idx)
-    st.result_types.extend(fn.results)
 
 
 @reader("memref.generic_atomic_rmw")

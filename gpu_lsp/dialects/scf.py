@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import assignment_list, bind_types, typed_operand_list, value_defs
+from gpu_lsp.dialects.common import assignment_list, bind_types, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
@@ -75,21 +75,6 @@ def _while(c: Cursor, st: OpState) -> None:
     c.attr_dict_with_keyword(st)
 
 
-@reader("scf.condition")
-def _condition(c: Cursor, st: OpState) -> None:
-    sub = c.group("(")
-    st.refs.append(sub.operand(T.I1))
-    sub.done()
-    c.optional_attr_dict(st)
-    typed_operand_list(c, st)
-
-
-@reader("scf.yield")
-def _yield(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    typed_operand_list(c, st)
-
-
 @reader("scf.parallel")
 def _parallel(c: Cursor, st: OpState) -> None:
     ivs = value_defs(c)
@@ -140,14 +125,6 @@ def _reduce(c: Cursor, st: OpState) -> None:
         if not c.optional_punct(","):
             break
     c.optional_attr_dict(st)
-
-
-@reader("scf.reduce.return")
-def _reduce_return(c: Cursor, st: OpState) -> None:
-    ref = c.operand()
-    c.optional_attr_dict(st)
-    ref.type = c.colon_type()
-    st.refs.append(ref)
 
 
 def _mixed_bounds(c: Cursor, count: int | None) -> tuple[list[Ref], list[int]]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from gpu_lsp.dialects.arith import read_modifiers
-from gpu_lsp.dialects.common import cast_op, element_type, typed_operand_list
+from gpu_lsp.dialects.common import element_type
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr
+from gpu_lsp.ir.attributes import DialectAttr, StringAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState, Ref
 
@@ -34,44 +34,6 @@ def _kind(c: Cursor, st: OpState) -> None:
     c.punct("<")
     st.properties["kind"] = DialectAttr("vector", "kind", c.any_keyword().value)
     c.punct(">")
-
-
-@reader("vector.broadcast")
-def _broadcast(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("to")
-    st.refs.append(src)
-    st.result_types.append(c.type())
-
-
-@reader("vector.extract")
-def _extract(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    refs, static = index_list(c)
-    st.properties["static_position"] = DenseArrayAttr(T.I64, tuple(static))
-    c.optional_attr_dict(st)
-    result = c.colon_type()
-    c.keyword("from")
-    src.type = c.type()
-    st.refs.extend([src] + refs)
-    st.result_types.append(result)
-
-
-@reader("vector.insert")
-def _insert(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    dest = c.operand()
-    refs, static = index_list(c)
-    st.properties["static_position"] = DenseArrayAttr(T.I64, tuple(static))
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("into")
-    dest.type = c.type()
-    st.refs.extend([src, dest] + refs)
-    st.result_types.append(dest.type)
 
 
 @reader("vector.scalable.extract")
@@ -107,72 +69,6 @@ def _scalable_insert(c: Cursor, st: OpState) -> None:
 def _base_indices(c: Cursor) -> tuple[Ref, list[Ref]]:
     base = c.operand()
     return base, c.index_list()
-
-
-@reader("vector.load")
-def _load(c: Cursor, st: OpState) -> None:
-    base, idx = _base_indices(c)
-    c.optional_attr_dict(st)
-    base.type = c.colon_type()
-    c.punct(",")
-    st.refs.extend([base] + idx)
-    st.result_types.append(c.type())
-
-
-@reader("vector.store")
-def _store(c: Cursor, st: OpState) -> None:
-    value = c.operand()
-    c.punct(",")
-    base, idx = _base_indices(c)
-    c.optional_attr_dict(st)
-    base.type = c.colon_type()
-    c.punct(",")
-    value.type = c.type()
-    st.refs.extend([value, base] + idx)
-
-
-def _masked_read(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        base, idx = _base_indices(c)
-        c.punct(",")
-        mask = c.operand()
-        c.punct(",")
-        passthru = c.operand()
-        c.optional_attr_dict(st)
-        base.type = c.colon_type()
-        c.punct(",")
-        mask.type = c.type()
-        c.punct(",")
-        passthru.type = c.type()
-        c.keyword("into")
-        st.refs.extend([base] + idx + [mask, passthru])
-        st.result_types.append(c.type())
-
-    reader(name)(parse)
-
-
-def _masked_write(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        base, idx = _base_indices(c)
-        c.punct(",")
-        mask = c.operand()
-        c.punct(",")
-        value = c.operand()
-        c.optional_attr_dict(st)
-        base.type = c.colon_type()
-        c.punct(",")
-        mask.type = c.type()
-        c.punct(",")
-        value.type = c.type()
-        st.refs.extend([base] + idx + [mask, value])
-
-    reader(name)(parse)
-
-
-_masked_read("vector.maskedload", "Loads the enabled lanes of a vector; the others come from a pass-through vector.")
-_masked_read("vector.expandload", "Loads consecutive elements into the enabled lanes of a vector.")
-_masked_write("vector.maskedstore", "Stores the enabled lanes of a vector.")
-_masked_write("vector.compressstore", "Stores the enabled lanes of a vector consecutively.")
 
 
 @reader("vector.transfer_read")
@@ -280,61 +176,6 @@ def _contract(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-cast_op("vector.shape_cast", "Reshapes a vector keeping its elements in order.")
-cast_op("vector.bitcast", "Reinterprets the bits of a vector with another element type.")
-cast_op("vector.type_cast", "Views a memref of scalars as a memref of one vector.")
-cast_op("vector.extract_strided_slice", "Extracts a strided slice of a vector ({offsets, sizes, strides}).")
-
-
-@reader("vector.transpose")
-def _transpose(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    st.properties["permutation"] = c.attr()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("to")
-    st.refs.append(src)
-    st.result_types.append(c.type())
-
-
-@reader("vector.insert_strided_slice")
-def _insert_strided_slice(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    dest = c.operand()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("into")
-    dest.type = c.type()
-    st.refs.extend([src, dest])
-    st.result_types.append(dest.type)
-
-
-@reader("vector.fma")
-def _fma(c: Cursor, st: OpState) -> None:
-    refs = c.operand_list()
-    if len(refs) != 3:
-        c.fail("expected 3 operands")
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    for r in refs:
-        r.type = ty
-    st.refs.extend(refs)
-    st.result_types.append(ty)
-
-
-@reader("vector.from_elements")
-def _from_elements(c: Cursor, st: OpState) -> None:
-    refs = c.operand_list()
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    for r in refs:
-        r.type = element_type(ty)
-    st.refs.extend(refs)
-    st.result_types.append(ty)
-
-
 @reader("vector.to_elements")
 def _to_elements(c: Cursor, st: OpState) -> None:
     src = c.operand()
@@ -346,32 +187,6 @@ def _to_elements(c: Cursor, st: OpState) -> None:
         for d in src.type.shape:
             count *= d
     st.result_types.extend([element_type(src.type)] * count)
-
-
-@reader("vector.step")
-def _step(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    st.result_types.append(c.colon_type())
-
-
-@reader("vector.vscale")
-def _vscale(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    st.result_types.append(T.INDEX)
-
-
-@reader("vector.constant_mask")
-def _constant_mask(c: Cursor, st: OpState) -> None:
-    st.properties["mask_dim_sizes"] = c.attr()
-    c.optional_attr_dict(st)
-    st.result_types.append(c.colon_type())
-
-
-@reader("vector.create_mask")
-def _create_mask(c: Cursor, st: OpState) -> None:
-    st.refs.extend(c.operand_list(T.INDEX))
-    c.optional_attr_dict(st)
-    st.result_types.append(c.colon_type())
 
 
 @reader("vector.print")
@@ -407,12 +222,6 @@ def _mask(c: Cursor, st: OpState) -> None:
     if passthru is not None:
         passthru.type = st.result_types[0] if st.result_types else None
         st.refs.append(passthru)
-
-
-@reader("vector.yield")
-def _yield(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    typed_operand_list(c, st)
 
 
 @reader("vector.gather")
@@ -486,18 +295,6 @@ def _shuffle(c: Cursor, st: OpState) -> None:
         result = T.VectorType((count,), element_type(a.type))
     st.refs.extend([a, b])
     st.result_types.append(result)
-
-
-@reader("vector.interleave")
-def _interleave(c: Cursor, st: OpState) -> None:
-    a = c.operand()
-    c.punct(",")
-    b = c.operand()
-    c.optional_attr_dict(st)
-    a.type = b.type = c.colon_type()
-    c.punct("->")
-    st.refs.extend([a, b])
-    st.result_types.append(c.type())
 
 
 @reader("vector.deinterleave")

@@ -39,6 +39,8 @@ class OpPrinter(Protocol):
 
     def block_name(self, block: Block) -> str: ...
 
+    def symbol(self, name: str) -> str: ...
+
 
 _INTEGER_ATTRS = frozenset({"I1Attr", "I8Attr", "I16Attr", "I32Attr", "I64Attr", "IndexAttr", "SI32Attr", "UI32Attr", "SI64Attr", "UI64Attr"})
 
@@ -63,11 +65,13 @@ class FormatContext:
         self.last_was_punctuation = False
 
     def values(self, name: str) -> list[Value]:
+        if name in self.operands or name in self.results:
+            return self.operands.get(name) or self.results.get(name) or []
         if name == "operands":
             return list(self.op.operands)
         if name == "results":
             return list(self.op.results)
-        return self.operands.get(name) or self.results.get(name) or []
+        return []
 
 
 # `custom<Name>(...)` hooks: fn(format context, the directive's arguments) writes the piece.
@@ -233,6 +237,8 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
         return p.attr(attr)
     if isinstance(attr, StringAttr) and constraint == "StrAttr":
         return p.attr(attr)
+    if isinstance(attr, StringAttr) and constraint == "SymbolNameAttr":
+        return p.symbol(attr.value)
     if isinstance(attr, TypeAttr) and constraint.startswith("TypeAttr"):
         return p.type(attr.type)
     if isinstance(attr, IntegerAttr) and constraint in _INTEGER_ATTRS:

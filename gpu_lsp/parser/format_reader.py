@@ -14,7 +14,7 @@ from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, transform_type
-from gpu_lsp.parser.cursor import BlockRef, Cursor, OpState, Ref
+from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref
 from gpu_lsp.parser.structure import RawRegion
 
 # Integer attribute constraints and the type their value has when the format elides it.
@@ -168,8 +168,10 @@ def _present(c: Cursor, op: OpDef, first: object) -> bool:
         attr = op.attribute(first.name)
         if attr is not None and attr.constraint in ENUMS:
             return c.is_token("BARE") and c.peek().value in ENUMS[attr.constraint].cases
-        if attr is not None and attr.constraint in _SYMBOL_ATTRS:
+        if attr is not None and attr.constraint in _SYMBOL_ATTRS + ("SymbolNameAttr",):
             return c.is_symbol()
+        if attr is not None and attr.constraint == "StrAttr":
+            return c.is_token("STRING")
         return c.is_attr()
     if isinstance(first, Custom):
         return not c.at_end and not c.is_attr_dict() and not c.is_punct(":")
@@ -234,6 +236,8 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
         return c.symbol()
     if constraint == "StrAttr":
         return StringAttr(c.string())
+    if constraint == "SymbolNameAttr":
+        return StringAttr(c.symbol(SYMBOL_NAME).root)
     if constraint.startswith("TypeAttr"):
         return TypeAttr(c.type())
     ty = _INTEGER_ATTRS.get(constraint)
@@ -243,13 +247,13 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
 
 
 def _integer_list(c: Cursor) -> list[int]:
-    """`[1, 2, 3]`."""
+    """`[1, 2, 3]` (DenseArrayAttr's custom form)."""
     sub = c.group("[")
     values: list[int] = []
     while not sub.at_end:
         values.append(sub.integer())
-        if not sub.optional_punct(","):
-            break
+        if not sub.at_end:
+            sub.punct(",")
     sub.done()
     return values
 
@@ -286,9 +290,10 @@ def _arg(op: OpDef, name: str) -> Arg | None:
 
 def _set_types(fs: FormatState, name: str, types: list[T.Type]) -> None:
     """Types of one named operand/result, or of all operands/results (`operands`, `results`)."""
-    if name == "operands":
+    declared = _arg(fs.op, name) is not None
+    if name == "operands" and not declared:
         _spread(fs, fs.op.operands or (), types, use_counts=True)
-    elif name == "results":
+    elif name == "results" and not declared:
         _spread(fs, fs.op.results or (), types, use_counts=False)
     else:
         fs.types[name] = types

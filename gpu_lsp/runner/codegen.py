@@ -20,6 +20,7 @@ from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.traits import REGION_RETURNS
+from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.runner.affinemap import Expr, parse_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
@@ -937,7 +938,7 @@ class FunctionEmitter:
 
     def _atomic_rmw(self, op: Operation) -> None:
         value, mem, *idx = op.operands
-        kind = op.extra.get("kind") or _enum(op.get_attr("kind"))
+        kind = ENUMS["AtomicRMWKindAttr"].case(op.get_attr("kind"))
         ty = value.type
         ct = scalar_ctype(ty, op)
         ptr = f"&{self._address(mem, idx)}"

@@ -10,13 +10,13 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.operands import split_by_segments
+from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, unsigned_of
 from gpu_lsp.runner.elementwise import (
     FLOAT_BINARY,
     cmpf,
     cmpi,
     convert,
-    enum_name,
     fix,
     float_binary,
     integer_binary,
@@ -909,7 +909,7 @@ def _expand_shape(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> N
 @handles("memref.atomic_rmw")
 def _atomic_rmw(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     value, mem, *idx = it.operands(op, env)
-    name = op.extra.get("kind") or enum_name(op.get_attr("kind"))
+    name = ENUMS["AtomicRMWKindAttr"].case(op.get_attr("kind"))
     if name is None:
         raise Unsupported("'memref.atomic_rmw' without a readable kind is not supported by the runner", op)
     access = ctx.access if ctx.device else it.host_access

@@ -8,7 +8,7 @@ import numpy as np
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr
+from gpu_lsp.ir.attributes import OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import BlockArgument, Operation, OpResult, Value
 from gpu_lsp.parser.api import Chunk, parse
 from gpu_lsp.runner.dtypes import dtype_of
@@ -131,7 +131,7 @@ class Program:
             buf = it.pool.allocate(count * dt.itemsize, HOST, decl)
             mem = MemRef(buf, dt, 0, tuple(gty.shape), contiguous_strides(gty.shape), gty)
             init = decl.get_attr("initial_value")
-            if init is not None:
+            if init is not None and not isinstance(init, UnitAttr):  # unit: `= uninitialized`
                 mem.data[:count] = dense_values(init, count, dt, op)
             self._globals[id(decl)] = mem
             cached = mem

@@ -50,6 +50,14 @@ _ENUMS = (
         what="the predicate",
     ),
     EnumDef(
+        "AtomicRMWKindAttr",
+        (
+            "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
+            "minimumf", "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori",
+        ),
+        what="the atomic operation",
+    ),
+    EnumDef(
         "Arith_CmpFPredicateAttr",
         ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"),
         what="the predicate",

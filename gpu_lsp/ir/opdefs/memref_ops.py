@@ -7,6 +7,16 @@ from gpu_lsp.ir.opdefs.model import declare
 # The attributes of memref.load and memref.store.
 _ACCESS_ATTRS = 'DefaultValuedOptionalAttr<BoolAttr, "false">:$nontemporal, OptionalAttr<I64Attr>:$alignment'
 
+# The offsets, sizes and strides of a slice or view, and how a format writes them.
+_MIXED = (
+    "Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
+    "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
+)
+_SLICE = (
+    "custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) "
+    "custom<DynamicIndexList>($strides, $static_strides)"
+)
+
 OPS = (
     declare(
         "memref.load",
@@ -68,50 +78,76 @@ OPS = (
         ins="AnyRankedOrUnrankedMemRef:$source, AnyRankedOrUnrankedMemRef:$target",
         format="$source `,` $target attr-dict `:` type($source) `to` type($target)",
     ),
-    declare("memref.get_global", "The address of a memref.global.", traits="pure", syntax="%m = memref.get_global @name : memref<...>"),
+    declare(
+        "memref.get_global",
+        "The address of a memref.global.",
+        traits="pure",
+        ins="FlatSymbolRefAttr:$name",
+        outs="AnyStaticShapeMemRef:$result",
+        format="$name `:` type($result) attr-dict",
+    ),
     declare(
         "memref.global",
         "A global memref variable.",
         traits="symbol",
-        syntax='memref.global ["private"] [constant] @name : memref<...> [= dense<...>]',
+        ins=(
+            "SymbolNameAttr:$sym_name, OptionalAttr<StrAttr>:$sym_visibility, MemRefTypeAttr:$type, "
+            "OptionalAttr<AnyAttr>:$initial_value, UnitAttr:$constant, OptionalAttr<I64Attr>:$alignment"
+        ),
+        format="($sym_visibility^)? (`constant` $constant^)? $sym_name `:` custom<GlobalMemrefOpTypeAndInitialValue>($type, $initial_value) attr-dict",
     ),
     declare(
         "memref.subview",
         "A strided view of a part of a memref.",
-        ins=(
-            "AnyMemRef:$source, Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
-            "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
-        ),
-        outs="AnyMemRef:$result",
-        regions="",
         traits="pure",
-        syntax="%v = memref.subview %m[%o, 0] [%n, 4] [1, 1] : T to U",
+        ins="AnyMemRef:$source, " + _MIXED,
+        outs="AnyMemRef:$result",
+        format="$source `` " + _SLICE + " attr-dict `:` type($source) `to` type($result)",
     ),
     declare(
         "memref.view",
         "A typed view of a byte buffer at a byte offset.",
         traits="pure",
-        syntax="%v = memref.view %buf[%off][%n] : memref<2048xi8> to memref<?x4xf32>",
+        ins="MemRefRankOf<[I8], [1]>:$source, Index:$byte_shift, Variadic<Index>:$sizes",
+        outs="AnyMemRef:$result",
+        format="$source `[` $byte_shift `]` `` `[` $sizes `]` attr-dict `:` type($source) `to` type(results)",
     ),
-    declare("memref.expand_shape", "Splits dimensions of a memref.", traits="pure", syntax="%r = memref.expand_shape %m [[0, 1]] : T into U"),
-    declare("memref.collapse_shape", "Merges dimensions of a memref.", traits="pure", syntax="%r = memref.collapse_shape %m [[0, 1]] : T into U"),
+    declare(
+        "memref.expand_shape",
+        "Splits dimensions of a memref.",
+        traits="pure",
+        ins="AnyStridedMemRef:$src, IndexListArrayAttr:$reassociation, Variadic<Index>:$output_shape, DenseI64ArrayAttr:$static_output_shape",
+        outs="AnyStridedMemRef:$result",
+        format="$src $reassociation `output_shape` custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` type($src) `into` "
+        "type($result)",
+    ),
+    declare(
+        "memref.collapse_shape",
+        "Merges dimensions of a memref.",
+        traits="pure",
+        ins="AnyStridedMemRef:$src, IndexListArrayAttr:$reassociation",
+        outs="AnyStridedMemRef:$result",
+        format="$src $reassociation attr-dict `:` type($src) `into` type($result)",
+    ),
     declare(
         "memref.reinterpret_cast",
         "A view of a memref's buffer with a new offset, sizes and strides.",
-        ins=(
-            "AnyRankedOrUnrankedMemRef:$source, Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
-            "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
-        ),
-        outs="AnyMemRef:$result",
-        regions="",
         traits="pure",
-        syntax="%r = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 4], strides: [4, 1] : T to U",
+        ins="MemRefOf<[AnyType]>:$source, " + _MIXED,
+        outs="AnyMemRef:$result",
+        format=(
+            "$source `to` `offset` `` `:` custom<DynamicIndexList>($offsets, $static_offsets) `` `,` "
+            "`sizes` `` `:` custom<DynamicIndexList>($sizes, $static_sizes) `` `,` "
+            "`strides` `` `:` custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `to` type($result)"
+        ),
     ),
     declare(
         "memref.reshape",
         "Reshapes a memref to a shape given as a memref.",
         traits="pure",
-        syntax="%r = memref.reshape %m(%shape) : (T, memref<2xindex>) -> U",
+        ins="AnyRankedOrUnrankedMemRef:$source, MemRefRankOf<[AnySignlessInteger, Index], [1]>:$shape",
+        outs="AnyRankedOrUnrankedMemRef:$result",
+        format="$source `(` $shape `)` attr-dict `:` functional-type(operands, results)",
     ),
     declare(
         "memref.rank",
@@ -121,27 +157,37 @@ OPS = (
         outs="Index:$result",
         format="$memref attr-dict `:` type($memref)",
     ),
-    declare("memref.realloc", "Grows or shrinks a 1-D buffer.", syntax="%r = memref.realloc %m [(%n)] : T to U"),
+    declare(
+        "memref.realloc",
+        "Grows or shrinks a 1-D buffer.",
+        ins="MemRefRankOf<[AnyType], [1]>:$source, Optional<Index>:$dynamicResultSize, OptionalAttr<I64Attr>:$alignment",
+        outs="MemRefRankOf<[AnyType], [1]>:$result",
+        format="$source (`(` $dynamicResultSize^ `)`)? attr-dict `:` type($source) `to` type(results)",
+    ),
     declare(
         "memref.assume_alignment",
         "Asserts that a memref's buffer is aligned; returns the same memref.",
         traits="pure",
-        syntax="%r = memref.assume_alignment %m, 16 : memref<...>",
+        ins="AnyMemRef:$memref, ConfinedAttr<I32Attr, [IntPositive]>:$alignment",
+        outs="AnyMemRef:$result",
+        types=("TypesMatchWith<memref, result>",),
+        format="$memref `,` $alignment attr-dict `:` type($memref)",
     ),
     declare(
         "memref.extract_aligned_pointer_as_index",
         "The aligned pointer of a memref as an index.",
         traits="pure",
-        syntax="%p = memref.extract_aligned_pointer_as_index %m : memref<...> -> index",
+        ins="AnyRankedOrUnrankedMemRef:$source",
+        outs="Index:$aligned_pointer",
+        format="$source `:` type($source) `->` type(results) attr-dict",
     ),
     declare(
         "memref.extract_strided_metadata",
         "The base buffer, offset, sizes and strides of a memref.",
         traits="pure",
-        syntax=(
-            "%base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m : memref<...> -> "
-            "memref<f32>, index, index, index, index, index"
-        ),
+        ins="AnyStridedMemRef:$source",
+        outs="AnyStridedMemRefOfRank<0>:$base_buffer, Index:$offset, Variadic<Index>:$sizes, Variadic<Index>:$strides",
+        format="$source `:` type($source) `->` type(results) attr-dict",
     ),
     declare(
         "memref.alloca_scope",
@@ -153,19 +199,28 @@ OPS = (
     declare(
         "memref.alloca_scope.return",
         "Ends a memref.alloca_scope region.",
-        traits="region_return return_like terminator",
-        syntax="memref.alloca_scope.return [%v : T]",
+        traits="pure region_return return_like terminator",
+        parents="memref.alloca_scope",
+        ins="Variadic<AnyType>:$results",
+        format="attr-dict ($results^ `:` type($results))?",
     ),
     declare(
         "memref.atomic_yield",
         "Ends the region of memref.generic_atomic_rmw with the new value.",
-        traits="region_return return_like terminator",
-        syntax="memref.atomic_yield [%v : T]",
+        traits="pure region_return return_like terminator",
+        parents="memref.generic_atomic_rmw",
+        ins="AnyType:$result",
+        format="$result attr-dict `:` type($result)",
     ),
     declare(
         "memref.atomic_rmw",
         "Atomic read-modify-write of one element; returns the old value.",
-        syntax="%old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32",
+        ins=(
+            "AtomicRMWKindAttr:$kind, AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$value, "
+            "MemRefOf<[AnySignlessInteger, AnyFloat]>:$memref, Variadic<Index>:$indices"
+        ),
+        outs="AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$result",
+        format="$kind $value `,` $memref `[` $indices `]` attr-dict `:` `(` type($value) `,` type($memref) `)` `->` type($result)",
     ),
     declare(
         "memref.generic_atomic_rmw",
@@ -175,6 +230,11 @@ OPS = (
     declare("memref.prefetch", "Prefetches a memref element into the cache.", syntax="memref.prefetch %m[%i], read, locality<3>, data : memref<...>"),
     declare("memref.transpose", "A memref operation (read loosely)."),
     declare("memref.dma_start", "A memref operation (read loosely)."),
-    declare("memref.dma_wait", "A memref operation (read loosely)."),
+    declare(
+        "memref.dma_wait",
+        "Waits for the DMA transfers tagged by a tag memref element to complete.",
+        ins="AnyMemRef:$tagMemRef, Variadic<Index>:$tagIndices, Index:$numElements",
+        format="$tagMemRef `[` $tagIndices `]` `,` $numElements attr-dict `:` type($tagMemRef)",
+    ),
     declare("memref.distinct_objects", "A memref operation (read loosely)."),
 )

@@ -154,7 +154,17 @@ def _is_attribute(constraint: str) -> bool:
     return head.endswith(("Attr", "AttrOf", "Prop", "Property")) or _ATTR_WRAPPER.match(constraint) is not None
 
 
+_CONFINED = re.compile(r"ConfinedAttr<(.*)>\Z")
+
+
+def _unconfined(constraint: str) -> str:
+    """`ConfinedAttr<I32Attr, [IntPositive]>` -> `I32Attr`: how it is written is the base attribute's."""
+    confined = _CONFINED.match(constraint)
+    return split_top_level(confined[1])[0] if confined else constraint
+
+
 def _attr_arg(constraint: str, name: str) -> AttrArg:
+    constraint = _unconfined(constraint)
     wrapped = _ATTR_WRAPPER.match(constraint)
     if wrapped is None:
         return AttrArg(name, constraint)
@@ -164,7 +174,7 @@ def _attr_arg(constraint: str, name: str) -> AttrArg:
     pieces = split_top_level(inner or "")
     default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
     stored = wrapper in ("DefaultValuedAttr", "DefaultValuedProp") and default is not None
-    return AttrArg(name, pieces[0] if pieces else "Attr", optional=True, default=default, stored_default=stored)
+    return AttrArg(name, _unconfined(pieces[0]) if pieces else "Attr", optional=True, default=default, stored_default=stored)
 
 
 def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:
@@ -223,6 +233,10 @@ def _type_placeholder(arg: Arg | None) -> str:
     return "T"
 
 
+# How hover text shows a `custom<Name>(...)` hook whose arguments read badly one by one.
+_CUSTOM_SYNTAX = {"DynamicIndexList": "[...]", "AwaitResultType": "T"}
+
+
 class _Writer:
     def __init__(self, op: OpDef) -> None:
         self.op = op
@@ -272,6 +286,8 @@ class _Writer:
                 self.should_emit_space, self.last_was_punctuation = False, True
                 self.directives(tuple(e for e in d.elements if not (isinstance(e, Var) and self.is_unit(e.name))))
                 self.parts.append("]")
+            elif isinstance(d, Custom) and d.name in _CUSTOM_SYNTAX:
+                self.element(_CUSTOM_SYNTAX[d.name])
             elif isinstance(d, Custom):
                 self.directives(d.args)
 

@@ -28,10 +28,19 @@ OPS = (
     declare(
         "scf.condition",
         "Ends the `before` region of scf.while: continue or leave, with values.",
-        traits="region_return terminator",
-        syntax="scf.condition(%c) [%v : T]",
+        traits="pure region_return terminator",
+        parents="scf.while",
+        ins="I1:$condition, Variadic<AnyType>:$args",
+        format="`(` $condition `)` attr-dict ($args^ `:` type($args))?",
     ),
-    declare("scf.yield", "Yields values from an scf region to its parent op.", traits="pure region_return return_like terminator", syntax="scf.yield [%v : T]"),
+    declare(
+        "scf.yield",
+        "Yields values from an scf region to its parent op.",
+        traits="pure region_return return_like terminator",
+        parents="scf.execute_region scf.for scf.if scf.index_switch scf.while",
+        ins="Variadic<AnyType>:$results",
+        format="attr-dict ($results^ `:` type($results))?",
+    ),
     declare(
         "scf.parallel",
         "A parallel loop nest; results are combined by scf.reduce.",
@@ -51,8 +60,10 @@ OPS = (
     declare(
         "scf.reduce.return",
         "Ends a reduction region of scf.reduce with the combined value.",
-        traits="region_return terminator",
-        syntax="scf.reduce.return %v : T",
+        traits="pure region_return terminator",
+        parents="scf.reduce",
+        ins="AnyType:$result",
+        format="$result attr-dict `:` type($result)",
     ),
     declare(
         "scf.forall",

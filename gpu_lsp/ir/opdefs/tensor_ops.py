@@ -4,29 +4,126 @@ from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.model import declare
 
+# The offsets, sizes and strides of a slice or view, and how a format writes them.
+_MIXED = (
+    "Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
+    "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
+)
+_SLICE = (
+    "custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) "
+    "custom<DynamicIndexList>($strides, $static_strides)"
+)
+
 OPS = (
-    declare("tensor.empty", "A tensor of a given shape with unspecified contents.", traits="pure", syntax="%t = tensor.empty(%d) : tensor<?x4xf32>"),
-    declare("tensor.extract", "Reads one element of a tensor.", traits="pure", syntax="%v = tensor.extract %t[%i, %j] : tensor<4x4xf32>"),
-    declare("tensor.insert", "A tensor with one element replaced.", traits="pure", syntax="%r = tensor.insert %v into %t[%i] : tensor<4xf32>"),
-    declare("tensor.dim", "The size of one dimension of a tensor.", traits="pure", syntax="%d = tensor.dim %t, %i : tensor<?xf32>"),
-    declare("tensor.rank", "The rank of a tensor.", traits="pure", syntax="%r = tensor.rank %t : tensor<*xf32>"),
-    declare("tensor.cast", "Casts between compatible tensor types.", traits="pure", syntax="%r = tensor.cast %v : T to U"),
-    declare("tensor.bitcast", "Reinterprets the element type of a tensor.", traits="pure", syntax="%r = tensor.bitcast %v : T to U"),
-    declare("tensor.expand_shape", "Splits dimensions of a tensor.", traits="pure", syntax="%r = tensor.expand_shape %t [[0, 1]] : T into U"),
-    declare("tensor.collapse_shape", "Merges dimensions of a tensor.", traits="pure", syntax="%r = tensor.collapse_shape %t [[0, 1]] : T into U"),
-    declare("tensor.from_elements", "Builds a tensor from scalars.", traits="pure", syntax="%t = tensor.from_elements %a, %b : tensor<2xf32>"),
-    declare("tensor.splat", "A tensor with every element equal to a scalar.", traits="pure", syntax="%t = tensor.splat %v [[%d]] : tensor<?xf32>"),
+    declare(
+        "tensor.empty",
+        "A tensor of a given shape with unspecified contents.",
+        traits="pure",
+        ins="Variadic<Index>:$dynamicSizes",
+        outs="AnyRankedTensor:$result",
+        format="`(`$dynamicSizes`)` attr-dict `:` type($result)",
+    ),
+    declare(
+        "tensor.extract",
+        "Reads one element of a tensor.",
+        traits="pure",
+        ins="AnyRankedTensor:$tensor, Variadic<Index>:$indices",
+        outs="AnyType:$result",
+        types=("TypesMatchWith<tensor, result, element>",),
+        format="$tensor `[` $indices `]` attr-dict `:` type($tensor)",
+    ),
+    declare(
+        "tensor.insert",
+        "A tensor with one element replaced.",
+        traits="pure",
+        ins="AnyType:$scalar, AnyRankedTensor:$dest, Variadic<Index>:$indices",
+        outs="AnyRankedTensor:$result",
+        types=("AllTypesMatch<dest, result>", "TypesMatchWith<result, scalar, element>"),
+        format="$scalar `into` $dest `[` $indices `]` attr-dict `:` type($dest)",
+    ),
+    declare(
+        "tensor.dim",
+        "The size of one dimension of a tensor.",
+        traits="pure",
+        ins="AnyNonZeroRankedOrUnrankedTensor:$source, Index:$index",
+        outs="Index:$result",
+        format="attr-dict $source `,` $index `:` type($source)",
+    ),
+    declare(
+        "tensor.rank",
+        "The rank of a tensor.",
+        traits="pure",
+        ins="AnyTensor:$tensor",
+        outs="Index:$result",
+        format="$tensor attr-dict `:` type($tensor)",
+    ),
+    declare(
+        "tensor.cast",
+        "Casts between compatible tensor types.",
+        traits="pure",
+        ins="AnyTensor:$source",
+        outs="AnyTensor:$dest",
+        format="$source attr-dict `:` type($source) `to` type($dest)",
+    ),
+    declare(
+        "tensor.bitcast",
+        "Reinterprets the element type of a tensor.",
+        traits="pure",
+        ins="AnyTensor:$source",
+        outs="AnyTensor:$dest",
+        format="$source attr-dict `:` type($source) `to` type($dest)",
+    ),
+    declare(
+        "tensor.expand_shape",
+        "Splits dimensions of a tensor.",
+        traits="pure",
+        ins="AnyTensor:$src, IndexListArrayAttr:$reassociation, Variadic<Index>:$output_shape, DenseI64ArrayAttr:$static_output_shape",
+        outs="AnyTensor:$result",
+        format="$src $reassociation `output_shape` custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` type($src) `into` "
+        "type($result)",
+    ),
+    declare(
+        "tensor.collapse_shape",
+        "Merges dimensions of a tensor.",
+        traits="pure",
+        ins="AnyTensor:$src, IndexListArrayAttr:$reassociation",
+        outs="AnyTensor:$result",
+        format="$src $reassociation attr-dict `:` type($src) `into` type($result)",
+    ),
+    declare(
+        "tensor.from_elements",
+        "Builds a tensor from scalars.",
+        traits="pure",
+        ins="Variadic<AnyType>:$elements",
+        outs="AnyStaticShapeTensor:$result",
+        types=("TypesMatchWith<result, elements, element>",),
+        format="$elements attr-dict `:` type($result)",
+    ),
+    declare(
+        "tensor.splat",
+        "A tensor with every element equal to a scalar.",
+        traits="pure",
+        ins="AnyType:$input, Variadic<Index>:$dynamicSizes",
+        outs="AnyRankedTensor:$aggregate",
+        types=("TypesMatchWith<aggregate, input, element>",),
+        format="$input (`[` $dynamicSizes^ `]`)? attr-dict `:` type($aggregate)",
+    ),
     declare(
         "tensor.generate",
         "A tensor whose elements are computed by a region.",
         traits="pure",
-        syntax="%t = tensor.generate %d { ^bb0(%i: index): tensor.yield %v : f32 } : tensor<?xf32>",
+        ins="Variadic<Index>:$dynamicExtents",
+        outs="AnyRankedTensor:$result",
+        regions="SizedRegion<1>:$body",
+        format="$dynamicExtents $body attr-dict `:` type($result)",
     ),
     declare(
         "tensor.yield",
         "Yields an element from tensor.generate or tensor.pad.",
-        traits="pure region_return return_like terminator",
-        syntax="tensor.yield %v : T",
+        traits="pure region_return terminator",
+        parents="tensor.generate tensor.pad",
+        ins="AnyType:$value",
+        format="$value attr-dict `:` type($value)",
     ),
     declare(
         "tensor.pad",
@@ -34,12 +131,22 @@ OPS = (
         traits="pure",
         syntax="%p = tensor.pad %t low[0, %a] high[1, 2] { ^bb0(...): tensor.yield %c : f32 } : T to U",
     ),
-    declare("tensor.extract_slice", "A slice of a tensor.", traits="pure", syntax="%s = tensor.extract_slice %t[%o, 0] [%n, 4] [1, 1] : T to U"),
+    declare(
+        "tensor.extract_slice",
+        "A slice of a tensor.",
+        traits="pure",
+        ins="AnyRankedTensor:$source, " + _MIXED,
+        outs="AnyRankedTensor:$result",
+        format="$source `` " + _SLICE + " attr-dict `:` type($source) `to` type($result)",
+    ),
     declare(
         "tensor.insert_slice",
         "A tensor with a slice replaced.",
         traits="pure",
-        syntax="tensor.insert_slice %s into %t[...] [...] [...] : T into U",
+        ins="AnyRankedTensor:$source, AnyRankedTensor:$dest, " + _MIXED,
+        outs="AnyRankedTensor:$result",
+        types=("AllTypesMatch<dest, result>",),
+        format="$source `into` $dest `` " + _SLICE + " attr-dict `:` type($source) `into` type($dest)",
     ),
     declare(
         "tensor.parallel_insert_slice",
@@ -50,9 +157,38 @@ OPS = (
         "tensor.reshape",
         "Reshapes a tensor to a shape given as a tensor.",
         traits="pure",
-        syntax="%r = tensor.reshape %t(%shape) : (T, tensor<2xi32>) -> U",
+        ins="AnyTensor:$source, TensorRankOf<[AnySignlessInteger, Index], [1]>:$shape",
+        outs="AnyTensor:$result",
+        format="$source `(` $shape `)` attr-dict `:` functional-type(operands, results)",
     ),
-    declare("tensor.concat", "Concatenates tensors along a dimension.", traits="pure", syntax="%r = tensor.concat dim(0) %a, %b : (T, T) -> U"),
-    declare("tensor.gather", "A tensor gather or scatter (read loosely).", traits="pure"),
-    declare("tensor.scatter", "A tensor gather or scatter (read loosely).", traits="pure"),
+    declare(
+        "tensor.concat",
+        "Concatenates tensors along a dimension.",
+        traits="pure",
+        ins="I64Attr:$dim, Variadic<AnyRankedTensor>:$inputs",
+        outs="AnyRankedTensor:$result",
+        format="`dim` `(` $dim `)` $inputs attr-dict `:` functional-type(operands, results)",
+    ),
+    declare(
+        "tensor.gather",
+        "Gathers slices of a tensor at the coordinates an index tensor lists.",
+        traits="pure",
+        ins="AnyRankedTensor:$source, RankedTensorOf<[AnySignlessIntegerOrIndex]>:$indices, DenseI64ArrayAttr:$gather_dims, UnitAttr:$unique",
+        outs="AnyRankedTensor:$result",
+        format="$source `[` $indices `]` `gather_dims` `(` $gather_dims `)` (`unique` $unique^)? attr-dict `:` functional-type(operands, results)",
+    ),
+    declare(
+        "tensor.scatter",
+        "Scatters slices into a tensor at the coordinates an index tensor lists.",
+        traits="pure",
+        ins=(
+            "AnyRankedTensor:$source, AnyRankedTensor:$dest, RankedTensorOf<[AnySignlessIntegerOrIndex]>:$indices, "
+            "DenseI64ArrayAttr:$scatter_dims, UnitAttr:$unique"
+        ),
+        outs="AnyRankedTensor:$result",
+        format=(
+            "$source `into` $dest `[` $indices `]` `scatter_dims` `(` $scatter_dims `)` (`unique` $unique^)? attr-dict `:` "
+            "functional-type(operands, results)"
+        ),
+    ),
 )

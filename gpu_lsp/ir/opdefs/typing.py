@@ -11,6 +11,7 @@ _BUILDABLE: dict[str, T.Type] = {
     "Index": T.INDEX, "I1": T.I1, "I8": T.I8, "I16": T.IntegerType(16), "I32": T.I32, "I64": T.I64,
     "F16": T.F16, "BF16": T.FloatType("bf16"), "F32": T.F32, "F64": T.F64, "NoneType": T.NONE,
     "GPU_AsyncToken": T.TOKEN,
+    "Async_TokenType": T.DialectType("async", "token"), "Async_GroupType": T.DialectType("async", "group"),
 }
 
 

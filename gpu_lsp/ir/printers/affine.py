@@ -5,4 +5,6 @@ from __future__ import annotations
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.printer import GENERIC_FROM_SOURCE
 
-GENERIC_FROM_SOURCE.update(name for name in OPS if name.startswith(("affine.", "spirv.", "tensor.", "transform.")))
+GENERIC_FROM_SOURCE.update(
+    name for name, op in OPS.items() if name.startswith(("affine.", "spirv.", "tensor.", "transform.")) and op.format is None
+)

@@ -5,10 +5,14 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.printer import GENERIC_EXTRA, OpPrinter, result_names
+from gpu_lsp.ir.opdefs.format import Directive, TypeOf
+from gpu_lsp.ir.printer import DEFAULT_DIALECT, GENERIC_EXTRA, OpPrinter, result_names
 from gpu_lsp.ir.printers.func import function_op
 from gpu_lsp.ir.printers.scf import arrow_types, entry_args
+
+DEFAULT_DIALECT["async.func"] = "async"
 
 
 @result_names("async.execute")
@@ -38,47 +42,16 @@ def _execute(p: OpPrinter, op: Operation) -> None:
     p.region(op.regions[0], entry_args=False)
 
 
-@printer("async.yield", "async.return")
-def _yield(p: OpPrinter, op: Operation) -> None:
-    if op.operands:
-        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
-    p.attr_dict(op)
-
-
-@printer("async.await")
-def _await(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.value(op.operands[0])} : {p.type(op.operands[0].type)}")
-    p.attr_dict(op)
-
-
-@printer("async.create_group")
-def _create_group(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.value(op.operands[0])} : {p.value_types(op.results)}")
-    p.attr_dict(op)
-
-
-@printer("async.add_to_group")
-def _add_to_group(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.values(op.operands)} : {p.type(op.operands[0].type)}")
-    p.attr_dict(op)
-
-
-@printer("async.await_all")
-def _await_all(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op)
+@custom_printer("AwaitResultType")
+def _await_result_type(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    operand = next(d.name for d in args if isinstance(d, TypeOf))
+    ctx.space()
+    ctx.p.write(ctx.p.types(v.type for v in ctx.values(operand)))
 
 
 @printer("async.func")
 def _func(p: OpPrinter, op: Operation) -> None:
     function_op(p, op)
-
-
-@printer("async.call")
-def _call(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.attr(op.get_attr("callee")) + "(" + p.values(op.operands) + ")")
-    p.attr_dict(op, ("callee",))
-    p.write(" : " + p.functional_type(op))
 
 
 def _execute_segments(op: Operation, props: dict, attrs: dict) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, StringAttr, UnitAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
+from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.printer import GENERIC_EXTRA, SOURCE_FORM, OpPrinter, result_names
 
 _NAMES = {
@@ -21,7 +23,6 @@ _NAMES = {
     "memref.reinterpret_cast": ("reinterpret_cast",),
     "memref.reshape": ("reshape",),
     "memref.extract_aligned_pointer_as_index": ("intptr",),
-    "memref.realloc": ("realloc",),
     "memref.assume_alignment": ("assume_align",),
     "memref.transpose": ("transpose",),
 }
@@ -46,66 +47,40 @@ def _indexed(p: OpPrinter, memref, indices) -> str:
     return f"{p.value(memref)}[{p.values(indices)}]"
 
 
-@printer("memref.get_global")
-def _get_global(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.attr(op.get_attr('name'))} : {p.value_types(op.results)}")
-    p.attr_dict(op, ("name",))
-
-
-@printer("memref.global")
-def _global(p: OpPrinter, op: Operation) -> None:
-    vis = op.get_attr("sym_visibility")
-    if isinstance(vis, StringAttr):
-        p.write(" " + p.attr(vis))
-    if isinstance(op.get_attr("constant"), UnitAttr):
-        p.write(" constant")
-    p.write(" " + p.symbol(op.get_attr("sym_name").value) + " : " + p.attr(op.get_attr("type")))
-    init = op.get_attr("initial_value")
-    if init is None:
+@custom_printer("GlobalMemrefOpTypeAndInitialValue")
+def _global_type_and_initial_value(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    p = ctx.p
+    type_name, init_name = (d.name for d in args if isinstance(d, Var))
+    ty = ctx.op.get_attr(type_name)
+    ctx.space()
+    p.write(p.type(ty.type) if isinstance(ty, TypeAttr) else p.attr(ty))
+    init = ctx.op.get_attr(init_name)
+    if isinstance(init, UnitAttr):
         p.write(" = uninitialized")
-    elif not isinstance(init, UnitAttr):
+    elif init is not None:
         text = p.attr(init)
-        p.write(" = " + text.rsplit(" : ", 1)[0] if " : " in text and text.startswith(("dense", "sparse")) else " = " + text)
-    p.attr_dict(op, ("sym_visibility", "constant", "sym_name", "type", "initial_value"))
-
-
-@printer("memref.extract_aligned_pointer_as_index", "memref.extract_strided_metadata")
-def _arrow(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op)
-    p.write(f" : {p.type(op.operands[0].type)} -> {p.value_types(op.results)}")
-
-
-@printer("memref.reshape")
-def _reshape(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.value(op.operands[0])}({p.value(op.operands[1])})")
-    p.attr_dict(op)
-    p.write(" : " + p.functional_type(op))
+        p.write(" = " + (text.rsplit(" : ", 1)[0] if " : " in text and text.startswith(("dense", "sparse")) else text))
 
 
 @printer("memref.alloca_scope")
 def _alloca_scope(p: OpPrinter, op: Operation) -> None:
+    p.write(" ")
     if op.results:
         p.write(" -> (" + p.value_types(op.results) + ")")
     p.write(" ")
+    p.region(op.regions[0], terminators=bool(op.results))
+    p.attr_dict(op)
+
+
+@printer("memref.generic_atomic_rmw")
+def _generic_atomic_rmw(p: OpPrinter, op: Operation) -> None:
+    memref, *indices = op.operands
+    p.write(f" {_indexed(p, memref, indices)} : {p.type(memref.type)} ")
     p.region(op.regions[0])
     p.attr_dict(op)
 
 
-@printer("memref.alloca_scope.return", "memref.atomic_yield")
-def _typed_terminator(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-    if op.operands:
-        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
-
-
-SOURCE_FORM.update(
-    (
-        "memref.subview", "memref.view", "memref.expand_shape", "memref.collapse_shape",
-        "memref.reinterpret_cast", "memref.assume_alignment", "memref.prefetch", "memref.atomic_rmw",
-        "memref.generic_atomic_rmw", "memref.realloc",
-    )
-)
+SOURCE_FORM.add("memref.prefetch")
 
 
 def _alloc_generic(op: Operation, props: dict, attrs: dict) -> None:

@@ -78,27 +78,6 @@ def _while(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, keyword=True)
 
 
-@printer("scf.condition")
-def _condition(p: OpPrinter, op: Operation) -> None:
-    p.write(f"({p.value(op.operands[0])})")
-    p.attr_dict(op)
-    rest = op.operands[1:]
-    if rest:
-        p.write(" " + p.values(rest) + " : " + p.value_types(rest))
-
-
-@printer("scf.yield", "scf.reduce.return")
-def _yield(p: OpPrinter, op: Operation) -> None:
-    if op.name == "scf.reduce.return":
-        p.write(" " + p.value(op.operands[0]))
-        p.attr_dict(op)
-        p.write(" : " + p.type(op.operands[0].type))
-        return
-    p.attr_dict(op)
-    if op.operands:
-        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
-
-
 def _groups(op: Operation, *names: str) -> list[list]:
     """The named operand groups of `op`; all operands in the first when they do not fit its declaration."""
     groups = segments(op)

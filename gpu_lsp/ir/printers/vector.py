@@ -5,7 +5,9 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
+from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, result_names
 from gpu_lsp.ir.printers.arith import MODIFIERS, modifiers
 
@@ -20,49 +22,16 @@ def dynamic_index_list(p: OpPrinter, static: DenseArrayAttr | None, dynamic) -> 
     return "[" + ", ".join(p.value(next(it)) if v == DYNAMIC else str(v) for v in static.values) + "]"
 
 
+@custom_printer("DynamicIndexList")
+def _dynamic_index_list(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    dynamic, static = (d.name for d in args[:2] if isinstance(d, Var))
+    ctx.space()
+    ctx.p.write(dynamic_index_list(ctx.p, ctx.op.get_attr(static), ctx.values(dynamic)))
+
+
 def _kind(op: Operation) -> str:
     kind = op.get_attr("kind")
     return f"<{kind.body}>" if isinstance(kind, DialectAttr) and kind.body else str(kind)
-
-
-@printer("vector.broadcast", "vector.shape_cast", "vector.bitcast", "vector.type_cast", "vector.extract_strided_slice")
-def _cast(p: OpPrinter, op: Operation) -> None:
-    src = op.operands[0]
-    p.write(" " + p.value(src))
-    p.attr_dict(op)
-    p.write(f" : {p.type(src.type)} to {p.value_types(op.results)}")
-
-
-@printer("vector.extract")
-def _extract(p: OpPrinter, op: Operation) -> None:
-    src = op.operands[0]
-    p.write(" " + p.value(src) + dynamic_index_list(p, op.get_attr("static_position"), op.operands[1:]))
-    p.attr_dict(op, ("static_position",))
-    p.write(f" : {p.value_types(op.results)} from {p.type(src.type)}")
-
-
-@printer("vector.insert")
-def _insert(p: OpPrinter, op: Operation) -> None:
-    value, dest = op.operands[0], op.operands[1]
-    p.write(f" {p.value(value)}, {p.value(dest)} " + dynamic_index_list(p, op.get_attr("static_position"), op.operands[2:]))
-    p.attr_dict(op, ("static_position",))
-    p.write(f" : {p.type(value.type)} into {p.type(dest.type)}")
-
-
-@printer("vector.load")
-def _load(p: OpPrinter, op: Operation) -> None:
-    base = op.operands[0]
-    p.write(f" {p.value(base)}[{p.values(op.operands[1:])}]")
-    p.attr_dict(op)
-    p.write(f" : {p.type(base.type)}, {p.value_types(op.results)}")
-
-
-@printer("vector.store")
-def _store(p: OpPrinter, op: Operation) -> None:
-    value, base = op.operands[0], op.operands[1]
-    p.write(f" {p.value(value)}, {p.value(base)}[{p.values(op.operands[2:])}]")
-    p.attr_dict(op)
-    p.write(f" : {p.type(base.type)}, {p.type(value.type)}")
 
 
 def _rank(ty: T.Type) -> int:
@@ -123,67 +92,11 @@ def _scan(p: OpPrinter, op: Operation) -> None:
     p.write(f" : {p.value_types(op.operands)}")
 
 
-@printer("vector.transpose")
-def _transpose(p: OpPrinter, op: Operation) -> None:
-    src = op.operands[0]
-    p.write(f" {p.value(src)}, {p.attr(op.get_attr('permutation'))}")
-    p.attr_dict(op, ("permutation",))
-    p.write(f" : {p.type(src.type)} to {p.value_types(op.results)}")
-
-
-@printer("vector.insert_strided_slice")
-def _insert_strided_slice(p: OpPrinter, op: Operation) -> None:
-    value, dest = op.operands
-    p.write(f" {p.value(value)}, {p.value(dest)}")
-    p.attr_dict(op)
-    p.write(f" : {p.type(value.type)} into {p.type(dest.type)}")
-
-
-@printer("vector.fma")
-def _fma(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.values(op.operands))
-    p.attr_dict(op)
-    p.write(" : " + p.type(op.operands[0].type))
-
-
-@printer("vector.from_elements", "vector.create_mask")
-def _from_elements(p: OpPrinter, op: Operation) -> None:
-    if op.operands:
-        p.write(" " + p.values(op.operands))
-    p.attr_dict(op)
-    p.write(" : " + p.value_types(op.results))
-
-
 @printer("vector.to_elements")
 def _to_elements(p: OpPrinter, op: Operation) -> None:
     p.write(" " + p.value(op.operands[0]))
     p.attr_dict(op)
     p.write(" : " + p.type(op.operands[0].type))
-
-
-@printer("vector.step")
-def _step(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-    p.write(" : " + p.value_types(op.results))
-
-
-@printer("vector.vscale")
-def _vscale(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-
-
-@printer("vector.constant_mask")
-def _constant_mask(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.attr(op.get_attr("mask_dim_sizes")))
-    p.attr_dict(op, ("mask_dim_sizes",))
-    p.write(" : " + p.value_types(op.results))
-
-
-@printer("vector.yield")
-def _yield(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-    if op.operands:
-        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
 
 
 @printer("vector.gather")
@@ -211,13 +124,6 @@ def _scatter(p: OpPrinter, op: Operation) -> None:
     p.write(f" : {p.type(base.type)}, {p.type(indices.type)}, {p.type(mask.type)}, {p.type(value.type)}")
     if op.results:
         p.write(" -> " + p.value_types(op.results))
-
-
-@printer("vector.interleave")
-def _interleave(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.values(op.operands))
-    p.attr_dict(op)
-    p.write(f" : {p.type(op.operands[0].type)} -> {p.value_types(op.results)}")
 
 
 @printer("vector.deinterleave")
@@ -265,3 +171,17 @@ def _write_segments(op: Operation, props: dict, attrs: dict) -> None:
 
 GENERIC_EXTRA["vector.transfer_read"] = _read_segments
 GENERIC_EXTRA["vector.transfer_write"] = _write_segments
+
+
+@printer("vector.mask")
+def _mask(p: OpPrinter, op: Operation) -> None:
+    """MaskOp::print: the masked op inline (the terminator it implies is left out)."""
+    p.write(" " + p.values(op.operands) + " { ")
+    blocks = op.regions[0].blocks if op.regions else []
+    if blocks and blocks[0].operations:
+        p.op(blocks[0].operations[0])
+    p.write(" }")
+    p.attr_dict(op)
+    p.write(" : " + p.type(op.operands[0].type))
+    if op.results:
+        p.write(" -> " + p.value_types(op.results))
