@@ -18,9 +18,9 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.traits import REGION_RETURNS
-from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.runner.affinemap import Expr, parse_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported

@@ -8,11 +8,9 @@ from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf
-from gpu_lsp.ir.printer import DEFAULT_DIALECT, GENERIC_EXTRA, OpPrinter, result_names
+from gpu_lsp.ir.printer import GENERIC_EXTRA, OpPrinter, result_names
 from gpu_lsp.ir.printers.func import function_op
 from gpu_lsp.ir.printers.scf import arrow_types, entry_args
-
-DEFAULT_DIALECT["async.func"] = "async"
 
 
 @result_names("async.execute")
