@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_element_access, read_signature
+from gpu_lsp.dialects.common import read_signature
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     DenseArrayAttr,
@@ -12,14 +12,14 @@ from gpu_lsp.ir.attributes import (
     UnitAttr,
 )
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState
+from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
+from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.parser.format_reader import FormatState, custom_reader
 
-DIMS = ("x", "y", "z")
 REDUCTION_KINDS = (
     "add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf",
     "and", "or", "xor", "minimumf", "maximumf",
 )
-SHUFFLE_MODES = ("xor", "up", "down", "idx")
 
 
 def segments(*sizes: int) -> DenseArrayAttr:
@@ -29,8 +29,8 @@ def segments(*sizes: int) -> DenseArrayAttr:
 # --- shared pieces ----------------------------------------------------------------------------
 
 
-def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
-    """`custom<AsyncDependencies>`: `[async] [[%dep, ...]]`; returns (async, number of deps).
+def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
+    """`[async] [[%dep, ...]]` (upstream's parseAsyncDependencies): whether `async` is written, and the deps.
 
     An unnamed `async` op is still read (with an unnamed token result) and
     marked, so that one diagnostic with a fix reports it.
@@ -38,31 +38,24 @@ def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
     tok = c.optional_keyword("async")
     if tok is not None and st.num_results == 0:
         st.extra["unnamed_async"] = (tok.start_pos, tok.end_pos)
-    deps = 0
+    refs: list[Ref] = []
     if c.is_group("["):
         sub = c.group("[")
         refs = sub.operand_list(T.TOKEN)
         sub.done()
-        st.refs.extend(refs)
-        deps = len(refs)
-    return tok is not None, deps
+    return tok is not None, refs
+
+
+def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
+    """The async prefix of an op with a hand-written reader; returns (async, number of deps)."""
+    is_async, refs = read_async_dependencies(c, st)
+    st.refs.extend(refs)
+    return is_async, len(refs)
 
 
 def add_token(st: OpState, is_async: bool) -> None:
     if is_async:
         st.result_types.append(T.TOKEN)
-
-
-def read_dim(c: Cursor, st: OpState) -> None:
-    tok = c.any_keyword()
-    if tok.value not in DIMS:
-        c.fail(f"expected one of x, y or z for the dimension, got '{tok.value}'", tok)
-    st.properties["dimension"] = DialectAttr("gpu", "", f"dim {tok.value}")
-
-
-def read_upper_bound(c: Cursor, st: OpState) -> None:
-    if c.optional_keyword("upper_bound"):
-        st.properties["upper_bound"] = IntegerAttr(c.integer(), T.INDEX)
 
 
 def read_reduction_kind(c: Cursor, st: OpState, required: bool) -> None:
@@ -269,82 +262,6 @@ def _launch_func(c: Cursor, st: OpState) -> None:
     add_token(st, is_async)
 
 
-def _optional_operands_with_types(c: Cursor, st: OpState) -> None:
-    refs = c.operand_list()
-    if refs:
-        tys = c.colon_type_list()
-        if len(tys) != len(refs):
-            c.fail(f"expected {len(refs)} types")
-        for r, t in zip(refs, tys):
-            r.type = t
-        st.refs.extend(refs)
-
-
-@reader("gpu.return")
-def _return(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    _optional_operands_with_types(c, st)
-
-
-@reader("gpu.terminator")
-def _terminator(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-
-
-@reader("gpu.yield")
-def _yield(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    _optional_operands_with_types(c, st)
-
-
-# --- id and dimension ops ---------------------------------------------------------------------
-
-
-def _index_op(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        read_dim(c, st)
-        read_upper_bound(c, st)
-        c.optional_attr_dict(st)
-        st.result_types.append(T.INDEX)
-
-    reader(name)(parse)
-
-
-for _name, _summary in (
-    ("gpu.thread_id", "The thread index within its block."),
-    ("gpu.block_id", "The block index within the grid."),
-    ("gpu.block_dim", "The number of threads per block."),
-    ("gpu.grid_dim", "The number of blocks in the grid."),
-    ("gpu.global_id", "The thread index within the whole grid."),
-    ("gpu.cluster_id", "The cluster index within the grid."),
-    ("gpu.cluster_dim", "The number of clusters in the grid."),
-    ("gpu.cluster_dim_blocks", "The number of blocks per cluster."),
-    ("gpu.cluster_block_id", "The block index within its cluster."),
-):
-    _index_op(_name, _summary)
-
-
-@reader("gpu.lane_id")
-def _lane_id(c: Cursor, st: OpState) -> None:
-    read_upper_bound(c, st)
-    c.optional_attr_dict(st)
-    st.result_types.append(T.INDEX)
-
-
-def _typed_index_op(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        read_upper_bound(c, st)
-        c.optional_attr_dict(st)
-        st.result_types.append(c.colon_type())
-
-    reader(name)(parse)
-
-
-_typed_index_op("gpu.subgroup_id", "The subgroup index within the workgroup.")
-_typed_index_op("gpu.num_subgroups", "The number of subgroups in the workgroup.")
-_typed_index_op("gpu.subgroup_size", "The number of lanes in a subgroup.")
-
-
 # --- collectives, synchronisation and debug ---------------------------------------------------
 
 
@@ -390,85 +307,6 @@ def _subgroup_reduce(c: Cursor, st: OpState) -> None:
     st.result_types.extend(fn.results)
 
 
-@reader("gpu.shuffle")
-def _shuffle(c: Cursor, st: OpState) -> None:
-    tok = c.any_keyword()
-    if tok.value not in SHUFFLE_MODES:
-        c.fail(f"expected one of xor, up, down or idx for the shuffle mode, got '{tok.value}'", tok)
-    st.properties["mode"] = DialectAttr("gpu", "", f"shuffle_mode {tok.value}")
-    value = c.operand()
-    c.punct(",")
-    offset = c.operand(T.I32)
-    c.punct(",")
-    width = c.operand(T.I32)
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    value.type = ty
-    st.refs.extend([value, offset, width])
-    st.result_types.extend([ty, T.I1])
-
-
-@reader("gpu.rotate")
-def _rotate(c: Cursor, st: OpState) -> None:
-    value = c.operand()
-    c.punct(",")
-    st.properties["offset"] = IntegerAttr(c.integer(), T.I32)
-    c.punct(",")
-    st.properties["width"] = IntegerAttr(c.integer(), T.I32)
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    value.type = ty
-    st.refs.append(value)
-    st.result_types.extend([ty, T.I1])
-
-
-@reader("gpu.subgroup_broadcast")
-def _subgroup_broadcast(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    kind = c.any_keyword()
-    if kind.value not in ("first_active_lane", "specific_lane"):
-        c.fail(f"expected first_active_lane or specific_lane, got '{kind.value}'", kind)
-    st.properties["broadcast_type"] = DialectAttr("gpu", "", f"broadcast {kind.value}")
-    lane = c.optional_operand(T.I32)
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    src.type = ty
-    st.refs.append(src)
-    if lane is not None:
-        st.refs.append(lane)
-    st.result_types.append(ty)
-
-
-@reader("gpu.barrier")
-def _barrier(c: Cursor, st: OpState) -> None:
-    if c.optional_keyword("memfence"):
-        st.properties["address_spaces"] = c.attr()
-    c.optional_attr_dict(st)
-
-
-@reader("gpu.printf")
-def _printf(c: Cursor, st: OpState) -> None:
-    st.properties["format"] = StringAttr(c.string())
-    c.optional_attr_dict(st)
-    if c.is_operand():
-        c.expected("',' between the format string and the arguments")
-    if not c.optional_punct(","):
-        return
-    refs = c.operand_list()
-    if refs:
-        tys = c.colon_type_list()
-        for r, t in zip(refs, tys):
-            r.type = t
-        st.refs.extend(refs)
-
-
-@reader("gpu.dynamic_shared_memory")
-def _dynamic_shared_memory(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    st.result_types.append(c.colon_type())
-
-
 @reader("gpu.warp_execute_on_lane_0")
 def _warp_execute(c: Cursor, st: OpState) -> None:
     sub = c.group("(")
@@ -495,193 +333,17 @@ def _warp_execute(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-# --- host-side runtime ops --------------------------------------------------------------------
+# --- custom<AsyncDependencies> ---------------------------------------------------------------
 
 
-@reader("gpu.wait")
-def _wait(c: Cursor, st: OpState) -> None:
-    is_async, _ = read_async(c, st)
-    c.optional_attr_dict(st)
-    add_token(st, is_async)
-
-
-@reader("gpu.alloc")
-def _alloc(c: Cursor, st: OpState) -> None:
-    is_async, ndeps = read_async(c, st)
-    if c.optional_keyword("host_shared"):
-        st.properties["hostShared"] = UnitAttr()
-    sub = c.group("(")
-    dyn = sub.operand_list(T.INDEX)
-    sub.done()
-    syms = []
-    if c.is_group("["):
-        ssub = c.group("[")
-        syms = ssub.operand_list(T.INDEX)
-        ssub.done()
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    st.refs.extend(dyn + syms)
-    st.properties["operandSegmentSizes"] = segments(ndeps, len(dyn), len(syms))
-    st.result_types.append(ty)
-    add_token(st, is_async)
-
-
-@reader("gpu.dealloc")
-def _dealloc(c: Cursor, st: OpState) -> None:
-    is_async, _ = read_async(c, st)
-    ref = c.operand()
-    c.optional_attr_dict(st)
-    ref.type = c.colon_type()
-    st.refs.append(ref)
-    add_token(st, is_async)
-
-
-def _dst_src(c: Cursor, st: OpState) -> None:
-    is_async, _ = read_async(c, st)
-    dst = c.operand()
-    c.punct(",")
-    src = c.operand()
-    c.punct(":")
-    dst.type = c.type()
-    c.punct(",")
-    src.type = c.type()
-    c.optional_attr_dict(st)
-    st.refs.extend([dst, src])
-    add_token(st, is_async)
-
-
-@reader("gpu.memcpy")
-def _memcpy(c: Cursor, st: OpState) -> None:
-    _dst_src(c, st)
-
-
-@reader("gpu.memset")
-def _memset(c: Cursor, st: OpState) -> None:
-    _dst_src(c, st)
-
-
-def _memref_only(c: Cursor, st: OpState) -> None:
-    ref = c.operand()
-    c.optional_attr_dict(st)
-    ref.type = c.colon_type()
-    st.refs.append(ref)
-
-
-@reader("gpu.host_register")
-def _host_register(c: Cursor, st: OpState) -> None:
-    _memref_only(c, st)
-
-
-@reader("gpu.host_unregister")
-def _host_unregister(c: Cursor, st: OpState) -> None:
-    _memref_only(c, st)
-
-
-@reader("gpu.set_default_device")
-def _set_default_device(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    st.refs.append(c.operand(T.I32))
-
-
-# --- MMA ops ----------------------------------------------------------------------------------
-
-
-@reader("gpu.subgroup_mma_load_matrix")
-def _mma_load(c: Cursor, st: OpState) -> None:
-    read_element_access(c, st, arrow=True)
-
-
-@reader("gpu.subgroup_mma_store_matrix")
-def _mma_store(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    dst = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    src.type = c.type()
-    c.punct(",")
-    dst.type = c.type()
-    st.refs.extend([src, dst] + idx)
-
-
-@reader("gpu.subgroup_mma_compute")
-def _mma_compute(c: Cursor, st: OpState) -> None:
-    a = c.operand()
-    c.punct(",")
-    b = c.operand()
-    c.punct(",")
-    acc = c.operand()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    a.type = c.type()
-    c.punct(",")
-    b.type = c.type()
-    c.punct("->")
-    ty = c.type()
-    acc.type = ty
-    st.refs.extend([a, b, acc])
-    st.result_types.append(ty)
-
-
-@reader("gpu.subgroup_mma_constant_matrix")
-def _mma_constant(c: Cursor, st: OpState) -> None:
-    v = c.operand()
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    if isinstance(ty, T.DialectType) and ty.body:
-        elem = ty.body.split(",")[0].split("x")[-1].strip()
-        try:
-            from gpu_lsp.parser.types import parse_type
-
-            v.type = parse_type(elem)
-        except ValueError:
-            pass
-    st.refs.append(v)
-    st.result_types.append(ty)
-
-
-@reader("gpu.subgroup_mma_elementwise")
-def _mma_elementwise(c: Cursor, st: OpState) -> None:
-    kind = c.any_keyword()
-    st.properties["opType"] = DialectAttr("gpu", "", f"mma_element_wise {kind.value}")
-    refs = c.operand_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    for r, t in zip(refs, fn.inputs):
-        r.type = t
-    st.refs.extend(refs)
-    st.result_types.extend(fn.results)
-
-
-@reader("gpu.subgroup_mma_extract_thread_local")
-def _mma_extract(c: Cursor, st: OpState) -> None:
-    read_element_access(c, st, arrow=True)
-
-
-@reader("gpu.subgroup_mma_insert_thread_local")
-def _mma_insert(c: Cursor, st: OpState) -> None:
-    v = c.operand()
-    c.punct(",")
-    m = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    v.type = c.type()
-    c.punct(",")
-    m.type = c.type()
-    c.punct("->")
-    st.refs.extend([v, m] + idx)
-    st.result_types.append(c.type())
-
-
-
-@reader("gpu.ballot")
-def _ballot(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(T.I1))
-    c.optional_attr_dict(st)
-    st.result_types.append(c.colon_type())
+@custom_reader("AsyncDependencies")
+def _async_dependencies(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """`custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)`."""
+    token, deps = args
+    assert isinstance(token, TypeOf) and isinstance(deps, Var)
+    is_async, refs = read_async_dependencies(c, st)
+    fs.types[token.name] = [T.TOKEN] if is_async else []
+    fs.operands[deps.name] = refs
 
 
 # --- sparse (cuSPARSE / cuSPARSELt) ops -------------------------------------------------------
@@ -736,7 +398,7 @@ def _index_operands(c: Cursor, count: int) -> list:
     return refs
 
 
-def _sparse_op(name: str, summary: str, syntax: str):
+def _sparse_op(name: str):
     """Register a sparse op: the reader gets the async flag already read and adds the token."""
 
     def wrap(fn):
@@ -751,11 +413,7 @@ def _sparse_op(name: str, summary: str, syntax: str):
     return wrap
 
 
-@_sparse_op(
-    "gpu.create_dn_tensor",
-    "Creates a dense tensor (vector or matrix) handle over a buffer.",
-    "%dn, %t = gpu.create_dn_tensor async [%dep] %mem, %rows, %cols : index, index into memref<?xf64>",
-)
+@_sparse_op("gpu.create_dn_tensor")
 def _create_dn_tensor(c: Cursor, st: OpState) -> None:
     mem = c.operand()
     dims = []
@@ -773,32 +431,28 @@ def _create_dn_tensor(c: Cursor, st: OpState) -> None:
     st.result_types.append(DN_TENSOR)
 
 
-@_sparse_op("gpu.destroy_dn_tensor", "Destroys a dense tensor handle.", "%t = gpu.destroy_dn_tensor async [%dep] %dn")
+@_sparse_op("gpu.destroy_dn_tensor")
 def _destroy_dn_tensor(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(DN_TENSOR))
     c.optional_attr_dict(st)
 
 
-def _create_sparse(name: str, summary: str, sizes: int, buffers: int) -> None:
-    @_sparse_op(name, summary, f"%sp, %t = {name} async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...")
+def _create_sparse(name: str, sizes: int, buffers: int) -> None:
+    @_sparse_op(name)
     def parse(c: Cursor, st: OpState) -> None:
         first = _index_operands(c, sizes)
         _operands_with_types(c, st, first, buffers)
         st.result_types.append(SP_MAT)
 
 
-_create_sparse("gpu.create_coo", "Creates a sparse matrix handle in COO format.", 3, 3)
-_create_sparse("gpu.create_coo_aos", "Creates a sparse matrix handle in COO array-of-structs format.", 3, 2)
-_create_sparse("gpu.create_csr", "Creates a sparse matrix handle in CSR format.", 3, 3)
-_create_sparse("gpu.create_csc", "Creates a sparse matrix handle in CSC format.", 3, 3)
-_create_sparse("gpu.create_bsr", "Creates a sparse matrix handle in BSR format.", 5, 3)
+_create_sparse("gpu.create_coo", 3, 3)
+_create_sparse("gpu.create_coo_aos", 3, 2)
+_create_sparse("gpu.create_csr", 3, 3)
+_create_sparse("gpu.create_csc", 3, 3)
+_create_sparse("gpu.create_bsr", 5, 3)
 
 
-@_sparse_op(
-    "gpu.create_2to4_spmat",
-    "Creates a 2:4 structured sparse matrix handle (cuSPARSELt).",
-    "%sp, %t = gpu.create_2to4_spmat async [%dep] {PRUNE_AND_CHECK} %rows, %cols, %mem : memref<?xf16>",
-)
+@_sparse_op("gpu.create_2to4_spmat")
 def _create_2to4(c: Cursor, st: OpState) -> None:
     flag = _braced_keyword(c, ("NONE", "PRUNE_ONLY", "PRUNE_AND_CHECK"))
     if flag is not None:
@@ -808,7 +462,7 @@ def _create_2to4(c: Cursor, st: OpState) -> None:
     st.result_types.append(SP_MAT)
 
 
-@_sparse_op("gpu.destroy_sp_mat", "Destroys a sparse matrix handle.", "%t = gpu.destroy_sp_mat async [%dep] %sp")
+@_sparse_op("gpu.destroy_sp_mat")
 def _destroy_sp_mat(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(SP_MAT))
     c.optional_attr_dict(st)
@@ -819,7 +473,7 @@ def _into_compute_type(c: Cursor, st: OpState) -> None:
     st.properties["computeType"] = c.attr()
 
 
-@_sparse_op("gpu.spmv_buffer_size", "The workspace size of a SpMV.", "%size, %t = gpu.spmv_buffer_size async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY into f32")
+@_sparse_op("gpu.spmv_buffer_size")
 def _spmv_buffer_size(c: Cursor, st: OpState) -> None:
     _handle(c, st, SP_MAT, "modeA")
     c.punct(",")
@@ -831,7 +485,7 @@ def _spmv_buffer_size(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-@_sparse_op("gpu.spmv", "Sparse matrix times dense vector.", "%t = gpu.spmv async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY, %buffer : memref<?xf64> into f64")
+@_sparse_op("gpu.spmv")
 def _spmv(c: Cursor, st: OpState) -> None:
     _handle(c, st, SP_MAT, "modeA")
     c.punct(",")
@@ -842,11 +496,7 @@ def _spmv(c: Cursor, st: OpState) -> None:
     _into_compute_type(c, st)
 
 
-@_sparse_op(
-    "gpu.spmm_buffer_size",
-    "The workspace sizes of a SpMM.",
-    "%size, %t = gpu.spmm_buffer_size async [%dep] %spA[{T}], %dnB[{T}], %dnC : index into f32",
-)
+@_sparse_op("gpu.spmm_buffer_size")
 def _spmm_buffer_size(c: Cursor, st: OpState) -> None:
     _handle(c, st, SP_MAT, "modeA")
     c.punct(",")
@@ -858,7 +508,7 @@ def _spmm_buffer_size(c: Cursor, st: OpState) -> None:
     _into_compute_type(c, st)
 
 
-@_sparse_op("gpu.spmm", "Sparse matrix times dense matrix.", "%t = gpu.spmm async [%dep] %spA[{T}], %dnB[{T}], %dnC, %buffers : memref<?xf64> into f64")
+@_sparse_op("gpu.spmm")
 def _spmm(c: Cursor, st: OpState) -> None:
     _handle(c, st, SP_MAT, "modeA")
     c.punct(",")
@@ -878,7 +528,7 @@ def _spmm(c: Cursor, st: OpState) -> None:
     _into_compute_type(c, st)
 
 
-@_sparse_op("gpu.sddmm_buffer_size", "The workspace size of an SDDMM.", "%size, %t = gpu.sddmm_buffer_size async [%dep] %dnA[{T}], %dnB[{T}], %spC into f32")
+@_sparse_op("gpu.sddmm_buffer_size")
 def _sddmm_buffer_size(c: Cursor, st: OpState) -> None:
     _handle(c, st, DN_TENSOR, "modeA")
     c.punct(",")
@@ -890,11 +540,7 @@ def _sddmm_buffer_size(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-@_sparse_op(
-    "gpu.sddmm",
-    "Sampled dense-dense matrix multiplication.",
-    "%t = gpu.sddmm async [%dep] %dnA[{T}], %dnB[{T}], %spC, %buffer : memref<?xf64> into f64",
-)
+@_sparse_op("gpu.sddmm")
 def _sddmm(c: Cursor, st: OpState) -> None:
     _handle(c, st, DN_TENSOR, "modeA")
     c.punct(",")
@@ -905,23 +551,19 @@ def _sddmm(c: Cursor, st: OpState) -> None:
     _into_compute_type(c, st)
 
 
-@_sparse_op("gpu.spgemm_create_descr", "Creates a SpGEMM operation descriptor.", "%desc, %t = gpu.spgemm_create_descr async [%dep]")
+@_sparse_op("gpu.spgemm_create_descr")
 def _spgemm_create_descr(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     st.result_types.append(SPGEMM_OP)
 
 
-@_sparse_op("gpu.spgemm_destroy_descr", "Destroys a SpGEMM operation descriptor.", "%t = gpu.spgemm_destroy_descr async [%dep] %desc")
+@_sparse_op("gpu.spgemm_destroy_descr")
 def _spgemm_destroy_descr(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(SPGEMM_OP))
     c.optional_attr_dict(st)
 
 
-@_sparse_op(
-    "gpu.spgemm_work_estimation_or_compute",
-    "The work estimation or compute phase of a SpGEMM.",
-    "%size, %t = gpu.spgemm_work_estimation_or_compute async [%dep] {COMPUTE} %spA[{T}], %spB[{T}], %spC, %desc, %size0, %buf : f32 into memref<0xi8>",
-)
+@_sparse_op("gpu.spgemm_work_estimation_or_compute")
 def _spgemm_work(c: Cursor, st: OpState) -> None:
     kind = _braced_keyword(c, ("WORK_ESTIMATION", "COMPUTE"))
     if kind is None:
@@ -947,11 +589,7 @@ def _spgemm_work(c: Cursor, st: OpState) -> None:
     st.result_types.append(T.INDEX)
 
 
-@_sparse_op(
-    "gpu.spgemm_copy",
-    "Copies the result of a SpGEMM into its output matrix.",
-    "%t = gpu.spgemm_copy async [%dep] %spA[{T}], %spB[{T}], %spC, %desc : f32",
-)
+@_sparse_op("gpu.spgemm_copy")
 def _spgemm_copy(c: Cursor, st: OpState) -> None:
     _handle(c, st, SP_MAT, "modeA")
     c.punct(",")
@@ -965,22 +603,14 @@ def _spgemm_copy(c: Cursor, st: OpState) -> None:
     st.properties["computeType"] = c.attr()
 
 
-@_sparse_op(
-    "gpu.spmat_get_size",
-    "The number of rows, columns and nonzeros of a sparse matrix.",
-    "%rows, %cols, %nnz, %t = gpu.spmat_get_size async [%dep] %sp",
-)
+@_sparse_op("gpu.spmat_get_size")
 def _spmat_get_size(c: Cursor, st: OpState) -> None:
     st.refs.append(c.operand(SP_MAT))
     c.optional_attr_dict(st)
     st.result_types.extend([T.INDEX, T.INDEX, T.INDEX])
 
 
-@_sparse_op(
-    "gpu.set_csr_pointers",
-    "Sets the position, coordinate and value buffers of a CSR matrix.",
-    "%t = gpu.set_csr_pointers async [%dep] %sp, %pos, %crd, %val : memref<?xindex>, memref<?xindex>, memref<?xf32>",
-)
+@_sparse_op("gpu.set_csr_pointers")
 def _set_csr_pointers(c: Cursor, st: OpState) -> None:
     first = [c.operand(SP_MAT)]
     _operands_with_types(c, st, first, 3)

@@ -43,6 +43,14 @@ _ENUMS = (
         "all_reduce_op",
         "the reduction",
     ),
+    EnumDef("GPU_BroadcastTypeAttr", ("first_active_lane", "specific_lane"), "gpu", "broadcast", "the broadcast type"),
+    EnumDef(
+        "MMAElementWiseAttr",
+        ("addf", "mulf", "subf", "maxf", "minf", "divf", "addi", "muli", "subi", "divs", "divu", "negatef", "negates", "extf"),
+        "gpu",
+        "mma_element_wise",
+        "the elementwise operation",
+    ),
     EnumDef(
         "Arith_CmpIPredicateAttr",
         ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"),

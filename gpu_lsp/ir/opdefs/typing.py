@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from gpu_lsp.ir import types as T
@@ -25,9 +26,25 @@ def _element(ty: T.Type) -> T.Type:
     return element if isinstance(element, T.Type) else ty
 
 
+_SCALAR = re.compile(r"(?P<sign>[su]?)i(?P<width>\d+)|(?P<float>bf16|f16|f32|f64)")
+
+
+def _mma_element(ty: T.Type) -> T.Type:
+    """The element type of `!gpu.mma_matrix<16x16xf16, "AOp">` (f16), else unknown."""
+    if not (isinstance(ty, T.DialectType) and ty.dialect == "gpu" and ty.name == "mma_matrix" and ty.body):
+        return T.UNKNOWN
+    found = _SCALAR.fullmatch(ty.body.split(",", 1)[0].rsplit("x", 1)[-1].strip())
+    if found is None:
+        return T.UNKNOWN
+    if found["float"]:
+        return T.FloatType(found["float"])
+    return T.IntegerType(int(found["width"]), found["sign"])
+
+
 _TRANSFORMS: dict[str, Callable[[T.Type], T.Type]] = {
     "same": lambda ty: ty,
     "element": _element,
+    "mma_element": _mma_element,
 }
 
 
