@@ -46,7 +46,7 @@ _ENUMS = (
     EnumDef("GPU_BroadcastTypeAttr", ("first_active_lane", "specific_lane"), "gpu", "broadcast", "the broadcast type"),
     EnumDef(
         "MMAElementWiseAttr",
-        ("addf", "mulf", "subf", "maxf", "minf", "divf", "addi", "muli", "subi", "divs", "divu", "negatef", "negates", "extf"),
+        ("addf", "mulf", "subf", "maxf", "minf", "divf", "addi", "muli", "subi", "divs", "divu", "negatef", "negates", "extf", "truncf"),
         "gpu",
         "mma_element_wise",
         "the elementwise operation",
