@@ -12,14 +12,10 @@ from gpu_lsp.ir.attributes import (
     UnitAttr,
 )
 from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, custom_reader
-
-REDUCTION_KINDS = (
-    "add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf",
-    "and", "or", "xor", "minimumf", "maximumf",
-)
 
 
 def segments(*sizes: int) -> DenseArrayAttr:
@@ -56,17 +52,6 @@ def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
 def add_token(st: OpState, is_async: bool) -> None:
     if is_async:
         st.result_types.append(T.TOKEN)
-
-
-def read_reduction_kind(c: Cursor, st: OpState, required: bool) -> None:
-    tok = c.peek()
-    if c.is_token("BARE") and not c.is_keyword("uniform"):
-        c.next()
-        if tok.value not in REDUCTION_KINDS:
-            c.fail("invalid op kind", tok)
-        st.properties["op"] = DialectAttr("gpu", "", f"all_reduce_op {tok.value}")
-    elif required:
-        c.fail("invalid op kind")
 
 
 def read_attributions(c: Cursor, st: OpState, keyword: str) -> list[ArgDef]:
@@ -265,48 +250,6 @@ def _launch_func(c: Cursor, st: OpState) -> None:
 # --- collectives, synchronisation and debug ---------------------------------------------------
 
 
-@reader("gpu.all_reduce")
-def _all_reduce(c: Cursor, st: OpState) -> None:
-    read_reduction_kind(c, st, required=False)
-    value = c.operand()
-    if c.optional_keyword("uniform"):
-        st.properties["uniform"] = UnitAttr()
-    region = c.region()
-    st.add_region(region)
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    if fn.inputs:
-        value.type = fn.inputs[0]
-    st.refs.append(value)
-    st.result_types.extend(fn.results)
-
-
-@reader("gpu.subgroup_reduce")
-def _subgroup_reduce(c: Cursor, st: OpState) -> None:
-    read_reduction_kind(c, st, required=True)
-    value = c.operand()
-    if c.optional_keyword("uniform"):
-        st.properties["uniform"] = UnitAttr()
-    if c.optional_keyword("cluster"):
-        sub = c.group("(")
-        sub.keyword("size")
-        sub.punct("=")
-        st.properties["cluster_size"] = IntegerAttr(sub.integer(), T.I32)
-        if sub.optional_punct(","):
-            sub.keyword("stride")
-            sub.punct("=")
-            st.properties["cluster_stride"] = IntegerAttr(sub.integer(), T.I32)
-        sub.done()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    if fn.inputs:
-        value.type = fn.inputs[0]
-    st.refs.append(value)
-    st.result_types.extend(fn.results)
-
-
 @reader("gpu.warp_execute_on_lane_0")
 def _warp_execute(c: Cursor, st: OpState) -> None:
     sub = c.group("(")
@@ -334,6 +277,20 @@ def _warp_execute(c: Cursor, st: OpState) -> None:
 
 
 # --- custom<AsyncDependencies> ---------------------------------------------------------------
+
+
+@custom_reader("AllReduceOperation")
+def _all_reduce_operation(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """`custom<AllReduceOperation>($op)`: an optional reduction keyword (upstream's parseAllReduceOperation)."""
+    (op,) = args
+    assert isinstance(op, Var)
+    if not c.is_token("BARE"):
+        return
+    kind = c.next().value
+    enum = ENUMS["GPU_AllReduceOperationAttr"]
+    if kind not in enum.cases:
+        c.fail("invalid op kind")
+    st.properties[op.name] = enum.attribute(kind)
 
 
 @custom_reader("AsyncDependencies")

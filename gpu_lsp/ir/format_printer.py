@@ -145,7 +145,12 @@ def _present(ctx: FormatContext, anchor: str | None) -> bool:
     region_index = next((k for k, r in enumerate(definition.regions or ()) if r.name == anchor), None)
     if region_index is not None:
         return region_index < len(ctx.op.regions) and bool(ctx.op.regions[region_index].blocks)
-    return ctx.op.get_attr(anchor) is not None
+    attr = ctx.op.get_attr(anchor)
+    declared = definition.attribute(anchor)
+    if attr is not None and declared is not None and declared.default is not None:
+        # ODS leaves out a group whose default-valued anchor holds its default.
+        return _attribute_text(ctx.p, declared.constraint, attr) != declared.default
+    return attr is not None
 
 
 def _variable(ctx: FormatContext, name: str) -> None:

@@ -277,6 +277,11 @@ def _finish(st: OpState, fs: FormatState) -> None:
         if types is None:
             types = [T.UNKNOWN] if arg.kind == SINGLE else []
         st.result_types.extend(types)
+    for attr in op.attributes:
+        if attr.populated and attr.name not in st.properties and attr.name not in st.attributes:
+            default = _default_attribute(attr)
+            if default is not None:
+                st.properties[attr.name] = default
     if op.has("attr_sized_operands"):
         sizes = tuple(len(fs.operands.get(arg.name, [])) for arg in op.operands or ())
         st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, sizes)
@@ -285,6 +290,14 @@ def _finish(st: OpState, fs: FormatState) -> None:
             st.add_region(raw)
     for arg in op.successors or ():
         st.successors.extend(fs.successors.get(arg.name, []))
+
+
+def _default_attribute(attr: AttrArg) -> Attribute | None:
+    """A DefaultValuedAttr's default as upstream's populateDefaultProperties sets it (integers only)."""
+    ty = _INTEGER_ATTRS.get(attr.constraint)
+    if ty is None or attr.default is None or not attr.default.lstrip("-").isdigit():
+        return None
+    return IntegerAttr(int(attr.default), ty)
 
 
 def _count(fs: FormatState, arg: Arg, is_operand: bool) -> int:

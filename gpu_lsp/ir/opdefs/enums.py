@@ -34,22 +34,22 @@ class EnumDef:
 
 
 _ENUMS = (
-    EnumDef("GPU_DimensionAttr", ("x", "y", "z"), "gpu", "dim", "the dimension"),
-    EnumDef("GPU_ShuffleModeAttr", ("xor", "up", "down", "idx"), "gpu", "shuffle_mode", "the shuffle mode"),
+    EnumDef("GPU_DimensionAttr", ("x", "y", "z"), "gpu", "dim", "::mlir::gpu::Dimension"),
+    EnumDef("GPU_ShuffleModeAttr", ("xor", "up", "down", "idx"), "gpu", "shuffle_mode", "::mlir::gpu::ShuffleMode"),
     EnumDef(
         "GPU_AllReduceOperationAttr",
         ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or", "xor", "minimumf", "maximumf"),
         "gpu",
         "all_reduce_op",
-        "the reduction",
+        "::mlir::gpu::AllReduceOperation",
     ),
-    EnumDef("GPU_BroadcastTypeAttr", ("first_active_lane", "specific_lane"), "gpu", "broadcast", "the broadcast type"),
+    EnumDef("GPU_BroadcastTypeAttr", ("first_active_lane", "specific_lane"), "gpu", "broadcast", "::mlir::gpu::BroadcastType"),
     EnumDef(
         "MMAElementWiseAttr",
         ("addf", "mulf", "subf", "maxf", "minf", "divf", "addi", "muli", "subi", "divs", "divu", "negatef", "negates", "extf", "truncf"),
         "gpu",
         "mma_element_wise",
-        "the elementwise operation",
+        "::mlir::gpu::MMAElementwiseOp",
     ),
     EnumDef(
         "Arith_CmpIPredicateAttr",

@@ -170,13 +170,25 @@ OPS = (
     declare(
         "gpu.all_reduce",
         "Reduces a value across all threads of the workgroup, with a kind or a region.",
-        syntax="%r = gpu.all_reduce [add|mul|...] %v [uniform] [{ region }] : (T) -> (T)",
+        ins="AnyIntegerOrFloat:$value, OptionalAttr<GPU_AllReduceOperationAttr>:$op, UnitAttr:$uniform",
+        outs="AnyIntegerOrFloat:$result",
+        regions="AnyRegion:$body",
+        format="custom<AllReduceOperation>($op) $value (`uniform` $uniform^)? $body attr-dict `:` functional-type(operands, results)",
     ),
     declare(
         "gpu.subgroup_reduce",
         "Reduces a value across the lanes of a subgroup, optionally in clusters.",
         traits="pure",
-        syntax="%r = gpu.subgroup_reduce add %v [uniform] [cluster(size = N[, stride = M])] : (T) -> T",
+        ins=(
+            "AnyIntegerOrFloatOr1DVector:$value, GPU_AllReduceOperationAttr:$op, UnitAttr:$uniform, "
+            'OptionalAttr<I32Attr>:$cluster_size, DefaultValuedAttr<I32Attr, "1">:$cluster_stride'
+        ),
+        outs="AnyIntegerOrFloatOr1DVector:$result",
+        format=(
+            "custom<AllReduceOperation>($op) $value (`uniform` $uniform^)? "
+            "(`cluster` `(` `size` `=` $cluster_size^ (`,` `stride` `=` $cluster_stride^)? `)`)? "
+            "attr-dict `:` functional-type(operands, results)"
+        ),
     ),
     declare(
         "gpu.shuffle",

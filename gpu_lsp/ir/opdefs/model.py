@@ -46,6 +46,7 @@ class AttrArg:
     constraint: str
     optional: bool = False
     default: str | None = None
+    populated: bool = False  # DefaultValuedAttr/Prop: the parser sets the default when absent
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,8 @@ def _attr_arg(constraint: str, name: str) -> AttrArg:
         return AttrArg(name, "UnitAttr", optional=True)
     pieces = split_top_level(inner or "")
     default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
-    return AttrArg(name, pieces[0] if pieces else "Attr", optional=True, default=default)
+    populated = wrapper in ("DefaultValuedAttr", "DefaultValuedProp")
+    return AttrArg(name, pieces[0] if pieces else "Attr", optional=True, default=default, populated=populated)
 
 
 def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:

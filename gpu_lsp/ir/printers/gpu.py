@@ -215,33 +215,15 @@ def _launch_func(p: OpPrinter, op: Operation) -> None:
 # --- collectives ------------------------------------------------------------------------------
 
 
-@printer("gpu.all_reduce")
-def _all_reduce(p: OpPrinter, op: Operation) -> None:
-    kind = op.get_attr("op")
-    p.write(" " + (enum_keyword(kind) if kind is not None else ""))
-    p.write(" " + p.value(op.operands[0]))
-    if op.get_attr("uniform") is not None:
-        p.write(" uniform")
-    p.write(" ")
-    p.region(op.regions[0])
-    p.attr_dict(op, ("op", "uniform"))
-    p.write(" : " + p.functional_type(op))
-
-
-@printer("gpu.subgroup_reduce")
-def _subgroup_reduce(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + enum_keyword(op.get_attr("op")) + " " + p.value(op.operands[0]))
-    if op.get_attr("uniform") is not None:
-        p.write(" uniform")
-    size = op.get_attr("cluster_size")
-    if isinstance(size, IntegerAttr):
-        p.write(f" cluster(size = {size.value}")
-        stride = op.get_attr("cluster_stride")
-        if isinstance(stride, IntegerAttr) and stride.value != 1:
-            p.write(f", stride = {stride.value}")
-        p.write(")")
-    p.attr_dict(op, ("op", "uniform", "cluster_size", "cluster_stride"))
-    p.write(" : " + p.functional_type(op))
+@custom_printer("AllReduceOperation")
+def _all_reduce_operation(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    """`custom<AllReduceOperation>($op)`: the reduction keyword when there is one."""
+    (op,) = args
+    assert isinstance(op, Var)
+    ctx.space()
+    kind = ctx.op.get_attr(op.name)
+    if kind is not None:
+        ctx.p.write(enum_keyword(kind))
 
 
 @result_names("gpu.shuffle")
