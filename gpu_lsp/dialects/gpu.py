@@ -14,6 +14,7 @@ from gpu_lsp.ir.attributes import (
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
+from gpu_lsp.ir.opdefs.typing import buildable_type
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, custom_reader
 
@@ -305,9 +306,17 @@ def _async_dependencies(c: Cursor, st: OpState, fs: FormatState, args: tuple[Dir
 
 # --- sparse (cuSPARSE / cuSPARSELt) ops -------------------------------------------------------
 
-DN_TENSOR = T.DialectType("gpu", "sparse.dntensor_handle")
-SP_MAT = T.DialectType("gpu", "sparse.spmat_handle")
-SPGEMM_OP = T.DialectType("gpu", "sparse.spgemmop_handle")
+
+
+def _buildable(constraint: str) -> T.Type:
+    ty = buildable_type(constraint)
+    assert ty is not None, constraint
+    return ty
+
+
+DN_TENSOR = _buildable("GPU_SparseDnTensorHandle")
+SP_MAT = _buildable("GPU_SparseSpMatHandle")
+SPGEMM_OP = _buildable("GPU_SparseSpGEMMOpHandle")
 TRANSPOSE_MODES = ("NON_TRANSPOSE", "TRANSPOSE", "CONJUGATE_TRANSPOSE")
 
 
@@ -370,45 +379,6 @@ def _sparse_op(name: str):
     return wrap
 
 
-@_sparse_op("gpu.create_dn_tensor")
-def _create_dn_tensor(c: Cursor, st: OpState) -> None:
-    mem = c.operand()
-    dims = []
-    while c.optional_punct(","):
-        dims.append(c.operand())
-    c.optional_attr_dict(st)
-    c.punct(":")
-    for k, r in enumerate(dims):
-        if k:
-            c.punct(",")
-        r.type = c.type()
-    c.keyword("into")
-    mem.type = c.type()
-    st.refs.extend([mem] + dims)
-    st.result_types.append(DN_TENSOR)
-
-
-@_sparse_op("gpu.destroy_dn_tensor")
-def _destroy_dn_tensor(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(DN_TENSOR))
-    c.optional_attr_dict(st)
-
-
-def _create_sparse(name: str, sizes: int, buffers: int) -> None:
-    @_sparse_op(name)
-    def parse(c: Cursor, st: OpState) -> None:
-        first = _index_operands(c, sizes)
-        _operands_with_types(c, st, first, buffers)
-        st.result_types.append(SP_MAT)
-
-
-_create_sparse("gpu.create_coo", 3, 3)
-_create_sparse("gpu.create_coo_aos", 3, 2)
-_create_sparse("gpu.create_csr", 3, 3)
-_create_sparse("gpu.create_csc", 3, 3)
-_create_sparse("gpu.create_bsr", 5, 3)
-
-
 @_sparse_op("gpu.create_2to4_spmat")
 def _create_2to4(c: Cursor, st: OpState) -> None:
     flag = _braced_keyword(c, ("NONE", "PRUNE_ONLY", "PRUNE_AND_CHECK"))
@@ -417,12 +387,6 @@ def _create_2to4(c: Cursor, st: OpState) -> None:
     first = _index_operands(c, 2)
     _operands_with_types(c, st, first, 1)
     st.result_types.append(SP_MAT)
-
-
-@_sparse_op("gpu.destroy_sp_mat")
-def _destroy_sp_mat(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(SP_MAT))
-    c.optional_attr_dict(st)
 
 
 def _into_compute_type(c: Cursor, st: OpState) -> None:
@@ -508,18 +472,6 @@ def _sddmm(c: Cursor, st: OpState) -> None:
     _into_compute_type(c, st)
 
 
-@_sparse_op("gpu.spgemm_create_descr")
-def _spgemm_create_descr(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    st.result_types.append(SPGEMM_OP)
-
-
-@_sparse_op("gpu.spgemm_destroy_descr")
-def _spgemm_destroy_descr(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(SPGEMM_OP))
-    c.optional_attr_dict(st)
-
-
 @_sparse_op("gpu.spgemm_work_estimation_or_compute")
 def _spgemm_work(c: Cursor, st: OpState) -> None:
     kind = _braced_keyword(c, ("WORK_ESTIMATION", "COMPUTE"))
@@ -558,16 +510,3 @@ def _spgemm_copy(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     c.punct(":")
     st.properties["computeType"] = c.attr()
-
-
-@_sparse_op("gpu.spmat_get_size")
-def _spmat_get_size(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(SP_MAT))
-    c.optional_attr_dict(st)
-    st.result_types.extend([T.INDEX, T.INDEX, T.INDEX])
-
-
-@_sparse_op("gpu.set_csr_pointers")
-def _set_csr_pointers(c: Cursor, st: OpState) -> None:
-    first = [c.operand(SP_MAT)]
-    _operands_with_types(c, st, first, 3)

@@ -382,38 +382,88 @@ OPS = (
         "gpu.create_dn_tensor",
         "Creates a dense tensor (vector or matrix) handle over a buffer.",
         traits="async",
-        syntax="%dn, %t = gpu.create_dn_tensor async [%dep] %mem, %rows, %cols : index, index into memref<?xf64>",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$memref, Variadic<Index>:$dims",
+        outs="GPU_SparseDnTensorHandle:$dnTensor, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $memref `,` $dims attr-dict `:` "
+            "type($dims) `into` type($memref)"
+        ),
     ),
-    declare("gpu.destroy_dn_tensor", "Destroys a dense tensor handle.", traits="async", syntax="%t = gpu.destroy_dn_tensor async [%dep] %dn"),
+    declare(
+        "gpu.destroy_dn_tensor",
+        "Destroys a dense tensor handle.",
+        traits="async",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseDnTensorHandle:$dnTensor",
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnTensor attr-dict",
+    ),
     declare(
         "gpu.create_coo",
         "Creates a sparse matrix handle in COO format.",
         traits="async",
-        syntax="%sp, %t = gpu.create_coo async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, "
+            "AnyMemRef:$rowIdxs, AnyMemRef:$colIdxs, AnyMemRef:$values"
+        ),
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` "
+            "$rowIdxs `,` $colIdxs `,` $values attr-dict `:` type($rowIdxs) `,` type($colIdxs) `,` type($values)"
+        ),
     ),
     declare(
         "gpu.create_coo_aos",
         "Creates a sparse matrix handle in COO array-of-structs format.",
         traits="async",
-        syntax="%sp, %t = gpu.create_coo_aos async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$idxs, AnyMemRef:$values",
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $idxs "
+            "`,` $values attr-dict `:` type($idxs) `,` type($values)"
+        ),
     ),
     declare(
         "gpu.create_csr",
         "Creates a sparse matrix handle in CSR format.",
         traits="async",
-        syntax="%sp, %t = gpu.create_csr async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$rowPos, "
+            "AnyMemRef:$colIdxs, AnyMemRef:$values"
+        ),
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $rowPos "
+            "`,` $colIdxs `,` $values attr-dict `:` type($rowPos) `,` type($colIdxs) `,` type($values)"
+        ),
     ),
     declare(
         "gpu.create_csc",
         "Creates a sparse matrix handle in CSC format.",
         traits="async",
-        syntax="%sp, %t = gpu.create_csc async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$colPos, "
+            "AnyMemRef:$rowIdxs, AnyMemRef:$values"
+        ),
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $colPos "
+            "`,` $rowIdxs `,` $values attr-dict `:` type($colPos) `,` type($rowIdxs) `,` type($values)"
+        ),
     ),
     declare(
         "gpu.create_bsr",
         "Creates a sparse matrix handle in BSR format.",
         traits="async",
-        syntax="%sp, %t = gpu.create_bsr async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$brows, Index:$bcols, Index:$bnnz, "
+            "Index:$rBlockSize, Index:$cBlockSize, AnyMemRef:$bRowPos, AnyMemRef:$bColIdxs, AnyMemRef:$values"
+        ),
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $brows `,` $bcols `,` $bnnz `,` "
+            "$rBlockSize `,` $cBlockSize `,` $bRowPos `,` $bColIdxs `,` $values attr-dict `:` type($bRowPos) `,` "
+            "type($bColIdxs) `,` type($values)"
+        ),
     ),
     declare(
         "gpu.create_2to4_spmat",
@@ -421,7 +471,14 @@ OPS = (
         traits="async",
         syntax="%sp, %t = gpu.create_2to4_spmat async [%dep] {PRUNE_AND_CHECK} %rows, %cols, %mem : memref<?xf16>",
     ),
-    declare("gpu.destroy_sp_mat", "Destroys a sparse matrix handle.", traits="async", syntax="%t = gpu.destroy_sp_mat async [%dep] %sp"),
+    declare(
+        "gpu.destroy_sp_mat",
+        "Destroys a sparse matrix handle.",
+        traits="async",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat attr-dict",
+    ),
     declare(
         "gpu.spmv_buffer_size",
         "The workspace size of a SpMV.",
@@ -462,13 +519,17 @@ OPS = (
         "gpu.spgemm_create_descr",
         "Creates a SpGEMM operation descriptor.",
         traits="async",
-        syntax="%desc, %t = gpu.spgemm_create_descr async [%dep]",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies",
+        outs="GPU_SparseSpGEMMOpHandle:$desc, Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) attr-dict",
     ),
     declare(
         "gpu.spgemm_destroy_descr",
         "Destroys a SpGEMM operation descriptor.",
         traits="async",
-        syntax="%t = gpu.spgemm_destroy_descr async [%dep] %desc",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc",
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $desc attr-dict",
     ),
     declare(
         "gpu.spgemm_work_estimation_or_compute",
@@ -489,12 +550,22 @@ OPS = (
         "gpu.spmat_get_size",
         "The number of rows, columns and nonzeros of a sparse matrix.",
         traits="async",
-        syntax="%rows, %cols, %nnz, %t = gpu.spmat_get_size async [%dep] %sp",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
+        outs="Index:$rows, Index:$cols, Index:$nnz, Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat attr-dict",
     ),
     declare(
         "gpu.set_csr_pointers",
         "Sets the position, coordinate and value buffers of a CSR matrix.",
         traits="async",
-        syntax="%t = gpu.set_csr_pointers async [%dep] %sp, %pos, %crd, %val : memref<?xindex>, memref<?xindex>, memref<?xf32>",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat, AnyMemRef:$positions, "
+            "AnyMemRef:$coordinates, AnyMemRef:$values"
+        ),
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat `,` $positions `,` "
+            "$coordinates `,` $values attr-dict `:` type($positions) `,` type($coordinates) `,` type($values)"
+        ),
     ),
 )

@@ -12,6 +12,9 @@ _BUILDABLE: dict[str, T.Type] = {
     "Index": T.INDEX, "I1": T.I1, "I8": T.I8, "I16": T.IntegerType(16), "I32": T.I32, "I64": T.I64,
     "F16": T.F16, "BF16": T.FloatType("bf16"), "F32": T.F32, "F64": T.F64, "NoneType": T.NONE,
     "GPU_AsyncToken": T.TOKEN,
+    "GPU_SparseDnTensorHandle": T.DialectType("gpu", "sparse.dntensor_handle"),
+    "GPU_SparseSpMatHandle": T.DialectType("gpu", "sparse.spmat_handle"),
+    "GPU_SparseSpGEMMOpHandle": T.DialectType("gpu", "sparse.spgemmop_handle"),
 }
 
 

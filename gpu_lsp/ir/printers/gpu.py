@@ -274,7 +274,7 @@ def _alloc_names(op: Operation):
         yield 1, "asyncToken"
 
 
-# --- sparse (cuSPARSE) ops: printed from their source text, with upstream's result names -------
+# --- sparse (cuSPARSE) ops: upstream's result names; those with hand-written readers print from source
 
 _SPARSE_NAMES = {
     "gpu.create_coo": "spmat", "gpu.create_coo_aos": "spmat", "gpu.create_csr": "spmat",
@@ -302,7 +302,7 @@ def _sparse_names(op: Operation):
 
 
 # Generic form: gpu.func's symbol name is a discardable attribute upstream, gpu.launch's
-# attribution count a property; the sparse ops' IR lacks their segment sizes.
+# attribution count a property; the IR of the sparse ops read by hand lacks their segment sizes.
 GENERIC_DISCARDABLE["gpu.func"] = frozenset(("sym_name",))
 GENERIC_PROPERTIES["gpu.launch"] = frozenset(("workgroup_attributions",))
 
@@ -328,6 +328,7 @@ def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
 
 GENERIC_EXTRA["gpu.func"] = _func_generic
 IMPLICIT_TERMINATOR["gpu.warp_execute_on_lane_0"] = "gpu.yield"
-GENERIC_FROM_SOURCE.update((*_SPARSE_NAMES, "gpu.spmat_get_size", "gpu.destroy_dn_tensor", "gpu.destroy_sp_mat",
-                            "gpu.spmv", "gpu.spmm", "gpu.sddmm", "gpu.spgemm_destroy_descr", "gpu.spgemm_copy",
-                            "gpu.set_csr_pointers"))
+GENERIC_FROM_SOURCE.update((
+    "gpu.create_2to4_spmat", "gpu.spmv_buffer_size", "gpu.spmv", "gpu.spmm_buffer_size", "gpu.spmm",
+    "gpu.sddmm_buffer_size", "gpu.sddmm", "gpu.spgemm_work_estimation_or_compute", "gpu.spgemm_copy",
+))
