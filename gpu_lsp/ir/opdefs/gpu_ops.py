@@ -388,6 +388,7 @@ OPS = (
             "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $memref `,` $dims attr-dict `:` "
             "type($dims) `into` type($memref)"
         ),
+        syntax="%dn, %t = gpu.create_dn_tensor async [%dep] %mem, %rows, %cols : index, index into memref<?xf64>",
     ),
     declare(
         "gpu.destroy_dn_tensor",
@@ -396,6 +397,7 @@ OPS = (
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseDnTensorHandle:$dnTensor",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
         format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnTensor attr-dict",
+        syntax="%t = gpu.destroy_dn_tensor async [%dep] %dn",
     ),
     declare(
         "gpu.create_coo",
@@ -410,6 +412,7 @@ OPS = (
             "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` "
             "$rowIdxs `,` $colIdxs `,` $values attr-dict `:` type($rowIdxs) `,` type($colIdxs) `,` type($values)"
         ),
+        syntax="%sp, %t = gpu.create_coo async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_coo_aos",
@@ -421,6 +424,7 @@ OPS = (
             "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $idxs "
             "`,` $values attr-dict `:` type($idxs) `,` type($values)"
         ),
+        syntax="%sp, %t = gpu.create_coo_aos async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_csr",
@@ -435,6 +439,7 @@ OPS = (
             "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $rowPos "
             "`,` $colIdxs `,` $values attr-dict `:` type($rowPos) `,` type($colIdxs) `,` type($values)"
         ),
+        syntax="%sp, %t = gpu.create_csr async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_csc",
@@ -449,6 +454,7 @@ OPS = (
             "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $colPos "
             "`,` $rowIdxs `,` $values attr-dict `:` type($colPos) `,` type($rowIdxs) `,` type($values)"
         ),
+        syntax="%sp, %t = gpu.create_csc async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_bsr",
@@ -464,6 +470,7 @@ OPS = (
             "$rBlockSize `,` $cBlockSize `,` $bRowPos `,` $bColIdxs `,` $values attr-dict `:` type($bRowPos) `,` "
             "type($bColIdxs) `,` type($values)"
         ),
+        syntax="%sp, %t = gpu.create_bsr async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_2to4_spmat",
@@ -478,6 +485,7 @@ OPS = (
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
         format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat attr-dict",
+        syntax="%t = gpu.destroy_sp_mat async [%dep] %sp",
     ),
     declare(
         "gpu.spmv_buffer_size",
@@ -522,6 +530,7 @@ OPS = (
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies",
         outs="GPU_SparseSpGEMMOpHandle:$desc, Optional<GPU_AsyncToken>:$asyncToken",
         format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) attr-dict",
+        syntax="%desc, %t = gpu.spgemm_create_descr async [%dep]",
     ),
     declare(
         "gpu.spgemm_destroy_descr",
@@ -530,6 +539,7 @@ OPS = (
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
         format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $desc attr-dict",
+        syntax="%t = gpu.spgemm_destroy_descr async [%dep] %desc",
     ),
     declare(
         "gpu.spgemm_work_estimation_or_compute",
@@ -553,6 +563,7 @@ OPS = (
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
         outs="Index:$rows, Index:$cols, Index:$nnz, Optional<GPU_AsyncToken>:$asyncToken",
         format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat attr-dict",
+        syntax="%rows, %cols, %nnz, %t = gpu.spmat_get_size async [%dep] %sp",
     ),
     declare(
         "gpu.set_csr_pointers",
@@ -567,5 +578,6 @@ OPS = (
             "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat `,` $positions `,` "
             "$coordinates `,` $values attr-dict `:` type($positions) `,` type($coordinates) `,` type($values)"
         ),
+        syntax="%t = gpu.set_csr_pointers async [%dep] %sp, %pos, %crd, %val : memref<?xindex>, memref<?xindex>, memref<?xf32>",
     ),
 )
