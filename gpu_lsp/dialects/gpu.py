@@ -6,7 +6,6 @@ from gpu_lsp.dialects.common import read_signature
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     DenseArrayAttr,
-    DialectAttr,
     IntegerAttr,
     StringAttr,
     UnitAttr,
@@ -304,209 +303,39 @@ def _async_dependencies(c: Cursor, st: OpState, fs: FormatState, args: tuple[Dir
     fs.operands[deps.name] = refs
 
 
-# --- sparse (cuSPARSE / cuSPARSELt) ops -------------------------------------------------------
+# --- gpu.spmm_buffer_size: its variadic results need resultSegmentSizes, which formats do not write
 
 
-
-def _buildable(constraint: str) -> T.Type:
+def _handle_type(constraint: str) -> T.Type:
     ty = buildable_type(constraint)
     assert ty is not None, constraint
     return ty
 
 
-DN_TENSOR = _buildable("GPU_SparseDnTensorHandle")
-SP_MAT = _buildable("GPU_SparseSpMatHandle")
-SPGEMM_OP = _buildable("GPU_SparseSpGEMMOpHandle")
-TRANSPOSE_MODES = ("NON_TRANSPOSE", "TRANSPOSE", "CONJUGATE_TRANSPOSE")
-
-
-def _braced_keyword(c: Cursor, allowed: tuple[str, ...]) -> str | None:
-    """`{KEYWORD}` (lexed as a dictionary token): a transpose mode, prune flag or SpGEMM kind."""
-    item = c.peek()
-    if not c.is_attr_dict():
-        return None
-    word = item.value[1:-1].strip()
-    if word not in allowed:
-        c.fail(f"expected one of {', '.join(allowed)}", item)
-    c.next()
-    return word
-
-
-def _handle(c: Cursor, st: OpState, ty: T.Type, mode: str | None = None) -> None:
-    """A handle operand, optionally followed by its `{TRANSPOSE}` mode."""
+def _handle(c: Cursor, st: OpState, ty: T.Type, mode: str) -> None:
+    """A handle operand and its optional `{TRANSPOSE}` mode (lexed as a dictionary token)."""
     st.refs.append(c.operand(ty))
-    if mode is not None:
-        word = _braced_keyword(c, TRANSPOSE_MODES)
-        if word is not None:
-            st.properties[mode] = DialectAttr("gpu", "", f"mat_transpose_mode {word}")
+    item = c.peek()
+    if c.is_attr_dict():
+        modes = ENUMS["GPU_TransposeModeAttr"]
+        word = item.value[1:-1].strip()
+        if word not in modes.cases:
+            c.fail(f"expected {modes.what} to be one of: {', '.join(modes.cases)}", item)
+        c.next()
+        st.properties[mode] = modes.attribute(word)
 
 
-def _operands_with_types(c: Cursor, st: OpState, first: list, count: int) -> None:
-    """`, %a, %b, %c : T1, T2, T3` after `first` untyped operands (types for the last `count`)."""
-    refs = []
-    for _ in range(count):
-        c.punct(",")
-        refs.append(c.operand())
-    c.optional_attr_dict(st)
-    c.punct(":")
-    for k, r in enumerate(refs):
-        if k:
-            c.punct(",")
-        r.type = c.type()
-    st.refs.extend(first + refs)
-
-
-def _index_operands(c: Cursor, count: int) -> list:
-    refs = [c.operand(T.INDEX)]
-    for _ in range(count - 1):
-        c.punct(",")
-        refs.append(c.operand(T.INDEX))
-    return refs
-
-
-def _sparse_op(name: str):
-    """Register a sparse op: the reader gets the async flag already read and adds the token."""
-
-    def wrap(fn):
-        def parse(c: Cursor, st: OpState) -> None:
-            is_async, _ = read_async(c, st)
-            fn(c, st)
-            add_token(st, is_async)
-
-        reader(name)(parse)
-        return fn
-
-    return wrap
-
-
-@_sparse_op("gpu.create_2to4_spmat")
-def _create_2to4(c: Cursor, st: OpState) -> None:
-    flag = _braced_keyword(c, ("NONE", "PRUNE_ONLY", "PRUNE_AND_CHECK"))
-    if flag is not None:
-        st.properties["pruneFlag"] = DialectAttr("gpu", "", f"prune_2to4_spmat_flag {flag}")
-    first = _index_operands(c, 2)
-    _operands_with_types(c, st, first, 1)
-    st.result_types.append(SP_MAT)
-
-
-def _into_compute_type(c: Cursor, st: OpState) -> None:
-    c.keyword("into")
-    st.properties["computeType"] = c.attr()
-
-
-@_sparse_op("gpu.spmv_buffer_size")
-def _spmv_buffer_size(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    c.optional_attr_dict(st)
-    _into_compute_type(c, st)
-    st.result_types.append(T.INDEX)
-
-
-@_sparse_op("gpu.spmv")
-def _spmv(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    _operands_with_types(c, st, [], 1)
-    _into_compute_type(c, st)
-
-
-@_sparse_op("gpu.spmm_buffer_size")
+@reader("gpu.spmm_buffer_size")
 def _spmm_buffer_size(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
+    is_async, _ = read_async(c, st)
+    dn_tensor = _handle_type("GPU_SparseDnTensorHandle")
+    _handle(c, st, _handle_type("GPU_SparseSpMatHandle"), "modeA")
     c.punct(",")
-    _handle(c, st, DN_TENSOR, "modeB")
+    _handle(c, st, dn_tensor, "modeB")
     c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
+    st.refs.append(c.operand(dn_tensor))
     c.optional_attr_dict(st)
     st.result_types.extend(c.colon_type_list())
-    _into_compute_type(c, st)
-
-
-@_sparse_op("gpu.spmm")
-def _spmm(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    _handle(c, st, DN_TENSOR, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    buffers = []
-    while c.optional_punct(","):
-        buffers.append(c.operand())
-    c.optional_attr_dict(st)
-    tys = c.colon_type_list()
-    if len(tys) != len(buffers):
-        c.fail(f"expected {len(buffers)} buffer types")
-    for r, t in zip(buffers, tys):
-        r.type = t
-    st.refs.extend(buffers)
-    _into_compute_type(c, st)
-
-
-@_sparse_op("gpu.sddmm_buffer_size")
-def _sddmm_buffer_size(c: Cursor, st: OpState) -> None:
-    _handle(c, st, DN_TENSOR, "modeA")
-    c.punct(",")
-    _handle(c, st, DN_TENSOR, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(SP_MAT))
-    c.optional_attr_dict(st)
-    _into_compute_type(c, st)
-    st.result_types.append(T.INDEX)
-
-
-@_sparse_op("gpu.sddmm")
-def _sddmm(c: Cursor, st: OpState) -> None:
-    _handle(c, st, DN_TENSOR, "modeA")
-    c.punct(",")
-    _handle(c, st, DN_TENSOR, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(SP_MAT))
-    _operands_with_types(c, st, [], 1)
-    _into_compute_type(c, st)
-
-
-@_sparse_op("gpu.spgemm_work_estimation_or_compute")
-def _spgemm_work(c: Cursor, st: OpState) -> None:
-    kind = _braced_keyword(c, ("WORK_ESTIMATION", "COMPUTE"))
-    if kind is None:
-        c.expected("{WORK_ESTIMATION} or {COMPUTE}")
-    st.properties["kind"] = DialectAttr("gpu", "", f"spgemm_work_estimation_or_compute_kind {kind}")
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    _handle(c, st, SP_MAT, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(SP_MAT))
-    c.punct(",")
-    st.refs.append(c.operand(SPGEMM_OP))
-    c.punct(",")
-    st.refs.append(c.operand(T.INDEX))
-    c.punct(",")
-    buffer = c.operand()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    st.properties["computeType"] = c.attr()
     c.keyword("into")
-    buffer.type = c.type()
-    st.refs.append(buffer)
-    st.result_types.append(T.INDEX)
-
-
-@_sparse_op("gpu.spgemm_copy")
-def _spgemm_copy(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    _handle(c, st, SP_MAT, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(SP_MAT))
-    c.punct(",")
-    st.refs.append(c.operand(SPGEMM_OP))
-    c.optional_attr_dict(st)
-    c.punct(":")
     st.properties["computeType"] = c.attr()
+    add_token(st, is_async)

@@ -17,6 +17,7 @@ class EnumDef:
     dialect: str = ""
     mnemonic: str = ""
     what: str = ""
+    default: str | None = None  # ODS's `defaultValue`: an argument of this kind may be left out
 
     def attribute(self, case: str) -> Attribute:
         if self.mnemonic:
@@ -50,6 +51,29 @@ _ENUMS = (
         "gpu",
         "mma_element_wise",
         "::mlir::gpu::MMAElementwiseOp",
+    ),
+    EnumDef(
+        "GPU_TransposeModeAttr",
+        ("NON_TRANSPOSE", "TRANSPOSE", "CONJUGATE_TRANSPOSE"),
+        "gpu",
+        "mat_transpose_mode",
+        "::mlir::gpu::TransposeMode",
+        default="NON_TRANSPOSE",
+    ),
+    EnumDef(
+        "GPU_Prune2To4SpMatFlagAttr",
+        ("NONE", "PRUNE_ONLY", "PRUNE_AND_CHECK"),
+        "gpu",
+        "prune_2to4_spmat_flag",
+        "::mlir::gpu::Prune2To4SpMatFlag",
+        default="PRUNE_AND_CHECK",
+    ),
+    EnumDef(
+        "GPU_SpGEMMWorkEstimationOrComputeKindAttr",
+        ("WORK_ESTIMATION", "COMPUTE"),
+        "gpu",
+        "spgemm_work_estimation_or_compute_kind",
+        "::mlir::gpu::SpGEMMWorkEstimationOrComputeKind",
     ),
     EnumDef(
         "Arith_CmpIPredicateAttr",

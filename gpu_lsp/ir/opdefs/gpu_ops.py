@@ -476,6 +476,15 @@ OPS = (
         "gpu.create_2to4_spmat",
         "Creates a 2:4 structured sparse matrix handle (cuSPARSELt).",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, "
+            "GPU_Prune2To4SpMatFlagAttr:$pruneFlag, AnyMemRef:$memref"
+        ),
+        outs="GPU_SparseSpMatHandle:$spMat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) `{` $pruneFlag `}` $rows `,` $cols "
+            "`,` $memref attr-dict `:` type($memref)"
+        ),
         syntax="%sp, %t = gpu.create_2to4_spmat async [%dep] {PRUNE_AND_CHECK} %rows, %cols, %mem : memref<?xf16>",
     ),
     declare(
@@ -491,12 +500,32 @@ OPS = (
         "gpu.spmv_buffer_size",
         "The workspace size of a SpMV.",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnX, GPU_SparseDnTensorHandle:$dnY, "
+            "TypeAttr:$computeType"
+        ),
+        outs="Index:$bufferSz, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` $dnX "
+            "`,` $dnY attr-dict  `into` $computeType"
+        ),
         syntax="%size, %t = gpu.spmv_buffer_size async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY into f32",
     ),
     declare(
         "gpu.spmv",
         "Sparse matrix times dense vector.",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnX, GPU_SparseDnTensorHandle:$dnY, "
+            "TypeAttr:$computeType, AnyMemRef:$buffer"
+        ),
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` $dnX "
+            "`,` $dnY `,` $buffer attr-dict `:` type($buffer) `into` $computeType"
+        ),
         syntax="%t = gpu.spmv async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY, %buffer : memref<?xf64> into f64",
     ),
     declare(
@@ -509,18 +538,48 @@ OPS = (
         "gpu.spmm",
         "Sparse matrix times dense matrix.",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeB, GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnmatB, "
+            "GPU_SparseDnTensorHandle:$dnmatC, TypeAttr:$computeType, Variadic<AnyMemRef>:$buffers"
+        ),
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatB (`{` $modeB^ `}`)? `,` $dnmatC `,` $buffers attr-dict `:` type($buffers) `into` $computeType"
+        ),
         syntax="%t = gpu.spmm async [%dep] %spA[{T}], %dnB[{T}], %dnC, %buffers : memref<?xf64> into f64",
     ),
     declare(
         "gpu.sddmm_buffer_size",
         "The workspace size of an SDDMM.",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeB, GPU_SparseDnTensorHandle:$dnmatA, GPU_SparseDnTensorHandle:$dnmatB, "
+            "GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType"
+        ),
+        outs="Index:$bufferSz, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatB (`{` $modeB^ `}`)? `,` $spmatC attr-dict `into` $computeType"
+        ),
         syntax="%size, %t = gpu.sddmm_buffer_size async [%dep] %dnA[{T}], %dnB[{T}], %spC into f32",
     ),
     declare(
         "gpu.sddmm",
         "Sampled dense-dense matrix multiplication.",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeB, GPU_SparseDnTensorHandle:$dnmatA, GPU_SparseDnTensorHandle:$dnmatB, "
+            "GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType, AnyMemRef:$buffer"
+        ),
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatB (`{` $modeB^ `}`)? `,` $spmatC `,` $buffer attr-dict `:` type($buffer) `into` $computeType"
+        ),
         syntax="%t = gpu.sddmm async [%dep] %dnA[{T}], %dnB[{T}], %spC, %buffer : memref<?xf64> into f64",
     ),
     declare(
@@ -545,6 +604,18 @@ OPS = (
         "gpu.spgemm_work_estimation_or_compute",
         "The work estimation or compute phase of a SpGEMM.",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc, "
+            "GPU_TransposeModeAttr:$modeA, GPU_TransposeModeAttr:$modeB, GPU_SparseSpMatHandle:$spmatA, "
+            "GPU_SparseSpMatHandle:$spmatB, GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType, Index:$bufferSz, "
+            "AnyMemRef:$buffer, GPU_SpGEMMWorkEstimationOrComputeKindAttr:$kind"
+        ),
+        outs="Index:$bufferSzNew, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) `{` $kind `}` $spmatA (`{` $modeA^ "
+            "`}`)? `,` $spmatB (`{` $modeB^ `}`)? `,` $spmatC `,` $desc `,` $bufferSz `,` $buffer  attr-dict `:` "
+            "$computeType `into` type($buffer)"
+        ),
         syntax=(
             "%size, %t = gpu.spgemm_work_estimation_or_compute async [%dep] {COMPUTE} %spA[{T}], %spB[{T}], %spC, "
             "%desc, %size0, %buf : f32 into memref<0xi8>"
@@ -554,6 +625,16 @@ OPS = (
         "gpu.spgemm_copy",
         "Copies the result of a SpGEMM into its output matrix.",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc, "
+            "GPU_TransposeModeAttr:$modeA, GPU_TransposeModeAttr:$modeB, GPU_SparseSpMatHandle:$spmatA, "
+            "GPU_SparseSpMatHandle:$spmatB, GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType"
+        ),
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` "
+            "$spmatB (`{` $modeB^ `}`)? `,` $spmatC `,` $desc attr-dict `:` $computeType"
+        ),
         syntax="%t = gpu.spgemm_copy async [%dep] %spA[{T}], %spB[{T}], %spC, %desc : f32",
     ),
     declare(

@@ -274,11 +274,11 @@ def _alloc_names(op: Operation):
         yield 1, "asyncToken"
 
 
-# --- sparse (cuSPARSE) ops: upstream's result names; those with hand-written readers print from source
+# --- sparse (cuSPARSE) ops: upstream's result names; spmm_buffer_size (read by hand) prints from source
 
 _SPARSE_NAMES = {
     "gpu.create_coo": "spmat", "gpu.create_coo_aos": "spmat", "gpu.create_csr": "spmat",
-    "gpu.create_csc": "spmat", "gpu.create_bsr": "spmat", "gpu.create_2to4_spmat": "spmat",
+    "gpu.create_csc": "spmat", "gpu.create_bsr": "spmat", "gpu.create_2to4_spmat": "spMat",
     "gpu.create_dn_tensor": "dnTensor", "gpu.spmv_buffer_size": "bufferSz", "gpu.spmm_buffer_size": "bufferSzs",
     "gpu.sddmm_buffer_size": "bufferSz", "gpu.spgemm_create_descr": "desc",
     "gpu.spgemm_work_estimation_or_compute": "bufferSzNew",
@@ -302,7 +302,7 @@ def _sparse_names(op: Operation):
 
 
 # Generic form: gpu.func's symbol name is a discardable attribute upstream, gpu.launch's
-# attribution count a property; the IR of the sparse ops read by hand lacks their segment sizes.
+# attribution count a property; the IR of gpu.spmm_buffer_size (read by hand) lacks its segment sizes.
 GENERIC_DISCARDABLE["gpu.func"] = frozenset(("sym_name",))
 GENERIC_PROPERTIES["gpu.launch"] = frozenset(("workgroup_attributions",))
 
@@ -328,7 +328,4 @@ def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
 
 GENERIC_EXTRA["gpu.func"] = _func_generic
 IMPLICIT_TERMINATOR["gpu.warp_execute_on_lane_0"] = "gpu.yield"
-GENERIC_FROM_SOURCE.update((
-    "gpu.create_2to4_spmat", "gpu.spmv_buffer_size", "gpu.spmv", "gpu.spmm_buffer_size", "gpu.spmm",
-    "gpu.sddmm_buffer_size", "gpu.sddmm", "gpu.spgemm_work_estimation_or_compute", "gpu.spgemm_copy",
-))
+GENERIC_FROM_SOURCE.add("gpu.spmm_buffer_size")
