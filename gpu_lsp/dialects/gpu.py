@@ -15,7 +15,7 @@ from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
 from gpu_lsp.ir.opdefs.typing import buildable_type
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
+from gpu_lsp.parser.format_reader import FormatState, custom_reader, read_format
 
 
 def segments(*sizes: int) -> DenseArrayAttr:
@@ -277,6 +277,14 @@ def _warp_execute(c: Cursor, st: OpState) -> None:
 
 
 # --- custom<AsyncDependencies> ---------------------------------------------------------------
+
+
+@reader("gpu.printf")
+def _printf(c: Cursor, st: OpState) -> None:
+    """The declared format, and a clearer error than a stray operand for the old syntax (no ',')."""
+    read_format(c, st)
+    if c.is_operand():
+        c.expected("',' between the format string and the arguments")
 
 
 @custom_reader("AllReduceOperation")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import OPS
@@ -191,8 +190,8 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
     if isinstance(attr, TypeAttr) and constraint.startswith("TypeAttr"):
         return p.type(attr.type)
     if isinstance(attr, IntegerAttr) and constraint in _INTEGER_ATTRS:
-        # ODS prints a typed integer attribute without its type (the constraint implies it).
-        from gpu_lsp.ir.printer import int_text  # the printer imports this module
-
-        return p.attr(attr) if attr.type == T.I1 else int_text(attr.value, attr.type)
+        # ODS prints a typed integer attribute without its type (printAttributeWithoutType).
+        text = p.attr(attr)
+        suffix = " : " + p.type(attr.type)
+        return text[: -len(suffix)] if text.endswith(suffix) else text
     return p.attr(attr)
