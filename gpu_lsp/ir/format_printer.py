@@ -2,19 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 from gpu_lsp.ir.attributes import Attribute, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
-from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
 from gpu_lsp.ir.opdefs.model import OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
 
-if TYPE_CHECKING:
-    from gpu_lsp.ir.printer import OpPrinter
+
+class OpPrinter(Protocol):
+    """What printing by a format needs of `gpu_lsp.ir.printer.OpPrinter` (which imports this module)."""
+
+    fmt: Any
+
+    def write(self, text: str) -> None: ...
+
+    def values(self, values: Iterable[Value]) -> str: ...
+
+    def types(self, types: Iterable[Any]) -> str: ...
+
+    def type(self, ty: Any) -> str: ...
+
+    def attr(self, attr: Attribute, elide_type: bool = False) -> str: ...
+
+    def attr_dict(self, op: Operation, elided: Iterable[str] = (), keyword: bool = False) -> None: ...
+
+    def region(self, region: Region) -> None: ...
+
+    def block_name(self, block: Block) -> str: ...
+
 
 _INTEGER_ATTRS = frozenset({"I1Attr", "I8Attr", "I16Attr", "I32Attr", "I64Attr", "IndexAttr", "SI32Attr", "UI32Attr", "SI64Attr", "UI64Attr"})
 
