@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from gpu_lsp.ir.opdefs.enums import ENUMS
+
 # The newest LLVM major version the project describes, and the default `mlir-version`.
 NEWEST = 23
 # The oldest version `mlir-version` accepts (the rows below go back to it).
@@ -203,9 +205,7 @@ class SyntaxFact:
 
 
 def _reduction_kinds() -> frozenset[str]:
-    from gpu_lsp.dialects.gpu import REDUCTION_KINDS
-
-    return frozenset(REDUCTION_KINDS)
+    return frozenset(ENUMS["GPU_AllReduceOperationAttr"].cases)
 
 
 REDUCTION_KINDS = SyntaxFact(

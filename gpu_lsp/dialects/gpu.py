@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_element_access, read_signature
+from gpu_lsp.dialects.common import read_signature
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     DenseArrayAttr,
-    DialectAttr,
     IntegerAttr,
     StringAttr,
     UnitAttr,
 )
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState
-
-DIMS = ("x", "y", "z")
-REDUCTION_KINDS = (
-    "add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf",
-    "and", "or", "xor", "minimumf", "maximumf",
-)
-SHUFFLE_MODES = ("xor", "up", "down", "idx")
+from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
+from gpu_lsp.ir.opdefs.typing import buildable_type
+from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.parser.format_reader import FormatState, custom_reader, read_format
 
 
 def segments(*sizes: int) -> DenseArrayAttr:
@@ -29,8 +25,8 @@ def segments(*sizes: int) -> DenseArrayAttr:
 # --- shared pieces ----------------------------------------------------------------------------
 
 
-def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
-    """`custom<AsyncDependencies>`: `[async] [[%dep, ...]]`; returns (async, number of deps).
+def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
+    """`[async] [[%dep, ...]]` (upstream's parseAsyncDependencies): whether `async` is written, and the deps.
 
     An unnamed `async` op is still read (with an unnamed token result) and
     marked, so that one diagnostic with a fix reports it.
@@ -38,42 +34,24 @@ def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
     tok = c.optional_keyword("async")
     if tok is not None and st.num_results == 0:
         st.extra["unnamed_async"] = (tok.start_pos, tok.end_pos)
-    deps = 0
+    refs: list[Ref] = []
     if c.is_group("["):
         sub = c.group("[")
         refs = sub.operand_list(T.TOKEN)
         sub.done()
-        st.refs.extend(refs)
-        deps = len(refs)
-    return tok is not None, deps
+    return tok is not None, refs
+
+
+def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
+    """The async prefix of an op with a hand-written reader; returns (async, number of deps)."""
+    is_async, refs = read_async_dependencies(c, st)
+    st.refs.extend(refs)
+    return is_async, len(refs)
 
 
 def add_token(st: OpState, is_async: bool) -> None:
     if is_async:
         st.result_types.append(T.TOKEN)
-
-
-def read_dim(c: Cursor, st: OpState) -> None:
-    tok = c.any_keyword()
-    if tok.value not in DIMS:
-        c.fail(f"expected one of x, y or z for the dimension, got '{tok.value}'", tok)
-    st.properties["dimension"] = DialectAttr("gpu", "", f"dim {tok.value}")
-
-
-def read_upper_bound(c: Cursor, st: OpState) -> None:
-    if c.optional_keyword("upper_bound"):
-        st.properties["upper_bound"] = IntegerAttr(c.integer(), T.INDEX)
-
-
-def read_reduction_kind(c: Cursor, st: OpState, required: bool) -> None:
-    tok = c.peek()
-    if c.is_token("BARE") and not c.is_keyword("uniform"):
-        c.next()
-        if tok.value not in REDUCTION_KINDS:
-            c.fail("invalid op kind", tok)
-        st.properties["op"] = DialectAttr("gpu", "", f"all_reduce_op {tok.value}")
-    elif required:
-        c.fail("invalid op kind")
 
 
 def read_attributions(c: Cursor, st: OpState, keyword: str) -> list[ArgDef]:
@@ -269,204 +247,7 @@ def _launch_func(c: Cursor, st: OpState) -> None:
     add_token(st, is_async)
 
 
-def _optional_operands_with_types(c: Cursor, st: OpState) -> None:
-    refs = c.operand_list()
-    if refs:
-        tys = c.colon_type_list()
-        if len(tys) != len(refs):
-            c.fail(f"expected {len(refs)} types")
-        for r, t in zip(refs, tys):
-            r.type = t
-        st.refs.extend(refs)
-
-
-@reader("gpu.return")
-def _return(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    _optional_operands_with_types(c, st)
-
-
-@reader("gpu.terminator")
-def _terminator(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-
-
-@reader("gpu.yield")
-def _yield(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    _optional_operands_with_types(c, st)
-
-
-# --- id and dimension ops ---------------------------------------------------------------------
-
-
-def _index_op(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        read_dim(c, st)
-        read_upper_bound(c, st)
-        c.optional_attr_dict(st)
-        st.result_types.append(T.INDEX)
-
-    reader(name)(parse)
-
-
-for _name, _summary in (
-    ("gpu.thread_id", "The thread index within its block."),
-    ("gpu.block_id", "The block index within the grid."),
-    ("gpu.block_dim", "The number of threads per block."),
-    ("gpu.grid_dim", "The number of blocks in the grid."),
-    ("gpu.global_id", "The thread index within the whole grid."),
-    ("gpu.cluster_id", "The cluster index within the grid."),
-    ("gpu.cluster_dim", "The number of clusters in the grid."),
-    ("gpu.cluster_dim_blocks", "The number of blocks per cluster."),
-    ("gpu.cluster_block_id", "The block index within its cluster."),
-):
-    _index_op(_name, _summary)
-
-
-@reader("gpu.lane_id")
-def _lane_id(c: Cursor, st: OpState) -> None:
-    read_upper_bound(c, st)
-    c.optional_attr_dict(st)
-    st.result_types.append(T.INDEX)
-
-
-def _typed_index_op(name: str, summary: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        read_upper_bound(c, st)
-        c.optional_attr_dict(st)
-        st.result_types.append(c.colon_type())
-
-    reader(name)(parse)
-
-
-_typed_index_op("gpu.subgroup_id", "The subgroup index within the workgroup.")
-_typed_index_op("gpu.num_subgroups", "The number of subgroups in the workgroup.")
-_typed_index_op("gpu.subgroup_size", "The number of lanes in a subgroup.")
-
-
 # --- collectives, synchronisation and debug ---------------------------------------------------
-
-
-@reader("gpu.all_reduce")
-def _all_reduce(c: Cursor, st: OpState) -> None:
-    read_reduction_kind(c, st, required=False)
-    value = c.operand()
-    if c.optional_keyword("uniform"):
-        st.properties["uniform"] = UnitAttr()
-    region = c.region()
-    st.add_region(region)
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    if fn.inputs:
-        value.type = fn.inputs[0]
-    st.refs.append(value)
-    st.result_types.extend(fn.results)
-
-
-@reader("gpu.subgroup_reduce")
-def _subgroup_reduce(c: Cursor, st: OpState) -> None:
-    read_reduction_kind(c, st, required=True)
-    value = c.operand()
-    if c.optional_keyword("uniform"):
-        st.properties["uniform"] = UnitAttr()
-    if c.optional_keyword("cluster"):
-        sub = c.group("(")
-        sub.keyword("size")
-        sub.punct("=")
-        st.properties["cluster_size"] = IntegerAttr(sub.integer(), T.I32)
-        if sub.optional_punct(","):
-            sub.keyword("stride")
-            sub.punct("=")
-            st.properties["cluster_stride"] = IntegerAttr(sub.integer(), T.I32)
-        sub.done()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    if fn.inputs:
-        value.type = fn.inputs[0]
-    st.refs.append(value)
-    st.result_types.extend(fn.results)
-
-
-@reader("gpu.shuffle")
-def _shuffle(c: Cursor, st: OpState) -> None:
-    tok = c.any_keyword()
-    if tok.value not in SHUFFLE_MODES:
-        c.fail(f"expected one of xor, up, down or idx for the shuffle mode, got '{tok.value}'", tok)
-    st.properties["mode"] = DialectAttr("gpu", "", f"shuffle_mode {tok.value}")
-    value = c.operand()
-    c.punct(",")
-    offset = c.operand(T.I32)
-    c.punct(",")
-    width = c.operand(T.I32)
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    value.type = ty
-    st.refs.extend([value, offset, width])
-    st.result_types.extend([ty, T.I1])
-
-
-@reader("gpu.rotate")
-def _rotate(c: Cursor, st: OpState) -> None:
-    value = c.operand()
-    c.punct(",")
-    st.properties["offset"] = IntegerAttr(c.integer(), T.I32)
-    c.punct(",")
-    st.properties["width"] = IntegerAttr(c.integer(), T.I32)
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    value.type = ty
-    st.refs.append(value)
-    st.result_types.extend([ty, T.I1])
-
-
-@reader("gpu.subgroup_broadcast")
-def _subgroup_broadcast(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    kind = c.any_keyword()
-    if kind.value not in ("first_active_lane", "specific_lane"):
-        c.fail(f"expected first_active_lane or specific_lane, got '{kind.value}'", kind)
-    st.properties["broadcast_type"] = DialectAttr("gpu", "", f"broadcast {kind.value}")
-    lane = c.optional_operand(T.I32)
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    src.type = ty
-    st.refs.append(src)
-    if lane is not None:
-        st.refs.append(lane)
-    st.result_types.append(ty)
-
-
-@reader("gpu.barrier")
-def _barrier(c: Cursor, st: OpState) -> None:
-    if c.optional_keyword("memfence"):
-        st.properties["address_spaces"] = c.attr()
-    c.optional_attr_dict(st)
-
-
-@reader("gpu.printf")
-def _printf(c: Cursor, st: OpState) -> None:
-    st.properties["format"] = StringAttr(c.string())
-    c.optional_attr_dict(st)
-    if c.is_operand():
-        c.expected("',' between the format string and the arguments")
-    if not c.optional_punct(","):
-        return
-    refs = c.operand_list()
-    if refs:
-        tys = c.colon_type_list()
-        for r, t in zip(refs, tys):
-            r.type = t
-        st.refs.extend(refs)
-
-
-@reader("gpu.dynamic_shared_memory")
-def _dynamic_shared_memory(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    st.result_types.append(c.colon_type())
 
 
 @reader("gpu.warp_execute_on_lane_0")
@@ -495,492 +276,74 @@ def _warp_execute(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-# --- host-side runtime ops --------------------------------------------------------------------
+# --- custom<AsyncDependencies> ---------------------------------------------------------------
 
 
-@reader("gpu.wait")
-def _wait(c: Cursor, st: OpState) -> None:
-    is_async, _ = read_async(c, st)
-    c.optional_attr_dict(st)
-    add_token(st, is_async)
+@reader("gpu.printf")
+def _printf(c: Cursor, st: OpState) -> None:
+    """The declared format, and a clearer error than a stray operand for the old syntax (no ',')."""
+    read_format(c, st)
+    if c.is_operand():
+        c.expected("',' between the format string and the arguments")
 
 
-@reader("gpu.alloc")
-def _alloc(c: Cursor, st: OpState) -> None:
-    is_async, ndeps = read_async(c, st)
-    if c.optional_keyword("host_shared"):
-        st.properties["hostShared"] = UnitAttr()
-    sub = c.group("(")
-    dyn = sub.operand_list(T.INDEX)
-    sub.done()
-    syms = []
-    if c.is_group("["):
-        ssub = c.group("[")
-        syms = ssub.operand_list(T.INDEX)
-        ssub.done()
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    st.refs.extend(dyn + syms)
-    st.properties["operandSegmentSizes"] = segments(ndeps, len(dyn), len(syms))
-    st.result_types.append(ty)
-    add_token(st, is_async)
+@custom_reader("AllReduceOperation")
+def _all_reduce_operation(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """`custom<AllReduceOperation>($op)`: an optional reduction keyword (upstream's parseAllReduceOperation)."""
+    (op,) = args
+    assert isinstance(op, Var)
+    if not c.is_token("BARE"):
+        return
+    kind = c.next().value
+    enum = ENUMS["GPU_AllReduceOperationAttr"]
+    if kind not in enum.cases:
+        c.fail("invalid op kind")
+    st.properties[op.name] = enum.attribute(kind)
 
 
-@reader("gpu.dealloc")
-def _dealloc(c: Cursor, st: OpState) -> None:
-    is_async, _ = read_async(c, st)
-    ref = c.operand()
-    c.optional_attr_dict(st)
-    ref.type = c.colon_type()
-    st.refs.append(ref)
-    add_token(st, is_async)
+@custom_reader("AsyncDependencies")
+def _async_dependencies(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """`custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)`."""
+    token, deps = args
+    assert isinstance(token, TypeOf) and isinstance(deps, Var)
+    is_async, refs = read_async_dependencies(c, st)
+    fs.types[token.name] = [T.TOKEN] if is_async else []
+    fs.operands[deps.name] = refs
 
 
-def _dst_src(c: Cursor, st: OpState) -> None:
-    is_async, _ = read_async(c, st)
-    dst = c.operand()
-    c.punct(",")
-    src = c.operand()
-    c.punct(":")
-    dst.type = c.type()
-    c.punct(",")
-    src.type = c.type()
-    c.optional_attr_dict(st)
-    st.refs.extend([dst, src])
-    add_token(st, is_async)
+# --- gpu.spmm_buffer_size: its variadic results need resultSegmentSizes, which formats do not write
 
 
-@reader("gpu.memcpy")
-def _memcpy(c: Cursor, st: OpState) -> None:
-    _dst_src(c, st)
+def _handle_type(constraint: str) -> T.Type:
+    ty = buildable_type(constraint)
+    assert ty is not None, constraint
+    return ty
 
 
-@reader("gpu.memset")
-def _memset(c: Cursor, st: OpState) -> None:
-    _dst_src(c, st)
-
-
-def _memref_only(c: Cursor, st: OpState) -> None:
-    ref = c.operand()
-    c.optional_attr_dict(st)
-    ref.type = c.colon_type()
-    st.refs.append(ref)
-
-
-@reader("gpu.host_register")
-def _host_register(c: Cursor, st: OpState) -> None:
-    _memref_only(c, st)
-
-
-@reader("gpu.host_unregister")
-def _host_unregister(c: Cursor, st: OpState) -> None:
-    _memref_only(c, st)
-
-
-@reader("gpu.set_default_device")
-def _set_default_device(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    st.refs.append(c.operand(T.I32))
-
-
-# --- MMA ops ----------------------------------------------------------------------------------
-
-
-@reader("gpu.subgroup_mma_load_matrix")
-def _mma_load(c: Cursor, st: OpState) -> None:
-    read_element_access(c, st, arrow=True)
-
-
-@reader("gpu.subgroup_mma_store_matrix")
-def _mma_store(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    dst = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    src.type = c.type()
-    c.punct(",")
-    dst.type = c.type()
-    st.refs.extend([src, dst] + idx)
-
-
-@reader("gpu.subgroup_mma_compute")
-def _mma_compute(c: Cursor, st: OpState) -> None:
-    a = c.operand()
-    c.punct(",")
-    b = c.operand()
-    c.punct(",")
-    acc = c.operand()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    a.type = c.type()
-    c.punct(",")
-    b.type = c.type()
-    c.punct("->")
-    ty = c.type()
-    acc.type = ty
-    st.refs.extend([a, b, acc])
-    st.result_types.append(ty)
-
-
-@reader("gpu.subgroup_mma_constant_matrix")
-def _mma_constant(c: Cursor, st: OpState) -> None:
-    v = c.operand()
-    c.optional_attr_dict(st)
-    ty = c.colon_type()
-    if isinstance(ty, T.DialectType) and ty.body:
-        elem = ty.body.split(",")[0].split("x")[-1].strip()
-        try:
-            from gpu_lsp.parser.types import parse_type
-
-            v.type = parse_type(elem)
-        except ValueError:
-            pass
-    st.refs.append(v)
-    st.result_types.append(ty)
-
-
-@reader("gpu.subgroup_mma_elementwise")
-def _mma_elementwise(c: Cursor, st: OpState) -> None:
-    kind = c.any_keyword()
-    st.properties["opType"] = DialectAttr("gpu", "", f"mma_element_wise {kind.value}")
-    refs = c.operand_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    fn = c.function_type()
-    for r, t in zip(refs, fn.inputs):
-        r.type = t
-    st.refs.extend(refs)
-    st.result_types.extend(fn.results)
-
-
-@reader("gpu.subgroup_mma_extract_thread_local")
-def _mma_extract(c: Cursor, st: OpState) -> None:
-    read_element_access(c, st, arrow=True)
-
-
-@reader("gpu.subgroup_mma_insert_thread_local")
-def _mma_insert(c: Cursor, st: OpState) -> None:
-    v = c.operand()
-    c.punct(",")
-    m = c.operand()
-    idx = c.index_list()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    v.type = c.type()
-    c.punct(",")
-    m.type = c.type()
-    c.punct("->")
-    st.refs.extend([v, m] + idx)
-    st.result_types.append(c.type())
-
-
-
-@reader("gpu.ballot")
-def _ballot(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(T.I1))
-    c.optional_attr_dict(st)
-    st.result_types.append(c.colon_type())
-
-
-# --- sparse (cuSPARSE / cuSPARSELt) ops -------------------------------------------------------
-
-DN_TENSOR = T.DialectType("gpu", "sparse.dntensor_handle")
-SP_MAT = T.DialectType("gpu", "sparse.spmat_handle")
-SPGEMM_OP = T.DialectType("gpu", "sparse.spgemmop_handle")
-TRANSPOSE_MODES = ("NON_TRANSPOSE", "TRANSPOSE", "CONJUGATE_TRANSPOSE")
-
-
-def _braced_keyword(c: Cursor, allowed: tuple[str, ...]) -> str | None:
-    """`{KEYWORD}` (lexed as a dictionary token): a transpose mode, prune flag or SpGEMM kind."""
-    item = c.peek()
-    if not c.is_attr_dict():
-        return None
-    word = item.value[1:-1].strip()
-    if word not in allowed:
-        c.fail(f"expected one of {', '.join(allowed)}", item)
-    c.next()
-    return word
-
-
-def _handle(c: Cursor, st: OpState, ty: T.Type, mode: str | None = None) -> None:
-    """A handle operand, optionally followed by its `{TRANSPOSE}` mode."""
+def _handle(c: Cursor, st: OpState, ty: T.Type, mode: str) -> None:
+    """A handle operand and its optional `{TRANSPOSE}` mode (lexed as a dictionary token)."""
     st.refs.append(c.operand(ty))
-    if mode is not None:
-        word = _braced_keyword(c, TRANSPOSE_MODES)
-        if word is not None:
-            st.properties[mode] = DialectAttr("gpu", "", f"mat_transpose_mode {word}")
+    item = c.peek()
+    if c.is_attr_dict():
+        modes = ENUMS["GPU_TransposeModeAttr"]
+        word = item.value[1:-1].strip()
+        if word not in modes.cases:
+            c.fail(f"expected {modes.what} to be one of: {', '.join(modes.cases)}", item)
+        c.next()
+        st.properties[mode] = modes.attribute(word)
 
 
-def _operands_with_types(c: Cursor, st: OpState, first: list, count: int) -> None:
-    """`, %a, %b, %c : T1, T2, T3` after `first` untyped operands (types for the last `count`)."""
-    refs = []
-    for _ in range(count):
-        c.punct(",")
-        refs.append(c.operand())
-    c.optional_attr_dict(st)
-    c.punct(":")
-    for k, r in enumerate(refs):
-        if k:
-            c.punct(",")
-        r.type = c.type()
-    st.refs.extend(first + refs)
-
-
-def _index_operands(c: Cursor, count: int) -> list:
-    refs = [c.operand(T.INDEX)]
-    for _ in range(count - 1):
-        c.punct(",")
-        refs.append(c.operand(T.INDEX))
-    return refs
-
-
-def _sparse_op(name: str, summary: str, syntax: str):
-    """Register a sparse op: the reader gets the async flag already read and adds the token."""
-
-    def wrap(fn):
-        def parse(c: Cursor, st: OpState) -> None:
-            is_async, _ = read_async(c, st)
-            fn(c, st)
-            add_token(st, is_async)
-
-        reader(name)(parse)
-        return fn
-
-    return wrap
-
-
-@_sparse_op(
-    "gpu.create_dn_tensor",
-    "Creates a dense tensor (vector or matrix) handle over a buffer.",
-    "%dn, %t = gpu.create_dn_tensor async [%dep] %mem, %rows, %cols : index, index into memref<?xf64>",
-)
-def _create_dn_tensor(c: Cursor, st: OpState) -> None:
-    mem = c.operand()
-    dims = []
-    while c.optional_punct(","):
-        dims.append(c.operand())
-    c.optional_attr_dict(st)
-    c.punct(":")
-    for k, r in enumerate(dims):
-        if k:
-            c.punct(",")
-        r.type = c.type()
-    c.keyword("into")
-    mem.type = c.type()
-    st.refs.extend([mem] + dims)
-    st.result_types.append(DN_TENSOR)
-
-
-@_sparse_op("gpu.destroy_dn_tensor", "Destroys a dense tensor handle.", "%t = gpu.destroy_dn_tensor async [%dep] %dn")
-def _destroy_dn_tensor(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(DN_TENSOR))
-    c.optional_attr_dict(st)
-
-
-def _create_sparse(name: str, summary: str, sizes: int, buffers: int) -> None:
-    @_sparse_op(name, summary, f"%sp, %t = {name} async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...")
-    def parse(c: Cursor, st: OpState) -> None:
-        first = _index_operands(c, sizes)
-        _operands_with_types(c, st, first, buffers)
-        st.result_types.append(SP_MAT)
-
-
-_create_sparse("gpu.create_coo", "Creates a sparse matrix handle in COO format.", 3, 3)
-_create_sparse("gpu.create_coo_aos", "Creates a sparse matrix handle in COO array-of-structs format.", 3, 2)
-_create_sparse("gpu.create_csr", "Creates a sparse matrix handle in CSR format.", 3, 3)
-_create_sparse("gpu.create_csc", "Creates a sparse matrix handle in CSC format.", 3, 3)
-_create_sparse("gpu.create_bsr", "Creates a sparse matrix handle in BSR format.", 5, 3)
-
-
-@_sparse_op(
-    "gpu.create_2to4_spmat",
-    "Creates a 2:4 structured sparse matrix handle (cuSPARSELt).",
-    "%sp, %t = gpu.create_2to4_spmat async [%dep] {PRUNE_AND_CHECK} %rows, %cols, %mem : memref<?xf16>",
-)
-def _create_2to4(c: Cursor, st: OpState) -> None:
-    flag = _braced_keyword(c, ("NONE", "PRUNE_ONLY", "PRUNE_AND_CHECK"))
-    if flag is not None:
-        st.properties["pruneFlag"] = DialectAttr("gpu", "", f"prune_2to4_spmat_flag {flag}")
-    first = _index_operands(c, 2)
-    _operands_with_types(c, st, first, 1)
-    st.result_types.append(SP_MAT)
-
-
-@_sparse_op("gpu.destroy_sp_mat", "Destroys a sparse matrix handle.", "%t = gpu.destroy_sp_mat async [%dep] %sp")
-def _destroy_sp_mat(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(SP_MAT))
-    c.optional_attr_dict(st)
-
-
-def _into_compute_type(c: Cursor, st: OpState) -> None:
-    c.keyword("into")
-    st.properties["computeType"] = c.attr()
-
-
-@_sparse_op("gpu.spmv_buffer_size", "The workspace size of a SpMV.", "%size, %t = gpu.spmv_buffer_size async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY into f32")
-def _spmv_buffer_size(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    c.optional_attr_dict(st)
-    _into_compute_type(c, st)
-    st.result_types.append(T.INDEX)
-
-
-@_sparse_op("gpu.spmv", "Sparse matrix times dense vector.", "%t = gpu.spmv async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY, %buffer : memref<?xf64> into f64")
-def _spmv(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    _operands_with_types(c, st, [], 1)
-    _into_compute_type(c, st)
-
-
-@_sparse_op(
-    "gpu.spmm_buffer_size",
-    "The workspace sizes of a SpMM.",
-    "%size, %t = gpu.spmm_buffer_size async [%dep] %spA[{T}], %dnB[{T}], %dnC : index into f32",
-)
+@reader("gpu.spmm_buffer_size")
 def _spmm_buffer_size(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
+    is_async, _ = read_async(c, st)
+    dn_tensor = _handle_type("GPU_SparseDnTensorHandle")
+    _handle(c, st, _handle_type("GPU_SparseSpMatHandle"), "modeA")
     c.punct(",")
-    _handle(c, st, DN_TENSOR, "modeB")
+    _handle(c, st, dn_tensor, "modeB")
     c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
+    st.refs.append(c.operand(dn_tensor))
     c.optional_attr_dict(st)
     st.result_types.extend(c.colon_type_list())
-    _into_compute_type(c, st)
-
-
-@_sparse_op("gpu.spmm", "Sparse matrix times dense matrix.", "%t = gpu.spmm async [%dep] %spA[{T}], %dnB[{T}], %dnC, %buffers : memref<?xf64> into f64")
-def _spmm(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    _handle(c, st, DN_TENSOR, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(DN_TENSOR))
-    buffers = []
-    while c.optional_punct(","):
-        buffers.append(c.operand())
-    c.optional_attr_dict(st)
-    tys = c.colon_type_list()
-    if len(tys) != len(buffers):
-        c.fail(f"expected {len(buffers)} buffer types")
-    for r, t in zip(buffers, tys):
-        r.type = t
-    st.refs.extend(buffers)
-    _into_compute_type(c, st)
-
-
-@_sparse_op("gpu.sddmm_buffer_size", "The workspace size of an SDDMM.", "%size, %t = gpu.sddmm_buffer_size async [%dep] %dnA[{T}], %dnB[{T}], %spC into f32")
-def _sddmm_buffer_size(c: Cursor, st: OpState) -> None:
-    _handle(c, st, DN_TENSOR, "modeA")
-    c.punct(",")
-    _handle(c, st, DN_TENSOR, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(SP_MAT))
-    c.optional_attr_dict(st)
-    _into_compute_type(c, st)
-    st.result_types.append(T.INDEX)
-
-
-@_sparse_op(
-    "gpu.sddmm",
-    "Sampled dense-dense matrix multiplication.",
-    "%t = gpu.sddmm async [%dep] %dnA[{T}], %dnB[{T}], %spC, %buffer : memref<?xf64> into f64",
-)
-def _sddmm(c: Cursor, st: OpState) -> None:
-    _handle(c, st, DN_TENSOR, "modeA")
-    c.punct(",")
-    _handle(c, st, DN_TENSOR, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(SP_MAT))
-    _operands_with_types(c, st, [], 1)
-    _into_compute_type(c, st)
-
-
-@_sparse_op("gpu.spgemm_create_descr", "Creates a SpGEMM operation descriptor.", "%desc, %t = gpu.spgemm_create_descr async [%dep]")
-def _spgemm_create_descr(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    st.result_types.append(SPGEMM_OP)
-
-
-@_sparse_op("gpu.spgemm_destroy_descr", "Destroys a SpGEMM operation descriptor.", "%t = gpu.spgemm_destroy_descr async [%dep] %desc")
-def _spgemm_destroy_descr(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(SPGEMM_OP))
-    c.optional_attr_dict(st)
-
-
-@_sparse_op(
-    "gpu.spgemm_work_estimation_or_compute",
-    "The work estimation or compute phase of a SpGEMM.",
-    "%size, %t = gpu.spgemm_work_estimation_or_compute async [%dep] {COMPUTE} %spA[{T}], %spB[{T}], %spC, %desc, %size0, %buf : f32 into memref<0xi8>",
-)
-def _spgemm_work(c: Cursor, st: OpState) -> None:
-    kind = _braced_keyword(c, ("WORK_ESTIMATION", "COMPUTE"))
-    if kind is None:
-        c.expected("{WORK_ESTIMATION} or {COMPUTE}")
-    st.properties["kind"] = DialectAttr("gpu", "", f"spgemm_work_estimation_or_compute_kind {kind}")
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    _handle(c, st, SP_MAT, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(SP_MAT))
-    c.punct(",")
-    st.refs.append(c.operand(SPGEMM_OP))
-    c.punct(",")
-    st.refs.append(c.operand(T.INDEX))
-    c.punct(",")
-    buffer = c.operand()
-    c.optional_attr_dict(st)
-    c.punct(":")
-    st.properties["computeType"] = c.attr()
     c.keyword("into")
-    buffer.type = c.type()
-    st.refs.append(buffer)
-    st.result_types.append(T.INDEX)
-
-
-@_sparse_op(
-    "gpu.spgemm_copy",
-    "Copies the result of a SpGEMM into its output matrix.",
-    "%t = gpu.spgemm_copy async [%dep] %spA[{T}], %spB[{T}], %spC, %desc : f32",
-)
-def _spgemm_copy(c: Cursor, st: OpState) -> None:
-    _handle(c, st, SP_MAT, "modeA")
-    c.punct(",")
-    _handle(c, st, SP_MAT, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(SP_MAT))
-    c.punct(",")
-    st.refs.append(c.operand(SPGEMM_OP))
-    c.optional_attr_dict(st)
-    c.punct(":")
     st.properties["computeType"] = c.attr()
-
-
-@_sparse_op(
-    "gpu.spmat_get_size",
-    "The number of rows, columns and nonzeros of a sparse matrix.",
-    "%rows, %cols, %nnz, %t = gpu.spmat_get_size async [%dep] %sp",
-)
-def _spmat_get_size(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(SP_MAT))
-    c.optional_attr_dict(st)
-    st.result_types.extend([T.INDEX, T.INDEX, T.INDEX])
-
-
-@_sparse_op(
-    "gpu.set_csr_pointers",
-    "Sets the position, coordinate and value buffers of a CSR matrix.",
-    "%t = gpu.set_csr_pointers async [%dep] %sp, %pos, %crd, %val : memref<?xindex>, memref<?xindex>, memref<?xf32>",
-)
-def _set_csr_pointers(c: Cursor, st: OpState) -> None:
-    first = [c.operand(SP_MAT)]
-    _operands_with_types(c, st, first, 3)
+    add_token(st, is_async)

@@ -75,7 +75,7 @@ class _Bracketed:
         self.elements = elements
 
 
-_CLOSERS = {"(": ")", "[": "]"}
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
 
 
 @cache
@@ -109,6 +109,8 @@ def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
     for d in directives:
         if isinstance(d, Literal):
             _literal(c, d.text)
+        elif isinstance(d, _Bracketed) and d.opener == "{":
+            _braced_keyword(c, st, fs, d.elements)
         elif isinstance(d, _Bracketed):
             sub = c.group(d.opener)
             _read(sub, st, fs, d.elements)
@@ -135,6 +137,21 @@ def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
             CUSTOM_READERS[d.name](c, st, fs, d.args)
 
 
+def _braced_keyword(c: Cursor, st: OpState, fs: FormatState, elements: list) -> None:
+    """`` `{` $enum `}` ``: the lexer reads the braces and the keyword as one dictionary token."""
+    attr = fs.op.attribute(elements[0].name) if len(elements) == 1 and isinstance(elements[0], Var) else None
+    enum = ENUMS.get(attr.constraint) if attr is not None else None
+    if attr is None or enum is None:
+        raise ValueError(f"{fs.op.name}: only an enum attribute may stand between `{{` and `}}` in a format")
+    if not c.is_attr_dict():
+        c.expected("'{'")
+    tok = c.next()
+    case = tok.value[1:-1].strip()
+    if case not in enum.cases:
+        c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}", tok)
+    st.properties[attr.name] = enum.attribute(case)
+
+
 def _is_spacing(d: object) -> bool:
     return isinstance(d, Literal) and d.text in _SPACING
 
@@ -157,7 +174,7 @@ def _present(c: Cursor, op: OpDef, first: object) -> bool:
         text = first.text
         return c.is_keyword(text) if text[0].isalpha() or text[0] == "_" else c.is_punct(text)
     if isinstance(first, _Bracketed):
-        return c.is_group(first.opener)
+        return c.is_attr_dict() if first.opener == "{" else c.is_group(first.opener)
     if isinstance(first, TypeOf):
         return c.is_type()
     if isinstance(first, Var):

@@ -39,8 +39,6 @@ KNOWN = {
     ("mapping.mlir", 1, "*"): "scf.parallel print/re-parse round trip",
     ("module-to-binary-nvvm.mlir", 0, "*"): "#gpu.select_object<1> printing",
     ("ops.mlir", 0, "*"): "#gpu.select_object<1> printing",
-    ("lower-sparse-to-gpu-runtime-calls.mlir", 0, "async"): "sparse op operands not in ODS order",
-    ("sparse-roundtrip.mlir", 0, "async"): "sparse op operands not in ODS order",
 }
 PIPELINES = {"outline": SINK_OUTLINE, "async": OUTLINE_ASYNC}
 

@@ -18,6 +18,7 @@ class EnumDef:
     mnemonic: str = ""
     what: str = ""
     type: T.Type = T.I64
+    default: str | None = None  # ODS's `defaultValue`: an argument of this kind may be left out
 
     def attribute(self, case: str) -> Attribute:
         if self.mnemonic:
@@ -35,14 +36,45 @@ class EnumDef:
 
 
 _ENUMS = (
-    EnumDef("GPU_DimensionAttr", ("x", "y", "z"), "gpu", "dim", "the dimension"),
-    EnumDef("GPU_ShuffleModeAttr", ("xor", "up", "down", "idx"), "gpu", "shuffle_mode", "the shuffle mode"),
+    EnumDef("GPU_DimensionAttr", ("x", "y", "z"), "gpu", "dim", "::mlir::gpu::Dimension"),
+    EnumDef("GPU_ShuffleModeAttr", ("xor", "up", "down", "idx"), "gpu", "shuffle_mode", "::mlir::gpu::ShuffleMode"),
     EnumDef(
         "GPU_AllReduceOperationAttr",
         ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or", "xor", "minimumf", "maximumf"),
         "gpu",
         "all_reduce_op",
-        "the reduction",
+        "::mlir::gpu::AllReduceOperation",
+    ),
+    EnumDef("GPU_BroadcastTypeAttr", ("first_active_lane", "specific_lane"), "gpu", "broadcast", "::mlir::gpu::BroadcastType"),
+    EnumDef(
+        "MMAElementWiseAttr",
+        ("addf", "mulf", "subf", "maxf", "minf", "divf", "addi", "muli", "subi", "divs", "divu", "negatef", "negates", "extf", "truncf"),
+        "gpu",
+        "mma_element_wise",
+        "::mlir::gpu::MMAElementwiseOp",
+    ),
+    EnumDef(
+        "GPU_TransposeModeAttr",
+        ("NON_TRANSPOSE", "TRANSPOSE", "CONJUGATE_TRANSPOSE"),
+        "gpu",
+        "mat_transpose_mode",
+        "::mlir::gpu::TransposeMode",
+        default="NON_TRANSPOSE",
+    ),
+    EnumDef(
+        "GPU_Prune2To4SpMatFlagAttr",
+        ("NONE", "PRUNE_ONLY", "PRUNE_AND_CHECK"),
+        "gpu",
+        "prune_2to4_spmat_flag",
+        "::mlir::gpu::Prune2To4SpMatFlag",
+        default="PRUNE_AND_CHECK",
+    ),
+    EnumDef(
+        "GPU_SpGEMMWorkEstimationOrComputeKindAttr",
+        ("WORK_ESTIMATION", "COMPUTE"),
+        "gpu",
+        "spgemm_work_estimation_or_compute_kind",
+        "::mlir::gpu::SpGEMMWorkEstimationOrComputeKind",
     ),
     EnumDef(
         "Arith_CmpIPredicateAttr",

@@ -83,230 +83,198 @@ OPS = (
     declare(
         "gpu.return",
         "Returns from a gpu.func.",
-        ins="Variadic<AnyType>:$operands",
-        outs="",
-        regions="",
-        traits="pure region_return return_like terminator",
         parents="gpu.func",
-        syntax="gpu.return [%v : T, ...]",
+        traits="pure region_return return_like terminator",
+        ins="Variadic<AnyType>:$operands",
+        format="attr-dict ($operands^ `:` type($operands))?",
     ),
     declare(
         "gpu.terminator",
         "Ends the body of a gpu.launch.",
-        ins="",
-        outs="",
-        regions="",
-        traits="pure region_return terminator",
         parents="gpu.launch",
-        syntax="gpu.terminator",
+        traits="pure region_return terminator",
+        ins="",
+        format="attr-dict",
     ),
     declare(
         "gpu.yield",
         "Yields values from all_reduce and warp_execute_on_lane_0 regions.",
-        ins="Variadic<AnyType>:$values",
-        outs="",
-        regions="",
         traits="pure region_return return_like terminator",
-        syntax="gpu.yield [%v : T, ...]",
+        ins="Variadic<AnyType>:$values",
+        format="attr-dict ($values^ `:` type($values))?",
     ),
     declare(
         "gpu.thread_id",
         "The thread index within its block.",
+        traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.thread_id x|y|z [upper_bound N]",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.block_id",
         "The block index within the grid.",
+        traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.block_id x|y|z [upper_bound N]",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.block_dim",
         "The number of threads per block.",
+        traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.block_dim x|y|z [upper_bound N]",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.grid_dim",
         "The number of blocks in the grid.",
+        traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.grid_dim x|y|z [upper_bound N]",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.global_id",
         "The thread index within the whole grid.",
+        traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.global_id x|y|z [upper_bound N]",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.cluster_id",
         "The cluster index within the grid.",
+        traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.cluster_id x|y|z [upper_bound N]",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.cluster_dim",
         "The number of clusters in the grid.",
+        traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.cluster_dim x|y|z [upper_bound N]",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.cluster_dim_blocks",
         "The number of blocks per cluster.",
+        traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.cluster_dim_blocks x|y|z [upper_bound N]",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.cluster_block_id",
         "The block index within its cluster.",
+        traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.cluster_block_id x|y|z [upper_bound N]",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.lane_id",
         "The lane index within the subgroup.",
+        traits="pure",
         ins="OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.lane_id [upper_bound N]",
+        format="(`upper_bound` $upper_bound^)? attr-dict",
     ),
     declare(
         "gpu.subgroup_id",
         "The subgroup index within the workgroup.",
+        traits="pure",
         ins="OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.subgroup_id [upper_bound N] : index",
+        format="(`upper_bound` $upper_bound^)? attr-dict `:` type($result)",
     ),
     declare(
         "gpu.num_subgroups",
         "The number of subgroups in the workgroup.",
+        traits="pure",
         ins="OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.num_subgroups [upper_bound N] : index",
+        format="(`upper_bound` $upper_bound^)? attr-dict `:` type($result)",
     ),
     declare(
         "gpu.subgroup_size",
         "The number of lanes in a subgroup.",
+        traits="pure",
         ins="OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
-        regions="",
-        traits="pure",
-        syntax="gpu.subgroup_size [upper_bound N] : index",
+        format="(`upper_bound` $upper_bound^)? attr-dict `:` type($result)",
     ),
     declare(
         "gpu.all_reduce",
         "Reduces a value across all threads of the workgroup, with a kind or a region.",
-        ins="AnyType:$value, OptionalAttr<GPU_AllReduceOperationAttr>:$op, UnitAttr:$uniform",
-        outs="AnyType:$result",
+        ins="AnyIntegerOrFloat:$value, OptionalAttr<GPU_AllReduceOperationAttr>:$op, UnitAttr:$uniform",
+        outs="AnyIntegerOrFloat:$result",
         regions="AnyRegion:$body",
-        syntax="%r = gpu.all_reduce [add|mul|...] %v [uniform] [{ region }] : (T) -> (T)",
+        format="custom<AllReduceOperation>($op) $value (`uniform` $uniform^)? $body attr-dict `:` functional-type(operands, results)",
     ),
     declare(
         "gpu.subgroup_reduce",
         "Reduces a value across the lanes of a subgroup, optionally in clusters.",
-        ins=(
-            "AnyType:$value, GPU_AllReduceOperationAttr:$op, UnitAttr:$uniform, "
-            "OptionalAttr<I32Attr>:$cluster_size, DefaultValuedAttr<I32Attr, \"1\">:$cluster_stride"
-        ),
-        outs="AnyType:$result",
-        regions="",
         traits="pure",
-        syntax="%r = gpu.subgroup_reduce add %v [uniform] [cluster(size = N[, stride = M])] : (T) -> T",
+        ins=(
+            "AnyIntegerOrFloatOr1DVector:$value, GPU_AllReduceOperationAttr:$op, UnitAttr:$uniform, "
+            'OptionalAttr<I32Attr>:$cluster_size, DefaultValuedAttr<I32Attr, "1">:$cluster_stride'
+        ),
+        outs="AnyIntegerOrFloatOr1DVector:$result",
+        format=(
+            "custom<AllReduceOperation>($op) $value (`uniform` $uniform^)? "
+            "(`cluster` `(` `size` `=` $cluster_size^ (`,` `stride` `=` $cluster_stride^)? `)`)? "
+            "attr-dict `:` functional-type(operands, results)"
+        ),
     ),
     declare(
         "gpu.shuffle",
         "Moves a value between lanes of a subgroup (xor, up, down, idx); also returns whether the source lane was valid.",
-        ins="AnyType:$value, I32:$offset, I32:$width, GPU_ShuffleModeAttr:$mode",
-        outs="AnyType:$shuffleResult, I1:$valid",
-        regions="",
         traits="pure",
-        syntax="%v, %valid = gpu.shuffle xor %x, %offset, %width : T",
+        ins="AnyIntegerOrFloatOr1DVector:$value, I32:$offset, I32:$width, GPU_ShuffleModeAttr:$mode",
+        outs="AnyIntegerOrFloatOr1DVector:$shuffleResult, I1:$valid",
+        types=("AllTypesMatch<value, shuffleResult>",),
+        format="$mode $value `,` $offset `,` $width attr-dict `:` type($value)",
     ),
     declare(
         "gpu.rotate",
         "Rotates a value among `width` lanes.",
-        ins="AnyType:$value, I32Attr:$offset, I32Attr:$width",
-        outs="AnyType:$rotateResult, I1:$valid",
-        regions="",
         traits="pure",
-        syntax="%v, %valid = gpu.rotate %x, offset, width : T",
+        ins="AnyIntegerOrFloatOr1DVector:$value, I32Attr:$offset, I32Attr:$width",
+        outs="AnyIntegerOrFloatOr1DVector:$rotateResult, I1:$valid",
+        types=("AllTypesMatch<value, rotateResult>",),
+        format="$value `,` $offset `,` $width attr-dict `:` type($value)",
     ),
     declare(
         "gpu.subgroup_broadcast",
         "Broadcasts a value from the first active lane or from a given lane.",
         ins="AnyType:$src, Optional<I32>:$lane, GPU_BroadcastTypeAttr:$broadcast_type",
         outs="AnyType:$result",
-        regions="",
-        syntax="%r = gpu.subgroup_broadcast %x, first_active_lane|specific_lane [%lane] : T",
+        types=("AllTypesMatch<result, src>",),
+        format="$src `,` $broadcast_type ($lane^)? attr-dict `:` type($result)",
     ),
     declare(
         "gpu.barrier",
         "Synchronises all threads of a workgroup.",
-        ins=(
-            "Optional<GPU_NamedBarrier>:$named_barrier, OptionalAttr<GPU_AddressSpaceAttrArray>:$address_spaces, "
-            "DefaultValuedAttr<GPU_ScopeAttr, \"workgroup\">:$scope"
-        ),
-        outs="",
-        regions="",
-        syntax="gpu.barrier [named(%b : !gpu.named_barrier)] [memfence [#gpu.address_space<...>, ...]] [scope <subgroup|workgroup|...>]",
-    ),
-    declare(
-        "gpu.initialize_named_barrier",
-        "Creates a named barrier that releases its waiters once `member_count` subgroups arrive.",
-        ins="I32:$member_count",
-        outs="GPU_NamedBarrier:$result",
-        regions="",
-        syntax="%b = gpu.initialize_named_barrier %count : i32 -> !gpu.named_barrier",
+        ins="OptionalAttr<GPU_AddressSpaceAttrArray>:$address_spaces",
+        format="(`memfence` $address_spaces^)? attr-dict",
     ),
     declare(
         "gpu.printf",
         "Prints from device code.",
-        ins="Variadic<AnyType>:$args, StrAttr:$format",
-        outs="",
-        regions="",
-        syntax="gpu.printf \"format\" [, %v : T, ...]",
+        ins="StrAttr:$format, Variadic<AnyTypeOf<[AnyInteger, Index, AnyFloat]>>:$args",
+        format="$format attr-dict (`,` $args^ `:` type($args))?",
     ),
     declare(
         "gpu.dynamic_shared_memory",
         "The base of the kernel's dynamic shared memory.",
-        ins="",
-        outs="AnyMemRef:$resultMemref",
-        regions="",
         traits="pure",
-        syntax="%m = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>",
+        ins="",
+        outs="MemRefRankOf<[I8], [1]>:$resultMemref",
+        format="attr-dict `:` type($resultMemref)",
     ),
     declare(
         "gpu.warp_execute_on_lane_0",
@@ -321,259 +289,287 @@ OPS = (
     declare(
         "gpu.wait",
         "Waits for async tokens: blocks the host, or joins them into a new token with `async`.",
+        traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) attr-dict",
         syntax="[%t =] gpu.wait [async] [[%deps]]",
     ),
     declare(
         "gpu.alloc",
         "Allocates device (or host-shared) memory.",
+        traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, UnitAttr:$hostShared",
         outs="AnyMemRef:$memref, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) (` ` `host_shared` $hostShared^)? ` ` "
+            "`(` $dynamicSizes `)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)"
+        ),
         syntax="%m[, %t] = gpu.alloc [async [%deps]] [host_shared] (%dyn, ...) [[%sym, ...]] : memref<...>",
     ),
     declare(
         "gpu.dealloc",
         "Frees device memory.",
+        traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$memref",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $memref attr-dict `:` type($memref)",
         syntax="[%t =] gpu.dealloc [async [%deps]] %m : memref<...>",
     ),
     declare(
         "gpu.memcpy",
         "Copies memory between host and device buffers.",
+        traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$dst, AnyMemRef:$src",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dst`,` $src `:` type($dst)`,` type($src) attr-dict",
         syntax="[%t =] gpu.memcpy [async [%deps]] %dst, %src : memref<...>, memref<...>",
     ),
     declare(
         "gpu.memset",
         "Fills a buffer with a value.",
+        traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$dst, AnyType:$value",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dst`,` $value `:` type($dst)`,` type($value) attr-dict",
         syntax="[%t =] gpu.memset [async [%deps]] %dst, %value : memref<...>, T",
     ),
     declare(
         "gpu.host_register",
         "Maps a host buffer for device access.",
-        ins="AnyMemRef:$value",
-        outs="",
-        regions="",
-        syntax="gpu.host_register %m : memref<*xf32>",
+        ins="AnyUnrankedMemRef:$value",
+        format="$value attr-dict `:` type($value)",
     ),
     declare(
         "gpu.host_unregister",
         "Unmaps a host buffer.",
-        ins="AnyMemRef:$value",
-        outs="",
-        regions="",
-        syntax="gpu.host_unregister %m : memref<*xf32>",
+        ins="AnyUnrankedMemRef:$value",
+        format="$value attr-dict `:` type($value)",
     ),
     declare(
         "gpu.set_default_device",
         "Selects the default GPU.",
         ins="I32:$devIndex",
-        outs="",
-        regions="",
-        syntax="gpu.set_default_device %dev",
+        format="attr-dict $devIndex",
     ),
     declare(
         "gpu.subgroup_mma_load_matrix",
         "Loads a warp matrix fragment from memory.",
-        ins="AnyMemRef:$srcMemref, Variadic<Index>:$indices, IndexAttr:$leadDimension, UnitAttr:$transpose",
-        outs="AnyType:$res",
-        regions="",
-        syntax="%m = gpu.subgroup_mma_load_matrix %src[%i, %j] {leadDimension = N : index} : memref<...> -> !gpu.mma_matrix<...>",
+        ins="GPU_MMAMemRef:$srcMemref, Variadic<Index>:$indices, IndexAttr:$leadDimension, OptionalAttr<UnitAttr>:$transpose",
+        outs="GPU_MMAMatrix:$res",
+        format="$srcMemref`[`$indices`]` attr-dict `:` type($srcMemref) `->` type($res)",
     ),
     declare(
         "gpu.subgroup_mma_store_matrix",
         "Stores a warp matrix fragment to memory.",
-        ins="AnyType:$src, AnyMemRef:$dstMemref, Variadic<Index>:$indices, IndexAttr:$leadDimension, UnitAttr:$transpose",
-        outs="",
-        regions="",
-        syntax="gpu.subgroup_mma_store_matrix %m, %dst[%i, %j] {leadDimension = N : index} : !gpu.mma_matrix<...>, memref<...>",
+        ins=(
+            "MMAMatrixOf<[SI8, UI8, I32, F16, F32, F64]>:$src, GPU_MMAMemRef:$dstMemref, Variadic<Index>:$indices, "
+            "IndexAttr:$leadDimension, OptionalAttr<UnitAttr>:$transpose"
+        ),
+        format="$src`,` $dstMemref`[`$indices`]` attr-dict `:` type($src)`,` type($dstMemref)",
     ),
     declare(
         "gpu.subgroup_mma_compute",
         "C += A * B on warp matrix fragments.",
-        ins="AnyType:$opA, AnyType:$opB, AnyType:$opC, UnitAttr:$a_transpose, UnitAttr:$b_transpose",
-        outs="AnyType:$res",
-        regions="",
         traits="pure",
-        syntax="%d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<...>, !gpu.mma_matrix<...> -> !gpu.mma_matrix<...>",
+        ins=(
+            "MMAMatrixOf<[SI8, UI8, F16, F32, F64]>:$opA, MMAMatrixOf<[SI8, UI8, F16, F32, F64]>:$opB, "
+            "MMAMatrixOf<[I32, F16, F32, F64]>:$opC, OptionalAttr<UnitAttr>:$a_transpose, OptionalAttr<UnitAttr>:$b_transpose"
+        ),
+        outs="GPU_MMAMatrix:$res",
+        types=("AllTypesMatch<opC, res>",),
+        format="$opA`,` $opB`,` $opC attr-dict `:` type($opA)`,` type($opB) `->` type($res)",
     ),
     declare(
         "gpu.subgroup_mma_constant_matrix",
         "A warp matrix fragment with every element set to a value.",
-        ins="AnyType:$value",
-        outs="AnyType:$res",
-        regions="",
         traits="pure",
-        syntax="%m = gpu.subgroup_mma_constant_matrix %v : !gpu.mma_matrix<...>",
+        ins="AnyTypeOf<[SI8, UI8, I32, F16, F32]>:$value",
+        outs="GPU_MMAMatrix:$res",
+        types=("TypesMatchWith<res, value, mma_element>",),
+        format="$value attr-dict `:` type($res)",
     ),
     declare(
         "gpu.subgroup_mma_elementwise",
         "An elementwise operation on warp matrix fragments.",
-        ins="Variadic<AnyType>:$args, MMAElementWiseAttr:$opType",
-        outs="AnyType:$res",
-        regions="",
         traits="pure",
-        syntax="%r = gpu.subgroup_mma_elementwise addf %a, %b : (T, T) -> T",
+        ins="Variadic<GPU_MMAMatrix>:$args, MMAElementWiseAttr:$opType",
+        outs="GPU_MMAMatrix:$res",
+        format="$opType $args attr-dict `:` functional-type($args, $res)",
     ),
     declare(
         "gpu.subgroup_mma_extract_thread_local",
         "Reads this thread's element of a warp matrix fragment.",
-        ins="AnyType:$matrix, Variadic<Index>:$indices",
-        outs="AnyType:$res",
-        regions="",
         traits="pure",
-        syntax="%v = gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<...> -> T",
+        ins="GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
+        outs="AnyIntegerOrFloat:$res",
+        types=("TypesMatchWith<matrix, res, mma_element>",),
+        format="$matrix`[`$indices`]` attr-dict `:` type($matrix) `->` type($res)",
     ),
     declare(
         "gpu.subgroup_mma_insert_thread_local",
         "Writes this thread's element of a warp matrix fragment.",
-        ins="AnyType:$value, AnyType:$matrix, Variadic<Index>:$indices",
-        outs="AnyType:$res",
-        regions="",
         traits="pure",
-        syntax="%m2 = gpu.subgroup_mma_insert_thread_local %v, %m[%i] : T, !gpu.mma_matrix<...> -> !gpu.mma_matrix<...>",
+        ins="AnyIntegerOrFloat:$value, GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
+        outs="GPU_MMAMatrix:$res",
+        types=("TypesMatchWith<matrix, value, mma_element>",),
+        format="$value`,` $matrix`[`$indices`]` attr-dict `:` type($value)`,` type($matrix) `->` type($res)",
     ),
     declare(
         "gpu.ballot",
         "A bit mask of the lanes of the subgroup whose predicate is true.",
         ins="I1:$predicate",
         outs="AnySignlessInteger:$result",
-        regions="",
-        syntax="%m = gpu.ballot %pred : i32",
+        format="$predicate attr-dict `:` type($result)",
     ),
     declare(
         "gpu.create_dn_tensor",
         "Creates a dense tensor (vector or matrix) handle over a buffer.",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$memref, Variadic<Index>:$dims",
-        outs="AnyType:$dnTensor, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$memref, Variadic<Index>:$dims",
+        outs="GPU_SparseDnTensorHandle:$dnTensor, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $memref `,` $dims attr-dict `:` "
+            "type($dims) `into` type($memref)"
+        ),
         syntax="%dn, %t = gpu.create_dn_tensor async [%dep] %mem, %rows, %cols : index, index into memref<?xf64>",
     ),
     declare(
         "gpu.destroy_dn_tensor",
         "Destroys a dense tensor handle.",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$dnTensor",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseDnTensorHandle:$dnTensor",
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnTensor attr-dict",
         syntax="%t = gpu.destroy_dn_tensor async [%dep] %dn",
     ),
     declare(
         "gpu.create_coo",
         "Creates a sparse matrix handle in COO format.",
+        traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, "
             "AnyMemRef:$rowIdxs, AnyMemRef:$colIdxs, AnyMemRef:$values"
         ),
-        outs="AnyType:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` "
+            "$rowIdxs `,` $colIdxs `,` $values attr-dict `:` type($rowIdxs) `,` type($colIdxs) `,` type($values)"
+        ),
         syntax="%sp, %t = gpu.create_coo async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_coo_aos",
         "Creates a sparse matrix handle in COO array-of-structs format.",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$idxs, AnyMemRef:$values",
-        outs="AnyType:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$idxs, AnyMemRef:$values",
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $idxs "
+            "`,` $values attr-dict `:` type($idxs) `,` type($values)"
+        ),
         syntax="%sp, %t = gpu.create_coo_aos async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_csr",
         "Creates a sparse matrix handle in CSR format.",
-        ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, "
-            "AnyMemRef:$rowPos, AnyMemRef:$colIdxs, AnyMemRef:$values"
-        ),
-        outs="AnyType:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$rowPos, "
+            "AnyMemRef:$colIdxs, AnyMemRef:$values"
+        ),
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $rowPos "
+            "`,` $colIdxs `,` $values attr-dict `:` type($rowPos) `,` type($colIdxs) `,` type($values)"
+        ),
         syntax="%sp, %t = gpu.create_csr async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_csc",
         "Creates a sparse matrix handle in CSC format.",
-        ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, "
-            "AnyMemRef:$colPos, AnyMemRef:$rowIdxs, AnyMemRef:$values"
-        ),
-        outs="AnyType:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$colPos, "
+            "AnyMemRef:$rowIdxs, AnyMemRef:$values"
+        ),
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $colPos "
+            "`,` $rowIdxs `,` $values attr-dict `:` type($colPos) `,` type($rowIdxs) `,` type($values)"
+        ),
         syntax="%sp, %t = gpu.create_csc async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_bsr",
         "Creates a sparse matrix handle in BSR format.",
+        traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$brows, Index:$bcols, Index:$bnnz, "
             "Index:$rBlockSize, Index:$cBlockSize, AnyMemRef:$bRowPos, AnyMemRef:$bColIdxs, AnyMemRef:$values"
         ),
-        outs="AnyType:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $brows `,` $bcols `,` $bnnz `,` "
+            "$rBlockSize `,` $cBlockSize `,` $bRowPos `,` $bColIdxs `,` $values attr-dict `:` type($bRowPos) `,` "
+            "type($bColIdxs) `,` type($values)"
+        ),
         syntax="%sp, %t = gpu.create_bsr async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
     declare(
         "gpu.create_2to4_spmat",
         "Creates a 2:4 structured sparse matrix handle (cuSPARSELt).",
-        ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, AnyMemRef:$memref, "
-            "OptionalAttr<GPU_Prune2To4SpMatFlagAttr>:$pruneFlag"
-        ),
-        outs="AnyType:$spMat, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, "
+            "GPU_Prune2To4SpMatFlagAttr:$pruneFlag, AnyMemRef:$memref"
+        ),
+        outs="GPU_SparseSpMatHandle:$spMat, Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) `{` $pruneFlag `}` $rows `,` $cols "
+            "`,` $memref attr-dict `:` type($memref)"
+        ),
         syntax="%sp, %t = gpu.create_2to4_spmat async [%dep] {PRUNE_AND_CHECK} %rows, %cols, %mem : memref<?xf16>",
     ),
     declare(
         "gpu.destroy_sp_mat",
         "Destroys a sparse matrix handle.",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmat",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat attr-dict",
         syntax="%t = gpu.destroy_sp_mat async [%dep] %sp",
     ),
     declare(
         "gpu.spmv_buffer_size",
         "The workspace size of a SpMV.",
+        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnX, AnyType:$dnY, "
-            "OptionalAttr<GPU_TransposeModeAttr>:$modeA, TypeAttr:$computeType"
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnX, GPU_SparseDnTensorHandle:$dnY, "
+            "TypeAttr:$computeType"
         ),
         outs="Index:$bufferSz, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` $dnX "
+            "`,` $dnY attr-dict  `into` $computeType"
+        ),
         syntax="%size, %t = gpu.spmv_buffer_size async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY into f32",
     ),
     declare(
         "gpu.spmv",
         "Sparse matrix times dense vector.",
+        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnX, AnyType:$dnY, "
-            "AnyMemRef:$buffer, OptionalAttr<GPU_TransposeModeAttr>:$modeA, TypeAttr:$computeType"
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnX, GPU_SparseDnTensorHandle:$dnY, "
+            "TypeAttr:$computeType, AnyMemRef:$buffer"
         ),
         outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` $dnX "
+            "`,` $dnY `,` $buffer attr-dict `:` type($buffer) `into` $computeType"
+        ),
         syntax="%t = gpu.spmv async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY, %buffer : memref<?xf64> into f64",
     ),
     declare(
@@ -592,106 +588,136 @@ OPS = (
     declare(
         "gpu.spmm",
         "Sparse matrix times dense matrix.",
+        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnmatB, AnyType:$dnmatC, "
-            "Variadic<AnyMemRef>:$buffers, OptionalAttr<GPU_TransposeModeAttr>:$modeA, "
-            "OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType"
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeB, GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnmatB, "
+            "GPU_SparseDnTensorHandle:$dnmatC, TypeAttr:$computeType, Variadic<AnyMemRef>:$buffers"
         ),
         outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatB (`{` $modeB^ `}`)? `,` $dnmatC `,` $buffers attr-dict `:` type($buffers) `into` $computeType"
+        ),
         syntax="%t = gpu.spmm async [%dep] %spA[{T}], %dnB[{T}], %dnC, %buffers : memref<?xf64> into f64",
     ),
     declare(
         "gpu.sddmm_buffer_size",
         "The workspace size of an SDDMM.",
+        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$dnmatA, AnyType:$dnmatB, AnyType:$spmatC, "
-            "OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, "
-            "TypeAttr:$computeType"
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeB, GPU_SparseDnTensorHandle:$dnmatA, GPU_SparseDnTensorHandle:$dnmatB, "
+            "GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType"
         ),
         outs="Index:$bufferSz, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatB (`{` $modeB^ `}`)? `,` $spmatC attr-dict `into` $computeType"
+        ),
         syntax="%size, %t = gpu.sddmm_buffer_size async [%dep] %dnA[{T}], %dnB[{T}], %spC into f32",
     ),
     declare(
         "gpu.sddmm",
         "Sampled dense-dense matrix multiplication.",
+        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$dnmatA, AnyType:$dnmatB, AnyType:$spmatC, "
-            "AnyMemRef:$buffer, OptionalAttr<GPU_TransposeModeAttr>:$modeA, "
-            "OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType"
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeB, GPU_SparseDnTensorHandle:$dnmatA, GPU_SparseDnTensorHandle:$dnmatB, "
+            "GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType, AnyMemRef:$buffer"
         ),
         outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatB (`{` $modeB^ `}`)? `,` $spmatC `,` $buffer attr-dict `:` type($buffer) `into` $computeType"
+        ),
         syntax="%t = gpu.sddmm async [%dep] %dnA[{T}], %dnB[{T}], %spC, %buffer : memref<?xf64> into f64",
     ),
     declare(
         "gpu.spgemm_create_descr",
         "Creates a SpGEMM operation descriptor.",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies",
-        outs="AnyType:$desc, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies",
+        outs="GPU_SparseSpGEMMOpHandle:$desc, Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) attr-dict",
         syntax="%desc, %t = gpu.spgemm_create_descr async [%dep]",
     ),
     declare(
         "gpu.spgemm_destroy_descr",
         "Destroys a SpGEMM operation descriptor.",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$desc",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc",
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $desc attr-dict",
         syntax="%t = gpu.spgemm_destroy_descr async [%dep] %desc",
     ),
     declare(
         "gpu.spgemm_work_estimation_or_compute",
         "The work estimation or compute phase of a SpGEMM.",
+        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$desc, AnyType:$spmatA, AnyType:$spmatB, "
-            "AnyType:$spmatC, Index:$bufferSz, AnyMemRef:$buffer, OptionalAttr<GPU_TransposeModeAttr>:$modeA, "
-            "OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType, "
-            "GPU_SpGEMMWorkEstimationOrComputeKindAttr:$kind"
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc, "
+            "GPU_TransposeModeAttr:$modeA, GPU_TransposeModeAttr:$modeB, GPU_SparseSpMatHandle:$spmatA, "
+            "GPU_SparseSpMatHandle:$spmatB, GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType, Index:$bufferSz, "
+            "AnyMemRef:$buffer, GPU_SpGEMMWorkEstimationOrComputeKindAttr:$kind"
         ),
         outs="Index:$bufferSzNew, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) `{` $kind `}` $spmatA (`{` $modeA^ "
+            "`}`)? `,` $spmatB (`{` $modeB^ `}`)? `,` $spmatC `,` $desc `,` $bufferSz `,` $buffer  attr-dict `:` "
+            "$computeType `into` type($buffer)"
+        ),
         syntax=(
-            "%size, %t = gpu.spgemm_work_estimation_or_compute async [%dep] {COMPUTE} %spA[{T}], %spB[{T}], "
-            "%spC, %desc, %size0, %buf : f32 into memref<0xi8>"
+            "%size, %t = gpu.spgemm_work_estimation_or_compute async [%dep] {COMPUTE} %spA[{T}], %spB[{T}], %spC, "
+            "%desc, %size0, %buf : f32 into memref<0xi8>"
         ),
     ),
     declare(
         "gpu.spgemm_copy",
         "Copies the result of a SpGEMM into its output matrix.",
+        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$desc, AnyType:$spmatA, AnyType:$spmatB, "
-            "AnyType:$spmatC, OptionalAttr<GPU_TransposeModeAttr>:$modeA, "
-            "OptionalAttr<GPU_TransposeModeAttr>:$modeB, TypeAttr:$computeType"
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc, "
+            "GPU_TransposeModeAttr:$modeA, GPU_TransposeModeAttr:$modeB, GPU_SparseSpMatHandle:$spmatA, "
+            "GPU_SparseSpMatHandle:$spmatB, GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType"
         ),
         outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` "
+            "$spmatB (`{` $modeB^ `}`)? `,` $spmatC `,` $desc attr-dict `:` $computeType"
+        ),
         syntax="%t = gpu.spgemm_copy async [%dep] %spA[{T}], %spB[{T}], %spC, %desc : f32",
     ),
     declare(
         "gpu.spmat_get_size",
         "The number of rows, columns and nonzeros of a sparse matrix.",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmat",
-        outs="Index:$rows, Index:$cols, Index:$nnz, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
+        outs="Index:$rows, Index:$cols, Index:$nnz, Optional<GPU_AsyncToken>:$asyncToken",
+        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat attr-dict",
         syntax="%rows, %cols, %nnz, %t = gpu.spmat_get_size async [%dep] %sp",
     ),
     declare(
         "gpu.set_csr_pointers",
         "Sets the position, coordinate and value buffers of a CSR matrix.",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmat, AnyMemRef:$positions, AnyMemRef:$coordinates, AnyMemRef:$values",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async",
+        ins=(
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat, AnyMemRef:$positions, "
+            "AnyMemRef:$coordinates, AnyMemRef:$values"
+        ),
+        outs="Optional<GPU_AsyncToken>:$asyncToken",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat `,` $positions `,` "
+            "$coordinates `,` $values attr-dict `:` type($positions) `,` type($coordinates) `,` type($values)"
+        ),
         syntax="%t = gpu.set_csr_pointers async [%dep] %sp, %pos, %crd, %val : memref<?xindex>, memref<?xindex>, memref<?xf32>",
+    ),
+    declare(
+        "gpu.initialize_named_barrier",
+        "Creates a named barrier that releases its waiters once `member_count` subgroups arrive.",
+        ins="I32:$member_count",
+        outs="GPU_NamedBarrier:$result",
+        regions="",
+        syntax="%b = gpu.initialize_named_barrier %count : i32 -> !gpu.named_barrier",
     ),
 )

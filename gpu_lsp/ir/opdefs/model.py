@@ -167,6 +167,9 @@ def _attr_arg(constraint: str, name: str) -> AttrArg:
     constraint = _unconfined(constraint)
     wrapped = _ATTR_WRAPPER.match(constraint)
     if wrapped is None:
+        enum = ENUMS.get(constraint)
+        if enum is not None and enum.default is not None:
+            return AttrArg(name, constraint, optional=True, default=enum.default, stored_default=True)
         return AttrArg(name, constraint)
     wrapper, inner = wrapped[1], wrapped[2]
     if wrapper == "UnitAttr":

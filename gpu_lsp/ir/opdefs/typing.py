@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from gpu_lsp.ir import types as T
@@ -12,6 +13,9 @@ _BUILDABLE: dict[str, T.Type] = {
     "F16": T.F16, "BF16": T.FloatType("bf16"), "F32": T.F32, "F64": T.F64, "NoneType": T.NONE,
     "GPU_AsyncToken": T.TOKEN,
     "Async_TokenType": T.DialectType("async", "token"), "Async_GroupType": T.DialectType("async", "group"),
+    "GPU_SparseDnTensorHandle": T.DialectType("gpu", "sparse.dntensor_handle"),
+    "GPU_SparseSpMatHandle": T.DialectType("gpu", "sparse.spmat_handle"),
+    "GPU_SparseSpGEMMOpHandle": T.DialectType("gpu", "sparse.spgemmop_handle"),
 }
 
 
@@ -35,6 +39,21 @@ def _element(ty: T.Type) -> T.Type:
     """The element type of a shaped type (memref, tensor, vector, complex), else the type."""
     element = getattr(ty, "element", None)
     return element if isinstance(element, T.Type) else ty
+
+
+_SCALAR = re.compile(r"(?P<sign>[su]?)i(?P<width>\d+)|(?P<float>bf16|f16|f32|f64)")
+
+
+def _mma_element(ty: T.Type) -> T.Type:
+    """The element type of `!gpu.mma_matrix<16x16xf16, "AOp">` (f16), else unknown."""
+    if not (isinstance(ty, T.DialectType) and ty.dialect == "gpu" and ty.name == "mma_matrix" and ty.body):
+        return T.UNKNOWN
+    found = _SCALAR.fullmatch(ty.body.split(",", 1)[0].rsplit("x", 1)[-1].strip())
+    if found is None:
+        return T.UNKNOWN
+    if found["float"]:
+        return T.FloatType(found["float"])
+    return T.IntegerType(int(found["width"]), found["sign"])
 
 
 def _i1_same_shape(ty: T.Type) -> T.Type:
@@ -62,6 +81,7 @@ _TRANSFORMS: dict[str, Callable[[T.Type], T.Type | list[T.Type]]] = {
     "i1_same_shape": _i1_same_shape,
     "function_inputs": _function_part("inputs"),
     "function_results": _function_part("results"),
+    "mma_element": _mma_element,
 }
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
+from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import (
     GENERIC_DISCARDABLE,
@@ -13,7 +15,6 @@ from gpu_lsp.ir.printer import (
     GENERIC_PROPERTIES,
     CannotPrint,
     OpPrinter,
-    int_text,
     result_names,
 )
 
@@ -54,45 +55,9 @@ def async_deps(p: OpPrinter, op: Operation, deps) -> str:
     return text
 
 
-def token_deps(op: Operation) -> list:
-    """Leading operands of token type (an op's async dependencies without segment sizes)."""
-    out = []
-    for v in op.operands:
-        if not v.type.is_token:
-            break
-        out.append(v)
-    return out
-
-
-def _upper_bound(p: OpPrinter, op: Operation) -> None:
-    ub = op.get_attr("upper_bound")
-    if isinstance(ub, IntegerAttr):
-        p.write(f" upper_bound {int_text(ub.value, ub.type)}")
-
-
 @result_names(*INDEX_OPS)
 def _index_names(op: Operation):
     yield 0, f"{op.name[4:]}_{enum_keyword(op.get_attr('dimension'))}"
-
-
-@printer(*INDEX_OPS)
-def _index(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + enum_keyword(op.get_attr("dimension")))
-    _upper_bound(p, op)
-    p.attr_dict(op, ("dimension", "upper_bound"))
-
-
-@printer("gpu.lane_id")
-def _lane_id(p: OpPrinter, op: Operation) -> None:
-    _upper_bound(p, op)
-    p.attr_dict(op, ("upper_bound",))
-
-
-@printer("gpu.subgroup_id", "gpu.num_subgroups", "gpu.subgroup_size")
-def _typed_index(p: OpPrinter, op: Operation) -> None:
-    _upper_bound(p, op)
-    p.attr_dict(op, ("upper_bound",))
-    p.write(" : " + p.value_types(op.results))
 
 
 # --- structure and launch ---------------------------------------------------------------------
@@ -239,52 +204,18 @@ def _launch_func(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, ("kernel",))
 
 
-def _operands_with_types(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-    if op.operands:
-        p.write(" " + p.values(op.operands) + " : " + p.value_types(op.operands))
-
-
-@printer("gpu.return", "gpu.yield")
-def _return(p: OpPrinter, op: Operation) -> None:
-    _operands_with_types(p, op)
-
-
-@printer("gpu.terminator")
-def _terminator(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-
-
 # --- collectives ------------------------------------------------------------------------------
 
 
-@printer("gpu.all_reduce")
-def _all_reduce(p: OpPrinter, op: Operation) -> None:
-    kind = op.get_attr("op")
-    p.write(" " + (enum_keyword(kind) if kind is not None else ""))
-    p.write(" " + p.value(op.operands[0]))
-    if op.get_attr("uniform") is not None:
-        p.write(" uniform")
-    p.write(" ")
-    p.region(op.regions[0])
-    p.attr_dict(op, ("op", "uniform"))
-    p.write(" : " + p.functional_type(op))
-
-
-@printer("gpu.subgroup_reduce")
-def _subgroup_reduce(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + enum_keyword(op.get_attr("op")) + " " + p.value(op.operands[0]))
-    if op.get_attr("uniform") is not None:
-        p.write(" uniform")
-    size = op.get_attr("cluster_size")
-    if isinstance(size, IntegerAttr):
-        p.write(f" cluster(size = {size.value}")
-        stride = op.get_attr("cluster_stride")
-        if isinstance(stride, IntegerAttr) and stride.value != 1:
-            p.write(f", stride = {stride.value}")
-        p.write(")")
-    p.attr_dict(op, ("op", "uniform", "cluster_size", "cluster_stride"))
-    p.write(" : " + p.functional_type(op))
+@custom_printer("AllReduceOperation")
+def _all_reduce_operation(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    """`custom<AllReduceOperation>($op)`: the reduction keyword when there is one."""
+    (op,) = args
+    assert isinstance(op, Var)
+    ctx.space()
+    kind = ctx.op.get_attr(op.name)
+    if kind is not None:
+        ctx.p.write(enum_keyword(kind))
 
 
 @result_names("gpu.shuffle")
@@ -295,53 +226,6 @@ def _shuffle_names(op: Operation):
 @result_names("gpu.rotate")
 def _rotate_names(op: Operation):
     return [(0, "rotateResult"), (1, "valid")]
-
-
-@printer("gpu.shuffle")
-def _shuffle(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + enum_keyword(op.get_attr("mode")) + " " + p.values(op.operands))
-    p.attr_dict(op, ("mode",))
-    p.write(" : " + p.type(op.operands[0].type))
-
-
-@printer("gpu.rotate")
-def _rotate(p: OpPrinter, op: Operation) -> None:
-    offset = op.get_attr("offset")
-    width = op.get_attr("width")
-    p.write(f" {p.value(op.operands[0])}, {offset.value}, {width.value}")
-    p.attr_dict(op, ("offset", "width"))
-    p.write(" : " + p.type(op.operands[0].type))
-
-
-@printer("gpu.subgroup_broadcast")
-def _subgroup_broadcast(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {p.value(op.operands[0])}, {enum_keyword(op.get_attr('broadcast_type'))}")
-    if len(op.operands) > 1:
-        p.write(" " + p.value(op.operands[1]))
-    p.attr_dict(op, ("broadcast_type",))
-    p.write(" : " + p.value_types(op.results))
-
-
-@printer("gpu.barrier")
-def _barrier(p: OpPrinter, op: Operation) -> None:
-    spaces = op.get_attr("address_spaces")
-    if spaces is not None:
-        p.write(" memfence " + p.attr(spaces))
-    p.attr_dict(op, ("address_spaces",))
-
-
-@printer("gpu.printf")
-def _printf(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.attr(op.get_attr("format")))
-    p.attr_dict(op, ("format",))
-    if op.operands:
-        p.write(", " + p.values(op.operands) + " : " + p.value_types(op.operands))
-
-
-@printer("gpu.dynamic_shared_memory")
-def _dynamic_shared_memory(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-    p.write(" : " + p.value_types(op.results))
 
 
 @printer("gpu.warp_execute_on_lane_0")
@@ -362,10 +246,17 @@ def _warp_execute(p: OpPrinter, op: Operation) -> None:
 # --- host-side runtime ------------------------------------------------------------------------
 
 
-@printer("gpu.wait")
-def _wait(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + async_deps(p, op, token_deps(op)))
-    p.attr_dict(op)
+@custom_printer("AsyncDependencies")
+def _async_dependencies(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    """`custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)`: `async [%deps]`, each when present."""
+    token, deps = args
+    assert isinstance(token, TypeOf) and isinstance(deps, Var)
+    ctx.space()
+    text = "async" if ctx.values(token.name) else ""
+    values = ctx.values(deps.name)
+    if values:
+        text += (" " if text else "") + "[" + ctx.p.values(values) + "]"
+    ctx.p.write(text)
 
 
 @result_names("gpu.alloc")
@@ -375,107 +266,11 @@ def _alloc_names(op: Operation):
         yield 1, "asyncToken"
 
 
-@printer("gpu.alloc")
-def _alloc(p: OpPrinter, op: Operation) -> None:
-    groups = segments(op)
-    if groups is None:
-        deps = token_deps(op)
-        groups = {"asyncDependencies": deps, "dynamicSizes": op.operands[len(deps) :], "symbolOperands": []}
-    p.write(" " + async_deps(p, op, groups["asyncDependencies"]))
-    if op.get_attr("hostShared") is not None:
-        p.write(" host_shared")
-    p.write(" (" + p.values(groups["dynamicSizes"]) + ")")
-    if groups["symbolOperands"]:
-        p.write("[" + p.values(groups["symbolOperands"]) + "]")
-    p.attr_dict(op, ("hostShared",))
-    p.write(" : " + p.type(op.results[0].type))
-
-
-@printer("gpu.dealloc")
-def _dealloc(p: OpPrinter, op: Operation) -> None:
-    deps = token_deps(op)
-    rest = op.operands[len(deps) :]
-    p.write(" " + async_deps(p, op, deps) + " " + p.values(rest))
-    p.attr_dict(op)
-    p.write(" : " + p.value_types(rest))
-
-
-@printer("gpu.memcpy", "gpu.memset")
-def _memcpy(p: OpPrinter, op: Operation) -> None:
-    deps = op.operands[: len(op.operands) - 2]
-    dst, src = op.operands[-2], op.operands[-1]
-    p.write(" " + async_deps(p, op, deps) + f" {p.value(dst)}, {p.value(src)}")
-    p.attr_dict(op)
-    p.write(f" : {p.type(dst.type)}, {p.type(src.type)}")
-
-
-@printer("gpu.host_register", "gpu.host_unregister")
-def _host_register(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op)
-    p.write(" : " + p.type(op.operands[0].type))
-
-
-@printer("gpu.set_default_device")
-def _set_default_device(p: OpPrinter, op: Operation) -> None:
-    p.attr_dict(op)
-    p.write(" " + p.value(op.operands[0]))
-
-
-# --- MMA --------------------------------------------------------------------------------------
-
-
-@printer("gpu.subgroup_mma_load_matrix", "gpu.subgroup_mma_extract_thread_local")
-def _mma_load(p: OpPrinter, op: Operation) -> None:
-    src, idx = op.operands[0], op.operands[1:]
-    p.write(f" {p.value(src)}[{p.values(idx)}]")
-    p.attr_dict(op)
-    p.write(f" : {p.type(src.type)} -> {p.value_types(op.results)}")
-
-
-@printer("gpu.subgroup_mma_store_matrix")
-def _mma_store(p: OpPrinter, op: Operation) -> None:
-    src, dst, idx = op.operands[0], op.operands[1], op.operands[2:]
-    p.write(f" {p.value(src)}, {p.value(dst)}[{p.values(idx)}]")
-    p.attr_dict(op)
-    p.write(f" : {p.type(src.type)}, {p.type(dst.type)}")
-
-
-@printer("gpu.subgroup_mma_insert_thread_local")
-def _mma_insert(p: OpPrinter, op: Operation) -> None:
-    value, matrix, idx = op.operands[0], op.operands[1], op.operands[2:]
-    p.write(f" {p.value(value)}, {p.value(matrix)}[{p.values(idx)}]")
-    p.attr_dict(op)
-    p.write(f" : {p.type(value.type)}, {p.type(matrix.type)} -> {p.value_types(op.results)}")
-
-
-@printer("gpu.subgroup_mma_compute")
-def _mma_compute(p: OpPrinter, op: Operation) -> None:
-    a, b = op.operands[0], op.operands[1]
-    p.write(" " + p.values(op.operands))
-    p.attr_dict(op)
-    p.write(f" : {p.type(a.type)}, {p.type(b.type)} -> {p.value_types(op.results)}")
-
-
-@printer("gpu.subgroup_mma_constant_matrix")
-def _mma_constant(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op)
-    p.write(" : " + p.value_types(op.results))
-
-
-@printer("gpu.subgroup_mma_elementwise")
-def _mma_elementwise(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + enum_keyword(op.get_attr("opType")) + " " + p.values(op.operands))
-    p.attr_dict(op, ("opType",))
-    p.write(" : " + p.functional_type(op))
-
-
-# --- sparse (cuSPARSE) ops: printed from their source text, with upstream's result names -------
+# --- sparse (cuSPARSE) ops: upstream's result names; spmm_buffer_size (read by hand) prints from source
 
 _SPARSE_NAMES = {
     "gpu.create_coo": "spmat", "gpu.create_coo_aos": "spmat", "gpu.create_csr": "spmat",
-    "gpu.create_csc": "spmat", "gpu.create_bsr": "spmat", "gpu.create_2to4_spmat": "spmat",
+    "gpu.create_csc": "spmat", "gpu.create_bsr": "spmat", "gpu.create_2to4_spmat": "spMat",
     "gpu.create_dn_tensor": "dnTensor", "gpu.spmv_buffer_size": "bufferSz", "gpu.spmm_buffer_size": "bufferSzs",
     "gpu.sddmm_buffer_size": "bufferSz", "gpu.spgemm_create_descr": "desc",
     "gpu.spgemm_work_estimation_or_compute": "bufferSzNew",
@@ -499,7 +294,7 @@ def _sparse_names(op: Operation):
 
 
 # Generic form: gpu.func's symbol name is a discardable attribute upstream, gpu.launch's
-# attribution count a property; the sparse ops' IR lacks their segment sizes.
+# attribution count a property; the IR of gpu.spmm_buffer_size (read by hand) lacks its segment sizes.
 GENERIC_DISCARDABLE["gpu.func"] = frozenset(("sym_name",))
 GENERIC_PROPERTIES["gpu.launch"] = frozenset(("workgroup_attributions",))
 
@@ -524,6 +319,4 @@ def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
 
 
 GENERIC_EXTRA["gpu.func"] = _func_generic
-GENERIC_FROM_SOURCE.update((*_SPARSE_NAMES, "gpu.spmat_get_size", "gpu.destroy_dn_tensor", "gpu.destroy_sp_mat",
-                            "gpu.spmv", "gpu.spmm", "gpu.sddmm", "gpu.spgemm_destroy_descr", "gpu.spgemm_copy",
-                            "gpu.set_csr_pointers"))
+GENERIC_FROM_SOURCE.add("gpu.spmm_buffer_size")
