@@ -15,7 +15,7 @@ from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
 from gpu_lsp.ir.opdefs.model import OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
-from gpu_lsp.ir.opdefs.typing import dense_array_element
+from gpu_lsp.ir.opdefs.typing import dense_array_element, integer_attr_type
 
 
 class OpPrinter(Protocol):
@@ -41,8 +41,6 @@ class OpPrinter(Protocol):
 
     def symbol(self, name: str) -> str: ...
 
-
-_INTEGER_ATTRS = frozenset({"I1Attr", "I8Attr", "I16Attr", "I32Attr", "I64Attr", "IndexAttr", "SI32Attr", "UI32Attr", "SI64Attr", "UI64Attr"})
 
 
 class FormatContext:
@@ -241,7 +239,7 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
         return p.symbol(attr.value)
     if isinstance(attr, TypeAttr) and constraint.startswith("TypeAttr"):
         return p.type(attr.type)
-    if isinstance(attr, IntegerAttr) and constraint in _INTEGER_ATTRS:
+    if isinstance(attr, IntegerAttr) and integer_attr_type(constraint) is not None:
         # The constraint fixes the type, so the format writes the value alone (`index.constant 4`).
         if attr.type == T.I1:
             return p.attr(attr)

@@ -13,15 +13,10 @@ from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
-from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, transform_type
+from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, transform_type
 from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref
 from gpu_lsp.parser.structure import RawRegion
 
-# Integer attribute constraints and the type their value has when the format elides it.
-_INTEGER_ATTRS = {
-    "I1Attr": T.I1, "I8Attr": T.IntegerType(8), "I16Attr": T.IntegerType(16), "I32Attr": T.I32, "I64Attr": T.I64,
-    "IndexAttr": T.INDEX, "SI32Attr": T.I32, "UI32Attr": T.I32, "SI64Attr": T.I64, "UI64Attr": T.I64,
-}
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
 
 
@@ -257,7 +252,7 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
         return StringAttr(c.symbol(SYMBOL_NAME).root)
     if constraint.startswith("TypeAttr"):
         return TypeAttr(c.type())
-    ty = _INTEGER_ATTRS.get(constraint)
+    ty = integer_attr_type(constraint)
     if ty is not None:
         return IntegerAttr(c.integer(), ty)
     return c.attr()

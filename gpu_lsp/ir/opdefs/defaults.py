@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from gpu_lsp.ir.attributes import Attribute, BoolAttr
+from gpu_lsp.ir.attributes import Attribute, BoolAttr, IntegerAttr
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS
+from gpu_lsp.ir.opdefs.typing import integer_attr_type
 
 
 @cache
@@ -21,4 +22,7 @@ def default_attribute(constraint: str, text: str) -> Attribute | None:
         return enum.attribute(case)
     if constraint == "BoolAttr" and text in ("true", "false"):
         return BoolAttr(text == "true")
+    ty = integer_attr_type(constraint)
+    if ty is not None and text.lstrip("-").isdigit():
+        return IntegerAttr(int(text), ty)
     return None

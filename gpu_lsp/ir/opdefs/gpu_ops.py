@@ -83,6 +83,8 @@ OPS = (
     declare(
         "gpu.return",
         "Returns from a gpu.func.",
+        outs="",
+        regions="",
         parents="gpu.func",
         traits="pure region_return return_like terminator",
         ins="Variadic<AnyType>:$operands",
@@ -91,6 +93,8 @@ OPS = (
     declare(
         "gpu.terminator",
         "Ends the body of a gpu.launch.",
+        outs="",
+        regions="",
         parents="gpu.launch",
         traits="pure region_return terminator",
         ins="",
@@ -99,6 +103,8 @@ OPS = (
     declare(
         "gpu.yield",
         "Yields values from all_reduce and warp_execute_on_lane_0 regions.",
+        outs="",
+        regions="",
         traits="pure region_return return_like terminator",
         ins="Variadic<AnyType>:$values",
         format="attr-dict ($values^ `:` type($values))?",
@@ -106,6 +112,7 @@ OPS = (
     declare(
         "gpu.thread_id",
         "The thread index within its block.",
+        regions="",
         traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -114,6 +121,7 @@ OPS = (
     declare(
         "gpu.block_id",
         "The block index within the grid.",
+        regions="",
         traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -122,6 +130,7 @@ OPS = (
     declare(
         "gpu.block_dim",
         "The number of threads per block.",
+        regions="",
         traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -130,6 +139,7 @@ OPS = (
     declare(
         "gpu.grid_dim",
         "The number of blocks in the grid.",
+        regions="",
         traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -138,6 +148,7 @@ OPS = (
     declare(
         "gpu.global_id",
         "The thread index within the whole grid.",
+        regions="",
         traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -146,6 +157,7 @@ OPS = (
     declare(
         "gpu.cluster_id",
         "The cluster index within the grid.",
+        regions="",
         traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -154,6 +166,7 @@ OPS = (
     declare(
         "gpu.cluster_dim",
         "The number of clusters in the grid.",
+        regions="",
         traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -162,6 +175,7 @@ OPS = (
     declare(
         "gpu.cluster_dim_blocks",
         "The number of blocks per cluster.",
+        regions="",
         traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -170,6 +184,7 @@ OPS = (
     declare(
         "gpu.cluster_block_id",
         "The block index within its cluster.",
+        regions="",
         traits="pure",
         ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -178,6 +193,7 @@ OPS = (
     declare(
         "gpu.lane_id",
         "The lane index within the subgroup.",
+        regions="",
         traits="pure",
         ins="OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -186,6 +202,7 @@ OPS = (
     declare(
         "gpu.subgroup_id",
         "The subgroup index within the workgroup.",
+        regions="",
         traits="pure",
         ins="OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -194,6 +211,7 @@ OPS = (
     declare(
         "gpu.num_subgroups",
         "The number of subgroups in the workgroup.",
+        regions="",
         traits="pure",
         ins="OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -202,6 +220,7 @@ OPS = (
     declare(
         "gpu.subgroup_size",
         "The number of lanes in a subgroup.",
+        regions="",
         traits="pure",
         ins="OptionalAttr<IndexAttr>:$upper_bound",
         outs="Index:$result",
@@ -218,6 +237,7 @@ OPS = (
     declare(
         "gpu.subgroup_reduce",
         "Reduces a value across the lanes of a subgroup, optionally in clusters.",
+        regions="",
         traits="pure",
         ins=(
             "AnyIntegerOrFloatOr1DVector:$value, GPU_AllReduceOperationAttr:$op, UnitAttr:$uniform, "
@@ -233,6 +253,7 @@ OPS = (
     declare(
         "gpu.shuffle",
         "Moves a value between lanes of a subgroup (xor, up, down, idx); also returns whether the source lane was valid.",
+        regions="",
         traits="pure",
         ins="AnyIntegerOrFloatOr1DVector:$value, I32:$offset, I32:$width, GPU_ShuffleModeAttr:$mode",
         outs="AnyIntegerOrFloatOr1DVector:$shuffleResult, I1:$valid",
@@ -242,6 +263,7 @@ OPS = (
     declare(
         "gpu.rotate",
         "Rotates a value among `width` lanes.",
+        regions="",
         traits="pure",
         ins="AnyIntegerOrFloatOr1DVector:$value, I32Attr:$offset, I32Attr:$width",
         outs="AnyIntegerOrFloatOr1DVector:$rotateResult, I1:$valid",
@@ -251,6 +273,7 @@ OPS = (
     declare(
         "gpu.subgroup_broadcast",
         "Broadcasts a value from the first active lane or from a given lane.",
+        regions="",
         ins="AnyType:$src, Optional<I32>:$lane, GPU_BroadcastTypeAttr:$broadcast_type",
         outs="AnyType:$result",
         types=("AllTypesMatch<result, src>",),
@@ -259,18 +282,27 @@ OPS = (
     declare(
         "gpu.barrier",
         "Synchronises all threads of a workgroup.",
-        ins="OptionalAttr<GPU_AddressSpaceAttrArray>:$address_spaces",
+        outs="",
+        regions="",
+        ins=(
+            "Optional<GPU_NamedBarrier>:$named_barrier, OptionalAttr<GPU_AddressSpaceAttrArray>:$address_spaces, "
+            "DefaultValuedAttr<GPU_ScopeAttr, \"workgroup\">:$scope"
+        ),
         format="(`memfence` $address_spaces^)? attr-dict",
+        syntax="gpu.barrier [named(%b : !gpu.named_barrier)] [memfence [#gpu.address_space<...>, ...]] [scope <subgroup|workgroup|...>]",
     ),
     declare(
         "gpu.printf",
         "Prints from device code.",
+        outs="",
+        regions="",
         ins="StrAttr:$format, Variadic<AnyTypeOf<[AnyInteger, Index, AnyFloat]>>:$args",
         format="$format attr-dict (`,` $args^ `:` type($args))?",
     ),
     declare(
         "gpu.dynamic_shared_memory",
         "The base of the kernel's dynamic shared memory.",
+        regions="",
         traits="pure",
         ins="",
         outs="MemRefRankOf<[I8], [1]>:$resultMemref",
@@ -289,6 +321,7 @@ OPS = (
     declare(
         "gpu.wait",
         "Waits for async tokens: blocks the host, or joins them into a new token with `async`.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
@@ -298,6 +331,7 @@ OPS = (
     declare(
         "gpu.alloc",
         "Allocates device (or host-shared) memory.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, UnitAttr:$hostShared",
         outs="AnyMemRef:$memref, Optional<GPU_AsyncToken>:$asyncToken",
@@ -310,6 +344,7 @@ OPS = (
     declare(
         "gpu.dealloc",
         "Frees device memory.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$memref",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
@@ -319,6 +354,7 @@ OPS = (
     declare(
         "gpu.memcpy",
         "Copies memory between host and device buffers.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$dst, AnyMemRef:$src",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
@@ -328,6 +364,7 @@ OPS = (
     declare(
         "gpu.memset",
         "Fills a buffer with a value.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$dst, AnyType:$value",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
@@ -337,24 +374,31 @@ OPS = (
     declare(
         "gpu.host_register",
         "Maps a host buffer for device access.",
+        outs="",
+        regions="",
         ins="AnyUnrankedMemRef:$value",
         format="$value attr-dict `:` type($value)",
     ),
     declare(
         "gpu.host_unregister",
         "Unmaps a host buffer.",
+        outs="",
+        regions="",
         ins="AnyUnrankedMemRef:$value",
         format="$value attr-dict `:` type($value)",
     ),
     declare(
         "gpu.set_default_device",
         "Selects the default GPU.",
+        outs="",
+        regions="",
         ins="I32:$devIndex",
         format="attr-dict $devIndex",
     ),
     declare(
         "gpu.subgroup_mma_load_matrix",
         "Loads a warp matrix fragment from memory.",
+        regions="",
         ins="GPU_MMAMemRef:$srcMemref, Variadic<Index>:$indices, IndexAttr:$leadDimension, OptionalAttr<UnitAttr>:$transpose",
         outs="GPU_MMAMatrix:$res",
         format="$srcMemref`[`$indices`]` attr-dict `:` type($srcMemref) `->` type($res)",
@@ -362,6 +406,8 @@ OPS = (
     declare(
         "gpu.subgroup_mma_store_matrix",
         "Stores a warp matrix fragment to memory.",
+        outs="",
+        regions="",
         ins=(
             "MMAMatrixOf<[SI8, UI8, I32, F16, F32, F64]>:$src, GPU_MMAMemRef:$dstMemref, Variadic<Index>:$indices, "
             "IndexAttr:$leadDimension, OptionalAttr<UnitAttr>:$transpose"
@@ -371,6 +417,7 @@ OPS = (
     declare(
         "gpu.subgroup_mma_compute",
         "C += A * B on warp matrix fragments.",
+        regions="",
         traits="pure",
         ins=(
             "MMAMatrixOf<[SI8, UI8, F16, F32, F64]>:$opA, MMAMatrixOf<[SI8, UI8, F16, F32, F64]>:$opB, "
@@ -383,6 +430,7 @@ OPS = (
     declare(
         "gpu.subgroup_mma_constant_matrix",
         "A warp matrix fragment with every element set to a value.",
+        regions="",
         traits="pure",
         ins="AnyTypeOf<[SI8, UI8, I32, F16, F32]>:$value",
         outs="GPU_MMAMatrix:$res",
@@ -392,6 +440,7 @@ OPS = (
     declare(
         "gpu.subgroup_mma_elementwise",
         "An elementwise operation on warp matrix fragments.",
+        regions="",
         traits="pure",
         ins="Variadic<GPU_MMAMatrix>:$args, MMAElementWiseAttr:$opType",
         outs="GPU_MMAMatrix:$res",
@@ -400,6 +449,7 @@ OPS = (
     declare(
         "gpu.subgroup_mma_extract_thread_local",
         "Reads this thread's element of a warp matrix fragment.",
+        regions="",
         traits="pure",
         ins="GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
         outs="AnyIntegerOrFloat:$res",
@@ -409,6 +459,7 @@ OPS = (
     declare(
         "gpu.subgroup_mma_insert_thread_local",
         "Writes this thread's element of a warp matrix fragment.",
+        regions="",
         traits="pure",
         ins="AnyIntegerOrFloat:$value, GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
         outs="GPU_MMAMatrix:$res",
@@ -418,6 +469,7 @@ OPS = (
     declare(
         "gpu.ballot",
         "A bit mask of the lanes of the subgroup whose predicate is true.",
+        regions="",
         ins="I1:$predicate",
         outs="AnySignlessInteger:$result",
         format="$predicate attr-dict `:` type($result)",
@@ -425,6 +477,7 @@ OPS = (
     declare(
         "gpu.create_dn_tensor",
         "Creates a dense tensor (vector or matrix) handle over a buffer.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$memref, Variadic<Index>:$dims",
         outs="GPU_SparseDnTensorHandle:$dnTensor, Optional<GPU_AsyncToken>:$asyncToken",
@@ -437,6 +490,7 @@ OPS = (
     declare(
         "gpu.destroy_dn_tensor",
         "Destroys a dense tensor handle.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseDnTensorHandle:$dnTensor",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
@@ -446,6 +500,7 @@ OPS = (
     declare(
         "gpu.create_coo",
         "Creates a sparse matrix handle in COO format.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, "
@@ -461,6 +516,7 @@ OPS = (
     declare(
         "gpu.create_coo_aos",
         "Creates a sparse matrix handle in COO array-of-structs format.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$idxs, AnyMemRef:$values",
         outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
@@ -473,6 +529,7 @@ OPS = (
     declare(
         "gpu.create_csr",
         "Creates a sparse matrix handle in CSR format.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$rowPos, "
@@ -488,6 +545,7 @@ OPS = (
     declare(
         "gpu.create_csc",
         "Creates a sparse matrix handle in CSC format.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$colPos, "
@@ -503,6 +561,7 @@ OPS = (
     declare(
         "gpu.create_bsr",
         "Creates a sparse matrix handle in BSR format.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$brows, Index:$bcols, Index:$bnnz, "
@@ -519,6 +578,7 @@ OPS = (
     declare(
         "gpu.create_2to4_spmat",
         "Creates a 2:4 structured sparse matrix handle (cuSPARSELt).",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, "
@@ -534,6 +594,7 @@ OPS = (
     declare(
         "gpu.destroy_sp_mat",
         "Destroys a sparse matrix handle.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
@@ -543,6 +604,7 @@ OPS = (
     declare(
         "gpu.spmv_buffer_size",
         "The workspace size of a SpMV.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
@@ -559,6 +621,7 @@ OPS = (
     declare(
         "gpu.spmv",
         "Sparse matrix times dense vector.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
@@ -588,6 +651,7 @@ OPS = (
     declare(
         "gpu.spmm",
         "Sparse matrix times dense matrix.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
@@ -604,6 +668,7 @@ OPS = (
     declare(
         "gpu.sddmm_buffer_size",
         "The workspace size of an SDDMM.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
@@ -620,6 +685,7 @@ OPS = (
     declare(
         "gpu.sddmm",
         "Sampled dense-dense matrix multiplication.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
@@ -636,6 +702,7 @@ OPS = (
     declare(
         "gpu.spgemm_create_descr",
         "Creates a SpGEMM operation descriptor.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies",
         outs="GPU_SparseSpGEMMOpHandle:$desc, Optional<GPU_AsyncToken>:$asyncToken",
@@ -645,6 +712,7 @@ OPS = (
     declare(
         "gpu.spgemm_destroy_descr",
         "Destroys a SpGEMM operation descriptor.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc",
         outs="Optional<GPU_AsyncToken>:$asyncToken",
@@ -654,6 +722,7 @@ OPS = (
     declare(
         "gpu.spgemm_work_estimation_or_compute",
         "The work estimation or compute phase of a SpGEMM.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc, "
@@ -675,6 +744,7 @@ OPS = (
     declare(
         "gpu.spgemm_copy",
         "Copies the result of a SpGEMM into its output matrix.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc, "
@@ -691,6 +761,7 @@ OPS = (
     declare(
         "gpu.spmat_get_size",
         "The number of rows, columns and nonzeros of a sparse matrix.",
+        regions="",
         traits="async",
         ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
         outs="Index:$rows, Index:$cols, Index:$nnz, Optional<GPU_AsyncToken>:$asyncToken",
@@ -700,6 +771,7 @@ OPS = (
     declare(
         "gpu.set_csr_pointers",
         "Sets the position, coordinate and value buffers of a CSR matrix.",
+        regions="",
         traits="async",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat, AnyMemRef:$positions, "

@@ -30,6 +30,18 @@ def dense_array_element(constraint: str) -> T.Type | None:
     return _DENSE_INT_ARRAYS.get(constraint)
 
 
+# Integer attribute constraints and the type their value has (a format writes the value alone).
+_INTEGER_ATTRS: dict[str, T.Type] = {
+    "I1Attr": T.I1, "I8Attr": T.I8, "I16Attr": T.IntegerType(16), "I32Attr": T.I32, "I64Attr": T.I64,
+    "IndexAttr": T.INDEX, "SI32Attr": T.I32, "UI32Attr": T.I32, "SI64Attr": T.I64, "UI64Attr": T.I64,
+}
+
+
+def integer_attr_type(constraint: str) -> T.Type | None:
+    """The type of an integer attribute constraint's value (`I32Attr` -> i32), else None."""
+    return _INTEGER_ATTRS.get(constraint)
+
+
 def buildable_type(constraint: str) -> T.Type | None:
     """The one type `constraint` allows (`Index` -> index), else None."""
     return _BUILDABLE.get(constraint)

@@ -313,7 +313,7 @@ def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
     if "gpu.kernel" in attrs:
         del attrs["gpu.kernel"]
         props["kernel"] = UnitAttr()
-    count = attrs.pop("workgroup_attributions", None)
+    count = attrs.pop("workgroup_attributions", None) or props.pop("workgroup_attributions", None)
     if isinstance(count, IntegerAttr) and count.value:
         props["workgroup_attributions"] = count
 
