@@ -230,4 +230,21 @@ def int_value(attr: Attribute | None) -> int | None:
     return None
 
 
+def integer_literal_error(magnitude: int, negative: bool, ty: Type) -> str | None:
+    """Why `[-]magnitude : ty` is no valid integer attribute (upstream's buildAttributeAPInt), or None."""
+    if isinstance(ty, IndexType):
+        width, signed = 64, True
+    elif isinstance(ty, IntegerType):
+        width, signed = ty.width, ty.signedness == "s"
+        if negative and ty.signedness == "u":
+            return "negative integer literal not valid for unsigned integer type"
+    else:
+        return None
+    if negative:
+        fits = 0 < magnitude <= 1 << (width - 1)
+    else:
+        fits = magnitude < 1 << (width - 1 if signed else width)
+    return None if fits else "integer constant out of range for attribute"
+
+
 INDEX_TYPE = IndexType()

@@ -75,6 +75,11 @@ class Builder:
 
     def alias(self, raw: RawAlias) -> None:
         name = raw.name.value
+        earlier = self.ctx.alias_defs.get(name)
+        if earlier is not None and earlier[0] != raw.name.start_pos:
+            kind = "type" if name.startswith("!") else "attribute"
+            self.error(SYNTAX, f"redefinition of {kind} alias id '{name[1:]}'", raw.name.start_pos, raw.name.end_pos)
+            return
         self.ctx.alias_defs[name] = (raw.name.start_pos, raw.name.start_pos + len(name))
         cursor = Cursor(self.ctx, raw.items, raw.items[-1].end_pos if raw.items else raw.name.end_pos, name)
         try:
@@ -123,7 +128,7 @@ class Builder:
                 if exc.custom:
                     self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
                 else:
-                    at = wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
+                    at = exc.start if exc.exact else wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
                     self.error(CUSTOM_SYNTAX, exc.message, at, at if at != exc.start else exc.end)
                 state = None
         complete = spec is None and name.partition(".")[0] in COMPLETE_DIALECTS

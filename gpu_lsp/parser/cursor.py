@@ -21,6 +21,7 @@ from gpu_lsp.ir.attributes import (
     SymbolRefAttr,
     TypeAttr,
     UnitAttr,
+    integer_literal_error,
 )
 from gpu_lsp.parser import gpu_syntax
 from gpu_lsp.parser.lexer import tokenize
@@ -36,15 +37,17 @@ class FormatError(Exception):
 
     `custom` is False for the errors upstream's generic parser emits itself (a missing
     punctuation token, SSA operand, type or attribute, an undefined alias): those are not
-    prefixed with `custom op '<name>'` like the errors of an op's own parser.
+    prefixed with `custom op '<name>'` like the errors of an op's own parser. `exact` errors
+    are reported at `start` itself, not just after the previous token like "expected ...".
     """
 
-    def __init__(self, message: str, start: int, end: int, custom: bool = True) -> None:
+    def __init__(self, message: str, start: int, end: int, custom: bool = True, exact: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.start = start
         self.end = end
         self.custom = custom
+        self.exact = exact
 
 
 class Ref:
@@ -143,6 +146,14 @@ def item_start(item) -> int:
 
 def item_end(item) -> int:
     return item.end_pos
+
+
+_BLANK = re.compile(r"(?:\s|//[^\n]*)*")
+
+
+def next_token_start(text: str, pos: int) -> int:
+    """Where the first token at or after `pos` starts (whitespace and `//` comments skipped)."""
+    return _BLANK.match(text, pos).end()
 
 
 def describe(item) -> str:
@@ -496,19 +507,30 @@ class Cursor:
         if kind == "INT":
             self.i += 1
             value = int(item.value, 16) if item.value.startswith("0x") else int(item.value)
+            ty = default_type or T.I64
             if self.is_punct(":"):
                 self.i += 1
                 ty = self.type()
-                if isinstance(ty, T.FloatType):
-                    return FloatAttr(float(value), ty, item.value)
-                return IntegerAttr(value, ty)
-            return IntegerAttr(value, default_type or T.I64)
+            digits = item.start_pos + (item.value[0] in "+-")
+            if isinstance(ty, T.FloatType):
+                if not item.value.startswith("0x"):
+                    raise FormatError(
+                        "unexpected decimal integer literal for a floating point value", digits, item.end_pos, False, exact=True
+                    )
+                return FloatAttr(float(value), ty, item.value)
+            problem = integer_literal_error(abs(value), item.value.startswith("-"), ty)
+            if problem is not None:
+                raise FormatError(problem, digits, item.end_pos, False, exact=True)
+            return IntegerAttr(value, ty)
         if kind == "FLOAT":
             self.i += 1
             ty = default_type or T.F64
             if self.is_punct(":"):
                 self.i += 1
                 ty = self.type()
+                if not isinstance(ty, T.FloatType):
+                    at = next_token_start(self.ctx.text, item_end(self.items[self.i - 1]))
+                    raise FormatError("floating point value not valid for specified type", at, at, False, exact=True)
             return FloatAttr(float(item.value), ty, None)
         if kind == "STRING":
             self.i += 1
