@@ -18,5 +18,6 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     verify_std,
     verify_traits,
     verify_types,
+    verify_vector,
     versions,
 )
