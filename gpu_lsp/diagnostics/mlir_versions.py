@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 # The newest LLVM major version the project describes, and the default `mlir-version`.
@@ -213,6 +214,37 @@ REDUCTION_KINDS = SyntaxFact(
     ((OLDEST, frozenset({"add", "and", "max", "min", "mul", "or", "xor"})), (18, _reduction_kinds())),
     "llvm-project PR #73423 (2023-11): min/max split into minsi/minui/minf and maxsi/maxui/maxf, with "
     "minimumf/maximumf; PR #75901 (2023-12): minf/maxf renamed minnumf/maxnumf; both in LLVM 18",
+)
+
+
+@dataclass(frozen=True)
+class OpNamesFact:
+    """Which ops each dialect registers, for the LLVM versions whose lists are known.
+
+    Upstream rejects an op name its dialect does not define; with another version that
+    name may exist, so an op is called unknown only at a version listed here.
+    """
+
+    versions: frozenset[int]
+    source: str
+
+    def at(self, version: int, dialect: str) -> frozenset[str] | None:
+        """The op names (without the `dialect.` prefix) `dialect` has with LLVM `version`; None when not known."""
+        return _oracle_ops(dialect) if version in self.versions else None
+
+
+@functools.cache
+def _oracle_ops(dialect: str) -> frozenset[str] | None:
+    from gpu_lsp.diagnostics.op_names import ORACLE_OPS
+
+    names = ORACLE_OPS.get(dialect)
+    return None if names is None else frozenset(names.split())
+
+
+OP_NAMES = OpNamesFact(
+    frozenset({23}),
+    f"the ops registered in the oracle's MLIR, {ORACLE}: gpu_lsp/diagnostics/op_names.py, written by "
+    "scripts/op_names.py; ops added to LLVM 23 after that commit are not in it",
 )
 
 

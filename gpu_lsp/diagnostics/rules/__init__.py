@@ -11,6 +11,7 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     sanitize_race,
     sanitize_uninit,
     syntax,
+    unknown_ops,
     verify_attributes,
     verify_func,
     verify_ir,
