@@ -21,6 +21,7 @@ from gpu_lsp.ir.attributes import (
     SymbolRefAttr,
     TypeAttr,
     UnitAttr,
+    dense_literal_error,
     integer_literal_error,
 )
 from gpu_lsp.parser import gpu_syntax
@@ -587,6 +588,12 @@ class Cursor:
         if kind in ("dense", "sparse", "dense_resource") and self.is_punct(":"):
             self.i += 1
             ty = self.type()
+            if kind == "dense" and isinstance(ty, (T.TensorType, T.VectorType)) and text.endswith(">"):
+                problem = dense_literal_error(text[6:-1], ty.shape)
+                if problem is not None:
+                    message, offset = problem
+                    at = item.start_pos if offset is None else item.start_pos + 6 + offset
+                    raise FormatError(message, at, at if offset is not None else item.end_pos, False, exact=True)
         return OpaqueAttr(squeeze(text), kind, ty)
 
     def symbol(self, what: str = "symbol reference") -> SymbolRefAttr:
