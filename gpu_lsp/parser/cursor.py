@@ -471,6 +471,8 @@ class Cursor:
             if not (isinstance(key_tok, Token) and key_tok.type in ("BARE", "STRING", "TYPE", "OPNAME")):
                 sub.fail("expected attribute name", key_tok)
             key = key_tok.value[1:-1] if key_tok.type == "STRING" else key_tok.value
+            if any(key == seen for seen, _ in entries):
+                raise FormatError(f"duplicate key '{key}' in dictionary attribute", key_tok.start_pos, key_tok.end_pos, False, exact=True)
             if sub.optional_punct("="):
                 entries.append((key, sub.attr()))
             else:

@@ -17,6 +17,7 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     verify_func,
     verify_ir,
     verify_launch,
+    verify_memref,
     verify_ops,
     verify_std,
     verify_traits,
