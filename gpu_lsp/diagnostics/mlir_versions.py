@@ -248,6 +248,32 @@ OP_NAMES = OpNamesFact(
 )
 
 
+@dataclass(frozen=True)
+class ParsingHooksFact:
+    """Dialects without types (`!d.x`) or attributes (`#d.x`) of their own, for the versions whose lists are known."""
+
+    versions: frozenset[int]
+    no_types: frozenset[str]
+    no_attributes: frozenset[str]
+    source: str
+
+    def at(self, version: int) -> tuple[frozenset[str], frozenset[str]]:
+        """(dialects with no type parser, dialects with no attribute parser) with LLVM `version`; empty when not known."""
+        if version not in self.versions:
+            return frozenset(), frozenset()
+        return self.no_types, self.no_attributes
+
+
+PARSING_HOOKS = ParsingHooksFact(
+    frozenset({23}),
+    frozenset(
+        ("affine", "arith", "builtin", "cf", "func", "index", "math", "memref", "nvvm", "rocdl", "scf", "tensor", "vector")
+    ),
+    frozenset(("affine", "async", "builtin", "cf", "func", "math", "memref", "scf", "tensor")),
+    f"{ORACLE}: `!d.foo` and `#d.foo<1>` for each dialect, checked against the oracle in tests/diagnostics/test_version_facts.py",
+)
+
+
 def check_version(value: object) -> int:
     """`value` as an `mlir-version`; raises ValueError naming the accepted range."""
     if isinstance(value, bool) or not isinstance(value, int) or not OLDEST <= value <= NEWEST:

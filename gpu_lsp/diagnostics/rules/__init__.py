@@ -2,6 +2,7 @@
 
 from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the rules)
     async_tokens,
+    dialect_hooks,
     global_literal,
     meta,
     performance,
