@@ -170,14 +170,15 @@ class Builder:
             self._symbols(op, symbol_uses[mark:], state.extra.pop("symbols", []) if opaque else None)
             del symbol_uses[mark:]
         units = name == "builtin.module"
-        outer_dialect = self.default_dialect
+        outer_dialect, outer_region_dialect = self.default_dialect, self.ctx.region_dialect
         self.default_dialect = DEFAULT_DIALECTS.get(name, outer_dialect)
+        self.ctx.region_dialect = DEFAULT_DIALECTS.get(name, "")
         needs_block = spec is not None and not opaque and (spec.has("no_terminator") or spec.has("single_block"))
         for index, (raw_region, args) in enumerate(state.regions):
             region = op.add_region(self.region(raw_region, args, units))
             if needs_block and not region.blocks and (index == 0 or spec.has("no_terminator")):
                 region.add_block()
-        self.default_dialect = outer_dialect
+        self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 

@@ -7,6 +7,7 @@ import re
 from lark.lexer import Token
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
+from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     ArrayAttr,
@@ -110,7 +111,10 @@ class OpState:
 class ParseContext:
     """Shared state for one parse: aliases, the text and where the chunk starts in it."""
 
-    __slots__ = ("text", "start", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs", "diagnostics")
+    __slots__ = (
+        "text", "start", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs", "diagnostics",
+        "region_dialect",
+    )
 
     def __init__(self, text: str, op_names: frozenset[str], start: int = 0) -> None:
         self.text = text
@@ -123,6 +127,9 @@ class ParseContext:
         self.alias_defs: dict[str, tuple[int, int]] = {}
         # Where problems of gpu types and attributes found while reading tokens go (the builder's list).
         self.diagnostics: list[Diagnostic] | None = None
+        # The default dialect upstream's parser gives the ops being read: the one of the op whose
+        # region holds them (OpAsmOpInterface::getDefaultDialect, not inherited), builtin at the top.
+        self.region_dialect = "builtin"
 
     def check_dialect_text(self, text: str, start: int) -> None:
         """Report what upstream's gpu type/attribute parsers reject in one token (gpu_syntax.py)."""
@@ -220,8 +227,20 @@ class Cursor:
         self.fail(f"expected {what}", custom=False)
 
     def done(self) -> None:
-        if not self.at_end:
-            self.fail(f"unexpected {describe(self.peek())} after the end of '{self.op_name}'")
+        if self.at_end:
+            return
+        item = self.peek()
+        dialect = self.ctx.region_dialect
+        if isinstance(item, Token) and item.type == "BARE" and lookup(f"{dialect}.{item.value}") is None:
+            # upstream's parser reads the word as the name of the next op
+            word = item.value
+            message = (
+                f"custom op '{word}' is unknown (tried '{dialect}.{word}' as well)"
+                if dialect
+                else f"Dialect `' not found for custom op '{word}'  (tried '.{word}' as well)"
+            )
+            raise FormatError(message, item.start_pos, item.end_pos, False, exact=True)
+        self.fail(f"unexpected {describe(item)} after the end of '{self.op_name}'")
 
     # --- tokens -----------------------------------------------------------------------------
 
