@@ -44,7 +44,10 @@ def dialect_without_parsing_hook(ctx: RuleContext) -> Iterator[Violation]:
     no_types, no_attributes = PARSING_HOOKS.at(ctx.mlir_version)
     if ctx.text is None or not (no_types or no_attributes):
         return
-    for m in _SCAN.finditer(ctx.text, ctx.chunk.start, ctx.chunk.end):
+    # the whole chunk, or the one unit the editor's incremental lint looks at
+    scope = ctx.module.range if ctx.module is not ctx.chunk.module else None
+    start, end = (scope.start, scope.end) if scope is not None else (ctx.chunk.start, ctx.chunk.end)
+    for m in _SCAN.finditer(ctx.text, start, end):
         sigil, dialect = m.group(1), m.group(2)
         if sigil is None:
             continue
