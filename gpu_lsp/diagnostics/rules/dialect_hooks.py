@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -47,6 +48,8 @@ def dialect_without_parsing_hook(ctx: RuleContext) -> Iterator[Violation]:
     # the whole chunk, or the one unit the editor's incremental lint looks at
     scope = ctx.module.range if ctx.module is not ctx.chunk.module else None
     start, end = (scope.start, scope.end) if scope is not None else (ctx.chunk.start, ctx.chunk.end)
+    if _candidates(no_types, no_attributes).search(ctx.text, start, end) is None:
+        return  # the usual case, found fast: no such name at all (not even in a comment)
     for m in _SCAN.finditer(ctx.text, start, end):
         sigil, dialect = m.group(1), m.group(2)
         if sigil is None:
@@ -58,3 +61,11 @@ def dialect_without_parsing_hook(ctx: RuleContext) -> Iterator[Violation]:
         else:
             continue
         yield Violation(f"dialect '{dialect}' provides no {kind} parsing hook", TextRange(m.start(3), m.end(3)))
+
+
+@functools.cache
+def _candidates(no_types: frozenset[str], no_attributes: frozenset[str]) -> re.Pattern:
+    """`!d.` or `#d.` for the dialects listed, wherever they are written."""
+    types = "|".join(sorted(no_types)) or "(?!)"
+    attributes = "|".join(sorted(no_attributes)) or "(?!)"
+    return re.compile(rf"!(?:{types})\.|#(?:{attributes})\.")
