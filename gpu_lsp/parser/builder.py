@@ -119,6 +119,7 @@ class Builder:
         elif spec is not None and spec.parse is not None:
             state = OpState(name, num_named)
             cursor = Cursor(self.ctx, raw.items, end_pos, name)
+            self.ctx.name_range = (name_tok.start_pos, name_tok.end_pos)
             try:
                 spec.parse(cursor, state)
                 if not cursor.at_end and cursor.is_token("LOC"):

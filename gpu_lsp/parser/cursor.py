@@ -113,7 +113,7 @@ class ParseContext:
 
     __slots__ = (
         "text", "start", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs", "diagnostics",
-        "region_dialect",
+        "region_dialect", "name_range",
     )
 
     def __init__(self, text: str, op_names: frozenset[str], start: int = 0) -> None:
@@ -130,6 +130,8 @@ class ParseContext:
         # The default dialect upstream's parser gives the ops being read: the one of the op whose
         # region holds them (OpAsmOpInterface::getDefaultDialect, not inherited), builtin at the top.
         self.region_dialect = "builtin"
+        # Where the name of the op being read is (`parser.getNameLoc()`).
+        self.name_range = (start, start)
 
     def check_dialect_text(self, text: str, start: int) -> None:
         """Report what upstream's gpu type/attribute parsers reject in one token (gpu_syntax.py)."""
@@ -221,6 +223,10 @@ class Cursor:
 
     def expected(self, what: str):
         self.fail(f"expected {what}")
+
+    def fail_at_name(self, message: str):
+        """An error of the op's own parser reported at its name (`parser.getNameLoc()`)."""
+        raise FormatError(message, *self.ctx.name_range)
 
     def expected_by_parser(self, what: str):
         """An error of upstream's generic parser (token, operand, type, attribute, region)."""

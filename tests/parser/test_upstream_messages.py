@@ -14,6 +14,20 @@ def _in_func(body: str) -> str:
     return f"func.func @f(%m: memref<4x4xf32>, %i: index) {{\n{body}\n  return\n}}\n"
 
 
+_LAUNCH_FUNC = """\
+module attributes {{gpu.container_module}} {{
+  gpu.module @m {{
+    gpu.func @k() kernel {{
+      gpu.return
+    }}
+  }}
+  func.func @f(%c: index) {{
+    gpu.launch_func @m::@k blocks in {dims}
+    return
+  }}
+}}
+"""
+
 CASES = {
     "integer out of range for i1": _in_func("  %c = arith.constant 8 : i1"),
     "integer out of range in a dictionary": _in_func("  %c = arith.constant {a = -129 : i8} 8 : i32"),
@@ -47,6 +61,18 @@ CASES = {
     "get_global of a function": "func.func @g() {\n  return\n}\n" + _in_func("  %g = memref.get_global @g : memref<4xf32>"),
     "subview with too few offsets": _in_func(
         "  %s = memref.subview %m[%i][2, 2][1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1], offset: ?>>"
+    ),
+    "gpu.launch with two thread ids": _in_func(
+        "  gpu.launch blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
+        "             threads(%tx, %ty) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
+    ),
+    "gpu.launch with two block sizes": _in_func(
+        "  gpu.launch blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
+        "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i) {\n    gpu.terminator\n  }"
+    ),
+    "gpu.launch_func with four grid sizes": _LAUNCH_FUNC.format(dims="(%c, %c, %c, %c) threads in (%c, %c, %c)"),
+    "gpu.launch_func with two block sizes, `)` on the next line": _LAUNCH_FUNC.format(
+        dims="(%c, %c, %c) threads in (%c, %c\n      )"
     ),
 }
 
