@@ -161,7 +161,7 @@ def test_mutants_get_upstreams_verdict() -> None:
     rates = run_mutants(MUTANTS)
     print("\n" + rates.line())
     assert rates.false_error == 0, rates.line()
-    # Issue #11's bound: at most 1% missed (0.7% with this seed, 0.6% with seed 12).
+    # Issue #11's bound: at most 1% missed (0.7% with this seed; 0.5% with seed 12, 0.8% with seed 13).
     assert rates.missed <= MISSED_AT_MOST * rates.total, rates.line()
     assert rates.same_first >= SAME_FIRST_AT_LEAST * rates.both_reject, rates.line()
 
