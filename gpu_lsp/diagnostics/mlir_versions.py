@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 from gpu_lsp.ir.opdefs.enums import ENUMS
@@ -241,6 +242,63 @@ OP_PIECES = (
     OpPieceFact("gpu.barrier", "scope", 23, False, _BARRIER_SCOPES),
     OpPieceFact("gpu.barrier", "named_barrier", 23, False, _BARRIER_SCOPES),
     OpPieceFact("gpu.initialize_named_barrier", None, 23, False, _BARRIER_SCOPES),
+)
+
+
+@dataclass(frozen=True)
+class OpNamesFact:
+    """Which ops each dialect registers, for the LLVM versions whose lists are known.
+
+    Upstream rejects an op name its dialect does not define; with another version that
+    name may exist, so an op is called unknown only at a version listed here.
+    """
+
+    versions: frozenset[int]
+    source: str
+
+    def at(self, version: int, dialect: str) -> frozenset[str] | None:
+        """The op names (without the `dialect.` prefix) `dialect` has with LLVM `version`; None when not known."""
+        return _oracle_ops(dialect) if version in self.versions else None
+
+
+@functools.cache
+def _oracle_ops(dialect: str) -> frozenset[str] | None:
+    from gpu_lsp.diagnostics.op_names import ORACLE_OPS
+
+    names = ORACLE_OPS.get(dialect)
+    return None if names is None else frozenset(names.split())
+
+
+OP_NAMES = OpNamesFact(
+    frozenset({23}),
+    f"the ops registered in the oracle's MLIR, {ORACLE}: gpu_lsp/diagnostics/op_names.py, written by "
+    "scripts/op_names.py; ops added to LLVM 23 after that commit are not in it",
+)
+
+
+@dataclass(frozen=True)
+class ParsingHooksFact:
+    """Dialects without types (`!d.x`) or attributes (`#d.x`) of their own, for the versions whose lists are known."""
+
+    versions: frozenset[int]
+    no_types: frozenset[str]
+    no_attributes: frozenset[str]
+    source: str
+
+    def at(self, version: int) -> tuple[frozenset[str], frozenset[str]]:
+        """(dialects with no type parser, dialects with no attribute parser) with LLVM `version`; empty when not known."""
+        if version not in self.versions:
+            return frozenset(), frozenset()
+        return self.no_types, self.no_attributes
+
+
+PARSING_HOOKS = ParsingHooksFact(
+    frozenset({23}),
+    frozenset(
+        ("affine", "arith", "builtin", "cf", "func", "index", "math", "memref", "nvvm", "rocdl", "scf", "tensor", "vector")
+    ),
+    frozenset(("affine", "async", "builtin", "cf", "func", "math", "memref", "scf", "tensor")),
+    f"{ORACLE}: `!d.foo` and `#d.foo<1>` for each dialect, checked against the oracle in tests/diagnostics/test_version_facts.py",
 )
 
 

@@ -75,7 +75,7 @@ def read_attributions(c: Cursor, st: OpState, keyword: str) -> list[ArgDef]:
 
 def read_size_assignment(c: Cursor, keyword: str) -> tuple[list[ArgDef], list[ArgDef], list]:
     """`kw(%x, %y, %z) in (%sx = %a, %sy = %b, %sz = %c)`: ids, size args, size operands."""
-    kw = c.keyword(keyword)
+    c.keyword(keyword)
     ids_cursor = c.group("(")
     ids: list[ArgDef] = []
     while not ids_cursor.at_end:
@@ -84,22 +84,21 @@ def read_size_assignment(c: Cursor, keyword: str) -> tuple[list[ArgDef], list[Ar
         if ids_cursor.at_end:
             break
         ids_cursor.punct(",")
-    if len(ids) != 3:
-        c.fail(f"{keyword} expects 3 arguments, but got {len(ids)}", kw)
     c.keyword("in")
     sizes_cursor = c.group("(")
+    if len(ids) != 3:
+        c.fail_at_name(f"{keyword} expects 3 arguments, but got {len(ids)}")
     size_args: list[ArgDef] = []
     refs = []
-    while not sizes_cursor.at_end:
+    for i in range(3):  # upstream reads exactly three: `expected ','` / `expected ')'` otherwise
+        if i:
+            sizes_cursor.punct(",")
         tok = sizes_cursor.def_value()
         sizes_cursor.punct("=")
         refs.append(sizes_cursor.operand(T.INDEX))
         size_args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, T.INDEX))
-        if sizes_cursor.at_end:
-            break
-        sizes_cursor.punct(",")
-    if len(size_args) != 3:
-        c.fail(f"{keyword} expects 3 size assignments, but got {len(size_args)}", kw)
+    if not sizes_cursor.at_end:
+        sizes_cursor.expected_by_parser("')'")
     return ids, size_args, refs
 
 
@@ -108,10 +107,13 @@ def read_dim3_operands(c: Cursor, keyword: str, ty: T.Type | None) -> list:
     c.keyword(keyword)
     c.keyword("in")
     sub = c.group("(")
-    refs = sub.operand_list(ty)
-    sub.done()
-    if len(refs) != 3:
-        c.fail(f"expected 3 operands after '{keyword} in'")
+    refs = []
+    for i in range(3):  # upstream reads exactly three: `expected ','` / `expected ')'` otherwise
+        if i:
+            sub.punct(",")
+        refs.append(sub.operand(ty))
+    if not sub.at_end:
+        sub.expected_by_parser("')'")
     return refs
 
 

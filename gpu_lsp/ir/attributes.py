@@ -230,4 +230,82 @@ def int_value(attr: Attribute | None) -> int | None:
     return None
 
 
+def integer_literal_error(magnitude: int, negative: bool, ty: Type) -> str | None:
+    """Why `[-]magnitude : ty` is no valid integer attribute (upstream's buildAttributeAPInt), or None."""
+    if isinstance(ty, IndexType):
+        width, signed = 64, True
+    elif isinstance(ty, IntegerType):
+        width, signed = ty.width, ty.signedness == "s"
+        if negative and ty.signedness == "u":
+            return "negative integer literal not valid for unsigned integer type"
+    else:
+        return None
+    if negative:
+        fits = 0 < magnitude <= 1 << (width - 1)
+    else:
+        fits = magnitude < 1 << (width - 1 if signed else width)
+    return None if fits else "integer constant out of range for attribute"
+
+
+class _LiteralError(Exception):
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+def _skip_blank(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _literal_dims(text: str, i: int) -> tuple[list[int], int]:
+    """The shape of the element or nested list at `i` (upstream's TensorLiteralParser), and where it ends."""
+    i = _skip_blank(text, i)
+    if i >= len(text) or text[i] != "[":
+        depth = 0
+        while i < len(text) and (depth or text[i] not in ",]"):
+            if text[i] == '"':
+                i = text.find('"', i + 1) % (len(text) + 1)
+                while 0 < i < len(text) and text[i - 1] == "\\":
+                    i = text.find('"', i + 1) % (len(text) + 1)
+            depth += {"(": 1, ")": -1}.get(text[i], 0) if i < len(text) else 0
+            i += 1
+        return [], i
+    i = _skip_blank(text, i + 1)
+    if i < len(text) and text[i] == "]":
+        return [0], i + 1
+    first: list[int] | None = None
+    size = 0
+    while True:
+        dims, i = _literal_dims(text, i)
+        i = _skip_blank(text, i)
+        size += 1
+        if first is None:
+            first = dims
+        elif dims != first:
+            raise _LiteralError("tensor literal is invalid; ranks are not consistent between elements", i)
+        if i >= len(text) or text[i] != ",":
+            return [size, *first], i + 1
+        i += 1
+
+
+def dense_literal_error(body: str, shape: tuple[int | None, ...]) -> tuple[str, int | None] | None:
+    """Why the elements `body` (the text inside `dense<...>`) cannot have `shape`, and the offset in
+    `body` upstream reports it at (None: at the attribute); None when they can (or it cannot be told)."""
+    start = _skip_blank(body, 0)
+    if start >= len(body) or body[start] != "[" or None in shape:
+        return None
+    try:
+        dims, _ = _literal_dims(body, start)
+    except _LiteralError as exc:
+        return exc.message, exc.offset
+    if tuple(dims) == shape:
+        return None
+    inferred = ", ".join(map(str, dims))
+    expected = ", ".join(map(str, shape))
+    return f"inferred shape of elements literal ([{inferred}]) does not match type ([{expected}])", None
+
+
 INDEX_TYPE = IndexType()

@@ -87,6 +87,11 @@ class Builder:
 
     def alias(self, raw: RawAlias) -> None:
         name = raw.name.value
+        earlier = self.ctx.alias_defs.get(name)
+        if earlier is not None and earlier[0] != raw.name.start_pos:
+            kind = "type" if name.startswith("!") else "attribute"
+            self.error(SYNTAX, f"redefinition of {kind} alias id '{name[1:]}'", raw.name.start_pos, raw.name.end_pos)
+            return
         self.ctx.alias_defs[name] = (raw.name.start_pos, raw.name.start_pos + len(name))
         cursor = Cursor(self.ctx, raw.items, raw.items[-1].end_pos if raw.items else raw.name.end_pos, name)
         try:
@@ -126,6 +131,7 @@ class Builder:
         elif spec is not None:
             state = OpState(name, num_named)
             cursor = Cursor(self.ctx, raw.items, end_pos, name)
+            self.ctx.name_range = (name_tok.start_pos, name_tok.end_pos)
             try:
                 (spec.reader or (read_format if spec.format is not None else read_tolerant))(cursor, state)
                 if not cursor.at_end and cursor.is_token("LOC"):
@@ -135,7 +141,7 @@ class Builder:
                 if exc.custom:
                     self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
                 else:
-                    at = wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
+                    at = exc.start if exc.exact else wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
                     self.error(CUSTOM_SYNTAX, exc.message, at, at if at != exc.start else exc.end)
                 state = None
         complete = spec is None and name.partition(".")[0] in COMPLETE_DIALECTS
@@ -180,14 +186,16 @@ class Builder:
             del symbol_uses[mark:]
         if state.regions:
             units = name == "builtin.module"
-            outer_dialect = self.default_dialect
-            self.default_dialect = (spec.default_dialect if spec is not None else None) or outer_dialect
+            outer_dialect, outer_region_dialect = self.default_dialect, self.ctx.region_dialect
+            own_dialect = spec.default_dialect if spec is not None else None
+            self.default_dialect = own_dialect or outer_dialect
+            self.ctx.region_dialect = own_dialect or ""
             needs_block = spec is not None and not opaque and (spec.has("no_terminator") or spec.has("single_block"))
             for index, (raw_region, args) in enumerate(state.regions):
                 region = op.add_region(self.region(raw_region, args, units))
                 if needs_block and not region.blocks and (index == 0 or spec.has("no_terminator")):
                     region.add_block()
-            self.default_dialect = outer_dialect
+            self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 

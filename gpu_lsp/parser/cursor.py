@@ -7,6 +7,7 @@ import re
 from lark.lexer import Token
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
+from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     ArrayAttr,
@@ -21,6 +22,8 @@ from gpu_lsp.ir.attributes import (
     SymbolRefAttr,
     TypeAttr,
     UnitAttr,
+    dense_literal_error,
+    integer_literal_error,
 )
 from gpu_lsp.parser import gpu_syntax
 from gpu_lsp.parser.lexer import tokenize
@@ -36,15 +39,17 @@ class FormatError(Exception):
 
     `custom` is False for the errors upstream's generic parser emits itself (a missing
     punctuation token, SSA operand, type or attribute, an undefined alias): those are not
-    prefixed with `custom op '<name>'` like the errors of an op's own parser.
+    prefixed with `custom op '<name>'` like the errors of an op's own parser. `exact` errors
+    are reported at `start` itself, not just after the previous token like "expected ...".
     """
 
-    def __init__(self, message: str, start: int, end: int, custom: bool = True) -> None:
+    def __init__(self, message: str, start: int, end: int, custom: bool = True, exact: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.start = start
         self.end = end
         self.custom = custom
+        self.exact = exact
 
 
 class Ref:
@@ -106,7 +111,10 @@ class OpState:
 class ParseContext:
     """Shared state for one parse: aliases, the text and where the chunk starts in it."""
 
-    __slots__ = ("text", "start", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs", "diagnostics")
+    __slots__ = (
+        "text", "start", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs", "diagnostics",
+        "region_dialect", "name_range",
+    )
 
     def __init__(self, text: str, op_names: frozenset[str], start: int = 0) -> None:
         self.text = text
@@ -119,6 +127,11 @@ class ParseContext:
         self.alias_defs: dict[str, tuple[int, int]] = {}
         # Where problems of gpu types and attributes found while reading tokens go (the builder's list).
         self.diagnostics: list[Diagnostic] | None = None
+        # The default dialect upstream's parser gives the ops being read: the one of the op whose
+        # region holds them (OpAsmOpInterface::getDefaultDialect, not inherited), builtin at the top.
+        self.region_dialect = "builtin"
+        # Where the name of the op being read is (`parser.getNameLoc()`).
+        self.name_range = (start, start)
 
     def check_dialect_text(self, text: str, start: int) -> None:
         """Report what upstream's gpu type/attribute parsers reject in one token (gpu_syntax.py)."""
@@ -143,6 +156,14 @@ def item_start(item) -> int:
 
 def item_end(item) -> int:
     return item.end_pos
+
+
+_BLANK = re.compile(r"(?:\s|//[^\n]*)*")
+
+
+def next_token_start(text: str, pos: int) -> int:
+    """Where the first token at or after `pos` starts (whitespace and `//` comments skipped)."""
+    return _BLANK.match(text, pos).end()
 
 
 def describe(item) -> str:
@@ -207,13 +228,29 @@ class Cursor:
     def expected(self, what: str):
         self.fail(f"expected {what}")
 
+    def fail_at_name(self, message: str):
+        """An error of the op's own parser reported at its name (`parser.getNameLoc()`)."""
+        raise FormatError(message, *self.ctx.name_range)
+
     def expected_by_parser(self, what: str):
         """An error of upstream's generic parser (token, operand, type, attribute, region)."""
         self.fail(f"expected {what}", custom=False)
 
     def done(self) -> None:
-        if not self.at_end:
-            self.fail(f"unexpected {describe(self.peek())} after the end of '{self.op_name}'")
+        if self.at_end:
+            return
+        item = self.peek()
+        dialect = self.ctx.region_dialect
+        if isinstance(item, Token) and item.type == "BARE" and lookup(f"{dialect}.{item.value}") is None:
+            # upstream's parser reads the word as the name of the next op
+            word = item.value
+            message = (
+                f"custom op '{word}' is unknown (tried '{dialect}.{word}' as well)"
+                if dialect
+                else f"Dialect `' not found for custom op '{word}'  (tried '.{word}' as well)"
+            )
+            raise FormatError(message, item.start_pos, item.end_pos, False, exact=True)
+        self.fail(f"unexpected {describe(item)} after the end of '{self.op_name}'")
 
     # --- tokens -----------------------------------------------------------------------------
 
@@ -484,6 +521,8 @@ class Cursor:
             if not (isinstance(key_tok, Token) and key_tok.type in ("BARE", "STRING", "TYPE", "OPNAME")):
                 sub.fail("expected attribute name", key_tok)
             key = key_tok.value[1:-1] if key_tok.type == "STRING" else key_tok.value
+            if any(key == seen for seen, _ in entries):
+                raise FormatError(f"duplicate key '{key}' in dictionary attribute", key_tok.start_pos, key_tok.end_pos, False, exact=True)
             if sub.optional_punct("="):
                 entries.append((key, sub.attr()))
             else:
@@ -521,19 +560,30 @@ class Cursor:
         if kind == "INT":
             self.i += 1
             value = int(item.value, 16) if item.value.startswith("0x") else int(item.value)
+            ty = default_type or T.I64
             if self.is_punct(":"):
                 self.i += 1
                 ty = self.type()
-                if isinstance(ty, T.FloatType):
-                    return FloatAttr(float(value), ty, item.value)
-                return IntegerAttr(value, ty)
-            return IntegerAttr(value, default_type or T.I64)
+            digits = item.start_pos + (item.value[0] in "+-")
+            if isinstance(ty, T.FloatType):
+                if not item.value.startswith("0x"):
+                    raise FormatError(
+                        "unexpected decimal integer literal for a floating point value", digits, item.end_pos, False, exact=True
+                    )
+                return FloatAttr(float(value), ty, item.value)
+            problem = integer_literal_error(abs(value), item.value.startswith("-"), ty)
+            if problem is not None:
+                raise FormatError(problem, digits, item.end_pos, False, exact=True)
+            return IntegerAttr(value, ty)
         if kind == "FLOAT":
             self.i += 1
             ty = default_type or T.F64
             if self.is_punct(":"):
                 self.i += 1
                 ty = self.type()
+                if not isinstance(ty, T.FloatType):
+                    at = next_token_start(self.ctx.text, item_end(self.items[self.i - 1]))
+                    raise FormatError("floating point value not valid for specified type", at, at, False, exact=True)
             return FloatAttr(float(item.value), ty, None)
         if kind == "STRING":
             self.i += 1
@@ -590,6 +640,12 @@ class Cursor:
         if kind in ("dense", "sparse", "dense_resource") and self.is_punct(":"):
             self.i += 1
             ty = self.type()
+            if kind == "dense" and isinstance(ty, (T.TensorType, T.VectorType)) and text.endswith(">"):
+                problem = dense_literal_error(text[6:-1], ty.shape)
+                if problem is not None:
+                    message, offset = problem
+                    at = item.start_pos if offset is None else item.start_pos + 6 + offset
+                    raise FormatError(message, at, at if offset is not None else item.end_pos, False, exact=True)
         return OpaqueAttr(squeeze(text), kind, ty)
 
     def symbol(self, what: str = "symbol reference") -> SymbolRefAttr:

@@ -161,13 +161,12 @@ def test_mutants_get_upstreams_verdict() -> None:
     rates = run_mutants(MUTANTS)
     print("\n" + rates.line())
     assert rates.false_error == 0, rates.line()
-    # Issue #11 aims at <= 1% missed; 2.2% when the fuzzer landed (unknown ops of registered
-    # dialects, verifiers of ops outside the GPU dialect): lower the bound as they come.
+    # Issue #11's bound: at most 1% missed (0.7% with this seed; 0.5% with seed 12, 0.8% with seed 13).
     assert rates.missed <= MISSED_AT_MOST * rates.total, rates.line()
     assert rates.same_first >= SAME_FIRST_AT_LEAST * rates.both_reject, rates.line()
 
 
-MISSED_AT_MOST = 0.025
+MISSED_AT_MOST = 0.01
 SAME_FIRST_AT_LEAST = 0.75
 
 

@@ -2,6 +2,8 @@
 
 from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the rules)
     async_tokens,
+    dialect_hooks,
+    global_literal,
     meta,
     performance,
     sanitize_barrier,
@@ -11,12 +13,16 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     sanitize_race,
     sanitize_uninit,
     syntax,
+    unknown_ops,
+    verify_attributes,
     verify_func,
     verify_ir,
     verify_launch,
+    verify_memref,
     verify_ops,
     verify_std,
     verify_traits,
     verify_types,
+    verify_vector,
     versions,
 )

@@ -1,0 +1,95 @@
+"""The first error of small invalid inputs is upstream's: same message, line and column as the oracle."""
+
+from __future__ import annotations
+
+import pytest
+from support import oracle
+
+from gpu_lsp.analysis import verify_chunk
+from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.parser.api import parse
+
+
+def _in_func(body: str) -> str:
+    return f"func.func @f(%m: memref<4x4xf32>, %i: index) {{\n{body}\n  return\n}}\n"
+
+
+_LAUNCH_FUNC = """\
+module attributes {{gpu.container_module}} {{
+  gpu.module @m {{
+    gpu.func @k() kernel {{
+      gpu.return
+    }}
+  }}
+  func.func @f(%c: index) {{
+    gpu.launch_func @m::@k blocks in {dims}
+    return
+  }}
+}}
+"""
+
+CASES = {
+    "integer out of range for i1": _in_func("  %c = arith.constant 8 : i1"),
+    "integer out of range in a dictionary": _in_func("  %c = arith.constant {a = -129 : i8} 8 : i32"),
+    "minus zero": _in_func("  %c = arith.constant {a = -0 : i8} 8 : i32"),
+    "index beyond 63 bits": _in_func("  %c = arith.constant 9223372036854775808 : index"),
+    "negative unsigned": _in_func("  %c = arith.constant {a = -1 : ui8} 8 : i32"),
+    "decimal integer for a float": _in_func("  %c = arith.constant 0 : f32"),
+    "float for an index, error at the next token": _in_func("  %c = arith.constant 0.0 : index"),
+    "float for an integer in a generic op": _in_func('  %c = "arith.constant"() <{value = 1.5 : i32}> : () -> i32'),
+    "dense literal of the wrong shape": _in_func("  %c = arith.constant dense<[1, 2]> : tensor<3xi32>"),
+    "dense literal with ragged rows": _in_func("  %c = arith.constant dense<[[1, 2], [3]]> : tensor<2x2xi32>"),
+    "memref.global literal of the wrong shape": 'memref.global "private" constant @g : memref<4x5xf32> = dense<[[1.0, 2.0], [3.0, 4.0]]>\n',
+    "type alias defined twice": "!t = memref<4xf32>\n!t = memref<4xf32>\n",
+    "attribute alias defined twice": "#m = affine_map<(d0) -> (d0)>\n#m = affine_map<(d0) -> (d0)>\n",
+    "duplicate dictionary key": "func.func @f() attributes {a = 1, b = 2,\n    a = 3} {\n  return\n}\n",
+    "a word after a complete op": _in_func("  %t = gpu.wait async async"),
+    "a word after a complete op in a nested region": _in_func(
+        "  scf.execute_region {\n    %t = gpu.wait async async\n    scf.yield\n  }"
+    ),
+    "a type of the llvm dialect used as an op": _in_func("  %p = llvm.ptr : !llvm.ptr"),
+    "a bare unknown op at the top": "attributes {llvm.emit_c_interface} {\n  return\n}\n",
+    "an unknown generic arith op": _in_func('  "arith.foo"() : () -> ()'),
+    "a dialect without types": "func.func @f(%t: !memref.async.token) {\n  return\n}\n",
+    "leadDimension of the wrong kind": _in_func(
+        '  %a = gpu.subgroup_mma_load_matrix %m[%i, %i] {leadDimension = 4 : i32} : memref<4x4xf32> -> !gpu.mma_matrix<4x4xf32, "AOp">'
+    ),
+    "alignment not a power of two": _in_func("  %a = memref.alloca() {alignment = 7} : memref<4xf32>"),
+    "transfer_read with one index for two dimensions": _in_func(
+        "  %p = arith.constant 0.0 : f32\n  %v = vector.transfer_read %m[%i], %p : memref<4x4xf32>, vector<4xf32>"
+    ),
+    "get_global of a function": "func.func @g() {\n  return\n}\n" + _in_func("  %g = memref.get_global @g : memref<4xf32>"),
+    "subview with too few offsets": _in_func(
+        "  %s = memref.subview %m[%i][2, 2][1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1], offset: ?>>"
+    ),
+    "gpu.launch with two thread ids": _in_func(
+        "  gpu.launch blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
+        "             threads(%tx, %ty) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
+    ),
+    "gpu.launch with two block sizes": _in_func(
+        "  gpu.launch blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
+        "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i) {\n    gpu.terminator\n  }"
+    ),
+    "gpu.launch_func with four grid sizes": _LAUNCH_FUNC.format(dims="(%c, %c, %c, %c) threads in (%c, %c, %c)"),
+    "gpu.launch_func with two block sizes, `)` on the next line": _LAUNCH_FUNC.format(
+        dims="(%c, %c, %c) threads in (%c, %c\n      )"
+    ),
+}
+
+
+def _first_error(text: str) -> tuple[int, int, str] | None:
+    chunk = parse(text).chunks[0]
+    for d in verify_chunk(chunk, text=text):
+        if d.severity == Severity.ERROR:
+            return text.count("\n", 0, d.range.start) + 1, d.range.start - text.rfind("\n", 0, d.range.start), d.message
+    return None
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_first_error_is_upstreams(name: str) -> None:
+    if not oracle.available():
+        pytest.skip("numba-cuda-mlir (the oracle's MLIR) is not installed")
+    text = CASES[name]
+    theirs = [(line, col, message) for line, col, severity, message in oracle.verify(text) if severity == "error"]
+    assert theirs, "the oracle accepts this input"
+    assert _first_error(text) == theirs[0]
