@@ -7,7 +7,6 @@ import re
 from lark.lexer import Token
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
-from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     ArrayAttr,
@@ -25,6 +24,7 @@ from gpu_lsp.ir.attributes import (
     dense_literal_error,
     integer_literal_error,
 )
+from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser import gpu_syntax
 from gpu_lsp.parser.lexer import tokenize
 from gpu_lsp.parser.structure import Group, RawRegion
