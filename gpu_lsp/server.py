@@ -157,7 +157,7 @@ class GpuLanguageServer(LanguageServer):
             snap = doc.snapshot
             changed = snap is not None and snap.text is doc.text and doc.settle(settings)
             self.heap.idle()
-            if not changed:
+            if snap is None or not changed:
                 return None
         else:
             snap = doc.analysed(settings)
@@ -200,6 +200,8 @@ class GpuLanguageServer(LanguageServer):
         """Write a JSON-RPC message that is already JSON text (ASCII) to the client."""
         protocol = self.protocol
         data = f"Content-Length: {len(message)}\r\n\r\n{message}".encode("ascii")
+        if protocol.writer is None:
+            raise RuntimeError("the server is not connected to a client")
         result = protocol.writer.write(data)
         if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
             asyncio.ensure_future(result)
@@ -415,7 +417,7 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot, int] | None:
     doc = ls.store.get(uri)
     partial = doc.partial if doc is not None else None
-    if partial is not None:  # the document is being opened: answer from the part parsed so far
+    if doc is not None and partial is not None:  # the document is being opened: answer from the part parsed so far
         offset = V.offset_of(partial, pos)
         if doc.partial_at(offset) is partial:
             return partial, offset
@@ -752,7 +754,7 @@ def _resolve_refactoring(ls: GpuLanguageServer, action: types.CodeAction, docume
     data = action.data if isinstance(action.data, dict) else {}
     uri = data.get("uri")
     snap = ls.snapshot_of(uri) if isinstance(uri, str) else None
-    if snap is None or "refactor" not in data:
+    if not isinstance(uri, str) or snap is None or "refactor" not in data:
         raise JsonRpcException(code=REQUEST_FAILED, message="this code action has nothing to resolve")
     if data.get("version") != snap.version:
         raise JsonRpcException(code=REQUEST_FAILED, message="the document changed: ask for the code actions again")

@@ -123,7 +123,8 @@ class _Completer:
         m = _OP_POSITION.match(before)
         if m:
             return self.ops(m.group(2), has_results=bool(m.group(1)))
-        word = _WORD_PREFIX.search(before).group()
+        word_match = _WORD_PREFIX.search(before)
+        word = word_match.group() if word_match is not None else ""
         head = before[: len(before) - len(word)].rstrip()
         if head.endswith("=") and "{" in head:  # an attribute value in `{name = ...}`
             return self.attribute_values(word)
@@ -297,7 +298,7 @@ class _Completer:
 
     def launch_snippet(self, replace: TextRange, has_results: bool) -> CompletionEntry:
         one = self._default(("index",), "%c1", "c1")
-        indent = re.match(r"\s*", self.before).group()
+        indent = self.before[: len(self.before) - len(self.before.lstrip())]
         parts = ["gpu.launch ", *self._async_parts(has_results)]
         parts += ["blocks(%bx, %by, %bz) in (%gx = ", (one,), ", %gy = ", (one,), ", %gz = ", (one,), ") "]
         parts += ["threads(%tx, %ty, %tz) in (%sx = ", (one,), ", %sy = ", (one,), ", %sz = ", (one,), ") {\n"]

@@ -34,7 +34,7 @@ def signature_text(op: Operation, text: str) -> str:
         if region.span is not None:
             end = min(end, region.span.range.start)
             break
-    start = op.name_range.start if op.name_span is not None else rng.start
+    start = op.name_span.range.start if op.name_span is not None else rng.start
     out = _LINE_COMMENT.sub(" ", text[start:end])
     return _SPACES.sub(" ", out).strip()
 
