@@ -25,13 +25,17 @@ reversed by each replaceAllUsesWith onto a new op.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Block, Operation, Use, Value, erase_op
 from gpu_lsp.passes.base import PassFailure, op_error
 from gpu_lsp.passes.effects import IMPLICIT_TERMINATOR, has_side_effects, is_async_op, is_terminator
 from gpu_lsp.passes.registration import gpu_pass
 from gpu_lsp.passes.rewriter import (
+    block_of,
     blocks_post_order,
     insert_after,
     insert_before,
@@ -90,10 +94,10 @@ def add_async_dependency(op: Operation, token: Value) -> None:
     insert_operand(op, 0, token)
     touch(op)
     seg = op.properties.get("operandSegmentSizes")
-    if seg is not None:
+    if isinstance(seg, DenseArrayAttr):
         values = list(seg.values)
         values[0] += 1
-        op.properties["operandSegmentSizes"] = type(seg)(seg.element, tuple(values))
+        op.properties["operandSegmentSizes"] = DenseArrayAttr(seg.element, tuple(values))
 
 
 def _has_implicit_terminator(block: Block) -> bool:
@@ -213,10 +217,10 @@ class _DeferWait:
             for user in mlir_users(execute.results[0]):
                 self.add_dependency_after(tokens, user)
 
-    def add_dependency_after(self, async_tokens: list[Value], user: Operation) -> None:
+    def add_dependency_after(self, async_tokens: Sequence[Value], user: Operation) -> None:
         tokens: list[Value] = []
         if user.name == "async.await":
-            block = user.parent
+            block = block_of(user)
             anchor = user
             for value in async_tokens:
                 await_op = new_op("async.await", [value], [T.TOKEN], loc=user.loc)
@@ -266,6 +270,8 @@ def _single_token_use(execute: Operation) -> Operation:
         result = execute.results[1 + index]
         count = len(result.uses) - 1
         yield_op = _terminator_of(execute.regions[0].blocks[0])
+        if yield_op is None:  # a verified async.execute ends in async.yield
+            break
         operand = yield_op.operands[index]
         add_execute_results(execute, [operand] * count)
         uses = mlir_uses(execute.results[1 + index])[1:]

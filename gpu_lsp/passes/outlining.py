@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
 from gpu_lsp.passes.effects import constant_int, is_registered
@@ -87,7 +87,7 @@ def attribution_counts(launch: Operation) -> tuple[int, int]:
     fixed = 18 if launch_parts(launch).cluster else 12
     total = len(entry.arguments) - fixed if entry is not None else 0
     wg = launch.attributes.get("workgroup_attributions")
-    nwg = wg.value if wg is not None else 0
+    nwg = wg.value if isinstance(wg, IntegerAttr) else 0
     return nwg, max(total - nwg, 0)
 
 

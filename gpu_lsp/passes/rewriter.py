@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T
@@ -205,15 +205,22 @@ def touch(op: Operation) -> None:
     op.span = None
 
 
+def block_of(op: Operation) -> Block:
+    """The block holding `op` (ValueError for a detached op)."""
+    if op.parent is None:
+        raise ValueError(f"{op.name} is not in a block")
+    return op.parent
+
+
 def insert_before(op: Operation, anchor: Operation) -> None:
     """Insert a detached `op` right before `anchor`."""
-    block = anchor.parent
+    block = block_of(anchor)
     block.insert(block.index_of(anchor), op)
 
 
 def insert_after(op: Operation, anchor: Operation) -> None:
     """Insert a detached `op` right after `anchor`."""
-    block = anchor.parent
+    block = block_of(anchor)
     block.insert(block.index_of(anchor) + 1, op)
 
 
@@ -308,8 +315,8 @@ def op_symbol_refs(op: Operation) -> list[SymbolRefAttr]:
 
 def new_op(
     name: str,
-    operands: list[Value] = (),
-    result_types: list[T.Type] = (),
+    operands: Sequence[Value] = (),
+    result_types: Sequence[T.Type] = (),
     properties: dict | None = None,
     attributes: dict | None = None,
     extra: dict | None = None,

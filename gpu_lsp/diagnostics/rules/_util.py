@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Applicability, Fix
 from gpu_lsp.ir import types as T
@@ -93,11 +95,12 @@ def delete_op_line(ctx: RuleContext, op: Operation) -> Edit | None:
     return Edit(TextRange(start, end), "")
 
 
-def fix(title: str, edits: list[Edit | None], applicability: Applicability = Applicability.SAFE) -> Fix | None:
+def fix(title: str, edits: Sequence[Edit | None], applicability: Applicability = Applicability.SAFE) -> Fix | None:
     """A Fix from edits, or None when one of them could not be built."""
-    if not edits or any(e is None for e in edits):
+    built = tuple(e for e in edits if e is not None)
+    if not built or len(built) < len(edits):
         return None
-    return Fix(title, tuple(edits), applicability)
+    return Fix(title, built, applicability)
 
 
 def wait_before(ctx: RuleContext, first: Operation, second: Operation) -> Fix | None:

@@ -121,8 +121,8 @@ def build(func: Operation, ctx: RuleContext, diagnostics: list[Diagnostic]) -> A
         node = Node(f"n{i}", op, _kind(op), stream, value_name(token) if token is not None else None, _label(op))
         nodes.append(node)
         by_op[id(op)] = node
-        for d in deps:
-            edges.append(Edge(by_op[id(d.owner)].id, node.id, "token", value_name(d)))
+        for dep in deps:
+            edges.append(Edge(by_op[id(dep.owner)].id, node.id, "token", value_name(dep)))
     for hazard in chunk_hazards(ctx):
         if hazard.kind in (RACE, FREE_IN_USE) and hazard.other is not None:
             a, b = by_op.get(id(hazard.other)), by_op.get(id(hazard.op))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.rules._util import ALIAS_OPS, buffer_value, is_memref
 from gpu_lsp.diagnostics.rules.verify_launch import closest_module
-from gpu_lsp.diagnostics.sanitizer.kernels import Summary, cached_summary
+from gpu_lsp.diagnostics.sanitizer.kernels import cached_summary
 from gpu_lsp.ir.core import Block, Operation, Value
 from gpu_lsp.ir.views import (
     AllocView,
@@ -115,7 +115,7 @@ def launch_accesses(op: Operation, ctx: RuleContext) -> list[tuple[Value, bool, 
             if is_memref(value):
                 out.append((buffer_value(value), arg in summary.reads, arg in summary.writes, arg in summary.others))
         return out
-    summary: Summary = cached_summary(op, ctx.cache)
+    summary = cached_summary(op, ctx.cache)
     for value in {**summary.reads, **summary.writes, **summary.others}:
         if not _inside(value, op):
             out.append((value, value in summary.reads, value in summary.writes, value in summary.others))
@@ -124,8 +124,9 @@ def launch_accesses(op: Operation, ctx: RuleContext) -> list[tuple[Value, bool, 
 
 def _inside(value: Value, op: Operation) -> bool:
     owner = value.defining_op
-    if owner is None:
-        block_owner = value.owner.parent_op  # a block argument
+    if owner is None:  # a block argument
+        block = value.parent_block
+        block_owner = block.parent_op if block is not None else None
         return block_owner is op or (block_owner is not None and op.is_ancestor_of(block_owner))
     return owner is op or op.is_ancestor_of(owner)
 
@@ -266,16 +267,16 @@ class BlockFollower:
     def access(self, node: Node, root: Value, reads: bool, writes: bool, handed: bool) -> None:
         """`node` reads and/or writes `root`; `handed`: it also hands it to something that may write it."""
         op = node.op
-        buf = self.buffers.get(root)
-        tracked = buf is not None and not buf.escaped
-        if tracked and buf.freed is not None and (reads or writes):
+        found = self.buffers.get(root)
+        buf = found if found is not None and not found.escaped else None  # tracked
+        if buf is not None and buf.freed is not None and (reads or writes):
             self.report(Hazard(DOUBLE_FREE if op.name == "gpu.dealloc" else USE_AFTER_FREE, op, root, buf.freed))
             return
-        if tracked and (reads or writes) and op.name in ("gpu.launch_func", "gpu.launch") and buf.kind == HOST and not buf.registered:
+        if buf is not None and (reads or writes) and op.name in ("gpu.launch_func", "gpu.launch") and buf.kind == HOST and not buf.registered:
             self.report(Hazard(HOST_MEMORY_IN_KERNEL, op, root, buf.op, writes))
-        if tracked and reads and not writes and not handed and not buf.written and buf.kind != HOST:
+        if buf is not None and reads and not writes and not handed and not buf.written and buf.kind != HOST:
             self.report(Hazard(UNINITIALIZED, op, root, buf.op))
-        if tracked and handed:
+        if buf is not None and handed:
             buf.written = True
         if not (reads or writes):
             return
@@ -290,7 +291,7 @@ class BlockFollower:
                 continue  # a synchronous free waits for the device (cudaFree synchronizes)
             self.report(Hazard(kind, op, root, other.op, writes))
         node.accesses[root] = node.accesses.get(root, False) or writes
-        if tracked:
+        if buf is not None:
             if writes and op.name != "gpu.alloc":
                 buf.written = True
             if op.name == "gpu.dealloc":

@@ -102,7 +102,7 @@ def layout_svg(g: AsyncGraph) -> str:
     """An SVG of one graph: a column per lane (host first, then streams), a row per op in program order."""
     lanes = sorted({n.stream for n in g.nodes})
     column = {lane: i for i, lane in enumerate(lanes)}
-    pos: dict[str, tuple[float, float]] = {}
+    pos: dict[str, tuple[int, int]] = {}
     for row, n in enumerate(g.nodes):
         pos[n.id] = (LEFT + column[n.stream] * LANE_W, TOP + row * ROW_H)
     width = LEFT * 2 + max(1, len(lanes)) * LANE_W
