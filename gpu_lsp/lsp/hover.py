@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import OP, SYMBOL, AliasKey, DocumentIndex, SymbolUse, document_index, symbol_name, value_group
+from gpu_lsp.lsp.index import OP, SYMBOL, AliasKey, DocumentIndex, SymbolUse, document_index, value_group
 from gpu_lsp.lsp.ir_queries import (
     block_name,
     kernel_of,

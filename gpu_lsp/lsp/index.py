@@ -15,10 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gpu_lsp.dialects.registry import lookup
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.ir.attributes import StringAttr
 from gpu_lsp.ir.core import Block, Operation, OpResult, Value, source_range
+from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
 from gpu_lsp.text import TextRange
 
@@ -76,12 +75,6 @@ def unquote_symbol(name: str) -> str:
 
         return unescape(name[1:-1])
     return name
-
-
-def symbol_name(op: Operation) -> str | None:
-    """The symbol an operation defines (`sym_name`), if any."""
-    attr = op.properties.get("sym_name") or op.attributes.get("sym_name")
-    return attr.value if isinstance(attr, StringAttr) else None
 
 
 def header_ranges(op: Operation) -> list[tuple[int, int]]:
@@ -324,7 +317,7 @@ class DocumentIndex:
         """The op a symbol path names, looked up from the symbol tables around `owner`."""
         scope: Operation | None = owner
         while scope is not None:
-            if _is_symbol_table(scope) and scope is not owner:
+            if is_symbol_table(scope) and scope is not owner:
                 found = self._resolve_in(scope, path)
                 if found is not None:
                     return found
@@ -417,11 +410,6 @@ class DocumentIndex:
             if occ.is_def and occ.target is op:
                 return Occurrence(occ.start + base, occ.end + base, SYMBOL, op, True)
         return None
-
-
-def _is_symbol_table(op: Operation) -> bool:
-    spec = lookup(op.name)
-    return spec is not None and spec.has("symbol_table")
 
 
 def op_at(parsed: ParsedFile, offset: int) -> Operation | None:

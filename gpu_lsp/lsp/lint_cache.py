@@ -31,7 +31,7 @@ from gpu_lsp.diagnostics.registry import Selection, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import is_container_module
 from gpu_lsp.ir.core import Operation, source_range
-from gpu_lsp.lsp.index import symbol_name
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
 
 # Beyond this many replaced units, a full lint is as cheap.

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, AliasKey, Target, document_index, symbol_name, value_group
+from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, AliasKey, Target, document_index, value_group
 from gpu_lsp.text import Edit, TextRange
 
 _VALUE_NAME = re.compile(r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)")

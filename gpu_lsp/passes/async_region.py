@@ -31,6 +31,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Block, Operation, Use, Value, erase_op
+from gpu_lsp.ir.views import async_dependencies, async_token
 from gpu_lsp.passes.base import PassFailure, op_error
 from gpu_lsp.passes.effects import IMPLICIT_TERMINATOR, has_side_effects, is_async_op, is_terminator
 from gpu_lsp.passes.registration import gpu_pass
@@ -52,24 +53,6 @@ from gpu_lsp.passes.rewriter import (
 def async_value(ty: T.Type) -> T.Type:
     """`!async.value<T>`."""
     return T.DialectType("async", "value", str(ty))
-
-
-def async_token_result(op: Operation) -> Value | None:
-    """`AsyncOpInterface::getAsyncToken`: the op's `!gpu.async.token` result, if any."""
-    for result in op.results:
-        if result.type == T.TOKEN:
-            return result
-    return None
-
-
-def async_dependencies(op: Operation) -> list[Value]:
-    """The leading `!gpu.async.token` operands (AsyncOpInterface::getAsyncDependencies)."""
-    deps = []
-    for value in op.operands:
-        if value.type != T.TOKEN:
-            break
-        deps.append(value)
-    return deps
 
 
 def insert_operand(op: Operation, index: int, value: Value) -> None:
@@ -128,7 +111,7 @@ class _ThreadToken:
         if op.name == "gpu.wait":
             if self.current is not None:
                 add_async_dependency(op, self.current)
-            self.current = async_token_result(op)
+            self.current = async_token(op)
             return
         if is_async_op(op):
             self.rewrite_async_op(op)
@@ -145,7 +128,7 @@ class _ThreadToken:
             insert_before(wait, op)
             self.current = wait.results[0]
         add_async_dependency(op, self.current)
-        token = async_token_result(op)
+        token = async_token(op)
         if token is not None:
             self.current = token
             return

@@ -28,6 +28,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
+from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
 from gpu_lsp.passes.effects import constant_int, is_registered
 from gpu_lsp.passes.registration import gpu_pass
@@ -39,14 +40,12 @@ from gpu_lsp.passes.rewriter import (
     i64,
     insert_before,
     is_symbol,
-    is_symbol_table,
     lookup_symbol_ref,
     new_op,
     op_symbol_refs,
     post_order,
     segments,
     set_symbol_name,
-    symbol_name,
     used_values_defined_above,
 )
 

@@ -8,6 +8,7 @@ from gpu_lsp.dialects import registry
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Use, Value
+from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
 
 # `extra` keys that record where something was written; meaningless on new or cloned ops.
 _POSITIONAL_EXTRA = ("unnamed_async", "loc")
@@ -234,12 +235,6 @@ def drop_result(op: Operation, index: int) -> None:
 # --- symbols --------------------------------------------------------------------------------
 
 
-def symbol_name(op: Operation) -> str | None:
-    """The `sym_name` of a symbol op, else None."""
-    attr = op.properties.get("sym_name") or op.attributes.get("sym_name")
-    return attr.value if isinstance(attr, StringAttr) else None
-
-
 def set_symbol_name(op: Operation, name: str) -> None:
     if "sym_name" in op.attributes and "sym_name" not in op.properties:
         op.attributes["sym_name"] = StringAttr(name)
@@ -252,10 +247,6 @@ def is_symbol(op: Operation) -> bool:
     if symbol_name(op) is None:
         return False
     return op.name == "builtin.module" or registry.has_trait(op.name, "symbol")
-
-
-def is_symbol_table(op: Operation) -> bool:
-    return registry.has_trait(op.name, "symbol_table")
 
 
 def body_block(op: Operation) -> Block:

@@ -215,9 +215,7 @@ def run_program(
     tracker = TracingTracker(locator.where) if trace else Tracker(locator.where)
     runtime = Runtime(out, err)
     deadline = None if timeout is None else time.monotonic() + timeout
-    it = Interpreter(program, dev, runtime, tracker, locator, deadline)
-    it.pool = MemoryPool(max_memory)
-    it.output = out
+    it = Interpreter(program, dev, runtime, tracker, locator, deadline, MemoryPool(max_memory), out)
     error: RunError | None = None
     saved_errors = np.seterr(all="ignore")  # wrapping integers and IEEE specials are the semantics
     try:

@@ -18,7 +18,7 @@ from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError, RunTimeout, Unsupported
 from gpu_lsp.runner.lanes import Lin, Space, is_uniform, materialize, merge, normalize_mask
-from gpu_lsp.runner.memory import Access
+from gpu_lsp.runner.memory import Access, MemoryPool
 
 HANDLERS: dict[str, Callable] = {}
 
@@ -77,13 +77,17 @@ class Ctx:
 class Interpreter:
     """Executes ops; host-side GPU ops go to `self.backend`, runtime calls to `self.runtime`."""
 
-    def __init__(self, program, backend, runtime, tracker, locator, deadline: float | None) -> None:
+    def __init__(
+        self, program, backend, runtime, tracker, locator, deadline: float | None, pool: MemoryPool, output: Callable[[str], None]
+    ) -> None:
         self.program = program
         self.backend = backend
         self.runtime = runtime
         self.tracker = tracker
         self.locator = locator
         self.deadline = deadline
+        self.pool = pool
+        self.output = output  # the program's standard output
         self._ticks = 0
         self._orders: dict[int, dict[Block, int]] = {}  # block order of multi-block regions (the program outlives the run)
         self.host_access = Access(None, False, locator.where)

@@ -7,6 +7,7 @@ import numpy as np
 from gpu_lsp.diagnostics.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, Region
+from gpu_lsp.ir.views import async_token
 from gpu_lsp.runner.dtypes import dense_array_values
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
@@ -40,7 +41,7 @@ def tokens_of(op: Operation, values: list) -> list[Token]:
 
 
 def is_async(op: Operation) -> bool:
-    return bool(op.results) and op.results[-1].type.is_token
+    return async_token(op) is not None
 
 
 class GpuOp:

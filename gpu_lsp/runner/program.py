@@ -8,8 +8,10 @@ import numpy as np
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr
+from gpu_lsp.ir.accesses import WRITES
+from gpu_lsp.ir.attributes import OpaqueAttr, SymbolRefAttr, TypeAttr
 from gpu_lsp.ir.core import BlockArgument, Operation, OpResult, Value
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, parse
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError, Unsupported
@@ -20,16 +22,6 @@ VIEW_OPS = frozenset({
     "memref.cast", "memref.subview", "memref.reinterpret_cast", "memref.view", "memref.memory_space_cast",
     "memref.collapse_shape", "memref.expand_shape", "memref.assume_alignment",
 })
-# Ops that write the memref operand at the given index.
-WRITERS = {
-    "memref.store": 1, "memref.atomic_rmw": 1, "memref.generic_atomic_rmw": 0, "vector.store": 1,
-    "vector.transfer_write": 1, "memref.copy": 1, "gpu.subgroup_mma_store_matrix": 1, "vector.maskedstore": 0,
-}
-
-
-def sym_name(op: Operation) -> str | None:
-    attr = op.get_attr("sym_name")
-    return attr.value if isinstance(attr, StringAttr) else None
 
 
 class Program:
@@ -66,7 +58,7 @@ class Program:
 
     def _find(self, table: Operation, name: str) -> Operation | None:
         for op in self._table_ops(table):
-            if sym_name(op) == name:
+            if symbol_name(op) == name:
                 return op
         return None
 
@@ -90,7 +82,7 @@ class Program:
 
     def entry(self, name: str) -> Operation:
         for op in self._table_ops(self.module):
-            if sym_name(op) == name and op.name == "func.func":
+            if symbol_name(op) == name and op.name == "func.func":
                 return op
         raise RunError(f"entry function @{name} not found (gpu-run runs a func.func; choose one with --entry)")
 
@@ -159,7 +151,7 @@ class Program:
         entry = kernel.region.blocks[0]
         out: set = set()
         for op in kernel.op.nested():
-            index = WRITERS.get(op.name)
+            index = WRITES.get(op.name)
             if index is None or index >= len(op.operands):
                 continue
             root = _root(op.operands[index])

@@ -8,6 +8,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Applicability, Fix
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, OpResult, Value
+from gpu_lsp.ir.views import async_token
 from gpu_lsp.text import Edit, TextRange
 
 
@@ -105,7 +106,7 @@ def fix(title: str, edits: Sequence[Edit | None], applicability: Applicability =
 
 def wait_before(ctx: RuleContext, first: Operation, second: Operation) -> Fix | None:
     """An unsafe fix: a blocking `gpu.wait` on the (named) token of `first`, inserted before `second`."""
-    token = first.results[-1] if first.results and first.results[-1].type.is_token else None
+    token = async_token(first)
     if token is None or not token.name:
         return None
     name = value_name(token)

@@ -26,9 +26,9 @@ from gpu_lsp.diagnostics.rules._util import (
     is_memref,
     value_name,
 )
-from gpu_lsp.diagnostics.rules.verify_launch import closest_module
 from gpu_lsp.dialects.registry import OPS, load_all
 from gpu_lsp.ir.core import Operation, OpResult, Value
+from gpu_lsp.ir.symbols import closest_module
 from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token
 from gpu_lsp.text import Edit, TextRange
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.rules._util import ALIAS_OPS, buffer_value, is_memref
-from gpu_lsp.diagnostics.rules.verify_launch import closest_module
 from gpu_lsp.diagnostics.sanitizer.kernels import cached_summary
 from gpu_lsp.ir.core import Block, Operation, Value
+from gpu_lsp.ir.symbols import closest_module
 from gpu_lsp.ir.views import (
     AllocView,
     LaunchFuncView,
