@@ -24,7 +24,7 @@ from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
 from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
 from gpu_lsp.lsp.heap import HeapPolicy
-from gpu_lsp.lsp.settings import Settings, parse_settings
+from gpu_lsp.lsp.settings import EditorSettings, parse_settings
 
 log = logging.getLogger("gpu_lsp.server")
 
@@ -82,7 +82,7 @@ class GpuLanguageServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("gpu-lsp", __version__, protocol_cls=GpuProtocol)
         self.store = DocumentStore()
-        self.settings = Settings()
+        self.settings = EditorSettings()
         # One thread owns the IR: analyses and every feature run there, in order.
         self.analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpu-lsp-analysis")
         self.debounce_s = DEBOUNCE_S
@@ -120,7 +120,7 @@ class GpuLanguageServer(LanguageServer):
         except Exception:
             log.exception("could not send a log message")
 
-    def settings_for(self, uri: str) -> Settings:
+    def settings_for(self, uri: str) -> EditorSettings:
         """The settings a document is linted with: its project's gpu-lint configuration under the editor's."""
         from gpu_lsp.lsp.settings import for_document
 
@@ -255,7 +255,7 @@ def guarded(default: Any = None, what: str | None = None) -> Callable:
 def initialize(ls: GpuLanguageServer, params: types.InitializeParams) -> None:
     encoding = getattr(ls.workspace, "position_encoding", None) or "utf-16"
     ls.encoding = getattr(encoding, "value", encoding)
-    ls.settings, problems = parse_settings(params.initialization_options, Settings())
+    ls.settings, problems = parse_settings(params.initialization_options, EditorSettings())
     for problem in problems:
         log.warning("initializationOptions: %s", problem)
 

@@ -223,6 +223,11 @@ class LaunchFuncView:
         return [v for i in (7, 8, 9) for v in self._seg(i)]
 
     @property
+    def dynamic_shared_memory_size(self) -> Value | None:
+        seg = self._seg(10)
+        return seg[0] if seg else None
+
+    @property
     def kernel_operands(self) -> list[Value]:
         return self._seg(11)
 

@@ -7,9 +7,10 @@ import re
 from dataclasses import dataclass
 
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.views import LaunchFuncView
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, op_at
-from gpu_lsp.lsp.ir_queries import function_inputs, kernel_of, kernel_params, launch_func_segment, signature_text
+from gpu_lsp.lsp.ir_queries import function_inputs, kernel_of, kernel_params, signature_text
 
 PARAMETER = "Parameter"
 TYPE = "Type"
@@ -61,8 +62,10 @@ def _launch_func_hints(index, op: Operation, text: str) -> list[InlayHint]:
     if kernel is None:
         return []
     params = kernel_params(kernel)
+    view = LaunchFuncView(op)
+    first = view.kernel_operand_offset
     out = []
-    for param, i in zip(params, launch_func_segment(op, "args")):
+    for param, i in zip(params, range(first, first + len(view.kernel_operands))):
         span = op.operand_spans[i] if i < len(op.operand_spans) else None
         if span is None or param.name is None:
             continue

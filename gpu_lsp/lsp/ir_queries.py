@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gpu_lsp.ir.attributes import DenseArrayAttr, SymbolRefAttr
+from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.views import async_dependencies, async_token
@@ -14,8 +14,6 @@ from gpu_lsp.lsp.index import DocumentIndex
 _SPACES = re.compile(r"\s+")
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 
-# Operands of gpu.launch_func in ODS order (operandSegmentSizes).
-_LAUNCH_FUNC_SEGMENTS = ("deps", "gx", "gy", "gz", "bx", "by", "bz", "cx", "cy", "cz", "dsm", "args", "stream")
 _LAUNCH_ARG_ROLES = (
     ("block id", 3),
     ("thread id", 3),
@@ -39,24 +37,6 @@ def signature_text(op: Operation, text: str) -> str:
     start = op.name_span.range.start if op.name_span is not None else rng.start
     out = _LINE_COMMENT.sub(" ", text[start:end])
     return _SPACES.sub(" ", out).strip()
-
-
-def segment_sizes(op: Operation) -> tuple[int, ...] | None:
-    attr = op.properties.get("operandSegmentSizes")
-    return tuple(attr.values) if isinstance(attr, DenseArrayAttr) else None
-
-
-def launch_func_segment(op: Operation, name: str) -> range:
-    """Operand indices of one segment of a gpu.launch_func ('deps', 'args', ...)."""
-    sizes = segment_sizes(op)
-    if sizes is None:
-        return range(0)
-    pos = 0
-    for seg, size in zip(_LAUNCH_FUNC_SEGMENTS, sizes):
-        if seg == name:
-            return range(pos, min(pos + size, len(op.operands)))
-        pos += size
-    return range(0)
 
 
 def kernel_of(index: DocumentIndex, launch: Operation) -> Operation | None:

@@ -1,7 +1,7 @@
 """From a rewritten module to a minimal set of text edits on the buffer it was parsed from.
 
-Take a `Snapshot` of a chunk before a pass rewrites its module in place; after
-the pass, `snapshot.edits()` compares the IR with the snapshot by identity:
+Take a `ChunkBeforePass` of a chunk before a pass rewrites its module in place; after
+the pass, its `edits()` compares the IR with the recorded one by identity:
 
 * an op that survived unchanged keeps its text (its regions are compared in turn);
 * an op whose operands, results, attributes or successors changed is printed
@@ -95,7 +95,7 @@ def _unique(name: str, taken: set[str]) -> str:
 class _BlockNames:
     """Block labels for the printer: source labels kept, new blocks `^bbN` unique in their region."""
 
-    def __init__(self, snap: Snapshot) -> None:
+    def __init__(self, snap: ChunkBeforePass) -> None:
         self.snap = snap
         self.names: dict[Block, str] = {}
         self.taken: dict[int, set[str]] = {}
@@ -132,7 +132,7 @@ class _EditNames:
     unique among the names of its isolated-from-above scope.
     """
 
-    def __init__(self, snap: Snapshot) -> None:
+    def __init__(self, snap: ChunkBeforePass) -> None:
         self.snap = snap
         self.values: dict[Value, str] = {}
         self.blocks = _BlockNames(snap)
@@ -244,7 +244,7 @@ def _hint(value: Value) -> str:
     return "t" if value.type == T.TOKEN else "v"
 
 
-class Snapshot:
+class ChunkBeforePass:
     """A chunk's IR before a pass: op texts, signatures, block contents, named values."""
 
     def __init__(self, text: str, chunk: Chunk) -> None:
@@ -288,12 +288,8 @@ class Snapshot:
             return _Differ(self).run()
 
 
-def snapshot(text: str, chunk: Chunk) -> Snapshot:
-    return Snapshot(text, chunk)
-
-
 class _Differ:
-    def __init__(self, snap: Snapshot) -> None:
+    def __init__(self, snap: ChunkBeforePass) -> None:
         self.snap = snap
         self.text = snap.text
         self.edits: list[Edit] = []
@@ -582,4 +578,4 @@ def _merge(edits: list[Edit]) -> list[Edit]:
     return out
 
 
-__all__ = ["Snapshot", "snapshot"]
+__all__ = ["ChunkBeforePass"]

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from gpu_lsp.diagnostics.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
-from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, Region
-from gpu_lsp.ir.views import async_token
+from gpu_lsp.ir.views import LaunchFuncView, async_token
 from gpu_lsp.runner.dtypes import dense_array_values
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
@@ -231,17 +230,22 @@ def _launch_common(it: Interpreter, op: Operation, g: GpuOp, kernel: Kernel, gri
 @handles("gpu.launch_func")
 def _launch_func(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     host_only(ctx, op)
-    deps, gx, gy, gz, bx, by, bz, cx, cy, cz, dsm, args, stream_obj = split_segments(op, it.operands(op, env), 13)
-    if stream_obj:
+    view = LaunchFuncView(op)
+    if view.segments is None or len(view.segments) != 13:
+        raise Unsupported(f"'{op.name}' without operand segments is not supported by the runner", op)
+    if view.async_object is not None:
         raise Unsupported("'gpu.launch_func' with an explicit stream (async object) is not supported by the runner", op)
-    sym = op.get_attr("kernel")
-    if not isinstance(sym, SymbolRefAttr):
+    deps = [env.get(v) for v in view.dependencies]
+    args = [env.get(v) for v in view.kernel_operands]
+    sym = view.kernel
+    if sym is None:
         raise RunError("'gpu.launch_func' op has no kernel symbol", op)
     func = it.program.lookup_kernel(op, sym)
-    grid = _dims(op, gx + gy + gz, "grid")
-    block = _dims(op, bx + by + bz, "block")
-    cluster = _dims(op, cx + cy + cz, "cluster") if cx else None
-    dsm_bytes = int(dsm[0]) if dsm else 0
+    grid = _dims(op, [env.get(v) for v in view.grid_sizes], "grid")
+    block = _dims(op, [env.get(v) for v in view.block_sizes], "block")
+    cluster = _dims(op, [env.get(v) for v in view.cluster_sizes], "cluster") if view.cluster_sizes else None
+    dsm = view.dynamic_shared_memory_size
+    dsm_bytes = int(env.get(dsm)) if dsm is not None else 0
     region = func.regions[0]
     nparams = len(func.get_attr("function_type").type.inputs) if func.get_attr("function_type") is not None else len(args)
     if len(args) != nparams:

@@ -14,7 +14,7 @@ PID = 1
 
 
 @dataclass
-class Span:
+class TraceSpan:
     """One GPU op as it ran: its lane, wall-clock start and end (seconds) and the ops it waited for."""
 
     op: Operation
@@ -30,7 +30,7 @@ class TracingTracker(Tracker):
     def __init__(self, where) -> None:
         super().__init__(where)
         self.origin = time.perf_counter()
-        self.spans: dict[int, Span] = {}
+        self.spans: dict[int, TraceSpan] = {}
         self.lanes = StreamAssigner()
 
     def begin(self, op: Operation, deps: list[Token]) -> Node:
@@ -38,7 +38,7 @@ class TracingTracker(Tracker):
         parents = [t.node.id for t in deps if t.node is not None and t.node.id in self.spans]
         is_async = async_token(op) is not None
         lane = self.lanes.assign(node.id, is_async, parents)
-        self.spans[node.id] = Span(op, lane, time.perf_counter() - self.origin, parents=parents)
+        self.spans[node.id] = TraceSpan(op, lane, time.perf_counter() - self.origin, parents=parents)
         return node
 
     def end(self, node: Node, is_async: bool) -> None:

@@ -59,7 +59,7 @@ class Hazard:
 
 
 @dataclass(eq=False)
-class Node:
+class InFlightOp:
     """One GPU op in flight: the nodes it is ordered after and the buffers it accesses."""
 
     op: Operation
@@ -69,7 +69,7 @@ class Node:
 
 
 @dataclass(eq=False)
-class Buffer:
+class TrackedBuffer:
     """An allocation made in the block being followed."""
 
     op: Operation
@@ -137,9 +137,9 @@ class BlockFollower:
     def __init__(self, block: Block, ctx: RuleContext) -> None:
         self.block = block
         self.ctx = ctx
-        self.nodes: list[Node] = []
-        self.by_token: dict[Value, Node] = {}
-        self.buffers: dict[Value, Buffer] = {}
+        self.nodes: list[InFlightOp] = []
+        self.by_token: dict[Value, InFlightOp] = {}
+        self.buffers: dict[Value, TrackedBuffer] = {}
         self.hazards: list[Hazard] = []
         self._seen: set[tuple] = set()
 
@@ -151,7 +151,7 @@ class BlockFollower:
 
     # --- ordering ----------------------------------------------------------------------------
 
-    def complete(self, nodes: list[Node]) -> None:
+    def complete(self, nodes: list[InFlightOp]) -> None:
         for node in nodes:
             node.done = True
             for other in self.nodes:
@@ -178,7 +178,7 @@ class BlockFollower:
             self.host_access(op, *HOST_ACCESSES[name])
         elif name in ("memref.alloc", "memref.alloca"):
             if op.results:
-                self.buffers[op.results[0]] = Buffer(op, HOST)
+                self.buffers[op.results[0]] = TrackedBuffer(op, HOST)
         elif name == "gpu.host_register":
             buf = self.buffers.get(buffer_value(op.operands[0])) if op.operands else None
             if buf is not None:
@@ -231,7 +231,7 @@ class BlockFollower:
         for dep in dep_nodes:
             ancestors.add(id(dep))
             ancestors |= dep.ancestors
-        node = Node(op, ancestors)
+        node = InFlightOp(op, ancestors)
         for root, reads, writes, handed in self.accesses(op):
             self.access(node, root, reads, writes, handed)
         self.nodes.append(node)
@@ -247,7 +247,7 @@ class BlockFollower:
             memref = AllocView(op).memref
             if memref is None:
                 return []
-            self.buffers[memref] = Buffer(op, SHARED if AllocView(op).host_shared else DEVICE)
+            self.buffers[memref] = TrackedBuffer(op, SHARED if AllocView(op).host_shared else DEVICE)
             return [(memref, False, True, False)]
         if name == "gpu.dealloc":
             return [(buffer_value(op.operands[-1]), False, True, False)] if op.operands else []
@@ -264,7 +264,7 @@ class BlockFollower:
             return launch_accesses(op, self.ctx)
         return []
 
-    def access(self, node: Node, root: Value, reads: bool, writes: bool, handed: bool) -> None:
+    def access(self, node: InFlightOp, root: Value, reads: bool, writes: bool, handed: bool) -> None:
         """`node` reads and/or writes `root`; `handed`: it also hands it to something that may write it."""
         op = node.op
         found = self.buffers.get(root)

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 
 from gpu_lsp.diagnostics.model import Diagnostic
-from gpu_lsp.diagnostics.sanitizer.graph import AsyncGraph, Node
+from gpu_lsp.diagnostics.sanitizer.graph import AsyncGraph, GraphNode
 from gpu_lsp.diagnostics.sanitizer.streams import HOST_LANE
 
 COLOURS = {"race": "#d62728", "leak": "#ff7f0e", "other": "#9467bd"}
@@ -29,7 +29,7 @@ def _hazard_kind(d: Diagnostic) -> str:
     return "race" if d.code in ("GPU410", "GPU411", "GPU208") else "other"
 
 
-def hazard_colour(node: Node) -> str | None:
+def hazard_colour(node: GraphNode) -> str | None:
     """Red for races and lifetime faults, orange for leaked tokens and buffers, purple for other hazards."""
     kinds = {_hazard_kind(d) for d in node.hazards}
     return next((COLOURS[k] for k in ("race", "leak", "other") if k in kinds), None)
