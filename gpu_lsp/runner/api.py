@@ -122,7 +122,7 @@ def in_kernel(op: Operation) -> bool:
 
 def _format_result(value) -> str:
     if isinstance(value, (np.floating, float)):
-        return format_g(value)
+        return format_g(float(value))
     if isinstance(value, (np.integer, int, np.bool_, bool)):
         return str(int(value))
     return str(value)
@@ -264,7 +264,7 @@ def run_program(
         diagnostics,
         list(dev.timings),
         note,
-        tracker.document(dev.name) if trace else None,
+        tracker.document(dev.name) if isinstance(tracker, TracingTracker) else None,
     )
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.views import FuncView
 from gpu_lsp.runner.affinemap import Expr, parse_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
@@ -284,10 +285,10 @@ class FunctionEmitter:
     def emit_device_function(self) -> str:
         fn = self.op
         region = fn.regions[0]
-        ftype = fn.get_attr("function_type").type
+        ftype = FuncView(fn).function_type
         entry = region.blocks[0]
         params = []
-        for k, arg in enumerate(entry.arguments[: len(ftype.inputs)]):
+        for k, arg in enumerate(entry.arguments[: len(ftype.inputs) if ftype is not None else len(entry.arguments)]):
             name = f"a{k}"
             self.launch_args[arg] = name
             params.append(f"{ctype(arg.type, fn)} {name}")
@@ -1301,9 +1302,10 @@ def kernel_for_func(program, func: Operation, module: Module | None = None, name
     module = module or Module(program)
     name = c_identifier(name or getattr(func.get_attr("sym_name"), "value", "kernel"))
     emitter = FunctionEmitter(module, "kernel", func, name)
-    ftype = func.get_attr("function_type").type
+    ftype = FuncView(func).function_type
     entry = func.regions[0].blocks[0]
-    ks = emitter.emit_kernel(func.regions[0], list(entry.arguments[: len(ftype.inputs)]), {})
+    nparams = len(ftype.inputs) if ftype is not None else len(entry.arguments)
+    ks = emitter.emit_kernel(func.regions[0], list(entry.arguments[:nparams]), {})
     ks.source = module.source()
     return ks
 

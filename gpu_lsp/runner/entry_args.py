@@ -15,6 +15,7 @@ import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.views import FuncView
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError
 from gpu_lsp.runner.memory import HOST, MemoryPool, MemRef, contiguous_strides
@@ -24,8 +25,8 @@ _SHAPE = re.compile(r"^\d+(?:x\d+)*$")
 
 def entry_values(fn: Operation, specs: list[str], pool: MemoryPool) -> list:
     """One value per argument of `fn`; a RunError naming the argument when a text does not fit."""
-    ftype = fn.get_attr("function_type")
-    inputs = list(ftype.type.inputs) if ftype is not None else []
+    ftype = FuncView(fn).function_type
+    inputs = list(ftype.inputs) if ftype is not None else []
     name = getattr(fn.get_attr("sym_name"), "value", "?")
     if len(specs) != len(inputs):
         takes = f"takes arguments ({', '.join(str(t) for t in inputs)})" if inputs else "takes no arguments"

@@ -112,7 +112,7 @@ def _binary(op: Operation, fn, wrap, scalar: type, general: Step) -> Step:
     def step(env: Env) -> None:
         vals = env.vals
         x, y = vals.get(a), vals.get(b)
-        if type(x) is scalar and type(y) is scalar:
+        if x is not None and y is not None and type(x) is scalar and type(y) is scalar:
             vals[r] = wrap(fn(int(x), int(y)))
         else:
             general(env)
@@ -137,7 +137,7 @@ def _compare(op: Operation, general: Step) -> Step:
     def step(env: Env) -> None:
         vals = env.vals
         x, y = vals.get(a), vals.get(b)
-        if type(x) is scalar and type(y) is scalar:
+        if x is not None and y is not None and type(x) is scalar and type(y) is scalar:
             i, j = int(x), int(y)
             vals[r] = np.bool_(fn(i & mask, j & mask) if unsigned else fn(i, j))
         else:
@@ -155,7 +155,7 @@ def _cast(op: Operation, src: np.dtype, wrap, zero_extend: bool, general: Step) 
     def step(env: Env) -> None:
         vals = env.vals
         x = vals.get(a)
-        if type(x) is scalar:
+        if x is not None and type(x) is scalar:
             vals[r] = wrap(int(x) & mask if zero_extend else int(x))
         else:
             general(env)
@@ -200,13 +200,13 @@ def _access(it: Interpreter, op: Operation, general: Step) -> Step:
                 return
             addr += int(i) * int(stride)
         data = mem.data
-        if not 0 <= addr < data.shape[0] or (store and value_ref not in vals):
+        if not 0 <= addr < data.shape[0] or (value_ref is not None and value_ref not in vals):
             general(env)
             return
         tracker.host_access(mem.buf, op, write=store)
-        if store:
+        if value_ref is not None:  # a store
             data[addr] = vals[value_ref]
-        else:
+        elif result is not None:
             vals[result] = data[addr]
 
     return step

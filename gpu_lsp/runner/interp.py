@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -47,11 +48,11 @@ class Env:
     __slots__ = ("vals", "parent")
 
     def __init__(self, parent: Env | None = None) -> None:
-        self.vals: dict[Value, object] = {}
+        self.vals: dict[Value, Any] = {}  # NumPy scalars and arrays, Lin forms (lanes.py), memrefs, tokens
         self.parent = parent
 
     def get(self, v: Value):
-        env = self
+        env: Env | None = self
         while env is not None:
             out = env.vals.get(v, _MISSING)
             if out is not _MISSING:
@@ -234,9 +235,9 @@ class Interpreter:
                 groups.append(vals[pos : pos + n])
                 pos += n
             if is_uniform(flag):
-                f = int(flag)
+                chosen = int(flag)
                 for k, cv in enumerate(cases):
-                    if f == cv:
+                    if chosen == cv:
                         return [(term.successors[k + 1], mask, groups[k + 1])]
                 return [(term.successors[0], mask, groups[0])]
             flag = materialize(flag, ctx.space)

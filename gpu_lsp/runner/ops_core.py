@@ -538,8 +538,9 @@ def _call_indirect(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> 
 # --- memref ------------------------------------------------------------------------------------
 
 
-def memref_type(op: Operation, ty: T.Type) -> tuple[T.Type, np.dtype]:
-    if not isinstance(ty, (T.MemRefType, T.UnrankedMemRefType)):
+def memref_type(op: Operation, ty: T.Type) -> tuple[T.MemRefType, np.dtype]:
+    """A ranked memref result type and its element dtype (every caller needs the shape and layout)."""
+    if not isinstance(ty, T.MemRefType):
         raise Unsupported(f"'{op.name}' on {ty} is not supported by the runner", op)
     dt = dtype_of(ty.element)
     if dt is None:

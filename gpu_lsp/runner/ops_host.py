@@ -6,7 +6,7 @@ import numpy as np
 
 from gpu_lsp.diagnostics.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
 from gpu_lsp.ir.core import Operation, Region
-from gpu_lsp.ir.views import LaunchFuncView, async_token
+from gpu_lsp.ir.views import FuncView, LaunchFuncView, async_token
 from gpu_lsp.runner.dtypes import dense_array_values
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
@@ -168,7 +168,7 @@ def _set_default_device(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask
     it.backend.set_device(int(dev), op)
 
 
-def _dims(op: Operation, values: list, what: str) -> tuple[int, int, int]:
+def _dims(op: Operation, values: list, what: str) -> tuple[int, ...]:
     out = []
     for v in values:
         if not is_uniform(v):
@@ -247,7 +247,8 @@ def _launch_func(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> No
     dsm = view.dynamic_shared_memory_size
     dsm_bytes = int(env.get(dsm)) if dsm is not None else 0
     region = func.regions[0]
-    nparams = len(func.get_attr("function_type").type.inputs) if func.get_attr("function_type") is not None else len(args)
+    ftype = FuncView(func).function_type
+    nparams = len(ftype.inputs) if ftype is not None else len(args)
     if len(args) != nparams:
         raise RunError(f"'gpu.launch_func' op passes {len(args)} arguments to @{sym.leaf}, which takes {nparams}", op)
     g = GpuOp(it, op, tokens_of(op, deps))

@@ -13,7 +13,7 @@ from gpu_lsp.ir.attributes import OpaqueAttr, SymbolRefAttr, TypeAttr
 from gpu_lsp.ir.core import BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, parse
-from gpu_lsp.runner.dtypes import dtype_of
+from gpu_lsp.runner.dtypes import dtype_of, static_shape
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.memory import HOST, MemRef, contiguous_strides
 
@@ -32,7 +32,7 @@ class Program:
         self.chunk = chunk
         self.module = chunk.module
         self._globals: dict[int, MemRef] = {}
-        self._written: dict[int, object] = {}
+        self._written: dict[int, set] = {}
         self._captured: dict[int, list[Value]] = {}
 
     @staticmethod
@@ -112,16 +112,17 @@ class Program:
         cached = self._globals.get(id(decl))
         ty = op.results[0].type
         if cached is None:
-            gty = decl.get_attr("type")
-            gty = gty.type if isinstance(gty, TypeAttr) else ty
-            if not isinstance(gty, T.MemRefType) or any(d is None for d in gty.shape):
+            type_attr = decl.get_attr("type")
+            gty = type_attr.type if isinstance(type_attr, TypeAttr) else ty
+            dims = static_shape(gty)
+            if not isinstance(gty, T.MemRefType) or dims is None:
                 raise Unsupported(f"memref.global of type {gty} is not supported by the runner", op)
             dt = dtype_of(gty.element)
             if dt is None:
                 raise Unsupported(f"memref.global of {gty.element} is not supported by the runner", op)
-            count = int(np.prod(gty.shape)) if gty.shape else 1
+            count = int(np.prod(dims)) if dims else 1
             buf = it.pool.allocate(count * dt.itemsize, HOST, decl)
-            mem = MemRef(buf, dt, 0, tuple(gty.shape), contiguous_strides(gty.shape), gty)
+            mem = MemRef(buf, dt, 0, dims, contiguous_strides(dims), gty)
             init = decl.get_attr("initial_value")
             if init is not None:
                 mem.data[:count] = dense_values(init, count, dt, op)
@@ -192,7 +193,7 @@ def dense_values(attr, count: int, dt: np.dtype, op: Operation) -> np.ndarray:
     if body.startswith('"'):
         raise Unsupported("memref.global with a hexadecimal dense value is not supported by the runner", op)
     tokens = _NUMBER.findall(body)
-    values = []
+    values: list[int | float] = []
     for tok in tokens:
         if tok in ("true", "false"):
             values.append(1 if tok == "true" else 0)
