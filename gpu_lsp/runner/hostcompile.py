@@ -105,7 +105,7 @@ def _fast(it: Interpreter, op: Operation, general: Step) -> Step | None:
     return None
 
 
-def _binary(op: Operation, fn, wrap, scalar: type, general: Step) -> Step:
+def _binary(op: Operation, fn, wrap, scalar: type[np.integer], general: Step) -> Step:
     a, b = op.operands
     (r,) = op.results
 
