@@ -74,6 +74,12 @@ class Ctx:
         self.launch = launch  # KernelLaunch for kernels
         self.allocas: list = []
 
+    def lanes(self) -> Space:
+        """The thread space (a Lin form or per-thread array exists only in a kernel)."""
+        if self.space is None:
+            raise ValueError("a per-thread value outside a kernel")
+        return self.space
+
 
 class Interpreter:
     """Executes ops; host-side GPU ops go to `self.backend`, runtime calls to `self.runtime`."""

@@ -165,6 +165,10 @@ class Lin:
         return f"Lin({self.c0}, {self.coeffs}, {self.dtype})"
 
 
+KernelValue = Lin | np.generic | np.ndarray
+"""A value in a kernel: uniform (a NumPy scalar), per thread (an array broadcasting to (B, N)), or a Lin form."""
+
+
 def is_uniform(value) -> bool:
     """True for a value that is the same in every thread (a NumPy scalar or any non-array object)."""
     return not isinstance(value, (np.ndarray, Lin))
