@@ -18,9 +18,11 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
-from gpu_lsp.ir.views import FuncView
+from gpu_lsp.ir.symbols import symbol_name
+from gpu_lsp.ir.views import FuncView, int_attr
 from gpu_lsp.runner.affinemap import Expr, parse_map
-from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
+from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, static_shape
+from gpu_lsp.runner.elementwise import predicate_name
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
 from gpu_lsp.runner.ops_core import INDEX_BINARY, arith_name
 
@@ -286,9 +288,11 @@ class FunctionEmitter:
         fn = self.op
         region = fn.regions[0]
         ftype = FuncView(fn).function_type
+        if ftype is None:
+            raise Unsupported(f"'{fn.name}' without a function type is not supported by the CUDA code generator", fn)
         entry = region.blocks[0]
         params = []
-        for k, arg in enumerate(entry.arguments[: len(ftype.inputs) if ftype is not None else len(entry.arguments)]):
+        for k, arg in enumerate(entry.arguments[: len(ftype.inputs)]):
             name = f"a{k}"
             self.launch_args[arg] = name
             params.append(f"{ctype(arg.type, fn)} {name}")
@@ -342,14 +346,16 @@ class FunctionEmitter:
             first = len(entry.arguments) - workgroup - private
         for k, arg in enumerate(entry.arguments[first : first + workgroup + private]):
             ty = arg.type
-            if not isinstance(ty, T.MemRefType) or any(d is None for d in ty.shape):
+            shape = static_shape(ty)
+            dt = dtype_of(ty.element) if isinstance(ty, T.MemRefType) else None
+            if not isinstance(ty, T.MemRefType) or shape is None or dt is None:
                 raise Unsupported(f"attribution of type {ty} is not supported by the CUDA code generator", self.op)
             elem = scalar_ctype(ty.element, self.op)
-            count = int(np.prod(ty.shape)) if ty.shape else 1
+            count = int(np.prod(shape)) if shape else 1
             buf = self.module.fresh("attr")
             qual = "__shared__ " if k < workgroup else ""
             if k < workgroup:
-                self.static_smem += count * dtype_of(ty.element).itemsize
+                self.static_smem += count * dt.itemsize
             self.decls.append(f"  {qual}{elem} {buf}[{count}];")
             strides = _contiguous(ty.shape)
             name = self.module.fresh("mr")
@@ -477,7 +483,8 @@ class FunctionEmitter:
 
     def _constant(self, op: Operation) -> None:
         ty = op.results[0].type
-        value = constant_value(op.get_attr("value"), ty)
+        attr = op.get_attr("value")
+        value = constant_value(attr, ty) if attr is not None else None
         if value is None:
             raise Unsupported(f"'{op.name}' of type {ty} is not supported by the CUDA code generator", op)
         if isinstance(ty, T.FloatType):
@@ -561,14 +568,14 @@ class FunctionEmitter:
         name = op.name[6:]
         ty = op.results[0].type
         a, b = (self.as_float(self.var(v), ty) for v in op.operands)
-        f = "f" if ty.name != "f64" else ""
+        f = "f" if ty != T.F64 else ""
         if name in ("addf", "subf", "mulf", "divf"):
             sym = {"addf": "+", "subf": "-", "mulf": "*", "divf": "/"}[name]
             expr = f"({a} {sym} {b})"
         elif name == "remf":
             expr = f"fmod{f}({a}, {b})"
         else:
-            ft = "double" if ty.name == "f64" else "float"
+            ft = "double" if ty == T.F64 else "float"
             expr = f"mlir_{name}<{ft}>({a}, {b})"
         self.out(op, self.from_float(expr, ty))
 
@@ -580,7 +587,7 @@ class FunctionEmitter:
         if op.name == "index.cmp":
             pred = _enum(op.get_attr("pred"))
         else:
-            pred = op.extra.get("predicate") or _CMPI[op.get_attr("predicate").value]
+            pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
         ty = op.operands[0].type
         a, b = (self.var(v) for v in op.operands)
         sym = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}[pred]
@@ -595,7 +602,7 @@ class FunctionEmitter:
         self.out(op, f"({a} {sym} {b})")
 
     def _cmpf(self, op: Operation) -> None:
-        pred = op.extra.get("predicate") or _CMPF[op.get_attr("predicate").value]
+        pred = op.extra.get("predicate") or predicate_name(op, "cmpf")
         ty = op.operands[0].type
         a, b = (self.as_float(self.var(v), ty) for v in op.operands)
         uno = f"({a} != {a} || {b} != {b})"
@@ -620,10 +627,10 @@ class FunctionEmitter:
             self.out(op, self._bitcast(x, src, dst, op))
             return
         if name in ("extf", "truncf"):
-            self.out(op, self.from_float(f"({'double' if dst.name == 'f64' else 'float'}){self.as_float(x, src)}", dst))
+            self.out(op, self.from_float(f"({'double' if dst == T.F64 else 'float'}){self.as_float(x, src)}", dst))
             return
         if name in ("sitofp", "uitofp"):
-            ft = "double" if dst.name == "f64" else "float"
+            ft = "double" if dst == T.F64 else "float"
             if width(src) == 1:
                 expr = f"({ft})({x} ? {'-1' if name == 'sitofp' else '1'} : 0)"
             elif name == "uitofp":
@@ -701,18 +708,18 @@ class FunctionEmitter:
             aty = op.operands[0].type
             x = self.as_float(args[0], aty)
             table = {"isnan": f"isnan({x})", "isinf": f"isinf({x})", "isfinite": f"isfinite({x})",
-                     "isnormal": f"(isfinite({x}) && fabs({x}) >= {'1.17549435e-38f' if aty.name != 'f64' else '2.2250738585072014e-308'})"}
-            if aty.name == "f16":
+                     "isnormal": f"(isfinite({x}) && fabs({x}) >= {'1.17549435e-38f' if aty != T.F64 else '2.2250738585072014e-308'})"}
+            if aty == T.F16:
                 table["isnormal"] = f"(isfinite({x}) && fabsf({x}) >= 6.103515625e-05f)"
             self.out(op, table[name])
             return
         if name == "fpowi":
             b = self.as_float(args[0], ty)
-            f = "f" if ty.name != "f64" else ""
+            f = "f" if ty != T.F64 else ""
             self.out(op, self.from_float(f"pow{f}({b}, ({'double' if not f else 'float'}){args[1]})", ty))
             return
         fargs = [self.as_float(a, ty) for a in args]
-        f = "f" if ty.name != "f64" else ""
+        f = "f" if ty != T.F64 else ""
         fn = {
             "absf": "fabs", "ceil": "ceil", "floor": "floor", "trunc": "trunc", "roundeven": "rint", "round": "round",
             "sqrt": "sqrt", "rsqrt": "rsqrt", "cbrt": "cbrt", "exp": "exp", "exp2": "exp2", "expm1": "expm1",
@@ -833,6 +840,8 @@ class FunctionEmitter:
 
     def _parallel(self, op: Operation) -> None:
         seg = dense_array_values(op.get_attr("operandSegmentSizes"))
+        if not seg:
+            raise Unsupported("'scf.parallel' without operand segments is not supported by the CUDA code generator", op)
         n = int(seg[0])
         vals = list(op.operands)
         lbs, ubs, steps, inits = vals[:n], vals[n : 2 * n], vals[2 * n : 3 * n], vals[3 * n :]
@@ -906,10 +915,11 @@ class FunctionEmitter:
 
     def _alloca(self, op: Operation) -> None:
         ty = op.results[0].type
-        if not isinstance(ty, T.MemRefType) or any(d is None for d in ty.shape):
+        shape = static_shape(ty)
+        if not isinstance(ty, T.MemRefType) or shape is None:
             raise Unsupported(f"'memref.alloca' of {ty} inside a kernel needs a static shape for the CUDA code generator", op)
         elem = scalar_ctype(ty.element, op)
-        count = int(np.prod(ty.shape)) if ty.shape else 1
+        count = int(np.prod(shape)) if shape else 1
         buf = self.module.fresh("local")
         self.decls.append(f"  {elem} {buf}[{count}];")
         sizes = ", ".join(str(s) for s in ty.shape) or "0"
@@ -919,6 +929,8 @@ class FunctionEmitter:
     def _view(self, op: Operation) -> None:
         src, shift, *dyn = op.operands
         ty = op.results[0].type
+        if not isinstance(ty, T.MemRefType):
+            raise Unsupported(f"'memref.view' to {ty} is not supported by the CUDA code generator", op)
         elem = scalar_ctype(ty.element, op)
         dyn_iter = iter(dyn)
         sizes = [self.var(next(dyn_iter)) if d is None else f"{d}LL" for d in ty.shape]
@@ -1046,8 +1058,9 @@ class FunctionEmitter:
 
     def _rotate(self, op: Operation) -> None:
         (value,) = op.operands
-        offset = int(op.get_attr("offset").value)
-        w = int(op.get_attr("width").value)
+        offset, w = int_attr(op, "offset"), int_attr(op, "width")
+        if offset is None or w is None:
+            raise Unsupported("'gpu.rotate' without a constant offset and width is not supported by the CUDA code generator", op)
         lane = "(mlir_linear_tid() & 31u)"
         src = f"((({lane} + {offset}u) % {w}u) + ({lane} / {w}u) * {w}u)"
         mask = "0xffffffffu"
@@ -1068,7 +1081,7 @@ class FunctionEmitter:
         ct = scalar_ctype(ty, op)
         if isinstance(ty, T.FloatType):
             fa, fb = self.as_float(a, ty), self.as_float(b, ty)
-            ft = "double" if ty.name == "f64" else "float"
+            ft = "double" if ty == T.F64 else "float"
             expr = {
                 "add": f"({fa} + {fb})", "mul": f"({fa} * {fb})",
                 "minnumf": f"mlir_minnumf<{ft}>({fa}, {fb})", "maxnumf": f"mlir_maxnumf<{ft}>({fa}, {fb})",
@@ -1122,7 +1135,10 @@ class FunctionEmitter:
 
         red = self.module.fresh("red")
         self.decls.append(f"  __shared__ {ct} {red}[33];")
-        self.static_smem += 33 * dtype_of(ty).itemsize
+        dt = dtype_of(ty)
+        if dt is None:
+            raise Unsupported(f"'{op.name}' on {ty} is not supported by the CUDA code generator", op)
+        self.static_smem += 33 * dt.itemsize
         v = self.module.fresh("rv")
         ok = self.module.fresh("ok")
         self.emit("{")
@@ -1153,8 +1169,9 @@ class FunctionEmitter:
         ty = op.results[0].type
         ct = scalar_ctype(ty, op)
         kind = _enum(op.get_attr("op"))
-        size = int(op.get_attr("cluster_size").value) if op.get_attr("cluster_size") is not None else 32
-        stride = int(op.get_attr("cluster_stride").value) if op.get_attr("cluster_stride") is not None else 1
+        size = int_attr(op, "cluster_size")
+        stride = int_attr(op, "cluster_stride")
+        size, stride = (32 if size is None else size), (1 if stride is None else stride)
         v = self.module.fresh("sv")
         ok = self.module.fresh("ok")
         self.emit("{")
@@ -1229,8 +1246,6 @@ _BINARY_INT = (
 )
 _BINARY_FLOAT = ("addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf")
 _CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast")
-_CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-_CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
 
 EXITS = frozenset({"scf.yield", "scf.condition", "gpu.yield", "gpu.return", "gpu.terminator", "func.return", "scf.reduce", "scf.reduce.return"})
 BRANCHES = frozenset({"cf.br", "cf.cond_br", "cf.switch"})
@@ -1300,7 +1315,7 @@ EMITTERS = {
 def kernel_for_func(program, func: Operation, module: Module | None = None, name: str | None = None) -> KernelSource:
     """CUDA C for a gpu.func kernel."""
     module = module or Module(program)
-    name = c_identifier(name or getattr(func.get_attr("sym_name"), "value", "kernel"))
+    name = c_identifier(name or symbol_name(func) or "kernel")
     emitter = FunctionEmitter(module, "kernel", func, name)
     ftype = FuncView(func).function_type
     entry = func.regions[0].blocks[0]
