@@ -437,6 +437,16 @@ async def _at_position(ls: GpuLanguageServer, params, empty: Any, compute: Calla
     return await ls.in_analysis(run)
 
 
+async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot], Any]) -> Any:
+    """Answer a request about a whole document: `compute(snapshot)` in the analysis thread, `empty` when it is not open."""
+
+    def run():
+        snap = ls.snapshot_of(params.text_document.uri)
+        return empty if snap is None else compute(snap)
+
+    return await ls.in_analysis(run)
+
+
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 @guarded(None)
 async def hover(ls: GpuLanguageServer, params: types.HoverParams):
@@ -500,10 +510,7 @@ async def document_highlight(ls: GpuLanguageServer, params: types.DocumentHighli
 async def document_symbol(ls: GpuLanguageServer, params: types.DocumentSymbolParams):
     hierarchical = ls.capability("text_document.document_symbol.hierarchical_document_symbol_support", False)
 
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.document_symbols import document_symbols
 
         nodes = document_symbols(snap)
@@ -511,7 +518,7 @@ async def document_symbol(ls: GpuLanguageServer, params: types.DocumentSymbolPar
             return [V.document_symbol(snap, n) for n in nodes]
         return V.flat_symbols(snap, nodes)
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(types.WORKSPACE_SYMBOL)
@@ -590,54 +597,42 @@ def _legend() -> types.SemanticTokensLegend:
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, _legend())
 @guarded(None)
 async def semantic_tokens_full(ls: GpuLanguageServer, params: types.SemanticTokensParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return None
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.semantic_tokens import semantic_tokens
 
         return types.SemanticTokens(data=semantic_tokens(snap))
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, None, compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, _legend())
 @guarded(None)
 async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTokensRangeParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return None
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.semantic_tokens import semantic_tokens
 
         start = V.offset_of(snap, params.range.start)
         end = V.offset_of(snap, params.range.end)
         return types.SemanticTokens(data=semantic_tokens(snap, start, end))
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, None, compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
 @guarded(list)
 async def folding_range(ls: GpuLanguageServer, params: types.FoldingRangeParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.folding import folding_ranges
 
         return [V.fold(f) for f in folding_ranges(snap)]
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
 @guarded(list)
 async def selection_range(ls: GpuLanguageServer, params: types.SelectionRangeParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.folding import selection_ranges
 
         out = []
@@ -647,23 +642,20 @@ async def selection_range(ls: GpuLanguageServer, params: types.SelectionRangePar
             out.append(V.selection_range(snap, chain) if chain else types.SelectionRange(range=types.Range(start=pos, end=pos)))
         return out
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
 @guarded(list)
 async def inlay_hint(ls: GpuLanguageServer, params: types.InlayHintParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.hints import inlay_hints
 
         start = V.offset_of(snap, params.range.start)
         end = V.offset_of(snap, params.range.end)
         return [V.inlay_hint(snap, h) for h in inlay_hints(snap, start, end)]
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(
@@ -788,10 +780,7 @@ def _find_diagnostic(snap: Snapshot, code: str, start: int, end: int):
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
 @guarded(list)
 async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.actions import code_lenses
 
         return [
@@ -802,7 +791,7 @@ async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
             for lens in code_lenses(snap)
         ]
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(C.ASYNC_GRAPH)

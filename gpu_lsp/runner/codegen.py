@@ -20,11 +20,12 @@ from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.views import FuncView, int_attr
-from gpu_lsp.runner.affinemap import Expr, parse_map
+from gpu_lsp.runner.affinemap import Expr, op_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, static_shape
 from gpu_lsp.runner.elementwise import predicate_name
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
-from gpu_lsp.runner.ops_core import INDEX_BINARY, arith_name
+from gpu_lsp.runner.interp import BRANCHES
+from gpu_lsp.runner.ops_core import CASTS, INDEX_BINARY, INT_BINARY, arith_name
 
 PRELUDE = r"""
 template <typename T, int R> struct MR {
@@ -459,11 +460,11 @@ class FunctionEmitter:
         handler = EMITTERS.get(op.name)
         if handler is None:
             prefix = op.name.split(".")[0]
-            if prefix == "index" and op.name[6:] in INDEX_BINARY or prefix == "arith" and op.name[6:] in _BINARY_INT:
+            if prefix == "index" and op.name[6:] in INDEX_BINARY or prefix == "arith" and op.name[6:] in INT_BINARY:
                 handler = FunctionEmitter._int_binary
             elif prefix == "arith" and op.name[6:] in _BINARY_FLOAT:
                 handler = FunctionEmitter._float_binary
-            elif prefix == "arith" and op.name[6:] in _CASTS:
+            elif prefix == "arith" and op.name[6:] in CASTS:
                 handler = FunctionEmitter._cast
             elif prefix == "math":
                 handler = FunctionEmitter._math
@@ -500,12 +501,7 @@ class FunctionEmitter:
                 self.out(op, f"({scalar_ctype(ty)}){v}" if v != -(2 ** (w - 1)) else f"({scalar_ctype(ty)})({v + 1} - 1)")
 
     def _affine(self, op: Operation) -> None:
-        attr = op.get_attr("map")
-        text = getattr(attr, "text", None) or str(attr)
-        try:
-            count, results = parse_map(text)
-        except ValueError as exc:
-            raise Unsupported(f"'{op.name}' with the map {text} is not supported by the CUDA code generator ({exc})", op) from None
+        text, count, results = op_map(op, "the CUDA code generator")
         names = [self.var(v) for v in op.operands]
         if len(names) != count or not results:
             raise Unsupported(f"'{op.name}' with the map {text} is not supported by the CUDA code generator", op)
@@ -1240,15 +1236,9 @@ def _contiguous(shape) -> list[int]:
     return list(reversed(out))
 
 
-_BINARY_INT = (
-    "addi", "subi", "muli", "divsi", "divui", "ceildivsi", "ceildivui", "floordivsi", "remsi", "remui",
-    "andi", "ori", "xori", "shli", "shrsi", "shrui", "maxsi", "maxui", "minsi", "minui",
-)
 _BINARY_FLOAT = ("addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf")
-_CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast")
 
 EXITS = frozenset({"scf.yield", "scf.condition", "gpu.yield", "gpu.return", "gpu.terminator", "func.return", "scf.reduce", "scf.reduce.return"})
-BRANCHES = frozenset({"cf.br", "cf.cond_br", "cf.switch"})
 
 EMITTERS = {
     "arith.constant": FunctionEmitter._constant,

@@ -349,17 +349,16 @@ def _element(ty):
     return ty.element if isinstance(ty, T.VectorType) else ty
 
 
-def result_dtype(op: Operation, index: int = 0) -> np.dtype:
-    ty = op.results[index].type
+def _value_dtype(op: Operation, ty: T.Type) -> np.dtype:
     dt = dtype_of(_element(ty))
     if dt is None:
         raise Unsupported(f"'{op.name}' on values of type {ty} is not supported by the runner", op)
     return dt
+
+
+def result_dtype(op: Operation, index: int = 0) -> np.dtype:
+    return _value_dtype(op, op.results[index].type)
 
 
 def operand_dtype(op: Operation, index: int = 0) -> np.dtype:
-    ty = op.operands[index].type
-    dt = dtype_of(_element(ty))
-    if dt is None:
-        raise Unsupported(f"'{op.name}' on values of type {ty} is not supported by the runner", op)
-    return dt
+    return _value_dtype(op, op.operands[index].type)

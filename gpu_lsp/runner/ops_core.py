@@ -100,7 +100,7 @@ def lin_binary(name: str, a, b, dt: np.dtype, space):
     return out if out.fits(space) else None
 
 
-_INT_BINARY = (
+INT_BINARY = (
     "addi", "subi", "muli", "divsi", "divui", "ceildivsi", "ceildivui", "floordivsi", "remsi", "remui",
     "andi", "ori", "xori", "shli", "shrsi", "shrui", "maxsi", "maxui", "minsi", "minui",
 )
@@ -121,7 +121,7 @@ def arith_name(op: Operation) -> str:
     return INDEX_BINARY[name] if dialect == "index" else name
 
 
-@handles(*(f"arith.{n}" for n in _INT_BINARY), *(f"index.{n}" for n in INDEX_BINARY))
+@handles(*(f"arith.{n}" for n in INT_BINARY), *(f"index.{n}" for n in INDEX_BINARY))
 def _int_binary(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
     dt = result_dtype(op)
@@ -228,10 +228,10 @@ def _select(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     it.assign(env, op.results[0], fix(out.astype(dt, copy=False)), ctx, mask)
 
 
-_CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast")
+CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast")
 
 
-@handles(*(f"arith.{n}" for n in _CASTS), "index.casts", "index.castu")
+@handles(*(f"arith.{n}" for n in CASTS), "index.casts", "index.castu")
 def _cast(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     (x,) = it.operands(op, env)
     src, dst = operand_dtype(op), result_dtype(op)
