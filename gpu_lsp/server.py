@@ -687,7 +687,7 @@ async def code_action(ls: GpuLanguageServer, params: types.CodeActionParams):
     def wants(kind: str) -> bool:
         return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
-    def run():
+    def run() -> list[types.CodeAction]:
         from gpu_lsp.diagnostics.model import Diagnostic
         from gpu_lsp.lsp import actions as A
         from gpu_lsp.text import TextRange
@@ -709,9 +709,9 @@ async def code_action(ls: GpuLanguageServer, params: types.CodeActionParams):
                 else:
                     # A client without dataSupport: find the diagnostic among the analysed ones.
                     core = _find_diagnostic(snap, str(d.code), start, end)
-                    fix = A.quick_fix(core) if core is not None else None
-                    if fix is not None:
-                        out.append(V.action(snap, fix, [d], document_changes))
+                    quick = A.quick_fix(core) if core is not None else None
+                    if quick is not None:
+                        out.append(V.action(snap, quick, [d], document_changes))
                 ignore = A.ignore_action(snap, Diagnostic(str(d.code), d.message, TextRange(start, end)))
                 if ignore is not None:
                     out.append(V.action(snap, ignore, [d], document_changes))
