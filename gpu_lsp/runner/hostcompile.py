@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -111,8 +112,9 @@ def _binary(op: Operation, fn, wrap, scalar: type[np.integer], general: Step) ->
 
     def step(env: Env) -> None:
         vals = env.vals
-        x, y = vals.get(a), vals.get(b)
-        if x is not None and y is not None and type(x) is scalar and type(y) is scalar:
+        x: Any = vals.get(a)  # runtime values; `type(...) is scalar` checks them
+        y: Any = vals.get(b)
+        if type(x) is scalar and type(y) is scalar:
             vals[r] = wrap(fn(int(x), int(y)))
         else:
             general(env)
@@ -128,7 +130,7 @@ def _compare(op: Operation, general: Step) -> Step:
         pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
     except Unsupported:
         return general
-    scalar = operand_dtype(op).type
+    scalar: type[np.integer] = operand_dtype(op).type
     bits = np.dtype(scalar).itemsize * 8
     mask = (1 << bits) - 1
     unsigned = pred in _UNSIGNED_CMP
@@ -136,8 +138,9 @@ def _compare(op: Operation, general: Step) -> Step:
 
     def step(env: Env) -> None:
         vals = env.vals
-        x, y = vals.get(a), vals.get(b)
-        if x is not None and y is not None and type(x) is scalar and type(y) is scalar:
+        x: Any = vals.get(a)  # runtime values; `type(...) is scalar` checks them
+        y: Any = vals.get(b)
+        if type(x) is scalar and type(y) is scalar:
             i, j = int(x), int(y)
             vals[r] = np.bool_(fn(i & mask, j & mask) if unsigned else fn(i, j))
         else:
@@ -149,13 +152,13 @@ def _compare(op: Operation, general: Step) -> Step:
 def _cast(op: Operation, src: np.dtype, wrap, zero_extend: bool, general: Step) -> Step:
     (a,) = op.operands
     (r,) = op.results
-    scalar = src.type
+    scalar: type[np.integer] = src.type
     mask = (1 << (src.itemsize * 8)) - 1
 
     def step(env: Env) -> None:
         vals = env.vals
         x = vals.get(a)
-        if x is not None and type(x) is scalar:
+        if type(x) is scalar:
             vals[r] = wrap(int(x) & mask if zero_extend else int(x))
         else:
             general(env)
