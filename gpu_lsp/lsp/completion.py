@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from gpu_lsp.dialects.registry import OPS, has_trait, load_all, lookup
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.symbols import is_symbol_table
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import DocumentIndex, document_index, op_at
 from gpu_lsp.lsp.ir_queries import kernel_params, signature_text
@@ -213,7 +214,7 @@ class _Completer:
         def visit(table_op: Operation, path: tuple[str, ...]) -> None:
             for name, op in self.index.symbol_table(table_op).items():
                 out.append((path + (name,), op))
-                if has_trait(op.name, "symbol_table"):
+                if is_symbol_table(op):
                     visit(op, path + (name,))
 
         visit(chunk.module, ())

@@ -210,7 +210,7 @@ class Module:
     def device_function(self, op: Operation) -> str:
         key = id(op)
         if key not in self.functions:
-            name = "dev_" + c_identifier(getattr(op.get_attr("sym_name"), "value", "fn")) + f"_{len(self.functions)}"
+            name = "dev_" + c_identifier(symbol_name(op) or "fn") + f"_{len(self.functions)}"
             self.functions[key] = name
             emitter = FunctionEmitter(self, "device", op, name)
             self.bodies.append(emitter.emit_device_function())
@@ -1336,15 +1336,10 @@ def kernel_for_launch(program, launch: Operation, name: str, module: Module | No
     return ks
 
 
-def _enclosing_function_name(op: Operation) -> str:
-    fn = op.parent_op
-    while fn is not None and fn.name not in ("func.func", "gpu.func"):
-        fn = fn.parent_op
-    return getattr(fn.get_attr("sym_name"), "value", "launch") if fn is not None else "launch"
-
-
 def kernels_of(program) -> list[tuple[str, Operation]]:
     """Every kernel of a program with a unique C name: gpu.func kernels and gpu.launch bodies, in source order."""
+    from gpu_lsp.runner.program import launch_kernel_name
+
     out: list[tuple[str, Operation]] = []
     names: set[str] = set()
 
@@ -1358,12 +1353,12 @@ def kernels_of(program) -> list[tuple[str, Operation]]:
 
     for op in program.module.walk():
         if op.name == "gpu.func" and op.get_attr("gpu.kernel") is not None:
-            base = c_identifier(getattr(op.get_attr("sym_name"), "value", "kernel"))
+            base = c_identifier(symbol_name(op) or "kernel")
             if base in names and op.parent_op is not None:
-                base = c_identifier(f"{getattr(op.parent_op.get_attr('sym_name'), 'value', 'module')}_{base}")
+                base = c_identifier(f"{symbol_name(op.parent_op) or 'module'}_{base}")
             out.append((unique(base), op))
         elif op.name == "gpu.launch":
-            out.append((unique(c_identifier(f"{_enclosing_function_name(op)}_kernel")), op))
+            out.append((unique(c_identifier(launch_kernel_name(op))), op))
     return out
 
 

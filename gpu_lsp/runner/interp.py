@@ -16,6 +16,7 @@ import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError, RunTimeout, Unsupported
 from gpu_lsp.runner.lanes import Lin, Space, is_uniform, materialize, merge, normalize_mask
@@ -295,8 +296,7 @@ def _mask_or(a, b):
 
 
 def _sym(op: Operation) -> str:
-    attr = op.get_attr("sym_name")
-    return getattr(attr, "value", "?")
+    return symbol_name(op) or "?"
 
 
 def _block_order(region: Region) -> dict[Block, int]:

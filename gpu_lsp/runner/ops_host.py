@@ -13,6 +13,7 @@ from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
 from gpu_lsp.runner.lanes import is_uniform
 from gpu_lsp.runner.memory import DEVICE, SHARED, MemRef, contiguous_strides
 from gpu_lsp.runner.ops_core import layout_is_identity, memref_type, shape_from
+from gpu_lsp.runner.program import launch_kernel_name
 from gpu_lsp.runner.tokens import Token
 
 
@@ -266,11 +267,7 @@ def _launch(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     cluster = _dims(op, cx + cy + cz, "cluster") if cx else None
     dsm_bytes = int(dsm[0]) if dsm else 0
     g = GpuOp(it, op, tokens_of(op, deps))
-    fn = op.parent_op
-    while fn is not None and fn.name not in ("func.func", "gpu.func"):
-        fn = fn.parent_op
-    base = getattr(fn.get_attr("sym_name"), "value", "launch") if fn is not None else "launch"
-    kernel = Kernel(op, op.regions[0], f"{base}_kernel", env)
+    kernel = Kernel(op, op.regions[0], launch_kernel_name(op), env)
     captured = [(v, env.get(v)) for v in it.program.captured_values(op)]
     _launch_common(it, op, g, kernel, grid, block, cluster, dsm_bytes, [], captured)
     it.set_results(op, g.finish(), env, ctx, mask)

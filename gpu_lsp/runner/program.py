@@ -24,6 +24,14 @@ VIEW_OPS = frozenset({
 })
 
 
+def launch_kernel_name(launch: Operation) -> str:
+    """`<function>_kernel`: the name an inline gpu.launch body runs under (its function's symbol)."""
+    fn = launch.parent_op
+    while fn is not None and fn.name not in ("func.func", "gpu.func"):
+        fn = fn.parent_op
+    return f"{(symbol_name(fn) if fn is not None else None) or 'launch'}_kernel"
+
+
 class Program:
     """One module: its functions, kernels and globals, found by symbol."""
 

@@ -20,6 +20,7 @@ from gpu_lsp.diagnostics.sanitizer.host import (
 from gpu_lsp.diagnostics.sanitizer.streams import StreamAssigner
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, OpResult
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.views import async_dependencies, async_token
 from gpu_lsp.parser.api import ParsedFile
 
@@ -84,8 +85,7 @@ def _label(op: Operation) -> str:
 
 
 def _function_name(func: Operation) -> str:
-    attr = func.get_attr("sym_name")
-    return getattr(attr, "value", "") or "<anonymous>"
+    return symbol_name(func) or "<anonymous>"
 
 
 def host_functions(ctx: RuleContext) -> list[Operation]:
