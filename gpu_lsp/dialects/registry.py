@@ -42,7 +42,7 @@ OPS: dict[str, OpSpec] = {}
 
 _DIALECT_MODULES = (
     "builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "async_", "vector", "llvm",
-    "nvvm", "spirv", "affine", "tensor", "transform", "misc",
+    "nvvm", "spirv", "affine", "tensor", "transform",
 )
 _loaded = False
 
@@ -72,11 +72,7 @@ def load_all() -> None:
         return
     _loaded = True
     for mod in _DIALECT_MODULES:
-        try:
-            importlib.import_module(f"gpu_lsp.dialects.{mod}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"gpu_lsp.dialects.{mod}":
-                raise
+        importlib.import_module(f"gpu_lsp.dialects.{mod}")
 
 
 def lookup(name: str) -> OpSpec | None:

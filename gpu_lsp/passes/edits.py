@@ -126,7 +126,7 @@ _NO_SCOPE = object()
 
 
 class _EditNames:
-    """The names the printer uses (duck-types printer.Names), computed when first asked.
+    """The names the printer uses (a printer.PrintNames), computed when first asked.
 
     Values that existed keep their source name; a new value gets a fresh name
     unique among the names of its isolated-from-above scope.

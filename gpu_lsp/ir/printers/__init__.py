@@ -25,11 +25,7 @@ def printer(*names: str):
 def _load() -> None:
     registry.load_all()
     for mod in _MODULES:
-        try:
-            importlib.import_module(f"{__name__}.{mod}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{mod}":
-                raise
+        importlib.import_module(f"{__name__}.{mod}")
 
 
 _load()
