@@ -10,7 +10,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error
-from gpu_lsp.dialects.registry import lookup, op_names
+from gpu_lsp.dialects.registry import has_trait, lookup, op_names
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.ir.symbols import symbol_name
@@ -474,7 +474,7 @@ def unresolved_symbol(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 
 # --- symbol tables ------------------------------------------------------------------------------
 
-SYMBOL_TABLE_OPS = tuple(sorted(n for n in op_names() if lookup(n).has("symbol_table")))
+SYMBOL_TABLE_OPS = tuple(sorted(n for n in op_names() if has_trait(n, "symbol_table")))
 
 
 @rule("GPU121", "redefined-symbol", Severity.ERROR, ops=SYMBOL_TABLE_OPS, upstream=True, stage=Stage.REGIONS)
