@@ -33,7 +33,7 @@ ORACLE = SHARED / "tools" / "oracle.py"
 sys.path.insert(0, str(ROOT))
 
 from gpu_lsp.parser.api import parse  # noqa: E402
-from gpu_lsp.passes.edits import Snapshot  # noqa: E402
+from gpu_lsp.passes.edits import ChunkBeforePass  # noqa: E402
 from gpu_lsp.passes.outlining import outline_kernels  # noqa: E402
 from gpu_lsp.passes.refactor import outline_file  # noqa: E402
 from gpu_lsp.passes.sink import sink_index_computations  # noqa: E402
@@ -75,7 +75,7 @@ def ours(text: str, runs: int) -> dict[str, float]:
 
     def snapshot_only():
         chunk = parse(text).chunks[0]
-        return Snapshot(text, chunk)
+        return ChunkBeforePass(text, chunk)
 
     figures["  parse + snapshot"], _ = median_ms(snapshot_only, runs)
     return figures

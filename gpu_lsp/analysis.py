@@ -9,6 +9,7 @@ from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.gcpause import paused_gc
+from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.text import LineIndex
 
@@ -65,7 +66,7 @@ def lint_parsed(parsed: ParsedFile, settings: object | None = None) -> list[Diag
     version = version_of(settings)
     text = parsed.text
     found: list[Diagnostic] = []
-    ops = []
+    ops: list[Operation] = []
     for chunk in parsed.chunks:
         rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
         ctx = RuleContext(chunk, text, version)

@@ -24,7 +24,7 @@ from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
 from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
 from gpu_lsp.lsp.heap import HeapPolicy
-from gpu_lsp.lsp.settings import Settings, parse_settings
+from gpu_lsp.lsp.settings import EditorSettings, parse_settings
 
 log = logging.getLogger("gpu_lsp.server")
 
@@ -82,7 +82,7 @@ class GpuLanguageServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("gpu-lsp", __version__, protocol_cls=GpuProtocol)
         self.store = DocumentStore()
-        self.settings = Settings()
+        self.settings = EditorSettings()
         # One thread owns the IR: analyses and every feature run there, in order.
         self.analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gpu-lsp-analysis")
         self.debounce_s = DEBOUNCE_S
@@ -120,7 +120,7 @@ class GpuLanguageServer(LanguageServer):
         except Exception:
             log.exception("could not send a log message")
 
-    def settings_for(self, uri: str) -> Settings:
+    def settings_for(self, uri: str) -> EditorSettings:
         """The settings a document is linted with: its project's gpu-lint configuration under the editor's."""
         from gpu_lsp.lsp.settings import for_document
 
@@ -157,7 +157,7 @@ class GpuLanguageServer(LanguageServer):
             snap = doc.snapshot
             changed = snap is not None and snap.text is doc.text and doc.settle(settings)
             self.heap.idle()
-            if not changed:
+            if snap is None or not changed:
                 return None
         else:
             snap = doc.analysed(settings)
@@ -200,6 +200,8 @@ class GpuLanguageServer(LanguageServer):
         """Write a JSON-RPC message that is already JSON text (ASCII) to the client."""
         protocol = self.protocol
         data = f"Content-Length: {len(message)}\r\n\r\n{message}".encode("ascii")
+        if protocol.writer is None:
+            raise RuntimeError("the server is not connected to a client")
         result = protocol.writer.write(data)
         if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
             asyncio.ensure_future(result)
@@ -253,7 +255,7 @@ def guarded(default: Any = None, what: str | None = None) -> Callable:
 def initialize(ls: GpuLanguageServer, params: types.InitializeParams) -> None:
     encoding = getattr(ls.workspace, "position_encoding", None) or "utf-16"
     ls.encoding = getattr(encoding, "value", encoding)
-    ls.settings, problems = parse_settings(params.initialization_options, Settings())
+    ls.settings, problems = parse_settings(params.initialization_options, EditorSettings())
     for problem in problems:
         log.warning("initializationOptions: %s", problem)
 
@@ -415,7 +417,7 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot, int] | None:
     doc = ls.store.get(uri)
     partial = doc.partial if doc is not None else None
-    if partial is not None:  # the document is being opened: answer from the part parsed so far
+    if doc is not None and partial is not None:  # the document is being opened: answer from the part parsed so far
         offset = V.offset_of(partial, pos)
         if doc.partial_at(offset) is partial:
             return partial, offset
@@ -431,6 +433,16 @@ async def _at_position(ls: GpuLanguageServer, params, empty: Any, compute: Calla
     def run():
         found = _at(ls, params.text_document.uri, params.position)
         return empty if found is None else compute(*found)
+
+    return await ls.in_analysis(run)
+
+
+async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot], Any]) -> Any:
+    """Answer a request about a whole document: `compute(snapshot)` in the analysis thread, `empty` when it is not open."""
+
+    def run():
+        snap = ls.snapshot_of(params.text_document.uri)
+        return empty if snap is None else compute(snap)
 
     return await ls.in_analysis(run)
 
@@ -498,10 +510,7 @@ async def document_highlight(ls: GpuLanguageServer, params: types.DocumentHighli
 async def document_symbol(ls: GpuLanguageServer, params: types.DocumentSymbolParams):
     hierarchical = ls.capability("text_document.document_symbol.hierarchical_document_symbol_support", False)
 
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.document_symbols import document_symbols
 
         nodes = document_symbols(snap)
@@ -509,7 +518,7 @@ async def document_symbol(ls: GpuLanguageServer, params: types.DocumentSymbolPar
             return [V.document_symbol(snap, n) for n in nodes]
         return V.flat_symbols(snap, nodes)
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(types.WORKSPACE_SYMBOL)
@@ -588,54 +597,42 @@ def _legend() -> types.SemanticTokensLegend:
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, _legend())
 @guarded(None)
 async def semantic_tokens_full(ls: GpuLanguageServer, params: types.SemanticTokensParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return None
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.semantic_tokens import semantic_tokens
 
         return types.SemanticTokens(data=semantic_tokens(snap))
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, None, compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, _legend())
 @guarded(None)
 async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTokensRangeParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return None
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.semantic_tokens import semantic_tokens
 
         start = V.offset_of(snap, params.range.start)
         end = V.offset_of(snap, params.range.end)
         return types.SemanticTokens(data=semantic_tokens(snap, start, end))
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, None, compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
 @guarded(list)
 async def folding_range(ls: GpuLanguageServer, params: types.FoldingRangeParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.folding import folding_ranges
 
         return [V.fold(f) for f in folding_ranges(snap)]
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
 @guarded(list)
 async def selection_range(ls: GpuLanguageServer, params: types.SelectionRangeParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.folding import selection_ranges
 
         out = []
@@ -645,23 +642,20 @@ async def selection_range(ls: GpuLanguageServer, params: types.SelectionRangePar
             out.append(V.selection_range(snap, chain) if chain else types.SelectionRange(range=types.Range(start=pos, end=pos)))
         return out
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
 @guarded(list)
 async def inlay_hint(ls: GpuLanguageServer, params: types.InlayHintParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.hints import inlay_hints
 
         start = V.offset_of(snap, params.range.start)
         end = V.offset_of(snap, params.range.end)
         return [V.inlay_hint(snap, h) for h in inlay_hints(snap, start, end)]
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(
@@ -693,7 +687,7 @@ async def code_action(ls: GpuLanguageServer, params: types.CodeActionParams):
     def wants(kind: str) -> bool:
         return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
-    def run():
+    def run() -> list[types.CodeAction]:
         from gpu_lsp.diagnostics.model import Diagnostic
         from gpu_lsp.lsp import actions as A
         from gpu_lsp.text import TextRange
@@ -715,9 +709,9 @@ async def code_action(ls: GpuLanguageServer, params: types.CodeActionParams):
                 else:
                     # A client without dataSupport: find the diagnostic among the analysed ones.
                     core = _find_diagnostic(snap, str(d.code), start, end)
-                    fix = A.quick_fix(core) if core is not None else None
-                    if fix is not None:
-                        out.append(V.action(snap, fix, [d], document_changes))
+                    quick = A.quick_fix(core) if core is not None else None
+                    if quick is not None:
+                        out.append(V.action(snap, quick, [d], document_changes))
                 ignore = A.ignore_action(snap, Diagnostic(str(d.code), d.message, TextRange(start, end)))
                 if ignore is not None:
                     out.append(V.action(snap, ignore, [d], document_changes))
@@ -752,7 +746,7 @@ def _resolve_refactoring(ls: GpuLanguageServer, action: types.CodeAction, docume
     data = action.data if isinstance(action.data, dict) else {}
     uri = data.get("uri")
     snap = ls.snapshot_of(uri) if isinstance(uri, str) else None
-    if snap is None or "refactor" not in data:
+    if not isinstance(uri, str) or snap is None or "refactor" not in data:
         raise JsonRpcException(code=REQUEST_FAILED, message="this code action has nothing to resolve")
     if data.get("version") != snap.version:
         raise JsonRpcException(code=REQUEST_FAILED, message="the document changed: ask for the code actions again")
@@ -786,10 +780,7 @@ def _find_diagnostic(snap: Snapshot, code: str, start: int, end: int):
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
 @guarded(list)
 async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
-    def run():
-        snap = ls.snapshot_of(params.text_document.uri)
-        if snap is None:
-            return []
+    def compute(snap: Snapshot):
         from gpu_lsp.lsp.actions import code_lenses
 
         return [
@@ -800,7 +791,7 @@ async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
             for lens in code_lenses(snap)
         ]
 
-    return await ls.in_analysis(run)
+    return await _on_document(ls, params, [], compute)
 
 
 @server.feature(C.ASYNC_GRAPH)

@@ -22,7 +22,7 @@ from typing import TextIO
 
 from gpu_lsp.analysis import verify_chunk
 from gpu_lsp.cli.common import print_version, quiet_on_closed_pipe
-from gpu_lsp.cli.verify_diagnostics import Problem, Reported, check, parse_expectations
+from gpu_lsp.cli.verify_diagnostics import Reported, VerifyProblem, check, parse_expectations
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir.core import Operation
@@ -223,7 +223,7 @@ class Reporter:
             out += self.message(n.line, n.col, n.kind, n.message)
         return out
 
-    def problem(self, p: Problem) -> str:
+    def problem(self, p: VerifyProblem) -> str:
         return self.message(p.line, p.col, "error", p.message, p.width)
 
 

@@ -77,7 +77,7 @@ class Expectation:
 
 
 @dataclass
-class Problem:
+class VerifyProblem:
     """A verifier finding, reported as `FILE:LINE:COL: error: MESSAGE`."""
 
     line: int
@@ -97,10 +97,10 @@ class Reported:
     notes: list[Reported] = field(default_factory=list)
 
 
-def parse_expectations(lines: list[str], first_line: int) -> tuple[list[Expectation], list[Problem]]:
+def parse_expectations(lines: list[str], first_line: int) -> tuple[list[Expectation], list[VerifyProblem]]:
     """Scan a chunk's lines (its first line is file line `first_line`)."""
     found: list[Expectation] = []
-    problems: list[Problem] = []
+    problems: list[VerifyProblem] = []
     last_plain = 0  # chunk-relative 0-based index of the last line without an annotation
     below: list[Expectation] = []
     for idx, raw in enumerate(lines):
@@ -118,7 +118,7 @@ def parse_expectations(lines: list[str], first_line: int) -> tuple[list[Expectat
             try:
                 record.regex = compile_expectation(text)
             except ValueError as exc:
-                problems.append(Problem(line_no, m.start() + 1, str(exc), len(text)))
+                problems.append(VerifyProblem(line_no, m.start() + 1, str(exc), len(text)))
                 continue
         if designator:
             if designator[0] in "+-":
@@ -135,9 +135,9 @@ def parse_expectations(lines: list[str], first_line: int) -> tuple[list[Expectat
     return found, problems
 
 
-def check(expectations: list[Expectation], diagnostics: list[Reported]) -> list[Problem]:
+def check(expectations: list[Expectation], diagnostics: list[Reported]) -> list[VerifyProblem]:
     """Match diagnostics (and their notes) against expectations; the mismatches, in MLIR's order."""
-    problems: list[Problem] = []
+    problems: list[VerifyProblem] = []
 
     def process(d: Reported) -> None:
         near: Expectation | None = None
@@ -155,10 +155,10 @@ def check(expectations: list[Expectation], diagnostics: list[Reported]) -> list[
                 near = e
         if near is not None:
             problems.append(
-                Problem(near.annot_line, near.annot_col, f"'{d.kind}' diagnostic emitted when expecting a '{near.kind}'")
+                VerifyProblem(near.annot_line, near.annot_col, f"'{d.kind}' diagnostic emitted when expecting a '{near.kind}'")
             )
         else:
-            problems.append(Problem(d.line, d.col, f"unexpected {d.kind}: {d.message}"))
+            problems.append(VerifyProblem(d.line, d.col, f"unexpected {d.kind}: {d.message}"))
 
     for d in diagnostics:
         process(d)
@@ -166,5 +166,5 @@ def check(expectations: list[Expectation], diagnostics: list[Reported]) -> list[
             process(n)
     for e in expectations:
         if not e.matched:
-            problems.append(Problem(e.annot_line, e.annot_col, f'expected {e.kind} "{e.text}" was not produced', len(e.text)))
+            problems.append(VerifyProblem(e.annot_line, e.annot_col, f'expected {e.kind} "{e.text}" was not produced', len(e.text)))
     return problems

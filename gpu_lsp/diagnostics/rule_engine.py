@@ -60,27 +60,27 @@ def internal_error(rule: Rule, exc: BaseException, ctx: RuleContext) -> Diagnost
 def run_rules(ctx: RuleContext, rules: Iterable[Rule], phases: Iterable[Phase] = tuple(Phase)) -> list[Diagnostic]:
     """Diagnostics of `rules` (those with a check) on the chunk of `ctx`, phase by phase."""
     runner = _Runner(ctx)
-    active = [r for r in rules if r.check is not None]
+    active = [(r, check) for r in rules if (check := r.check) is not None]
     for phase in sorted(phases):
-        batch = sorted((r for r in active if r.phase == phase), key=lambda r: r.code)
+        batch = sorted(((r, check) for r, check in active if r.phase == phase), key=lambda pair: pair[0].code)
         if not batch:
             continue
         if phase == Phase.VERIFY:
-            walked = [r for r in batch if r.ops]
+            walked = [r for r, _ in batch if r.ops]
             if walked:
                 _verifier_walk(runner, walked)
-            for r in batch:
+            for r, check in batch:
                 if not r.ops:
-                    runner.run(r, r.check, ctx)
+                    runner.run(r, check, ctx)
             continue
-        for r in batch:
+        for r, check in batch:
             if r.ops:
                 by_name = ctx.index.by_name
                 for name in r.ops:
                     for op in (ctx.index.ops if name == ANY_OP else by_name.get(name, ())):
-                        runner.run(r, r.check, op, ctx)
+                        runner.run(r, check, op, ctx)
             else:
-                runner.run(r, r.check, ctx)
+                runner.run(r, check, ctx)
     return runner.out
 
 

@@ -43,6 +43,13 @@ def span_range(span: Span | None) -> TextRange | None:
     return None if span is None else span.range
 
 
+def source_range(op: Operation) -> TextRange:
+    """The absolute range of an op read from source text (ValueError for one built by a pass)."""
+    if op.span is None:
+        raise ValueError(f"{op.name} has no source range")
+    return op.span.range
+
+
 class Use:
     """One use of a value: operand `index` of `owner`, written at `span`."""
 

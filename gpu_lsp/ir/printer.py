@@ -20,6 +20,7 @@ import math
 import re
 import struct
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
@@ -566,6 +567,24 @@ def sanitize(name: str) -> str:
     return "".join(out)
 
 
+class BlockLabels(Protocol):
+    def get(self, block: Block, default: str, /) -> str: ...
+
+
+class PrintNames(Protocol):
+    """What OpPrinter asks of value and block names: `Names` numbers them as MLIR does,
+    passes/edits.py keeps the source's names and invents fresh ones."""
+
+    @property
+    def blocks(self) -> BlockLabels: ...
+
+    def use(self, value: Value) -> str: ...
+
+    def result_groups(self, op: Operation) -> list[tuple[int, int]]: ...
+
+    def group_def(self, op: Operation, start: int, count: int) -> str: ...
+
+
 class Names:
     """SSA value and block names of everything under one root op (MLIR's SSANameState)."""
 
@@ -755,7 +774,7 @@ class OpPrinter:
     space, like an ODS-generated printer.
     """
 
-    def __init__(self, names: Names, fmt: Formatter, generic: bool = False, source: str | None = None) -> None:
+    def __init__(self, names: PrintNames, fmt: Formatter, generic: bool = False, source: str | None = None) -> None:
         self.names = names
         self.fmt = fmt
         self.generic = generic

@@ -15,6 +15,14 @@ def symbol_name(op: Operation) -> str | None:
     return attr.value if isinstance(attr, StringAttr) else None
 
 
+def closest_module(op: Operation) -> Operation | None:
+    """The innermost `builtin.module` around `op` (not `op` itself)."""
+    for ancestor in op.ancestors():
+        if ancestor.name == "builtin.module":
+            return ancestor
+    return None
+
+
 def is_symbol_table(op: Operation) -> bool:
     """Whether `op` holds a symbol table (builtin.module, gpu.module, ...)."""
     spec = lookup(op.name)

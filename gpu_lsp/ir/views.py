@@ -188,6 +188,11 @@ class LaunchFuncView:
         return self._group("clusterSize")
 
     @property
+    def dynamic_shared_memory_size(self) -> Value | None:
+        seg = self._seg(10)
+        return seg[0] if seg else None
+
+    @property
     def kernel_operands(self) -> list[Value]:
         return self.segments["kernelOperands"] if self.segments is not None else []
 

@@ -137,10 +137,10 @@ def _round(
     best_text, best_raw = text, raw
     for diagnostic in fixable:
         trial = _apply(text, [d.fix for d in (*accepted, diagnostic) if d.fix])
-        after = analyze(trial) if trial is not None and trial != best_text else None
-        if after is None or _worse(after, raw):
+        trial_raw = analyze(trial) if trial is not None and trial != best_text else None
+        if trial is None or trial_raw is None or _worse(trial_raw, raw):
             rejected.add(_key(diagnostic))
             continue
         accepted.append(diagnostic)
-        best_text, best_raw = trial, after
+        best_text, best_raw = trial, trial_raw
     return accepted, best_text, best_raw

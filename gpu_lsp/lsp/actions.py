@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
 from gpu_lsp.diagnostics.sanitizer.graph import issues_async_work
@@ -44,7 +45,7 @@ def fix_title(fix: Fix) -> str:
     return fix.title
 
 
-def offers_fix(fix: Fix | None) -> bool:
+def offers_fix(fix: Fix | None) -> TypeGuard[Fix]:
     return fix is not None and fix.applicability >= Applicability.UNSAFE and bool(fix.edits)
 
 
@@ -73,7 +74,7 @@ def ignore_edit(text: str, lines: LineTable, diagnostic: Diagnostic, anchor: int
     line = lines.line_of(diagnostic.range.start if anchor is None else anchor)
     start = lines.line_start(line)
     line_text = text[start : lines.line_end(line)]
-    indent = re.match(r"[ \t]*", line_text).group()
+    indent = line_text[: len(line_text) - len(line_text.lstrip(" \t"))]
     if line > 0:
         prev_start = lines.line_start(line - 1)
         prev_end = lines.line_end(line - 1)

@@ -69,7 +69,8 @@ def _get(d: object, *path: str) -> object:
 def capabilities(client: dict) -> dict:
     """The server capabilities pygls computes for `client` (its ClientCapabilities as JSON)."""
     caps = json.loads(json.dumps(CAPABILITIES))
-    for encoding in _get(client, "general", "positionEncodings") or []:
+    encodings = _get(client, "general", "positionEncodings")
+    for encoding in encodings if isinstance(encodings, list) else []:
         if encoding in _ENCODINGS:
             caps["positionEncoding"] = encoding
             break
@@ -181,9 +182,9 @@ def main() -> None:
         serve()
         return
     raw, message = read_message(stdin)
-    writer: BinaryIO = stdout
+    writer: BinaryIO | DroppingWriter = stdout
     answer = early_answer(message)
-    if answer is not None:
+    if answer is not None and message is not None:
         stdout.write(frame(answer))
         stdout.flush()
         raw = frame(dict(message, id=REPLAY_ID))

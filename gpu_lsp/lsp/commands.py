@@ -56,6 +56,7 @@ async def run_in_child(
         stderr=asyncio.subprocess.PIPE,
         limit=2**24,
     )
+    assert proc.stdin is not None and proc.stderr is not None  # both are pipes
     proc.stdin.write(json.dumps(job).encode())
     proc.stdin.close()
     try:

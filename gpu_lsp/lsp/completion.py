@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.opdefs import OPS, has_trait, lookup
+from gpu_lsp.ir.symbols import is_symbol_table
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import DocumentIndex, document_index, op_at
 from gpu_lsp.lsp.ir_queries import kernel_params, signature_text
@@ -123,7 +124,8 @@ class _Completer:
         m = _OP_POSITION.match(before)
         if m:
             return self.ops(m.group(2), has_results=bool(m.group(1)))
-        word = _WORD_PREFIX.search(before).group()
+        word_match = _WORD_PREFIX.search(before)
+        word = word_match.group() if word_match is not None else ""
         head = before[: len(before) - len(word)].rstrip()
         if head.endswith("=") and "{" in head:  # an attribute value in `{name = ...}`
             return self.attribute_values(word)
@@ -212,7 +214,7 @@ class _Completer:
         def visit(table_op: Operation, path: tuple[str, ...]) -> None:
             for name, op in self.index.symbol_table(table_op).items():
                 out.append((path + (name,), op))
-                if has_trait(op.name, "symbol_table"):
+                if is_symbol_table(op):
                     visit(op, path + (name,))
 
         visit(chunk.module, ())
@@ -296,7 +298,7 @@ class _Completer:
 
     def launch_snippet(self, replace: TextRange, has_results: bool) -> CompletionEntry:
         one = self._default(("index",), "%c1", "c1")
-        indent = re.match(r"\s*", self.before).group()
+        indent = self.before[: len(self.before) - len(self.before.lstrip())]
         parts = ["gpu.launch ", *self._async_parts(has_results)]
         parts += ["blocks(%bx, %by, %bz) in (%gx = ", (one,), ", %gy = ", (one,), ", %gz = ", (one,), ") "]
         parts += ["threads(%tx, %ty, %tz) in (%sx = ", (one,), ", %sy = ", (one,), ", %sz = ", (one,), ") {\n"]

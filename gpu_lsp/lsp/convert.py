@@ -160,7 +160,7 @@ _COMPLETION_KINDS = {
 
 def completion_item(snap: Snapshot, entry: CompletionEntry, markdown: bool) -> types.CompletionItem:
     snippet = entry.snippet is not None
-    new_text = entry.snippet if snippet else (entry.insert_text if entry.insert_text is not None else entry.label)
+    new_text = entry.snippet if entry.snippet is not None else (entry.insert_text if entry.insert_text is not None else entry.label)
     documentation = None
     if entry.documentation:
         documentation = (
@@ -187,8 +187,10 @@ def fold(f: Fold) -> types.FoldingRange:
 
 
 def selection_range(snap: Snapshot, chain: list[TextRange]) -> types.SelectionRange:
-    node = None
-    for rng in reversed(chain):
+    """The LSP form of a non-empty chain of ranges, innermost first."""
+    outermost, *inner = reversed(chain)
+    node = types.SelectionRange(range=lsp_range(snap, outermost))
+    for rng in inner:
         node = types.SelectionRange(range=lsp_range(snap, rng), parent=node)
     return node
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import document_index, symbol_name, unit_memo
+from gpu_lsp.lsp.index import document_index, unit_memo
 from gpu_lsp.lsp.ir_queries import function_inputs
 from gpu_lsp.text import TextRange
 

@@ -83,23 +83,23 @@ def _comment_folds(comments, snapshot: Snapshot) -> list[Fold]:
     out = []
     text = snapshot.text
     lines = snapshot.lines
-    run_start = run_end = None
+    run: tuple[int, int] | None = None  # the first and last line of a run of own-line comments
     for comment in comments:
         line = lines.line_of(comment.range.start)
         own_line = not text[lines.line_start(line) : comment.range.start].strip()
         if not own_line or comment.text.startswith("// -----"):
-            if run_start is not None and run_end > run_start:
-                out.append(Fold(run_start, run_end, COMMENT))
-            run_start = run_end = None
+            if run is not None and run[1] > run[0]:
+                out.append(Fold(run[0], run[1], COMMENT))
+            run = None
             continue
-        if run_end is not None and line == run_end + 1:
-            run_end = line
+        if run is not None and line == run[1] + 1:
+            run = (run[0], line)
         else:
-            if run_start is not None and run_end > run_start:
-                out.append(Fold(run_start, run_end, COMMENT))
-            run_start = run_end = line
-    if run_start is not None and run_end > run_start:
-        out.append(Fold(run_start, run_end, COMMENT))
+            if run is not None and run[1] > run[0]:
+                out.append(Fold(run[0], run[1], COMMENT))
+            run = (line, line)
+    if run is not None and run[1] > run[0]:
+        out.append(Fold(run[0], run[1], COMMENT))
     return out
 
 
@@ -128,9 +128,11 @@ def selection_ranges(snapshot: Snapshot, offset: int) -> list[TextRange]:
                 r = region.span.range
                 push(TextRange(r.start + 1, r.end - 1))
                 push(r)
-        line = snapshot.lines.line_of(op.range.start)
-        push(TextRange(snapshot.lines.line_start(line), op.range.end) if not op.regions else None)
-        push(op.range)
+        rng = op.range
+        if rng is not None:
+            line = snapshot.lines.line_of(rng.start)
+            push(TextRange(snapshot.lines.line_start(line), rng.end) if not op.regions else None)
+            push(rng)
         op = op.parent_op
     chunk = snapshot.parsed.chunk_at(offset)
     push(TextRange(chunk.start, chunk.end))

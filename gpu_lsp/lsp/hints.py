@@ -39,7 +39,7 @@ def inlay_hints(snapshot: Snapshot, start: int, end: int) -> list[InlayHint]:
     for unit in index.units:
         if unit.index.children:
             continue
-        rng = unit.op.range
+        rng = unit.range
         if rng.end < start or rng.start > end:
             continue
         for op in unit.op.walk():

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, DocumentIndex, SymbolUse, document_index, symbol_name, value_group
+from gpu_lsp.lsp.index import OP, SYMBOL, AliasKey, DocumentIndex, SymbolUse, document_index, value_group
 from gpu_lsp.lsp.ir_queries import (
     block_name,
     kernel_of,
@@ -39,17 +40,18 @@ def hover(snapshot: Snapshot, offset: int) -> HoverResult | None:
     if occ is None:
         return None
     ctx = _Context(snapshot, index)
-    if occ.kind == OP:
-        body = ctx.op_doc(occ.target)
-    elif occ.kind == VALUE:
-        body = ctx.value_doc(occ.target, occ.is_def)
-    elif occ.kind == BLOCK:
-        body = ctx.block_doc(occ.target)
+    target = occ.target
+    if occ.kind == OP and isinstance(target, Operation):
+        body = ctx.op_doc(target)
+    elif isinstance(target, Value):
+        body = ctx.value_doc(target, occ.is_def)
+    elif isinstance(target, Block):
+        body = ctx.block_doc(target)
     elif occ.kind == SYMBOL:
         body = ctx.symbol_doc(index.target_of(occ))
-    elif occ.kind == ALIAS:
-        value = index.alias_values.get(occ.target)
-        body = f"```mlir\n{occ.target.name} = {value}\n```\n\nAlias defined at the top of the {'file' if len(snapshot.parsed.chunks) == 1 else 'chunk'}."
+    elif isinstance(target, AliasKey):
+        value = index.alias_values.get(target)
+        body = f"```mlir\n{target.name} = {value}\n```\n\nAlias defined at the top of the {'file' if len(snapshot.parsed.chunks) == 1 else 'chunk'}."
     else:
         return None
     if not body:

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.ir.attributes import StringAttr
-from gpu_lsp.ir.core import Block, Operation, OpResult, Value
-from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.core import Block, Operation, OpResult, Value, source_range
+from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
 from gpu_lsp.text import TextRange
 
@@ -39,7 +38,7 @@ class Occurrence(NamedTuple):
     start: int
     end: int
     kind: str
-    target: object
+    target: Target
     is_def: bool = False
 
     @property
@@ -63,18 +62,19 @@ class AliasKey:
     name: str
 
 
+TokenEnds = tuple[tuple[int, int], tuple[int, int]]
+"""The (line, character) of the first and the last semantic token of a span of text."""
+
+Target = Value | Block | Operation | SymbolUse | AliasKey
+"""What an occurrence names: a value, a block, an op (its name, or a symbol it defines), a symbol use, an alias."""
+
+
 def unquote_symbol(name: str) -> str:
     if name.startswith('"'):
         from gpu_lsp.parser.cursor import unescape
 
         return unescape(name[1:-1])
     return name
-
-
-def symbol_name(op: Operation) -> str | None:
-    """The symbol an operation defines (`sym_name`), if any."""
-    attr = op.properties.get("sym_name") or op.attributes.get("sym_name")
-    return attr.value if isinstance(attr, StringAttr) else None
 
 
 def header_ranges(op: Operation) -> list[tuple[int, int]]:
@@ -152,7 +152,7 @@ class UnitIndex:
         self.starts = [o.start for o in occ]
         self.children = children
         self.symbols = [o for o in occ if o.kind == SYMBOL]
-        self.tokens = None  # the unit's encoded semantic tokens (semantic_tokens.py)
+        self.tokens: tuple[int, list[int], TokenEnds | None] | None = None  # the unit's encoded semantic tokens (semantic_tokens.py)
         self.memo: dict = {}  # other values derived from the unit (see `unit_memo`)
 
     @staticmethod
@@ -188,6 +188,11 @@ class Unit:
         self.cell = cell
         self.chunk = chunk
         self.parent = parent
+
+    @property
+    def range(self) -> TextRange:
+        """The unit's absolute range (a unit is always an op read from the source)."""
+        return source_range(self.op)
 
     @property
     def index(self) -> UnitIndex:
@@ -230,16 +235,15 @@ class DocumentIndex:
                 self.units.append(unit)
                 if op.name == "builtin.module":
                     pending.extend((child, unit) for child in unit.index.children)
-        self.units.sort(key=lambda u: (u.op.range.start, u.op.range.start - u.op.range.end))
-        self._starts = [u.op.range.start for u in self.units]
+        self.units.sort(key=lambda u: (u.range.start, u.range.start - u.range.end))
+        self._starts = [u.range.start for u in self.units]
         self._tables: dict[int, dict[str, Operation]] | None = None
 
     def _aliases(self, chunk: Chunk, ci: int) -> frozenset[str]:
-        ctx = getattr(chunk, "context", None)
-        names: dict[str, object] = {}
-        if ctx is not None:
-            names.update(ctx.type_aliases)
-            names.update(ctx.attr_aliases)
+        ctx = chunk.context
+        if ctx is None:
+            return frozenset()
+        names: dict[str, object] = {**ctx.type_aliases, **ctx.attr_aliases}
         if not names:
             return frozenset()
         for name, (start, end) in sorted(ctx.alias_defs.items(), key=lambda kv: kv[1]):
@@ -258,7 +262,7 @@ class DocumentIndex:
             return None
         unit: Unit | None = self.units[i]
         while unit is not None:
-            rng = unit.op.range
+            rng = unit.range
             if rng.start <= offset <= rng.end:
                 return unit
             unit = unit.parent
@@ -313,7 +317,7 @@ class DocumentIndex:
         """The op a symbol path names, looked up from the symbol tables around `owner`."""
         scope: Operation | None = owner
         while scope is not None:
-            if _is_symbol_table(scope) and scope is not owner:
+            if is_symbol_table(scope) and scope is not owner:
                 found = self._resolve_in(scope, path)
                 if found is not None:
                     return found
@@ -328,18 +332,18 @@ class DocumentIndex:
             op = self.symbol_table(op).get(part)
         return op
 
-    def target_of(self, occ: Occurrence) -> object:
+    def target_of(self, occ: Occurrence) -> Target:
         """What an occurrence names: a symbol use resolves to its defining op (or stays a use)."""
         if occ.kind == SYMBOL and isinstance(occ.target, SymbolUse):
             found = self.resolve(occ.target.path, occ.target.owner)
             return found if found is not None else occ.target
         return occ.target
 
-    def occurrences_of(self, target: object, kind: str) -> list[Occurrence]:
+    def occurrences_of(self, target: Target, kind: str) -> list[Occurrence]:
         """Every occurrence naming `target` (definition included), in document order."""
-        if kind == VALUE:
+        if kind == VALUE and isinstance(target, Value):
             return self._value_occurrences(target)
-        if kind == BLOCK:
+        if kind == BLOCK and isinstance(target, Block):
             return self._block_occurrences(target)
         if kind == ALIAS:
             return [o for o in self.all() if o.kind == ALIAS and o.target == target]
@@ -384,7 +388,7 @@ class DocumentIndex:
             for occ in unit.index.symbols:
                 yield Occurrence(occ.start + base, occ.end + base, occ.kind, occ.target, occ.is_def)
 
-    def _symbol_occurrences(self, target: object) -> list[Occurrence]:
+    def _symbol_occurrences(self, target: Target) -> list[Occurrence]:
         out = []
         for occ in self.symbol_occurrences():
             if occ.is_def:
@@ -406,11 +410,6 @@ class DocumentIndex:
             if occ.is_def and occ.target is op:
                 return Occurrence(occ.start + base, occ.end + base, SYMBOL, op, True)
         return None
-
-
-def _is_symbol_table(op: Operation) -> bool:
-    spec = lookup(op.name)
-    return spec is not None and spec.has("symbol_table")
 
 
 def op_at(parsed: ParsedFile, offset: int) -> Operation | None:

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
-from gpu_lsp.lsp.index import DocumentIndex, symbol_name
+from gpu_lsp.ir.symbols import symbol_name
+from gpu_lsp.ir.views import async_dependencies, async_token
+from gpu_lsp.lsp.index import DocumentIndex
 
 _SPACES = re.compile(r"\s+")
 _LINE_COMMENT = re.compile(r"//[^\n]*")
@@ -32,7 +34,7 @@ def signature_text(op: Operation, text: str) -> str:
         if region.span is not None:
             end = min(end, region.span.range.start)
             break
-    start = op.name_range.start if op.name_span is not None else rng.start
+    start = op.name_span.range.start if op.name_span is not None else rng.start
     out = _LINE_COMMENT.sub(" ", text[start:end])
     return _SPACES.sub(" ", out).strip()
 
@@ -64,11 +66,6 @@ def function_inputs(op: Operation) -> list:
 
 def is_token(value: Value) -> bool:
     return value.type.is_token
-
-
-def token_deps(op: Operation) -> list[Value]:
-    """The async dependencies of an op: its `!gpu.async.token` operands."""
-    return [v for v in op.operands if v.type.is_token]
 
 
 def enclosing(op: Operation | None, names: tuple[str, ...]) -> Operation | None:
@@ -121,11 +118,11 @@ class StreamInfo:
 
 def creates_stream(op: Operation) -> bool:
     """Ops whose lowering starts a new stream: `gpu.wait async`, and launches without dependencies."""
-    if not op.results or not any(r.type.is_token for r in op.results):
+    if async_token(op) is None:
         return False
     if op.name == "gpu.wait":
         return True
-    return op.name in ("gpu.launch_func", "gpu.launch") and not token_deps(op)
+    return op.name in ("gpu.launch_func", "gpu.launch") and not async_dependencies(op)
 
 
 def stream_of(value: Value) -> StreamInfo:
@@ -139,7 +136,7 @@ def stream_of(value: Value) -> StreamInfo:
         op = current.owner
         if creates_stream(op):
             return StreamInfo("created", op, current, _stream_number(op))
-        deps = token_deps(op)
+        deps = async_dependencies(op)
         if not deps:
             return StreamInfo("none", op, current)
         current = deps[0]
@@ -169,7 +166,7 @@ def waits_on(value: Value, limit: int = 50) -> list[Value]:
         for v in frontier:
             if not isinstance(v, OpResult):
                 continue
-            for dep in token_deps(v.owner):
+            for dep in async_dependencies(v.owner):
                 if id(dep) in seen:
                     continue
                 seen.add(id(dep))

@@ -30,8 +30,8 @@ from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.diagnostics.registry import Selection, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import is_container_module
-from gpu_lsp.ir.core import Operation
-from gpu_lsp.lsp.index import symbol_name
+from gpu_lsp.ir.core import Operation, source_range
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
 
 # Beyond this many replaced units, a full lint is as cheap.
@@ -91,7 +91,7 @@ class Part:
         self.interface = interface_
         self.derived: dict[Any, Any] = {}
         if op is not None:
-            rng = op.range
+            rng = source_range(op)
             self.base = op.anchor.base
             self.start, self.end = rng.start, rng.end
         else:
@@ -132,15 +132,18 @@ class LintResult:
         return self._diagnostics
 
 
+ChunkParts = tuple[list[Part], list[tuple[Diagnostic, Operation | None, int]]]
+"""Per chunk: the unit parts, and the rule diagnostics outside every unit (or reaching out of
+their unit), each with the unit after it (it moves with that unit while no unit changes) and
+that unit's anchor base at the time."""
+
+
 class IncrementalLinter:
     """The lint results of one document, reused unit by unit across versions."""
 
     def __init__(self) -> None:
         self.key: tuple | None = None
-        # Per chunk: the unit parts, and the rule diagnostics outside every unit (or reaching
-        # out of their unit), each with the unit after it (it moves with that unit while no
-        # unit changes) and that unit's anchor base at the time.
-        self.chunks: list[tuple[list[Part], list[tuple[Diagnostic, Operation | None, int]]]] | None = None
+        self.chunks: list[ChunkParts] | None = None
 
     def full(self, parsed: ParsedFile, settings: object | None, key: tuple) -> LintResult:
         """`lint_parsed`, remembering the rule diagnostics of each unit."""
@@ -160,7 +163,7 @@ class IncrementalLinter:
         changed; None when the edit needs a full lint."""
         if self.chunks is None or key != self.key or len(self.chunks) != len(parsed.chunks):
             return None
-        plans = []
+        plans: list[tuple[Chunk, list[Operation], list[Part | None], set[int]]] = []
         changed_total = 0
         for chunk, (parts, others) in zip(parsed.chunks, self.chunks):
             units = units_of(chunk)
@@ -168,7 +171,7 @@ class IncrementalLinter:
             reused = [by_op.get(id(op)) for op in units]
             fresh = [i for i, part in enumerate(reused) if part is None]
             if not fresh and len(units) == len(parts):
-                plans.append((chunk, units, reused, []))
+                plans.append((chunk, units, reused, set()))
                 continue
             if any(units[i].span is None for i in fresh) or _directives_near(parsed.text, units, fresh):
                 return None
@@ -187,23 +190,25 @@ class IncrementalLinter:
             changed_total += len(relint)
             if changed_total > MAX_CHANGED_UNITS:
                 return None
-            plans.append((chunk, units, reused, sorted(relint)))
+            plans.append((chunk, units, reused, relint))
         selection = Selection.of(settings)
         rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
         enabled = _enabled(selection)
-        chunks = []
-        for (chunk, units, reused, relint), (_, others) in zip(plans, self.chunks):
-            parts = list(reused)
-            for i in relint:
-                op = units[i]
-                rng = op.range
-                found = [
-                    d
-                    for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings))
-                    if rng.start <= d.range.start <= rng.end and enabled(d.code)
-                ]
-                parts[i] = Part(op, found, interface(op))
-            chunks.append((parts, others))
+        chunks: list[ChunkParts] = []
+        for (chunk, units, reused, todo), (_, others) in zip(plans, self.chunks):
+            merged: list[Part] = []
+            for i, part in enumerate(reused):
+                if part is None or i in todo:  # every fresh unit is in `todo`
+                    op = units[i]
+                    rng = source_range(op)
+                    found = [
+                        d
+                        for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings))
+                        if rng.start <= d.range.start <= rng.end and enabled(d.code)
+                    ]
+                    part = Part(op, found, interface(op))
+                merged.append(part)
+            chunks.append((merged, others))
         self.chunks = chunks
         return self._result(parsed, chunks, False, enabled)
 
@@ -223,16 +228,16 @@ class IncrementalLinter:
         ctx.__dict__["index"] = OpIndex(unit)  # the rules' view: this unit only
         return run_rules(ctx, rules)
 
-    def _remember(self, parsed: ParsedFile, result: list[Diagnostic]):
+    def _remember(self, parsed: ParsedFile, result: list[Diagnostic]) -> list[ChunkParts] | None:
         parser_diags = {id(d) for chunk in parsed.chunks for d in chunk.diagnostics}
-        chunks = []
+        chunks: list[ChunkParts] = []
         bounds = []
         for chunk in parsed.chunks:
             units = units_of(chunk)
             if any(op.span is None for op in units):
                 return None
             chunks.append(([Part(op, [], interface(op)) for op in units], []))
-            bounds.append([u.anchor.base + u.span.start for u in units])
+            bounds.append([source_range(u).start for u in units])
         for d in result:
             if id(d) in parser_diags:
                 continue
@@ -287,8 +292,8 @@ def _directives_near(text: str, units: list[Operation], fresh: list[int]) -> boo
     """Whether the text of the new units, or between them and their neighbours, may hold a
     suppression comment (the last full lint saw none elsewhere)."""
     for i in fresh:
-        start = units[i - 1].range.end if i > 0 else 0
-        end = units[i + 1].range.start if i + 1 < len(units) else len(text)
+        start = source_range(units[i - 1]).end if i > 0 else 0
+        end = source_range(units[i + 1]).start if i + 1 < len(units) else len(text)
         if "gpu-lint" in text[start:end]:
             return True
     return False

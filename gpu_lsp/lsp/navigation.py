@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, AliasKey, document_index, symbol_name, value_group
+from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, AliasKey, Target, document_index, value_group
 from gpu_lsp.text import Edit, TextRange
 
 _VALUE_NAME = re.compile(r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)")
@@ -32,34 +33,32 @@ def definition(snapshot: Snapshot, offset: int) -> list[TextRange]:
     occ = index.at(offset)
     if occ is None:
         return []
-    if occ.kind == VALUE:
-        value: Value = occ.target
-        span = value.def_span
+    target = occ.target
+    if isinstance(target, Value):
+        span = target.def_span
         return [span.range] if span is not None else []
-    if occ.kind == BLOCK:
-        block: Block = occ.target
-        return [block.label_span.range] if block.label_span is not None else []
+    if isinstance(target, Block):
+        return [target.label_span.range] if target.label_span is not None else []
     if occ.kind == SYMBOL:
-        target = index.target_of(occ)
-        if isinstance(target, Operation):
-            d = index.symbol_def(target)
+        resolved = index.target_of(occ)
+        if isinstance(resolved, Operation):
+            d = index.symbol_def(resolved)
             return [d.range] if d is not None else []
         return []
     if occ.kind == ALIAS:
-        return [o.range for o in index.alias_defs if o.target == occ.target]
-    if occ.kind == OP:
-        op: Operation = occ.target
+        return [o.range for o in index.alias_defs if o.target == target]
+    if occ.kind == OP and isinstance(target, Operation):
         for key in ("kernel", "callee"):
-            ref = op.properties.get(key)
+            ref = target.properties.get(key)
             if isinstance(ref, SymbolRefAttr):
-                target = index.resolve(ref.parts, op)
-                if target is not None:
-                    d = index.symbol_def(target)
+                callee = index.resolve(ref.parts, target)
+                if callee is not None:
+                    d = index.symbol_def(callee)
                     return [d.range] if d is not None else []
     return []
 
 
-def _targets(snapshot: Snapshot, offset: int) -> tuple[str, object] | None:
+def _targets(snapshot: Snapshot, offset: int) -> tuple[str, Target] | None:
     index = document_index(snapshot)
     occ = index.at(offset)
     if occ is None or occ.kind == OP:
@@ -96,24 +95,24 @@ def prepare_rename(snapshot: Snapshot, offset: int) -> tuple[TextRange, str]:
     if occ is None or occ.kind == OP:
         raise RenameError("nothing to rename here: place the cursor on a %value, ^block, @symbol or alias")
     text = snapshot.text
-    if occ.kind == VALUE:
-        value: Value = occ.target
-        base = _base_name(value)
-        if base is None or value.def_span is None:
+    target = occ.target
+    if isinstance(target, Value):
+        base = _base_name(target)
+        if base is None or target.def_span is None:
             raise RenameError("this value has no definition to rename")
         return TextRange(occ.start + 1, occ.start + 1 + len(base)), base
-    if occ.kind == BLOCK:
-        block: Block = occ.target
-        if block.label_span is None:
+    if isinstance(target, Block):
+        if target.label_span is None:
             raise RenameError("this block has no label")
         return TextRange(occ.start + 1, occ.end), text[occ.start + 1 : occ.end]
     if occ.kind == SYMBOL:
-        target = index.target_of(occ)
-        if not isinstance(target, Operation):
+        resolved = index.target_of(occ)
+        if not isinstance(resolved, Operation):
             raise RenameError(f"{text[occ.start:occ.end]} is not defined in this module")
-        return TextRange(occ.start + 1, occ.end), symbol_name(target) or ""
-    key: AliasKey = occ.target
-    return TextRange(occ.start + 1, occ.end), key.name[1:]
+        return TextRange(occ.start + 1, occ.end), symbol_name(resolved) or ""
+    if not isinstance(target, AliasKey):
+        raise RenameError("nothing to rename here: place the cursor on a %value, ^block, @symbol or alias")
+    return TextRange(occ.start + 1, occ.end), target.name[1:]
 
 
 def rename(snapshot: Snapshot, offset: int, new_name: str) -> list[Edit]:
@@ -123,16 +122,19 @@ def rename(snapshot: Snapshot, offset: int, new_name: str) -> list[Edit]:
     if occ is None or occ.kind == OP:
         raise RenameError("nothing to rename here: place the cursor on a %value, ^block, @symbol or alias")
     new_name = new_name.strip()
-    if occ.kind == VALUE:
-        return _rename_value(snapshot, occ.target, new_name.lstrip("%"))
-    if occ.kind == BLOCK:
-        return _rename_block(snapshot, occ.target, new_name.lstrip("^"))
+    target = occ.target
+    if isinstance(target, Value):
+        return _rename_value(snapshot, target, new_name.lstrip("%"))
+    if isinstance(target, Block):
+        return _rename_block(snapshot, target, new_name.lstrip("^"))
     if occ.kind == SYMBOL:
-        target = index.target_of(occ)
-        if not isinstance(target, Operation):
+        resolved = index.target_of(occ)
+        if not isinstance(resolved, Operation):
             raise RenameError(f"{snapshot.text[occ.start:occ.end]} is not defined in this module")
-        return _rename_symbol(snapshot, target, new_name.lstrip("@"))
-    return _rename_alias(snapshot, occ.target, new_name.lstrip("#!"))
+        return _rename_symbol(snapshot, resolved, new_name.lstrip("@"))
+    if not isinstance(target, AliasKey):
+        raise RenameError("nothing to rename here: place the cursor on a %value, ^block, @symbol or alias")
+    return _rename_alias(snapshot, target, new_name.lstrip("#!"))
 
 
 def _base_name(value: Value) -> str | None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from gpu_lsp.ir.core import BlockArgument, Operation
+from gpu_lsp.ir.core import BlockArgument, Operation, Value
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.index import SYMBOL, VALUE, DocumentIndex, document_index
+from gpu_lsp.lsp.index import SYMBOL, DocumentIndex, TokenEnds, Unit, document_index
 from gpu_lsp.parser.lexer import tokenize
 
 TOKEN_TYPES = (
@@ -34,6 +34,7 @@ _T = {name: i for i, name in enumerate(TOKEN_TYPES)}
 _M = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
 _RESULT_NAME = re.compile(r"%[\w$.\-]+")
 _BUILTIN_TYPE = re.compile(r"(?:[su]?i\d+|bf16|tf32|f\d+\w*|index|none|memref|tensor|vector|complex|tuple)\b")
+_ALIAS_NAME = re.compile(r"[#!][\w$.\-]*")
 _SUPPRESSION = re.compile(r"//\s*gpu-lint:")
 
 _SIMPLE = {
@@ -55,23 +56,23 @@ def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | Non
         return snapshot.cached("semantic_tokens", lambda: _full(snapshot))
     lo = 0 if start is None else snapshot.lines.line_start(snapshot.lines.line_of(start))
     hi = len(text) if end is None else snapshot.lines.line_end(snapshot.lines.line_of(end))
-    data, _, _ = _encode(snapshot, _collect(snapshot, lo, hi))
+    data, _ = _encode(snapshot, _collect(snapshot, lo, hi))
     return data
 
 
-def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int, object]]:
+def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int, Unit | None]]:
     """Spans to lex separately: leaf units overlapping `[lo, hi]` (with the unit) and the text
     between them (with None)."""
     leaves = []
     for unit in index.units:
         if unit.index.children or unit.op.extra.get("implicit"):
             continue
-        rng = unit.op.range
+        rng = unit.range
         if rng.end < lo or rng.start > hi:
             continue
         leaves.append((rng.start, rng.end, unit))
     leaves.sort(key=lambda x: x[0])
-    out: list[tuple[int, int, object]] = []
+    out: list[tuple[int, int, Unit | None]] = []
     pos = lo
     for s, e, unit in leaves:
         if s > pos:
@@ -115,7 +116,7 @@ def _full(snapshot: Snapshot) -> list[int]:
     prev_line = prev_char = 0
     for s, e, unit in _segments(index, 0, len(snapshot.text)):
         if unit is None:
-            block, first, last = _encode(snapshot, _lex(snapshot, index, s, e))
+            block, ends = _encode(snapshot, _lex(snapshot, index, s, e))
             base_line = 0
         else:
             base = unit.op.anchor.base
@@ -123,14 +124,15 @@ def _full(snapshot: Snapshot) -> list[int]:
             base_col = base - starts[base_line]
             cached = unit.index.tokens
             if cached is None or cached[0] != base_col:
-                block, first, last = _encode(snapshot, _lex(snapshot, index, s, e))
-                if first is not None:
-                    first = (first[0] - base_line, first[1])
-                    last = (last[0] - base_line, last[1])
-                cached = unit.index.tokens = (base_col, block, first, last)
-            _, block, first, last = cached
-        if first is None:
+                block, ends = _encode(snapshot, _lex(snapshot, index, s, e))
+                if ends is not None:
+                    (first_l, first_c), (last_l, last_c) = ends
+                    ends = (first_l - base_line, first_c), (last_l - base_line, last_c)
+                cached = unit.index.tokens = (base_col, block, ends)
+            _, block, ends = cached
+        if ends is None:
             continue
+        first, last = ends
         first_line = base_line + first[0]
         delta_line = first_line - prev_line
         data.append(delta_line)
@@ -172,7 +174,8 @@ def _classify(tok, text: str, index: DocumentIndex, out: list) -> None:
     elif kind == "ATTR":
         out.append((s, e, _T["enumMember"], 0))
     elif kind == "ALIAS_DEF":
-        name_end = s + len(re.match(r"[#!][\w$.\-]*", tok.value).group())
+        alias = _ALIAS_NAME.match(tok.value)
+        name_end = s + len(alias[0]) if alias is not None else e
         out.append((s, name_end, _T["type" if tok.value.startswith("!") else "enumMember"], _M["declaration"]))
     elif kind == "SYMBOL":
         _symbol(s, e, index, out)
@@ -192,8 +195,8 @@ def _value(s: int, e: int, index: DocumentIndex, out: list, is_def: bool) -> Non
     occ = index.at(s)
     mods = _M["declaration"] if is_def else 0
     kind = "variable"
-    if occ is not None and occ.kind == VALUE and occ.start == s:
-        value = occ.target
+    value = occ.target if occ is not None and occ.start == s else None
+    if occ is not None and isinstance(value, Value):
         if occ.is_def:
             mods |= _M["declaration"]
         if isinstance(value, BlockArgument):
@@ -222,9 +225,10 @@ def _symbol(s: int, e: int, index: DocumentIndex, out: list) -> None:
         pos = occ.end + 2  # past `::`
 
 
-def _encode(snapshot: Snapshot, tokens: list[tuple[int, int, int, int]]) -> tuple[list[int], tuple | None, tuple | None]:
+def _encode(snapshot: Snapshot, tokens: list[tuple[int, int, int, int]]) -> tuple[list[int], TokenEnds | None]:
     """Split multi-line tokens, then delta-encode (line, start, length) in the snapshot's
-    encoding from (0, 0); also the (line, character) of the first and the last token."""
+    encoding from (0, 0); also the (line, character) of the first and the last token (None
+    when there is no token)."""
     text = snapshot.text
     lines = snapshot.lines
     starts = lines.starts
@@ -255,7 +259,7 @@ def _encode(snapshot: Snapshot, tokens: list[tuple[int, int, int, int]]) -> tupl
             if line >= len(starts):
                 break
             s = starts[line]
-    return data, first, (prev_line, prev_char) if first is not None else None
+    return data, (first, (prev_line, prev_char)) if first is not None else None
 
 
 def _width(text: str, s: int, e: int, encoding: str) -> int:

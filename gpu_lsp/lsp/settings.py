@@ -24,7 +24,7 @@ _SEVERITY_NAMES = {
 
 
 @dataclass(frozen=True)
-class Settings:
+class EditorSettings:
     """What the user can configure (the `gpuLsp` section)."""
 
     select: tuple[str, ...] = ()
@@ -51,7 +51,7 @@ class Settings:
         return out
 
 
-def for_document(editor: Settings, uri: str) -> tuple[Settings, str | None]:
+def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str | None]:
     """The settings one document is linted with, and a configuration problem to show (or None).
 
     The project's configuration comes first, exactly as `gpu-lint` reads it: the nearest
@@ -126,12 +126,12 @@ def _codes(value: Any, name: str, problems: list[str]) -> tuple[str, ...] | None
     return tuple(v.strip().upper() for v in value if v.strip())
 
 
-def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, list[str]]:
+def parse_settings(raw: Any, base: EditorSettings | None = None) -> tuple[EditorSettings, list[str]]:
     """Settings from a client payload, starting from `base`; also the problems found.
 
     Unknown or malformed values are reported and leave the base value in place.
     """
-    settings = base or Settings()
+    settings = base or EditorSettings()
     problems: list[str] = []
     section = _section(raw)
     lint = section.get("lint")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_lsp.lsp.settings import BACKENDS, Settings
+from gpu_lsp.lsp.settings import BACKENDS, EditorSettings
 
-_DEFAULTS = Settings()
+_DEFAULTS = EditorSettings()
 
 
 @dataclass(frozen=True)

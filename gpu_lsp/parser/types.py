@@ -195,7 +195,8 @@ def parse_type(text: str, aliases: dict | None = None) -> T.Type:
                 substituted = True
     parser = _parser()
     try:
-        result = parser.parse(text)
+        # lark types parse() as returning a Tree; with the inline transformer it returns a Type.
+        result: T.Type = parser.parse(text)  # type: ignore[assignment]
     except LarkError as exc:
         raise TypeSyntaxError(_describe(exc, text)) from None
     if not substituted:

@@ -7,7 +7,7 @@
   (`registration.RefactoringDef`) that every front end reads;
 * `pipeline.run_pipeline` runs them in the order of a command line or a
   `--pass-pipeline='builtin.module(...)'` string.
-* `edits.Snapshot` turns a rewritten module into a minimal set of text edits;
+* `edits.ChunkBeforePass` turns a rewritten module into a minimal set of text edits;
   `refactor` offers the rewrites at a cursor position (outline this launch, every
   launch of a function or file, make a function async, legalize for lowering).
 """

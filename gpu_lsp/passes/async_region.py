@@ -25,14 +25,18 @@ reversed by each replaceAllUsesWith onto a new op.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Block, Operation, Use, Value, erase_op
 from gpu_lsp.ir.traits import has_side_effects, implicit_terminator, is_terminator
-from gpu_lsp.ir.views import is_async_op
+from gpu_lsp.ir.views import async_dependencies, async_token, is_async_op
 from gpu_lsp.passes.base import PassFailure, op_error
 from gpu_lsp.passes.registration import gpu_pass
 from gpu_lsp.passes.rewriter import (
+    block_of,
     blocks_post_order,
     insert_after,
     insert_before,
@@ -49,24 +53,6 @@ from gpu_lsp.passes.rewriter import (
 def async_value(ty: T.Type) -> T.Type:
     """`!async.value<T>`."""
     return T.DialectType("async", "value", str(ty))
-
-
-def async_token_result(op: Operation) -> Value | None:
-    """`AsyncOpInterface::getAsyncToken`: the op's `!gpu.async.token` result, if any."""
-    for result in op.results:
-        if result.type == T.TOKEN:
-            return result
-    return None
-
-
-def async_dependencies(op: Operation) -> list[Value]:
-    """The leading `!gpu.async.token` operands (AsyncOpInterface::getAsyncDependencies)."""
-    deps = []
-    for value in op.operands:
-        if value.type != T.TOKEN:
-            break
-        deps.append(value)
-    return deps
 
 
 def insert_operand(op: Operation, index: int, value: Value) -> None:
@@ -91,10 +77,10 @@ def add_async_dependency(op: Operation, token: Value) -> None:
     insert_operand(op, 0, token)
     touch(op)
     seg = op.properties.get("operandSegmentSizes")
-    if seg is not None:
+    if isinstance(seg, DenseArrayAttr):
         values = list(seg.values)
         values[0] += 1
-        op.properties["operandSegmentSizes"] = type(seg)(seg.element, tuple(values))
+        op.properties["operandSegmentSizes"] = DenseArrayAttr(seg.element, tuple(values))
 
 
 def _has_implicit_terminator(block: Block) -> bool:
@@ -125,7 +111,7 @@ class _ThreadToken:
         if op.name == "gpu.wait":
             if self.current is not None:
                 add_async_dependency(op, self.current)
-            self.current = async_token_result(op)
+            self.current = async_token(op)
             return
         if is_async_op(op):
             self.rewrite_async_op(op)
@@ -142,7 +128,7 @@ class _ThreadToken:
             insert_before(wait, op)
             self.current = wait.results[0]
         add_async_dependency(op, self.current)
-        token = async_token_result(op)
+        token = async_token(op)
         if token is not None:
             self.current = token
             return
@@ -214,10 +200,10 @@ class _DeferWait:
             for user in mlir_users(execute.results[0]):
                 self.add_dependency_after(tokens, user)
 
-    def add_dependency_after(self, async_tokens: list[Value], user: Operation) -> None:
+    def add_dependency_after(self, async_tokens: Sequence[Value], user: Operation) -> None:
         tokens: list[Value] = []
         if user.name == "async.await":
-            block = user.parent
+            block = block_of(user)
             anchor = user
             for value in async_tokens:
                 await_op = new_op("async.await", [value], [T.TOKEN], loc=user.loc)
@@ -267,6 +253,8 @@ def _single_token_use(execute: Operation) -> Operation:
         result = execute.results[1 + index]
         count = len(result.uses) - 1
         yield_op = _terminator_of(execute.regions[0].blocks[0])
+        if yield_op is None:  # a verified async.execute ends in async.yield
+            break
         operand = yield_op.operands[index]
         add_execute_results(execute, [operand] * count)
         uses = mlir_uses(execute.results[1 + index])[1:]

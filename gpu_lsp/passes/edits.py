@@ -1,7 +1,7 @@
 """From a rewritten module to a minimal set of text edits on the buffer it was parsed from.
 
-Take a `Snapshot` of a chunk before a pass rewrites its module in place; after
-the pass, `snapshot.edits()` compares the IR with the snapshot by identity:
+Take a `ChunkBeforePass` of a chunk before a pass rewrites its module in place; after
+the pass, its `edits()` compares the IR with the recorded one by identity:
 
 * an op that survived unchanged keeps its text (its regions are compared in turn);
 * an op whose operands, results, attributes or successors changed is printed
@@ -29,7 +29,7 @@ import difflib
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import opdefs
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Value
+from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.parser.api import Chunk
 from gpu_lsp.text import Edit, TextRange, apply_edits
 
@@ -64,13 +64,12 @@ def _is_isolated(op: Operation) -> bool:
 
 def _scope_of(value: Value) -> Operation | None:
     """The nearest isolated-from-above op whose names `value` shares."""
+    op: Operation | None = value.defining_op
     if isinstance(value, BlockArgument):
         region = value.owner.parent
         op = region.parent if region is not None else None
         if op is not None and _is_isolated(op):
             return op
-    else:
-        op = value.owner
     while op is not None:
         op = op.parent_op
         if op is not None and _is_isolated(op):
@@ -96,7 +95,7 @@ def _unique(name: str, taken: set[str]) -> str:
 class _BlockNames:
     """Block labels for the printer: source labels kept, new blocks `^bbN` unique in their region."""
 
-    def __init__(self, snap: Snapshot) -> None:
+    def __init__(self, snap: ChunkBeforePass) -> None:
         self.snap = snap
         self.names: dict[Block, str] = {}
         self.taken: dict[int, set[str]] = {}
@@ -127,13 +126,13 @@ _NO_SCOPE = object()
 
 
 class _EditNames:
-    """The names the printer uses (duck-types printer.Names), computed when first asked.
+    """The names the printer uses (a printer.PrintNames), computed when first asked.
 
     Values that existed keep their source name; a new value gets a fresh name
     unique among the names of its isolated-from-above scope.
     """
 
-    def __init__(self, snap: Snapshot) -> None:
+    def __init__(self, snap: ChunkBeforePass) -> None:
         self.snap = snap
         self.values: dict[Value, str] = {}
         self.blocks = _BlockNames(snap)
@@ -141,7 +140,7 @@ class _EditNames:
         self.scopes: dict = {}  # block (or op, for its own region's arguments) -> scope
 
     def _taken(self, value: Value) -> set[str]:
-        where = value.owner if isinstance(value, BlockArgument) else value.owner.parent
+        where = value.parent_block
         scope = self.scopes.get(where, _NO_SCOPE)
         if scope is _NO_SCOPE:
             scope = self.scopes[where] = _scope_of(value)
@@ -178,19 +177,23 @@ class _EditNames:
             taken = self._taken(value)
             name = _unique(_hint(value), taken)
             taken.add(name)
-        else:
+        elif isinstance(value, OpResult):
             self._name_results(value.owner)
             return self.values[value]
+        else:
+            raise TypeError(f"{value!r} is neither a block argument nor an op result")
         self.values[value] = name
         return name
 
     def _name_results(self, op: Operation) -> None:
         """Fresh names for an op's results: one group `%x:n` when they were `x#0, x#1, ...`."""
         results = op.results
-        fresh = [r for r in results if not (r.name and r in self.snap.values)]
+        fresh = []
         for r in results:
-            if r not in fresh:
+            if r.name and r in self.snap.values:
                 self.values[r] = r.name
+            else:
+                fresh.append(r)
         if not fresh:
             return
         taken = self._taken(fresh[0])
@@ -233,15 +236,15 @@ def _hint(value: Value) -> str:
         return _base(value.name)
     from gpu_lsp.ir.printer import RESULT_NAMES
 
-    hook = RESULT_NAMES.get(value.owner.name)
-    if hook is not None:
-        for index, name in hook(value.owner):
+    if isinstance(value, OpResult):
+        hook = RESULT_NAMES.get(value.owner.name)
+        for index, name in hook(value.owner) if hook is not None else ():
             if index == value.index and name:
                 return name
     return "t" if value.type == T.TOKEN else "v"
 
 
-class Snapshot:
+class ChunkBeforePass:
     """A chunk's IR before a pass: op texts, signatures, block contents, named values."""
 
     def __init__(self, text: str, chunk: Chunk) -> None:
@@ -285,12 +288,8 @@ class Snapshot:
             return _Differ(self).run()
 
 
-def snapshot(text: str, chunk: Chunk) -> Snapshot:
-    return Snapshot(text, chunk)
-
-
 class _Differ:
-    def __init__(self, snap: Snapshot) -> None:
+    def __init__(self, snap: ChunkBeforePass) -> None:
         self.snap = snap
         self.text = snap.text
         self.edits: list[Edit] = []
@@ -348,6 +347,8 @@ class _Differ:
 
     def _op(self, op: Operation) -> None:
         rng, old_sig = self.snap.ops[op]
+        if rng is None:
+            raise ValueError(f"{op.name}: only ops read from the source text are compared")
         if not self._changed(op) or self._operands_renamed(op, old_sig):
             for region in op.regions:
                 for block in region.blocks:
@@ -373,13 +374,15 @@ class _Differ:
         if any(i >= len(spans) or spans[i] is None for i in changed):
             return False
         for i in changed:
-            self._add(spans[i].start, spans[i].end, self.names.use(op.operands[i]))
+            span = spans[i]
+            if span is not None:
+                self._add(span.start, span.end, self.names.use(op.operands[i]))
         return True
 
     def _around_regions(self, op: Operation, rng: TextRange, indent: str) -> bool:
         """Replace the text before, between and after an op's regions; False if not possible."""
-        spans = [self.snap.regions.get(r) for r in op.regions]
-        if any(s is None for s in spans) or any(not r.blocks for r in op.regions):
+        spans = [span for r in op.regions if (span := self.snap.regions.get(r)) is not None]
+        if len(spans) < len(op.regions) or any(not r.blocks for r in op.regions):
             return False
         saved = []
         for region in op.regions:
@@ -474,14 +477,14 @@ class _Differ:
                 if (result.name and result in self.snap.values) or result in self.names.values:
                     continue
                 match = next((r for r in free if r.type == result.type), None)
-                if match is not None:
+                if match is not None and match.name:  # every free result has a name
                     free.remove(match)
                     self.names.values[result] = match.name
 
     def _gap(self, deleted, inserted, prev, nxt, indent: str, region: Region | None) -> None:
         self._inherit_names(deleted, inserted)
         texts = [self._print(op, indent) for op in inserted]
-        ranges = [self.snap.ops[op][0] for op in deleted if self.snap.ops[op][0] is not None]
+        ranges = [rng for op in deleted if (rng := self.snap.ops[op][0]) is not None]
         if ranges:
             if texts:
                 self._add(ranges[0].start, ranges[-1].end, ("\n" + indent).join(texts))
@@ -492,14 +495,16 @@ class _Differ:
         if not texts:
             return
         body = ("\n" + indent).join(texts)
-        if prev is not None:
-            end = self._line_end(self.snap.ops[prev][0].end)
+        prev_rng = self.snap.ops[prev][0] if prev is not None else None  # a survivor: it has a range
+        next_rng = self.snap.ops[nxt][0] if nxt is not None else None
+        span = self.snap.regions.get(region) if region is not None else None
+        if prev_rng is not None:
+            end = self._line_end(prev_rng.end)
             self._insert(end, "\n" + indent + body)
-        elif nxt is not None:
-            start = self._line_start(self.snap.ops[nxt][0].start)
+        elif next_rng is not None:
+            start = self._line_start(next_rng.start)
             self._insert(start, indent + body + "\n")
-        elif region is not None and self.snap.regions.get(region) is not None:
-            span = self.snap.regions[region]
+        elif span is not None:
             outer = indent[:-2] if len(indent) >= 2 else ""
             self._add(span.start, span.end, "{\n" + indent + body + "\n" + outer + "}")
         else:
@@ -520,7 +525,7 @@ class _Differ:
     def _wrap_module(self, module: Operation) -> None:
         """An implicit module that gained attributes: write it out around the chunk's ops."""
         ops = self.snap.blocks.get(module.regions[0].blocks[0], [])
-        ranges = [self.snap.ops[op][0] for op in ops if self.snap.ops[op][0] is not None]
+        ranges = [rng for op in ops if (rng := self.snap.ops[op][0]) is not None]
         chunk = self.snap.chunk
         marker = Operation(MARKER)
         saved = module.regions[0].blocks[0].operations
@@ -550,7 +555,7 @@ class _Differ:
         offsets = [start]
         for line in old_lines:
             offsets.append(offsets[-1] + len(line))
-        edits = []
+        edits: list[Edit] = []
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
                 edits.extend(Edit(TextRange(offsets[i], offsets[i]), unit) for i in range(i1, i2) if old_lines[i].strip())
@@ -573,4 +578,4 @@ def _merge(edits: list[Edit]) -> list[Edit]:
     return out
 
 
-__all__ = ["Snapshot", "snapshot"]
+__all__ = ["ChunkBeforePass"]

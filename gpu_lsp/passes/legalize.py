@@ -20,8 +20,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.views import is_async_op
-from gpu_lsp.passes.async_region import async_dependencies, async_token_result
+from gpu_lsp.ir.views import async_dependencies, async_token, is_async_op
 from gpu_lsp.passes.rewriter import insert_after, insert_before, touch, wait_op
 
 
@@ -69,7 +68,7 @@ def _legalize(root: Operation) -> LegalizeResult:
             _set_dependencies(op, [join.results[0]])
             result.joined.append(op)
             deps = async_dependencies(op)
-        if deps and async_token_result(op) is None and "hostShared" not in op.properties:
+        if deps and async_token(op) is None and "hostShared" not in op.properties:
             token = op.add_result(T.TOKEN)
             touch(op)
             insert_after(wait_op([token], False, op.loc), op)

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
 from gpu_lsp.ir.operands import assemble
 from gpu_lsp.ir.operands import segments as operand_groups
+from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
 from gpu_lsp.ir.traits import constant_int
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
 from gpu_lsp.passes.effects import is_registered
@@ -42,14 +43,12 @@ from gpu_lsp.passes.rewriter import (
     i64,
     insert_before,
     is_symbol,
-    is_symbol_table,
     lookup_symbol_ref,
     new_op,
     op_symbol_refs,
     post_order,
     segments,
     set_symbol_name,
-    symbol_name,
     used_values_defined_above,
 )
 
@@ -91,7 +90,7 @@ def attribution_counts(launch: Operation) -> tuple[int, int]:
     fixed = 18 if launch_parts(launch).cluster else 12
     total = len(entry.arguments) - fixed if entry is not None else 0
     wg = launch.attributes.get("workgroup_attributions")
-    nwg = wg.value if wg is not None else 0
+    nwg = wg.value if isinstance(wg, IntegerAttr) else 0
     return nwg, max(total - nwg, 0)
 
 

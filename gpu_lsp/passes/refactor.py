@@ -30,7 +30,7 @@ from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.passes.async_region import make_async_func
 from gpu_lsp.passes.base import PassFailure
-from gpu_lsp.passes.edits import Snapshot
+from gpu_lsp.passes.edits import ChunkBeforePass
 from gpu_lsp.passes.legalize import legalize
 from gpu_lsp.passes.outlining import outline_kernels
 from gpu_lsp.passes.registration import PassDef, Refactoring, RefactoringDef, Site, top_level_at
@@ -108,7 +108,7 @@ def _launches_in(op: Operation) -> list[Operation]:
 
 
 def _outline(text: str, chunk: Chunk, launches: list[Operation], sink: bool, data_layout: str) -> list[Edit]:
-    snap = Snapshot(text, chunk)
+    snap = ChunkBeforePass(text, chunk)
     if sink:
         for launch in launches:
             sink_into_launch(launch)
@@ -178,7 +178,7 @@ def make_function_async(text: str, offset: int, split: bool = False) -> Refactor
         raise RefactorError("not inside a func.func with a body")
     if not any(o is not func and o.dialect == "gpu" for o in func.walk()):
         raise RefactorError("no GPU op in this function")
-    snap = Snapshot(text, chunk)
+    snap = ChunkBeforePass(text, chunk)
     try:
         make_async_func(func)
     except PassFailure as exc:
@@ -194,7 +194,7 @@ def legalize_for_lowering(text: str, split: bool = False) -> Refactoring:
     """One token per async op for gpu-to-llvm: join dependencies, async + wait, name tokens."""
 
     def rewrite(chunk: Chunk) -> list[Edit] | None:
-        snap = Snapshot(text, chunk)
+        snap = ChunkBeforePass(text, chunk)
         result = legalize(chunk.module)
         for op in result.named:
             snap.force(op)
@@ -214,7 +214,7 @@ def run_pass_at(pass_def: PassDef, text: str, offset: int, split: bool = False) 
     target = pass_target(pass_def, site_at(parsed, offset))
     if target is None:
         raise RefactorError(f"'{pass_def.name}' does not run here")
-    snap = Snapshot(text, chunk)
+    snap = ChunkBeforePass(text, chunk)
     try:
         pass_def.run(target, {})
     except PassFailure as exc:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from gpu_lsp.ir import opdefs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Use, Value
+from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
 
 # `extra` keys that record where something was written; meaningless on new or cloned ops.
 _POSITIONAL_EXTRA = ("unnamed_async", "loc")
@@ -205,15 +206,22 @@ def touch(op: Operation) -> None:
     op.span = None
 
 
+def block_of(op: Operation) -> Block:
+    """The block holding `op` (ValueError for a detached op)."""
+    if op.parent is None:
+        raise ValueError(f"{op.name} is not in a block")
+    return op.parent
+
+
 def insert_before(op: Operation, anchor: Operation) -> None:
     """Insert a detached `op` right before `anchor`."""
-    block = anchor.parent
+    block = block_of(anchor)
     block.insert(block.index_of(anchor), op)
 
 
 def insert_after(op: Operation, anchor: Operation) -> None:
     """Insert a detached `op` right after `anchor`."""
-    block = anchor.parent
+    block = block_of(anchor)
     block.insert(block.index_of(anchor) + 1, op)
 
 
@@ -225,12 +233,6 @@ def drop_result(op: Operation, index: int) -> None:
 
 
 # --- symbols --------------------------------------------------------------------------------
-
-
-def symbol_name(op: Operation) -> str | None:
-    """The `sym_name` of a symbol op, else None."""
-    attr = op.properties.get("sym_name") or op.attributes.get("sym_name")
-    return attr.value if isinstance(attr, StringAttr) else None
 
 
 def set_symbol_name(op: Operation, name: str) -> None:
@@ -245,10 +247,6 @@ def is_symbol(op: Operation) -> bool:
     if symbol_name(op) is None:
         return False
     return op.name == "builtin.module" or opdefs.has_trait(op.name, "symbol")
-
-
-def is_symbol_table(op: Operation) -> bool:
-    return opdefs.has_trait(op.name, "symbol_table")
 
 
 def body_block(op: Operation) -> Block:
@@ -308,8 +306,8 @@ def op_symbol_refs(op: Operation) -> list[SymbolRefAttr]:
 
 def new_op(
     name: str,
-    operands: list[Value] = (),
-    result_types: list[T.Type] = (),
+    operands: Sequence[Value] = (),
+    result_types: Sequence[T.Type] = (),
     properties: dict | None = None,
     attributes: dict | None = None,
     extra: dict | None = None,

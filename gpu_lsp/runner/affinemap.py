@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.runner.errors import Unsupported
+
 _TOKEN = re.compile(r"\s*(floordiv|ceildiv|mod|[A-Za-z_][A-Za-z0-9_$.]*|\d+|[-+*()])")
 
 Expr = tuple
@@ -70,6 +73,18 @@ class _Reader:
 
 
 @lru_cache(maxsize=256)
+def op_map(op: Operation, by: str) -> tuple[str, int, tuple[Expr, ...]]:
+    """The text, dimension and symbol count and results of an affine op's `map`; Unsupported
+    (saying it is not supported `by` the runner or code generator) when it cannot be read."""
+    attr = op.get_attr("map")
+    text = getattr(attr, "text", None) or str(attr)
+    try:
+        count, results = parse_map(text)
+    except ValueError as exc:
+        raise Unsupported(f"'{op.name}' with the map {text} is not supported by {by} ({exc})", op) from None
+    return text, count, results
+
+
 def parse_map(text: str) -> tuple[int, tuple[Expr, ...]]:
     """(number of dimensions and symbols, result expressions) of `affine_map<(d0)[s0] -> (...)>`."""
     m = re.fullmatch(r"\s*affine_map<\s*\(([^)]*)\)\s*(?:\[([^\]]*)\])?\s*->\s*\((.*)\)\s*>\s*", text, re.S)

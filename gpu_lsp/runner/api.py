@@ -123,7 +123,7 @@ def in_kernel(op: Operation) -> bool:
 
 def _format_result(value) -> str:
     if isinstance(value, (np.floating, float)):
-        return format_g(value)
+        return format_g(float(value))
     if isinstance(value, (np.integer, int, np.bool_, bool)):
         return str(int(value))
     return str(value)
@@ -216,9 +216,7 @@ def run_program(
     tracker = TracingTracker(locator.where) if trace else Tracker(locator.where)
     runtime = Runtime(out, err)
     deadline = None if timeout is None else time.monotonic() + timeout
-    it = Interpreter(program, dev, runtime, tracker, locator, deadline)
-    it.pool = MemoryPool(max_memory)
-    it.output = out
+    it = Interpreter(program, dev, runtime, tracker, locator, deadline, MemoryPool(max_memory), out)
     error: RunError | None = None
     saved_errors = np.seterr(all="ignore")  # wrapping integers and IEEE specials are the semantics
     try:
@@ -267,7 +265,7 @@ def run_program(
         diagnostics,
         list(dev.timings),
         note,
-        tracker.document(dev.name) if trace else None,
+        tracker.document(dev.name) if isinstance(tracker, TracingTracker) else None,
     )
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.runner.dtypes import dtype_of
+from gpu_lsp.runner.dtypes import dtype_of, static_shape
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter
 from gpu_lsp.runner.lanes import BX, TX, Lin, Space
@@ -138,12 +138,13 @@ class NumpyBackend:
         out = []
         for k, arg in enumerate(entry.arguments[first : first + workgroup + private]):
             ty = arg.type
-            if not isinstance(ty, T.MemRefType) or any(d is None for d in ty.shape):
+            dims = static_shape(ty)
+            if not isinstance(ty, T.MemRefType) or dims is None:
                 raise Unsupported(f"attribution of type {ty} is not supported by the runner", kernel.op)
             dt = dtype_of(ty.element)
             if dt is None:
                 raise Unsupported(f"attribution of type {ty} is not supported by the runner", kernel.op)
-            count = int(np.prod(ty.shape)) if ty.shape else 1
+            count = int(np.prod(dims)) if dims else 1
             if k < workgroup:
                 buf = it.pool.allocate(count * dt.itemsize * space.B, WORKGROUP, kernel.op)
                 offset = space.linear_block().scale(count)

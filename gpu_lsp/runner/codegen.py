@@ -20,11 +20,15 @@ from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.operands import segments
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.traits import REGION_RETURNS
-from gpu_lsp.runner.affinemap import Expr, parse_map
-from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of
+from gpu_lsp.ir.views import FuncView, int_attr
+from gpu_lsp.runner.affinemap import Expr, op_map
+from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, static_shape
+from gpu_lsp.runner.elementwise import predicate_name
 from gpu_lsp.runner.errors import Locator, RunError, Unsupported
-from gpu_lsp.runner.ops_core import INDEX_BINARY, arith_name
+from gpu_lsp.runner.interp import BRANCHES
+from gpu_lsp.runner.ops_core import CASTS, INDEX_BINARY, INT_BINARY, arith_name
 
 PRELUDE = r"""
 template <typename T, int R> struct MR {
@@ -209,7 +213,7 @@ class Module:
     def device_function(self, op: Operation) -> str:
         key = id(op)
         if key not in self.functions:
-            name = "dev_" + c_identifier(getattr(op.get_attr("sym_name"), "value", "fn")) + f"_{len(self.functions)}"
+            name = "dev_" + c_identifier(symbol_name(op) or "fn") + f"_{len(self.functions)}"
             self.functions[key] = name
             emitter = FunctionEmitter(self, "device", op, name)
             self.bodies.append(emitter.emit_device_function())
@@ -287,7 +291,9 @@ class FunctionEmitter:
     def emit_device_function(self) -> str:
         fn = self.op
         region = fn.regions[0]
-        ftype = fn.get_attr("function_type").type
+        ftype = FuncView(fn).function_type
+        if ftype is None:
+            raise Unsupported(f"'{fn.name}' without a function type is not supported by the CUDA code generator", fn)
         entry = region.blocks[0]
         params = []
         for k, arg in enumerate(entry.arguments[: len(ftype.inputs)]):
@@ -344,14 +350,16 @@ class FunctionEmitter:
             first = len(entry.arguments) - workgroup - private
         for k, arg in enumerate(entry.arguments[first : first + workgroup + private]):
             ty = arg.type
-            if not isinstance(ty, T.MemRefType) or any(d is None for d in ty.shape):
+            shape = static_shape(ty)
+            dt = dtype_of(ty.element) if isinstance(ty, T.MemRefType) else None
+            if not isinstance(ty, T.MemRefType) or shape is None or dt is None:
                 raise Unsupported(f"attribution of type {ty} is not supported by the CUDA code generator", self.op)
             elem = scalar_ctype(ty.element, self.op)
-            count = int(np.prod(ty.shape)) if ty.shape else 1
+            count = int(np.prod(shape)) if shape else 1
             buf = self.module.fresh("attr")
             qual = "__shared__ " if k < workgroup else ""
             if k < workgroup:
-                self.static_smem += count * dtype_of(ty.element).itemsize
+                self.static_smem += count * dt.itemsize
             self.decls.append(f"  {qual}{elem} {buf}[{count}];")
             strides = _contiguous(ty.shape)
             name = self.module.fresh("mr")
@@ -455,11 +463,11 @@ class FunctionEmitter:
         handler = EMITTERS.get(op.name)
         if handler is None:
             prefix = op.name.split(".")[0]
-            if prefix == "index" and op.name[6:] in INDEX_BINARY or prefix == "arith" and op.name[6:] in _BINARY_INT:
+            if prefix == "index" and op.name[6:] in INDEX_BINARY or prefix == "arith" and op.name[6:] in INT_BINARY:
                 handler = FunctionEmitter._int_binary
             elif prefix == "arith" and op.name[6:] in _BINARY_FLOAT:
                 handler = FunctionEmitter._float_binary
-            elif prefix == "arith" and op.name[6:] in _CASTS:
+            elif prefix == "arith" and op.name[6:] in CASTS:
                 handler = FunctionEmitter._cast
             elif prefix == "math":
                 handler = FunctionEmitter._math
@@ -479,7 +487,8 @@ class FunctionEmitter:
 
     def _constant(self, op: Operation) -> None:
         ty = op.results[0].type
-        value = constant_value(op.get_attr("value"), ty)
+        attr = op.get_attr("value")
+        value = constant_value(attr, ty) if attr is not None else None
         if value is None:
             raise Unsupported(f"'{op.name}' of type {ty} is not supported by the CUDA code generator", op)
         if isinstance(ty, T.FloatType):
@@ -495,12 +504,7 @@ class FunctionEmitter:
                 self.out(op, f"({scalar_ctype(ty)}){v}" if v != -(2 ** (w - 1)) else f"({scalar_ctype(ty)})({v + 1} - 1)")
 
     def _affine(self, op: Operation) -> None:
-        attr = op.get_attr("map")
-        text = getattr(attr, "text", None) or str(attr)
-        try:
-            count, results = parse_map(text)
-        except ValueError as exc:
-            raise Unsupported(f"'{op.name}' with the map {text} is not supported by the CUDA code generator ({exc})", op) from None
+        text, count, results = op_map(op, "the CUDA code generator")
         names = [self.var(v) for v in op.operands]
         if len(names) != count or not results:
             raise Unsupported(f"'{op.name}' with the map {text} is not supported by the CUDA code generator", op)
@@ -563,14 +567,14 @@ class FunctionEmitter:
         name = op.name[6:]
         ty = op.results[0].type
         a, b = (self.as_float(self.var(v), ty) for v in op.operands)
-        f = "f" if ty.name != "f64" else ""
+        f = "f" if ty != T.F64 else ""
         if name in ("addf", "subf", "mulf", "divf"):
             sym = {"addf": "+", "subf": "-", "mulf": "*", "divf": "/"}[name]
             expr = f"({a} {sym} {b})"
         elif name == "remf":
             expr = f"fmod{f}({a}, {b})"
         else:
-            ft = "double" if ty.name == "f64" else "float"
+            ft = "double" if ty == T.F64 else "float"
             expr = f"mlir_{name}<{ft}>({a}, {b})"
         self.out(op, self.from_float(expr, ty))
 
@@ -582,7 +586,7 @@ class FunctionEmitter:
         if op.name == "index.cmp":
             pred = _enum(op.get_attr("pred"))
         else:
-            pred = op.extra.get("predicate") or _CMPI[op.get_attr("predicate").value]
+            pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
         ty = op.operands[0].type
         a, b = (self.var(v) for v in op.operands)
         sym = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}[pred]
@@ -597,7 +601,7 @@ class FunctionEmitter:
         self.out(op, f"({a} {sym} {b})")
 
     def _cmpf(self, op: Operation) -> None:
-        pred = op.extra.get("predicate") or _CMPF[op.get_attr("predicate").value]
+        pred = op.extra.get("predicate") or predicate_name(op, "cmpf")
         ty = op.operands[0].type
         a, b = (self.as_float(self.var(v), ty) for v in op.operands)
         uno = f"({a} != {a} || {b} != {b})"
@@ -622,10 +626,10 @@ class FunctionEmitter:
             self.out(op, self._bitcast(x, src, dst, op))
             return
         if name in ("extf", "truncf"):
-            self.out(op, self.from_float(f"({'double' if dst.name == 'f64' else 'float'}){self.as_float(x, src)}", dst))
+            self.out(op, self.from_float(f"({'double' if dst == T.F64 else 'float'}){self.as_float(x, src)}", dst))
             return
         if name in ("sitofp", "uitofp"):
-            ft = "double" if dst.name == "f64" else "float"
+            ft = "double" if dst == T.F64 else "float"
             if width(src) == 1:
                 expr = f"({ft})({x} ? {'-1' if name == 'sitofp' else '1'} : 0)"
             elif name == "uitofp":
@@ -703,18 +707,18 @@ class FunctionEmitter:
             aty = op.operands[0].type
             x = self.as_float(args[0], aty)
             table = {"isnan": f"isnan({x})", "isinf": f"isinf({x})", "isfinite": f"isfinite({x})",
-                     "isnormal": f"(isfinite({x}) && fabs({x}) >= {'1.17549435e-38f' if aty.name != 'f64' else '2.2250738585072014e-308'})"}
-            if aty.name == "f16":
+                     "isnormal": f"(isfinite({x}) && fabs({x}) >= {'1.17549435e-38f' if aty != T.F64 else '2.2250738585072014e-308'})"}
+            if aty == T.F16:
                 table["isnormal"] = f"(isfinite({x}) && fabsf({x}) >= 6.103515625e-05f)"
             self.out(op, table[name])
             return
         if name == "fpowi":
             b = self.as_float(args[0], ty)
-            f = "f" if ty.name != "f64" else ""
+            f = "f" if ty != T.F64 else ""
             self.out(op, self.from_float(f"pow{f}({b}, ({'double' if not f else 'float'}){args[1]})", ty))
             return
         fargs = [self.as_float(a, ty) for a in args]
-        f = "f" if ty.name != "f64" else ""
+        f = "f" if ty != T.F64 else ""
         fn = {
             "absf": "fabs", "ceil": "ceil", "floor": "floor", "trunc": "trunc", "roundeven": "rint", "round": "round",
             "sqrt": "sqrt", "rsqrt": "rsqrt", "cbrt": "cbrt", "exp": "exp", "exp2": "exp2", "expm1": "expm1",
@@ -910,10 +914,11 @@ class FunctionEmitter:
 
     def _alloca(self, op: Operation) -> None:
         ty = op.results[0].type
-        if not isinstance(ty, T.MemRefType) or any(d is None for d in ty.shape):
+        shape = static_shape(ty)
+        if not isinstance(ty, T.MemRefType) or shape is None:
             raise Unsupported(f"'memref.alloca' of {ty} inside a kernel needs a static shape for the CUDA code generator", op)
         elem = scalar_ctype(ty.element, op)
-        count = int(np.prod(ty.shape)) if ty.shape else 1
+        count = int(np.prod(shape)) if shape else 1
         buf = self.module.fresh("local")
         self.decls.append(f"  {elem} {buf}[{count}];")
         sizes = ", ".join(str(s) for s in ty.shape) or "0"
@@ -923,6 +928,8 @@ class FunctionEmitter:
     def _view(self, op: Operation) -> None:
         src, shift, *dyn = op.operands
         ty = op.results[0].type
+        if not isinstance(ty, T.MemRefType):
+            raise Unsupported(f"'memref.view' to {ty} is not supported by the CUDA code generator", op)
         elem = scalar_ctype(ty.element, op)
         dyn_iter = iter(dyn)
         sizes = [self.var(next(dyn_iter)) if d is None else f"{d}LL" for d in ty.shape]
@@ -1050,8 +1057,9 @@ class FunctionEmitter:
 
     def _rotate(self, op: Operation) -> None:
         (value,) = op.operands
-        offset = int(op.get_attr("offset").value)
-        w = int(op.get_attr("width").value)
+        offset, w = int_attr(op, "offset"), int_attr(op, "width")
+        if offset is None or w is None:
+            raise Unsupported("'gpu.rotate' without a constant offset and width is not supported by the CUDA code generator", op)
         lane = "(mlir_linear_tid() & 31u)"
         src = f"((({lane} + {offset}u) % {w}u) + ({lane} / {w}u) * {w}u)"
         mask = "0xffffffffu"
@@ -1072,7 +1080,7 @@ class FunctionEmitter:
         ct = scalar_ctype(ty, op)
         if isinstance(ty, T.FloatType):
             fa, fb = self.as_float(a, ty), self.as_float(b, ty)
-            ft = "double" if ty.name == "f64" else "float"
+            ft = "double" if ty == T.F64 else "float"
             expr = {
                 "add": f"({fa} + {fb})", "mul": f"({fa} * {fb})",
                 "minnumf": f"mlir_minnumf<{ft}>({fa}, {fb})", "maxnumf": f"mlir_maxnumf<{ft}>({fa}, {fb})",
@@ -1126,7 +1134,10 @@ class FunctionEmitter:
 
         red = self.module.fresh("red")
         self.decls.append(f"  __shared__ {ct} {red}[33];")
-        self.static_smem += 33 * dtype_of(ty).itemsize
+        dt = dtype_of(ty)
+        if dt is None:
+            raise Unsupported(f"'{op.name}' on {ty} is not supported by the CUDA code generator", op)
+        self.static_smem += 33 * dt.itemsize
         v = self.module.fresh("rv")
         ok = self.module.fresh("ok")
         self.emit("{")
@@ -1157,8 +1168,9 @@ class FunctionEmitter:
         ty = op.results[0].type
         ct = scalar_ctype(ty, op)
         kind = _enum(op.get_attr("op"))
-        size = int(op.get_attr("cluster_size").value) if op.get_attr("cluster_size") is not None else 32
-        stride = int(op.get_attr("cluster_stride").value) if op.get_attr("cluster_stride") is not None else 1
+        size = int_attr(op, "cluster_size")
+        stride = int_attr(op, "cluster_stride")
+        size, stride = (32 if size is None else size), (1 if stride is None else stride)
         v = self.module.fresh("sv")
         ok = self.module.fresh("ok")
         self.emit("{")
@@ -1227,16 +1239,7 @@ def _contiguous(shape) -> list[int]:
     return list(reversed(out))
 
 
-_BINARY_INT = (
-    "addi", "subi", "muli", "divsi", "divui", "ceildivsi", "ceildivui", "floordivsi", "remsi", "remui",
-    "andi", "ori", "xori", "shli", "shrsi", "shrui", "maxsi", "maxui", "minsi", "minui",
-)
 _BINARY_FLOAT = ("addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf")
-_CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast")
-_CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-_CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
-
-BRANCHES = frozenset({"cf.br", "cf.cond_br", "cf.switch"})
 
 EMITTERS = {
     "arith.constant": FunctionEmitter._constant,
@@ -1303,11 +1306,12 @@ EMITTERS = {
 def kernel_for_func(program, func: Operation, module: Module | None = None, name: str | None = None) -> KernelSource:
     """CUDA C for a gpu.func kernel."""
     module = module or Module(program)
-    name = c_identifier(name or getattr(func.get_attr("sym_name"), "value", "kernel"))
+    name = c_identifier(name or symbol_name(func) or "kernel")
     emitter = FunctionEmitter(module, "kernel", func, name)
-    ftype = func.get_attr("function_type").type
+    ftype = FuncView(func).function_type
     entry = func.regions[0].blocks[0]
-    ks = emitter.emit_kernel(func.regions[0], list(entry.arguments[: len(ftype.inputs)]), {})
+    nparams = len(ftype.inputs) if ftype is not None else len(entry.arguments)
+    ks = emitter.emit_kernel(func.regions[0], list(entry.arguments[:nparams]), {})
     ks.source = module.source()
     return ks
 
@@ -1333,15 +1337,10 @@ def kernel_for_launch(program, launch: Operation, name: str, module: Module | No
     return ks
 
 
-def _enclosing_function_name(op: Operation) -> str:
-    fn = op.parent_op
-    while fn is not None and fn.name not in ("func.func", "gpu.func"):
-        fn = fn.parent_op
-    return getattr(fn.get_attr("sym_name"), "value", "launch") if fn is not None else "launch"
-
-
 def kernels_of(program) -> list[tuple[str, Operation]]:
     """Every kernel of a program with a unique C name: gpu.func kernels and gpu.launch bodies, in source order."""
+    from gpu_lsp.runner.program import launch_kernel_name
+
     out: list[tuple[str, Operation]] = []
     names: set[str] = set()
 
@@ -1355,12 +1354,12 @@ def kernels_of(program) -> list[tuple[str, Operation]]:
 
     for op in program.module.walk():
         if op.name == "gpu.func" and op.get_attr("gpu.kernel") is not None:
-            base = c_identifier(getattr(op.get_attr("sym_name"), "value", "kernel"))
+            base = c_identifier(symbol_name(op) or "kernel")
             if base in names and op.parent_op is not None:
-                base = c_identifier(f"{getattr(op.parent_op.get_attr('sym_name'), 'value', 'module')}_{base}")
+                base = c_identifier(f"{symbol_name(op.parent_op) or 'module'}_{base}")
             out.append((unique(base), op))
         elif op.name == "gpu.launch":
-            out.append((unique(c_identifier(f"{_enclosing_function_name(op)}_kernel")), op))
+            out.append((unique(c_identifier(launch_kernel_name(op))), op))
     return out
 
 

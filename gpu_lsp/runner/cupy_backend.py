@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,7 @@ class CupyBackend:
         self.cp = cupy
         self._compiled: dict[int, tuple] = {}
         self._continued: set[int] = set()
-        self._events: list[tuple[str, object, object]] = []
+        self._events: list[tuple[str, Any, Any]] = []  # (kernel, start and end cupy.cuda.Event)
         self._managed: dict[int, object] = {}
 
     # --- memory ------------------------------------------------------------------------------
@@ -217,7 +218,7 @@ class CupyBackend:
         return self._compiled[key]
 
     def _marshal(self, ks, values: list, dsm: int, op: Operation) -> list:
-        out = []
+        out: list[np.generic | np.ndarray] = []
         params = [p for p in ks.params if p.kind != "dsm"]
         if len(params) != len(values):
             raise RunError(f"kernel takes {len(params)} arguments, {len(values)} given", op)

@@ -15,6 +15,15 @@ from gpu_lsp.ir.attributes import (
     IntegerAttr,
 )
 
+
+def static_shape(ty: T.Type) -> tuple[int, ...] | None:
+    """The sizes of a memref type without dynamic sizes, else None."""
+    if not isinstance(ty, T.MemRefType):
+        return None
+    dims = tuple(d for d in ty.shape if d is not None)
+    return dims if len(dims) == len(ty.shape) else None
+
+
 _INT = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 _UINT = {1: np.bool_, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 _FLOAT = {"f16": np.float16, "f32": np.float32, "f64": np.float64}

@@ -101,7 +101,7 @@ def integer_binary(name: str, a, b, dt: np.dtype, op: Operation, mask):
             sdt = signed_of(np.dtype(np.uint8) if dt == np.bool_ else dt)
             r = np.right_shift(cast(x, sdt), cast(shc, sdt))
         # Shifting by the width or more is poison; give what shifting by "infinity" gives.
-        fill = 0
+        fill: int | np.ndarray = 0
         if name == "shrsi":
             fill = np.where(cast(x, signed_of(np.dtype(np.uint8) if dt == np.bool_ else dt)) < 0, -1, 0)
         r = np.where(over, fill, r) if isinstance(over, np.ndarray) or isinstance(fill, np.ndarray) else (fill if over else r)
@@ -341,8 +341,8 @@ _CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
 
 def predicate_name(op: Operation, kind: str) -> str:
     """The predicate of a cmpi/cmpf/index.cmp op by name (`slt`, `oeq`, ...)."""
-    if op.name == "index.cmp":
-        return enum_name(op.get_attr("pred"))
+    if op.name == "index.cmp" and (pred := enum_name(op.get_attr("pred"))) is not None:
+        return pred
     attr = op.get_attr("predicate")
     names = _CMPI if kind == "cmpi" else _CMPF
     if isinstance(attr, IntegerAttr) and 0 <= attr.value < len(names):

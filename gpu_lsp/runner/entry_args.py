@@ -15,6 +15,8 @@ import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.symbols import symbol_name
+from gpu_lsp.ir.views import FuncView
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError
 from gpu_lsp.runner.memory import HOST, MemoryPool, MemRef, contiguous_strides
@@ -24,9 +26,9 @@ _SHAPE = re.compile(r"^\d+(?:x\d+)*$")
 
 def entry_values(fn: Operation, specs: list[str], pool: MemoryPool) -> list:
     """One value per argument of `fn`; a RunError naming the argument when a text does not fit."""
-    ftype = fn.get_attr("function_type")
-    inputs = list(ftype.type.inputs) if ftype is not None else []
-    name = getattr(fn.get_attr("sym_name"), "value", "?")
+    ftype = FuncView(fn).function_type
+    inputs = list(ftype.inputs) if ftype is not None else []
+    name = symbol_name(fn) or "?"
     if len(specs) != len(inputs):
         takes = f"takes arguments ({', '.join(str(t) for t in inputs)})" if inputs else "takes no arguments"
         raise RunError(f"entry function @{name} {takes}; {len(specs)} given with --arg", fn)

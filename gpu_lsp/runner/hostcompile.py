@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -106,13 +107,14 @@ def _fast(it: Interpreter, op: Operation, general: Step) -> Step | None:
     return None
 
 
-def _binary(op: Operation, fn, wrap, scalar: type, general: Step) -> Step:
+def _binary(op: Operation, fn, wrap, scalar: type[np.integer], general: Step) -> Step:
     a, b = op.operands
     (r,) = op.results
 
     def step(env: Env) -> None:
         vals = env.vals
-        x, y = vals.get(a), vals.get(b)
+        x: Any = vals.get(a)  # runtime values; `type(...) is scalar` checks them
+        y: Any = vals.get(b)
         if type(x) is scalar and type(y) is scalar:
             vals[r] = wrap(fn(int(x), int(y)))
         else:
@@ -129,7 +131,7 @@ def _compare(op: Operation, general: Step) -> Step:
         pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
     except Unsupported:
         return general
-    scalar = operand_dtype(op).type
+    scalar: type[np.integer] = operand_dtype(op).type
     bits = np.dtype(scalar).itemsize * 8
     mask = (1 << bits) - 1
     unsigned = pred in _UNSIGNED_CMP
@@ -137,7 +139,8 @@ def _compare(op: Operation, general: Step) -> Step:
 
     def step(env: Env) -> None:
         vals = env.vals
-        x, y = vals.get(a), vals.get(b)
+        x: Any = vals.get(a)  # runtime values; `type(...) is scalar` checks them
+        y: Any = vals.get(b)
         if type(x) is scalar and type(y) is scalar:
             i, j = int(x), int(y)
             vals[r] = np.bool_(fn(i & mask, j & mask) if unsigned else fn(i, j))
@@ -150,7 +153,7 @@ def _compare(op: Operation, general: Step) -> Step:
 def _cast(op: Operation, src: np.dtype, wrap, zero_extend: bool, general: Step) -> Step:
     (a,) = op.operands
     (r,) = op.results
-    scalar = src.type
+    scalar: type[np.integer] = src.type
     mask = (1 << (src.itemsize * 8)) - 1
 
     def step(env: Env) -> None:
@@ -201,13 +204,13 @@ def _access(it: Interpreter, op: Operation, general: Step) -> Step:
                 return
             addr += int(i) * int(stride)
         data = mem.data
-        if not 0 <= addr < data.shape[0] or (store and value_ref not in vals):
+        if not 0 <= addr < data.shape[0] or (value_ref is not None and value_ref not in vals):
             general(env)
             return
         tracker.host_access(mem.buf, op, write=store)
-        if store:
+        if value_ref is not None:  # a store
             data[addr] = vals[value_ref]
-        else:
+        elif result is not None:
             vals[result] = data[addr]
 
     return step

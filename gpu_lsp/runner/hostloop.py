@@ -13,6 +13,8 @@ of the scalar loop. On an error the loop is run again scalar, for the scalar mes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from gpu_lsp.ir import types as T
@@ -84,7 +86,7 @@ def _walk(ops: list[Operation]):
                 yield from _walk(block.operations)
 
 
-def _reductions(ops: list[Operation], carried: list[Value], yielded: list[Value]) -> list[tuple[Operation, Value]] | None:
+def _reductions(ops: list[Operation], carried: Sequence[Value], yielded: Sequence[Value]) -> list[tuple[Operation, Value]] | None:
     """For each iter_arg, the top-level op `acc = combine(arg, x)` that the yield returns."""
     if len(yielded) != len(carried):
         return None
@@ -115,21 +117,24 @@ def _affine(iv: Value, inside: set[int]):
         if id(v) in memo:
             return memo[id(v)]
         memo[id(v)] = None
-        op = v.owner
+        op = v.defining_op
+        if op is None:  # a block argument of a nested region
+            return None
         out: int | None = None
         ins = [coefficient(x) for x in op.operands]
+        known = [c for c in ins if c is not None]
         if op.name == "arith.constant":
             out = 0
-        elif op.name in ("arith.addi", "arith.subi") and None not in ins:
-            out = ins[0] + ins[1] if op.name == "arith.addi" else ins[0] - ins[1]
-        elif op.name == "arith.muli" and None not in ins:
+        elif op.name in ("arith.addi", "arith.subi") and len(known) == len(ins):
+            out = known[0] + known[1] if op.name == "arith.addi" else known[0] - known[1]
+        elif op.name == "arith.muli" and len(known) == len(ins):
             consts = [_int_constant(x) for x in op.operands]
-            if ins[0] == 0 and ins[1] == 0:
+            if known[0] == 0 and known[1] == 0:
                 out = 0
             elif consts[1] is not None:
-                out = ins[0] * consts[1]
+                out = known[0] * consts[1]
             elif consts[0] is not None:
-                out = ins[1] * consts[0]
+                out = known[1] * consts[0]
         elif op.name in _AFFINE_CASTS:
             out = ins[0]
         elif ins and all(c == 0 for c in ins) and not op.regions and op.name != "memref.load":
@@ -141,7 +146,7 @@ def _affine(iv: Value, inside: set[int]):
 
 
 def _int_constant(v: Value) -> int | None:
-    op = getattr(v, "owner", None)
+    op = v.defining_op  # a block argument (the induction variable) is not a constant
     if op is None or op.name != "arith.constant":
         return None
     value = getattr(op.get_attr("value"), "value", None)
@@ -150,7 +155,7 @@ def _int_constant(v: Value) -> int | None:
 
 def independent(plan: Plan, env: Env) -> bool:
     """No two accesses of a stored buffer in the body touch different elements of one iteration."""
-    stored = {}
+    stored: dict[int, tuple[Value, tuple[Value, ...]]] = {}
     for mem_value, idx, store in plan.accesses:
         if store:
             mem = env.get(mem_value)
@@ -175,7 +180,7 @@ def run_vectorised(it: Interpreter, loop: Operation, env: Env, ctx: Ctx, lo: int
     if id(loop) not in plans:
         plans[id(loop)] = plan_of(loop)
     plan = plans[id(loop)]
-    if plan is None or not independent(plan, env):
+    if not isinstance(plan, Plan) or not independent(plan, env):
         return None
     trips = (hi - lo + st - 1) // st
     block = loop.regions[0].blocks[0]

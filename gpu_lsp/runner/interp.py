@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError, RunTimeout, Unsupported
 from gpu_lsp.runner.lanes import Lin, Space, is_uniform, materialize, merge, normalize_mask
-from gpu_lsp.runner.memory import Access
+from gpu_lsp.runner.memory import Access, MemoryPool
 
 HANDLERS: dict[str, Callable] = {}
 
@@ -43,11 +45,11 @@ class Env:
     __slots__ = ("vals", "parent")
 
     def __init__(self, parent: Env | None = None) -> None:
-        self.vals: dict[Value, object] = {}
+        self.vals: dict[Value, Any] = {}  # NumPy scalars and arrays, Lin forms (lanes.py), memrefs, tokens
         self.parent = parent
 
     def get(self, v: Value):
-        env = self
+        env: Env | None = self
         while env is not None:
             out = env.vals.get(v, _MISSING)
             if out is not _MISSING:
@@ -69,17 +71,27 @@ class Ctx:
         self.launch = launch  # KernelLaunch for kernels
         self.allocas: list = []
 
+    def lanes(self) -> Space:
+        """The thread space (a Lin form or per-thread array exists only in a kernel)."""
+        if self.space is None:
+            raise ValueError("a per-thread value outside a kernel")
+        return self.space
+
 
 class Interpreter:
     """Executes ops; host-side GPU ops go to `self.backend`, runtime calls to `self.runtime`."""
 
-    def __init__(self, program, backend, runtime, tracker, locator, deadline: float | None) -> None:
+    def __init__(
+        self, program, backend, runtime, tracker, locator, deadline: float | None, pool: MemoryPool, output: Callable[[str], None]
+    ) -> None:
         self.program = program
         self.backend = backend
         self.runtime = runtime
         self.tracker = tracker
         self.locator = locator
         self.deadline = deadline
+        self.pool = pool
+        self.output = output  # the program's standard output
         self._ticks = 0
         self._orders: dict[int, dict[Block, int]] = {}  # block order of multi-block regions (the program outlives the run)
         self.host_access = Access(None, False, locator.where)
@@ -226,9 +238,9 @@ class Interpreter:
                 groups.append(vals[pos : pos + n])
                 pos += n
             if is_uniform(flag):
-                f = int(flag)
+                chosen = int(flag)
                 for k, cv in enumerate(cases):
-                    if f == cv:
+                    if chosen == cv:
                         return [(term.successors[k + 1], mask, groups[k + 1])]
                 return [(term.successors[0], mask, groups[0])]
             flag = materialize(flag, ctx.space)
@@ -280,8 +292,7 @@ def _mask_or(a, b):
 
 
 def _sym(op: Operation) -> str:
-    attr = op.get_attr("sym_name")
-    return getattr(attr, "value", "?")
+    return symbol_name(op) or "?"
 
 
 def _block_order(region: Region) -> dict[Block, int]:
@@ -334,17 +345,16 @@ def _element(ty):
     return ty.element if isinstance(ty, T.VectorType) else ty
 
 
-def result_dtype(op: Operation, index: int = 0) -> np.dtype:
-    ty = op.results[index].type
+def _value_dtype(op: Operation, ty: T.Type) -> np.dtype:
     dt = dtype_of(_element(ty))
     if dt is None:
         raise Unsupported(f"'{op.name}' on values of type {ty} is not supported by the runner", op)
     return dt
+
+
+def result_dtype(op: Operation, index: int = 0) -> np.dtype:
+    return _value_dtype(op, op.results[index].type)
 
 
 def operand_dtype(op: Operation, index: int = 0) -> np.dtype:
-    ty = op.operands[index].type
-    dt = dtype_of(_element(ty))
-    if dt is None:
-        raise Unsupported(f"'{op.name}' on values of type {ty} is not supported by the runner", op)
-    return dt
+    return _value_dtype(op, op.operands[index].type)

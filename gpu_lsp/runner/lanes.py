@@ -46,7 +46,7 @@ class Space:
         # Every thread of a block is present: thread ids span their whole extent.
         self.ranges = tuple((0, e - 1) for e in block) + tuple((int(a.min()), int(a.max())) for a in self.base[BX:])
 
-    def thread_coords(self, b: int, t: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    def thread_coords(self, b: int, t: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(block id, thread id) of element [b, t] of a (B, N) array."""
         bid = tuple(int(self.base[BX + i][b % self.base[BX + i].shape[0], 0]) for i in range(3))
         tid = tuple(int(self.base[TX + i][0, t]) for i in range(3))
@@ -165,6 +165,10 @@ class Lin:
         return f"Lin({self.c0}, {self.coeffs}, {self.dtype})"
 
 
+KernelValue = Lin | np.generic | np.ndarray
+"""A value in a kernel: uniform (a NumPy scalar), per thread (an array broadcasting to (B, N)), or a Lin form."""
+
+
 def is_uniform(value) -> bool:
     """True for a value that is the same in every thread (a NumPy scalar or any non-array object)."""
     return not isinstance(value, (np.ndarray, Lin))
@@ -173,6 +177,8 @@ def is_uniform(value) -> bool:
 def materialize(value, space: Space | None):
     """An ndarray (or scalar) for a value; Lin forms are expanded over the space."""
     if isinstance(value, Lin):
+        if space is None:
+            raise ValueError("a per-thread value has no thread space outside a kernel")
         return value.materialize(space)
     return value
 

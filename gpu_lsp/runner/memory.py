@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,7 @@ class Buffer:
         self.freed = False
         # A plausible, 64-byte aligned address for printMemref's `base@`.
         self.address = 0x7F0000000000 + self.id * 0x100000
-        self.device_data = None  # backend-specific mirror (cupy)
+        self.device_data: Any = None  # backend-specific mirror (a cupy allocation; cupy has no type stubs)
 
     @property
     def nbytes(self) -> int:
@@ -183,6 +184,12 @@ class Access:
         elif buf.kind in (WORKGROUP, PRIVATE):
             raise RunError(f"'{op.name}' op {what} {buf.kind} memory outside its kernel", op)
 
+    def lanes(self) -> Space:
+        """The thread space of a kernel access (a Lin form or per-thread array exists only in one)."""
+        if self.space is None:
+            raise ValueError("a per-thread value outside a kernel")
+        return self.space
+
     # --- addresses ---------------------------------------------------------------------------
 
     def address(self, mem: MemRef, indices: list, op: Operation, mask):
@@ -192,24 +199,25 @@ class Access:
         space = self.space
         symbolic = all(isinstance(v, (Lin, int, np.integer)) for v in indices) and isinstance(mem.offset, (Lin, int, np.integer))
         if symbolic:
-            addr = mem.offset if isinstance(mem.offset, Lin) else int(mem.offset)
+            sym_addr: Lin | int = mem.offset if isinstance(mem.offset, Lin) else int(mem.offset)
             proven = True
             for idx, size, stride in zip(indices, mem.sizes, mem.strides):
                 if not isinstance(size, (int, np.integer)) or not isinstance(stride, (int, np.integer)):
                     symbolic = False
                     break
+                term: Lin | int
                 if isinstance(idx, Lin):
-                    lo, hi = idx.bounds(space)
+                    lo, hi = idx.bounds(self.lanes())
                     term = idx.scale(int(stride)).with_dtype(np.dtype(np.int64))
                 else:
                     lo = hi = int(idx)
                     term = int(idx) * int(stride)
                 if lo < 0 or hi >= int(size):
                     proven = False
-                addr = term.add(addr) if isinstance(term, Lin) else (addr.add(term) if isinstance(addr, Lin) else addr + term)
+                sym_addr = term.add(sym_addr) if isinstance(term, Lin) else (sym_addr.add(term) if isinstance(sym_addr, Lin) else sym_addr + term)
             if symbolic and proven:
-                self._check_extent(mem, addr, op, mask)
-                return addr
+                self._check_extent(mem, sym_addr, op, mask)
+                return sym_addr
         # General path: materialise and check per thread.
         addr = materialize(mem.offset, space)
         addr = np.int64(addr) if isinstance(addr, (int, np.integer)) else addr.astype(np.int64, copy=False)
@@ -246,10 +254,10 @@ class Access:
     def _check_extent(self, mem: MemRef, addr, op: Operation, mask) -> None:
         n = mem.data.shape[0]
         if isinstance(addr, Lin):
-            lo, hi = addr.bounds(self.space)
+            lo, hi = addr.bounds(self.lanes())
             if lo >= 0 and hi < n:
                 return
-            addr = addr.materialize(self.space)
+            addr = addr.materialize(self.lanes())
         if isinstance(addr, np.ndarray):
             bad = (addr < 0) | (addr >= n)
             if mask is not None:
@@ -273,10 +281,10 @@ class Access:
 
     def gather(self, mem: MemRef, addr, mask):
         data = mem.data
-        space = self.space
         if isinstance(addr, (int, np.integer)):
             return data[int(addr)]
         if isinstance(addr, Lin):
+            space = self.lanes()
             s = addr.stride(space)
             if s is not None and mask is None:
                 start = addr.start(space)
@@ -306,9 +314,10 @@ class Access:
         if isinstance(addr, (int, np.integer)):
             if isinstance(value, np.ndarray):
                 # Many threads store to one address: the last active thread wins.
-                flat = np.broadcast_to(value, space.shape).reshape(-1)
+                shape = self.lanes().shape
+                flat = np.broadcast_to(value, shape).reshape(-1)
                 if mask is not None:
-                    m = np.broadcast_to(mask, space.shape).reshape(-1)
+                    m = np.broadcast_to(mask, shape).reshape(-1)
                     idx = np.flatnonzero(m)
                     if idx.size == 0:
                         return
@@ -319,22 +328,23 @@ class Access:
                 data[int(addr)] = value
             return
         if isinstance(addr, Lin):
-            s = addr.stride(space)
+            lanes = self.lanes()
+            s = addr.stride(lanes)
             if s is not None and s != 0:
-                start = addr.start(space)
-                total = space.B * space.N
+                start = addr.start(lanes)
+                total = lanes.B * lanes.N
                 stop = start + s * (total - 1)
                 if s > 0:
                     view = data[start : stop + 1 : s]
                 else:
                     view = data[start : (stop - 1 if stop > 0 else None) : s]
-                view = view.reshape(space.shape)
+                view = view.reshape(lanes.shape)
                 if mask is None:
                     view[...] = value
                 else:
-                    np.copyto(view, value, where=np.broadcast_to(mask, space.shape), casting="unsafe")
+                    np.copyto(view, value, where=np.broadcast_to(mask, lanes.shape), casting="unsafe")
                 return
-            addr = addr.materialize(space)
+            addr = addr.materialize(lanes)
         if mask is not None and space is not None:
             m = np.asarray(mask)
             # A mask that depends only on the thread (or only on the block) selects whole
@@ -343,7 +353,7 @@ class Access:
                 cols = np.flatnonzero(m[0])
                 data[np.broadcast_to(addr, space.shape)[:, cols]] = np.broadcast_to(value, space.shape)[:, cols]
                 return
-            if m.ndim == 2 and m.shape[1] == 1:
+            if m.ndim == 2 and m.shape[-1] == 1:
                 rows = np.flatnonzero(m[:, 0])
                 data[np.broadcast_to(addr, space.shape)[rows]] = np.broadcast_to(value, space.shape)[rows]
                 return

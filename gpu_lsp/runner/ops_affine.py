@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.runner.affinemap import Expr, parse_map
+from gpu_lsp.runner.affinemap import Expr, op_map
 from gpu_lsp.runner.elementwise import integer_binary
 from gpu_lsp.runner.errors import Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
@@ -50,12 +50,7 @@ def _evaluate(e: Expr, values: list, op: Operation, ctx: Ctx, mask):
 
 @handles("affine.apply", "affine.min", "affine.max")
 def _apply(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
-    attr = op.get_attr("map")
-    text = getattr(attr, "text", None) or str(attr)
-    try:
-        count, results = parse_map(text)
-    except ValueError as exc:
-        raise Unsupported(f"'{op.name}' with the map {text} is not supported by the runner ({exc})", op) from None
+    text, count, results = op_map(op, "the runner")
     values = it.operands(op, env)
     if len(values) != count or not results or (op.name == "affine.apply" and len(results) != 1):
         raise Unsupported(f"'{op.name}' with the map {text} and {len(values)} operands is not supported by the runner", op)

@@ -8,7 +8,7 @@ import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
-from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.core import Operation, Region
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.operands import split_by_segments
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, unsigned_of
@@ -73,13 +73,20 @@ def lin_binary(name: str, a, b, dt: np.dtype, space):
     lb = b if isinstance(b, Lin) else None
     if (la is None and ai is None) or (lb is None and bi is None):
         return None
-    out = None
+    out: Lin | None = None
     if name == "addi":
-        out = (la or lb).add(lb if la is not None and lb is not None else (bi if la is not None else ai))
+        if la is not None:
+            other = lb if lb is not None else bi
+            out = la.add(other) if other is not None else None
+        elif lb is not None and ai is not None:
+            out = lb.add(ai)
     elif name == "subi":
         if la is not None:
-            out = la.add(lb.neg()) if lb is not None else la.add(-bi)
-        else:
+            if lb is not None:
+                out = la.add(lb.neg())
+            elif bi is not None:
+                out = la.add(-bi)
+        elif lb is not None and ai is not None:
             out = lb.neg().add(ai)
     elif name == "muli":
         if la is not None and bi is not None:
@@ -94,7 +101,7 @@ def lin_binary(name: str, a, b, dt: np.dtype, space):
     return out if out.fits(space) else None
 
 
-_INT_BINARY = (
+INT_BINARY = (
     "addi", "subi", "muli", "divsi", "divui", "ceildivsi", "ceildivui", "floordivsi", "remsi", "remui",
     "andi", "ori", "xori", "shli", "shrsi", "shrui", "maxsi", "maxui", "minsi", "minui",
 )
@@ -115,7 +122,7 @@ def arith_name(op: Operation) -> str:
     return INDEX_BINARY[name] if dialect == "index" else name
 
 
-@handles(*(f"arith.{n}" for n in _INT_BINARY), *(f"index.{n}" for n in INDEX_BINARY))
+@handles(*(f"arith.{n}" for n in INT_BINARY), *(f"index.{n}" for n in INDEX_BINARY))
 def _int_binary(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
     dt = result_dtype(op)
@@ -164,7 +171,7 @@ def _decide(pred: str, lo: int, hi: int):
 
 def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
     """Decide a comparison of affine values from their ranges when every thread agrees."""
-    parts = []
+    parts: list[tuple[Lin | int, int, int]] = []
     for v in (a, b):
         if isinstance(v, Lin):
             if not v.fits(space, dt):
@@ -178,8 +185,12 @@ def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
     (va, alo, _), (vb, blo, _) = parts
     if pred.startswith("u") and (alo < 0 or blo < 0):
         return None
-    la = va if isinstance(va, Lin) else None
-    diff = (la.add(vb.neg() if isinstance(vb, Lin) else -vb)) if la is not None else vb.neg().add(va)
+    if isinstance(va, Lin):
+        diff = va.add(vb.neg() if isinstance(vb, Lin) else -vb)
+    elif isinstance(vb, Lin):
+        diff = vb.neg().add(va)
+    else:  # two constants: folded by the caller
+        return None
     lo, hi = diff.bounds(space)
     return _decide(_SIGNED[pred], lo, hi)
 
@@ -218,18 +229,18 @@ def _select(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     it.assign(env, op.results[0], fix(out.astype(dt, copy=False)), ctx, mask)
 
 
-_CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast")
+CASTS = ("index_cast", "index_castui", "extsi", "extui", "trunci", "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast")
 
 
-@handles(*(f"arith.{n}" for n in _CASTS), "index.casts", "index.castu")
+@handles(*(f"arith.{n}" for n in CASTS), "index.casts", "index.castu")
 def _cast(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     (x,) = it.operands(op, env)
     src, dst = operand_dtype(op), result_dtype(op)
     name = {"index.casts": "index_cast", "index.castu": "index_castui"}.get(op.name) or op.name[6:]
     if isinstance(x, Lin):
         unsigned_src = name in ("index_castui", "extui")
-        exact = name in ("index_cast", "extsi", "trunci", "index_castui", "extui") and dst.kind == "i" and x.fits(ctx.space, dst)
-        if exact and (not unsigned_src or x.bounds(ctx.space)[0] >= 0):
+        exact = name in ("index_cast", "extsi", "trunci", "index_castui", "extui") and dst.kind == "i" and x.fits(ctx.lanes(), dst)
+        if exact and (not unsigned_src or x.bounds(ctx.lanes())[0] >= 0):
             it.assign(env, op.results[0], x.with_dtype(dst), ctx, mask)
             return
         x = materialize(x, ctx.space)
@@ -256,9 +267,9 @@ def _extended(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         it.set_results(op, [res, fix(s >> np.uint64(bits) != 0)], env, ctx, mask)
         return
     if op.name == "arith.mului_extended":
-        ua = np.asarray(a).astype(np.uint64) & np.uint64((1 << bits) - 1)
-        ub = np.asarray(b).astype(np.uint64) & np.uint64((1 << bits) - 1)
-        p = ua * ub
+        wa = np.asarray(a).astype(np.uint64) & np.uint64((1 << bits) - 1)
+        wb = np.asarray(b).astype(np.uint64) & np.uint64((1 << bits) - 1)
+        p = wa * wb
     else:
         p = np.asarray(a).astype(wide) * np.asarray(b).astype(wide)
     low = fix(p.astype(dt))
@@ -373,7 +384,7 @@ def _if(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         out = tv
     else:
         out = [it.merge(cond, t, f, ctx) for t, f in zip(tv, fv)]
-    it.set_results(op, list(out), env, ctx, mask)
+    it.set_results(op, list(out or []), env, ctx, mask)
 
 
 @handles("scf.while")
@@ -385,6 +396,8 @@ def _while(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     while True:
         it.tick(op)
         out = it.run_region(before, vals, env, ctx, active)
+        if not out:
+            raise RunError("'scf.while' op's condition region ends without scf.condition", op)
         cond, args = out[0], list(out[1:])
         if is_uniform(cond):
             if not bool(cond):
@@ -423,6 +436,8 @@ def _parallel(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         if acc and term is not None and term.name == "scf.reduce":
             for k, (region, value) in enumerate(zip(term.regions, out)):
                 combined = it.run_region(region, [acc[k], value], env, ctx, mask)
+                if not combined:
+                    raise RunError("'scf.reduce' op's region ends without scf.reduce.return", op)
                 acc[k] = combined[0]
     it.set_results(op, acc, env, ctx, mask)
 
@@ -446,10 +461,11 @@ def _index_switch(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> N
         it.set_results(op, list(it.run_region(region, [], env, ctx, mask) or []), env, ctx, mask)
         return
     flag = materialize(flag, ctx.space)
-    out = None
+    out: list | None = None
     rest = mask
-    for value, region in list(zip(cases, case_regions)) + [(None, default)]:
-        hit = (flag == value) if value is not None else None
+    arms: list[tuple[int | None, Region]] = [*zip(cases, case_regions), (None, default)]
+    for case, region in arms:
+        hit = (flag == case) if case is not None else None
         m = normalize_mask(mask_and(rest, hit) if hit is not None else rest, ctx.space)
         if hit is not None:
             rest = mask_and(rest, ~hit)
@@ -529,8 +545,9 @@ def _call_indirect(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> 
 # --- memref ------------------------------------------------------------------------------------
 
 
-def memref_type(op: Operation, ty: T.Type) -> tuple[T.Type, np.dtype]:
-    if not isinstance(ty, (T.MemRefType, T.UnrankedMemRefType)):
+def memref_type(op: Operation, ty: T.Type) -> tuple[T.MemRefType, np.dtype]:
+    """A ranked memref result type and its element dtype (every caller needs the shape and layout)."""
+    if not isinstance(ty, T.MemRefType):
         raise Unsupported(f"'{op.name}' on {ty} is not supported by the runner", op)
     dt = dtype_of(ty.element)
     if dt is None:
@@ -580,7 +597,7 @@ def _alloc(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     if ctx.device:
         if op.name == "memref.alloc":
             raise Unsupported("'memref.alloc' inside a kernel (device-side heap allocation) is not supported by the runner", op)
-        space = ctx.space
+        space = ctx.lanes()
         buf = it.pool.allocate(count * dt.itemsize * space.B * space.N, PRIVATE, op)
         ctx.allocas.append(buf)
         offset = space.linear_thread().scale(count)
@@ -605,7 +622,7 @@ def _dealloc(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 
 
 def _indices(values: list, space) -> list:
-    out = []
+    out: list[Lin | np.ndarray | int] = []
     for v in values:
         if isinstance(v, (Lin, np.ndarray)):
             out.append(v)
@@ -888,6 +905,8 @@ def _expand_shape(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> N
     src, *dynamic = it.operands(op, env)
     sizes, strides = _static_layout(op, src)
     ty = op.results[0].type
+    if not isinstance(ty, T.MemRefType):
+        raise Unsupported(f"'memref.expand_shape' to {ty} is not supported by the runner", op)
     if any(not is_uniform(v) or isinstance(v, Lin) for v in dynamic):
         raise Unsupported("'memref.expand_shape' with an output shape that differs between threads is not supported by the runner", op)
     if sum(d is None for d in ty.shape) != len(dynamic):

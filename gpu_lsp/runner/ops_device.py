@@ -11,7 +11,7 @@ from gpu_lsp.runner.dtypes import dtype_of, unsigned_of
 from gpu_lsp.runner.elementwise import fix
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles, result_dtype
-from gpu_lsp.runner.lanes import BX, TX, Lin, Space, is_uniform, materialize
+from gpu_lsp.runner.lanes import BX, TX, KernelValue, Lin, Space, is_uniform, materialize
 from gpu_lsp.runner.memory import MemRef
 from gpu_lsp.runner.runtime import pack_printf_args, vprintf
 
@@ -53,6 +53,7 @@ def _ids(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     launch = ctx.launch
     kind = op.name[4:]
     cluster = launch.cluster or (1, 1, 1)
+    value: KernelValue
     if kind == "thread_id":
         value = Lin.var(TX + d)
     elif kind == "block_id":
@@ -89,6 +90,7 @@ def _lane_id(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 @handles("gpu.subgroup_id", "gpu.num_subgroups", "gpu.subgroup_size")
 def _subgroup(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     space = device_only(ctx, op)
+    value: KernelValue
     if op.name == "gpu.subgroup_size":
         value = np.int64(SUBGROUP)
     elif op.name == "gpu.num_subgroups":

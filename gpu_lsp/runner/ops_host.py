@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from gpu_lsp.diagnostics.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
-from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, Region
 from gpu_lsp.ir.operands import split_by_segments
+from gpu_lsp.ir.views import FuncView, LaunchFuncView, async_token
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
 from gpu_lsp.runner.lanes import is_uniform
 from gpu_lsp.runner.memory import DEVICE, SHARED, MemRef, contiguous_strides
 from gpu_lsp.runner.ops_core import layout_is_identity, memref_type, shape_from
+from gpu_lsp.runner.program import launch_kernel_name
 from gpu_lsp.runner.tokens import Token
 
 
@@ -41,7 +42,7 @@ def tokens_of(op: Operation, values: list) -> list[Token]:
 
 
 def is_async(op: Operation) -> bool:
-    return bool(op.results) and op.results[-1].type.is_token
+    return async_token(op) is not None
 
 
 class GpuOp:
@@ -170,7 +171,7 @@ def _set_default_device(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask
     it.backend.set_device(int(dev), op)
 
 
-def _dims(op: Operation, values: list, what: str) -> tuple[int, int, int]:
+def _dims(op: Operation, values: list, what: str) -> tuple[int, ...]:
     out = []
     for v in values:
         if not is_uniform(v):
@@ -236,8 +237,8 @@ def _launch_func(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> No
     deps, dsm, args = groups["asyncDependencies"], groups["dynamicSharedMemorySize"], groups["kernelOperands"]
     if groups["asyncObject"]:
         raise Unsupported("'gpu.launch_func' with an explicit stream (async object) is not supported by the runner", op)
-    sym = op.get_attr("kernel")
-    if not isinstance(sym, SymbolRefAttr):
+    sym = LaunchFuncView(op).kernel
+    if sym is None:
         raise RunError("'gpu.launch_func' op has no kernel symbol", op)
     func = it.program.lookup_kernel(op, sym)
     grid = _dims(op, _xyz(groups, "gridSize"), "grid")
@@ -245,7 +246,8 @@ def _launch_func(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> No
     cluster = _dims(op, _xyz(groups, "clusterSize"), "cluster") if groups["clusterSizeX"] else None
     dsm_bytes = int(dsm[0]) if dsm else 0
     region = func.regions[0]
-    nparams = len(func.get_attr("function_type").type.inputs) if func.get_attr("function_type") is not None else len(args)
+    ftype = FuncView(func).function_type
+    nparams = len(ftype.inputs) if ftype is not None else len(args)
     if len(args) != nparams:
         raise RunError(f"'gpu.launch_func' op passes {len(args)} arguments to @{sym.leaf}, which takes {nparams}", op)
     g = GpuOp(it, op, tokens_of(op, deps))
@@ -264,11 +266,7 @@ def _launch(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     cluster = _dims(op, _xyz(groups, "clusterSize"), "cluster") if groups["clusterSizeX"] else None
     dsm_bytes = int(dsm[0]) if dsm else 0
     g = GpuOp(it, op, tokens_of(op, deps))
-    fn = op.parent_op
-    while fn is not None and fn.name not in ("func.func", "gpu.func"):
-        fn = fn.parent_op
-    base = getattr(fn.get_attr("sym_name"), "value", "launch") if fn is not None else "launch"
-    kernel = Kernel(op, op.regions[0], f"{base}_kernel", env)
+    kernel = Kernel(op, op.regions[0], launch_kernel_name(op), env)
     captured = [(v, env.get(v)) for v in it.program.captured_values(op)]
     _launch_common(it, op, g, kernel, grid, block, cluster, dsm_bytes, [], captured)
     it.set_results(op, g.finish(), env, ctx, mask)

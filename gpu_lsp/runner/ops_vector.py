@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DialectAttr, StringAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.elementwise import float_binary, integer_binary
@@ -217,7 +218,7 @@ def combine(kind: str, acc, values: np.ndarray, op: Operation):
 def _reduction(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     src, *acc = it.operands(op, env)
     kind = op.get_attr("kind")
-    if kind is None:
+    if not isinstance(kind, DialectAttr) or kind.body is None:
         raise Unsupported("'vector.reduction' without a combining kind is not supported by the runner", op)
     env.vals[op.results[0]] = combine(kind.body, acc[0] if acc else None, np.asarray(src), op)
 
@@ -330,7 +331,7 @@ def _format(value, ty: T.Type) -> str:
         return format_g(value)
     if isinstance(ty, T.IndexType):
         return str(int(np.asarray(value).astype(np.uint64)))
-    if ty.width == 1 or ty.signedness == "u":
+    if isinstance(ty, T.IntegerType) and (ty.width == 1 or ty.signedness == "u"):
         return str(int(value) & ((1 << ty.width) - 1))
     return str(int(value))
 
@@ -358,13 +359,15 @@ def _print(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         (value,) = it.operands(op, env)
         text = format_vector(value, op.operands[0].type)
     literal = op.get_attr("stringLiteral")
-    if literal is not None:
+    if isinstance(literal, StringAttr):
         text += literal.value
     punct = op.get_attr("punctuation")
     if punct is not None:
-        if punct.body not in _PUNCTUATION:
-            raise Unsupported(f"'vector.print' with punctuation <{punct.body}> is not supported by the runner", op)
-        text += _PUNCTUATION[punct.body]
+        body = punct.body if isinstance(punct, DialectAttr) else None
+        mark = _PUNCTUATION.get(body) if body is not None else None
+        if mark is None:
+            raise Unsupported(f"'vector.print' with punctuation <{body}> is not supported by the runner", op)
+        text += mark
     elif literal is None:
         text += "\n"
     it.output(text)

@@ -98,8 +98,10 @@ class RunProcess:
             t.start()
             self._threads.append(t)
         try:
-            self.proc.stdin.write(self.text)
-            self.proc.stdin.close()
+            stdin = self.proc.stdin
+            assert stdin is not None  # a pipe
+            stdin.write(self.text)
+            stdin.close()
         except BrokenPipeError:
             pass
         return self
@@ -107,7 +109,8 @@ class RunProcess:
     def _limit(self) -> None:
         import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (self.address_space, self.address_space))
+        if self.address_space is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (self.address_space, self.address_space))
 
     @staticmethod
     def _pump(stream, sink: list[str], callback) -> None:
@@ -127,20 +130,20 @@ class RunProcess:
                 self.proc.kill()
 
     def wait(self) -> RunOutcome:
-        if self.proc is None:
-            self.start()
+        proc = self.proc if self.proc is not None else self.start().proc
+        assert proc is not None  # start() sets it
         timed_out = False
         try:
-            self.proc.wait(self.timeout + GRACE)
+            proc.wait(self.timeout + GRACE)
         except subprocess.TimeoutExpired:
             timed_out = True
-            self.proc.kill()
-            self.proc.wait()
+            proc.kill()
+            proc.wait()
         for t in self._threads:
             t.join(5.0)
         stderr = "".join(self._err)
         return RunOutcome(
-            self.proc.returncode,
+            proc.returncode,
             "".join(self._out),
             stderr,
             timed_out or "ran past its time limit" in stderr,

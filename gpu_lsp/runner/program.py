@@ -8,10 +8,12 @@ import numpy as np
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.accesses import WRITES
+from gpu_lsp.ir.attributes import OpaqueAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import BlockArgument, Operation, OpResult, Value
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, parse
-from gpu_lsp.runner.dtypes import dtype_of
+from gpu_lsp.runner.dtypes import dtype_of, static_shape
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.memory import HOST, MemRef, contiguous_strides
 
@@ -20,16 +22,14 @@ VIEW_OPS = frozenset({
     "memref.cast", "memref.subview", "memref.reinterpret_cast", "memref.view", "memref.memory_space_cast",
     "memref.collapse_shape", "memref.expand_shape", "memref.assume_alignment",
 })
-# Ops that write the memref operand at the given index.
-WRITERS = {
-    "memref.store": 1, "memref.atomic_rmw": 1, "memref.generic_atomic_rmw": 0, "vector.store": 1,
-    "vector.transfer_write": 1, "memref.copy": 1, "gpu.subgroup_mma_store_matrix": 1, "vector.maskedstore": 0,
-}
 
 
-def sym_name(op: Operation) -> str | None:
-    attr = op.get_attr("sym_name")
-    return attr.value if isinstance(attr, StringAttr) else None
+def launch_kernel_name(launch: Operation) -> str:
+    """`<function>_kernel`: the name an inline gpu.launch body runs under (its function's symbol)."""
+    fn = launch.parent_op
+    while fn is not None and fn.name not in ("func.func", "gpu.func"):
+        fn = fn.parent_op
+    return f"{(symbol_name(fn) if fn is not None else None) or 'launch'}_kernel"
 
 
 class Program:
@@ -40,7 +40,7 @@ class Program:
         self.chunk = chunk
         self.module = chunk.module
         self._globals: dict[int, MemRef] = {}
-        self._written: dict[int, object] = {}
+        self._written: dict[int, set] = {}
         self._captured: dict[int, list[Value]] = {}
 
     @staticmethod
@@ -66,7 +66,7 @@ class Program:
 
     def _find(self, table: Operation, name: str) -> Operation | None:
         for op in self._table_ops(table):
-            if sym_name(op) == name:
+            if symbol_name(op) == name:
                 return op
         return None
 
@@ -90,7 +90,7 @@ class Program:
 
     def entry(self, name: str) -> Operation:
         for op in self._table_ops(self.module):
-            if sym_name(op) == name and op.name == "func.func":
+            if symbol_name(op) == name and op.name == "func.func":
                 return op
         raise RunError(f"entry function @{name} not found (gpu-run runs a func.func; choose one with --entry)")
 
@@ -120,16 +120,17 @@ class Program:
         cached = self._globals.get(id(decl))
         ty = op.results[0].type
         if cached is None:
-            gty = decl.get_attr("type")
-            gty = gty.type if isinstance(gty, TypeAttr) else ty
-            if not isinstance(gty, T.MemRefType) or any(d is None for d in gty.shape):
+            type_attr = decl.get_attr("type")
+            gty = type_attr.type if isinstance(type_attr, TypeAttr) else ty
+            dims = static_shape(gty)
+            if not isinstance(gty, T.MemRefType) or dims is None:
                 raise Unsupported(f"memref.global of type {gty} is not supported by the runner", op)
             dt = dtype_of(gty.element)
             if dt is None:
                 raise Unsupported(f"memref.global of {gty.element} is not supported by the runner", op)
-            count = int(np.prod(gty.shape)) if gty.shape else 1
+            count = int(np.prod(dims)) if dims else 1
             buf = it.pool.allocate(count * dt.itemsize, HOST, decl)
-            mem = MemRef(buf, dt, 0, tuple(gty.shape), contiguous_strides(gty.shape), gty)
+            mem = MemRef(buf, dt, 0, dims, contiguous_strides(dims), gty)
             init = decl.get_attr("initial_value")
             if init is not None and not isinstance(init, UnitAttr):  # unit: `= uninitialized`
                 mem.data[:count] = dense_values(init, count, dt, op)
@@ -159,7 +160,7 @@ class Program:
         entry = kernel.region.blocks[0]
         out: set = set()
         for op in kernel.op.nested():
-            index = WRITERS.get(op.name)
+            index = WRITES.get(op.name)
             if index is None or index >= len(op.operands):
                 continue
             root = _root(op.operands[index])
@@ -200,7 +201,7 @@ def dense_values(attr, count: int, dt: np.dtype, op: Operation) -> np.ndarray:
     if body.startswith('"'):
         raise Unsupported("memref.global with a hexadecimal dense value is not supported by the runner", op)
     tokens = _NUMBER.findall(body)
-    values = []
+    values: list[int | float] = []
     for tok in tokens:
         if tok in ("true", "false"):
             values.append(1 if tok == "true" else 0)

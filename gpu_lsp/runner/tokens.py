@@ -31,7 +31,7 @@ class Node:
         for d in deps:
             anc.add(d.id)
             anc |= d.ancestors
-        self.ancestors = frozenset(anc)
+        self.ancestors: frozenset[int] = frozenset(anc)
         self.buffers: dict[int, tuple[Buffer, bool]] = {}
         self.done = False
 

@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.sanitizer.streams import HOST_LANE, StreamAssigner
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.views import async_token
 from gpu_lsp.runner.tokens import Node, Token, Tracker
 
 PID = 1
 
 
 @dataclass
-class Span:
+class TraceSpan:
     """One GPU op as it ran: its lane, wall-clock start and end (seconds) and the ops it waited for."""
 
     op: Operation
@@ -29,15 +30,15 @@ class TracingTracker(Tracker):
     def __init__(self, where) -> None:
         super().__init__(where)
         self.origin = time.perf_counter()
-        self.spans: dict[int, Span] = {}
+        self.spans: dict[int, TraceSpan] = {}
         self.lanes = StreamAssigner()
 
     def begin(self, op: Operation, deps: list[Token]) -> Node:
         node = super().begin(op, deps)
         parents = [t.node.id for t in deps if t.node is not None and t.node.id in self.spans]
-        is_async = bool(op.results) and op.results[-1].type.is_token
+        is_async = async_token(op) is not None
         lane = self.lanes.assign(node.id, is_async, parents)
-        self.spans[node.id] = Span(op, lane, time.perf_counter() - self.origin, parents=parents)
+        self.spans[node.id] = TraceSpan(op, lane, time.perf_counter() - self.origin, parents=parents)
         return node
 
     def end(self, node: Node, is_async: bool) -> None:

@@ -15,7 +15,7 @@ from gpu_lsp.lsp.actions import (
 )
 from gpu_lsp.lsp.commands import advertised
 from gpu_lsp.lsp.positions import LineTable
-from gpu_lsp.lsp.settings import Settings, parse_settings
+from gpu_lsp.lsp.settings import EditorSettings, parse_settings
 from gpu_lsp.text import Edit, TextRange, apply_edits
 
 
@@ -143,7 +143,7 @@ def test_settings_accept_bare_and_dotted_forms_and_report_problems() -> None:
     dotted, _ = parse_settings({"gpuLsp.lint.ignore": ["GPU3"]})
     assert bare.ignore == dotted.ignore == ("GPU3",)
     settings, problems = parse_settings({"lint": {"select": 3, "severity": {"GPU1": "loud"}}, "runner": {"backend": "tpu"}})
-    assert settings == Settings()
+    assert settings == EditorSettings()
     assert len(problems) == 3
 
 

@@ -12,7 +12,7 @@ from support import SHARED
 
 from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.lsp.documents import Document
-from gpu_lsp.lsp.settings import Settings
+from gpu_lsp.lsp.settings import EditorSettings
 
 GEN = SHARED / "tools" / "gen_gpu_mlir.py"
 
@@ -38,7 +38,7 @@ def _generated(mode: str) -> str:
 def test_edits_inside_a_unit_lint_only_it_and_match_a_full_lint(mode: str) -> None:
     text = _generated(mode)
     doc = Document("file:///gen.mlir", text, 1)
-    settings = Settings()
+    settings = EditorSettings()
     assert doc.analysed(settings).complete
     version = 1
     for needle, replacement in BODY_EDITS:
@@ -56,7 +56,7 @@ def test_edits_inside_a_unit_lint_only_it_and_match_a_full_lint(mode: str) -> No
 def test_random_edits_settle_to_the_full_lint() -> None:
     rng = random.Random(99)
     doc = Document("file:///a.mlir", OUTLINED, 1)
-    settings = Settings()
+    settings = EditorSettings()
     doc.analysed(settings)
     for version in range(2, 200):
         text = doc.text
@@ -71,18 +71,18 @@ def test_random_edits_settle_to_the_full_lint() -> None:
 
 def test_a_changed_interface_needs_a_full_lint() -> None:
     doc = Document("file:///a.mlir", OUTLINED, 1)
-    doc.analysed(Settings())
+    doc.analysed(EditorSettings())
     start = OUTLINED.index("%factor: f32) kernel")
     doc.replace(start, start + len("%factor: f32"), "%factor: f64", 2)
-    snap = doc.analysed(Settings())
+    snap = doc.analysed(EditorSettings())
     assert snap.complete  # the kernel's signature changed: its launches must be checked again
-    assert snap.diagnostics == lint_parsed(snap.parsed, Settings())
+    assert snap.diagnostics == lint_parsed(snap.parsed, EditorSettings())
 
 
 def test_suppression_comments_mean_full_lints() -> None:
     text = OUTLINED.replace("    %t4 = gpu.launch_func", "    // gpu-lint: ignore[GPU201]\n    %t4 = gpu.launch_func")
     doc = Document("file:///a.mlir", text, 1)
-    llvm22 = Settings(mlir_version=22)  # GPU201 fires on the two-dependency launch
+    llvm22 = EditorSettings(mlir_version=22)  # GPU201 fires on the two-dependency launch
     assert [d.code for d in doc.analysed(llvm22).diagnostics] == []
     start = text.index("arith.constant 16")
     doc.replace(start, start + len("arith.constant 16"), "arith.constant 17", 2)
@@ -92,9 +92,9 @@ def test_suppression_comments_mean_full_lints() -> None:
 
 def test_settings_change_relints_without_parsing() -> None:
     doc = Document("file:///a.mlir", OUTLINED, 1)
-    first = doc.analysed(Settings(mlir_version=22))
+    first = doc.analysed(EditorSettings(mlir_version=22))
     assert [d.code for d in first.diagnostics] == ["GPU201"]
-    second = doc.analysed(Settings(mlir_version=22, ignore=("GPU201",)))
+    second = doc.analysed(EditorSettings(mlir_version=22, ignore=("GPU201",)))
     assert second is first and second.diagnostics == []
-    newest = doc.analysed(Settings())
+    newest = doc.analysed(EditorSettings())
     assert newest.parsed is first.parsed and newest.diagnostics == []  # LLVM 23 lowers it

@@ -11,7 +11,7 @@ from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from gpu_lsp.diagnostics.model import Severity
-from gpu_lsp.lsp.settings import Settings, for_document
+from gpu_lsp.lsp.settings import EditorSettings, for_document
 
 # GPU206 (a warning): the token of the copy is never used.
 UNCONSUMED = """\
@@ -29,17 +29,17 @@ def test_for_document_layers_the_editor_over_the_project(tmp_path: Path) -> None
         '[tool.gpu-lint.per-file-ignores]\n"gen/**" = ["GPU3"]\n'
     )
     uri = (tmp_path / "gen" / "k.mlir").as_uri()
-    settings, problem = for_document(Settings(), uri)
+    settings, problem = for_document(EditorSettings(), uri)
     assert problem is None
     assert ("GPU206" in settings.ignore, "GPU3" in settings.ignore, settings.mlir_version) == (True, True, 22)
     assert settings.severity == {"GPU2": Severity.ERROR}
-    editor = Settings(ignore=("GPU1",), severity={"GPU2": Severity.HINT}, mlir_version=23)
+    editor = EditorSettings(ignore=("GPU1",), severity={"GPU2": Severity.HINT}, mlir_version=23)
     layered, _ = for_document(editor, uri)
     assert "GPU206" in layered.ignore and "GPU1" in layered.ignore
     assert (layered.severity["GPU2"], layered.mlir_version) == (Severity.HINT, 23)
-    assert for_document(Settings(), "untitled:Untitled-1") == (Settings(), None)
+    assert for_document(EditorSettings(), "untitled:Untitled-1") == (EditorSettings(), None)
     (tmp_path / "pyproject.toml").write_text('[tool.gpu-lint]\nignore = ["GPU2O"]\n')
-    _, bad = for_document(Settings(), uri)
+    _, bad = for_document(EditorSettings(), uri)
     assert bad is not None and "GPU2O" in bad
 
 

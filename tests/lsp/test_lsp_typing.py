@@ -15,14 +15,14 @@ from support.typing import generated, typing_edits
 
 from gpu_lsp.lsp import engine
 from gpu_lsp.lsp.documents import Document
-from gpu_lsp.lsp.settings import Settings
+from gpu_lsp.lsp.settings import EditorSettings
 
 
 @pytest.mark.parametrize("seed", [5, 6])
 def test_every_version_while_typing_equals_a_fresh_analysis(seed: int) -> None:
     text = generated("inline", 500)
     doc = Document("file:///typed.mlir", text, 1)
-    settings = Settings()
+    settings = EditorSettings()
     doc.analysed(settings)
     rng = random.Random(seed)
     quick = 0
@@ -120,7 +120,7 @@ def test_a_large_document_opens_in_steps_and_answers_on_the_parsed_part(monkeypa
     monkeypatch.setattr(documents, "STEP_SEGMENTS", 5)
     text = generated("inline", 800)
     doc = Document("file:///large.mlir", text, 1)
-    settings = Settings()
+    settings = EditorSettings()
     assert doc.analyse_step() is False
     partial = doc.partial
     first_launch = text.index("gpu.launch async") + 2

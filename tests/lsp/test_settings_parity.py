@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from support import REPO
 
-from gpu_lsp.lsp.settings import Settings, parse_settings
+from gpu_lsp.lsp.settings import EditorSettings, parse_settings
 from gpu_lsp.lsp.settings_schema import SERVER_SETTINGS, json_schema
 
 # Settings only the clients read: how to start the server and how to trace it.
@@ -27,9 +27,9 @@ def _nested(values: dict[str, object]) -> dict:
 
 def test_the_schema_defaults_are_the_servers() -> None:
     settings, problems = parse_settings({"gpuLsp": _nested({s.key: s.default for s in SERVER_SETTINGS})})
-    assert problems == [] and settings == Settings()
+    assert problems == [] and settings == EditorSettings()
     bad, problems = parse_settings({"gpuLsp": {"runner": {"backend": "tpu"}}})
-    assert bad == Settings() and problems, "the schema's enum is what the server enforces"
+    assert bad == EditorSettings() and problems, "the schema's enum is what the server enforces"
 
 
 def test_every_server_setting_is_a_vscode_setting() -> None:

@@ -21,7 +21,7 @@ from support.corpus import corpus_files, split_chunks
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import parse
-from gpu_lsp.passes.edits import Snapshot
+from gpu_lsp.passes.edits import ChunkBeforePass
 from gpu_lsp.passes.legalize import legalize
 from gpu_lsp.passes.pipeline import parse_pipeline, run_pipeline
 from gpu_lsp.text import apply_edits
@@ -30,20 +30,20 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 GPU = "mlir/test/Dialect/GPU/"
 
 
-def pipeline(text: str) -> Callable[[Operation, Snapshot], None]:
+def pipeline(text: str) -> Callable[[Operation, ChunkBeforePass], None]:
     nest = parse_pipeline(text)
     return lambda module, snap: run_pipeline(nest, module)
 
 
-def legalize_all(module: Operation, snap: Snapshot) -> None:
+def legalize_all(module: Operation, snap: ChunkBeforePass) -> None:
     for op in legalize(module).named:
         snap.force(op)
 
 
-def roundtrip(text: str, rewrite: Callable[[Operation, Snapshot], None], name: str) -> str:
+def roundtrip(text: str, rewrite: Callable[[Operation, ChunkBeforePass], None], name: str) -> str:
     """Rewrite `text` via edits; check the re-parsed IR against the rewritten IR; the new text."""
     chunk = parse(text).chunks[0]
-    snap = Snapshot(text, chunk)
+    snap = ChunkBeforePass(text, chunk)
     rewrite(chunk.module, snap)
     edits = snap.edits()
     new_text = apply_edits(text, edits)  # raises on overlapping edits
@@ -119,7 +119,7 @@ def test_edits_are_minimal() -> None:
     """Only changed ops are printed: unchanged ops of a function keep their exact text."""
     text = (FIXTURES / "comments.mlir").read_text()
     chunk = parse(text).chunks[0]
-    snap = Snapshot(text, chunk)
+    snap = ChunkBeforePass(text, chunk)
     run_pipeline(parse_pipeline(SINK_OUTLINE), chunk.module)
     edits = snap.edits()
     untouched = ("%c0 = arith.constant 0 : index", "%blocks = arith.ceildivui %n, %c128 : index", "func.func @empty()")

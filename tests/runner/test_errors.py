@@ -123,6 +123,13 @@ func.func private @printMemrefF32(memref<*xf32>)
     assert r.diagnostics[-1].code == "GPU402"
 
 
+def test_allocating_an_unranked_memref_is_unsupported_not_a_crash() -> None:
+    r = run("func.func @main() {\n  %m = memref.alloc() : memref<*xf32>\n  return\n}\n")
+    assert r.exit_code == 1
+    assert "test.mlir:2:3: error: 'memref.alloc' on memref<*xf32> is not supported by the runner" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_double_free_and_use_after_free() -> None:
     text = """
 func.func @main() {

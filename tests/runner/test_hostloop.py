@@ -116,6 +116,21 @@ def test_integer_reductions(combine: str, expected: int) -> None:
     assert run_ok(text).stdout.splitlines()[-1] == str(expected)
 
 
+def test_a_strided_store_through_muli_of_the_induction_variable() -> None:
+    body = """
+  %c2 = arith.constant 2 : index
+  %half = arith.constant 500 : index
+  scf.for %i = %c0 to %half step %c1 {
+    %j = arith.muli %i, %c2 : index
+    %neg = arith.constant -1.0 : f32
+    memref.store %neg, %x[%j] : memref<?xf32>
+  }"""
+    text = program(body)
+    assert plan_of(loops(text)[1]) is not None
+    got = printed_memrefs(run_ok(text).stdout)[0]
+    assert got.tolist() == [-1.0 if i % 2 == 0 else float(i) for i in range(N)]
+
+
 def test_masked_stores_under_scf_if() -> None:
     body = """
   %c3 = arith.constant 3 : index

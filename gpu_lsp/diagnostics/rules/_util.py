@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Applicability, Fix
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, OpResult, Value
+from gpu_lsp.ir.views import async_token
 from gpu_lsp.text import Edit, TextRange
 
 
@@ -93,16 +96,17 @@ def delete_op_line(ctx: RuleContext, op: Operation) -> Edit | None:
     return Edit(TextRange(start, end), "")
 
 
-def fix(title: str, edits: list[Edit | None], applicability: Applicability = Applicability.SAFE) -> Fix | None:
+def fix(title: str, edits: Sequence[Edit | None], applicability: Applicability = Applicability.SAFE) -> Fix | None:
     """A Fix from edits, or None when one of them could not be built."""
-    if not edits or any(e is None for e in edits):
+    built = tuple(e for e in edits if e is not None)
+    if not built or len(built) < len(edits):
         return None
-    return Fix(title, tuple(edits), applicability)
+    return Fix(title, built, applicability)
 
 
 def wait_before(ctx: RuleContext, first: Operation, second: Operation) -> Fix | None:
     """An unsafe fix: a blocking `gpu.wait` on the (named) token of `first`, inserted before `second`."""
-    token = first.results[-1] if first.results and first.results[-1].type.is_token else None
+    token = async_token(first)
     if token is None or not token.name:
         return None
     name = value_name(token)

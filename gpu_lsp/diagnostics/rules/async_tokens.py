@@ -26,9 +26,9 @@ from gpu_lsp.diagnostics.rules._util import (
     is_memref,
     value_name,
 )
-from gpu_lsp.diagnostics.rules.verify_launch import closest_module
 from gpu_lsp.ir.core import Operation, OpResult, Value
 from gpu_lsp.ir.opdefs import OPS
+from gpu_lsp.ir.symbols import closest_module
 from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token
 from gpu_lsp.text import Edit, TextRange
 
@@ -162,7 +162,7 @@ def _make_async_fix(op: Operation, ctx: RuleContext, dependency: str | None) -> 
         brackets = dependency_brackets(op, ctx)
         if brackets is None:
             return None
-        edits = [naming, Edit(TextRange(brackets.start, brackets.start), "async ")]
+        edits: list[Edit | None] = [naming, Edit(TextRange(brackets.start, brackets.start), "async ")]
     else:
         end = op.name_range.end
         edits = [insert_line_before(ctx, op, f"%{dependency} = gpu.wait async"), naming, Edit(TextRange(end, end), f" async [%{dependency}]")]
@@ -501,13 +501,14 @@ def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
         first, rest = users[0], users[1:]
         the_fix = None
         uses = [use for use in token.uses if any(use.owner is u for u in rest)]
-        if isinstance(token, OpResult) and _alone_on_line(ctx, token.owner) and all(use.span is not None for use in uses):
+        owner_range = token.owner.range if isinstance(token, OpResult) else None
+        if isinstance(token, OpResult) and owner_range is not None and _alone_on_line(ctx, token.owner) and all(use.span is not None for use in uses):
             forks = [ctx.fresh_name("fork") for _ in rest]
             fork_of = {id(u): f for u, f in zip(rest, forks)}
-            indent = ctx.indentation(token.owner.range.start)
+            indent = ctx.indentation(owner_range.start)
             lines = f"\n{indent}".join(f"%{f} = gpu.wait async [{value_name(token)}]" for f in forks)
             edits: list[Edit | None] = [insert_line_after(ctx, token.owner, lines)]
-            edits.extend(Edit(use.span.range, f"%{fork_of[id(use.owner)]}") for use in uses)
+            edits.extend(Edit(use.span.range, f"%{fork_of[id(use.owner)]}") for use in uses if use.span is not None)
             n = len(rest)
             the_fix = fix(f"Fork `{value_name(token)}` explicitly for {'the other user' if n == 1 else f'the {n} other users'}", edits)
         related = tuple(Related(f"`{value_name(token)}` is used here", at(u)) for u in rest)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
@@ -22,7 +22,7 @@ from gpu_lsp.ir.views import LaunchFuncView, LaunchView
 AXES = "xyz"
 
 
-def _constants(values: list[Value | None]) -> list[int | None]:
+def _constants(values: Sequence[Value | None]) -> list[int | None]:
     return [constant_int(v) if v is not None else None for v in values]
 
 
@@ -33,8 +33,9 @@ def limit_problems(grid: list[int | None], block: list[int | None]) -> list[str]
         for axis, size in zip(AXES, sizes):
             if size is not None and size <= 0:
                 out.append(f"{what} size {size} in dimension {axis}: a launch needs positive sizes")
-    if len(block) == 3 and all(b is not None and b > 0 for b in block):
-        threads = block[0] * block[1] * block[2]
+    positive = [b for b in block if b is not None and b > 0]
+    if len(block) == 3 and len(positive) == 3:
+        threads = positive[0] * positive[1] * positive[2]
         if threads > MAX_THREADS_PER_BLOCK:
             out.append(f"{threads} threads per block: CUDA allows at most {MAX_THREADS_PER_BLOCK}")
     for what, sizes, limits in (("block", block, MAX_BLOCK_DIMS), ("grid", grid, MAX_GRID_DIMS)):

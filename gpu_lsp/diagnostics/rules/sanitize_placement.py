@@ -67,6 +67,8 @@ def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
                 related=(Related("this function issues GPU work from the host", at(func)),),
             )
     for hazard in chunk_hazards(ctx):
+        if hazard.other is None:  # a leak: another rule's
+            continue
         name = value_name(hazard.buffer)
         verb = "writes" if hazard.write else "reads"
         if hazard.kind == HOST_MEMORY_IN_KERNEL:

@@ -55,9 +55,9 @@ def unordered_buffer_access(ctx: RuleContext) -> Iterator[Violation]:
     - [compute-sanitizer racecheck](https://docs.nvidia.com/compute-sanitizer/ComputeSanitizer/index.html#racecheck-tool)
     """
     for hazard in chunk_hazards(ctx):
-        if hazard.kind != RACE:
+        other = hazard.other  # the op racing with `hazard.op`
+        if hazard.kind != RACE or other is None:
             continue
-        other = hazard.other
         verb = "writes" if hazard.write else "reads"
         token = async_token(other)
         running = f"`{other.name}` (token `{value_name(token)}`)" if token is not None else f"`{other.name}`"

@@ -45,7 +45,7 @@ def uninitialized_device_read(ctx: RuleContext) -> Iterator[Violation]:
     - [compute-sanitizer initcheck](https://docs.nvidia.com/compute-sanitizer/ComputeSanitizer/index.html#initcheck-tool)
     """
     for hazard in chunk_hazards(ctx):
-        if hazard.kind == UNINITIALIZED:
+        if hazard.kind == UNINITIALIZED and hazard.other is not None:  # the allocation
             name = value_name(hazard.buffer)
             yield Violation(
                 f"`{hazard.op.name}` reads `{name}` before anything wrote it: `gpu.alloc` leaves memory uninitialized",

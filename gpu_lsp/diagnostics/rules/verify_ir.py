@@ -12,7 +12,7 @@ from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
-from gpu_lsp.ir.opdefs import OPS, OpDef, definition, lookup, op_names
+from gpu_lsp.ir.opdefs import OPS, OpDef, definition, has_trait, lookup, op_names
 from gpu_lsp.ir.opdefs.model import SINGLE, Arg
 from gpu_lsp.ir.operands import segment_sizes
 from gpu_lsp.ir.symbols import symbol_name
@@ -466,7 +466,7 @@ def unresolved_symbol(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 
 # --- symbol tables ------------------------------------------------------------------------------
 
-SYMBOL_TABLE_OPS = tuple(sorted(n for n in op_names() if lookup(n).has("symbol_table")))
+SYMBOL_TABLE_OPS = tuple(sorted(n for n in op_names() if has_trait(n, "symbol_table")))
 
 
 @rule("GPU121", "redefined-symbol", Severity.ERROR, ops=SYMBOL_TABLE_OPS, upstream=True, stage=Stage.REGIONS)

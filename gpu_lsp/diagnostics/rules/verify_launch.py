@@ -12,7 +12,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import UnitAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import OPS, lookup
-from gpu_lsp.ir.symbols import SymbolTables
+from gpu_lsp.ir.symbols import SymbolTables, closest_module
 from gpu_lsp.ir.views import FuncView, LaunchFuncView, LaunchView, async_token
 from gpu_lsp.text import Edit, TextRange
 
@@ -153,13 +153,6 @@ def _launch_regions(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 
 
 # --- gpu.launch_func ----------------------------------------------------------------------------
-
-
-def closest_module(op: Operation) -> Operation | None:
-    for ancestor in op.ancestors():
-        if ancestor.name == "builtin.module":
-            return ancestor
-    return None
 
 
 def is_container_module(module: Operation) -> bool:

@@ -20,6 +20,7 @@ from gpu_lsp.diagnostics.sanitizer.host import (
 from gpu_lsp.diagnostics.sanitizer.streams import StreamAssigner
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, OpResult
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.views import async_dependencies, async_token
 from gpu_lsp.parser.api import ParsedFile
 
@@ -29,7 +30,7 @@ DRAWN = ("GPU2", "GPU41")
 
 
 @dataclass
-class Node:
+class GraphNode:
     """One GPU op of the function."""
 
     id: str
@@ -53,7 +54,7 @@ class Edge:
 class AsyncGraph:
     function: str
     op: Operation
-    nodes: list[Node]
+    nodes: list[GraphNode]
     edges: list[Edge]
     streams: int
 
@@ -84,8 +85,7 @@ def _label(op: Operation) -> str:
 
 
 def _function_name(func: Operation) -> str:
-    attr = func.get_attr("sym_name")
-    return getattr(attr, "value", "") or "<anonymous>"
+    return symbol_name(func) or "<anonymous>"
 
 
 def host_functions(ctx: RuleContext) -> list[Operation]:
@@ -110,19 +110,19 @@ def build(func: Operation, ctx: RuleContext, diagnostics: list[Diagnostic]) -> A
     """The graph of one function; `diagnostics` are the file's, drawn on the ops they point at."""
     ops = [n for block in host_blocks(func) for n in block.operations if n.name in GPU_HOST_OPS]
     ops.sort(key=lambda o: at(o).start)
-    nodes: list[Node] = []
-    by_op: dict[int, Node] = {}
+    nodes: list[GraphNode] = []
+    by_op: dict[int, GraphNode] = {}
     edges: list[Edge] = []
     lanes = StreamAssigner()
     for i, op in enumerate(ops):
         token = async_token(op)
         deps = [d for d in async_dependencies(op) if isinstance(d, OpResult) and id(d.owner) in by_op]
         stream = lanes.assign(id(op), token is not None, [id(d.owner) for d in deps])
-        node = Node(f"n{i}", op, _kind(op), stream, value_name(token) if token is not None else None, _label(op))
+        node = GraphNode(f"n{i}", op, _kind(op), stream, value_name(token) if token is not None else None, _label(op))
         nodes.append(node)
         by_op[id(op)] = node
-        for d in deps:
-            edges.append(Edge(by_op[id(d.owner)].id, node.id, "token", value_name(d)))
+        for dep in deps:
+            edges.append(Edge(by_op[id(dep.owner)].id, node.id, "token", value_name(dep)))
     for hazard in chunk_hazards(ctx):
         if hazard.kind in (RACE, FREE_IN_USE) and hazard.other is not None:
             a, b = by_op.get(id(hazard.other)), by_op.get(id(hazard.op))
@@ -160,7 +160,7 @@ def to_json(graphs: list[AsyncGraph], position: Position) -> dict:
         line, character = position(offset)
         return {"line": line, "character": character}
 
-    def node(n: Node) -> dict:
+    def node(n: GraphNode) -> dict:
         rng = at(n.op)
         whole = n.op.range or rng
         return {

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.rules._util import ALIAS_OPS, buffer_value, is_memref
-from gpu_lsp.diagnostics.rules.verify_launch import closest_module
-from gpu_lsp.diagnostics.sanitizer.kernels import Summary, cached_summary
+from gpu_lsp.diagnostics.sanitizer.kernels import cached_summary
 from gpu_lsp.ir.core import Block, Operation, Value
+from gpu_lsp.ir.symbols import closest_module
 from gpu_lsp.ir.views import (
     AllocView,
     LaunchFuncView,
@@ -59,7 +59,7 @@ class Hazard:
 
 
 @dataclass(eq=False)
-class Node:
+class InFlightOp:
     """One GPU op in flight: the nodes it is ordered after and the buffers it accesses."""
 
     op: Operation
@@ -69,7 +69,7 @@ class Node:
 
 
 @dataclass(eq=False)
-class Buffer:
+class TrackedBuffer:
     """An allocation made in the block being followed."""
 
     op: Operation
@@ -115,7 +115,7 @@ def launch_accesses(op: Operation, ctx: RuleContext) -> list[tuple[Value, bool, 
             if is_memref(value):
                 out.append((buffer_value(value), arg in summary.reads, arg in summary.writes, arg in summary.others))
         return out
-    summary: Summary = cached_summary(op, ctx.cache)
+    summary = cached_summary(op, ctx.cache)
     for value in {**summary.reads, **summary.writes, **summary.others}:
         if not _inside(value, op):
             out.append((value, value in summary.reads, value in summary.writes, value in summary.others))
@@ -124,8 +124,9 @@ def launch_accesses(op: Operation, ctx: RuleContext) -> list[tuple[Value, bool, 
 
 def _inside(value: Value, op: Operation) -> bool:
     owner = value.defining_op
-    if owner is None:
-        block_owner = value.owner.parent_op  # a block argument
+    if owner is None:  # a block argument
+        block = value.parent_block
+        block_owner = block.parent_op if block is not None else None
         return block_owner is op or (block_owner is not None and op.is_ancestor_of(block_owner))
     return owner is op or op.is_ancestor_of(owner)
 
@@ -136,9 +137,9 @@ class BlockFollower:
     def __init__(self, block: Block, ctx: RuleContext) -> None:
         self.block = block
         self.ctx = ctx
-        self.nodes: list[Node] = []
-        self.by_token: dict[Value, Node] = {}
-        self.buffers: dict[Value, Buffer] = {}
+        self.nodes: list[InFlightOp] = []
+        self.by_token: dict[Value, InFlightOp] = {}
+        self.buffers: dict[Value, TrackedBuffer] = {}
         self.hazards: list[Hazard] = []
         self._seen: set[tuple] = set()
 
@@ -150,7 +151,7 @@ class BlockFollower:
 
     # --- ordering ----------------------------------------------------------------------------
 
-    def complete(self, nodes: list[Node]) -> None:
+    def complete(self, nodes: list[InFlightOp]) -> None:
         for node in nodes:
             node.done = True
             for other in self.nodes:
@@ -177,7 +178,7 @@ class BlockFollower:
             self.host_access(op, *HOST_ACCESSES[name])
         elif name in ("memref.alloc", "memref.alloca"):
             if op.results:
-                self.buffers[op.results[0]] = Buffer(op, HOST)
+                self.buffers[op.results[0]] = TrackedBuffer(op, HOST)
         elif name == "gpu.host_register":
             buf = self.buffers.get(buffer_value(op.operands[0])) if op.operands else None
             if buf is not None:
@@ -230,7 +231,7 @@ class BlockFollower:
         for dep in dep_nodes:
             ancestors.add(id(dep))
             ancestors |= dep.ancestors
-        node = Node(op, ancestors)
+        node = InFlightOp(op, ancestors)
         for root, reads, writes, handed in self.accesses(op):
             self.access(node, root, reads, writes, handed)
         self.nodes.append(node)
@@ -246,7 +247,7 @@ class BlockFollower:
             memref = AllocView(op).memref
             if memref is None:
                 return []
-            self.buffers[memref] = Buffer(op, SHARED if AllocView(op).host_shared else DEVICE)
+            self.buffers[memref] = TrackedBuffer(op, SHARED if AllocView(op).host_shared else DEVICE)
             return [(memref, False, True, False)]
         if name == "gpu.dealloc":
             return [(buffer_value(op.operands[-1]), False, True, False)] if op.operands else []
@@ -263,19 +264,19 @@ class BlockFollower:
             return launch_accesses(op, self.ctx)
         return []
 
-    def access(self, node: Node, root: Value, reads: bool, writes: bool, handed: bool) -> None:
+    def access(self, node: InFlightOp, root: Value, reads: bool, writes: bool, handed: bool) -> None:
         """`node` reads and/or writes `root`; `handed`: it also hands it to something that may write it."""
         op = node.op
-        buf = self.buffers.get(root)
-        tracked = buf is not None and not buf.escaped
-        if tracked and buf.freed is not None and (reads or writes):
+        found = self.buffers.get(root)
+        buf = found if found is not None and not found.escaped else None  # tracked
+        if buf is not None and buf.freed is not None and (reads or writes):
             self.report(Hazard(DOUBLE_FREE if op.name == "gpu.dealloc" else USE_AFTER_FREE, op, root, buf.freed))
             return
-        if tracked and (reads or writes) and op.name in ("gpu.launch_func", "gpu.launch") and buf.kind == HOST and not buf.registered:
+        if buf is not None and (reads or writes) and op.name in ("gpu.launch_func", "gpu.launch") and buf.kind == HOST and not buf.registered:
             self.report(Hazard(HOST_MEMORY_IN_KERNEL, op, root, buf.op, writes))
-        if tracked and reads and not writes and not handed and not buf.written and buf.kind != HOST:
+        if buf is not None and reads and not writes and not handed and not buf.written and buf.kind != HOST:
             self.report(Hazard(UNINITIALIZED, op, root, buf.op))
-        if tracked and handed:
+        if buf is not None and handed:
             buf.written = True
         if not (reads or writes):
             return
@@ -290,7 +291,7 @@ class BlockFollower:
                 continue  # a synchronous free waits for the device (cudaFree synchronizes)
             self.report(Hazard(kind, op, root, other.op, writes))
         node.accesses[root] = node.accesses.get(root, False) or writes
-        if tracked:
+        if buf is not None:
             if writes and op.name != "gpu.alloc":
                 buf.written = True
             if op.name == "gpu.dealloc":

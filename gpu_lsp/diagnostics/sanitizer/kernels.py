@@ -5,17 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.rules._util import ALIAS_OPS, buffer_value, is_memref
+from gpu_lsp.ir.accesses import READS, WRITES
 from gpu_lsp.ir.core import Block, Operation, Value
-
-# Memref operand index of the ops that read / write through a memref.
-READS = {
-    "memref.load": 0, "vector.load": 0, "vector.transfer_read": 0, "vector.maskedload": 0, "memref.copy": 0,
-    "gpu.subgroup_mma_load_matrix": 0, "memref.atomic_rmw": 1, "memref.generic_atomic_rmw": 0,
-}
-WRITES = {
-    "memref.store": 1, "vector.store": 1, "vector.transfer_write": 1, "vector.maskedstore": 0, "memref.copy": 1,
-    "gpu.subgroup_mma_store_matrix": 1, "memref.atomic_rmw": 1, "memref.generic_atomic_rmw": 0,
-}
 
 # Taint levels: how far a value may differ between the threads of a block.
 UNIFORM, PER_SUBGROUP, PER_THREAD = 0, 1, 2

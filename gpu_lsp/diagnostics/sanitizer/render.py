@@ -9,7 +9,7 @@ import shutil
 import subprocess
 
 from gpu_lsp.diagnostics.model import Diagnostic
-from gpu_lsp.diagnostics.sanitizer.graph import AsyncGraph, Node
+from gpu_lsp.diagnostics.sanitizer.graph import AsyncGraph, GraphNode
 from gpu_lsp.diagnostics.sanitizer.streams import HOST_LANE
 
 COLOURS = {"race": "#d62728", "leak": "#ff7f0e", "other": "#9467bd"}
@@ -29,7 +29,7 @@ def _hazard_kind(d: Diagnostic) -> str:
     return "race" if d.code in ("GPU410", "GPU411", "GPU208") else "other"
 
 
-def hazard_colour(node: Node) -> str | None:
+def hazard_colour(node: GraphNode) -> str | None:
     """Red for races and lifetime faults, orange for leaked tokens and buffers, purple for other hazards."""
     kinds = {_hazard_kind(d) for d in node.hazards}
     return next((COLOURS[k] for k in ("race", "leak", "other") if k in kinds), None)
@@ -102,7 +102,7 @@ def layout_svg(g: AsyncGraph) -> str:
     """An SVG of one graph: a column per lane (host first, then streams), a row per op in program order."""
     lanes = sorted({n.stream for n in g.nodes})
     column = {lane: i for i, lane in enumerate(lanes)}
-    pos: dict[str, tuple[float, float]] = {}
+    pos: dict[str, tuple[int, int]] = {}
     for row, n in enumerate(g.nodes):
         pos[n.id] = (LEFT + column[n.stream] * LANE_W, TOP + row * ROW_H)
     width = LEFT * 2 + max(1, len(lanes)) * LANE_W

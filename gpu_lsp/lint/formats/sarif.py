@@ -94,7 +94,7 @@ def document(reports: list[FileReport], context: Context) -> dict:
     extra = sorted({d.code for r in reports for d in r.diagnostics} - known)
     rules.extend(rule_info(code) for code in extra)
     index = {rule.code: i for i, rule in enumerate(rules)}
-    results = []
+    results: list[dict] = []
     for report in reports:
         if not report.diagnostics:
             continue
