@@ -189,8 +189,8 @@ class LaunchFuncView:
 
     @property
     def dynamic_shared_memory_size(self) -> Value | None:
-        seg = self._seg(10)
-        return seg[0] if seg else None
+        values = (self.segments or {}).get("dynamicSharedMemorySize")
+        return values[0] if values else None
 
     @property
     def kernel_operands(self) -> list[Value]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import NoReturn
 
 from lark.lexer import Token
 
@@ -218,21 +219,21 @@ class Cursor:
             return self.end_pos, self.end_pos
         return item_start(item), item_end(item)
 
-    def fail(self, message: str, item=None, custom: bool = True):
+    def fail(self, message: str, item=None, custom: bool = True) -> NoReturn:
         if item is None:
             start, end = self.here()
         else:
             start, end = item_start(item), item_end(item)
         raise FormatError(message, start, end, custom)
 
-    def expected(self, what: str):
+    def expected(self, what: str) -> NoReturn:
         self.fail(f"expected {what}")
 
     def fail_at_name(self, message: str):
         """An error of the op's own parser reported at its name (`parser.getNameLoc()`)."""
         raise FormatError(message, *self.ctx.name_range)
 
-    def expected_by_parser(self, what: str):
+    def expected_by_parser(self, what: str) -> NoReturn:
         """An error of upstream's generic parser (token, operand, type, attribute, region)."""
         self.fail(f"expected {what}", custom=False)
 

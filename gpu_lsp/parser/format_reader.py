@@ -234,7 +234,7 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
         tok = c.peek()
         # A keyword, or the same word as a string (`arith.cmpi "eq", ...`).
         word = tok.value[1:-1] if c.is_token("STRING") else tok.value if c.is_token("BARE") or c.is_token("TYPE") else None
-        if word not in enum.cases:
+        if word is None or word not in enum.cases:
             c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}")
         c.next()
         return enum.attribute(word)
@@ -336,10 +336,8 @@ def _finish(st: OpState, fs: FormatState) -> None:
                 ref.type = types[k]
         st.refs.extend(refs)
     for arg in op.results or ():
-        types = fs.types.get(arg.name)
-        if types is None:
-            types = [T.UNKNOWN] if arg.kind == SINGLE else []
-        st.result_types.extend(types)
+        found = fs.types.get(arg.name)
+        st.result_types.extend(found if found is not None else [T.UNKNOWN] if arg.kind == SINGLE else [])
     if op.has("attr_sized_operands"):
         sizes = tuple(len(fs.operands.get(arg.name, [])) for arg in op.operands or ())
         st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, sizes)

@@ -945,7 +945,7 @@ class FunctionEmitter:
 
     def _atomic_rmw(self, op: Operation) -> None:
         value, mem, *idx = op.operands
-        kind = ENUMS["AtomicRMWKindAttr"].case(op.get_attr("kind"))
+        kind = ENUMS["AtomicRMWKindAttr"].case(op.get_attr("kind")) or ""
         ty = value.type
         ct = scalar_ctype(ty, op)
         ptr = f"&{self._address(mem, idx)}"

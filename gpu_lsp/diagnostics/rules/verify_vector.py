@@ -36,9 +36,10 @@ def _index_count(op: Operation, base: int, trailing: int | None, ctx: RuleContex
         return None
     # The custom form writes the indices in brackets right after the base: `%m[%i, %j]`.
     spans = op.operand_spans
-    if spans[base] is None:
+    base_span = spans[base]
+    if base_span is None:
         return None
-    close = ctx.text.find("]", spans[base].range.end)
+    close = ctx.text.find("]", base_span.range.end)
     return sum(1 for span in spans[base + 1 :] if span is not None and span.range.start < close)
 
 
