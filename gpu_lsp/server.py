@@ -164,6 +164,11 @@ class GpuLanguageServer(LanguageServer):
         items = diagnostics_json(snap, SeverityOverrides(settings.severity))
         return snap.version, publish_message(doc.uri, snap.version, items), snap
 
+    def _open_step(self, doc: Document) -> bool:
+        """`doc.analyse_step()` under the heap policy of an open."""
+        with self.heap.open_step(len(doc.text)):
+            return doc.analyse_step()
+
     def _after_publish(self, snap: Snapshot, settle: bool) -> None:
         """Heap upkeep on the analysis thread, once the client has its diagnostics."""
         if settle:
@@ -179,9 +184,12 @@ class GpuLanguageServer(LanguageServer):
         if doc is None:
             return
         if not settle:  # a large document being opened: requests run between the steps
-            while not await self.in_analysis(doc.analyse_step):
+            while not await self.in_analysis(self._open_step, doc):
                 if doc.closed:
                     return
+            child = await self.in_analysis(lambda: doc.lint_in_child(self.settings_for(uri)))
+            if child is not None:  # a large document's lint runs in a child: requests are answered meanwhile
+                await asyncio.get_running_loop().run_in_executor(None, child.wait)
         result = await self.in_analysis(self._diagnostics_payload, doc, settle)
         self._show_config_problems()
         if result is None or doc.closed or self.store.get(uri) is not doc:

@@ -142,9 +142,10 @@ class IncrementalLinter:
         # unit changes) and that unit's anchor base at the time.
         self.chunks: list[tuple[list[Part], list[tuple[Diagnostic, Operation | None, int]]]] | None = None
 
-    def full(self, parsed: ParsedFile, settings: object | None, key: tuple) -> LintResult:
-        """`lint_parsed`, remembering the rule diagnostics of each unit."""
-        result = lint_parsed(parsed, settings)
+    def full(self, parsed: ParsedFile, settings: object | None, key: tuple, found: list[Diagnostic] | None = None) -> LintResult:
+        """`lint_parsed` (or `found`, its result computed elsewhere), remembering the rule
+        diagnostics of each unit."""
+        result = found if found is not None else lint_parsed(parsed, settings)
         self.key = key
         self.chunks = None
         if _has_directives(parsed):
