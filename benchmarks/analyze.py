@@ -6,8 +6,9 @@ Not a test. Run from the repository root:
 
 The input is generated into benchmarks/_data/ (git-ignored) with ../shared/tools/gen_gpu_mlir.py.
 The oracle figure comes from ../shared/tools/oracle.py (numba-cuda-mlir) when it is installed.
-Targets: the rules together cost less than the parse; the whole stays within 30x of the oracle;
-the sanitizer rules (GPU41x) add at most 25% to the rest.
+Targets: the rules together cost less than the parse; the whole stays within 25x of the oracle
+(issue #11); the sanitizer rules (GPU41x) add at most 25% to the rest. The collector is paused
+during each run, as `analysis.lint_text` (gpu-lint) pauses it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from gpu_lsp.diagnostics import suppression  # noqa: E402
 from gpu_lsp.diagnostics.context import RuleContext  # noqa: E402
 from gpu_lsp.diagnostics.registry import Phase, load_rules  # noqa: E402
 from gpu_lsp.diagnostics.rule_engine import run_rules  # noqa: E402
+from gpu_lsp.gcpause import paused_gc  # noqa: E402
 from gpu_lsp.parser.api import parse  # noqa: E402
 from gpu_lsp.text import LineIndex  # noqa: E402
 
@@ -64,6 +66,12 @@ def oracle_ms(path: Path, runs: int) -> float | None:
 
 
 def one_run(text: str) -> dict[str, float]:
+    """One parse and lint, timed by part, with the collector paused as `analysis.lint_text` pauses it."""
+    with paused_gc():
+        return _timed_parts(text)
+
+
+def _timed_parts(text: str) -> dict[str, float]:
     rules = [r for r in load_rules().values() if r.check is not None]
     upstream = [r for r in rules if r.upstream]
     sanitizer = [r for r in rules if r.module.startswith(SANITIZER)]
@@ -118,7 +126,7 @@ def main() -> int:
     else:
         ratio = total / oracle
         print(f"oracle           {oracle:8.1f} ms parse+verify (upstream MLIR)")
-        print(f"ratio            {ratio:8.1f}x the oracle ({'within' if ratio <= 30 else 'OVER'} the 30x target)")
+        print(f"ratio            {ratio:8.1f}x the oracle ({'within' if ratio <= 25 else 'OVER'} the 25x target; lint_text: {end_to_end / oracle:.1f}x)")
     return 0
 
 
