@@ -183,12 +183,18 @@ class GpuLanguageServer(LanguageServer):
         doc = self.store.get(uri)
         if doc is None:
             return
+        opening = False
         if not settle:  # a large document being opened: requests run between the steps
             while not await self.in_analysis(self._open_step, doc):
+                opening = True
                 if doc.closed:
                     return
-            child = await self.in_analysis(lambda: doc.lint_in_child(self.settings_for(uri)))
-            if child is not None:  # a large document's lint runs in a child: requests are answered meanwhile
+        if settle or opening:
+            # A large document's full lint (the open's, or the idle one) runs in a child process:
+            # requests and keystrokes are answered meanwhile.
+            start = doc.settle_in_child if settle else doc.lint_in_child
+            child = await self.in_analysis(lambda: start(self.settings_for(uri)))
+            if child is not None:
                 await asyncio.get_running_loop().run_in_executor(None, child.wait)
         result = await self.in_analysis(self._diagnostics_payload, doc, settle)
         self._show_config_problems()

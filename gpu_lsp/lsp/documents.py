@@ -186,13 +186,10 @@ class Document:
         partial = self.partial
         parsed, reused = self._parse(text, full, window, base_length)
         lint = None
-        child, self._child = self._child, None
-        if child is not None:
-            if child[0] is text and child[1] == key:
-                lint = self._diagnose(parsed, lint_settings, key, child[2].wait())
-            else:
-                child[2].cancel()
-        if not full:
+        found = self._child_result(text, key)
+        if found is not None:
+            lint = self._diagnose(parsed, lint_settings, key, found)
+        elif not full:
             try:
                 lint = self._linter.quick(parsed, lint_settings, key)
             except Exception:
@@ -239,13 +236,9 @@ class Document:
         if self.snapshot is not None and self.snapshot.text is text:
             return None
         parsed = progress.result()
-        child = lint_child.start(parsed, lint_settings)
-        if child is None:
-            return None
-        if self._child is not None:
-            self._child[2].cancel()
-        self._child = (text, lint_key(lint_settings), child)
-        self._show_partial(version, text, lines, parsed)
+        child = self._start_child(text, parsed, lint_settings)
+        if child is not None:
+            self._show_partial(version, text, lines, parsed)
         return child
 
     def _show_partial(self, version: int, text: str, lines: LineTable, parsed: ParsedFile) -> None:
@@ -267,14 +260,44 @@ class Document:
             return None
         return snap if offset < progress.parsed_to else None
 
+    def settle_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
+        """Start the full lint that `settle` will take in a child process, for a large document
+        (the analysis thread stays free for the next keystroke); None when `settle` lints here."""
+        snap = self.snapshot
+        if snap is None or snap.complete or snap.text is not self.text or len(snap.text) < PROGRESSIVE_SIZE:
+            return None
+        return self._start_child(snap.text, snap.parsed, lint_settings)
+
     def settle(self, lint_settings: object | None = None) -> bool:
         """Replace a quick lint of the current snapshot by a full one; whether anything changed."""
         snap = self.snapshot
-        if snap is None or snap.complete or snap.text is not self.text:
-            return False
+        key = lint_key(lint_settings)
+        stale = self._child is not None and self._child[0] is not self.text
+        found = self._child_result(self.text, key)
+        if stale or snap is None or snap.complete or snap.text is not self.text:
+            return False  # (a child of an older text: the next idle moment settles this one)
         before = snap.diagnostics
-        snap.lint = self._diagnose(snap.parsed, lint_settings, lint_key(lint_settings))
+        snap.lint = self._diagnose(snap.parsed, lint_settings, key, found)
         return snap.diagnostics != before
+
+    def _start_child(self, text: str, parsed: ParsedFile, lint_settings: object | None) -> lint_child.ChildLint | None:
+        child = lint_child.start(parsed, lint_settings)
+        if child is not None:
+            if self._child is not None:
+                self._child[2].cancel()
+            self._child = (text, lint_key(lint_settings), child)
+        return child
+
+    def _child_result(self, text: str, key: tuple) -> list[Diagnostic] | None:
+        """The diagnostics of the child lint of `text` with these settings (waiting for it), or
+        None; a child of another text or settings is stopped."""
+        child, self._child = self._child, None
+        if child is None:
+            return None
+        if child[0] is text and child[1] == key:
+            return child[2].wait()
+        child[2].cancel()
+        return None
 
     def _diagnose(self, parsed: ParsedFile, lint_settings: object | None, key: tuple, found: list[Diagnostic] | None = None) -> LintResult:
         try:

@@ -29,30 +29,36 @@ TIMEOUT_S = 300.0
 
 
 class ChildLint:
-    """The lint of one parse running in a child process."""
+    """The lint of one parse running in a child process. Whoever starts one waits for it
+    (`wait`, which also reaps the child); `cancel` may come from another thread meanwhile."""
 
     def __init__(self, pid: int, fd: int, parsed: ParsedFile) -> None:
         self.pid = pid
         self._fd = fd
         self._parsed = parsed
-        self._lock = threading.Lock()
+        self._waiting = threading.Lock()  # one collector at a time
+        self._reaping = threading.Lock()  # no signal to a pid once reaped (it may be reused)
+        self._reaped = False
+        self._cancelled = False
         self._finished = False
         self._result: list[Diagnostic] | None = None
 
     def wait(self) -> list[Diagnostic] | None:
-        """The diagnostics of `lint_parsed`, or None when the child failed; blocks until it ends."""
-        with self._lock:
+        """The diagnostics of `lint_parsed`, or None when the child failed or was cancelled;
+        blocks until the child ends."""
+        with self._waiting:
             if not self._finished:
-                self._finished = True
                 self._result = self._collect()
+                self._finished = True
             return self._result
 
     def cancel(self) -> None:
-        """Stop the child (its result is no longer wanted)."""
-        with self._lock:
-            if not self._finished:
-                self._finished = True
-                self._kill()
+        """Stop the child: its result is no longer wanted (`wait` then gives None)."""
+        self._cancelled = True
+        with self._reaping:
+            if not self._reaped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
 
     def _collect(self) -> list[Diagnostic] | None:
         chunks: list[bytes] = []
@@ -61,30 +67,23 @@ class ChildLint:
                 ready, _, _ = select.select([self._fd], [], [], TIMEOUT_S)
                 if not ready:
                     log.warning("the lint child %d timed out; linting in process", self.pid)
-                    self._kill()
-                    return None
+                    self.cancel()
+                    break
                 data = os.read(self._fd, 1 << 20)
                 if not data:
                     break
                 chunks.append(data)
         finally:
-            self._close()
-        _, status = os.waitpid(self.pid, 0)
+            os.close(self._fd)
+            with self._reaping:
+                _, status = os.waitpid(self.pid, 0)
+                self._reaped = True
+        if self._cancelled:
+            return None
         if status != 0 or not chunks:
             log.warning("the lint child %d failed (status %d); linting in process", self.pid, status)
             return None
         return decode(self._parsed, pickle.loads(b"".join(chunks)))
-
-    def _kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        self._close()
-        os.waitpid(self.pid, 0)
-
-    def _close(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
 
 
 def encode(parsed: ParsedFile, found: list[Diagnostic]) -> list[Diagnostic | tuple[int, int]]:

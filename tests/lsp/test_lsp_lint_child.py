@@ -72,3 +72,34 @@ def test_an_edit_before_the_child_ends_drops_its_result(small_progressive) -> No
     snap = doc.analysed(settings)
     assert snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
     assert child.wait() is None, "cancelled"
+
+
+def _typed(text: str, settings: Settings) -> Document:
+    """A document analysed, then edited inside one function: its lint is a quick one."""
+    doc = Document("file:///large.mlir", text, 1)
+    doc.analysed(settings)
+    at = text.index("arith.constant 32") + len("arith.constant 3")
+    doc.replace(at, at + 1, "7", 2)
+    assert not doc.analysed(settings).complete
+    return doc
+
+
+def test_the_idle_full_lint_runs_in_a_child(small_progressive) -> None:
+    settings = Settings()
+    doc = _typed(generated("inline", 200), settings)
+    child = doc.settle_in_child(settings)
+    assert child is not None
+    child.wait()
+    doc.settle(settings)
+    snap = doc.snapshot
+    assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
+
+
+def test_an_idle_lint_child_of_an_older_text_settles_nothing(small_progressive) -> None:
+    settings = Settings()
+    doc = _typed(generated("inline", 200), settings)
+    child = doc.settle_in_child(settings)
+    assert child is not None
+    doc.replace(0, 0, "\n", 3)
+    assert doc.settle(settings) is False and child.wait() is None
+    assert not doc.analysed(settings).complete
