@@ -314,8 +314,9 @@ def did_change_watched_files(ls: GpuLanguageServer, params: types.DidChangeWatch
 
 
 def _warm_up() -> None:
-    """Load the grammar, the op registry and the rules before the first document arrives."""
-    from gpu_lsp.lsp import engine
+    """Load the grammar, the op registry, the rules and the position features before the first
+    document arrives (a request during the open of a large document must not wait for imports)."""
+    from gpu_lsp.lsp import completion, engine, hover, navigation  # noqa: F401
 
     engine.diagnose(engine.parse_document("func.func @f() {\n  return\n}\n"))
 
