@@ -16,6 +16,7 @@ from typing import Any
 
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.lsp import engine, lint_child
+from gpu_lsp.lsp.index import document_index
 from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintResult
 from gpu_lsp.lsp.positions import UTF16, LineTable
 from gpu_lsp.parser.api import ParsedFile
@@ -239,6 +240,7 @@ class Document:
         child = self._start_child(text, parsed, lint_settings)
         if child is not None:
             self._show_partial(version, text, lines, parsed)
+            document_index(self.partial)  # while the child lints: requests find it, and so does `analysed`
         return child
 
     def _show_partial(self, version: int, text: str, lines: LineTable, parsed: ParsedFile) -> None:

@@ -81,14 +81,16 @@ def _inside(d: Diagnostic, start: int, end: int) -> bool:
 
 class Part:
     """Diagnostics of one unit as linted when its anchor base was `base` (or, without a unit,
-    diagnostics with current offsets). `derived` keeps what consumers computed from them."""
+    diagnostics with current offsets). `derived` keeps what consumers computed from them.
+    The unit's `interface` is computed when an edit first asks for it: a replaced unit is
+    detached from the IR, never changed, so it still tells what it was."""
 
-    __slots__ = ("op", "base", "start", "end", "interface", "items", "derived")
+    __slots__ = ("op", "base", "start", "end", "_interface", "items", "derived")
 
-    def __init__(self, op: Operation | None, items: list[Diagnostic], interface_: tuple = ()) -> None:
+    def __init__(self, op: Operation | None, items: list[Diagnostic], interface_: tuple | None = None) -> None:
         self.op = op
         self.items = items
-        self.interface = interface_
+        self._interface = interface_
         self.derived: dict[Any, Any] = {}
         if op is not None:
             rng = op.range
@@ -96,6 +98,12 @@ class Part:
             self.start, self.end = rng.start, rng.end
         else:
             self.base = self.start = self.end = 0
+
+    @property
+    def interface(self) -> tuple:
+        if self._interface is None:
+            self._interface = interface(self.op) if self.op is not None else ()
+        return self._interface
 
     @property
     def delta(self) -> int:
@@ -203,7 +211,7 @@ class IncrementalLinter:
                     for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings))
                     if rng.start <= d.range.start <= rng.end and enabled(d.code)
                 ]
-                parts[i] = Part(op, found, interface(op))
+                parts[i] = Part(op, found, faces.get(i))
             chunks.append((parts, others))
         self.chunks = chunks
         return self._result(parsed, chunks, False, enabled)
@@ -232,7 +240,7 @@ class IncrementalLinter:
             units = units_of(chunk)
             if any(op.span is None for op in units):
                 return None
-            chunks.append(([Part(op, [], interface(op)) for op in units], []))
+            chunks.append(([Part(op, []) for op in units], []))
             bounds.append([u.anchor.base + u.span.start for u in units])
         for d in result:
             if id(d) in parser_diags:
