@@ -50,7 +50,8 @@ def generate(lines: int) -> Path:
     return path
 
 
-def oracle_ms(path: Path, runs: int) -> float | None:
+def oracle_ms(path: Path, runs: int) -> tuple[float, float] | None:
+    """The oracle's parse+verify: (median, best) of `runs` runs."""
     tool = SHARED / "tools" / "oracle.py"
     try:
         proc = subprocess.run(
@@ -61,8 +62,8 @@ def oracle_ms(path: Path, runs: int) -> float | None:
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    m = re.search(r"([0-9.]+) ms parse\+verify", proc.stdout)
-    return float(m.group(1)) if m else None
+    m = re.search(r"([0-9.]+) ms parse\+verify .*?min ([0-9.]+)", proc.stdout)
+    return (float(m.group(1)), float(m.group(2))) if m else None
 
 
 def one_run(text: str) -> dict[str, float]:
@@ -120,13 +121,16 @@ def main() -> int:
     print(f"sanitizer GPU41x {med['sanitizer']:8.1f} ms  (+{100 * med['sanitizer'] / rest:.1f}% on the rest; target 25%)")
     print(f"rules together   {rules:8.1f} ms  ({'less' if rules < med['parse'] else 'MORE'} than the parse: {rules / med['parse']:.2f}x)")
     print(f"total            {total:8.1f} ms  (lint_text end to end: {end_to_end:.1f} ms)")
+    best = min(sum(s.values()) for s in samples)
     oracle = oracle_ms(path, args.runs)
     if oracle is None:
         print("oracle           n/a (numba-cuda-mlir not installed)")
     else:
-        ratio = total / oracle
-        print(f"oracle           {oracle:8.1f} ms parse+verify (upstream MLIR)")
-        print(f"ratio            {ratio:8.1f}x the oracle ({'within' if ratio <= 25 else 'OVER'} the 25x target; lint_text: {end_to_end / oracle:.1f}x)")
+        median, fastest = oracle
+        ratio = total / median
+        print(f"oracle           {median:8.1f} ms parse+verify (upstream MLIR; best {fastest:.1f} ms)")
+        print(f"ratio            {ratio:8.1f}x the oracle, median to median ({'within' if ratio <= 25 else 'OVER'} the 25x target)")
+        print(f"best of {args.runs}        {best / fastest:8.1f}x ({best:.1f} ms against {fastest:.1f} ms; lint_text: {end_to_end / median:.1f}x)")
     return 0
 
 
