@@ -146,7 +146,7 @@ class GpuLanguageServer(LanguageServer):
 
     # --- diagnostics -------------------------------------------------------------------------
 
-    def _diagnostics_payload(self, doc: Document, settle: bool = False) -> tuple[int, str, Snapshot] | None:
+    def _diagnostics_payload(self, doc: Document, settle: bool = False, child: Any = None) -> tuple[int, str, Snapshot] | None:
         """(version, the publishDiagnostics message, the snapshot) for the current text."""
         from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, publish_message
 
@@ -155,7 +155,7 @@ class GpuLanguageServer(LanguageServer):
         settings = self.settings_for(doc.uri)
         if settle:
             snap = doc.snapshot
-            changed = snap is not None and snap.text is doc.text and doc.settle(settings)
+            changed = snap is not None and snap.text is doc.text and doc.settle(settings, child)
             self.heap.idle()
             if not changed:
                 return None
@@ -196,7 +196,7 @@ class GpuLanguageServer(LanguageServer):
             child = await self.in_analysis(lambda: start(self.settings_for(uri)))
             if child is not None:
                 await asyncio.get_running_loop().run_in_executor(None, child.wait)
-        result = await self.in_analysis(self._diagnostics_payload, doc, settle)
+        result = await self.in_analysis(self._diagnostics_payload, doc, settle, child if settle else None)
         self._show_config_problems()
         if result is None or doc.closed or self.store.get(uri) is not doc:
             return

@@ -270,14 +270,18 @@ class Document:
             return None
         return self._start_child(snap.text, snap.parsed, lint_settings)
 
-    def settle(self, lint_settings: object | None = None) -> bool:
-        """Replace a quick lint of the current snapshot by a full one; whether anything changed."""
+    def settle(self, lint_settings: object | None = None, child: lint_child.ChildLint | None = None) -> bool:
+        """Replace a quick lint of the current snapshot by a full one; whether anything changed.
+
+        `child` is the lint `settle_in_child` started for it: when an edit has come since (and
+        stopped it), nothing is settled; the next idle moment settles the new text."""
         snap = self.snapshot
         key = lint_key(lint_settings)
-        stale = self._child is not None and self._child[0] is not self.text
+        if child is not None and (self._child is None or self._child[2] is not child):
+            return False
         found = self._child_result(self.text, key)
-        if stale or snap is None or snap.complete or snap.text is not self.text:
-            return False  # (a child of an older text: the next idle moment settles this one)
+        if snap is None or snap.complete or snap.text is not self.text:
+            return False
         before = snap.diagnostics
         snap.lint = self._diagnose(snap.parsed, lint_settings, key, found)
         return snap.diagnostics != before

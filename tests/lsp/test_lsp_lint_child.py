@@ -90,7 +90,7 @@ def test_the_idle_full_lint_runs_in_a_child(small_progressive) -> None:
     child = doc.settle_in_child(settings)
     assert child is not None
     child.wait()
-    doc.settle(settings)
+    doc.settle(settings, child)
     snap = doc.snapshot
     assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
 
@@ -101,5 +101,17 @@ def test_an_idle_lint_child_of_an_older_text_settles_nothing(small_progressive) 
     child = doc.settle_in_child(settings)
     assert child is not None
     doc.replace(0, 0, "\n", 3)
-    assert doc.settle(settings) is False and child.wait() is None
+    assert doc.settle(settings, child) is False and child.wait() is None
     assert not doc.analysed(settings).complete
+
+
+def test_an_idle_lint_child_stopped_by_an_edit_settles_nothing_after_it(small_progressive) -> None:
+    settings = Settings()
+    doc = _typed(generated("inline", 200), settings)
+    child = doc.settle_in_child(settings)
+    assert child is not None
+    doc.replace(0, 0, "\n", 3)
+    assert not doc.analysed(settings).complete  # the edit's analysis stops the child
+    assert child.wait() is None
+    assert doc.settle(settings, child) is False, "the new text is settled by the next idle moment, not in this thread now"
+    assert not doc.snapshot.complete
