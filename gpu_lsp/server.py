@@ -429,11 +429,9 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot, int] | None:
     doc = ls.store.get(uri)
-    partial = doc.partial if doc is not None else None
+    partial = doc.opening_at(pos.line, pos.character) if doc is not None else None
     if partial is not None:  # the document is being opened: answer from the part parsed so far
-        offset = V.offset_of(partial, pos)
-        if doc.partial_at(offset) is partial:
-            return partial, offset
+        return partial, V.offset_of(partial, pos)
     snap = ls.snapshot_of(uri)
     if snap is None:
         return None

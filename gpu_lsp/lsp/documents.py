@@ -220,10 +220,23 @@ class Document:
         progress = self._progress
         if progress is None or progress.text is not text:
             progress = self._progress = engine.start_document(text)
-        if progress.step(STEP_SEGMENTS, STEP_S):
-            return True  # the parse is complete: `analysed` lints it
+        done = progress.step(STEP_SEGMENTS, STEP_S)
         self._show_partial(version, text, lines, progress.partial())
-        return False
+        return done  # once complete, `analysed` (or `lint_in_child`) lints it
+
+    def opening_at(self, line: int, character: int) -> Snapshot | None:
+        """While a large document is opened: the partial snapshot covering an LSP position,
+        parsing as far as it first (a request never waits for the whole open); None when the
+        document is not being opened."""
+        if self.snapshot is not None or len(self.text) < PROGRESSIVE_SIZE:
+            return None
+        offset = self.lines.offset(self.text, line, character, self.encoding)
+        while True:
+            snap = self.partial_at(offset)
+            if snap is not None:
+                return snap
+            if self.analyse_step():
+                return self.partial_at(offset)
 
     def lint_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
         """Once the open of a large document has parsed it (`analyse_step` returned True), start
