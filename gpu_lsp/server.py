@@ -7,6 +7,8 @@ import functools
 import logging
 import os
 import sys
+import threading
+import time
 import traceback
 import uuid
 from collections.abc import Callable
@@ -31,6 +33,9 @@ log = logging.getLogger("gpu_lsp.server")
 DEBOUNCE_S = 0.01
 # After a quick (one-unit) lint, a full lint once the document has been left alone this long.
 SETTLE_S = 0.75
+# The open of a large document parses on while no other job waits for the analysis thread, this
+# long at most per job (then other documents' jobs get their turn).
+OPEN_SLICE_S = 0.5
 REQUEST_FAILED = -32803
 INVALID_PARAMS = -32602
 CODE_ACTION_KINDS = [
@@ -94,6 +99,8 @@ class GpuLanguageServer(LanguageServer):
         self.encoding = "utf-16"
         self._config_problems: set[str] = set()
         self._unshown_problems: list[str] = []  # found on the analysis thread, shown from the event loop
+        self._queued = 0  # jobs submitted to the analysis thread and not started yet
+        self._queued_lock = threading.Lock()
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -107,7 +114,15 @@ class GpuLanguageServer(LanguageServer):
 
     async def in_analysis(self, fn: Callable, *args) -> Any:
         """Run `fn(*args)` on the analysis thread."""
-        return await asyncio.get_running_loop().run_in_executor(self.analysis, functools.partial(fn, *args))
+
+        def job() -> Any:
+            with self._queued_lock:
+                self._queued -= 1
+            return fn(*args)
+
+        with self._queued_lock:
+            self._queued += 1
+        return await asyncio.get_running_loop().run_in_executor(self.analysis, job)
 
     def capability(self, path: str, default: Any = None) -> Any:
         return get_capability(self.client_capabilities, path, default)
@@ -165,9 +180,15 @@ class GpuLanguageServer(LanguageServer):
         return snap.version, publish_message(doc.uri, snap.version, items), snap
 
     def _open_step(self, doc: Document) -> bool:
-        """`doc.analyse_step()` under the heap policy of an open."""
+        """Steps of the open of `doc` (`analyse_step`, under the heap policy of an open) until it is
+        parsed, another job waits for the analysis thread (a request: it waits one step at most)
+        or `OPEN_SLICE_S` has passed; whether the parse is complete."""
+        deadline = time.perf_counter() + OPEN_SLICE_S
         with self.heap.open_step(len(doc.text)):
-            return doc.analyse_step()
+            while not doc.analyse_step():
+                if self._queued or time.perf_counter() >= deadline:
+                    return False
+            return True
 
     def _after_publish(self, snap: Snapshot, settle: bool) -> None:
         """Heap upkeep on the analysis thread, once the client has its diagnostics."""
