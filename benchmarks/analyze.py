@@ -6,8 +6,9 @@ Not a test. Run from the repository root:
 
 The input is generated into benchmarks/_data/ (git-ignored) with ../shared/tools/gen_gpu_mlir.py.
 The oracle figure comes from ../shared/tools/oracle.py (numba-cuda-mlir) when it is installed.
-Targets: the rules together cost less than the parse; the whole stays within 30x of the oracle;
-the sanitizer rules (GPU41x) add at most 25% to the rest.
+Targets: the rules together cost less than the parse; the whole stays within 25x of the oracle
+(issue #11); the sanitizer rules (GPU41x) add at most 25% to the rest. The collector is paused
+during each run, as `analysis.lint_text` (gpu-lint) pauses it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from gpu_lsp.diagnostics import suppression  # noqa: E402
 from gpu_lsp.diagnostics.context import RuleContext  # noqa: E402
 from gpu_lsp.diagnostics.registry import Phase, load_rules  # noqa: E402
 from gpu_lsp.diagnostics.rule_engine import run_rules  # noqa: E402
+from gpu_lsp.gcpause import paused_gc  # noqa: E402
 from gpu_lsp.parser.api import parse  # noqa: E402
 from gpu_lsp.text import LineIndex  # noqa: E402
 
@@ -48,7 +50,8 @@ def generate(lines: int) -> Path:
     return path
 
 
-def oracle_ms(path: Path, runs: int) -> float | None:
+def oracle_ms(path: Path, runs: int) -> tuple[float, float] | None:
+    """The oracle's parse+verify: (median, best) of `runs` runs."""
     tool = SHARED / "tools" / "oracle.py"
     try:
         proc = subprocess.run(
@@ -59,11 +62,17 @@ def oracle_ms(path: Path, runs: int) -> float | None:
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    m = re.search(r"([0-9.]+) ms parse\+verify", proc.stdout)
-    return float(m.group(1)) if m else None
+    m = re.search(r"([0-9.]+) ms parse\+verify .*?min ([0-9.]+)", proc.stdout)
+    return (float(m.group(1)), float(m.group(2))) if m else None
 
 
 def one_run(text: str) -> dict[str, float]:
+    """One parse and lint, timed by part, with the collector paused as `analysis.lint_text` pauses it."""
+    with paused_gc():
+        return _timed_parts(text)
+
+
+def _timed_parts(text: str) -> dict[str, float]:
     rules = [r for r in load_rules().values() if r.check is not None]
     upstream = [r for r in rules if r.upstream]
     sanitizer = [r for r in rules if r.module.startswith(SANITIZER)]
@@ -112,13 +121,16 @@ def main() -> int:
     print(f"sanitizer GPU41x {med['sanitizer']:8.1f} ms  (+{100 * med['sanitizer'] / rest:.1f}% on the rest; target 25%)")
     print(f"rules together   {rules:8.1f} ms  ({'less' if rules < med['parse'] else 'MORE'} than the parse: {rules / med['parse']:.2f}x)")
     print(f"total            {total:8.1f} ms  (lint_text end to end: {end_to_end:.1f} ms)")
+    best = min(sum(s.values()) for s in samples)
     oracle = oracle_ms(path, args.runs)
     if oracle is None:
         print("oracle           n/a (numba-cuda-mlir not installed)")
     else:
-        ratio = total / oracle
-        print(f"oracle           {oracle:8.1f} ms parse+verify (upstream MLIR)")
-        print(f"ratio            {ratio:8.1f}x the oracle ({'within' if ratio <= 30 else 'OVER'} the 30x target)")
+        median, fastest = oracle
+        ratio = total / median
+        print(f"oracle           {median:8.1f} ms parse+verify (upstream MLIR; best {fastest:.1f} ms)")
+        print(f"ratio            {ratio:8.1f}x the oracle, median to median ({'within' if ratio <= 25 else 'OVER'} the 25x target)")
+        print(f"best of {args.runs}        {best / fastest:8.1f}x ({best:.1f} ms against {fastest:.1f} ms; lint_text: {end_to_end / median:.1f}x)")
     return 0
 
 

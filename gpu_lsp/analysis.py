@@ -61,7 +61,16 @@ def lint_chunk(chunk: Chunk, text: str | None = None, settings: object | None = 
 
 
 def lint_parsed(parsed: ParsedFile, settings: object | None = None) -> list[Diagnostic]:
-    """Every diagnostic of a parsed file after suppression comments and select/ignore, sorted."""
+    """Every diagnostic of a parsed file after suppression comments and select/ignore, sorted.
+
+    The cyclic collector is paused meanwhile: the rules make short-lived objects only, and a
+    collection would scan the whole IR (a second or more at 100k lines).
+    """
+    with paused_gc():
+        return _lint_parsed(parsed, settings)
+
+
+def _lint_parsed(parsed: ParsedFile, settings: object | None) -> list[Diagnostic]:
     selection = Selection.of(settings)
     version = version_of(settings)
     text = parsed.text

@@ -7,6 +7,8 @@ import functools
 import logging
 import os
 import sys
+import threading
+import time
 import traceback
 import uuid
 from collections.abc import Callable
@@ -31,6 +33,9 @@ log = logging.getLogger("gpu_lsp.server")
 DEBOUNCE_S = 0.01
 # After a quick (one-unit) lint, a full lint once the document has been left alone this long.
 SETTLE_S = 0.75
+# The open of a large document parses on while no other job waits for the analysis thread, this
+# long at most per job (then other documents' jobs get their turn).
+OPEN_SLICE_S = 0.5
 REQUEST_FAILED = -32803
 INVALID_PARAMS = -32602
 CODE_ACTION_KINDS = [
@@ -94,6 +99,8 @@ class GpuLanguageServer(LanguageServer):
         self.encoding = "utf-16"
         self._config_problems: set[str] = set()
         self._unshown_problems: list[str] = []  # found on the analysis thread, shown from the event loop
+        self._queued = 0  # jobs submitted to the analysis thread and not started yet
+        self._queued_lock = threading.Lock()
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -107,7 +114,15 @@ class GpuLanguageServer(LanguageServer):
 
     async def in_analysis(self, fn: Callable, *args) -> Any:
         """Run `fn(*args)` on the analysis thread."""
-        return await asyncio.get_running_loop().run_in_executor(self.analysis, functools.partial(fn, *args))
+
+        def job() -> Any:
+            with self._queued_lock:
+                self._queued -= 1
+            return fn(*args)
+
+        with self._queued_lock:
+            self._queued += 1
+        return await asyncio.get_running_loop().run_in_executor(self.analysis, job)
 
     def capability(self, path: str, default: Any = None) -> Any:
         return get_capability(self.client_capabilities, path, default)
@@ -146,7 +161,7 @@ class GpuLanguageServer(LanguageServer):
 
     # --- diagnostics -------------------------------------------------------------------------
 
-    def _diagnostics_payload(self, doc: Document, settle: bool = False) -> tuple[int, str, Snapshot] | None:
+    def _diagnostics_payload(self, doc: Document, settle: bool = False, child: Any = None) -> tuple[int, str, Snapshot] | None:
         """(version, the publishDiagnostics message, the snapshot) for the current text."""
         from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, publish_message
 
@@ -155,7 +170,7 @@ class GpuLanguageServer(LanguageServer):
         settings = self.settings_for(doc.uri)
         if settle:
             snap = doc.snapshot
-            changed = snap is not None and snap.text is doc.text and doc.settle(settings)
+            changed = snap is not None and snap.text is doc.text and doc.settle(settings, child)
             self.heap.idle()
             if snap is None or not changed:
                 return None
@@ -163,6 +178,17 @@ class GpuLanguageServer(LanguageServer):
             snap = doc.analysed(settings)
         items = diagnostics_json(snap, SeverityOverrides(settings.severity))
         return snap.version, publish_message(doc.uri, snap.version, items), snap
+
+    def _open_step(self, doc: Document) -> bool:
+        """Steps of the open of `doc` (`analyse_step`, under the heap policy of an open) until it is
+        parsed, another job waits for the analysis thread (a request: it waits one step at most)
+        or `OPEN_SLICE_S` has passed; whether the parse is complete."""
+        deadline = time.perf_counter() + OPEN_SLICE_S
+        with self.heap.open_step(len(doc.text)):
+            while not doc.analyse_step():
+                if self._queued or time.perf_counter() >= deadline:
+                    return False
+            return True
 
     def _after_publish(self, snap: Snapshot, settle: bool) -> None:
         """Heap upkeep on the analysis thread, once the client has its diagnostics."""
@@ -178,11 +204,20 @@ class GpuLanguageServer(LanguageServer):
         doc = self.store.get(uri)
         if doc is None:
             return
+        opening = False
         if not settle:  # a large document being opened: requests run between the steps
-            while not await self.in_analysis(doc.analyse_step):
+            while not await self.in_analysis(self._open_step, doc):
+                opening = True
                 if doc.closed:
                     return
-        result = await self.in_analysis(self._diagnostics_payload, doc, settle)
+        if settle or opening:
+            # A large document's full lint (the open's, or the idle one) runs in a child process:
+            # requests and keystrokes are answered meanwhile.
+            start = doc.settle_in_child if settle else doc.lint_in_child
+            child = await self.in_analysis(lambda: start(self.settings_for(uri)))
+            if child is not None:
+                await asyncio.get_running_loop().run_in_executor(None, child.wait)
+        result = await self.in_analysis(self._diagnostics_payload, doc, settle, child if settle else None)
         self._show_config_problems()
         if result is None or doc.closed or self.store.get(uri) is not doc:
             return
@@ -302,8 +337,9 @@ def did_change_watched_files(ls: GpuLanguageServer, params: types.DidChangeWatch
 
 
 def _warm_up() -> None:
-    """Load the grammar, the op registry and the rules before the first document arrives."""
-    from gpu_lsp.lsp import engine
+    """Load the grammar, the op registry, the rules and the position features before the first
+    document arrives (a request during the open of a large document must not wait for imports)."""
+    from gpu_lsp.lsp import completion, engine, hover, navigation  # noqa: F401
 
     engine.diagnose(engine.parse_document("func.func @f() {\n  return\n}\n"))
 
@@ -416,11 +452,9 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot, int] | None:
     doc = ls.store.get(uri)
-    partial = doc.partial if doc is not None else None
-    if doc is not None and partial is not None:  # the document is being opened: answer from the part parsed so far
-        offset = V.offset_of(partial, pos)
-        if doc.partial_at(offset) is partial:
-            return partial, offset
+    partial = doc.opening_at(pos.line, pos.character) if doc is not None else None
+    if partial is not None:  # the document is being opened: answer from the part parsed so far
+        return partial, V.offset_of(partial, pos)
     snap = ls.snapshot_of(uri)
     if snap is None:
         return None

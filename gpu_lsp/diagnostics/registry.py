@@ -60,6 +60,8 @@ class Rule:
     `check` takes `(ctx)` for a whole-chunk rule, or `(op, ctx)` for a per-op rule
     (one whose `ops` names the operations it looks at), and yields Violations.
     `upstream` marks what mlir-opt itself reports (GPU0xx/GPU1xx parity).
+    `traits` narrows a check of every op (`ops=("*",)`) to the ops whose definition has all
+    of these traits (`has_trait`); the engine decides it once per op name.
     """
 
     code: str
@@ -73,6 +75,7 @@ class Rule:
     phase: Phase = Phase.LINT
     stage: Stage = Stage.ENTRANCE
     checked_by: str = ""  # where diagnostics of a rule without a check function come from
+    traits: tuple[str, ...] = ()
     module: str = field(default="", compare=False)
 
     @property
@@ -145,8 +148,11 @@ def rule(
     upstream: bool = False,
     phase: Phase | None = None,
     stage: Stage = Stage.ENTRANCE,
+    traits: tuple[str, ...] = (),
 ):
     """Decorator registering a check function (its docstring is the rule's documentation)."""
+    if traits and tuple(ops) != (ANY_OP,):
+        raise ValueError(f"rule {code}: traits narrow a check of every op (ops=({ANY_OP!r},))")
 
     def wrap(fn: Callable) -> Callable:
         register(
@@ -161,6 +167,7 @@ def rule(
                 upstream,
                 phase if phase is not None else (Phase.VERIFY if upstream else Phase.LINT),
                 stage,
+                traits=tuple(traits),
                 module=fn.__module__,
             )
         )

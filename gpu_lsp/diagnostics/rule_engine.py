@@ -10,6 +10,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import ANY_OP, HOOKS, Phase, Rule, Stage, Violation
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.text import TextRange
 
 log = logging.getLogger(__name__)
@@ -78,10 +79,16 @@ def run_rules(ctx: RuleContext, rules: Iterable[Rule], phases: Iterable[Phase] =
                 by_name = ctx.index.by_name
                 for name in r.ops:
                     for op in (ctx.index.ops if name == ANY_OP else by_name.get(name, ())):
-                        runner.run(r, check, op, ctx)
+                        if not r.traits or _fits(r.traits, op.name):
+                            runner.run(r, check, op, ctx)
             else:
                 runner.run(r, check, ctx)
     return runner.out
+
+
+def _fits(traits: tuple[str, ...], name: str) -> bool:
+    """Whether an op named `name` has every trait in `traits` (a rule's narrowing of `ops=("*",)`)."""
+    return all(has_trait(name, t) for t in traits)
 
 
 def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
@@ -89,29 +96,37 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
     ops), then the nested ops, then the region checks when everything inside verified.
 
     Checks registered for every op (`ops=("*",)`) run at the ATTRIBUTES stage only on ops with
-    discardable attributes, and at the REGIONS stage only on ops with regions.
+    discardable attributes, and at the REGIONS stage only on ops with regions; a rule's
+    `traits` narrow them further. The checks of an op name are listed once, on first meeting it.
     """
     by_code = {r.code: r for r in rules}
     tables: tuple[dict[str, list], dict[str, list], dict[str, list]] = ({}, {}, {})
     anys: tuple[list, list, list] = ([], [], [])
-    entries = [(r, r.check, r.ops, r.stage) for r in rules]
-    entries.extend((by_code[h.code], h.fn, h.ops, h.stage) for h in HOOKS if h.code in by_code)
-    for rule, fn, ops, stage in entries:
+    entries = [(r, r.check, r.ops, r.stage, r.traits) for r in rules]
+    entries.extend((by_code[h.code], h.fn, h.ops, h.stage, ()) for h in HOOKS if h.code in by_code)
+    for rule, fn, ops, stage, traits in entries:
         for name in ops:
             if name == ANY_OP:
-                anys[stage].append((rule, fn))
+                anys[stage].append((rule, fn, traits))
             else:
                 tables[stage].setdefault(name, []).append((rule, fn))
-    # Per op name: the ATTRIBUTES then ENTRANCE checks, in order (the first failure stops them).
-    entry_checks: dict[str, list] = {}
-    for name in set(tables[Stage.ATTRIBUTES]) | set(tables[Stage.ENTRANCE]):
-        entry_checks[name] = tables[Stage.ATTRIBUTES].get(name, []) + tables[Stage.ENTRANCE].get(name, [])
-    entry_anys = anys[Stage.ATTRIBUTES] + anys[Stage.ENTRANCE]
-    # Dialect-attribute checks only concern ops with discardable attributes; when they are the
-    # only checks for every op, ops without attributes skip them.
-    attribute_anys_only = not anys[Stage.ENTRANCE]
-    region_table = tables[Stage.REGIONS]
-    region_any = anys[Stage.REGIONS]
+    # Per op name: (entry checks of an op with discardable attributes, of one without, region checks).
+    plans: dict[str, tuple[list, list, list, list]] = {}
+
+    def plan(name: str) -> tuple[list, list, list, list]:
+        def every(stage: Stage) -> list:
+            return [(rule, fn) for rule, fn, traits in anys[stage] if not traits or _fits(traits, name)]
+
+        named = tables[Stage.ATTRIBUTES].get(name, []) + tables[Stage.ENTRANCE].get(name, [])
+        entrance = every(Stage.ENTRANCE)
+        found = plans[name] = (
+            named + every(Stage.ATTRIBUTES) + entrance,
+            named + entrance,
+            tables[Stage.REGIONS].get(name, []),
+            every(Stage.REGIONS),
+        )
+        return found
+
     ctx = runner.ctx
     run = runner.run
     halted = ctx.halted
@@ -130,32 +145,16 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
             if op.regions:
                 visit_children(op)
             return False
-        checks = entry_checks.get(op.name)
-        if checks:
-            for rule, fn in checks:
-                if run(rule, fn, op, ctx):
-                    halted.add(id(op))
-                    return True
-        if entry_anys and (op.attributes or not attribute_anys_only):
-            for rule, fn in entry_anys:
-                if run(rule, fn, op, ctx):
-                    halted.add(id(op))
-                    return True
+        checks = plans.get(op.name) or plan(op.name)
+        for rule, fn in checks[0] if op.attributes else checks[1]:
+            if run(rule, fn, op, ctx):
+                halted.add(id(op))
+                return True
         if not op.regions:
-            hooks = region_table.get(op.name)
-            if hooks:
-                for rule, fn in hooks:
-                    if run(rule, fn, op, ctx):
-                        return True
-            return False
+            return any(run(rule, fn, op, ctx) for rule, fn in checks[2])
         if visit_children(op):
             return True
-        hooks = region_table.get(op.name)
-        if hooks:
-            for rule, fn in hooks:
-                if run(rule, fn, op, ctx):
-                    return True
         # region checks for every op only concern ops with regions
-        return any(run(rule, fn, op, ctx) for rule, fn in region_any)
+        return any(run(rule, fn, op, ctx) for rule, fn in checks[2]) or any(run(rule, fn, op, ctx) for rule, fn in checks[3])
 
     visit(ctx.module)

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_lsp.diagnostics.model import Diagnostic
-from gpu_lsp.lsp import engine
+from gpu_lsp.lsp import engine, lint_child
+from gpu_lsp.lsp.index import document_index
 from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintResult
 from gpu_lsp.lsp.positions import UTF16, LineTable
 from gpu_lsp.parser.api import ParsedFile
@@ -26,8 +27,10 @@ log = logging.getLogger(__name__)
 # Documents at least this long (code points) are opened a batch of top-level ops at a time,
 # with requests on the part already parsed answered in between (`Document.analyse_step`).
 PROGRESSIVE_SIZE = 200_000
-# Top-level ops parsed per step (a few tens of milliseconds: what a request may wait).
-STEP_SEGMENTS = 16
+# Top-level ops parsed per step at most, and the time after which a step stops (what a request
+# may wait for, however loaded the machine is).
+STEP_SEGMENTS = 64
+STEP_S = 0.02
 
 # An LSP content change: ((start line, start character, end line, end character) or None for
 # the whole text, new text).
@@ -103,6 +106,8 @@ class Document:
         self._parsed: ParsedFile | None = None
         self._linter = IncrementalLinter()
         self._progress: engine.Progressive | None = None
+        # The open's full lint running in a child process: (text, lint key, the child).
+        self._child: tuple[str, tuple, lint_child.ChildLint] | None = None
         self.snapshot: Snapshot | None = None
         # While a large document is being opened: a snapshot of the part parsed so far.
         self.partial: Snapshot | None = None
@@ -179,9 +184,13 @@ class Document:
             self._full = False
             self._window = None
             self._base_length = len(text)
+        partial = self.partial
         parsed, reused = self._parse(text, full, window, base_length)
         lint = None
-        if not full:
+        found = self._child_result(text, key)
+        if found is not None:
+            lint = self._diagnose(parsed, lint_settings, key, found)
+        elif not full:
             try:
                 lint = self._linter.quick(parsed, lint_settings, key)
             except Exception:
@@ -189,7 +198,7 @@ class Document:
         if lint is None:
             lint = self._diagnose(parsed, lint_settings, key)
         snap = Snapshot(self.uri, version, text, lines, parsed, lint, self.encoding, key, not reused)
-        old = self.snapshot
+        old = self.snapshot or partial
         if old is not None:
             previous_index = old.cache.get("index") or old.cache.get("previous_index")
             if previous_index is not None:
@@ -211,11 +220,52 @@ class Document:
         progress = self._progress
         if progress is None or progress.text is not text:
             progress = self._progress = engine.start_document(text)
-        if progress.step(STEP_SEGMENTS):
-            return True  # the parse is complete: `analysed` lints it
-        parsed = progress.partial()
-        self.partial = Snapshot(self.uri, version, text, lines, parsed, LintResult.of(parsed.diagnostics), self.encoding)
-        return False
+        done = progress.step(STEP_SEGMENTS, STEP_S)
+        self._show_partial(version, text, lines, progress.partial())
+        return done  # once complete, `analysed` (or `lint_in_child`) lints it
+
+    def opening_at(self, line: int, character: int) -> Snapshot | None:
+        """While a large document is opened: the partial snapshot covering an LSP position,
+        parsing as far as it first (a request never waits for the whole open); None when the
+        document is not being opened."""
+        if self.snapshot is not None or len(self.text) < PROGRESSIVE_SIZE:
+            return None
+        offset = self.lines.offset(self.text, line, character, self.encoding)
+        while True:
+            snap = self.partial_at(offset)
+            if snap is not None:
+                return snap
+            if self.analyse_step():
+                return self.partial_at(offset)
+
+    def lint_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
+        """Once the open of a large document has parsed it (`analyse_step` returned True), start
+        its full lint in a child process (`lint_child`) and answer requests from the parse
+        meanwhile; `analysed` takes the child's diagnostics. None when `analysed` lints here."""
+        with self._lock:
+            text, version, lines = self.text, self.version, self.lines
+        progress = self._progress
+        if len(text) < PROGRESSIVE_SIZE or progress is None or progress.text is not text or not progress.complete:
+            return None
+        if self.snapshot is not None and self.snapshot.text is text:
+            return None
+        parsed = progress.result()
+        child = self._start_child(text, parsed, lint_settings)
+        if child is not None:
+            self._show_partial(version, text, lines, parsed)
+            document_index(self.partial)  # while the child lints: requests find it, and so does `analysed`
+        return child
+
+    def _show_partial(self, version: int, text: str, lines: LineTable, parsed: ParsedFile) -> None:
+        """Answer position requests from `parsed` (a part of the current text, or all of it)
+        until `analysed` runs; its index grows from the previous partial one."""
+        old = self.partial
+        snap = Snapshot(self.uri, version, text, lines, parsed, LintResult.of(parsed.diagnostics), self.encoding)
+        if old is not None:
+            index = old.cache.get("index") or old.cache.get("previous_index")
+            if index is not None:
+                snap.cache["previous_index"] = index
+        self.partial = snap
 
     def partial_at(self, offset: int) -> Snapshot | None:
         """The partial snapshot, when it covers `offset` (and is of the current text)."""
@@ -225,18 +275,52 @@ class Document:
             return None
         return snap if offset < progress.parsed_to else None
 
-    def settle(self, lint_settings: object | None = None) -> bool:
-        """Replace a quick lint of the current snapshot by a full one; whether anything changed."""
+    def settle_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
+        """Start the full lint that `settle` will take in a child process, for a large document
+        (the analysis thread stays free for the next keystroke); None when `settle` lints here."""
         snap = self.snapshot
+        if snap is None or snap.complete or snap.text is not self.text or len(snap.text) < PROGRESSIVE_SIZE:
+            return None
+        return self._start_child(snap.text, snap.parsed, lint_settings)
+
+    def settle(self, lint_settings: object | None = None, child: lint_child.ChildLint | None = None) -> bool:
+        """Replace a quick lint of the current snapshot by a full one; whether anything changed.
+
+        `child` is the lint `settle_in_child` started for it: when an edit has come since (and
+        stopped it), nothing is settled; the next idle moment settles the new text."""
+        snap = self.snapshot
+        key = lint_key(lint_settings)
+        if child is not None and (self._child is None or self._child[2] is not child):
+            return False
+        found = self._child_result(self.text, key)
         if snap is None or snap.complete or snap.text is not self.text:
             return False
         before = snap.diagnostics
-        snap.lint = self._diagnose(snap.parsed, lint_settings, lint_key(lint_settings))
+        snap.lint = self._diagnose(snap.parsed, lint_settings, key, found)
         return snap.diagnostics != before
 
-    def _diagnose(self, parsed: ParsedFile, lint_settings: object | None, key: tuple) -> LintResult:
+    def _start_child(self, text: str, parsed: ParsedFile, lint_settings: object | None) -> lint_child.ChildLint | None:
+        child = lint_child.start(parsed, lint_settings)
+        if child is not None:
+            if self._child is not None:
+                self._child[2].cancel()
+            self._child = (text, lint_key(lint_settings), child)
+        return child
+
+    def _child_result(self, text: str, key: tuple) -> list[Diagnostic] | None:
+        """The diagnostics of the child lint of `text` with these settings (waiting for it), or
+        None; a child of another text or settings is stopped."""
+        child, self._child = self._child, None
+        if child is None:
+            return None
+        if child[0] is text and child[1] == key:
+            return child[2].wait()
+        child[2].cancel()
+        return None
+
+    def _diagnose(self, parsed: ParsedFile, lint_settings: object | None, key: tuple, found: list[Diagnostic] | None = None) -> LintResult:
         try:
-            return self._linter.full(parsed, lint_settings, key)
+            return self._linter.full(parsed, lint_settings, key, found)
         except Exception:
             log.exception("diagnostics failed for %s", self.uri)
             self._linter = IncrementalLinter()

@@ -6,11 +6,17 @@ few dozen edits. After a full analysis of a large document the analysis thread c
 once and freezes what survived (`gc.freeze`): collections then only look at what is new.
 What a frozen object leaves behind when it dies (the replaced units of incremental
 re-parses) is reclaimed by an occasional unfreeze-collect-freeze while the editor is idle.
+While a large document is opened a batch of top-level ops at a time, each batch is frozen as
+soon as it is built, before a collection can scan it.
 """
 
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from gpu_lsp.gcpause import paused_gc
 
 # Documents smaller than this never freeze anything: their collections are cheap.
 LARGE_DOCUMENT = 200_000
@@ -37,6 +43,16 @@ class HeapPolicy:
             self.since_reclaim = 0
             return
         self._reclaim()
+
+    @contextmanager
+    def open_step(self, size: int) -> Iterator[None]:
+        """One step of the open of a document of `size` code points: the collector is paused and,
+        for a large document, what the step built is frozen before it resumes (the IR would
+        otherwise be scanned by every older-generation collection while the open goes on)."""
+        with paused_gc():
+            yield
+            if size >= LARGE_DOCUMENT:
+                gc.freeze()
 
     def after_incremental_analysis(self) -> None:
         self.since_reclaim += 1

@@ -235,8 +235,13 @@ class DocumentIndex:
                 self.units.append(unit)
                 if op.name == "builtin.module":
                     pending.extend((child, unit) for child in unit.index.children)
-        self.units.sort(key=lambda u: (u.range.start, u.range.start - u.range.end))
-        self._starts = [u.range.start for u in self.units]
+        keys = []
+        for unit in self.units:
+            rng = source_range(unit.op)
+            keys.append((rng.start, rng.start - rng.end))
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        self.units = [self.units[i] for i in order]
+        self._starts = [keys[i][0] for i in order]
         self._tables: dict[int, dict[str, Operation]] | None = None
 
     def _aliases(self, chunk: Chunk, ci: int) -> frozenset[str]:

@@ -81,14 +81,16 @@ def _inside(d: Diagnostic, start: int, end: int) -> bool:
 
 class Part:
     """Diagnostics of one unit as linted when its anchor base was `base` (or, without a unit,
-    diagnostics with current offsets). `derived` keeps what consumers computed from them."""
+    diagnostics with current offsets). `derived` keeps what consumers computed from them.
+    The unit's `interface` is computed when an edit first asks for it: a replaced unit is
+    detached from the IR, never changed, so it still tells what it was."""
 
-    __slots__ = ("op", "base", "start", "end", "interface", "items", "derived")
+    __slots__ = ("op", "base", "start", "end", "_interface", "items", "derived")
 
-    def __init__(self, op: Operation | None, items: list[Diagnostic], interface_: tuple = ()) -> None:
+    def __init__(self, op: Operation | None, items: list[Diagnostic], interface_: tuple | None = None) -> None:
         self.op = op
         self.items = items
-        self.interface = interface_
+        self._interface = interface_
         self.derived: dict[Any, Any] = {}
         if op is not None:
             rng = source_range(op)
@@ -96,6 +98,12 @@ class Part:
             self.start, self.end = rng.start, rng.end
         else:
             self.base = self.start = self.end = 0
+
+    @property
+    def interface(self) -> tuple:
+        if self._interface is None:
+            self._interface = interface(self.op) if self.op is not None else ()
+        return self._interface
 
     @property
     def delta(self) -> int:
@@ -145,9 +153,10 @@ class IncrementalLinter:
         self.key: tuple | None = None
         self.chunks: list[ChunkParts] | None = None
 
-    def full(self, parsed: ParsedFile, settings: object | None, key: tuple) -> LintResult:
-        """`lint_parsed`, remembering the rule diagnostics of each unit."""
-        result = lint_parsed(parsed, settings)
+    def full(self, parsed: ParsedFile, settings: object | None, key: tuple, found: list[Diagnostic] | None = None) -> LintResult:
+        """`lint_parsed` (or `found`, its result computed elsewhere), remembering the rule
+        diagnostics of each unit."""
+        result = found if found is not None else lint_parsed(parsed, settings)
         self.key = key
         self.chunks = None
         if _has_directives(parsed):
@@ -194,21 +203,21 @@ class IncrementalLinter:
         selection = Selection.of(settings)
         rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
         enabled = _enabled(selection)
-        chunks: list[ChunkParts] = []
-        for (chunk, units, reused, todo), (_, others) in zip(plans, self.chunks):
-            merged: list[Part] = []
-            for i, part in enumerate(reused):
-                if part is None or i in todo:  # every fresh unit is in `todo`
-                    op = units[i]
-                    rng = source_range(op)
-                    found = [
-                        d
-                        for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings))
-                        if rng.start <= d.range.start <= rng.end and enabled(d.code)
-                    ]
-                    part = Part(op, found, interface(op))
-                merged.append(part)
-            chunks.append((merged, others))
+        chunks = []
+        for (chunk, units, reused, relint), (_, others) in zip(plans, self.chunks):
+            slots: list[Part | None] = list(reused)
+            for i in relint:
+                op = units[i]
+                rng = source_range(op)
+                found = [
+                    d
+                    for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings))
+                    if rng.start <= d.range.start <= rng.end and enabled(d.code)
+                ]
+                slots[i] = Part(op, found, faces.get(i))
+            filled = [part for part in slots if part is not None]
+            assert len(filled) == len(slots), "every unit not reused is re-linted"
+            chunks.append((filled, others))
         self.chunks = chunks
         return self._result(parsed, chunks, False, enabled)
 
@@ -236,7 +245,7 @@ class IncrementalLinter:
             units = units_of(chunk)
             if any(op.span is None for op in units):
                 return None
-            chunks.append(([Part(op, [], interface(op)) for op in units], []))
+            chunks.append(([Part(op, []) for op in units], []))
             bounds.append([source_range(u).start for u in units])
         for d in result:
             if id(d) in parser_diags:

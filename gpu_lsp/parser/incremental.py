@@ -17,6 +17,7 @@ Two ways, both equal to a fresh parse of the new text (tested):
 from __future__ import annotations
 
 import re
+import time
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -556,14 +557,16 @@ class Progressive:
             return len(self.text)
         return self._segments[self._next - 1].end if self._next else 0
 
-    def step(self, count: int) -> bool:
-        """Parse up to `count` more segments; whether the parse is complete."""
+    def step(self, count: int, budget_s: float | None = None) -> bool:
+        """Parse up to `count` more segments, stopping after the first that ends `budget_s`
+        seconds or more after the start; whether the parse is complete."""
         if self._done is not None:
             return True
         if not self._segments:
             self._done = parse_units(self.text, self.split)
             return True
         block = _container(self._chunk)
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
         with paused_gc():
             for seg in self._segments[self._next : self._next + count]:
                 _parse_segment(self._ctx, seg)
@@ -573,7 +576,9 @@ class Progressive:
                 self._diagnostics.extend(seg.diagnostics)
                 if seg.comments:
                     self._comments.append((seg.comments, 0))
-        self._next = min(len(self._segments), self._next + count)
+                self._next += 1
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
         if self._next == len(self._segments):
             self._finish()
             return True

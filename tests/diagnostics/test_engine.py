@@ -95,3 +95,37 @@ def test_lint_text_honours_select_and_ignore() -> None:
 def test_violation_severity_override() -> None:
     v = Violation("m", registry.TextRange(0, 1), severity=Severity.HINT)
     assert v.severity is Severity.HINT
+
+
+@pytest.fixture
+def visits():
+    """Two rules that record the ops they are called on: one narrowed to terminators, one to
+    isolated ops (a verifier check); removed afterwards."""
+    load_rules()
+    seen: dict[str, list[str]] = {"GPU397": [], "GPU398": []}
+
+    @rule("GPU397", "sees-terminators", Severity.HINT, ops=("*",), traits=("terminator",))
+    def sees_terminators(op, ctx):
+        seen["GPU397"].append(op.name)
+        return None
+
+    @rule("GPU398", "sees-isolated", Severity.ERROR, ops=("*",), traits=("isolated",), upstream=True, stage=registry.Stage.REGIONS)
+    def sees_isolated(op, ctx):
+        seen["GPU398"].append(op.name)
+        return None
+
+    yield seen
+    for code, name in (("GPU397", "sees-terminators"), ("GPU398", "sees-isolated")):
+        del RULES[code]
+        registry._NAMES.pop(name)
+
+
+def test_traits_narrow_a_check_of_every_op_to_the_ops_with_them(visits) -> None:
+    lint_text("gpu.module @m {\n  gpu.func @k() kernel {\n    gpu.return\n  }\n}\n" + TEXT)
+    assert sorted(visits["GPU397"]) == ["func.return", "gpu.return"]
+    assert sorted(visits["GPU398"]) == ["builtin.module", "func.func", "gpu.func", "gpu.module"]
+
+
+def test_traits_need_a_check_of_every_op() -> None:
+    with pytest.raises(ValueError, match="traits narrow a check of every op"):
+        rule("GPU396", "bad-traits", Severity.HINT, ops=("gpu.wait",), traits=("terminator",))

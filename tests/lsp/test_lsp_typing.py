@@ -137,3 +137,21 @@ def test_a_large_document_opens_in_steps_and_answers_on_the_parsed_part(monkeypa
     snap = doc.analysed(settings)
     assert doc.partial is None and doc.partial_at(first_launch) is None
     assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
+
+
+def test_a_request_during_the_open_parses_only_as_far_as_its_position(monkeypatch) -> None:
+    from gpu_lsp.lsp import documents
+    from gpu_lsp.lsp.hover import hover
+
+    monkeypatch.setattr(documents, "PROGRESSIVE_SIZE", 1000)
+    monkeypatch.setattr(documents, "STEP_SEGMENTS", 2)
+    text = generated("inline", 800)
+    doc = Document("file:///large.mlir", text, 1)
+    second = text.index("gpu.launch async", text.index("gpu.launch async") + 1) + 2
+    line = text.count("\n", 0, second)
+    partial = doc.opening_at(line, second - text.rindex("\n", 0, second) - 1)
+    assert partial is not None and doc.snapshot is None, "answered before the open is analysed"
+    assert "gpu.launch" in hover(partial, second).markdown
+    assert doc.partial_at(text.rindex("gpu.launch async")) is None, "the rest is not parsed yet"
+    doc.analysed(EditorSettings())
+    assert doc.opening_at(line, 0) is None, "opened: requests use the analysed snapshot"

@@ -666,8 +666,7 @@ class _RaceFinder:
         """The one token whose completion covers every hit: a hit's own token if one does, else a later one."""
         wanted = {id(p.token) for p in hits}
         candidates = [p.token for p in hits] + [t for t in self.tokens if all(t is not p.token for p in hits)]
-        covering = [t for t in candidates if wanted <= self.covered(t)]
-        return covering[0] if covering else None
+        return next((t for t in candidates if wanted <= self.covered(t)), None)
 
     def check_access(self, op: Operation) -> None:
         roots = {buffer_root(v): v for v in op.operands if is_memref(v) and not _on_device(v, op)}

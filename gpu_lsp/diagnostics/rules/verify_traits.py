@@ -28,7 +28,9 @@ def _inside(region: Region | None, isolated: Operation) -> bool:
     return False
 
 
-@rule("GPU125", "value-from-outside-isolated-region", Severity.ERROR, ops=("*",), upstream=True, stage=Stage.REGIONS)
+@rule(
+    "GPU125", "value-from-outside-isolated-region", Severity.ERROR, ops=("*",), traits=("isolated",), upstream=True, stage=Stage.REGIONS
+)
 def value_from_outside_isolated_region(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -65,14 +67,20 @@ def value_from_outside_isolated_region(op: Operation, ctx: RuleContext) -> Itera
     spec = lookup(op.name)
     if spec is None or not spec.has("isolated"):
         return
+    # The regions walked so far are inside `op`; a value defined in one is inside (the usual
+    # case: a use is dominated by its definition, in the same region or an enclosing one).
+    inside: set[int] = set()
     pending = [region for region in op.regions]
     while pending:
-        for block in pending.pop().blocks:
+        region = pending.pop()
+        inside.add(id(region))
+        for block in region.blocks:
             for nested in block.operations:
                 for value in nested.operands:
                     if isinstance(value, UndefinedValue):
                         continue
-                    if not _inside(_defining_region(value), op):
+                    defined_in = _defining_region(value)
+                    if id(defined_in) not in inside and not _inside(defined_in, op):
                         note = Related("required by region isolation constraints", at(op))
                         yield Violation(op_error(nested, "using value defined outside the region"), at(nested), related=(note,))
                         return
@@ -81,7 +89,7 @@ def value_from_outside_isolated_region(op: Operation, ctx: RuleContext) -> Itera
                     pending.extend(nested.regions)
 
 
-@rule("GPU126", "terminator-not-last", Severity.ERROR, ops=("*",), upstream=True, stage=Stage.ENTRANCE)
+@rule("GPU126", "terminator-not-last", Severity.ERROR, ops=("*",), traits=("terminator",), upstream=True, stage=Stage.ENTRANCE)
 def terminator_not_last(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

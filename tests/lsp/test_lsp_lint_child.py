@@ -1,0 +1,117 @@
+"""The open's full lint in a forked child: the same diagnostics as in process, requests answered
+from the parse meanwhile, and the in-process lint when the child fails."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from support.typing import generated
+
+from gpu_lsp.lsp import documents, engine, lint_child
+from gpu_lsp.lsp.documents import Document
+from gpu_lsp.lsp.hover import hover
+from gpu_lsp.lsp.settings import Settings
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the child lint needs fork")
+
+
+@pytest.fixture
+def small_progressive(monkeypatch):
+    monkeypatch.setattr(documents, "PROGRESSIVE_SIZE", 1000)
+
+
+def _opened(text: str) -> Document:
+    doc = Document("file:///large.mlir", text, 1)
+    while not doc.analyse_step():
+        pass
+    return doc
+
+
+def test_the_child_lints_like_the_analysis_thread_and_requests_use_the_parse_meanwhile(small_progressive) -> None:
+    text = generated("inline", 400)
+    at = text.index("arith.constant 32")
+    text = text[:at] + "@" + text[at:]  # a parse error: its diagnostic comes back as the parser's object
+    settings = Settings()
+    doc = _opened(text)
+    child = doc.lint_in_child(settings)
+    assert child is not None and child.pid != os.getpid()
+    last_launch = text.rindex("gpu.launch async") + 2
+    partial = doc.partial_at(last_launch)
+    assert partial is not None and "gpu.launch" in hover(partial, last_launch).markdown
+    found = child.wait()
+    parser_diagnostics = {id(d) for chunk in partial.parsed.chunks for d in chunk.diagnostics}
+    assert parser_diagnostics & {id(d) for d in found}, "parser diagnostics come back as the parse's own objects"
+    snap = doc.analysed(settings)
+    assert doc.partial is None
+    assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
+    assert any(d.code == "GPU002" for d in snap.diagnostics)
+
+
+def test_a_failing_child_leaves_the_lint_to_the_analysis_thread(small_progressive, monkeypatch) -> None:
+    def broken(parsed, settings):
+        raise RuntimeError("child lint failed")
+
+    monkeypatch.setattr(lint_child, "lint_parsed", broken)  # the child raises and exits with status 1
+    text = generated("inline", 200)
+    settings = Settings()
+    doc = _opened(text)
+    child = doc.lint_in_child(settings)
+    assert child is not None and child.wait() is None
+    snap = doc.analysed(settings)
+    assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
+
+
+def test_an_edit_before_the_child_ends_drops_its_result(small_progressive) -> None:
+    text = generated("inline", 200)
+    settings = Settings()
+    doc = _opened(text)
+    child = doc.lint_in_child(settings)
+    assert child is not None
+    doc.replace(0, 0, "\n", 2)
+    snap = doc.analysed(settings)
+    assert snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
+    assert child.wait() is None, "cancelled"
+
+
+def _typed(text: str, settings: Settings) -> Document:
+    """A document analysed, then edited inside one function: its lint is a quick one."""
+    doc = Document("file:///large.mlir", text, 1)
+    doc.analysed(settings)
+    at = text.index("arith.constant 32") + len("arith.constant 3")
+    doc.replace(at, at + 1, "7", 2)
+    assert not doc.analysed(settings).complete
+    return doc
+
+
+def test_the_idle_full_lint_runs_in_a_child(small_progressive) -> None:
+    settings = Settings()
+    doc = _typed(generated("inline", 200), settings)
+    child = doc.settle_in_child(settings)
+    assert child is not None
+    child.wait()
+    doc.settle(settings, child)
+    snap = doc.snapshot
+    assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
+
+
+def test_an_idle_lint_child_of_an_older_text_settles_nothing(small_progressive) -> None:
+    settings = Settings()
+    doc = _typed(generated("inline", 200), settings)
+    child = doc.settle_in_child(settings)
+    assert child is not None
+    doc.replace(0, 0, "\n", 3)
+    assert doc.settle(settings, child) is False and child.wait() is None
+    assert not doc.analysed(settings).complete
+
+
+def test_an_idle_lint_child_stopped_by_an_edit_settles_nothing_after_it(small_progressive) -> None:
+    settings = Settings()
+    doc = _typed(generated("inline", 200), settings)
+    child = doc.settle_in_child(settings)
+    assert child is not None
+    doc.replace(0, 0, "\n", 3)
+    assert not doc.analysed(settings).complete  # the edit's analysis stops the child
+    assert child.wait() is None
+    assert doc.settle(settings, child) is False, "the new text is settled by the next idle moment, not in this thread now"
+    assert not doc.snapshot.complete
