@@ -11,7 +11,7 @@ from support.typing import generated
 from gpu_lsp.lsp import documents, engine, lint_child
 from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.hover import hover
-from gpu_lsp.lsp.settings import Settings
+from gpu_lsp.lsp.settings import EditorSettings
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the child lint needs fork")
 
@@ -32,7 +32,7 @@ def test_the_child_lints_like_the_analysis_thread_and_requests_use_the_parse_mea
     text = generated("inline", 400)
     at = text.index("arith.constant 32")
     text = text[:at] + "@" + text[at:]  # a parse error: its diagnostic comes back as the parser's object
-    settings = Settings()
+    settings = EditorSettings()
     doc = _opened(text)
     child = doc.lint_in_child(settings)
     assert child is not None and child.pid != os.getpid()
@@ -54,7 +54,7 @@ def test_a_failing_child_leaves_the_lint_to_the_analysis_thread(small_progressiv
 
     monkeypatch.setattr(lint_child, "lint_parsed", broken)  # the child raises and exits with status 1
     text = generated("inline", 200)
-    settings = Settings()
+    settings = EditorSettings()
     doc = _opened(text)
     child = doc.lint_in_child(settings)
     assert child is not None and child.wait() is None
@@ -64,7 +64,7 @@ def test_a_failing_child_leaves_the_lint_to_the_analysis_thread(small_progressiv
 
 def test_an_edit_before_the_child_ends_drops_its_result(small_progressive) -> None:
     text = generated("inline", 200)
-    settings = Settings()
+    settings = EditorSettings()
     doc = _opened(text)
     child = doc.lint_in_child(settings)
     assert child is not None
@@ -74,7 +74,7 @@ def test_an_edit_before_the_child_ends_drops_its_result(small_progressive) -> No
     assert child.wait() is None, "cancelled"
 
 
-def _typed(text: str, settings: Settings) -> Document:
+def _typed(text: str, settings: EditorSettings) -> Document:
     """A document analysed, then edited inside one function: its lint is a quick one."""
     doc = Document("file:///large.mlir", text, 1)
     doc.analysed(settings)
@@ -85,7 +85,7 @@ def _typed(text: str, settings: Settings) -> Document:
 
 
 def test_the_idle_full_lint_runs_in_a_child(small_progressive) -> None:
-    settings = Settings()
+    settings = EditorSettings()
     doc = _typed(generated("inline", 200), settings)
     child = doc.settle_in_child(settings)
     assert child is not None
@@ -96,7 +96,7 @@ def test_the_idle_full_lint_runs_in_a_child(small_progressive) -> None:
 
 
 def test_an_idle_lint_child_of_an_older_text_settles_nothing(small_progressive) -> None:
-    settings = Settings()
+    settings = EditorSettings()
     doc = _typed(generated("inline", 200), settings)
     child = doc.settle_in_child(settings)
     assert child is not None
@@ -106,7 +106,7 @@ def test_an_idle_lint_child_of_an_older_text_settles_nothing(small_progressive) 
 
 
 def test_an_idle_lint_child_stopped_by_an_edit_settles_nothing_after_it(small_progressive) -> None:
-    settings = Settings()
+    settings = EditorSettings()
     doc = _typed(generated("inline", 200), settings)
     child = doc.settle_in_child(settings)
     assert child is not None
