@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from gpu_lsp.ir.opdefs.enums import ENUMS
@@ -99,14 +100,27 @@ class OpDef:
     def has(self, trait: str) -> bool:
         return trait in self.traits
 
+    # Lookups by name (readers ask for every name of every op they read): built on first use.
+    @cached_property
+    def _operands_by_name(self) -> dict[str, Arg]:
+        return {a.name: a for a in self.operands or ()}
+
+    @cached_property
+    def _results_by_name(self) -> dict[str, Arg]:
+        return {a.name: a for a in self.results or ()}
+
+    @cached_property
+    def _attributes_by_name(self) -> dict[str, AttrArg]:
+        return {a.name: a for a in self.attributes}
+
     def operand(self, name: str) -> Arg | None:
-        return next((a for a in self.operands or () if a.name == name), None)
+        return self._operands_by_name.get(name)
 
     def result(self, name: str) -> Arg | None:
-        return next((a for a in self.results or () if a.name == name), None)
+        return self._results_by_name.get(name)
 
     def attribute(self, name: str) -> AttrArg | None:
-        return next((a for a in self.attributes if a.name == name), None)
+        return self._attributes_by_name.get(name)
 
 
 _ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
