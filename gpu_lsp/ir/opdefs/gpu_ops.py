@@ -2,7 +2,34 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
+
+
+def _dimension_op(name: str, summary: str) -> OpDef:
+    """GPU_IndexOp: one index of a grid, block or cluster dimension."""
+    return declare(
+        name,
+        summary,
+        regions="",
+        traits="pure",
+        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
+        outs="Index:$result",
+        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
+    )
+
+
+def _subgroup_query(name: str, summary: str) -> OpDef:
+    """The subgroup id, count and size: an index with an optional upper bound and its type written."""
+    return declare(
+        name,
+        summary,
+        regions="",
+        traits="pure",
+        ins="OptionalAttr<IndexAttr>:$upper_bound",
+        outs="Index:$result",
+        format="(`upper_bound` $upper_bound^)? attr-dict `:` type($result)",
+    )
+
 
 OPS = (
     declare(
@@ -109,87 +136,15 @@ OPS = (
         ins="Variadic<AnyType>:$values",
         format="attr-dict ($values^ `:` type($values))?",
     ),
-    declare(
-        "gpu.thread_id",
-        "The thread index within its block.",
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    ),
-    declare(
-        "gpu.block_id",
-        "The block index within the grid.",
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    ),
-    declare(
-        "gpu.block_dim",
-        "The number of threads per block.",
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    ),
-    declare(
-        "gpu.grid_dim",
-        "The number of blocks in the grid.",
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    ),
-    declare(
-        "gpu.global_id",
-        "The thread index within the whole grid.",
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    ),
-    declare(
-        "gpu.cluster_id",
-        "The cluster index within the grid.",
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    ),
-    declare(
-        "gpu.cluster_dim",
-        "The number of clusters in the grid.",
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    ),
-    declare(
-        "gpu.cluster_dim_blocks",
-        "The number of blocks per cluster.",
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    ),
-    declare(
-        "gpu.cluster_block_id",
-        "The block index within its cluster.",
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    ),
+    _dimension_op("gpu.thread_id", "The thread index within its block."),
+    _dimension_op("gpu.block_id", "The block index within the grid."),
+    _dimension_op("gpu.block_dim", "The number of threads per block."),
+    _dimension_op("gpu.grid_dim", "The number of blocks in the grid."),
+    _dimension_op("gpu.global_id", "The thread index within the whole grid."),
+    _dimension_op("gpu.cluster_id", "The cluster index within the grid."),
+    _dimension_op("gpu.cluster_dim", "The number of clusters in the grid."),
+    _dimension_op("gpu.cluster_dim_blocks", "The number of blocks per cluster."),
+    _dimension_op("gpu.cluster_block_id", "The block index within its cluster."),
     declare(
         "gpu.lane_id",
         "The lane index within the subgroup.",
@@ -199,33 +154,9 @@ OPS = (
         outs="Index:$result",
         format="(`upper_bound` $upper_bound^)? attr-dict",
     ),
-    declare(
-        "gpu.subgroup_id",
-        "The subgroup index within the workgroup.",
-        regions="",
-        traits="pure",
-        ins="OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="(`upper_bound` $upper_bound^)? attr-dict `:` type($result)",
-    ),
-    declare(
-        "gpu.num_subgroups",
-        "The number of subgroups in the workgroup.",
-        regions="",
-        traits="pure",
-        ins="OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="(`upper_bound` $upper_bound^)? attr-dict `:` type($result)",
-    ),
-    declare(
-        "gpu.subgroup_size",
-        "The number of lanes in a subgroup.",
-        regions="",
-        traits="pure",
-        ins="OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="(`upper_bound` $upper_bound^)? attr-dict `:` type($result)",
-    ),
+    _subgroup_query("gpu.subgroup_id", "The subgroup index within the workgroup."),
+    _subgroup_query("gpu.num_subgroups", "The number of subgroups in the workgroup."),
+    _subgroup_query("gpu.subgroup_size", "The number of lanes in a subgroup."),
     declare(
         "gpu.all_reduce",
         "Reduces a value across all threads of the workgroup, with a kind or a region.",
