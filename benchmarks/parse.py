@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
 
-from gpu_lsp.ir.opdefs import op_names  # noqa: E402
 from gpu_lsp.gcpause import paused_gc  # noqa: E402
+from gpu_lsp.ir.opdefs import op_names  # noqa: E402
 from gpu_lsp.parser.api import parse  # noqa: E402
 from gpu_lsp.parser.builder import Builder  # noqa: E402
 from gpu_lsp.parser.cursor import ParseContext  # noqa: E402
