@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, SLICE_FORMAT
 
 # The attributes of memref.load and memref.store.
 _ACCESS_ATTRS = 'DefaultValuedOptionalAttr<BoolAttr, "false">:$nontemporal, OptionalAttr<I64Attr>:$alignment'
-
-# The offsets, sizes and strides of a slice or view, and how a format writes them.
-_MIXED = (
-    "Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
-    "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
-)
-_SLICE = (
-    "custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) "
-    "custom<DynamicIndexList>($strides, $static_strides)"
-)
 
 OPS = (
     declare(
@@ -100,9 +91,9 @@ OPS = (
         "memref.subview",
         "A strided view of a part of a memref.",
         traits="pure",
-        ins="AnyMemRef:$source, " + _MIXED,
+        ins="AnyMemRef:$source, " + MIXED_OFFSETS_SIZES_STRIDES,
         outs="AnyMemRef:$result",
-        format="$source `` " + _SLICE + " attr-dict `:` type($source) `to` type($result)",
+        format="$source `` " + SLICE_FORMAT + " attr-dict `:` type($source) `to` type($result)",
     ),
     declare(
         "memref.view",
@@ -133,7 +124,7 @@ OPS = (
         "memref.reinterpret_cast",
         "A view of a memref's buffer with a new offset, sizes and strides.",
         traits="pure",
-        ins="MemRefOf<[AnyType]>:$source, " + _MIXED,
+        ins="MemRefOf<[AnyType]>:$source, " + MIXED_OFFSETS_SIZES_STRIDES,
         outs="AnyMemRef:$result",
         format=(
             "$source `to` `offset` `` `:` custom<DynamicIndexList>($offsets, $static_offsets) `` `,` "

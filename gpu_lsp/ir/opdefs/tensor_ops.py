@@ -3,16 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.model import declare
-
-# The offsets, sizes and strides of a slice or view, and how a format writes them.
-_MIXED = (
-    "Variadic<Index>:$offsets, Variadic<Index>:$sizes, Variadic<Index>:$strides, "
-    "DenseI64ArrayAttr:$static_offsets, DenseI64ArrayAttr:$static_sizes, DenseI64ArrayAttr:$static_strides"
-)
-_SLICE = (
-    "custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) "
-    "custom<DynamicIndexList>($strides, $static_strides)"
-)
+from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, SLICE_FORMAT
 
 OPS = (
     declare(
@@ -135,18 +126,18 @@ OPS = (
         "tensor.extract_slice",
         "A slice of a tensor.",
         traits="pure",
-        ins="AnyRankedTensor:$source, " + _MIXED,
+        ins="AnyRankedTensor:$source, " + MIXED_OFFSETS_SIZES_STRIDES,
         outs="AnyRankedTensor:$result",
-        format="$source `` " + _SLICE + " attr-dict `:` type($source) `to` type($result)",
+        format="$source `` " + SLICE_FORMAT + " attr-dict `:` type($source) `to` type($result)",
     ),
     declare(
         "tensor.insert_slice",
         "A tensor with a slice replaced.",
         traits="pure",
-        ins="AnyRankedTensor:$source, AnyRankedTensor:$dest, " + _MIXED,
+        ins="AnyRankedTensor:$source, AnyRankedTensor:$dest, " + MIXED_OFFSETS_SIZES_STRIDES,
         outs="AnyRankedTensor:$result",
         types=("AllTypesMatch<dest, result>",),
-        format="$source `into` $dest `` " + _SLICE + " attr-dict `:` type($source) `into` type($dest)",
+        format="$source `into` $dest `` " + SLICE_FORMAT + " attr-dict `:` type($source) `into` type($dest)",
     ),
     declare(
         "tensor.parallel_insert_slice",
