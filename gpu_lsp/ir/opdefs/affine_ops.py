@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.opdefs.families import family, op_class
 from gpu_lsp.ir.opdefs.model import declare
 
+_map_application = op_class("affine", syntax="%r = {name} #map(%d)[%s]", traits="pure")
+_read_loosely = op_class("affine", "An affine DMA or prefetch operation (read loosely).")
+
 OPS = (
-    declare("affine.apply", "Applies an affine map to index operands.", traits="pure", syntax="%r = affine.apply #map(%d)[%s]"),
-    declare("affine.min", "The minimum of the results of an affine map.", traits="pure", syntax="%r = affine.min #map(%d)[%s]"),
-    declare("affine.max", "The maximum of the results of an affine map.", traits="pure", syntax="%r = affine.max #map(%d)[%s]"),
+    _map_application("apply", "Applies an affine map to index operands."),
+    _map_application("min", "The minimum of the results of an affine map."),
+    _map_application("max", "The maximum of the results of an affine map."),
     declare(
         "affine.for",
         "A loop with affine bounds and a constant step; `iter_args` carry values across iterations.",
@@ -46,7 +50,5 @@ OPS = (
         traits="pure",
         syntax="%l = affine.linearize_index [%i, %j] by (%a, 16) : index",
     ),
-    declare("affine.prefetch", "An affine DMA or prefetch operation (read loosely)."),
-    declare("affine.dma_start", "An affine DMA or prefetch operation (read loosely)."),
-    declare("affine.dma_wait", "An affine DMA or prefetch operation (read loosely)."),
+    *family(_read_loosely, "prefetch dma_start dma_wait"),
 )

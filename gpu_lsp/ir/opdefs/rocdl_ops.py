@@ -2,78 +2,22 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.families import family, op_class
+
+_register = op_class("rocdl", "Reads the AMDGPU {mnemonic} value.", "%r = {name} : i32", traits="pure")
+_read_loosely = op_class("rocdl", "The ROCDL operation `{mnemonic}` (read loosely).")
 
 OPS = (
-    declare("rocdl.workitem.id.x", "Reads the AMDGPU workitem.id.x value.", traits="pure", syntax="%r = rocdl.workitem.id.x : i32"),
-    declare("rocdl.workitem.id.y", "Reads the AMDGPU workitem.id.y value.", traits="pure", syntax="%r = rocdl.workitem.id.y : i32"),
-    declare("rocdl.workitem.id.z", "Reads the AMDGPU workitem.id.z value.", traits="pure", syntax="%r = rocdl.workitem.id.z : i32"),
-    declare("rocdl.workgroup.id.x", "Reads the AMDGPU workgroup.id.x value.", traits="pure", syntax="%r = rocdl.workgroup.id.x : i32"),
-    declare("rocdl.workgroup.id.y", "Reads the AMDGPU workgroup.id.y value.", traits="pure", syntax="%r = rocdl.workgroup.id.y : i32"),
-    declare("rocdl.workgroup.id.z", "Reads the AMDGPU workgroup.id.z value.", traits="pure", syntax="%r = rocdl.workgroup.id.z : i32"),
-    declare("rocdl.cluster.id.x", "Reads the AMDGPU cluster.id.x value.", traits="pure", syntax="%r = rocdl.cluster.id.x : i32"),
-    declare("rocdl.cluster.id.y", "Reads the AMDGPU cluster.id.y value.", traits="pure", syntax="%r = rocdl.cluster.id.y : i32"),
-    declare("rocdl.cluster.id.z", "Reads the AMDGPU cluster.id.z value.", traits="pure", syntax="%r = rocdl.cluster.id.z : i32"),
-    declare(
-        "rocdl.cluster.workgroup.id.x",
-        "Reads the AMDGPU cluster.workgroup.id.x value.",
-        traits="pure",
-        syntax="%r = rocdl.cluster.workgroup.id.x : i32",
+    *(_register(f"{register}.{axis}") for register in ("workitem.id", "workgroup.id", "cluster.id", "cluster.workgroup.id") for axis in "xyz"),
+    _register("wave.id"),
+    _register("wavefrontsize"),
+    *family(
+        _read_loosely,
+        """
+        ballot barrier cos exp exp2 fmed3 iglp.opt log mbcnt.hi mbcnt.lo permlane16.swap permlane32.swap permlanex16 rcp readfirstlane
+        readlane rsq s.barrier s.barrier.init s.barrier.join s.barrier.leave s.barrier.signal s.barrier.signal.isfirst s.barrier.signal.var
+        s.barrier.wait s.get.barrier.state s.nop s.setprio s.sleep s.wait.dscnt s.wait.expcnt s.wait.loadcnt s.wait.storecnt s.waitcnt
+        s.wakeup.barrier sched.barrier sched.group.barrier sin sqrt tanh update.dpp wave.barrier
+        """,
     ),
-    declare(
-        "rocdl.cluster.workgroup.id.y",
-        "Reads the AMDGPU cluster.workgroup.id.y value.",
-        traits="pure",
-        syntax="%r = rocdl.cluster.workgroup.id.y : i32",
-    ),
-    declare(
-        "rocdl.cluster.workgroup.id.z",
-        "Reads the AMDGPU cluster.workgroup.id.z value.",
-        traits="pure",
-        syntax="%r = rocdl.cluster.workgroup.id.z : i32",
-    ),
-    declare("rocdl.wave.id", "Reads the AMDGPU wave.id value.", traits="pure", syntax="%r = rocdl.wave.id : i32"),
-    declare("rocdl.wavefrontsize", "Reads the AMDGPU wavefrontsize value.", traits="pure", syntax="%r = rocdl.wavefrontsize : i32"),
-    declare("rocdl.ballot", "The ROCDL operation `ballot` (read loosely)."),
-    declare("rocdl.barrier", "The ROCDL operation `barrier` (read loosely)."),
-    declare("rocdl.cos", "The ROCDL operation `cos` (read loosely)."),
-    declare("rocdl.exp", "The ROCDL operation `exp` (read loosely)."),
-    declare("rocdl.exp2", "The ROCDL operation `exp2` (read loosely)."),
-    declare("rocdl.fmed3", "The ROCDL operation `fmed3` (read loosely)."),
-    declare("rocdl.iglp.opt", "The ROCDL operation `iglp.opt` (read loosely)."),
-    declare("rocdl.log", "The ROCDL operation `log` (read loosely)."),
-    declare("rocdl.mbcnt.hi", "The ROCDL operation `mbcnt.hi` (read loosely)."),
-    declare("rocdl.mbcnt.lo", "The ROCDL operation `mbcnt.lo` (read loosely)."),
-    declare("rocdl.permlane16.swap", "The ROCDL operation `permlane16.swap` (read loosely)."),
-    declare("rocdl.permlane32.swap", "The ROCDL operation `permlane32.swap` (read loosely)."),
-    declare("rocdl.permlanex16", "The ROCDL operation `permlanex16` (read loosely)."),
-    declare("rocdl.rcp", "The ROCDL operation `rcp` (read loosely)."),
-    declare("rocdl.readfirstlane", "The ROCDL operation `readfirstlane` (read loosely)."),
-    declare("rocdl.readlane", "The ROCDL operation `readlane` (read loosely)."),
-    declare("rocdl.rsq", "The ROCDL operation `rsq` (read loosely)."),
-    declare("rocdl.s.barrier", "The ROCDL operation `s.barrier` (read loosely)."),
-    declare("rocdl.s.barrier.init", "The ROCDL operation `s.barrier.init` (read loosely)."),
-    declare("rocdl.s.barrier.join", "The ROCDL operation `s.barrier.join` (read loosely)."),
-    declare("rocdl.s.barrier.leave", "The ROCDL operation `s.barrier.leave` (read loosely)."),
-    declare("rocdl.s.barrier.signal", "The ROCDL operation `s.barrier.signal` (read loosely)."),
-    declare("rocdl.s.barrier.signal.isfirst", "The ROCDL operation `s.barrier.signal.isfirst` (read loosely)."),
-    declare("rocdl.s.barrier.signal.var", "The ROCDL operation `s.barrier.signal.var` (read loosely)."),
-    declare("rocdl.s.barrier.wait", "The ROCDL operation `s.barrier.wait` (read loosely)."),
-    declare("rocdl.s.get.barrier.state", "The ROCDL operation `s.get.barrier.state` (read loosely)."),
-    declare("rocdl.s.nop", "The ROCDL operation `s.nop` (read loosely)."),
-    declare("rocdl.s.setprio", "The ROCDL operation `s.setprio` (read loosely)."),
-    declare("rocdl.s.sleep", "The ROCDL operation `s.sleep` (read loosely)."),
-    declare("rocdl.s.wait.dscnt", "The ROCDL operation `s.wait.dscnt` (read loosely)."),
-    declare("rocdl.s.wait.expcnt", "The ROCDL operation `s.wait.expcnt` (read loosely)."),
-    declare("rocdl.s.wait.loadcnt", "The ROCDL operation `s.wait.loadcnt` (read loosely)."),
-    declare("rocdl.s.wait.storecnt", "The ROCDL operation `s.wait.storecnt` (read loosely)."),
-    declare("rocdl.s.waitcnt", "The ROCDL operation `s.waitcnt` (read loosely)."),
-    declare("rocdl.s.wakeup.barrier", "The ROCDL operation `s.wakeup.barrier` (read loosely)."),
-    declare("rocdl.sched.barrier", "The ROCDL operation `sched.barrier` (read loosely)."),
-    declare("rocdl.sched.group.barrier", "The ROCDL operation `sched.group.barrier` (read loosely)."),
-    declare("rocdl.sin", "The ROCDL operation `sin` (read loosely)."),
-    declare("rocdl.sqrt", "The ROCDL operation `sqrt` (read loosely)."),
-    declare("rocdl.tanh", "The ROCDL operation `tanh` (read loosely)."),
-    declare("rocdl.update.dpp", "The ROCDL operation `update.dpp` (read loosely)."),
-    declare("rocdl.wave.barrier", "The ROCDL operation `wave.barrier` (read loosely)."),
 )

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.opdefs.families import family, op_class
 from gpu_lsp.ir.opdefs.model import declare
+
+_binary = op_class("spirv", "SPIR-V Op{mnemonic}.", "%r = {name} %a, %b : T", traits="pure")
+_unary = op_class("spirv", "SPIR-V Op{mnemonic}.", "%r = {name} %a : T", traits="pure")
+_convert = op_class("spirv", "SPIR-V Op{mnemonic}.", "%r = {name} %a : T to U", traits="pure")
+_read_loosely = op_class("spirv", "SPIR-V {mnemonic} (read loosely).")
 
 OPS = (
     declare(
@@ -65,66 +71,18 @@ OPS = (
         traits="pure",
         syntax="%p = spirv.InBoundsPtrAccessChain %base[%i] : !spirv.ptr<T, SC>, i32 -> !spirv.ptr<U, SC>",
     ),
-    declare("spirv.IAdd", "SPIR-V OpIAdd.", traits="pure", syntax="%r = spirv.IAdd %a, %b : T"),
-    declare("spirv.ISub", "SPIR-V OpISub.", traits="pure", syntax="%r = spirv.ISub %a, %b : T"),
-    declare("spirv.IMul", "SPIR-V OpIMul.", traits="pure", syntax="%r = spirv.IMul %a, %b : T"),
-    declare("spirv.SDiv", "SPIR-V OpSDiv.", traits="pure", syntax="%r = spirv.SDiv %a, %b : T"),
-    declare("spirv.UDiv", "SPIR-V OpUDiv.", traits="pure", syntax="%r = spirv.UDiv %a, %b : T"),
-    declare("spirv.SMod", "SPIR-V OpSMod.", traits="pure", syntax="%r = spirv.SMod %a, %b : T"),
-    declare("spirv.SRem", "SPIR-V OpSRem.", traits="pure", syntax="%r = spirv.SRem %a, %b : T"),
-    declare("spirv.UMod", "SPIR-V OpUMod.", traits="pure", syntax="%r = spirv.UMod %a, %b : T"),
-    declare("spirv.FAdd", "SPIR-V OpFAdd.", traits="pure", syntax="%r = spirv.FAdd %a, %b : T"),
-    declare("spirv.FSub", "SPIR-V OpFSub.", traits="pure", syntax="%r = spirv.FSub %a, %b : T"),
-    declare("spirv.FMul", "SPIR-V OpFMul.", traits="pure", syntax="%r = spirv.FMul %a, %b : T"),
-    declare("spirv.FDiv", "SPIR-V OpFDiv.", traits="pure", syntax="%r = spirv.FDiv %a, %b : T"),
-    declare("spirv.FRem", "SPIR-V OpFRem.", traits="pure", syntax="%r = spirv.FRem %a, %b : T"),
-    declare("spirv.FMod", "SPIR-V OpFMod.", traits="pure", syntax="%r = spirv.FMod %a, %b : T"),
-    declare("spirv.BitwiseAnd", "SPIR-V OpBitwiseAnd.", traits="pure", syntax="%r = spirv.BitwiseAnd %a, %b : T"),
-    declare("spirv.BitwiseOr", "SPIR-V OpBitwiseOr.", traits="pure", syntax="%r = spirv.BitwiseOr %a, %b : T"),
-    declare("spirv.BitwiseXor", "SPIR-V OpBitwiseXor.", traits="pure", syntax="%r = spirv.BitwiseXor %a, %b : T"),
-    declare("spirv.ShiftLeftLogical", "SPIR-V OpShiftLeftLogical.", traits="pure", syntax="%r = spirv.ShiftLeftLogical %a, %b : T"),
-    declare("spirv.ShiftRightArithmetic", "SPIR-V OpShiftRightArithmetic.", traits="pure", syntax="%r = spirv.ShiftRightArithmetic %a, %b : T"),
-    declare("spirv.ShiftRightLogical", "SPIR-V OpShiftRightLogical.", traits="pure", syntax="%r = spirv.ShiftRightLogical %a, %b : T"),
-    declare("spirv.LogicalAnd", "SPIR-V OpLogicalAnd.", traits="pure", syntax="%r = spirv.LogicalAnd %a, %b : T"),
-    declare("spirv.LogicalOr", "SPIR-V OpLogicalOr.", traits="pure", syntax="%r = spirv.LogicalOr %a, %b : T"),
-    declare("spirv.IEqual", "SPIR-V OpIEqual.", traits="pure", syntax="%r = spirv.IEqual %a, %b : T"),
-    declare("spirv.INotEqual", "SPIR-V OpINotEqual.", traits="pure", syntax="%r = spirv.INotEqual %a, %b : T"),
-    declare("spirv.SLessThan", "SPIR-V OpSLessThan.", traits="pure", syntax="%r = spirv.SLessThan %a, %b : T"),
-    declare("spirv.SLessThanEqual", "SPIR-V OpSLessThanEqual.", traits="pure", syntax="%r = spirv.SLessThanEqual %a, %b : T"),
-    declare("spirv.SGreaterThan", "SPIR-V OpSGreaterThan.", traits="pure", syntax="%r = spirv.SGreaterThan %a, %b : T"),
-    declare("spirv.SGreaterThanEqual", "SPIR-V OpSGreaterThanEqual.", traits="pure", syntax="%r = spirv.SGreaterThanEqual %a, %b : T"),
-    declare("spirv.ULessThan", "SPIR-V OpULessThan.", traits="pure", syntax="%r = spirv.ULessThan %a, %b : T"),
-    declare("spirv.ULessThanEqual", "SPIR-V OpULessThanEqual.", traits="pure", syntax="%r = spirv.ULessThanEqual %a, %b : T"),
-    declare("spirv.UGreaterThan", "SPIR-V OpUGreaterThan.", traits="pure", syntax="%r = spirv.UGreaterThan %a, %b : T"),
-    declare("spirv.UGreaterThanEqual", "SPIR-V OpUGreaterThanEqual.", traits="pure", syntax="%r = spirv.UGreaterThanEqual %a, %b : T"),
-    declare("spirv.FOrdEqual", "SPIR-V OpFOrdEqual.", traits="pure", syntax="%r = spirv.FOrdEqual %a, %b : T"),
-    declare("spirv.FOrdNotEqual", "SPIR-V OpFOrdNotEqual.", traits="pure", syntax="%r = spirv.FOrdNotEqual %a, %b : T"),
-    declare("spirv.FOrdLessThan", "SPIR-V OpFOrdLessThan.", traits="pure", syntax="%r = spirv.FOrdLessThan %a, %b : T"),
-    declare("spirv.FOrdLessThanEqual", "SPIR-V OpFOrdLessThanEqual.", traits="pure", syntax="%r = spirv.FOrdLessThanEqual %a, %b : T"),
-    declare("spirv.FOrdGreaterThan", "SPIR-V OpFOrdGreaterThan.", traits="pure", syntax="%r = spirv.FOrdGreaterThan %a, %b : T"),
-    declare("spirv.FOrdGreaterThanEqual", "SPIR-V OpFOrdGreaterThanEqual.", traits="pure", syntax="%r = spirv.FOrdGreaterThanEqual %a, %b : T"),
-    declare("spirv.FUnordEqual", "SPIR-V OpFUnordEqual.", traits="pure", syntax="%r = spirv.FUnordEqual %a, %b : T"),
-    declare("spirv.FUnordNotEqual", "SPIR-V OpFUnordNotEqual.", traits="pure", syntax="%r = spirv.FUnordNotEqual %a, %b : T"),
-    declare("spirv.FUnordLessThan", "SPIR-V OpFUnordLessThan.", traits="pure", syntax="%r = spirv.FUnordLessThan %a, %b : T"),
-    declare("spirv.FUnordLessThanEqual", "SPIR-V OpFUnordLessThanEqual.", traits="pure", syntax="%r = spirv.FUnordLessThanEqual %a, %b : T"),
-    declare("spirv.FUnordGreaterThan", "SPIR-V OpFUnordGreaterThan.", traits="pure", syntax="%r = spirv.FUnordGreaterThan %a, %b : T"),
-    declare("spirv.FUnordGreaterThanEqual", "SPIR-V OpFUnordGreaterThanEqual.", traits="pure", syntax="%r = spirv.FUnordGreaterThanEqual %a, %b : T"),
-    declare("spirv.LogicalEqual", "SPIR-V OpLogicalEqual.", traits="pure", syntax="%r = spirv.LogicalEqual %a, %b : T"),
-    declare("spirv.LogicalNotEqual", "SPIR-V OpLogicalNotEqual.", traits="pure", syntax="%r = spirv.LogicalNotEqual %a, %b : T"),
-    declare("spirv.FNegate", "SPIR-V OpFNegate.", traits="pure", syntax="%r = spirv.FNegate %a : T"),
-    declare("spirv.SNegate", "SPIR-V OpSNegate.", traits="pure", syntax="%r = spirv.SNegate %a : T"),
-    declare("spirv.Not", "SPIR-V OpNot.", traits="pure", syntax="%r = spirv.Not %a : T"),
-    declare("spirv.LogicalNot", "SPIR-V OpLogicalNot.", traits="pure", syntax="%r = spirv.LogicalNot %a : T"),
-    declare("spirv.ConvertFToS", "SPIR-V OpConvertFToS.", traits="pure", syntax="%r = spirv.ConvertFToS %a : T to U"),
-    declare("spirv.ConvertFToU", "SPIR-V OpConvertFToU.", traits="pure", syntax="%r = spirv.ConvertFToU %a : T to U"),
-    declare("spirv.ConvertSToF", "SPIR-V OpConvertSToF.", traits="pure", syntax="%r = spirv.ConvertSToF %a : T to U"),
-    declare("spirv.ConvertUToF", "SPIR-V OpConvertUToF.", traits="pure", syntax="%r = spirv.ConvertUToF %a : T to U"),
-    declare("spirv.SConvert", "SPIR-V OpSConvert.", traits="pure", syntax="%r = spirv.SConvert %a : T to U"),
-    declare("spirv.UConvert", "SPIR-V OpUConvert.", traits="pure", syntax="%r = spirv.UConvert %a : T to U"),
-    declare("spirv.FConvert", "SPIR-V OpFConvert.", traits="pure", syntax="%r = spirv.FConvert %a : T to U"),
-    declare("spirv.Bitcast", "SPIR-V OpBitcast.", traits="pure", syntax="%r = spirv.Bitcast %a : T to U"),
-    declare("spirv.ConvertPtrToU", "SPIR-V OpConvertPtrToU.", traits="pure", syntax="%r = spirv.ConvertPtrToU %a : T to U"),
-    declare("spirv.ConvertUToPtr", "SPIR-V OpConvertUToPtr.", traits="pure", syntax="%r = spirv.ConvertUToPtr %a : T to U"),
+    *family(
+        _binary,
+        """
+        IAdd ISub IMul SDiv UDiv SMod SRem UMod FAdd FSub FMul FDiv FRem FMod BitwiseAnd BitwiseOr BitwiseXor
+        ShiftLeftLogical ShiftRightArithmetic ShiftRightLogical LogicalAnd LogicalOr
+        IEqual INotEqual SLessThan SLessThanEqual SGreaterThan SGreaterThanEqual ULessThan ULessThanEqual UGreaterThan UGreaterThanEqual
+        FOrdEqual FOrdNotEqual FOrdLessThan FOrdLessThanEqual FOrdGreaterThan FOrdGreaterThanEqual
+        FUnordEqual FUnordNotEqual FUnordLessThan FUnordLessThanEqual FUnordGreaterThan FUnordGreaterThanEqual LogicalEqual LogicalNotEqual
+        """,
+    ),
+    *family(_unary, "FNegate SNegate Not LogicalNot"),
+    *family(_convert, "ConvertFToS ConvertFToU ConvertSToF ConvertUToF SConvert UConvert FConvert Bitcast ConvertPtrToU ConvertUToPtr"),
     declare("spirv.Select", "Chooses between two values by a condition.", traits="pure", syntax="%r = spirv.Select %c, %a, %b : i1, T"),
     declare("spirv.Branch", "Jumps to a block.", traits="terminator", syntax="spirv.Branch ^bb1(%a : T)"),
     declare(
@@ -135,43 +93,18 @@ OPS = (
     ),
     declare("spirv.Return", "Returns from a spirv.func without a value.", traits="region_return return_like terminator", syntax="spirv.Return"),
     declare("spirv.ReturnValue", "Returns a value from a spirv.func.", traits="region_return return_like terminator", syntax="spirv.ReturnValue %v : T"),
-    declare("spirv.EntryPoint", "SPIR-V EntryPoint (read loosely)."),
-    declare("spirv.ExecutionMode", "SPIR-V ExecutionMode (read loosely)."),
-    declare("spirv.mlir.loop", "SPIR-V mlir.loop (read loosely)."),
-    declare("spirv.mlir.selection", "SPIR-V mlir.selection (read loosely)."),
-    declare("spirv.mlir.merge", "SPIR-V mlir.merge (read loosely).", traits="region_return terminator"),
-    declare("spirv.ControlBarrier", "SPIR-V ControlBarrier (read loosely)."),
-    declare("spirv.MemoryBarrier", "SPIR-V MemoryBarrier (read loosely)."),
-    declare("spirv.SpecConstant", "SPIR-V SpecConstant (read loosely)."),
-    declare("spirv.SpecConstantComposite", "SPIR-V SpecConstantComposite (read loosely)."),
-    declare("spirv.mlir.referenceof", "SPIR-V mlir.referenceof (read loosely)."),
-    declare("spirv.Unreachable", "SPIR-V Unreachable (read loosely).", traits="terminator"),
-    declare("spirv.Kill", "SPIR-V Kill (read loosely).", traits="terminator"),
-    declare("spirv.FunctionCall", "SPIR-V FunctionCall (read loosely)."),
-    declare("spirv.GroupNonUniformBallot", "SPIR-V GroupNonUniformBallot (read loosely)."),
-    declare("spirv.GroupNonUniformBroadcast", "SPIR-V GroupNonUniformBroadcast (read loosely)."),
-    declare("spirv.GroupNonUniformShuffle", "SPIR-V GroupNonUniformShuffle (read loosely)."),
-    declare("spirv.GroupNonUniformShuffleXor", "SPIR-V GroupNonUniformShuffleXor (read loosely)."),
-    declare("spirv.GroupNonUniformShuffleUp", "SPIR-V GroupNonUniformShuffleUp (read loosely)."),
-    declare("spirv.GroupNonUniformShuffleDown", "SPIR-V GroupNonUniformShuffleDown (read loosely)."),
-    declare("spirv.GroupNonUniformElect", "SPIR-V GroupNonUniformElect (read loosely)."),
-    declare("spirv.GroupNonUniformIAdd", "SPIR-V GroupNonUniformIAdd (read loosely)."),
-    declare("spirv.GroupNonUniformFAdd", "SPIR-V GroupNonUniformFAdd (read loosely)."),
-    declare("spirv.GroupNonUniformFMax", "SPIR-V GroupNonUniformFMax (read loosely)."),
-    declare("spirv.GroupNonUniformFMin", "SPIR-V GroupNonUniformFMin (read loosely)."),
-    declare("spirv.AtomicIAdd", "SPIR-V AtomicIAdd (read loosely)."),
-    declare("spirv.EXT.AtomicFAdd", "SPIR-V EXT.AtomicFAdd (read loosely)."),
-    declare("spirv.AtomicCompareExchange", "SPIR-V AtomicCompareExchange (read loosely)."),
-    declare("spirv.AtomicExchange", "SPIR-V AtomicExchange (read loosely)."),
-    declare("spirv.AtomicAnd", "SPIR-V AtomicAnd (read loosely)."),
-    declare("spirv.AtomicOr", "SPIR-V AtomicOr (read loosely)."),
-    declare("spirv.AtomicXor", "SPIR-V AtomicXor (read loosely)."),
-    declare("spirv.AtomicSMax", "SPIR-V AtomicSMax (read loosely)."),
-    declare("spirv.AtomicSMin", "SPIR-V AtomicSMin (read loosely)."),
-    declare("spirv.AtomicUMax", "SPIR-V AtomicUMax (read loosely)."),
-    declare("spirv.AtomicUMin", "SPIR-V AtomicUMin (read loosely)."),
-    declare("spirv.CopyMemory", "SPIR-V CopyMemory (read loosely)."),
-    declare("spirv.IsNan", "SPIR-V IsNan (read loosely)."),
-    declare("spirv.IsInf", "SPIR-V IsInf (read loosely)."),
-    declare("spirv.Dot", "SPIR-V Dot (read loosely)."),
+    *family(_read_loosely, "EntryPoint ExecutionMode mlir.loop mlir.selection"),
+    _read_loosely("mlir.merge", traits="region_return terminator"),
+    *family(_read_loosely, "ControlBarrier MemoryBarrier SpecConstant SpecConstantComposite mlir.referenceof"),
+    _read_loosely("Unreachable", traits="terminator"),
+    _read_loosely("Kill", traits="terminator"),
+    *family(
+        _read_loosely,
+        """
+        FunctionCall GroupNonUniformBallot GroupNonUniformBroadcast GroupNonUniformShuffle GroupNonUniformShuffleXor GroupNonUniformShuffleUp
+        GroupNonUniformShuffleDown GroupNonUniformElect GroupNonUniformIAdd GroupNonUniformFAdd GroupNonUniformFMax GroupNonUniformFMin
+        AtomicIAdd EXT.AtomicFAdd AtomicCompareExchange AtomicExchange AtomicAnd AtomicOr AtomicXor AtomicSMax AtomicSMin AtomicUMax AtomicUMin
+        CopyMemory IsNan IsInf Dot
+        """,
+    ),
 )

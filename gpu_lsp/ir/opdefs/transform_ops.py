@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.opdefs.families import family, op_class
 from gpu_lsp.ir.opdefs.model import declare
+
+_read_loosely = op_class("transform", "The transform op `{mnemonic}` (read loosely).")
 
 OPS = (
     declare(
@@ -11,370 +14,89 @@ OPS = (
         traits="function isolated symbol",
         syntax="transform.named_sequence @name(%root: !transform.any_op {transform.readonly}) [-> (...)] { ... transform.yield }",
     ),
-    declare("transform.alternatives", "The transform op `alternatives` (read loosely)."),
-    declare("transform.annotate", "The transform op `annotate` (read loosely)."),
-    declare("transform.apply_conversion_patterns", "The transform op `apply_conversion_patterns` (read loosely)."),
-    declare("transform.apply_conversion_patterns.dialect_to_llvm", "The transform op `apply_conversion_patterns.dialect_to_llvm` (read loosely)."),
-    declare(
-        "transform.apply_conversion_patterns.func.func_to_llvm",
-        "The transform op `apply_conversion_patterns.func.func_to_llvm` (read loosely).",
+    *family(
+        _read_loosely,
+        """
+        alternatives annotate apply_conversion_patterns
+        apply_conversion_patterns.dialect_to_llvm
+        apply_conversion_patterns.func.func_to_llvm
+        apply_conversion_patterns.gpu.gpu_subgroup_reduce_to_nvvm apply_conversion_patterns.gpu.gpu_to_nvvm apply_conversion_patterns.gpu.gpu_to_rocdl
+        apply_conversion_patterns.gpu.gpu_wmma_to_nvvm
+        apply_conversion_patterns.memref.memref_to_llvm_type_converter
+        apply_conversion_patterns.nvgpu.nvgpu_to_nvvm
+        apply_conversion_patterns.scf.scf_to_control_flow apply_conversion_patterns.scf.structural_conversions
+        apply_conversion_patterns.vector.vector_to_llvm
+        apply_cse apply_dce apply_licm apply_patterns
+        apply_patterns.canonicalization
+        apply_patterns.gpu.eliminate_barriers apply_patterns.gpu.gpu_rewrite_patterns apply_patterns.gpu.gpu_shuffle_to_amdgpu
+        apply_patterns.gpu.unroll_vectors_subgroup_mma
+        apply_patterns.linalg.data_layout_propagation apply_patterns.linalg.decompose_pack_unpack apply_patterns.linalg.decompose_pad
+        apply_patterns.linalg.erase_unnecessary_inputs apply_patterns.linalg.extract_slice_sinking apply_patterns.linalg.fold_add_into_dest
+        apply_patterns.linalg.fold_pack_unpack_into_empty apply_patterns.linalg.fold_unit_extent_dims_via_reshapes
+        apply_patterns.linalg.fold_unit_extent_dims_via_slices apply_patterns.linalg.pad_vectorization apply_patterns.linalg.tiling_canonicalization
+        apply_patterns.memref.alloc_to_alloca apply_patterns.memref.expand_ops apply_patterns.memref.expand_strided_metadata
+        apply_patterns.memref.extract_address_computations apply_patterns.memref.fold_memref_alias_ops
+        apply_patterns.memref.resolve_ranked_shaped_type_result_dims
+        apply_patterns.scf.for_loop_canonicalization
+        apply_patterns.tensor.bubble_up_extract_slice apply_patterns.tensor.decompose_concat
+        apply_patterns.tensor.drop_redundant_insert_slice_rank_expansion apply_patterns.tensor.fold_into_pack_and_unpack
+        apply_patterns.tensor.fold_tensor_empty apply_patterns.tensor.fold_tensor_subset_ops
+        apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers apply_patterns.tensor.merge_consecutive_insert_extract_slice
+        apply_patterns.tensor.reassociative_reshape_folding apply_patterns.tensor.rewrite_as_constant
+        apply_patterns.vector.cast_away_vector_leading_one_dim apply_patterns.vector.drop_inner_most_unit_dims_from_xfer_ops
+        apply_patterns.vector.drop_unit_dims_with_shape_cast apply_patterns.vector.elementwise_to_vector
+        apply_patterns.vector.flatten_vector_transfer_ops apply_patterns.vector.fold_arith_extension apply_patterns.vector.interleave_to_shuffle
+        apply_patterns.vector.lower_bitcast apply_patterns.vector.lower_broadcast apply_patterns.vector.lower_contraction
+        apply_patterns.vector.lower_create_mask apply_patterns.vector.lower_gather apply_patterns.vector.lower_interleave
+        apply_patterns.vector.lower_masked_transfers apply_patterns.vector.lower_masks apply_patterns.vector.lower_outerproduct
+        apply_patterns.vector.lower_scan apply_patterns.vector.lower_shape_cast apply_patterns.vector.lower_transfer
+        apply_patterns.vector.lower_transpose apply_patterns.vector.materialize_masks apply_patterns.vector.multi_reduction_flattening
+        apply_patterns.vector.multi_reduction_unrolling apply_patterns.vector.rank_reducing_subview_patterns
+        apply_patterns.vector.reduction_to_contract apply_patterns.vector.reorder_multi_reduction_dims apply_patterns.vector.rewrite_narrow_types
+        apply_patterns.vector.sink_mem_ops apply_patterns.vector.sink_ops apply_patterns.vector.split_transfer_full_partial
+        apply_patterns.vector.transfer_permutation_patterns apply_patterns.vector.transfer_to_scf apply_patterns.vector.unroll_from_elements
+        apply_patterns.vector.unroll_to_elements
+        apply_patterns.x86.shuffle_vector_fma_ops apply_patterns.x86.sink_vector_producer_ops apply_patterns.x86.vector_contract_bf16_to_fma
+        apply_patterns.x86.vector_contract_to_amx_dot_product apply_patterns.x86.vector_contract_to_fma
+        apply_patterns.x86.vector_contract_to_packed_type_dot_product
+        apply_registered_pass
+        bufferization.buffer_loop_hoisting bufferization.eliminate_empty_tensors bufferization.empty_tensor_to_alloc_tensor
+        bufferization.one_shot_bufferize
+        cast collect_matching
+        debug.emit_param_as_remark debug.emit_remark_at
+        foreach foreach_match get_consumers_of_result get_defining_op get_operand get_parent_op get_producer_of_operand get_result get_type
+        gpu.map_forall_to_blocks gpu.map_nested_forall_to_threads
+        include
+        loop.coalesce loop.coalesce_nested loop.forall_to_for loop.forall_to_parallel loop.fuse_sibling loop.hoist_loop_invariant_subsets loop.outline
+        loop.parallel_for_to_nested_fors loop.peel loop.pipeline loop.promote_if_one_iteration loop.unroll loop.unroll_and_jam
+        match.operation_empty match.operation_name match.param.cmpi
+        memref.alloca_to_global memref.erase_dead_alloc_and_stores memref.make_loop_independent memref.multibuffer
+        merge_handles num_associations
+        nvgpu.create_async_groups nvgpu.pipeline_shared_memory_copies nvgpu.rewrite_copy_as_tma nvgpu.rewrite_matmul_as_mma_sync
+        param.constant
+        payload pdl_match print replicate
+        scf.take_assumed_branch
+        select sequence
+        smt.constrain_params
+        sparse_tensor.match.sparse_inout
+        split_handle
+        structured.bufferize_to_allocation structured.continuous_tile_sizes structured.convert_conv2d_to_img2col structured.convert_to_loops
+        structured.decompose structured.decompose_interface structured.decompose_winograd_op structured.eliminate_empty_tensors
+        structured.flatten_elementwise structured.fuse structured.fuse_into_containing_op structured.generalize structured.gpu.map_copy_to_threads
+        structured.hoist_pad structured.hoist_pad.build_packing_loop_nest structured.hoist_redundant_vector_broadcasts
+        structured.hoist_redundant_vector_transfers structured.insert_slice_to_copy structured.interchange structured.linalg_copy_to_memref
+        structured.lower_pack structured.lower_unpack structured.match structured.multitile_sizes structured.pack structured.pack_greedily
+        structured.pack_transpose structured.pad structured.pad_tiling_interface structured.promote structured.promote_tensor structured.replace
+        structured.rewrite_in_destination_passing_style structured.scalarize structured.specialize structured.split structured.split_reduction
+        structured.tile_reduction_using_for structured.tile_reduction_using_forall structured.tile_using_for structured.tile_using_forall
+        structured.transpose_conv2d structured.transpose_matmul structured.vectorize structured.vectorize_children_and_apply_patterns
+        structured.winograd_conv2d
+        tensor.make_loop_independent
+        tune.alternatives tune.knob
+        type_conversion.tensor.cast_shape_dynamic_dims
+        verify with_pdl_patterns
+        xegpu.convert_layout xegpu.get_load_op xegpu.insert_prefetch xegpu.set_anchor_layout xegpu.set_gpu_launch_threads
+        """,
     ),
-    declare(
-        "transform.apply_conversion_patterns.gpu.gpu_subgroup_reduce_to_nvvm",
-        "The transform op `apply_conversion_patterns.gpu.gpu_subgroup_reduce_to_nvvm` (read loosely).",
-    ),
-    declare("transform.apply_conversion_patterns.gpu.gpu_to_nvvm", "The transform op `apply_conversion_patterns.gpu.gpu_to_nvvm` (read loosely)."),
-    declare("transform.apply_conversion_patterns.gpu.gpu_to_rocdl", "The transform op `apply_conversion_patterns.gpu.gpu_to_rocdl` (read loosely)."),
-    declare(
-        "transform.apply_conversion_patterns.gpu.gpu_wmma_to_nvvm",
-        "The transform op `apply_conversion_patterns.gpu.gpu_wmma_to_nvvm` (read loosely).",
-    ),
-    declare(
-        "transform.apply_conversion_patterns.memref.memref_to_llvm_type_converter",
-        "The transform op `apply_conversion_patterns.memref.memref_to_llvm_type_converter` (read loosely).",
-    ),
-    declare(
-        "transform.apply_conversion_patterns.nvgpu.nvgpu_to_nvvm",
-        "The transform op `apply_conversion_patterns.nvgpu.nvgpu_to_nvvm` (read loosely).",
-    ),
-    declare(
-        "transform.apply_conversion_patterns.scf.scf_to_control_flow",
-        "The transform op `apply_conversion_patterns.scf.scf_to_control_flow` (read loosely).",
-    ),
-    declare(
-        "transform.apply_conversion_patterns.scf.structural_conversions",
-        "The transform op `apply_conversion_patterns.scf.structural_conversions` (read loosely).",
-    ),
-    declare(
-        "transform.apply_conversion_patterns.vector.vector_to_llvm",
-        "The transform op `apply_conversion_patterns.vector.vector_to_llvm` (read loosely).",
-    ),
-    declare("transform.apply_cse", "The transform op `apply_cse` (read loosely)."),
-    declare("transform.apply_dce", "The transform op `apply_dce` (read loosely)."),
-    declare("transform.apply_licm", "The transform op `apply_licm` (read loosely)."),
-    declare("transform.apply_patterns", "The transform op `apply_patterns` (read loosely)."),
-    declare("transform.apply_patterns.canonicalization", "The transform op `apply_patterns.canonicalization` (read loosely)."),
-    declare("transform.apply_patterns.gpu.eliminate_barriers", "The transform op `apply_patterns.gpu.eliminate_barriers` (read loosely)."),
-    declare("transform.apply_patterns.gpu.gpu_rewrite_patterns", "The transform op `apply_patterns.gpu.gpu_rewrite_patterns` (read loosely)."),
-    declare("transform.apply_patterns.gpu.gpu_shuffle_to_amdgpu", "The transform op `apply_patterns.gpu.gpu_shuffle_to_amdgpu` (read loosely)."),
-    declare(
-        "transform.apply_patterns.gpu.unroll_vectors_subgroup_mma",
-        "The transform op `apply_patterns.gpu.unroll_vectors_subgroup_mma` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.linalg.data_layout_propagation",
-        "The transform op `apply_patterns.linalg.data_layout_propagation` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.linalg.decompose_pack_unpack",
-        "The transform op `apply_patterns.linalg.decompose_pack_unpack` (read loosely).",
-    ),
-    declare("transform.apply_patterns.linalg.decompose_pad", "The transform op `apply_patterns.linalg.decompose_pad` (read loosely)."),
-    declare(
-        "transform.apply_patterns.linalg.erase_unnecessary_inputs",
-        "The transform op `apply_patterns.linalg.erase_unnecessary_inputs` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.linalg.extract_slice_sinking",
-        "The transform op `apply_patterns.linalg.extract_slice_sinking` (read loosely).",
-    ),
-    declare("transform.apply_patterns.linalg.fold_add_into_dest", "The transform op `apply_patterns.linalg.fold_add_into_dest` (read loosely)."),
-    declare(
-        "transform.apply_patterns.linalg.fold_pack_unpack_into_empty",
-        "The transform op `apply_patterns.linalg.fold_pack_unpack_into_empty` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.linalg.fold_unit_extent_dims_via_reshapes",
-        "The transform op `apply_patterns.linalg.fold_unit_extent_dims_via_reshapes` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices",
-        "The transform op `apply_patterns.linalg.fold_unit_extent_dims_via_slices` (read loosely).",
-    ),
-    declare("transform.apply_patterns.linalg.pad_vectorization", "The transform op `apply_patterns.linalg.pad_vectorization` (read loosely)."),
-    declare(
-        "transform.apply_patterns.linalg.tiling_canonicalization",
-        "The transform op `apply_patterns.linalg.tiling_canonicalization` (read loosely).",
-    ),
-    declare("transform.apply_patterns.memref.alloc_to_alloca", "The transform op `apply_patterns.memref.alloc_to_alloca` (read loosely)."),
-    declare("transform.apply_patterns.memref.expand_ops", "The transform op `apply_patterns.memref.expand_ops` (read loosely)."),
-    declare(
-        "transform.apply_patterns.memref.expand_strided_metadata",
-        "The transform op `apply_patterns.memref.expand_strided_metadata` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.memref.extract_address_computations",
-        "The transform op `apply_patterns.memref.extract_address_computations` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.memref.fold_memref_alias_ops",
-        "The transform op `apply_patterns.memref.fold_memref_alias_ops` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.memref.resolve_ranked_shaped_type_result_dims",
-        "The transform op `apply_patterns.memref.resolve_ranked_shaped_type_result_dims` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.scf.for_loop_canonicalization",
-        "The transform op `apply_patterns.scf.for_loop_canonicalization` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.tensor.bubble_up_extract_slice",
-        "The transform op `apply_patterns.tensor.bubble_up_extract_slice` (read loosely).",
-    ),
-    declare("transform.apply_patterns.tensor.decompose_concat", "The transform op `apply_patterns.tensor.decompose_concat` (read loosely)."),
-    declare(
-        "transform.apply_patterns.tensor.drop_redundant_insert_slice_rank_expansion",
-        "The transform op `apply_patterns.tensor.drop_redundant_insert_slice_rank_expansion` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.tensor.fold_into_pack_and_unpack",
-        "The transform op `apply_patterns.tensor.fold_into_pack_and_unpack` (read loosely).",
-    ),
-    declare("transform.apply_patterns.tensor.fold_tensor_empty", "The transform op `apply_patterns.tensor.fold_tensor_empty` (read loosely)."),
-    declare(
-        "transform.apply_patterns.tensor.fold_tensor_subset_ops",
-        "The transform op `apply_patterns.tensor.fold_tensor_subset_ops` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers",
-        "The transform op `apply_patterns.tensor.fold_tensor_subset_ops_into_vector_transfers` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.tensor.merge_consecutive_insert_extract_slice",
-        "The transform op `apply_patterns.tensor.merge_consecutive_insert_extract_slice` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.tensor.reassociative_reshape_folding",
-        "The transform op `apply_patterns.tensor.reassociative_reshape_folding` (read loosely).",
-    ),
-    declare("transform.apply_patterns.tensor.rewrite_as_constant", "The transform op `apply_patterns.tensor.rewrite_as_constant` (read loosely)."),
-    declare(
-        "transform.apply_patterns.vector.cast_away_vector_leading_one_dim",
-        "The transform op `apply_patterns.vector.cast_away_vector_leading_one_dim` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.vector.drop_inner_most_unit_dims_from_xfer_ops",
-        "The transform op `apply_patterns.vector.drop_inner_most_unit_dims_from_xfer_ops` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.vector.drop_unit_dims_with_shape_cast",
-        "The transform op `apply_patterns.vector.drop_unit_dims_with_shape_cast` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.vector.elementwise_to_vector",
-        "The transform op `apply_patterns.vector.elementwise_to_vector` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.vector.flatten_vector_transfer_ops",
-        "The transform op `apply_patterns.vector.flatten_vector_transfer_ops` (read loosely).",
-    ),
-    declare("transform.apply_patterns.vector.fold_arith_extension", "The transform op `apply_patterns.vector.fold_arith_extension` (read loosely)."),
-    declare(
-        "transform.apply_patterns.vector.interleave_to_shuffle",
-        "The transform op `apply_patterns.vector.interleave_to_shuffle` (read loosely).",
-    ),
-    declare("transform.apply_patterns.vector.lower_bitcast", "The transform op `apply_patterns.vector.lower_bitcast` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_broadcast", "The transform op `apply_patterns.vector.lower_broadcast` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_contraction", "The transform op `apply_patterns.vector.lower_contraction` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_create_mask", "The transform op `apply_patterns.vector.lower_create_mask` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_gather", "The transform op `apply_patterns.vector.lower_gather` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_interleave", "The transform op `apply_patterns.vector.lower_interleave` (read loosely)."),
-    declare(
-        "transform.apply_patterns.vector.lower_masked_transfers",
-        "The transform op `apply_patterns.vector.lower_masked_transfers` (read loosely).",
-    ),
-    declare("transform.apply_patterns.vector.lower_masks", "The transform op `apply_patterns.vector.lower_masks` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_outerproduct", "The transform op `apply_patterns.vector.lower_outerproduct` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_scan", "The transform op `apply_patterns.vector.lower_scan` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_shape_cast", "The transform op `apply_patterns.vector.lower_shape_cast` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_transfer", "The transform op `apply_patterns.vector.lower_transfer` (read loosely)."),
-    declare("transform.apply_patterns.vector.lower_transpose", "The transform op `apply_patterns.vector.lower_transpose` (read loosely)."),
-    declare("transform.apply_patterns.vector.materialize_masks", "The transform op `apply_patterns.vector.materialize_masks` (read loosely)."),
-    declare(
-        "transform.apply_patterns.vector.multi_reduction_flattening",
-        "The transform op `apply_patterns.vector.multi_reduction_flattening` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.vector.multi_reduction_unrolling",
-        "The transform op `apply_patterns.vector.multi_reduction_unrolling` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.vector.rank_reducing_subview_patterns",
-        "The transform op `apply_patterns.vector.rank_reducing_subview_patterns` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.vector.reduction_to_contract",
-        "The transform op `apply_patterns.vector.reduction_to_contract` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.vector.reorder_multi_reduction_dims",
-        "The transform op `apply_patterns.vector.reorder_multi_reduction_dims` (read loosely).",
-    ),
-    declare("transform.apply_patterns.vector.rewrite_narrow_types", "The transform op `apply_patterns.vector.rewrite_narrow_types` (read loosely)."),
-    declare("transform.apply_patterns.vector.sink_mem_ops", "The transform op `apply_patterns.vector.sink_mem_ops` (read loosely)."),
-    declare("transform.apply_patterns.vector.sink_ops", "The transform op `apply_patterns.vector.sink_ops` (read loosely)."),
-    declare(
-        "transform.apply_patterns.vector.split_transfer_full_partial",
-        "The transform op `apply_patterns.vector.split_transfer_full_partial` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.vector.transfer_permutation_patterns",
-        "The transform op `apply_patterns.vector.transfer_permutation_patterns` (read loosely).",
-    ),
-    declare("transform.apply_patterns.vector.transfer_to_scf", "The transform op `apply_patterns.vector.transfer_to_scf` (read loosely)."),
-    declare("transform.apply_patterns.vector.unroll_from_elements", "The transform op `apply_patterns.vector.unroll_from_elements` (read loosely)."),
-    declare("transform.apply_patterns.vector.unroll_to_elements", "The transform op `apply_patterns.vector.unroll_to_elements` (read loosely)."),
-    declare("transform.apply_patterns.x86.shuffle_vector_fma_ops", "The transform op `apply_patterns.x86.shuffle_vector_fma_ops` (read loosely)."),
-    declare(
-        "transform.apply_patterns.x86.sink_vector_producer_ops",
-        "The transform op `apply_patterns.x86.sink_vector_producer_ops` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.x86.vector_contract_bf16_to_fma",
-        "The transform op `apply_patterns.x86.vector_contract_bf16_to_fma` (read loosely).",
-    ),
-    declare(
-        "transform.apply_patterns.x86.vector_contract_to_amx_dot_product",
-        "The transform op `apply_patterns.x86.vector_contract_to_amx_dot_product` (read loosely).",
-    ),
-    declare("transform.apply_patterns.x86.vector_contract_to_fma", "The transform op `apply_patterns.x86.vector_contract_to_fma` (read loosely)."),
-    declare(
-        "transform.apply_patterns.x86.vector_contract_to_packed_type_dot_product",
-        "The transform op `apply_patterns.x86.vector_contract_to_packed_type_dot_product` (read loosely).",
-    ),
-    declare("transform.apply_registered_pass", "The transform op `apply_registered_pass` (read loosely)."),
-    declare("transform.bufferization.buffer_loop_hoisting", "The transform op `bufferization.buffer_loop_hoisting` (read loosely)."),
-    declare("transform.bufferization.eliminate_empty_tensors", "The transform op `bufferization.eliminate_empty_tensors` (read loosely)."),
-    declare("transform.bufferization.empty_tensor_to_alloc_tensor", "The transform op `bufferization.empty_tensor_to_alloc_tensor` (read loosely)."),
-    declare("transform.bufferization.one_shot_bufferize", "The transform op `bufferization.one_shot_bufferize` (read loosely)."),
-    declare("transform.cast", "The transform op `cast` (read loosely)."),
-    declare("transform.collect_matching", "The transform op `collect_matching` (read loosely)."),
-    declare("transform.debug.emit_param_as_remark", "The transform op `debug.emit_param_as_remark` (read loosely)."),
-    declare("transform.debug.emit_remark_at", "The transform op `debug.emit_remark_at` (read loosely)."),
-    declare("transform.foreach", "The transform op `foreach` (read loosely)."),
-    declare("transform.foreach_match", "The transform op `foreach_match` (read loosely)."),
-    declare("transform.get_consumers_of_result", "The transform op `get_consumers_of_result` (read loosely)."),
-    declare("transform.get_defining_op", "The transform op `get_defining_op` (read loosely)."),
-    declare("transform.get_operand", "The transform op `get_operand` (read loosely)."),
-    declare("transform.get_parent_op", "The transform op `get_parent_op` (read loosely)."),
-    declare("transform.get_producer_of_operand", "The transform op `get_producer_of_operand` (read loosely)."),
-    declare("transform.get_result", "The transform op `get_result` (read loosely)."),
-    declare("transform.get_type", "The transform op `get_type` (read loosely)."),
-    declare("transform.gpu.map_forall_to_blocks", "The transform op `gpu.map_forall_to_blocks` (read loosely)."),
-    declare("transform.gpu.map_nested_forall_to_threads", "The transform op `gpu.map_nested_forall_to_threads` (read loosely)."),
-    declare("transform.include", "The transform op `include` (read loosely)."),
-    declare("transform.loop.coalesce", "The transform op `loop.coalesce` (read loosely)."),
-    declare("transform.loop.coalesce_nested", "The transform op `loop.coalesce_nested` (read loosely)."),
-    declare("transform.loop.forall_to_for", "The transform op `loop.forall_to_for` (read loosely)."),
-    declare("transform.loop.forall_to_parallel", "The transform op `loop.forall_to_parallel` (read loosely)."),
-    declare("transform.loop.fuse_sibling", "The transform op `loop.fuse_sibling` (read loosely)."),
-    declare("transform.loop.hoist_loop_invariant_subsets", "The transform op `loop.hoist_loop_invariant_subsets` (read loosely)."),
-    declare("transform.loop.outline", "The transform op `loop.outline` (read loosely)."),
-    declare("transform.loop.parallel_for_to_nested_fors", "The transform op `loop.parallel_for_to_nested_fors` (read loosely)."),
-    declare("transform.loop.peel", "The transform op `loop.peel` (read loosely)."),
-    declare("transform.loop.pipeline", "The transform op `loop.pipeline` (read loosely)."),
-    declare("transform.loop.promote_if_one_iteration", "The transform op `loop.promote_if_one_iteration` (read loosely)."),
-    declare("transform.loop.unroll", "The transform op `loop.unroll` (read loosely)."),
-    declare("transform.loop.unroll_and_jam", "The transform op `loop.unroll_and_jam` (read loosely)."),
-    declare("transform.match.operation_empty", "The transform op `match.operation_empty` (read loosely)."),
-    declare("transform.match.operation_name", "The transform op `match.operation_name` (read loosely)."),
-    declare("transform.match.param.cmpi", "The transform op `match.param.cmpi` (read loosely)."),
-    declare("transform.memref.alloca_to_global", "The transform op `memref.alloca_to_global` (read loosely)."),
-    declare("transform.memref.erase_dead_alloc_and_stores", "The transform op `memref.erase_dead_alloc_and_stores` (read loosely)."),
-    declare("transform.memref.make_loop_independent", "The transform op `memref.make_loop_independent` (read loosely)."),
-    declare("transform.memref.multibuffer", "The transform op `memref.multibuffer` (read loosely)."),
-    declare("transform.merge_handles", "The transform op `merge_handles` (read loosely)."),
-    declare("transform.num_associations", "The transform op `num_associations` (read loosely)."),
-    declare("transform.nvgpu.create_async_groups", "The transform op `nvgpu.create_async_groups` (read loosely)."),
-    declare("transform.nvgpu.pipeline_shared_memory_copies", "The transform op `nvgpu.pipeline_shared_memory_copies` (read loosely)."),
-    declare("transform.nvgpu.rewrite_copy_as_tma", "The transform op `nvgpu.rewrite_copy_as_tma` (read loosely)."),
-    declare("transform.nvgpu.rewrite_matmul_as_mma_sync", "The transform op `nvgpu.rewrite_matmul_as_mma_sync` (read loosely)."),
-    declare("transform.param.constant", "The transform op `param.constant` (read loosely)."),
-    declare("transform.payload", "The transform op `payload` (read loosely)."),
-    declare("transform.pdl_match", "The transform op `pdl_match` (read loosely)."),
-    declare("transform.print", "The transform op `print` (read loosely)."),
-    declare("transform.replicate", "The transform op `replicate` (read loosely)."),
-    declare("transform.scf.take_assumed_branch", "The transform op `scf.take_assumed_branch` (read loosely)."),
-    declare("transform.select", "The transform op `select` (read loosely)."),
-    declare("transform.sequence", "The transform op `sequence` (read loosely)."),
-    declare("transform.smt.constrain_params", "The transform op `smt.constrain_params` (read loosely)."),
-    declare("transform.sparse_tensor.match.sparse_inout", "The transform op `sparse_tensor.match.sparse_inout` (read loosely)."),
-    declare("transform.split_handle", "The transform op `split_handle` (read loosely)."),
-    declare("transform.structured.bufferize_to_allocation", "The transform op `structured.bufferize_to_allocation` (read loosely)."),
-    declare("transform.structured.continuous_tile_sizes", "The transform op `structured.continuous_tile_sizes` (read loosely)."),
-    declare("transform.structured.convert_conv2d_to_img2col", "The transform op `structured.convert_conv2d_to_img2col` (read loosely)."),
-    declare("transform.structured.convert_to_loops", "The transform op `structured.convert_to_loops` (read loosely)."),
-    declare("transform.structured.decompose", "The transform op `structured.decompose` (read loosely)."),
-    declare("transform.structured.decompose_interface", "The transform op `structured.decompose_interface` (read loosely)."),
-    declare("transform.structured.decompose_winograd_op", "The transform op `structured.decompose_winograd_op` (read loosely)."),
-    declare("transform.structured.eliminate_empty_tensors", "The transform op `structured.eliminate_empty_tensors` (read loosely)."),
-    declare("transform.structured.flatten_elementwise", "The transform op `structured.flatten_elementwise` (read loosely)."),
-    declare("transform.structured.fuse", "The transform op `structured.fuse` (read loosely)."),
-    declare("transform.structured.fuse_into_containing_op", "The transform op `structured.fuse_into_containing_op` (read loosely)."),
-    declare("transform.structured.generalize", "The transform op `structured.generalize` (read loosely)."),
-    declare("transform.structured.gpu.map_copy_to_threads", "The transform op `structured.gpu.map_copy_to_threads` (read loosely)."),
-    declare("transform.structured.hoist_pad", "The transform op `structured.hoist_pad` (read loosely)."),
-    declare(
-        "transform.structured.hoist_pad.build_packing_loop_nest",
-        "The transform op `structured.hoist_pad.build_packing_loop_nest` (read loosely).",
-    ),
-    declare(
-        "transform.structured.hoist_redundant_vector_broadcasts",
-        "The transform op `structured.hoist_redundant_vector_broadcasts` (read loosely).",
-    ),
-    declare(
-        "transform.structured.hoist_redundant_vector_transfers",
-        "The transform op `structured.hoist_redundant_vector_transfers` (read loosely).",
-    ),
-    declare("transform.structured.insert_slice_to_copy", "The transform op `structured.insert_slice_to_copy` (read loosely)."),
-    declare("transform.structured.interchange", "The transform op `structured.interchange` (read loosely)."),
-    declare("transform.structured.linalg_copy_to_memref", "The transform op `structured.linalg_copy_to_memref` (read loosely)."),
-    declare("transform.structured.lower_pack", "The transform op `structured.lower_pack` (read loosely)."),
-    declare("transform.structured.lower_unpack", "The transform op `structured.lower_unpack` (read loosely)."),
-    declare("transform.structured.match", "The transform op `structured.match` (read loosely)."),
-    declare("transform.structured.multitile_sizes", "The transform op `structured.multitile_sizes` (read loosely)."),
-    declare("transform.structured.pack", "The transform op `structured.pack` (read loosely)."),
-    declare("transform.structured.pack_greedily", "The transform op `structured.pack_greedily` (read loosely)."),
-    declare("transform.structured.pack_transpose", "The transform op `structured.pack_transpose` (read loosely)."),
-    declare("transform.structured.pad", "The transform op `structured.pad` (read loosely)."),
-    declare("transform.structured.pad_tiling_interface", "The transform op `structured.pad_tiling_interface` (read loosely)."),
-    declare("transform.structured.promote", "The transform op `structured.promote` (read loosely)."),
-    declare("transform.structured.promote_tensor", "The transform op `structured.promote_tensor` (read loosely)."),
-    declare("transform.structured.replace", "The transform op `structured.replace` (read loosely)."),
-    declare(
-        "transform.structured.rewrite_in_destination_passing_style",
-        "The transform op `structured.rewrite_in_destination_passing_style` (read loosely).",
-    ),
-    declare("transform.structured.scalarize", "The transform op `structured.scalarize` (read loosely)."),
-    declare("transform.structured.specialize", "The transform op `structured.specialize` (read loosely)."),
-    declare("transform.structured.split", "The transform op `structured.split` (read loosely)."),
-    declare("transform.structured.split_reduction", "The transform op `structured.split_reduction` (read loosely)."),
-    declare("transform.structured.tile_reduction_using_for", "The transform op `structured.tile_reduction_using_for` (read loosely)."),
-    declare("transform.structured.tile_reduction_using_forall", "The transform op `structured.tile_reduction_using_forall` (read loosely)."),
-    declare("transform.structured.tile_using_for", "The transform op `structured.tile_using_for` (read loosely)."),
-    declare("transform.structured.tile_using_forall", "The transform op `structured.tile_using_forall` (read loosely)."),
-    declare("transform.structured.transpose_conv2d", "The transform op `structured.transpose_conv2d` (read loosely)."),
-    declare("transform.structured.transpose_matmul", "The transform op `structured.transpose_matmul` (read loosely)."),
-    declare("transform.structured.vectorize", "The transform op `structured.vectorize` (read loosely)."),
-    declare(
-        "transform.structured.vectorize_children_and_apply_patterns",
-        "The transform op `structured.vectorize_children_and_apply_patterns` (read loosely).",
-    ),
-    declare("transform.structured.winograd_conv2d", "The transform op `structured.winograd_conv2d` (read loosely)."),
-    declare("transform.tensor.make_loop_independent", "The transform op `tensor.make_loop_independent` (read loosely)."),
-    declare("transform.tune.alternatives", "The transform op `tune.alternatives` (read loosely)."),
-    declare("transform.tune.knob", "The transform op `tune.knob` (read loosely)."),
-    declare(
-        "transform.type_conversion.tensor.cast_shape_dynamic_dims",
-        "The transform op `type_conversion.tensor.cast_shape_dynamic_dims` (read loosely).",
-    ),
-    declare("transform.verify", "The transform op `verify` (read loosely)."),
-    declare("transform.with_pdl_patterns", "The transform op `with_pdl_patterns` (read loosely)."),
-    declare("transform.xegpu.convert_layout", "The transform op `xegpu.convert_layout` (read loosely)."),
-    declare("transform.xegpu.get_load_op", "The transform op `xegpu.get_load_op` (read loosely)."),
-    declare("transform.xegpu.insert_prefetch", "The transform op `xegpu.insert_prefetch` (read loosely)."),
-    declare("transform.xegpu.set_anchor_layout", "The transform op `xegpu.set_anchor_layout` (read loosely)."),
-    declare("transform.xegpu.set_gpu_launch_threads", "The transform op `xegpu.set_gpu_launch_threads` (read loosely)."),
-    declare("transform.yield", "The transform op `yield` (read loosely).", traits="region_return terminator"),
+    _read_loosely("yield", traits="region_return terminator"),
 )
