@@ -2,70 +2,19 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.opdefs.families import same_type_class
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
-_FASTMATH = 'DefaultValuedAttr<Arith_FastMathAttr, "::mlir::arith::FastMathFlags::none">:$fastmath'
+FASTMATH = 'DefaultValuedAttr<Arith_FastMathAttr, "::mlir::arith::FastMathFlags::none">:$fastmath'
+FASTMATH_FORMAT = "(`fastmath` `` $fastmath^)?"
 _OVERFLOW = 'DefaultValuedAttr<Arith_IntegerOverflowAttr, "::mlir::arith::IntegerOverflowFlags::none">:$overflowFlags'
-
-
-def _int_binary(mnemonic: str, summary: str) -> OpDef:
-    """Arith_IntBinaryOp / Arith_TotalIntBinaryOp."""
-    return declare(
-        f"arith.{mnemonic}",
-        summary,
-        traits="pure same_type",
-        ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs",
-        outs="SignlessIntegerOrIndexLike:$result",
-        format="$lhs `,` $rhs attr-dict `:` type($result)",
-    )
-
-
-def _overflow_binary(mnemonic: str, summary: str) -> OpDef:
-    """Arith_IntBinaryOpWithOverflowFlags."""
-    return declare(
-        f"arith.{mnemonic}",
-        summary,
-        traits="pure same_type",
-        ins=f"SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs, {_OVERFLOW}",
-        outs="SignlessIntegerOrIndexLike:$result",
-        format="$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)",
-    )
-
-
-def _exact_binary(mnemonic: str, summary: str) -> OpDef:
-    """Arith_IntBinaryOpWithExactFlag."""
-    return declare(
-        f"arith.{mnemonic}",
-        summary,
-        traits="pure same_type",
-        ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs, UnitAttr:$isExact",
-        outs="SignlessIntegerOrIndexLike:$result",
-        format="$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)",
-    )
-
-
-def _float_binary(mnemonic: str, summary: str) -> OpDef:
-    """Arith_FloatBinaryOp."""
-    return declare(
-        f"arith.{mnemonic}",
-        summary,
-        traits="pure same_type",
-        ins=f"FloatLike:$lhs, FloatLike:$rhs, {_FASTMATH}",
-        outs="FloatLike:$result",
-        format="$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
-    )
-
-
-def _float_unary(mnemonic: str, summary: str) -> OpDef:
-    """Arith_FloatUnaryOp."""
-    return declare(
-        f"arith.{mnemonic}",
-        summary,
-        traits="pure same_type",
-        ins=f"FloatLike:$operand, {_FASTMATH}",
-        outs="FloatLike:$result",
-        format="$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
-    )
+_OVERFLOW_FORMAT = "(`overflow` `` $overflowFlags^)?"
+_INT_LIKE = "SignlessIntegerOrIndexLike"
+_int_binary = same_type_class("arith", _INT_LIKE, "lhs rhs")  # Arith_TotalIntBinaryOp
+_overflow_binary = same_type_class("arith", _INT_LIKE, "lhs rhs", _OVERFLOW, _OVERFLOW_FORMAT)  # Arith_IntBinaryOpWithOverflowFlags
+_exact_binary = same_type_class("arith", _INT_LIKE, "lhs rhs", "UnitAttr:$isExact", "(`exact` $isExact^)?")  # Arith_IntBinaryOpWithExactFlag
+_float_binary = same_type_class("arith", "FloatLike", "lhs rhs", FASTMATH, FASTMATH_FORMAT)  # Arith_FloatBinaryOp
+_float_unary = same_type_class("arith", "FloatLike", "operand", FASTMATH, FASTMATH_FORMAT)  # Arith_FloatUnaryOp
 
 
 def _cast(mnemonic: str, summary: str, source: str, target: str, flags: str = "", flag_format: str = "") -> OpDef:
@@ -86,10 +35,10 @@ def _compare(mnemonic: str, summary: str, predicate: str, operand: str, fastmath
         f"arith.{mnemonic}",
         summary,
         traits="pure",
-        ins=f"{predicate}:$predicate, {operand}:$lhs, {operand}:$rhs" + (f", {_FASTMATH}" if fastmath else ""),
+        ins=f"{predicate}:$predicate, {operand}:$lhs, {operand}:$rhs" + (f", {FASTMATH}" if fastmath else ""),
         outs="BoolLike:$result",
         types=("AllTypesMatch<lhs, rhs>", "TypesMatchWith<lhs, result, i1_same_shape>"),
-        format="$predicate `,` $lhs `,` $rhs " + ("(`fastmath` `` $fastmath^)? " if fastmath else "") + "attr-dict `:` type($lhs)",
+        format="$predicate `,` $lhs `,` $rhs " + (f"{FASTMATH_FORMAT} " if fastmath else "") + "attr-dict `:` type($lhs)",
     )
 
 
@@ -97,7 +46,7 @@ _INT = "SignlessFixedWidthIntegerLike"
 _NNEG = "UnitAttr:$nonNeg"
 _NNEG_FORMAT = "(`nneg` $nonNeg^)?"
 _ROUNDING = "OptionalAttr<Arith_RoundingModeAttr>:$roundingmode, OptionalAttr<Arith_FastMathAttr>:$fastmath"
-_ROUNDING_FORMAT = "($roundingmode^)? (`fastmath` `` $fastmath^)?"
+_ROUNDING_FORMAT = f"($roundingmode^)? {FASTMATH_FORMAT}"
 _INDEX_CAST = "IndexCastTypeConstraint"
 
 OPS = (
@@ -135,8 +84,8 @@ OPS = (
     _cast("index_castui", "Unsigned cast between index and integer types.", _INDEX_CAST, _INDEX_CAST, _NNEG, _NNEG_FORMAT),
     _cast("extsi", "Sign extension.", _INT, _INT),
     _cast("extui", "Zero extension.", _INT, _INT, _NNEG, _NNEG_FORMAT),
-    _cast("trunci", "Integer truncation.", _INT, _INT, _OVERFLOW, "(`overflow` `` $overflowFlags^)?"),
-    _cast("extf", "Float extension.", "FloatLike", "FloatLike", "OptionalAttr<Arith_FastMathAttr>:$fastmath", "(`fastmath` `` $fastmath^)?"),
+    _cast("trunci", "Integer truncation.", _INT, _INT, _OVERFLOW, _OVERFLOW_FORMAT),
+    _cast("extf", "Float extension.", "FloatLike", "FloatLike", "OptionalAttr<Arith_FastMathAttr>:$fastmath", FASTMATH_FORMAT),
     _cast("truncf", "Float truncation.", "FloatLike", "FloatLike", _ROUNDING, _ROUNDING_FORMAT),
     _cast("sitofp", "Signed integer to float.", _INT, "FloatLike"),
     _cast("uitofp", "Unsigned integer to float.", _INT, "FloatLike", _NNEG, _NNEG_FORMAT),

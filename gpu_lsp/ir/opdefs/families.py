@@ -30,3 +30,16 @@ def op_class(prefix: str, summary: str = "", syntax: str = "", **shared: Any) ->
 def family(make: OpClass, mnemonics: str) -> tuple[OpDef, ...]:
     """One op of the class per whitespace-separated mnemonic of the name table, in its order."""
     return tuple(make(mnemonic) for mnemonic in mnemonics.split())
+
+
+def same_type_class(prefix: str, constraint: str, operands: str, flag: str = "", flag_format: str = "") -> OpClass:
+    """A Pure, SameOperandsAndResultType class: `$lhs `,` $rhs [flag] attr-dict `:` type($result)`.
+
+    `operands` names the operands, all of `constraint` like the result; `flag` is an attribute
+    written after them as `flag_format` (`fastmath<fast>`, `overflow<nsw>`).
+    """
+    names = operands.split()
+    ins = ", ".join([*(f"{constraint}:${name}" for name in names), *([flag] if flag else [])])
+    written = " `,` ".join(f"${name}" for name in names)
+    format = " ".join(part for part in (written, flag_format, "attr-dict `:` type($result)") if part)
+    return op_class(prefix, traits="pure same_type", ins=ins, outs=f"{constraint}:$result", format=format)

@@ -2,34 +2,20 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import OpDef, declare
+from gpu_lsp.ir.opdefs.families import OpClass, op_class
+from gpu_lsp.ir.opdefs.model import declare
+
+_UPPER_BOUND = "OptionalAttr<IndexAttr>:$upper_bound"
+_UPPER_BOUND_FORMAT = "(`upper_bound` $upper_bound^)?"
 
 
-def _dimension_op(name: str, summary: str) -> OpDef:
-    """GPU_IndexOp: one index of a grid, block or cluster dimension."""
-    return declare(
-        name,
-        summary,
-        regions="",
-        traits="pure",
-        ins="GPU_DimensionAttr:$dimension, OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="$dimension (`upper_bound` $upper_bound^)? attr-dict",
-    )
+def _index_op(ins: str, format: str) -> OpClass:
+    """GPU_IndexOp's shape: a pure op giving an index (with an optional upper bound)."""
+    return op_class("gpu", regions="", traits="pure", ins=ins, outs="Index:$result", format=format)
 
 
-def _subgroup_query(name: str, summary: str) -> OpDef:
-    """The subgroup id, count and size: an index with an optional upper bound and its type written."""
-    return declare(
-        name,
-        summary,
-        regions="",
-        traits="pure",
-        ins="OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="(`upper_bound` $upper_bound^)? attr-dict `:` type($result)",
-    )
-
+_dimension_op = _index_op(f"GPU_DimensionAttr:$dimension, {_UPPER_BOUND}", f"$dimension {_UPPER_BOUND_FORMAT} attr-dict")  # of a grid, block or cluster
+_subgroup_query = _index_op(_UPPER_BOUND, f"{_UPPER_BOUND_FORMAT} attr-dict `:` type($result)")  # the subgroup id, count and size
 
 OPS = (
     declare(
@@ -136,27 +122,19 @@ OPS = (
         ins="Variadic<AnyType>:$values",
         format="attr-dict ($values^ `:` type($values))?",
     ),
-    _dimension_op("gpu.thread_id", "The thread index within its block."),
-    _dimension_op("gpu.block_id", "The block index within the grid."),
-    _dimension_op("gpu.block_dim", "The number of threads per block."),
-    _dimension_op("gpu.grid_dim", "The number of blocks in the grid."),
-    _dimension_op("gpu.global_id", "The thread index within the whole grid."),
-    _dimension_op("gpu.cluster_id", "The cluster index within the grid."),
-    _dimension_op("gpu.cluster_dim", "The number of clusters in the grid."),
-    _dimension_op("gpu.cluster_dim_blocks", "The number of blocks per cluster."),
-    _dimension_op("gpu.cluster_block_id", "The block index within its cluster."),
-    declare(
-        "gpu.lane_id",
-        "The lane index within the subgroup.",
-        regions="",
-        traits="pure",
-        ins="OptionalAttr<IndexAttr>:$upper_bound",
-        outs="Index:$result",
-        format="(`upper_bound` $upper_bound^)? attr-dict",
-    ),
-    _subgroup_query("gpu.subgroup_id", "The subgroup index within the workgroup."),
-    _subgroup_query("gpu.num_subgroups", "The number of subgroups in the workgroup."),
-    _subgroup_query("gpu.subgroup_size", "The number of lanes in a subgroup."),
+    _dimension_op("thread_id", "The thread index within its block."),
+    _dimension_op("block_id", "The block index within the grid."),
+    _dimension_op("block_dim", "The number of threads per block."),
+    _dimension_op("grid_dim", "The number of blocks in the grid."),
+    _dimension_op("global_id", "The thread index within the whole grid."),
+    _dimension_op("cluster_id", "The cluster index within the grid."),
+    _dimension_op("cluster_dim", "The number of clusters in the grid."),
+    _dimension_op("cluster_dim_blocks", "The number of blocks per cluster."),
+    _dimension_op("cluster_block_id", "The block index within its cluster."),
+    _index_op(_UPPER_BOUND, f"{_UPPER_BOUND_FORMAT} attr-dict")("lane_id", "The lane index within the subgroup."),
+    _subgroup_query("subgroup_id", "The subgroup index within the workgroup."),
+    _subgroup_query("num_subgroups", "The number of subgroups in the workgroup."),
+    _subgroup_query("subgroup_size", "The number of lanes in a subgroup."),
     declare(
         "gpu.all_reduce",
         "Reduces a value across all threads of the workgroup, with a kind or a region.",

@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import OpDef, declare
+from gpu_lsp.ir.opdefs.families import op_class
+from gpu_lsp.ir.opdefs.model import declare
 
-
-def _binary(mnemonic: str, summary: str) -> OpDef:
-    """IndexBinaryOp."""
-    return declare(
-        f"index.{mnemonic}",
-        summary,
-        traits="pure",
-        ins="Index:$lhs, Index:$rhs",
-        outs="Index:$result",
-        format="$lhs `,` $rhs attr-dict",
-    )
-
-
-def _cast(mnemonic: str, summary: str) -> OpDef:
-    """IndexCastOp (casts, castu)."""
-    return declare(
-        f"index.{mnemonic}",
-        summary,
-        traits="pure",
-        ins="AnyTypeOf<[AnyInteger, Index]>:$input",
-        outs="AnyTypeOf<[AnyInteger, Index]>:$output",
-        format="$input attr-dict `:` type($input) `to` type($output)",
-    )
-
+_binary = op_class("index", traits="pure", ins="Index:$lhs, Index:$rhs", outs="Index:$result", format="$lhs `,` $rhs attr-dict")  # IndexBinaryOp
+_INT_OR_INDEX = "AnyTypeOf<[AnyInteger, Index]>"
+_cast = op_class(  # IndexCastOp (casts, castu)
+    "index", traits="pure", ins=f"{_INT_OR_INDEX}:$input", outs=f"{_INT_OR_INDEX}:$output", format="$input attr-dict `:` type($input) `to` type($output)"
+)
 
 OPS = (
     _binary("add", "Addition."),

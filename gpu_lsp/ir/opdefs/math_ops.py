@@ -2,46 +2,16 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.opdefs.arith_ops import FASTMATH, FASTMATH_FORMAT
+from gpu_lsp.ir.opdefs.families import same_type_class
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
-_FASTMATH = 'DefaultValuedAttr<Arith_FastMathAttr, "::mlir::arith::FastMathFlags::none">:$fastmath'
-_FASTMATH_FORMAT = "(`fastmath` `` $fastmath^)?"
-
-
-def _float_unary(mnemonic: str, summary: str) -> OpDef:
-    """Math_FloatUnaryOp."""
-    return declare(
-        f"math.{mnemonic}",
-        summary,
-        traits="pure same_type",
-        ins=f"FloatLike:$operand, {_FASTMATH}",
-        outs="FloatLike:$result",
-        format=f"$operand {_FASTMATH_FORMAT} attr-dict `:` type($result)",
-    )
-
-
-def _integer_unary(mnemonic: str, summary: str) -> OpDef:
-    """Math_IntegerUnaryOp."""
-    return declare(
-        f"math.{mnemonic}",
-        summary,
-        traits="pure same_type",
-        ins="SignlessIntegerOrIndexLike:$operand",
-        outs="SignlessIntegerOrIndexLike:$result",
-        format="$operand attr-dict `:` type($result)",
-    )
-
-
-def _float_binary(mnemonic: str, summary: str) -> OpDef:
-    """Math_FloatBinaryOp."""
-    return declare(
-        f"math.{mnemonic}",
-        summary,
-        traits="pure same_type",
-        ins=f"FloatLike:$lhs, FloatLike:$rhs, {_FASTMATH}",
-        outs="FloatLike:$result",
-        format=f"$lhs `,` $rhs {_FASTMATH_FORMAT} attr-dict `:` type($result)",
-    )
+_INT_LIKE = "SignlessIntegerOrIndexLike"
+_float_unary = same_type_class("math", "FloatLike", "operand", FASTMATH, FASTMATH_FORMAT)  # Math_FloatUnaryOp
+_integer_unary = same_type_class("math", _INT_LIKE, "operand")  # Math_IntegerUnaryOp
+_float_binary = same_type_class("math", "FloatLike", "lhs rhs", FASTMATH, FASTMATH_FORMAT)  # Math_FloatBinaryOp
+_float_ternary = same_type_class("math", "FloatLike", "a b c", FASTMATH, FASTMATH_FORMAT)  # Math_FloatTernaryOp
+_integer_binary = same_type_class("math", _INT_LIKE, "lhs rhs")  # Math_IntegerBinaryOp
 
 
 def _classification(mnemonic: str, summary: str) -> OpDef:
@@ -50,7 +20,7 @@ def _classification(mnemonic: str, summary: str) -> OpDef:
         f"math.{mnemonic}",
         summary,
         traits="pure",
-        ins=f"FloatLike:$operand, {_FASTMATH}",
+        ins=f"FloatLike:$operand, {FASTMATH}",
         outs="BoolLike:$result",
         types=("TypesMatchWith<operand, result, i1_same_shape>",),
         format="$operand attr-dict `:` type($operand)",
@@ -79,22 +49,8 @@ OPS = (
     _float_binary("atan2", "Two-argument arc tangent."),
     _float_binary("copysign", "Magnitude of one value with the sign of another."),
     _float_binary("powf", "Float power."),
-    declare(
-        "math.fma",
-        "Fused multiply-add: a * b + c.",
-        traits="pure same_type",
-        ins=f"FloatLike:$a, FloatLike:$b, FloatLike:$c, {_FASTMATH}",
-        outs="FloatLike:$result",
-        format=f"$a `,` $b `,` $c {_FASTMATH_FORMAT} attr-dict `:` type($result)",
-    ),
-    declare(
-        "math.ipowi",
-        "Integer power.",
-        traits="pure same_type",
-        ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs",
-        outs="SignlessIntegerOrIndexLike:$result",
-        format="$lhs `,` $rhs attr-dict `:` type($result)",
-    ),
+    _float_ternary("fma", "Fused multiply-add: a * b + c."),
+    _integer_binary("ipowi", "Integer power."),
     _classification("isfinite", "Whether a float is finite."),
     _classification("isinf", "Whether a float is infinite."),
     _classification("isnan", "Whether a float is NaN."),
@@ -103,26 +59,26 @@ OPS = (
         "math.fpowi",
         "A float raised to an integer power.",
         traits="pure",
-        ins=f"FloatLike:$lhs, SignlessFixedWidthIntegerLike:$rhs, {_FASTMATH}",
+        ins=f"FloatLike:$lhs, SignlessFixedWidthIntegerLike:$rhs, {FASTMATH}",
         outs="FloatLike:$result",
         types=("AllTypesMatch<lhs, result>",),
-        format=f"$lhs `,` $rhs {_FASTMATH_FORMAT} attr-dict `:` type($lhs) `,` type($rhs)",
+        format=f"$lhs `,` $rhs {FASTMATH_FORMAT} attr-dict `:` type($lhs) `,` type($rhs)",
     ),
     declare(
         "math.sincos",
         "Sine and cosine of a float.",
         traits="pure",
-        ins=f"FloatLike:$operand, {_FASTMATH}",
+        ins=f"FloatLike:$operand, {FASTMATH}",
         outs="FloatLike:$sin, FloatLike:$cos",
         types=("AllTypesMatch<operand, sin, cos>",),
-        format=f"$operand {_FASTMATH_FORMAT} attr-dict `:` type($operand)",
+        format=f"$operand {FASTMATH_FORMAT} attr-dict `:` type($operand)",
     ),
     declare(
         "math.clampf",
         "Clamps a float between a minimum and a maximum.",
         traits="pure same_type",
-        ins=f"FloatLike:$value, FloatLike:$min, FloatLike:$max, {_FASTMATH}",
+        ins=f"FloatLike:$value, FloatLike:$min, FloatLike:$max, {FASTMATH}",
         outs="FloatLike:$result",
-        format=f"$value `to` ` ` `[` $min `,` $max `]` {_FASTMATH_FORMAT} attr-dict `:` type($result)",
+        format=f"$value `to` ` ` `[` $min `,` $max `]` {FASTMATH_FORMAT} attr-dict `:` type($result)",
     ),
 )
