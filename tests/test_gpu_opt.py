@@ -338,3 +338,23 @@ def test_console_script_runs(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == PRINTED
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-o"], "option -o needs a file name"),
+        (["--mlir-version"], "option --mlir-version needs a version"),
+        (["--pass-pipeline"], "option --pass-pipeline needs a pipeline"),
+    ],
+)
+def test_an_option_without_its_value_is_a_usage_error(argv: list[str], message: str) -> None:
+    with pytest.raises(gpu_opt.UsageError, match=message):
+        gpu_opt.parse_args(argv)
+
+
+def test_an_option_value_is_read_after_its_equals_sign_or_as_the_next_argument() -> None:
+    joined = gpu_opt.parse_args(["--mlir-version=22", "-o=out.mlir", "in.mlir"])
+    separate = gpu_opt.parse_args(["--mlir-version", "22", "-o", "out.mlir", "in.mlir"])
+    for opts in (joined, separate):
+        assert (opts.mlir_version, opts.output, opts.input) == (22, "out.mlir", "in.mlir")

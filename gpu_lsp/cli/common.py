@@ -1,7 +1,8 @@
-"""What every console script shares: the `--version` line and a quiet end when its output pipe closes."""
+"""What every console script shares: the `--version` line, a quiet end when its output pipe closes, the file argument."""
 
 from __future__ import annotations
 
+import argparse
 import functools
 import os
 import signal
@@ -43,3 +44,10 @@ def quiet_on_closed_pipe(main: Callable[..., int]) -> Callable[..., int]:
             return EXIT_BROKEN_PIPE
 
     return wrapper
+
+
+def file_parser(prog: str, description: str) -> argparse.ArgumentParser:
+    """An argument parser whose first argument is one .mlir file (`-`: standard input)."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("file", help="the .mlir file ('-' for standard input)")
+    return parser

@@ -7,6 +7,7 @@ import json
 from typing import TextIO
 
 from gpu_lsp.analysis import lint_parsed
+from gpu_lsp.cli.common import file_parser
 from gpu_lsp.diagnostics.sanitizer.graph import AsyncGraph, build_graphs, to_json
 from gpu_lsp.diagnostics.sanitizer.render import RenderError, to_dot, to_html, to_svg_with_dot
 from gpu_lsp.parser.api import parse
@@ -17,12 +18,11 @@ EXIT_USAGE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="gpu-lint graph",
-        description="Draw the async dependency graph of the host functions of an MLIR file: GPU ops and waits, "
+    p = file_parser(
+        "gpu-lint graph",
+        "Draw the async dependency graph of the host functions of an MLIR file: GPU ops and waits, "
         "token edges, buffer conflicts (dashed), hazards (coloured), one lane per stream, joins as bars.",
     )
-    p.add_argument("file", help="the .mlir file ('-' for standard input)")
     p.add_argument("--function", metavar="NAME", help="only this function (without the @)")
     p.add_argument("--format", choices=FORMATS, default="dot", help="dot (default), json, html (self-contained) or svg (needs Graphviz)")
     p.add_argument("-o", "--output", metavar="PATH", help="write here instead of standard output")

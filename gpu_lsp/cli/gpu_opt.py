@@ -104,6 +104,15 @@ def parse_pass_options(text: str) -> dict[str, str]:
     return out
 
 
+def _option_value(argv: list[str], i: int, given: str | None, option: str, what: str) -> tuple[str, int]:
+    """The value of `option`: `given` after its `=`, else the argument at `i`; and the index after it."""
+    if given is not None:
+        return given, i
+    if i >= len(argv):
+        raise UsageError(f"option {option} needs {what}")
+    return argv[i], i + 1
+
+
 def parse_args(argv: list[str]) -> Options:
     """Read mlir-opt style arguments; raises UsageError."""
     opts = Options()
@@ -122,21 +131,13 @@ def parse_args(argv: list[str]) -> Options:
         if name == "version":
             raise SystemExit(print_version("gpu-opt"))
         if name == "mlir-version":
-            if not eq:
-                if i >= len(argv):
-                    raise UsageError("option --mlir-version needs a version")
-                value = argv[i]
-                i += 1
+            value, i = _option_value(argv, i, value if eq else None, "--mlir-version", "a version")
             try:
                 opts.mlir_version = check_version(int(value) if value.isdigit() else value)
             except ValueError as exc:
                 raise UsageError(f"option --mlir-version {exc}") from None
         elif name == "o":
-            if not eq:
-                if i >= len(argv):
-                    raise UsageError("option -o needs a file name")
-                value = argv[i]
-                i += 1
+            value, i = _option_value(argv, i, value if eq else None, "-o", "a file name")
             opts.output = value
         elif name in FLAGS:
             if eq and not (name == "split-input-file" and value == SPLIT_MARKER):
@@ -144,11 +145,7 @@ def parse_args(argv: list[str]) -> Options:
             setattr(opts, FLAGS[name], True)
         elif name == "pass-pipeline":
             # gpu_lsp/passes: a textual pipeline, e.g. 'builtin.module(func.func(gpu-async-region))'.
-            if not eq:
-                if i >= len(argv):
-                    raise UsageError("option --pass-pipeline needs a pipeline")
-                value = argv[i]
-                i += 1
+            value, i = _option_value(argv, i, value if eq else None, "--pass-pipeline", "a pipeline")
             try:
                 opts.passes.append((name, pass_pipeline(value), {}))
             except PipelineError as exc:

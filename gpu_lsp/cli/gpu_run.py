@@ -8,7 +8,7 @@ import re
 import signal
 import sys
 
-from gpu_lsp.cli.common import quiet_on_closed_pipe, version_line
+from gpu_lsp.cli.common import file_parser, quiet_on_closed_pipe, version_line
 from gpu_lsp.runner import BACKENDS
 
 _SIZE = re.compile(r"^\s*(\d+)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
@@ -24,12 +24,11 @@ def parse_size(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="gpu-run",
-        description="Run a host function of an MLIR file (default @main) and the GPU kernels it launches, "
+    p = file_parser(
+        "gpu-run",
+        "Run a host function of an MLIR file (default @main) and the GPU kernels it launches, "
         "on a GPU through CuPy or on the CPU with NumPy; prints the program's output like mlir-runner.",
     )
-    p.add_argument("file", help="the .mlir file ('-' for standard input)")
     p.add_argument("--entry", default="main", help="the func.func to run (default: main)")
     p.add_argument(
         "--arg",
