@@ -72,8 +72,16 @@ def _single(groups: dict[str, list[Value]] | None, name: str) -> Value | None:
     return group[0] if len(group) == 1 else None
 
 
-class LaunchView:
-    """`gpu.launch`: dependencies, token, grid/block/cluster sizes, body and its arguments."""
+def _workgroup_attribution_count(op: Operation) -> int:
+    """How many workgroup attributions gpu.launch or gpu.func declares (as read, else its attribute)."""
+    counts = op.extra.get("attributions")
+    if counts is not None:
+        return counts[0]
+    return int_attr(op, "workgroup_attributions") or 0
+
+
+class _AsyncOpView:
+    """An async op with its operand groups (None when they do not add up): dependencies and token."""
 
     __slots__ = ("op", "segments")
 
@@ -81,9 +89,8 @@ class LaunchView:
         self.op = op
         self.segments = segments(op)
 
-    @property
-    def well_formed(self) -> bool:
-        return self.segments is not None
+    def _operands(self, group: str) -> list[Value]:
+        return self.segments[group] if self.segments is not None else []
 
     @property
     def dependencies(self) -> list[Value]:
@@ -92,6 +99,16 @@ class LaunchView:
     @property
     def token(self) -> OpResult | None:
         return async_token(self.op)
+
+
+class LaunchView(_AsyncOpView):
+    """`gpu.launch`: dependencies, token, grid/block/cluster sizes, body and its arguments."""
+
+    __slots__ = ()
+
+    @property
+    def well_formed(self) -> bool:
+        return self.segments is not None
 
     @property
     def grid_sizes(self) -> list[Value | None]:
@@ -128,10 +145,7 @@ class LaunchView:
 
     @property
     def num_workgroup_attributions(self) -> int:
-        counts = self.op.extra.get("attributions")
-        if counts is not None:
-            return counts[0]
-        return int_attr(self.op, "workgroup_attributions") or 0
+        return _workgroup_attribution_count(self.op)
 
     @property
     def workgroup_attributions(self) -> list[BlockArgument]:
@@ -149,27 +163,15 @@ class LaunchView:
         return entry.arguments[self.num_config_args + self.num_workgroup_attributions :]
 
 
-class LaunchFuncView:
+class LaunchFuncView(_AsyncOpView):
     """`gpu.launch_func`: kernel reference, dependencies, sizes, kernel operands and async object."""
 
-    __slots__ = ("op", "segments")
-
-    def __init__(self, op: Operation) -> None:
-        self.op = op
-        self.segments = segments(op)
+    __slots__ = ()
 
     @property
     def kernel(self) -> SymbolRefAttr | None:
         attr = self.op.get_attr("kernel")
         return attr if isinstance(attr, SymbolRefAttr) else None
-
-    @property
-    def dependencies(self) -> list[Value]:
-        return async_dependencies(self.op)
-
-    @property
-    def token(self) -> OpResult | None:
-        return async_token(self.op)
 
     def _group(self, prefix: str) -> list[Value]:
         groups = self.segments or {}
@@ -194,7 +196,7 @@ class LaunchFuncView:
 
     @property
     def kernel_operands(self) -> list[Value]:
-        return self.segments["kernelOperands"] if self.segments is not None else []
+        return self._operands("kernelOperands")
 
     @property
     def kernel_operand_offset(self) -> int:
@@ -233,10 +235,7 @@ class FuncView:
 
     @property
     def num_workgroup_attributions(self) -> int:
-        counts = self.op.extra.get("attributions")
-        if counts is not None:
-            return counts[0]
-        return int_attr(self.op, "workgroup_attributions") or 0
+        return _workgroup_attribution_count(self.op)
 
     @property
     def num_private_attributions(self) -> int:
@@ -261,22 +260,18 @@ class FuncView:
         return args[start : start + nw], args[start + nw :]
 
 
-class AllocView:
+class AllocView(_AsyncOpView):
     """`gpu.alloc`: dependencies, dynamic sizes, symbol operands, memref and token results."""
 
-    __slots__ = ("op", "segments")
-
-    def __init__(self, op: Operation) -> None:
-        self.op = op
-        self.segments = segments(op)
+    __slots__ = ()
 
     @property
     def dynamic_sizes(self) -> list[Value]:
-        return self.segments["dynamicSizes"] if self.segments is not None else []
+        return self._operands("dynamicSizes")
 
     @property
     def symbol_operands(self) -> list[Value]:
-        return self.segments["symbolOperands"] if self.segments is not None else []
+        return self._operands("symbolOperands")
 
     @property
     def memref(self) -> OpResult | None:
