@@ -109,18 +109,11 @@ class _Completer:
         if m:
             deps = _OPEN_DEPS.search(before)
             return self.values(m.group(), tokens_only=deps is not None, listed=deps.group(1) if deps else "")
-        m = _BLOCK_PREFIX.search(before)
-        if m:
-            return self.blocks(m.group())
-        m = _SYMBOL_PREFIX.search(before)
-        if m:
-            return self.symbols(m.group())
-        m = _ATTR_PREFIX.search(before)
-        if m:
-            return self.attributes(m.group())
-        m = _TYPE_SIGIL_PREFIX.search(before)
-        if m:
-            return self.types(m.group())
+        sigils = ((_BLOCK_PREFIX, self.blocks), (_SYMBOL_PREFIX, self.symbols), (_ATTR_PREFIX, self.attributes), (_TYPE_SIGIL_PREFIX, self.types))
+        for prefix, complete in sigils:
+            m = prefix.search(before)
+            if m:
+                return complete(m.group())
         m = _OP_POSITION.match(before)
         if m:
             return self.ops(m.group(2), has_results=bool(m.group(1)))
