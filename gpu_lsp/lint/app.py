@@ -32,6 +32,11 @@ def _codes(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
+def _add_list(parser: argparse.ArgumentParser, option: str, metavar: str, help: str) -> None:
+    """A comma-separated list option; given again, its lists add up."""
+    parser.add_argument(option, type=_codes, action="append", metavar=metavar, help=help)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the check command's options on `parser` (selection options included)."""
     parser.add_argument(
@@ -75,32 +80,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=tuple(SEVERITY_NAMES),
         help="lowest severity that makes the exit status 1 (default: warning)",
     )
-    parser.add_argument(
-        "--select",
-        type=_codes,
-        action="append",
-        metavar="CODES",
-        help="comma-separated codes or prefixes to check (replaces the configured select)",
-    )
-    parser.add_argument(
-        "--extend-select", type=_codes, action="append", metavar="CODES", help="codes or prefixes to check in addition"
-    )
-    parser.add_argument(
-        "--ignore", type=_codes, action="append", metavar="CODES", help="codes or prefixes not to report"
-    )
+    _add_list(parser, "--select", "CODES", "comma-separated codes or prefixes to check (replaces the configured select)")
+    _add_list(parser, "--extend-select", "CODES", "codes or prefixes to check in addition")
+    _add_list(parser, "--ignore", "CODES", "codes or prefixes not to report")
     parser.add_argument(
         "--per-file-ignores", action="append", metavar="GLOB:CODES", help="codes to ignore in files matching GLOB"
     )
-    parser.add_argument(
-        "--exclude",
-        type=_codes,
-        action="append",
-        metavar="GLOBS",
-        help="paths to skip (replaces the configured exclude)",
-    )
-    parser.add_argument(
-        "--extend-exclude", type=_codes, action="append", metavar="GLOBS", help="paths to skip in addition"
-    )
+    _add_list(parser, "--exclude", "GLOBS", "paths to skip (replaces the configured exclude)")
+    _add_list(parser, "--extend-exclude", "GLOBS", "paths to skip in addition")
     parser.add_argument(
         "--force-exclude", action="store_true", help="apply exclusions to files named on the command line too"
     )
