@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -28,17 +28,33 @@ def _position(index: LineIndex, offset: int) -> dict:
     return {"row": line + 1, "column": column + 1}
 
 
+def _span(index: LineIndex, rng: TextRange) -> dict:
+    """A range as JSON's `location` and `end_location` (1-based rows and columns)."""
+    return {"location": _position(index, rng.start), "end_location": _position(index, rng.end)}
+
+
+def _each(files: Iterable[FileDiagnostics]) -> Iterator[tuple[FileDiagnostics, LineIndex, Diagnostic]]:
+    """Every diagnostic of every file, with its file and the file's line index."""
+    for f in files:
+        index = LineIndex(f.text)
+        for d in f.diagnostics:
+            yield f, index, d
+
+
+def _location(display: str, index: LineIndex, offset: int) -> str:
+    """`path:line:column`, both counted from 1."""
+    line, column = index.position(offset)
+    return f"{display}:{line + 1}:{column + 1}"
+
+
 def _fix_marker(fix: Fix | None, level: Applicability) -> str:
     return " [*]" if fix is not None and fix.edits and fix.applicability >= level else ""
 
 
 def emit_concise(out: TextIO, files: Iterable[FileDiagnostics], fix_level: Applicability = Applicability.SAFE) -> None:
     """`path:line:col: CODE message`, one line per diagnostic."""
-    for f in files:
-        index = LineIndex(f.text)
-        for d in f.diagnostics:
-            line, col = index.position(d.range.start)
-            out.write(f"{f.display}:{line + 1}:{col + 1}: {d.code}{_fix_marker(d.fix, fix_level)} {d.message}\n")
+    for f, index, d in _each(files):
+        out.write(f"{_location(f.display, index, d.range.start)}: {d.code}{_fix_marker(d.fix, fix_level)} {d.message}\n")
 
 
 def _snippet(index: LineIndex, rng: TextRange, label: str) -> list[str]:
@@ -63,23 +79,20 @@ def _snippet(index: LineIndex, rng: TextRange, label: str) -> list[str]:
 
 def emit_text(out: TextIO, files: Iterable[FileDiagnostics], fix_level: Applicability = Applicability.SAFE) -> None:
     """rustc-style reports: `severity[CODE]: message`, the location, a caret snippet, notes and the fix."""
-    for f in files:
-        index = LineIndex(f.text)
-        for d in f.diagnostics:
-            line, col = index.position(d.range.start)
-            out.write(f"{d.severity.label}[{d.code}]: {d.message}\n")
-            gutter = " " * len(str(min(len(index.starts), line + 2)))
-            out.write(f"{gutter}--> {f.display}:{line + 1}:{col + 1}\n")
-            for row in _snippet(index, d.range, d.code):
-                out.write(row + "\n")
-            for note in d.related:
-                nline, ncol = index.position(note.range.start)
-                out.write(f"{gutter} = note: {note.message} ({f.display}:{nline + 1}:{ncol + 1})\n")
-            if d.fix is not None:
-                kind = APPLICABILITY[d.fix.applicability]
-                star = "" if d.fix.applicability >= fix_level else " (not applied by --fix)"
-                out.write(f"{gutter} = help: {d.fix.title} [{kind} fix]{star}\n")
-            out.write("\n")
+    for f, index, d in _each(files):
+        line = index.position(d.range.start)[0]
+        out.write(f"{d.severity.label}[{d.code}]: {d.message}\n")
+        gutter = " " * len(str(min(len(index.starts), line + 2)))
+        out.write(f"{gutter}--> {_location(f.display, index, d.range.start)}\n")
+        for row in _snippet(index, d.range, d.code):
+            out.write(row + "\n")
+        for note in d.related:
+            out.write(f"{gutter} = note: {note.message} ({_location(f.display, index, note.range.start)})\n")
+        if d.fix is not None:
+            kind = APPLICABILITY[d.fix.applicability]
+            star = "" if d.fix.applicability >= fix_level else " (not applied by --fix)"
+            out.write(f"{gutter} = help: {d.fix.title} [{kind} fix]{star}\n")
+        out.write("\n")
 
 
 def fix_json(fix: Fix | None, index: LineIndex) -> dict | None:
@@ -88,36 +101,27 @@ def fix_json(fix: Fix | None, index: LineIndex) -> dict | None:
     return {
         "applicability": APPLICABILITY[fix.applicability],
         "message": fix.title,
-        "edits": [
-            {"content": e.new_text, "location": _position(index, e.range.start), "end_location": _position(index, e.range.end)}
-            for e in sorted(fix.edits, key=lambda e: (e.range.start, e.range.end))
-        ],
+        "edits": [{"content": e.new_text, **_span(index, e.range)} for e in sorted(fix.edits, key=lambda e: (e.range.start, e.range.end))],
     }
 
 
 def to_json(files: Iterable[FileDiagnostics]) -> list[dict]:
     """One object per diagnostic (ruff's JSON fields, plus severity and notes)."""
     out = []
-    for f in files:
-        index = LineIndex(f.text)
-        for d in f.diagnostics:
-            rule = get_rule(d.code)
-            out.append(
-                {
-                    "code": d.code,
-                    "message": d.message,
-                    "severity": d.severity.label,
-                    "filename": f.display,
-                    "location": _position(index, d.range.start),
-                    "end_location": _position(index, d.range.end),
-                    "fix": fix_json(d.fix, index),
-                    "url": rule.url if rule is not None else None,
-                    "notes": [
-                        {"message": r.message, "location": _position(index, r.range.start), "end_location": _position(index, r.range.end)}
-                        for r in d.related
-                    ],
-                }
-            )
+    for f, index, d in _each(files):
+        rule = get_rule(d.code)
+        out.append(
+            {
+                "code": d.code,
+                "message": d.message,
+                "severity": d.severity.label,
+                "filename": f.display,
+                **_span(index, d.range),
+                "fix": fix_json(d.fix, index),
+                "url": rule.url if rule is not None else None,
+                "notes": [{"message": r.message, **_span(index, r.range)} for r in d.related],
+            }
+        )
     return out
 
 
