@@ -78,13 +78,7 @@ def _lowering_problem(fact: LoweringFact, version: int) -> str | None:
     return f"{when}`gpu-to-llvm` {verb} (`{fact.reason}`)"
 
 
-@rule(
-    "GPU201",
-    "multiple-async-dependencies",
-    Severity.WARNING,
-    ops=LOWERED_ASYNC_OPS,
-    fix=FixAvailability.SOMETIMES,
-)
+@rule("GPU201", "multiple-async-dependencies", Severity.WARNING, ops=LOWERED_ASYNC_OPS, fix=FixAvailability.SOMETIMES)
 def multiple_async_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -170,13 +164,7 @@ def _make_async_fix(op: Operation, ctx: RuleContext, dependency: str | None) -> 
     return fix(f"Make `{op.name}` async as `%{token}` and wait for it", edits)
 
 
-@rule(
-    "GPU202",
-    "sync-op-with-dependencies",
-    Severity.WARNING,
-    ops=LOWERED_ASYNC_OPS,
-    fix=FixAvailability.SOMETIMES,
-)
+@rule("GPU202", "sync-op-with-dependencies", Severity.WARNING, ops=LOWERED_ASYNC_OPS, fix=FixAvailability.SOMETIMES)
 def sync_op_with_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

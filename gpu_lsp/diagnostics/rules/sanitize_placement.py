@@ -72,16 +72,14 @@ def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
         name = value_name(hazard.buffer)
         verb = "writes" if hazard.write else "reads"
         if hazard.kind == HOST_MEMORY_IN_KERNEL:
-            yield Violation(
+            where = "host"
+            message = (
                 f"the kernel of `{hazard.op.name}` accesses `{name}`, host memory from `{hazard.other.name}` that is "
-                "not registered: register it with `gpu.host_register` or copy it to a `gpu.alloc` buffer",
-                at(hazard.op),
-                related=(Related(f"`{name}` is allocated on the host here", at(hazard.other)),),
+                "not registered: register it with `gpu.host_register` or copy it to a `gpu.alloc` buffer"
             )
         elif hazard.kind == DEVICE_MEMORY_ON_HOST:
-            yield Violation(
-                f"`{hazard.op.name}` {verb} `{name}` on the host, but it is device memory: copy it with "
-                "`gpu.memcpy` or allocate it `host_shared`",
-                at(hazard.op),
-                related=(Related(f"`{name}` is allocated on the device here", at(hazard.other)),),
-            )
+            where = "device"
+            message = f"`{hazard.op.name}` {verb} `{name}` on the host, but it is device memory: copy it with `gpu.memcpy` or allocate it `host_shared`"
+        else:
+            continue
+        yield Violation(message, at(hazard.op), related=(Related(f"`{name}` is allocated on the {where} here", at(hazard.other)),))

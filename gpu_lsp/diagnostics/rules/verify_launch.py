@@ -29,15 +29,7 @@ def _result_base(ty: T.Type) -> str:
     return "v"
 
 
-@rule(
-    "GPU100",
-    "unnamed-async-op",
-    Severity.ERROR,
-    ops=ASYNC_OPS,
-    fix=FixAvailability.ALWAYS,
-    upstream=True,
-    phase=Phase.PARSE,
-)
+@rule("GPU100", "unnamed-async-op", Severity.ERROR, ops=ASYNC_OPS, fix=FixAvailability.ALWAYS, upstream=True, phase=Phase.PARSE)
 def unnamed_async_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Severity
@@ -11,7 +11,7 @@ from gpu_lsp.diagnostics.registry import Stage, Violation, hook, rule
 from gpu_lsp.diagnostics.rules._util import at, element_type, op_error, q
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DialectAttr, IntegerAttr, OpaqueAttr, UnitAttr
-from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.symbols import is_symbol_table
 from gpu_lsp.ir.views import AllocView
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
@@ -53,6 +53,11 @@ def _known(ty: T.Type) -> bool:
     return not isinstance(ty, T.UnknownType)
 
 
+def _first_known_type(values: Sequence[Value]) -> T.Type | None:
+    """The type of the first of `values`; None when there is none or it could not be read."""
+    return values[0].type if values and _known(values[0].type) else None
+
+
 # --- reductions ---------------------------------------------------------------------------------
 
 
@@ -84,10 +89,8 @@ def invalid_reduction(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     - [`gpu.all_reduce`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuall_reduce-gpuallreduceop)
     - [`gpu.subgroup_reduce`](https://mlir.llvm.org/docs/Dialects/GPU/#gpusubgroup_reduce-gpusubgroupreduceop)
     """
-    if not op.operands:
-        return
-    ty = op.operands[0].type
-    if not _known(ty):
+    ty = _first_known_type(op.operands)
+    if ty is None:
         return
     if op.name == "gpu.all_reduce":
         if not _int_or_float(ty):
@@ -159,13 +162,7 @@ def _all_reduce_regions(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 # --- lane ops -----------------------------------------------------------------------------------
 
 
-@rule(
-    "GPU111",
-    "invalid-lane-op",
-    Severity.ERROR,
-    ops=("gpu.shuffle", "gpu.rotate", "gpu.subgroup_broadcast"),
-    upstream=True,
-)
+@rule("GPU111", "invalid-lane-op", Severity.ERROR, ops=("gpu.shuffle", "gpu.rotate", "gpu.subgroup_broadcast"), upstream=True)
 def invalid_lane_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -481,10 +478,8 @@ def invalid_dynamic_shared_memory(op: Operation, ctx: RuleContext) -> Iterator[V
     ## References
     - [`gpu.dynamic_shared_memory`](https://mlir.llvm.org/docs/Dialects/GPU/#gpudynamic_shared_memory-gpudynamicsharedmemoryop)
     """
-    if not op.results:
-        return
-    ty = op.results[0].type
-    if not _known(ty):
+    ty = _first_known_type(op.results)
+    if ty is None:
         return
     if not (isinstance(ty, T.MemRefType) and ty.rank == 1 and ty.element == T.I8):
         yield Violation(op_error(op, f"result #0 must be 1D memref of 8-bit signless integer values, but got {q(ty)}"), at(op))

@@ -28,9 +28,7 @@ def _inside(region: Region | None, isolated: Operation) -> bool:
     return False
 
 
-@rule(
-    "GPU125", "value-from-outside-isolated-region", Severity.ERROR, ops=("*",), traits=("isolated",), upstream=True, stage=Stage.REGIONS
-)
+@rule("GPU125", "value-from-outside-isolated-region", Severity.ERROR, ops=("*",), traits=("isolated",), upstream=True, stage=Stage.REGIONS)
 def value_from_outside_isolated_region(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

@@ -22,13 +22,7 @@ _SPELLED = {
 _OLD_SPELLING = {"max": ("maxnumf", "maximumf", "maxsi", "maxui"), "min": ("minnumf", "minimumf", "minsi", "minui")}
 
 
-@rule(
-    "GPU009",
-    "syntax-of-another-version",
-    Severity.ERROR,
-    ops=("gpu.all_reduce", "gpu.subgroup_reduce"),
-    phase=Phase.PARSE,
-)
+@rule("GPU009", "syntax-of-another-version", Severity.ERROR, ops=("gpu.all_reduce", "gpu.subgroup_reduce"), phase=Phase.PARSE)
 def syntax_of_another_version(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
