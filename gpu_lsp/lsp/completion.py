@@ -4,6 +4,7 @@ symbols, block labels, keywords of the op being written, types and attributes.""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpu_lsp.ir.core import Block, Operation, Region, Value
@@ -12,6 +13,7 @@ from gpu_lsp.ir.symbols import is_symbol_table
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import DocumentIndex, document_index, op_at
 from gpu_lsp.lsp.ir_queries import kernel_params, signature_text
+from gpu_lsp.parser.cursor import ParseContext
 from gpu_lsp.text import TextRange
 
 # Kinds, named like LSP's CompletionItemKind members (convert.py maps them).
@@ -355,12 +357,8 @@ class _Completer:
             if t not in seen and not t.startswith("<<"):
                 seen.add(t)
                 out.append(CompletionEntry(t, TYPE, "type used in scope", insert_text=t, sort_text="0" + t, replace=replace))
-        chunk = self.snapshot.parsed.chunk_at(self.offset)
-        ctx = getattr(chunk, "context", None)
-        if ctx is not None:
-            for name, value in ctx.type_aliases.items():
-                out.append(CompletionEntry(name, TYPE, f"alias: {value}", insert_text=name, sort_text="0" + name, replace=replace))
-        return out
+        ctx = self.parse_context()
+        return out + (_alias_entries(ctx.type_aliases, TYPE, replace) if ctx is not None else [])
 
     def attribute_values(self, prefix: str) -> list[CompletionEntry]:
         replace = self.replace_range(prefix)
@@ -370,12 +368,16 @@ class _Completer:
     def attributes(self, prefix: str) -> list[CompletionEntry]:
         replace = self.replace_range(prefix)
         out = [CompletionEntry(a, CONSTANT, "gpu attribute", insert_text=a, replace=replace) for a in _ATTRS]
-        chunk = self.snapshot.parsed.chunk_at(self.offset)
-        ctx = getattr(chunk, "context", None)
-        if ctx is not None:
-            for name, value in ctx.attr_aliases.items():
-                out.append(CompletionEntry(name, CONSTANT, f"alias: {value}", insert_text=name, sort_text="0" + name, replace=replace))
-        return out
+        ctx = self.parse_context()
+        return out + (_alias_entries(ctx.attr_aliases, CONSTANT, replace) if ctx is not None else [])
+
+    def parse_context(self) -> ParseContext | None:
+        """The parse context (aliases defined so far) of the chunk completion runs in; None before any parse."""
+        return getattr(self.snapshot.parsed.chunk_at(self.offset), "context", None)
+
+
+def _alias_entries(aliases: Mapping[str, object], kind: str, replace: TextRange) -> list[CompletionEntry]:
+    return [CompletionEntry(name, kind, f"alias: {value}", insert_text=name, sort_text="0" + name, replace=replace) for name, value in aliases.items()]
 
 
 def _escape_snippet(text: str) -> str:

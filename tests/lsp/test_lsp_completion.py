@@ -110,3 +110,13 @@ def test_attribute_values_in_a_dictionary() -> None:
     text, cursor = _at_new_line(OUTLINED, "%c16 = arith", "    %k = arith.constant {flag = t")
     labels = _labels(complete(snapshot(text), cursor))
     assert {"true", "false", "unit", "dense<>"} <= set(labels) and "#map" in labels
+
+
+def test_type_and_attribute_aliases_defined_above_are_offered() -> None:
+    head = "!vec = vector<4xf32>\n#map = affine_map<(d0) -> (d0)>\n"
+    text = head + "func.func @f(%a: !v"
+    type_entries = [e for e in complete(snapshot(text), len(text)) if e.label == "!vec"]
+    assert [(e.kind, e.detail) for e in type_entries] == [("TypeParameter", "alias: vector<4xf32>")]
+    text = head + "func.func @f() attributes {m = #ma"
+    attr_entries = [e for e in complete(snapshot(text), len(text)) if e.label == "#map"]
+    assert [(e.kind, e.detail) for e in attr_entries] == [("Constant", "alias: affine_map<(d0) -> (d0)>")]
