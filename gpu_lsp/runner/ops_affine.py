@@ -14,17 +14,12 @@ from gpu_lsp.runner.affinemap import Expr, op_map
 from gpu_lsp.runner.elementwise import integer_binary
 from gpu_lsp.runner.errors import Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
-from gpu_lsp.runner.lanes import INDEX, Lin, materialize
-from gpu_lsp.runner.ops_core import lin_binary
+from gpu_lsp.runner.lanes import INDEX, materialize
+from gpu_lsp.runner.ops_core import integer_result
 
 
 def _binary(name: str, a, b, op: Operation, ctx: Ctx, mask):
-    if isinstance(a, Lin) or isinstance(b, Lin):
-        out = lin_binary(name, a, b, INDEX, ctx.space)
-        if out is not None:
-            return out
-        a, b = materialize(a, ctx.space), materialize(b, ctx.space)
-    return integer_binary(name, a, b, INDEX, op, mask)
+    return integer_result(name, a, b, INDEX, op, ctx, mask)
 
 
 def _evaluate(e: Expr, values: list, op: Operation, ctx: Ctx, mask):

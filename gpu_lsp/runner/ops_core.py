@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -62,6 +64,21 @@ def _as_int(v) -> int | None:
     if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
         return int(v)
     return None
+
+
+def lin_or_values(a, b, space, on_lin: Callable[[Any, Any], Any], on_values: Callable[[Any, Any], Any]) -> Any:
+    """`on_lin(a, b)` when an operand is an affine Lin and the result is affine too; else `on_values` of the lane values."""
+    if isinstance(a, Lin) or isinstance(b, Lin):
+        out = on_lin(a, b)
+        if out is not None:
+            return out
+        a, b = materialize(a, space), materialize(b, space)
+    return on_values(a, b)
+
+
+def integer_result(name: str, a, b, dt: np.dtype, op: Operation, ctx: Ctx, mask) -> Any:
+    """`name` (addi, muli, ...) of two integers: an affine form while it stays one, else lane values."""
+    return lin_or_values(a, b, ctx.space, lambda x, y: lin_binary(name, x, y, dt, ctx.space), lambda x, y: integer_binary(name, x, y, dt, op, mask))
 
 
 def lin_binary(name: str, a, b, dt: np.dtype, space):
@@ -125,15 +142,7 @@ def arith_name(op: Operation) -> str:
 @handles(*(f"arith.{n}" for n in INT_BINARY), *(f"index.{n}" for n in INDEX_BINARY))
 def _int_binary(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
-    dt = result_dtype(op)
-    name = arith_name(op)
-    if isinstance(a, Lin) or isinstance(b, Lin):
-        out = lin_binary(name, a, b, dt, ctx.space)
-        if out is not None:
-            it.assign(env, op.results[0], out, ctx, mask)
-            return
-        a, b = materialize(a, ctx.space), materialize(b, ctx.space)
-    it.assign(env, op.results[0], integer_binary(name, a, b, dt, op, mask), ctx, mask)
+    it.assign(env, op.results[0], integer_result(arith_name(op), a, b, result_dtype(op), op, ctx, mask), ctx, mask)
 
 
 @handles(*(f"arith.{n}" for n in FLOAT_BINARY))
@@ -200,13 +209,8 @@ def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
     pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
     dt = operand_dtype(op)
-    if isinstance(a, Lin) or isinstance(b, Lin):
-        out = _lin_cmp(pred, a, b, dt, ctx.space)
-        if out is not None:
-            it.assign(env, op.results[0], out, ctx, mask)
-            return
-        a, b = materialize(a, ctx.space), materialize(b, ctx.space)
-    it.assign(env, op.results[0], cmpi(pred, a, b, dt), ctx, mask)
+    out = lin_or_values(a, b, ctx.space, lambda x, y: _lin_cmp(pred, x, y, dt, ctx.space), lambda x, y: cmpi(pred, x, y, dt))
+    it.assign(env, op.results[0], out, ctx, mask)
 
 
 @handles("arith.cmpf")
