@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from gpu_lsp.ir.opdefs import declarations
 from gpu_lsp.ir.opdefs.model import OpDef
@@ -42,15 +42,20 @@ def definition(name: str) -> OpDef:
     return found
 
 
-def reader(*names: str) -> Callable[[F], F]:
-    """Attach `fn(cursor, state)` as the hand-written reader of each named op."""
+def _attach(names: tuple[str, ...], hook: Literal["reader", "printer"]) -> Callable[[F], F]:
+    """A decorator that makes the function the `hook` of each named op's definition."""
 
     def wrap(fn: F) -> F:
         for name in names:
-            definition(name).reader = fn
+            setattr(definition(name), hook, fn)
         return fn
 
     return wrap
+
+
+def reader(*names: str) -> Callable[[F], F]:
+    """Attach `fn(cursor, state)` as the hand-written reader of each named op."""
+    return _attach(names, "reader")
 
 
 def attach_readers(names: Iterable[str], fn: Callable[..., Any]) -> None:
@@ -60,13 +65,7 @@ def attach_readers(names: Iterable[str], fn: Callable[..., Any]) -> None:
 
 def printer(*names: str) -> Callable[[F], F]:
     """Attach `fn(p, op)` as the hand-written printer of each named op."""
-
-    def wrap(fn: F) -> F:
-        for name in names:
-            definition(name).printer = fn
-        return fn
-
-    return wrap
+    return _attach(names, "printer")
 
 
 _build()
