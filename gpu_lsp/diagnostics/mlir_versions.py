@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import functools
 from dataclasses import dataclass
+from typing import TypeVar
 
 from gpu_lsp.ir.opdefs.enums import ENUMS
 
@@ -14,6 +15,18 @@ NEWEST = 23
 OLDEST = 14
 # The upstream MLIR the tests run as the oracle: a pre-release LLVM 23 (llvm-project 3cbe75b1).
 ORACLE = "llvm-project 3cbe75b1 (LLVM 23 pre-release, numba-cuda-mlir 0.6.0)"
+
+
+V = TypeVar("V")
+
+
+def _in_effect(changes: tuple[tuple[int, V], ...], version: int) -> V:
+    """What holds at `version` of `(first version, value)` changes in ascending order (the first holds from OLDEST on)."""
+    value = changes[0][1]
+    for first, later in changes:
+        if version >= first:
+            value = later
+    return value
 
 
 class Lowering(enum.Enum):
@@ -42,11 +55,7 @@ class LoweringFact:
 
     def at(self, version: int) -> Lowering:
         """The outcome with LLVM `version`."""
-        outcome = self.changes[0][1]
-        for first, later in self.changes:
-            if version >= first:
-                outcome = later
-        return outcome
+        return _in_effect(self.changes, version)
 
     @property
     def varies(self) -> bool:
@@ -189,11 +198,7 @@ class SyntaxFact:
 
     def at(self, version: int) -> frozenset[str]:
         """The words LLVM `version` accepts."""
-        words = self.changes[0][1]
-        for first, later in self.changes:
-            if version >= first:
-                words = later
-        return words
+        return _in_effect(self.changes, version)
 
     def versions_with(self, word: str) -> str:
         """The versions that accept `word`, as a phrase (`LLVM ≤ 17`, `LLVM ≥ 18`)."""
