@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from gpu_lsp.ir.types import FloatType, IndexType, IntegerType, Type
@@ -80,25 +81,22 @@ class StringAttr(Attribute):
         return quote_string(self.value)
 
 
-def quote_string(value: str) -> str:
-    """Quote and escape a string the way MLIR prints string attributes."""
+def double_quoted(chars: Iterable[str], escapes: Mapping[str, str], plain: Callable[[str], bool], other: Callable[[str], str]) -> str:
+    """`chars` in double quotes: each written as in `escapes`, else as itself when `plain`, else by `other`."""
     out = ['"']
-    for ch in value:
-        code = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\0A")
-        elif ch == "\t":
-            out.append("\\09")
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\{code:02X}")
-        else:
-            out.append(ch)
+    for ch in chars:
+        escape = escapes.get(ch)
+        out.append(escape if escape is not None else ch if plain(ch) else other(ch))
     out.append('"')
     return "".join(out)
+
+
+_MLIR_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\0A", "\t": "\\09"}
+
+
+def quote_string(value: str) -> str:
+    """Quote and escape a string the way MLIR prints string attributes."""
+    return double_quoted(value, _MLIR_ESCAPES, lambda ch: ord(ch) >= 0x20 and ord(ch) != 0x7F, lambda ch: f"\\{ord(ch):02X}")
 
 
 @dataclass(frozen=True, slots=True)

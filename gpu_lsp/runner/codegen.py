@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
+from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr, double_quoted
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.operands import segments
@@ -127,24 +127,12 @@ def c_identifier(name: str) -> str:
     return out
 
 
+_C_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t"}
+
+
 def c_string(text: str) -> str:
-    out = ['"']
-    for ch in text.encode("utf-8"):
-        c = chr(ch)
-        if c == '"':
-            out.append('\\"')
-        elif c == "\\":
-            out.append("\\\\")
-        elif c == "\n":
-            out.append("\\n")
-        elif c == "\t":
-            out.append("\\t")
-        elif 32 <= ch < 127:
-            out.append(c)
-        else:
-            out.append(f'\\{ch:03o}""')
-    out.append('"')
-    return "".join(out)
+    """A C string literal of `text`'s UTF-8 bytes (other bytes in octal, closed off so no digit extends them)."""
+    return double_quoted(map(chr, text.encode("utf-8")), _C_ESCAPES, lambda c: 32 <= ord(c) < 127, lambda c: f'\\{ord(c):03o}""')
 
 
 @dataclass
