@@ -12,6 +12,7 @@ from support.corpus import all_corpus_files
 from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics.mlir_versions import OP_PIECES
 from gpu_lsp.ir.opdefs import OPS
+from gpu_lsp.ir.opdefs.families import family, op_class
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC
 from gpu_lsp.ir.operands import assemble, operand, operand_group, operand_ranges, segments
 from gpu_lsp.parser.api import parse
@@ -74,6 +75,17 @@ def test_every_gpu_op_is_declared_with_upstreams_operands_attributes_and_regions
         required = [a.name for a in ours.attributes if not a.optional and a.name not in newer]
         assert sorted(required) == sorted(facts["required"]), name
         assert len(ours.regions) == facts["regions"], name
+
+
+@pytest.mark.parametrize("dialect", ["arith", "math", "index"])
+def test_ops_declared_by_op_class_have_upstreams_operands_and_required_attributes(dialect: str) -> None:
+    upstream = _upstream_ops(dialect)
+    declared = {name: op for name, op in OPS.items() if op.dialect == dialect and op.operands is not None}
+    assert len(declared) > 20
+    for name, ours in sorted(declared.items()):
+        assert ours.operands is not None
+        assert [(a.name, a.kind) for a in ours.operands] == upstream[name]["operands"], name
+        assert sorted(a.name for a in ours.attributes if not a.optional) == sorted(upstream[name]["required"]), name
 
 
 def test_version_rows_name_declared_pieces_and_match_the_oracle() -> None:
@@ -250,3 +262,12 @@ def test_assemble_orders_named_groups_as_declared() -> None:
     assert _names(values) == ["t0", "t1", "g1", "g2", "g3", "b1", "b2", "b3", "c1", "c2", "c3", "smem", "x"]
     with pytest.raises(KeyError):
         assemble("gpu.launch_func", {"gridSize": []})
+
+
+def test_an_op_class_fills_its_templates_in_name_table_order_and_an_op_may_override_them() -> None:
+    unary = op_class("toy", "The toy op `{mnemonic}`.", "%r = {name} %a : T", traits="pure")
+    first, second = family(unary, "neg\n    abs")
+    assert (first.name, first.summary, first.syntax, first.traits) == ("toy.neg", "The toy op `neg`.", "%r = toy.neg %a : T", frozenset({"pure"}))
+    assert second.name == "toy.abs"
+    own = unary("sqrt", "Square root.", traits="", syntax="toy.sqrt %a")
+    assert (own.summary, own.syntax, own.traits) == ("Square root.", "toy.sqrt %a", frozenset())
