@@ -32,9 +32,9 @@ def _codes(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-def _add_list(parser: argparse.ArgumentParser, option: str, metavar: str, help: str) -> None:
+def _add_list(parser: argparse.ArgumentParser, option: str, metavar: str, description: str) -> None:
     """A comma-separated list option; given again, its lists add up."""
-    parser.add_argument(option, type=_codes, action="append", metavar=metavar, help=help)
+    parser.add_argument(option, type=_codes, action="append", metavar=metavar, help=description)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
