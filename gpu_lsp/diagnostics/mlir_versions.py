@@ -74,6 +74,11 @@ class LoweringFact:
         return "LLVM " + ", ".join(str(v) for v in held)
 
 
+def _every_version(outcome: Lowering, form: str, example: str, reason: str, source: str) -> LoweringFact:
+    """A form `gpu-to-llvm` treats alike at every version (the oracle's too)."""
+    return LoweringFact(form, example, ((OLDEST, outcome),), outcome, reason, source)
+
+
 _CONVERSION = "mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp"
 _ONE_DEP = "Can only convert with exactly one async dependency."
 
@@ -85,43 +90,38 @@ LAUNCH_FUNC_DEPENDENCIES = LoweringFact(
     "Cannot convert with more than one async dependency.",
     "llvm-project PR #188987 (2026-03-27): LegalizeLaunchFuncOpPattern joins extra dependencies with events",
 )
-LAUNCH_FUNC_SYNC_DEPENDENCIES = LoweringFact(
+LAUNCH_FUNC_SYNC_DEPENDENCIES = _every_version(
+    Lowering.REJECTED,
     "gpu.launch_func without async, with dependencies",
     "gpu.launch_func [%a] @m::@k ...",
-    ((OLDEST, Lowering.REJECTED),),
-    Lowering.REJECTED,
     "Cannot convert non-async op with async dependencies.",
     f"{_CONVERSION} (LegalizeLaunchFuncOpPattern); checked against the oracle",
 )
-COPY_DEPENDENCIES = LoweringFact(
+COPY_DEPENDENCIES = _every_version(
+    Lowering.UNCONVERTED,
     "gpu.memcpy/gpu.memset async with 2+ dependencies",
     "%t = gpu.memcpy async [%a, %b] %dst, %src : ...",
-    ((OLDEST, Lowering.UNCONVERTED),),
-    Lowering.UNCONVERTED,
     _ONE_DEP,
     f"{_CONVERSION} (isAsyncWithOneDependency); checked against the oracle",
 )
-COPY_SYNC_DEPENDENCIES = LoweringFact(
+COPY_SYNC_DEPENDENCIES = _every_version(
+    Lowering.UNCONVERTED,
     "gpu.memcpy/gpu.memset (and the other async gpu ops) without async, with dependencies",
     "gpu.memcpy [%a] %dst, %src : ...",
-    ((OLDEST, Lowering.UNCONVERTED),),
-    Lowering.UNCONVERTED,
     "Can convert only async version.",
     f"{_CONVERSION} (isAsyncWithOneDependency); checked against the oracle",
 )
-ALLOC_DEPENDENCIES = LoweringFact(
+ALLOC_DEPENDENCIES = _every_version(
+    Lowering.UNCONVERTED,
     "gpu.alloc/gpu.dealloc async with 2+ dependencies",
     "%m, %t = gpu.alloc async [%a, %b] (%n) : ...",
-    ((OLDEST, Lowering.UNCONVERTED),),
-    Lowering.UNCONVERTED,
     _ONE_DEP,
     f"{_CONVERSION} (isAsyncWithOneDependency); llvm-project PR #191661 (2026-05) keeps one dependency at most",
 )
-ALLOC_SYNC_DEPENDENCIES = LoweringFact(
+ALLOC_SYNC_DEPENDENCIES = _every_version(
+    Lowering.UNCONVERTED,
     "gpu.alloc/gpu.dealloc without async, with dependencies",
     "%m = gpu.alloc [%a] (%n) : ...",
-    ((OLDEST, Lowering.UNCONVERTED),),
-    Lowering.UNCONVERTED,
     "Can convert only async version.",
     f"{_CONVERSION} (isAsyncWithOneDependency); llvm-project PR #191661 lowers the synchronous form without dependencies only",
 )
@@ -133,19 +133,17 @@ ALLOC_SYNC = LoweringFact(
     "Can convert only async version.",
     "llvm-project PR #191661 (2026-05): gpu.alloc/gpu.dealloc without a token lower onto the null stream",
 )
-OTHER_ASYNC_DEPENDENCIES = LoweringFact(
+OTHER_ASYNC_DEPENDENCIES = _every_version(
+    Lowering.UNCONVERTED,
     "other async gpu ops (sparse, host_register...) with 2+ dependencies",
     "%h, %t = gpu.create_dn_tensor async [%a, %b] ...",
-    ((OLDEST, Lowering.UNCONVERTED),),
-    Lowering.UNCONVERTED,
     _ONE_DEP,
     f"{_CONVERSION} (isAsyncWithOneDependency)",
 )
-WAIT_ASYNC_DEPENDENCIES = LoweringFact(
+WAIT_ASYNC_DEPENDENCIES = _every_version(
+    Lowering.LOWERED,
     "gpu.wait async with any number of dependencies",
     "%t = gpu.wait async [%a, %b, %c]",
-    ((OLDEST, Lowering.LOWERED),),
-    Lowering.LOWERED,
     "",
     f"{_CONVERSION} (ConvertWaitAsyncOpToGpuRuntimeCallPattern: events)",
 )
