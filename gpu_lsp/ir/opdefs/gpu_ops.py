@@ -14,8 +14,10 @@ def _index_op(ins: str, format: str) -> OpClass:
     return op_class("gpu", regions="", traits="pure", ins=ins, outs="Index:$result", format=format)
 
 
-_dimension_op = _index_op(f"GPU_DimensionAttr:$dimension, {_UPPER_BOUND}", f"$dimension {_UPPER_BOUND_FORMAT} attr-dict")  # of a grid, block or cluster
-_subgroup_query = _index_op(_UPPER_BOUND, f"{_UPPER_BOUND_FORMAT} attr-dict `:` type($result)")  # the subgroup id, count and size
+# One index of a grid, block or cluster dimension; the lane id; the subgroup id, count and size (their type written).
+_dimension_op = _index_op(f"GPU_DimensionAttr:$dimension, {_UPPER_BOUND}", f"$dimension {_UPPER_BOUND_FORMAT} attr-dict")
+_lane_query = _index_op(_UPPER_BOUND, f"{_UPPER_BOUND_FORMAT} attr-dict")
+_subgroup_query = _index_op(_UPPER_BOUND, f"{_UPPER_BOUND_FORMAT} attr-dict `:` type($result)")
 
 OPS = (
     declare(
@@ -131,7 +133,7 @@ OPS = (
     _dimension_op("cluster_dim", "The number of clusters in the grid."),
     _dimension_op("cluster_dim_blocks", "The number of blocks per cluster."),
     _dimension_op("cluster_block_id", "The block index within its cluster."),
-    _index_op(_UPPER_BOUND, f"{_UPPER_BOUND_FORMAT} attr-dict")("lane_id", "The lane index within the subgroup."),
+    _lane_query("lane_id", "The lane index within the subgroup."),
     _subgroup_query("subgroup_id", "The subgroup index within the workgroup."),
     _subgroup_query("num_subgroups", "The number of subgroups in the workgroup."),
     _subgroup_query("subgroup_size", "The number of lanes in a subgroup."),
