@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, custom_reader
@@ -87,7 +88,7 @@ def read_function_like(c: Cursor, st: OpState, needs_names_for_body: bool = True
         st.add_region(c.region(), args if named else [])
     else:
         st.add_region(None, None)
-    st.extra["loc"] = c.optional_loc()
+    st.loc = c.optional_loc()
 
 
 def same_type_operands(c: Cursor, st: OpState, count: int | None = None, results: int = 1) -> T.Type:
@@ -220,7 +221,8 @@ def successor(c: Cursor, st: OpState) -> None:
         sub.done()
         st.refs.extend(refs)
         count = len(refs)
-    st.extra.setdefault("successor_operands", []).append(count)
+    facts = writable_facts(st)
+    facts.successor_operands = (*facts.successor_operands, count)
 
 
 def unary_same_type(c: Cursor, st: OpState, modifiers=None) -> T.Type:

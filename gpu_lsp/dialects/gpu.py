@@ -10,6 +10,7 @@ from gpu_lsp.ir.attributes import (
     StringAttr,
     UnitAttr,
 )
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
@@ -33,7 +34,7 @@ def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
     """
     tok = c.optional_keyword("async")
     if tok is not None and st.num_results == 0:
-        st.extra["unnamed_async"] = (tok.start_pos, tok.end_pos)
+        writable_facts(st).unnamed_async = (tok.start_pos, tok.end_pos)
     refs: list[Ref] = []
     if c.is_group("["):
         sub = c.group("[")
@@ -155,7 +156,7 @@ def _func(c: Cursor, st: OpState) -> None:
         st.attributes["gpu.kernel"] = UnitAttr()
     c.attr_dict_with_keyword(st)
     st.attributes["workgroup_attributions"] = IntegerAttr(len(workgroup), T.I64)
-    st.extra["attributions"] = (len(workgroup), len(private))
+    writable_facts(st).attributions = (len(workgroup), len(private))
     if c.is_region():
         st.add_region(c.region(), args + workgroup + private)
     else:
@@ -195,8 +196,7 @@ def _launch(c: Cursor, st: OpState) -> None:
     nc = 1 if cluster_refs else 0
     st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm)
     st.attributes.setdefault("workgroup_attributions", IntegerAttr(len(workgroup), T.I64))
-    st.extra["attributions"] = (len(workgroup), len(private))
-    st.extra["clusters"] = bool(cluster_refs)
+    writable_facts(st).attributions = (len(workgroup), len(private))
     add_token(st, is_async)
 
 
@@ -245,7 +245,6 @@ def _launch_func(c: Cursor, st: OpState) -> None:
         st.refs.append(stream)
     nc = 1 if cluster else 0
     st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm, nargs, 1 if stream else 0)
-    st.extra["dim_type"] = dim_type
     add_token(st, is_async)
 
 

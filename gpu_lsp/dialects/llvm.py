@@ -16,8 +16,10 @@ from gpu_lsp.dialects.common import (
 )
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState, Ref
+from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
 _LLVM_TYPE_WORD = re.compile(r"(ptr|struct|array|void|func|vec|token|label|metadata|target|x86_amx|ppc_fp128)\b")
@@ -89,7 +91,7 @@ def _skip_keywords(c: Cursor) -> list[str]:
 def _func(c: Cursor, st: OpState) -> None:
     words = _skip_keywords(c)
     if words:
-        st.extra["keywords"] = words
+        writable_facts(st).keywords = tuple(words)
     st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     args, _, named = read_signature(c, st)
     while c.is_keyword("vscale_range") or c.is_keyword("comdat"):
@@ -143,7 +145,7 @@ def _call(c: Cursor, st: OpState) -> None:
 def _global(c: Cursor, st: OpState) -> None:
     words = _skip_keywords(c)
     if words:
-        st.extra["keywords"] = words
+        writable_facts(st).keywords = tuple(words)
     st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
     sub = c.group("(")
     if not sub.at_end:
@@ -483,9 +485,15 @@ for _n in CASTS:
 
 
 def _cmp(name: str) -> None:
+    predicates = ENUMS["Arith_CmpIPredicateAttr" if name == "icmp" else "Arith_CmpFPredicateAttr"]
+
     def parse(c: Cursor, st: OpState) -> None:
+        start, end = c.here()
         pred = c.string()
-        st.extra["predicate"] = pred
+        if pred not in predicates.cases:
+            raise FormatError(f"'{pred}' is an incorrect value of the 'predicate' attribute", start, end, exact=True)
+        # LLVM's ICmpPredicate / FCmpPredicate number their cases as arith's do
+        st.properties["predicate"] = predicates.attribute(pred)
         lhs = c.operand()
         c.punct(",")
         rhs = c.operand()

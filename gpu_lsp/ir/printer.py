@@ -1114,7 +1114,3 @@ def root_of(op: Operation) -> Operation:
     return op
 
 
-def source_of(op: Operation, source: str | None) -> str | None:
-    if source is not None:
-        return source
-    return root_of(op).extra.get("source")

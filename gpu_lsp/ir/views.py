@@ -128,7 +128,7 @@ class LaunchView:
 
     @property
     def num_workgroup_attributions(self) -> int:
-        counts = self.op.extra.get("attributions")
+        counts = self.op.facts.attributions
         if counts is not None:
             return counts[0]
         return int_attr(self.op, "workgroup_attributions") or 0
@@ -233,14 +233,14 @@ class FuncView:
 
     @property
     def num_workgroup_attributions(self) -> int:
-        counts = self.op.extra.get("attributions")
+        counts = self.op.facts.attributions
         if counts is not None:
             return counts[0]
         return int_attr(self.op, "workgroup_attributions") or 0
 
     @property
     def num_private_attributions(self) -> int:
-        counts = self.op.extra.get("attributions")
+        counts = self.op.facts.attributions
         if counts is not None:
             return counts[1]
         fn = self.function_type

@@ -198,7 +198,7 @@ def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
 @handles("arith.cmpi", "index.cmp")
 def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
-    pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
+    pred = predicate_name(op, "cmpi")
     dt = operand_dtype(op)
     if isinstance(a, Lin) or isinstance(b, Lin):
         out = _lin_cmp(pred, a, b, dt, ctx.space)
@@ -212,7 +212,7 @@ def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 @handles("arith.cmpf")
 def _cmpf(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
-    pred = op.extra.get("predicate") or predicate_name(op, "cmpf")
+    pred = predicate_name(op, "cmpf")
     it.assign(env, op.results[0], cmpf(pred, a, b), ctx, mask)
 
 

@@ -110,9 +110,9 @@ def _attributions(p: OpPrinter, keyword: str, args, attrs=None) -> None:
 
 def _split_attributions(op: Operation, fixed: int):
     args = op.regions[0].blocks[0].arguments if op.regions and op.regions[0].blocks else []
-    workgroup, private = op.extra.get("attributions", (0, 0))
+    workgroup, private = op.facts.attributions or (0, 0)
     rest = args[fixed:]
-    if not op.extra.get("attributions"):
+    if not op.facts.attributions:
         count = op.attributes.get("workgroup_attributions")
         workgroup = count.value if isinstance(count, IntegerAttr) else 0
         private = len(rest) - workgroup

@@ -38,7 +38,7 @@ def _func(p: OpPrinter, op: Operation) -> None:
     if fn_type is None or not isinstance(fn_type.type, T.FunctionType):
         raise CannotPrint
     p.write(" ")
-    for word in op.extra.get("keywords", ()):
+    for word in op.facts.keywords:
         if word not in ("external", "default", "ccc"):
             p.write(word + " ")
     p.write(p.symbol(op.get_attr("sym_name").value))
@@ -67,7 +67,7 @@ def _global(p: OpPrinter, op: Operation) -> None:
     header = _header(p, op)
     if "comdat" in header or "section" in header.split("{")[0]:
         raise CannotPrint
-    words = list(op.extra.get("keywords", ()))
+    words = list(op.facts.keywords)
     linkage = next((w for w in words if w in LINKAGES), "external")
     p.write(" " + linkage + " ")
     for word in words:
