@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lark.lexer import Token
 
-from gpu_lsp.dialects.common import assignment_list, bind_types, element_type, typed_operand_list, value_defs
+from gpu_lsp.dialects.common import arg_def, assignment_list, bind_types, element_type, token_span, typed_operand_list, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
@@ -16,7 +16,7 @@ def _index_refs(items: list, out: list[Ref]) -> None:
     for item in items:
         if isinstance(item, Token):
             if item.type == "VALUE":
-                out.append(Ref(item.value, item.start_pos, item.end_pos, T.INDEX))
+                out.append(Ref(item.value, *token_span(item), T.INDEX))
         elif isinstance(item, Group):
             _index_refs(item.items, out)
 
@@ -88,7 +88,7 @@ def _for(c: Cursor, st: OpState) -> None:
         bind_types(c, args, inits, results)
         st.refs.extend(inits)
         st.result_types.extend(results)
-    st.add_region(c.region(), [ArgDef(iv.value[1:], iv.start_pos, iv.end_pos, T.INDEX)] + args)
+    st.add_region(c.region(), [arg_def(iv, T.INDEX)] + args)
     c.optional_attr_dict(st)
 
 

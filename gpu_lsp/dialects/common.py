@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from lark.lexer import Token
+
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
+from gpu_lsp.ir.attributes import ArrayAttr, Attribute, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, custom_reader
+
+
+def token_span(tok: Token) -> tuple[int, int]:
+    """Where a lexed token lies: lark types the positions as optional, the lexer always sets them."""
+    start, end = tok.start_pos, tok.end_pos
+    assert start is not None and end is not None
+    return start, end
+
+
+def arg_def(tok: Token, ty: T.Type, loc: Attribute | None = None) -> ArgDef:
+    """The region argument a `%name` token defines."""
+    return ArgDef(tok.value[1:], *token_span(tok), ty, loc)
 
 
 def read_symbol_name(c: Cursor, st: OpState) -> None:
@@ -36,7 +50,7 @@ def read_signature(c: Cursor, st: OpState, allow_unnamed: bool = True) -> tuple[
             tok = sub.def_value()
             sub.punct(":")
             ty = sub.type()
-            args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty))
+            args.append(arg_def(tok, ty))
         else:
             if named is True:
                 sub.expected("SSA value")
@@ -156,7 +170,7 @@ def value_defs(c: Cursor, ty: T.Type | None = None) -> list[ArgDef]:
     args: list[ArgDef] = []
     while not sub.at_end:
         tok = sub.def_value()
-        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty or T.INDEX))
+        args.append(arg_def(tok, ty or T.INDEX))
         if sub.at_end:
             break
         sub.punct(",")
@@ -172,7 +186,7 @@ def assignment_list(c: Cursor) -> tuple[list[ArgDef], list[Ref]]:
         tok = sub.def_value()
         sub.punct("=")
         refs.append(sub.operand())
-        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, T.UNKNOWN))
+        args.append(arg_def(tok, T.UNKNOWN))
         if sub.at_end:
             break
         sub.punct(",")
@@ -198,7 +212,7 @@ def typed_arg_defs(c: Cursor) -> list[ArgDef]:
         ty = sub.type()
         if sub.is_attr_dict():
             sub.next()
-        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty, sub.optional_loc()))
+        args.append(arg_def(tok, ty, sub.optional_loc()))
         if sub.at_end:
             break
         sub.punct(",")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_signature
+from gpu_lsp.dialects.common import arg_def, read_signature, token_span
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     DenseArrayAttr,
@@ -34,7 +34,7 @@ def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
     """
     tok = c.optional_keyword("async")
     if tok is not None and st.num_results == 0:
-        writable_facts(st).unnamed_async = (tok.start_pos, tok.end_pos)
+        writable_facts(st).unnamed_async = token_span(tok)
     refs: list[Ref] = []
     if c.is_group("["):
         sub = c.group("[")
@@ -67,7 +67,7 @@ def read_attributions(c: Cursor, st: OpState, keyword: str) -> list[ArgDef]:
         ty = sub.type()
         if sub.is_attr_dict():
             sub.parse_dict_text(sub.next())
-        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty))
+        args.append(arg_def(tok, ty))
         if sub.at_end:
             break
         sub.punct(",")
@@ -81,7 +81,7 @@ def read_size_assignment(c: Cursor, keyword: str) -> tuple[list[ArgDef], list[Ar
     ids: list[ArgDef] = []
     while not ids_cursor.at_end:
         tok = ids_cursor.def_value()
-        ids.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, T.INDEX))
+        ids.append(arg_def(tok, T.INDEX))
         if ids_cursor.at_end:
             break
         ids_cursor.punct(",")
@@ -97,7 +97,7 @@ def read_size_assignment(c: Cursor, keyword: str) -> tuple[list[ArgDef], list[Ar
         tok = sizes_cursor.def_value()
         sizes_cursor.punct("=")
         refs.append(sizes_cursor.operand(T.INDEX))
-        size_args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, T.INDEX))
+        size_args.append(arg_def(tok, T.INDEX))
     if not sizes_cursor.at_end:
         sizes_cursor.expected_by_parser("')'")
     return ids, size_args, refs
