@@ -69,15 +69,6 @@ def test_llvm_compare_predicates_are_the_upstream_property() -> None:
     assert "predicate = 4 : i64" in print_op(ops["llvm.fcmp"], generic=True)
 
 
-def test_an_unknown_llvm_predicate_is_the_upstream_error() -> None:
-    text = 'func.func @f(%a: i32) -> i1 {\n  %0 = llvm.icmp "foo" %a, %a : i32\n  return %0 : i1\n}\n'
-    diags = parse(text).chunks[0].diagnostics
-    # mlir-opt: 2:18: error: custom op 'llvm.icmp' 'foo' is an incorrect value of the 'predicate' attribute
-    assert [(d.message, d.range.start) for d in diags] == [
-        ("custom op 'llvm.icmp' 'foo' is an incorrect value of the 'predicate' attribute", text.index('"foo"'))
-    ]
-
-
 def test_launch_clusters_come_from_the_operand_segments() -> None:
     def launch(clusters: str) -> LaunchView:
         text = (
