@@ -222,20 +222,19 @@ def _store(c: Cursor, st: OpState) -> None:
     st.refs.extend(refs)
 
 
+def _gep_index(sub: Cursor) -> Ref | None:
+    """An SSA index of a GEP, or None for a constant one."""
+    if sub.is_operand():
+        return sub.operand()
+    sub.integer()
+    return None
+
+
 @reader("llvm.getelementptr")
 def _gep(c: Cursor, st: OpState) -> None:
     _skip_keywords(c)
     base = c.operand()
-    sub = c.group("[")
-    indices: list[Ref] = []
-    while not sub.at_end:
-        if sub.is_operand():
-            indices.append(sub.operand())
-        else:
-            sub.integer()
-        if sub.at_end:
-            break
-        sub.punct(",")
+    indices = [ref for ref in comma_separated(c, "[", _gep_index) if ref is not None]
     c.optional_attr_dict(st)
     c.punct(":")
     fn = c.function_type()
