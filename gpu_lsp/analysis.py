@@ -81,7 +81,7 @@ def _lint_parsed(parsed: ParsedFile, settings: object | None) -> list[Diagnostic
         ctx = RuleContext(chunk, text, version)
         found.extend(chunk.diagnostics)
         found.extend(run_rules(ctx, rules))
-        ops.extend(op for op in ctx.index.ops if op.span is not None and not op.extra.get("implicit"))
+        ops.extend(op for op in ctx.index.ops if op.span is not None and not op.facts.implicit)
     enabled = lambda code: code.startswith(ALWAYS_REPORTED) or selection.enabled(code)  # noqa: E731
     found = [d for d in _one_per_defect(found, text, version) if enabled(d.code)]
     directives, problems = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lark.lexer import Token
 
-from gpu_lsp.dialects.common import assignment_list, bind_types, element_type, typed_operand_list, value_defs
+from gpu_lsp.dialects.common import arg_def, assignment_list, bind_types, element_type, read_attrs_then_operands, token_span, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
@@ -16,7 +16,7 @@ def _index_refs(items: list, out: list[Ref]) -> None:
     for item in items:
         if isinstance(item, Token):
             if item.type == "VALUE":
-                out.append(Ref(item.value, item.start_pos, item.end_pos, T.INDEX))
+                out.append(Ref(item.value, *token_span(item), T.INDEX))
         elif isinstance(item, Group):
             _index_refs(item.items, out)
 
@@ -26,6 +26,11 @@ def map_operands(c: Cursor, st: OpState) -> None:
     if not c.is_token("ATTR"):
         c.expected("affine map")
     st.properties["map"] = c.attr()
+    _dims_and_symbols(c, st)
+
+
+def _dims_and_symbols(c: Cursor, st: OpState) -> None:
+    """`(%d, ...)[%s, ...]` after an affine map or integer set: its operands, typed index."""
     refs: list[Ref] = []
     for opener in ("(", "["):
         if c.is_group(opener):
@@ -88,7 +93,7 @@ def _for(c: Cursor, st: OpState) -> None:
         bind_types(c, args, inits, results)
         st.refs.extend(inits)
         st.result_types.extend(results)
-    st.add_region(c.region(), [ArgDef(iv.value[1:], iv.start_pos, iv.end_pos, T.INDEX)] + args)
+    st.add_region(c.region(), [arg_def(iv, T.INDEX)] + args)
     c.optional_attr_dict(st)
 
 
@@ -116,11 +121,7 @@ def _if(c: Cursor, st: OpState) -> None:
     if not c.is_token("ATTR"):
         c.expected("integer set")
     st.properties["condition"] = c.attr()
-    refs: list[Ref] = []
-    for opener in ("(", "["):
-        if c.is_group(opener):
-            _index_refs([c.next()], refs)
-    st.refs.extend(refs)
+    _dims_and_symbols(c, st)
     if c.optional_punct("->"):
         st.result_types.extend(c.result_types())
     st.add_region(c.region())
@@ -136,15 +137,21 @@ def _load(c: Cursor, st: OpState) -> None:
     st.result_types.append(element_type(mem.type))
 
 
-@reader("affine.store")
-def _store(c: Cursor, st: OpState) -> None:
+def _store_operands(c: Cursor, st: OpState) -> tuple[Ref, T.Type]:
+    """`%value, %m[expr, ...] attr-dict : memref-type`: the stored value and the memref's type."""
     value = c.operand()
     st.refs.append(value)
     c.punct(",")
     mem = _mem_access(c, st)
     c.optional_attr_dict(st)
-    mem.type = c.colon_type()
-    value.type = element_type(mem.type)
+    mem.type = ty = c.colon_type()
+    return value, ty
+
+
+@reader("affine.store")
+def _store(c: Cursor, st: OpState) -> None:
+    value, memref_type = _store_operands(c, st)
+    value.type = element_type(memref_type)
 
 
 @reader("affine.vector_load")
@@ -158,20 +165,12 @@ def _vector_load(c: Cursor, st: OpState) -> None:
 
 @reader("affine.vector_store")
 def _vector_store(c: Cursor, st: OpState) -> None:
-    value = c.operand()
-    st.refs.append(value)
-    c.punct(",")
-    mem = _mem_access(c, st)
-    c.optional_attr_dict(st)
-    mem.type = c.colon_type()
+    value, _ = _store_operands(c, st)
     c.punct(",")
     value.type = c.type()
 
 
-@reader("affine.yield")
-def _yield(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    typed_operand_list(c, st)
+reader("affine.yield")(read_attrs_then_operands)
 
 
 @reader("affine.delinearize_index")

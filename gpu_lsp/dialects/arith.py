@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from gpu_lsp.dialects.common import read_typed_constant
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import BoolAttr, DialectAttr
+from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
@@ -49,11 +50,6 @@ def _select(c: Cursor, st: OpState) -> None:
 @reader("arith.constant")
 def _constant(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
-    attr = c.attr()
-    ty = getattr(attr, "type", None)
-    if ty is None and isinstance(attr, BoolAttr):
-        ty = T.I1
-    if ty is None:
-        c.fail("expected a typed constant")
+    attr, ty = read_typed_constant(c)
     st.properties["value"] = attr
     st.result_types.append(ty)

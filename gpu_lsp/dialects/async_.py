@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gpu_lsp.dialects.common import read_function_like
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState
@@ -50,7 +51,7 @@ def _execute(c: Cursor, st: OpState) -> None:
         st.result_types.extend(c.result_types())
     c.attr_dict_with_keyword(st)
     st.add_region(c.region(), args)
-    st.extra["segments"] = (len(deps), len(operands))
+    writable_facts(st).segments = (len(deps), len(operands))
 
 
 @custom_reader("AwaitResultType")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.dialects.common import successor
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState
 
@@ -31,5 +32,5 @@ def _switch(c: Cursor, st: OpState) -> None:
         sub.punct(":")
         successor(sub, st)
     sub.done()
-    st.extra["case_values"] = values
+    writable_facts(st).case_values = tuple(values)
     c.optional_attr_dict(st)

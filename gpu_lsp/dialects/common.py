@@ -2,17 +2,118 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+from lark.lexer import Token
+
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
+from gpu_lsp.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, custom_reader
+
+X = TypeVar("X")
+
+
+def token_span(tok: Token) -> tuple[int, int]:
+    """Where a lexed token lies: lark types the positions as optional, the lexer always sets them."""
+    start, end = tok.start_pos, tok.end_pos
+    assert start is not None and end is not None
+    return start, end
+
+
+def arg_def(tok: Token, ty: T.Type, loc: Attribute | None = None) -> ArgDef:
+    """The region argument a `%name` token defines."""
+    return ArgDef(tok.value[1:], *token_span(tok), ty, loc)
 
 
 def read_symbol_name(c: Cursor, st: OpState) -> None:
     """`@name` into the `sym_name` property."""
     sym = c.symbol(SYMBOL_NAME)
     st.properties["sym_name"] = StringAttr(sym.root)
+
+
+def read_optional_body(c: Cursor, st: OpState, args: list[ArgDef] | None) -> None:
+    """A function's body with its entry arguments, or an empty region for a declaration."""
+    if c.is_region():
+        st.add_region(c.region(), args)
+    else:
+        st.add_region(None, None)
+
+
+def comma_separated(c: Cursor, opener: str, item: Callable[[Cursor], X]) -> list[X]:
+    """`[a, b, ...]` / `(a, b, ...)`: the group opened by `opener`, one `item` read per entry."""
+    sub = c.group(opener)
+    out: list[X] = []
+    while not sub.at_end:
+        out.append(item(sub))
+        if sub.at_end:
+            break
+        sub.punct(",")
+    return out
+
+
+def read_typed_constant(c: Cursor) -> tuple[Attribute, T.Type]:
+    """A constant's value attribute and the type it carries (`true` / `false` are i1)."""
+    attr = c.attr()
+    ty = getattr(attr, "type", None)
+    if ty is None and isinstance(attr, BoolAttr):
+        ty = T.I1
+    if not isinstance(ty, T.Type):
+        c.fail("expected a typed constant")
+    return attr, ty
+
+
+def comma_operands(c: Cursor, count: int) -> list[Ref]:
+    """`%a, %b, ...`: exactly `count` operands."""
+    refs = [c.operand()]
+    for _ in range(count - 1):
+        c.punct(",")
+        refs.append(c.operand())
+    return refs
+
+
+def bind_colon_types(c: Cursor, refs: list[Ref]) -> list[T.Type]:
+    """`: T, U, ...`: a type for each of `refs`, in order; the types."""
+    c.punct(":")
+    types = []
+    for i, ref in enumerate(refs):
+        if i:
+            c.punct(",")
+        ref.type = ty = c.type()
+        types.append(ty)
+    return types
+
+
+def read_typed_operands(c: Cursor) -> list[Ref]:
+    """`%a, %b : T, U` or nothing: the operands, each with its type."""
+    refs = c.operand_list()
+    if refs:
+        tys = c.colon_type_list()
+        if len(tys) != len(refs):
+            c.fail(f"expected {len(refs)} types")
+        for r, t in zip(refs, tys):
+            r.type = t
+    return refs
+
+
+def paren_typed_operands(c: Cursor, closing: str) -> list[Ref]:
+    """`(%a : T, %b : U)`: operands each followed by its type; without a `,` upstream's parser expects `closing`."""
+    sub = c.group("(")
+    refs: list[Ref] = []
+    while not sub.at_end:
+        ref = sub.operand()
+        sub.punct(":")
+        ref.type = sub.type()
+        refs.append(ref)
+        if sub.at_end:
+            break
+        if not sub.is_punct(","):
+            sub.expected_by_parser(closing)
+        sub.punct(",")
+    return refs
 
 
 def read_visibility(c: Cursor, st: OpState) -> None:
@@ -35,7 +136,7 @@ def read_signature(c: Cursor, st: OpState, allow_unnamed: bool = True) -> tuple[
             tok = sub.def_value()
             sub.punct(":")
             ty = sub.type()
-            args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty))
+            args.append(arg_def(tok, ty))
         else:
             if named is True:
                 sub.expected("SSA value")
@@ -81,13 +182,10 @@ def read_function_like(c: Cursor, st: OpState, needs_names_for_body: bool = True
     read_symbol_name(c, st)
     args, _, named = read_signature(c, st)
     c.attr_dict_with_keyword(st)
-    if c.is_region():
-        if args and not named and needs_names_for_body:
-            raise FormatError("expected named arguments for a function with a body", *c.here())
-        st.add_region(c.region(), args if named else [])
-    else:
-        st.add_region(None, None)
-    st.extra["loc"] = c.optional_loc()
+    if c.is_region() and args and not named and needs_names_for_body:
+        raise FormatError("expected named arguments for a function with a body", *c.here())
+    read_optional_body(c, st, args if named else [])
+    st.loc = c.optional_loc()
 
 
 def same_type_operands(c: Cursor, st: OpState, count: int | None = None, results: int = 1) -> T.Type:
@@ -137,45 +235,27 @@ def read_element_access(c: Cursor, st: OpState, arrow: bool = False) -> None:
 
 
 def typed_operand_list(c: Cursor, st: OpState) -> list[Ref]:
-    """`%a, %b : T, U` or nothing (`($values^ : type($values))?`)."""
-    refs = c.operand_list()
-    if refs:
-        tys = c.colon_type_list()
-        if len(tys) != len(refs):
-            c.fail(f"expected {len(refs)} types")
-        for r, t in zip(refs, tys):
-            r.type = t
-        st.refs.extend(refs)
+    """`%a, %b : T, U` or nothing (`($values^ : type($values))?`), added to the op's operands."""
+    refs = read_typed_operands(c)
+    st.refs.extend(refs)
     return refs
 
 
 def value_defs(c: Cursor, ty: T.Type | None = None) -> list[ArgDef]:
     """`(%i, %j, ...)`: names a region argument each (induction variables)."""
-    sub = c.group("(")
-    args: list[ArgDef] = []
-    while not sub.at_end:
-        tok = sub.def_value()
-        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty or T.INDEX))
-        if sub.at_end:
-            break
-        sub.punct(",")
-    return args
+    return comma_separated(c, "(", lambda sub: arg_def(sub.def_value(), ty or T.INDEX))
+
+
+def _assignment(sub: Cursor) -> tuple[ArgDef, Ref]:
+    tok = sub.def_value()
+    sub.punct("=")
+    return arg_def(tok, T.UNKNOWN), sub.operand()
 
 
 def assignment_list(c: Cursor) -> tuple[list[ArgDef], list[Ref]]:
     """`(%arg = %init, ...)`: region arguments and the operands they are bound to."""
-    sub = c.group("(")
-    args: list[ArgDef] = []
-    refs: list[Ref] = []
-    while not sub.at_end:
-        tok = sub.def_value()
-        sub.punct("=")
-        refs.append(sub.operand())
-        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, T.UNKNOWN))
-        if sub.at_end:
-            break
-        sub.punct(",")
-    return args, refs
+    pairs = comma_separated(c, "(", _assignment)
+    return [arg for arg, _ in pairs], [ref for _, ref in pairs]
 
 
 def bind_types(c: Cursor, args: list[ArgDef], refs: list[Ref], types: list[T.Type]) -> None:
@@ -187,21 +267,18 @@ def bind_types(c: Cursor, args: list[ArgDef], refs: list[Ref], types: list[T.Typ
         r.type = t
 
 
+def _typed_arg_def(sub: Cursor) -> ArgDef:
+    tok = sub.def_value()
+    sub.punct(":")
+    ty = sub.type()
+    if sub.is_attr_dict():
+        sub.parse_dict_text(sub.next())
+    return arg_def(tok, ty, sub.optional_loc())
+
+
 def typed_arg_defs(c: Cursor) -> list[ArgDef]:
-    """`(%a : T {attrs}?, ...)`: named, typed region arguments (async.execute, spirv)."""
-    sub = c.group("(")
-    args: list[ArgDef] = []
-    while not sub.at_end:
-        tok = sub.def_value()
-        sub.punct(":")
-        ty = sub.type()
-        if sub.is_attr_dict():
-            sub.next()
-        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty, sub.optional_loc()))
-        if sub.at_end:
-            break
-        sub.punct(",")
-    return args
+    """`(%a : T {attrs}? loc(...)?, ...)`: named, typed region arguments (upstream's parseArgument with type and attributes)."""
+    return comma_separated(c, "(", _typed_arg_def)
 
 
 def successor(c: Cursor, st: OpState) -> None:
@@ -210,17 +287,58 @@ def successor(c: Cursor, st: OpState) -> None:
     count = 0
     if c.is_group("("):
         sub = c.group("(")
-        refs = sub.operand_list()
-        if refs:
-            tys = sub.colon_type_list()
-            if len(tys) != len(refs):
-                sub.fail(f"expected {len(refs)} types")
-            for r, t in zip(refs, tys):
-                r.type = t
+        refs = read_typed_operands(sub)
         sub.done()
         st.refs.extend(refs)
         count = len(refs)
-    st.extra.setdefault("successor_operands", []).append(count)
+    facts = writable_facts(st)
+    facts.successor_operands = (*facts.successor_operands, count)
+
+
+def read_conversion(c: Cursor, st: OpState, modifiers: Callable[[Cursor, OpState], None] | None = None) -> None:
+    """`%a [modifiers] attr-dict : T to U` with result type U (casts)."""
+    src = c.operand()
+    if modifiers is not None:
+        modifiers(c, st)
+    c.optional_attr_dict(st)
+    src.type = c.colon_type()
+    c.keyword("to")
+    st.refs.append(src)
+    st.result_types.append(c.type())
+
+
+def read_select(c: Cursor, st: OpState, modifiers: Callable[[Cursor, OpState], None] | None = None) -> None:
+    """`%cond, %a, %b [modifiers] attr-dict : C, T` with result type T (llvm.select, spirv.Select)."""
+    cond, a, b = refs = comma_operands(c, 3)
+    if modifiers is not None:
+        modifiers(c, st)
+    c.optional_attr_dict(st)
+    b.type = ty = bind_colon_types(c, [cond, a])[1]
+    st.refs.extend(refs)
+    st.result_types.append(ty)
+
+
+def read_attrs_then_operands(c: Cursor, st: OpState) -> None:
+    """`attr-dict ($operands^ : type($operands))?` (llvm.return, affine.yield)."""
+    c.optional_attr_dict(st)
+    typed_operand_list(c, st)
+
+
+def read_branch(c: Cursor, st: OpState) -> None:
+    """`^dest [(%args : T)] attr-dict` (llvm.br, spirv.Branch)."""
+    successor(c, st)
+    c.optional_attr_dict(st)
+
+
+def read_cond_branch(c: Cursor, st: OpState, weights: Callable[[Cursor, OpState], None]) -> None:
+    """`%cond [weights] , ^then [(...)], ^else [(...)] attr-dict` (llvm.cond_br, spirv.BranchConditional)."""
+    st.refs.append(c.operand(T.I1))
+    weights(c, st)
+    c.punct(",")
+    successor(c, st)
+    c.punct(",")
+    successor(c, st)
+    c.optional_attr_dict(st)
 
 
 def unary_same_type(c: Cursor, st: OpState, modifiers=None) -> T.Type:

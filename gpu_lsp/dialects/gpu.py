@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_signature
+from gpu_lsp.dialects.common import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, token_span, typed_arg_defs
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import (
-    DenseArrayAttr,
-    IntegerAttr,
-    StringAttr,
-    UnitAttr,
-)
+from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, UnitAttr
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
 from gpu_lsp.ir.opdefs.typing import buildable_type
-from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.parser.cursor import ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, custom_reader, read_format
 
 
@@ -33,7 +29,7 @@ def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
     """
     tok = c.optional_keyword("async")
     if tok is not None and st.num_results == 0:
-        st.extra["unnamed_async"] = (tok.start_pos, tok.end_pos)
+        writable_facts(st).unnamed_async = token_span(tok)
     refs: list[Ref] = []
     if c.is_group("["):
         sub = c.group("[")
@@ -54,23 +50,9 @@ def add_token(st: OpState, is_async: bool) -> None:
         st.result_types.append(T.TOKEN)
 
 
-def read_attributions(c: Cursor, st: OpState, keyword: str) -> list[ArgDef]:
-    """`workgroup(%a : T {attrs}?, ...)` / `private(...)`."""
-    if not c.optional_keyword(keyword):
-        return []
-    sub = c.group("(")
-    args: list[ArgDef] = []
-    while not sub.at_end:
-        tok = sub.def_value()
-        sub.punct(":")
-        ty = sub.type()
-        if sub.is_attr_dict():
-            sub.parse_dict_text(sub.next())
-        args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty))
-        if sub.at_end:
-            break
-        sub.punct(",")
-    return args
+def read_attributions(c: Cursor, keyword: str) -> list[ArgDef]:
+    """`workgroup(%a : T {attrs}?, ...)` / `private(...)`: the attributions, none without the keyword."""
+    return typed_arg_defs(c) if c.optional_keyword(keyword) else []
 
 
 def read_size_assignment(c: Cursor, keyword: str) -> tuple[list[ArgDef], list[ArgDef], list]:
@@ -80,7 +62,7 @@ def read_size_assignment(c: Cursor, keyword: str) -> tuple[list[ArgDef], list[Ar
     ids: list[ArgDef] = []
     while not ids_cursor.at_end:
         tok = ids_cursor.def_value()
-        ids.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, T.INDEX))
+        ids.append(arg_def(tok, T.INDEX))
         if ids_cursor.at_end:
             break
         ids_cursor.punct(",")
@@ -96,7 +78,7 @@ def read_size_assignment(c: Cursor, keyword: str) -> tuple[list[ArgDef], list[Ar
         tok = sizes_cursor.def_value()
         sizes_cursor.punct("=")
         refs.append(sizes_cursor.operand(T.INDEX))
-        size_args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, T.INDEX))
+        size_args.append(arg_def(tok, T.INDEX))
     if not sizes_cursor.at_end:
         sizes_cursor.expected_by_parser("')'")
     return ids, size_args, refs
@@ -120,12 +102,17 @@ def read_dim3_operands(c: Cursor, keyword: str, ty: T.Type | None) -> list:
 # --- structure and launch ops -----------------------------------------------------------------
 
 
-@reader("gpu.module")
-def _module(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
+def _name_and_handler(c: Cursor, st: OpState) -> None:
+    """`@name [<#handler>]` of gpu.module and gpu.binary."""
+    read_symbol_name(c, st)
     if c.optional_punct("<"):
         st.properties["offloadingHandler"] = c.attr()
         c.punct(">")
+
+
+@reader("gpu.module")
+def _module(c: Cursor, st: OpState) -> None:
+    _name_and_handler(c, st)
     if c.is_group("["):
         st.properties["targets"] = c.attr()
     c.attr_dict_with_keyword(st)
@@ -134,32 +121,26 @@ def _module(c: Cursor, st: OpState) -> None:
 
 @reader("gpu.binary")
 def _binary(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
-    if c.optional_punct("<"):
-        st.properties["offloadingHandler"] = c.attr()
-        c.punct(">")
+    _name_and_handler(c, st)
     c.optional_attr_dict(st)
     st.properties["objects"] = c.attr()
 
 
 @reader("gpu.func")
 def _func(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
+    read_symbol_name(c, st)
     start, end = c.here()
     args, _, named = read_signature(c, st)
     if args and not named:
         raise FormatError("gpu.func requires named arguments", start, end)
-    workgroup = read_attributions(c, st, "workgroup")
-    private = read_attributions(c, st, "private")
+    workgroup = read_attributions(c, "workgroup")
+    private = read_attributions(c, "private")
     if c.optional_keyword("kernel"):
         st.attributes["gpu.kernel"] = UnitAttr()
     c.attr_dict_with_keyword(st)
     st.attributes["workgroup_attributions"] = IntegerAttr(len(workgroup), T.I64)
-    st.extra["attributions"] = (len(workgroup), len(private))
-    if c.is_region():
-        st.add_region(c.region(), args + workgroup + private)
-    else:
-        st.add_region(None, None)
+    writable_facts(st).attributions = (len(workgroup), len(private))
+    read_optional_body(c, st, args + workgroup + private)
 
 
 @reader("gpu.launch")
@@ -187,16 +168,15 @@ def _launch(c: Cursor, st: OpState) -> None:
         sub = c.group("(")
         st.properties["function"] = sub.symbol()
         sub.done()
-    workgroup = read_attributions(c, st, "workgroup")
-    private = read_attributions(c, st, "private")
+    workgroup = read_attributions(c, "workgroup")
+    private = read_attributions(c, "private")
     args = block_ids + thread_ids + grid_sizes + block_sizes + cluster_ids + cluster_sizes + workgroup + private
     st.add_region(c.region(), args)
     c.optional_attr_dict(st)
     nc = 1 if cluster_refs else 0
     st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm)
     st.attributes.setdefault("workgroup_attributions", IntegerAttr(len(workgroup), T.I64))
-    st.extra["attributions"] = (len(workgroup), len(private))
-    st.extra["clusters"] = bool(cluster_refs)
+    writable_facts(st).attributions = (len(workgroup), len(private))
     add_token(st, is_async)
 
 
@@ -226,26 +206,14 @@ def _launch_func(c: Cursor, st: OpState) -> None:
     if c.optional_keyword("dynamic_shared_memory_size"):
         st.refs.append(c.operand(T.I32))
         dsm = 1
-    nargs = 0
-    if c.optional_keyword("args"):
-        sub = c.group("(")
-        while not sub.at_end:
-            ref = sub.operand()
-            sub.punct(":")
-            ref.type = sub.type()
-            st.refs.append(ref)
-            nargs += 1
-            if sub.at_end:
-                break
-            if not sub.is_punct(","):
-                sub.fail("expected ')' in argument list")
-            sub.punct(",")
+    args = paren_typed_operands(c, "')' in argument list") if c.optional_keyword("args") else []
+    st.refs.extend(args)
+    nargs = len(args)
     c.optional_attr_dict(st)
     if stream is not None:
         st.refs.append(stream)
     nc = 1 if cluster else 0
     st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm, nargs, 1 if stream else 0)
-    st.extra["dim_type"] = dim_type
     add_token(st, is_async)
 
 
@@ -262,15 +230,7 @@ def _warp_execute(c: Cursor, st: OpState) -> None:
     size.done()
     region_args: list[ArgDef] = []
     if c.optional_keyword("args"):
-        args = c.group("(")
-        while not args.at_end:
-            ref = args.operand()
-            args.punct(":")
-            ref.type = args.type()
-            st.refs.append(ref)
-            if args.at_end:
-                break
-            args.punct(",")
+        st.refs.extend(paren_typed_operands(c, "')'"))
     if c.optional_punct("->"):
         st.result_types.extend(c.paren_type_list())
     raw = c.region()

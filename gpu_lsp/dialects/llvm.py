@@ -7,17 +7,27 @@ import re
 from gpu_lsp.dialects.arith import read_modifiers
 from gpu_lsp.dialects.cf import read_weights
 from gpu_lsp.dialects.common import (
+    bind_colon_types,
+    comma_operands,
+    comma_separated,
     element_type,
+    read_attrs_then_operands,
+    read_branch,
+    read_cond_branch,
+    read_conversion,
+    read_optional_body,
+    read_select,
     read_signature,
+    read_symbol_name,
     shape_of,
     successor,
-    typed_operand_list,
     unary_same_type,
 )
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import StringAttr
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState, Ref
+from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.parser.cursor import Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
 _LLVM_TYPE_WORD = re.compile(r"(ptr|struct|array|void|func|vec|token|label|metadata|target|x86_amx|ppc_fp128)\b")
@@ -85,29 +95,28 @@ def _skip_keywords(c: Cursor) -> list[str]:
 # --- functions, globals and calls -------------------------------------------------------------
 
 
-@reader("llvm.func")
-def _func(c: Cursor, st: OpState) -> None:
+def _keywords_and_name(c: Cursor, st: OpState) -> None:
+    """`[linkage and other keywords] @name` of llvm.func and llvm.mlir.global: the keywords are kept for the printer."""
     words = _skip_keywords(c)
     if words:
-        st.extra["keywords"] = words
-    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
+        writable_facts(st).keywords = tuple(words)
+    read_symbol_name(c, st)
+
+
+@reader("llvm.func")
+def _func(c: Cursor, st: OpState) -> None:
+    _keywords_and_name(c, st)
     args, _, named = read_signature(c, st)
     while c.is_keyword("vscale_range") or c.is_keyword("comdat"):
         c.next()
         c.group("(")
     c.attr_dict_with_keyword(st)
-    if c.is_region():
-        if args and not named:
-            c.fail("expected named arguments for a function with a body")
-        st.add_region(c.region(), args)
-    else:
-        st.add_region(None, None)
+    if c.is_region() and args and not named:
+        c.fail("expected named arguments for a function with a body")
+    read_optional_body(c, st, args)
 
 
-@reader("llvm.return")
-def _return(c: Cursor, st: OpState) -> None:
-    c.optional_attr_dict(st)
-    typed_operand_list(c, st)
+reader("llvm.return")(read_attrs_then_operands)
 
 
 @reader("llvm.call")
@@ -141,10 +150,7 @@ def _call(c: Cursor, st: OpState) -> None:
 
 @reader("llvm.mlir.global")
 def _global(c: Cursor, st: OpState) -> None:
-    words = _skip_keywords(c)
-    if words:
-        st.extra["keywords"] = words
-    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
+    _keywords_and_name(c, st)
     sub = c.group("(")
     if not sub.at_end:
         st.properties["value"] = sub.attr()
@@ -153,10 +159,7 @@ def _global(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     if c.optional_punct(":"):
         st.properties["global_type"] = c.attr()
-    if c.is_region():
-        st.add_region(c.region())
-    else:
-        st.add_region(None)
+    read_optional_body(c, st, None)
 
 
 @reader("llvm.mlir.addressof")
@@ -212,31 +215,26 @@ def _load(c: Cursor, st: OpState) -> None:
 @reader("llvm.store")
 def _store(c: Cursor, st: OpState) -> None:
     c.optional_keyword("volatile")
-    value = c.operand()
-    c.punct(",")
-    ptr = c.operand()
+    refs = comma_operands(c, 2)
     _atomic_suffix(c)
     c.optional_attr_dict(st)
-    value.type = c.colon_type()
-    c.punct(",")
-    ptr.type = c.type()
-    st.refs.extend([value, ptr])
+    bind_colon_types(c, refs)
+    st.refs.extend(refs)
+
+
+def _gep_index(sub: Cursor) -> Ref | None:
+    """An SSA index of a GEP, or None for a constant one."""
+    if sub.is_operand():
+        return sub.operand()
+    sub.integer()
+    return None
 
 
 @reader("llvm.getelementptr")
 def _gep(c: Cursor, st: OpState) -> None:
     _skip_keywords(c)
     base = c.operand()
-    sub = c.group("[")
-    indices: list[Ref] = []
-    while not sub.at_end:
-        if sub.is_operand():
-            indices.append(sub.operand())
-        else:
-            sub.integer()
-        if sub.at_end:
-            break
-        sub.punct(",")
+    indices = [ref for ref in comma_separated(c, "[", _gep_index) if ref is not None]
     c.optional_attr_dict(st)
     c.punct(":")
     fn = c.function_type()
@@ -267,14 +265,7 @@ def _alloca(c: Cursor, st: OpState) -> None:
 
 
 def _positions(c: Cursor) -> list[int]:
-    sub = c.group("[")
-    out = []
-    while not sub.at_end:
-        out.append(sub.integer())
-        if sub.at_end:
-            break
-        sub.punct(",")
-    return out
+    return comma_separated(c, "[", Cursor.integer)
 
 
 @reader("llvm.extractvalue")
@@ -292,9 +283,7 @@ def _extractvalue(c: Cursor, st: OpState) -> None:
 
 @reader("llvm.insertvalue")
 def _insertvalue(c: Cursor, st: OpState) -> None:
-    value = c.operand()
-    c.punct(",")
-    agg = c.operand()
+    value, agg = comma_operands(c, 2)
     positions = _positions(c)
     c.optional_attr_dict(st)
     agg.type = c.colon_type()
@@ -303,40 +292,38 @@ def _insertvalue(c: Cursor, st: OpState) -> None:
     st.result_types.append(agg.type)
 
 
-@reader("llvm.extractelement")
-def _extractelement(c: Cursor, st: OpState) -> None:
+def _vector_at_position(c: Cursor, st: OpState) -> tuple[Ref, Ref, T.Type]:
+    """`%vec[%pos : T] attr-dict : vector-type`: the vector, the position and the vector's type."""
     vec = c.operand()
     sub = c.group("[")
     pos = sub.operand()
     pos.type = sub.colon_type()
     sub.done()
     c.optional_attr_dict(st)
-    vec.type = c.colon_type()
+    vec.type = ty = c.colon_type()
+    return vec, pos, ty
+
+
+@reader("llvm.extractelement")
+def _extractelement(c: Cursor, st: OpState) -> None:
+    vec, pos, ty = _vector_at_position(c, st)
     st.refs.extend([vec, pos])
-    st.result_types.append(element_type(vec.type))
+    st.result_types.append(element_type(ty))
 
 
 @reader("llvm.insertelement")
 def _insertelement(c: Cursor, st: OpState) -> None:
     value = c.operand()
     c.punct(",")
-    vec = c.operand()
-    sub = c.group("[")
-    pos = sub.operand()
-    pos.type = sub.colon_type()
-    sub.done()
-    c.optional_attr_dict(st)
-    vec.type = c.colon_type()
-    value.type = element_type(vec.type)
+    vec, pos, ty = _vector_at_position(c, st)
+    value.type = element_type(ty)
     st.refs.extend([vec, value, pos])
-    st.result_types.append(vec.type)
+    st.result_types.append(ty)
 
 
 @reader("llvm.shufflevector")
 def _shufflevector(c: Cursor, st: OpState) -> None:
-    a = c.operand()
-    c.punct(",")
-    b = c.operand()
+    a, b = comma_operands(c, 2)
     mask = c.attr()
     c.optional_attr_dict(st)
     a.type = b.type = c.colon_type()
@@ -349,32 +336,23 @@ def _shufflevector(c: Cursor, st: OpState) -> None:
 def _atomicrmw(c: Cursor, st: OpState) -> None:
     c.optional_keyword("volatile")
     c.any_keyword()
-    ptr = c.operand()
-    c.punct(",")
-    value = c.operand()
+    refs = comma_operands(c, 2)
     _skip_keywords(c)
     c.optional_attr_dict(st)
-    ptr.type = c.colon_type()
-    c.punct(",")
-    value.type = c.type()
-    st.refs.extend([ptr, value])
-    st.result_types.append(value.type)
+    value_type = bind_colon_types(c, refs)[1]
+    st.refs.extend(refs)
+    st.result_types.append(value_type)
 
 
 @reader("llvm.cmpxchg")
 def _cmpxchg(c: Cursor, st: OpState) -> None:
     _skip_keywords(c)
-    ptr = c.operand()
-    c.punct(",")
-    cmp = c.operand()
-    c.punct(",")
-    new = c.operand()
+    ptr, cmp, new = refs = comma_operands(c, 3)
     _skip_keywords(c)
     c.optional_attr_dict(st)
-    ptr.type = c.colon_type()
-    c.punct(",")
-    cmp.type = new.type = c.type()
-    st.refs.extend([ptr, cmp, new])
+    bind_colon_types(c, [ptr, cmp])
+    new.type = cmp.type
+    st.refs.extend(refs)
     try:
         st.result_types.append(parse_type(f"!llvm.struct<({cmp.type}, i1)>"))
     except TypeSyntaxError:
@@ -384,21 +362,12 @@ def _cmpxchg(c: Cursor, st: OpState) -> None:
 # --- control flow -----------------------------------------------------------------------------
 
 
-@reader("llvm.br")
-def _br(c: Cursor, st: OpState) -> None:
-    successor(c, st)
-    c.optional_attr_dict(st)
+reader("llvm.br")(read_branch)
 
 
 @reader("llvm.cond_br")
 def _cond_br(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(T.I1))
-    read_weights(c, st)
-    c.punct(",")
-    successor(c, st)
-    c.punct(",")
-    successor(c, st)
-    c.optional_attr_dict(st)
+    read_cond_branch(c, st, read_weights)
 
 
 @reader("llvm.switch")
@@ -438,9 +407,7 @@ CASTS = (
 def _binary(name: str) -> None:
     def parse(c: Cursor, st: OpState) -> None:
         _skip_keywords(c)
-        lhs = c.operand()
-        c.punct(",")
-        rhs = c.operand()
+        lhs, rhs = comma_operands(c, 2)
         read_modifiers(c, st)
         c.optional_attr_dict(st)
         lhs.type = rhs.type = c.colon_type()
@@ -467,13 +434,7 @@ def _freeze(c: Cursor, st: OpState) -> None:
 def _cast(name: str) -> None:
     def parse(c: Cursor, st: OpState) -> None:
         _skip_keywords(c)
-        src = c.operand()
-        read_modifiers(c, st)
-        c.optional_attr_dict(st)
-        src.type = c.colon_type()
-        c.keyword("to")
-        st.refs.append(src)
-        st.result_types.append(c.type())
+        read_conversion(c, st, read_modifiers)
 
     reader(f"llvm.{name}")(parse)
 
@@ -483,12 +444,16 @@ for _n in CASTS:
 
 
 def _cmp(name: str) -> None:
+    predicates = ENUMS["Arith_CmpIPredicateAttr" if name == "icmp" else "Arith_CmpFPredicateAttr"]
+
     def parse(c: Cursor, st: OpState) -> None:
+        start, end = c.here()
         pred = c.string()
-        st.extra["predicate"] = pred
-        lhs = c.operand()
-        c.punct(",")
-        rhs = c.operand()
+        if pred not in predicates.cases:
+            raise FormatError(f"'{pred}' is an incorrect value of the 'predicate' attribute", start, end, exact=True)
+        # LLVM's ICmpPredicate / FCmpPredicate number their cases as arith's do
+        st.properties["predicate"] = predicates.attribute(pred)
+        lhs, rhs = comma_operands(c, 2)
         c.optional_attr_dict(st)
         lhs.type = rhs.type = c.colon_type()
         st.refs.extend([lhs, rhs])
@@ -503,18 +468,7 @@ _cmp("fcmp")
 
 @reader("llvm.select")
 def _select(c: Cursor, st: OpState) -> None:
-    cond = c.operand()
-    c.punct(",")
-    a = c.operand()
-    c.punct(",")
-    b = c.operand()
-    read_modifiers(c, st)
-    c.optional_attr_dict(st)
-    cond.type = c.colon_type()
-    c.punct(",")
-    a.type = b.type = c.type()
-    st.refs.extend([cond, a, b])
-    st.result_types.append(a.type)
+    read_select(c, st, read_modifiers)
 
 
 # --- everything else: read loosely ------------------------------------------------------------

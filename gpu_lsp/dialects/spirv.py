@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_signature, shape_of, successor, typed_operand_list
+from gpu_lsp.dialects.common import (
+    comma_operands,
+    comma_separated,
+    read_branch,
+    read_cond_branch,
+    read_conversion,
+    read_optional_body,
+    read_select,
+    read_signature,
+    read_symbol_name,
+    read_typed_constant,
+    shape_of,
+    typed_operand_list,
+    unary_same_type,
+)
 from gpu_lsp.dialects.llvm import split_top
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import BoolAttr, StringAttr
+from gpu_lsp.ir.attributes import StringAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
+from gpu_lsp.parser.cursor import Cursor, OpState
 from gpu_lsp.parser.tolerant import read_tolerant
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
@@ -49,7 +63,7 @@ def _component(ty: T.Type, index: int) -> T.Type:
 @reader("spirv.module")
 def _module(c: Cursor, st: OpState) -> None:
     if c.is_symbol():
-        st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
+        read_symbol_name(c, st)
     st.properties["addressing_model"] = StringAttr(c.any_keyword().value)
     st.properties["memory_model"] = StringAttr(c.any_keyword().value)
     if c.optional_keyword("requires"):
@@ -60,19 +74,16 @@ def _module(c: Cursor, st: OpState) -> None:
 
 @reader("spirv.func")
 def _func(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
+    read_symbol_name(c, st)
     args, _, named = read_signature(c, st)
     st.properties["function_control"] = StringAttr(c.string())
     c.attr_dict_with_keyword(st)
-    if c.is_region():
-        st.add_region(c.region(), args if named else [])
-    else:
-        st.add_region(None, None)
+    read_optional_body(c, st, args if named else [])
 
 
 @reader("spirv.GlobalVariable")
 def _global_variable(c: Cursor, st: OpState) -> None:
-    st.properties["sym_name"] = StringAttr(c.symbol(SYMBOL_NAME).root)
+    read_symbol_name(c, st)
     read_tolerant(c, st)
 
 
@@ -88,12 +99,7 @@ def _variable(c: Cursor, st: OpState) -> None:
 
 @reader("spirv.Constant")
 def _constant(c: Cursor, st: OpState) -> None:
-    attr = c.attr()
-    ty = getattr(attr, "type", None)
-    if ty is None and isinstance(attr, BoolAttr):
-        ty = T.I1
-    if ty is None:
-        c.fail("expected a typed constant")
+    attr, ty = read_typed_constant(c)
     st.properties["value"] = attr
     c.optional_attr_dict(st)
     st.result_types.append(ty)
@@ -129,9 +135,7 @@ def _load(c: Cursor, st: OpState) -> None:
 @reader("spirv.Store")
 def _store(c: Cursor, st: OpState) -> None:
     c.string()
-    ptr = c.operand()
-    c.punct(",")
-    value = c.operand()
+    ptr, value = comma_operands(c, 2)
     _memory_access(c)
     c.optional_attr_dict(st)
     value.type = c.colon_type()
@@ -139,15 +143,7 @@ def _store(c: Cursor, st: OpState) -> None:
 
 
 def _index_attrs(c: Cursor) -> list[int]:
-    sub = c.group("[")
-    out = []
-    while not sub.at_end:
-        attr = sub.attr()
-        out.append(getattr(attr, "value", 0))
-        if sub.at_end:
-            break
-        sub.punct(",")
-    return out
+    return comma_separated(c, "[", lambda sub: getattr(sub.attr(), "value", 0))
 
 
 @reader("spirv.CompositeExtract")
@@ -165,9 +161,7 @@ def _composite_extract(c: Cursor, st: OpState) -> None:
 
 @reader("spirv.CompositeInsert")
 def _composite_insert(c: Cursor, st: OpState) -> None:
-    obj = c.operand()
-    c.punct(",")
-    comp = c.operand()
+    obj, comp = comma_operands(c, 2)
     _index_attrs(c)
     c.optional_attr_dict(st)
     obj.type = c.colon_type()
@@ -214,9 +208,7 @@ _access_chain("spirv.InBoundsPtrAccessChain", "An in-bounds pointer into a compo
 
 def _binary(name: str, compare: bool) -> None:
     def parse(c: Cursor, st: OpState) -> None:
-        lhs = c.operand()
-        c.punct(",")
-        rhs = c.operand()
+        lhs, rhs = comma_operands(c, 2)
         c.optional_attr_dict(st)
         types = c.colon_type_list()
         lhs.type = types[0]
@@ -233,68 +225,21 @@ for _n in COMPARISONS:
     _binary(_n, True)
 
 
-def _unary(name: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        ref = c.operand()
-        c.optional_attr_dict(st)
-        ref.type = c.colon_type()
-        st.refs.append(ref)
-        st.result_types.append(ref.type)
-
-    reader(f"spirv.{name}")(parse)
+reader(*(f"spirv.{n}" for n in UNARY))(unary_same_type)
+reader(*(f"spirv.{n}" for n in CONVERSIONS))(read_conversion)
+reader("spirv.Select")(read_select)
+reader("spirv.Branch")(read_branch)
 
 
-for _n in UNARY:
-    _unary(_n)
-
-
-def _conversion(name: str) -> None:
-    def parse(c: Cursor, st: OpState) -> None:
-        ref = c.operand()
-        c.optional_attr_dict(st)
-        ref.type = c.colon_type()
-        c.keyword("to")
-        st.refs.append(ref)
-        st.result_types.append(c.type())
-
-    reader(f"spirv.{name}")(parse)
-
-
-for _n in CONVERSIONS:
-    _conversion(_n)
-
-
-@reader("spirv.Select")
-def _select(c: Cursor, st: OpState) -> None:
-    cond = c.operand()
-    c.punct(",")
-    a = c.operand()
-    c.punct(",")
-    b = c.operand()
-    c.optional_attr_dict(st)
-    cond.type = c.colon_type()
-    c.punct(",")
-    a.type = b.type = c.type()
-    st.refs.extend([cond, a, b])
-    st.result_types.append(a.type)
-
-
-@reader("spirv.Branch")
-def _branch(c: Cursor, st: OpState) -> None:
-    successor(c, st)
-    c.optional_attr_dict(st)
+def _skip_weights(c: Cursor, st: OpState) -> None:
+    """`[weights]`: branch weights, not kept."""
+    if c.is_group("["):
+        c.next()
 
 
 @reader("spirv.BranchConditional")
 def _branch_conditional(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(T.I1))
-    if c.is_group("["):
-        c.next()
-    c.punct(",")
-    successor(c, st)
-    c.punct(",")
-    successor(c, st)
-    c.optional_attr_dict(st)
+    read_cond_branch(c, st, _skip_weights)
 
 
 @reader("spirv.Return")

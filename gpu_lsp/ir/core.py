@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpu_lsp.ir.attributes import Attribute
+from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts
 from gpu_lsp.ir.types import Type
 from gpu_lsp.text import TextRange
 
@@ -225,7 +226,7 @@ class Operation:
         "anchor",
         "generic",
         "known",
-        "extra",
+        "facts",
         "pending",
         "symbol_spans",
         "sym_span",
@@ -248,7 +249,7 @@ class Operation:
         self.successor_spans: list[Span | None] = []
         self.generic = False
         self.known = True
-        self.extra: dict = {}
+        self.facts: OpFacts = NO_FACTS
         self.pending = None
         self.symbol_spans: list[tuple[Attribute, Span]] = []
         self.sym_span: Span | None = None

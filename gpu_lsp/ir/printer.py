@@ -20,7 +20,7 @@ import math
 import re
 import struct
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
@@ -28,7 +28,6 @@ from gpu_lsp.ir.attributes import (
     Attribute,
     BoolAttr,
     DenseArrayAttr,
-    DialectAttr,
     DictAttr,
     FloatAttr,
     IntegerAttr,
@@ -38,7 +37,7 @@ from gpu_lsp.ir.attributes import (
     TypeAttr,
     UnitAttr,
 )
-from gpu_lsp.ir.core import Block, Operation, OpResult, Region, Value
+from gpu_lsp.ir.core import Block, Operation, OpResult, Region, Span, Value
 from gpu_lsp.ir.format_printer import print_format
 from gpu_lsp.ir.opdefs import OPS, OpDef
 from gpu_lsp.ir.opdefs.model import SINGLE
@@ -360,17 +359,18 @@ def dense_text(attr: OpaqueAttr) -> str:
     if parsed is None:
         return text
     toks, nested = parsed
-    if not toks or any(d is None for d in ty.shape):
+    shape = [d for d in ty.shape if d is not None]
+    if not toks or len(shape) != len(ty.shape):
         return text
-    elems = [_dense_element_text(t, ty.element) for t in toks]
-    if any(e is None for e in elems):
+    elems = [e for e in (_dense_element_text(t, ty.element) for t in toks) if e is not None]
+    if len(elems) != len(toks):
         return text
-    count = math.prod(ty.shape)
+    count = math.prod(shape)
     if all(e == elems[0] for e in elems) and (len(elems) == count or (len(elems) == 1 and not nested)):
         return f"dense<{elems[0]}>"
     if len(elems) != count:
         return text
-    return f"dense<{_nest(elems, ty.shape)}>"
+    return f"dense<{_nest(elems, tuple(shape))}>"
 
 
 class Aliases:
@@ -459,8 +459,7 @@ class Formatter:
 
     def attr(self, attr: Attribute, elide_type: bool = False) -> str:
         """MLIR's printAttribute; `elide_type` is AttrTypeElision::May (array elements)."""
-        cls = type(attr)
-        if cls is IntegerAttr:
+        if isinstance(attr, IntegerAttr):
             ty = attr.type
             if isinstance(ty, T.IntegerType) and ty.width == 1 and not ty.signedness:
                 return "true" if attr.value & 1 else "false"
@@ -468,34 +467,32 @@ class Formatter:
             if elide_type and ty == T.I64:
                 return text
             return f"{text} : {self.type(ty)}"
-        if cls is StringAttr:
+        if isinstance(attr, StringAttr):
             return escape_string(attr.value)
-        if cls is DictAttr:
+        if isinstance(attr, DictAttr):
             return self.dict(attr.entries)
-        if cls is ArrayAttr:
+        if isinstance(attr, ArrayAttr):
             return "[" + ", ".join(self.attr(e, True) for e in attr.elements) + "]"
-        if cls is UnitAttr:
+        if isinstance(attr, UnitAttr):
             return "unit"
-        if cls is BoolAttr:
+        if isinstance(attr, BoolAttr):
             return "true" if attr.value else "false"
-        if cls is FloatAttr:
+        if isinstance(attr, FloatAttr):
             text = float_text(attr.value, attr.type, attr.spelling)
             if elide_type and attr.type == T.F64:
                 return text
             return f"{text} : {self.type(attr.type)}"
-        if cls is TypeAttr:
+        if isinstance(attr, TypeAttr):
             return self.type(attr.type)
-        if cls is SymbolRefAttr:
+        if isinstance(attr, SymbolRefAttr):
             return "::".join(symbol_name(p) for p in attr.parts)
-        if cls is DenseArrayAttr:
+        if isinstance(attr, DenseArrayAttr):
             return self.dense_array(attr)
-        if cls is OpaqueAttr:
+        if isinstance(attr, OpaqueAttr):
             if attr.kind in ("affine_map", "affine_set") and self.aliases is not None:
                 return self.aliases.names.get(attr.text, attr.text)
             text = dense_text(attr) if attr.kind == "dense" else attr.text
             return text if attr.type is None else f"{text} : {self.type(attr.type)}"
-        if cls is DialectAttr:
-            return str(attr)
         return str(attr)
 
     def dense_array(self, attr: DenseArrayAttr) -> str:
@@ -541,7 +538,7 @@ class _Scope:
         self.parent = parent
 
     def __contains__(self, name: str) -> bool:
-        scope = self
+        scope: _Scope | None = self
         while scope is not None:
             if name in scope.names:
                 return True
@@ -766,6 +763,25 @@ class CannotPrint(Exception):
     """
 
 
+AttrT = TypeVar("AttrT", bound=Attribute)
+
+
+def required_attr(op: Operation, name: str, kind: type[AttrT]) -> AttrT:
+    """The attribute `name` a custom form cannot be printed without, of class `kind` (else CannotPrint)."""
+    attr = op.get_attr(name)
+    if not isinstance(attr, kind):
+        raise CannotPrint
+    return attr
+
+
+def required_function_type(op: Operation) -> T.FunctionType:
+    """The `function_type` property of a function op (else CannotPrint)."""
+    ty = required_attr(op, "function_type", TypeAttr).type
+    if not isinstance(ty, T.FunctionType):
+        raise CannotPrint
+    return ty
+
+
 class OpPrinter:
     """Writes operations; the argument custom printers receive (MLIR's OpAsmPrinter).
 
@@ -918,14 +934,14 @@ class OpPrinter:
         self.indent -= INDENT
 
     def _pred_comment(self, block: Block, preds: dict | None) -> str:
-        region = block.parent
-        entry = region is not None and region.blocks and region.blocks[0] is block
+        blocks = block.parent.blocks if block.parent is not None else []
+        entry = bool(blocks) and blocks[0] is block
         found = (preds or {}).get(block, [])
         if not found:
             return "" if entry else "  // no predecessors"
         if all(p is found[0] for p in found):
             return f"  // pred: {self.block_name(found[0])}"
-        order = {b: i for i, b in enumerate(region.blocks)}
+        order = {b: i for i, b in enumerate(blocks)}
         names = [self.block_name(p) for p in sorted(found, key=lambda b: order.get(b, 0))]
         return f"  // {len(found)} preds: " + ", ".join(names)
 
@@ -934,8 +950,8 @@ class OpPrinter:
     def op(self, op: Operation) -> None:
         """Print one operation (results, name, body) without indentation or newline."""
         spec = OPS.get(op.name)
-        custom_printer = custom_form(spec)
-        custom = not self.generic and custom_printer is not None and op.known
+        custom_printer = custom_form(spec) if not self.generic and op.known else None
+        custom = custom_printer is not None
         if (
             self.source is not None
             and op.span is not None
@@ -945,13 +961,13 @@ class OpPrinter:
                 or (self.generic and op.name in GENERIC_FROM_SOURCE and not op.generic)
             )
         ):
-            self._source_op(op)
+            self._source_op(op, self.source, op.span)
             return
         w = self.out.append
         if op.results:
             names = self.names
             w(", ".join(names.group_def(op, s, c) for s, c in names.result_groups(op)) + " = ")
-        if custom:
+        if custom_printer is not None:
             name = op.name
             default = self.dialects[-1]
             if default and name.startswith(default) and name[len(default) : len(default) + 1] == "." and name.count(".") == 1:
@@ -967,7 +983,7 @@ class OpPrinter:
                 self.indent = indent
             if self.source is not None and op.span is not None:
                 del self.out[mark - 1 if op.results else mark :]
-                self._source_op(op)
+                self._source_op(op, self.source, op.span)
                 return
         self.generic_op(op)
 
@@ -1008,12 +1024,11 @@ class OpPrinter:
             w(" " + fmt.dict(attrs.items()))
         w(" : " + self.functional_type(op))
 
-    def _source_op(self, op: Operation) -> None:
-        """An opaque op: its source text, with SSA names, successors and regions re-printed."""
-        source = self.source
-        rng = op.span.range
+    def _source_op(self, op: Operation, source: str, where: Span) -> None:
+        """An opaque op: its source text (`where` in `source`), with SSA names, successors and regions re-printed."""
+        rng = where.range
         start, end = rng.start, rng.end
-        edits: list[tuple[int, int, object]] = []
+        edits: list[tuple[int, int, str | Region]] = []
         defs = [r.def_span.range for r in op.results if r.def_span is not None]
         w = self.out.append
         if op.results:
@@ -1114,7 +1129,3 @@ def root_of(op: Operation) -> Operation:
     return op
 
 
-def source_of(op: Operation, source: str | None) -> str | None:
-    if source is not None:
-        return source
-    return root_of(op).extra.get("source")

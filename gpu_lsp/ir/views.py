@@ -74,7 +74,7 @@ def _single(groups: dict[str, list[Value]] | None, name: str) -> Value | None:
 
 def _workgroup_attribution_count(op: Operation) -> int:
     """How many workgroup attributions gpu.launch or gpu.func declares (as read, else its attribute)."""
-    counts = op.extra.get("attributions")
+    counts = op.facts.attributions
     if counts is not None:
         return counts[0]
     return int_attr(op, "workgroup_attributions") or 0
@@ -239,7 +239,7 @@ class FuncView:
 
     @property
     def num_private_attributions(self) -> int:
-        counts = self.op.extra.get("attributions")
+        counts = self.op.facts.attributions
         if counts is not None:
             return counts[1]
         fn = self.function_type

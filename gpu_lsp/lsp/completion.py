@@ -431,7 +431,7 @@ def values_in_scope(snapshot: Snapshot, offset: int) -> list[Value]:
         if region_of_block is not None and region_of_block.blocks and region_of_block.blocks[0] is not block:
             out.extend(reversed(region_of_block.blocks[0].arguments))
         parent = block.parent_op
-        if parent is None or has_trait(parent.name, "isolated") or parent.extra.get("implicit"):
+        if parent is None or has_trait(parent.name, "isolated") or parent.facts.implicit:
             break
         limit = parent.range.start if parent.range is not None else limit
         block = parent.parent

@@ -37,7 +37,7 @@ def _folds(snapshot: Snapshot) -> list[Fold]:
             if e > s:
                 out.append(Fold(s, e, REGION))
     for unit in document_index(snapshot).units:
-        if unit.op.extra.get("implicit"):
+        if unit.op.facts.implicit:
             continue
         if unit.index.children:  # a module: its own regions only, the units inside come next
             out.extend(_op_folds(unit.op, line_of))
@@ -61,7 +61,7 @@ def _op_folds(op: Operation, line_of) -> list[Fold]:
     """The regions of `op` (up to the line before each closing brace), or its header when it
     spans several lines and has no region."""
     rng = op.range
-    if rng is None or op.extra.get("implicit"):
+    if rng is None or op.facts.implicit:
         return []
     out = []
     header_end = rng.end
@@ -121,7 +121,7 @@ def selection_ranges(snapshot: Snapshot, offset: int) -> list[TextRange]:
         push(occ.range)
     op: Operation | None = op_at(snapshot.parsed, offset)
     while op is not None:
-        if op.extra.get("implicit"):
+        if op.facts.implicit:
             break
         for region in op.regions:
             if region.span is not None and region.span.range.start < offset < region.span.range.end:

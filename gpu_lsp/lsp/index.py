@@ -437,7 +437,7 @@ def op_at(parsed: ParsedFile, offset: int) -> Operation | None:
             if inner is not None:
                 break
         if inner is None:
-            return None if op.extra.get("implicit") else op
+            return None if op.facts.implicit else op
         op = inner
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.symbols import symbol_name
-from gpu_lsp.ir.views import async_dependencies, async_token
+from gpu_lsp.ir.views import LaunchView, async_dependencies, async_token
 from gpu_lsp.lsp.index import DocumentIndex
 
 _SPACES = re.compile(r"\s+")
@@ -90,14 +90,14 @@ def launch_arg_role(arg: BlockArgument) -> str | None:
     if op is None or op.name != "gpu.launch" or block.parent is None or block.parent.blocks[0] is not block:
         return None
     roles = list(_LAUNCH_ARG_ROLES)
-    if op.extra.get("clusters"):
+    if LaunchView(op).has_clusters:
         roles += _CLUSTER_ROLES
     i = arg.index
     for role, n in roles:
         if i < n:
             return f"{role} {_DIMS[i]}"
         i -= n
-    workgroup, private = op.extra.get("attributions", (0, 0))
+    workgroup, private = op.facts.attributions or (0, 0)
     if i < workgroup:
         return f"workgroup attribution #{i}"
     i -= workgroup

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Anchor, Operation, Span
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.parser.builder import SYNTAX, Builder
 from gpu_lsp.parser.cursor import ParseContext
@@ -136,7 +137,7 @@ def implicit_module(ops: list[Operation], start: int, end: int) -> Operation:
     """The `builtin.module` MLIR wraps around top-level operations."""
     module = Operation("builtin.module", Anchor(start))
     module.span = Span(module.anchor, 0, end - start)
-    module.extra["implicit"] = True
+    writable_facts(module).implicit = True
     block = module.add_region().add_block()
     for op in ops:
         block.append(op)

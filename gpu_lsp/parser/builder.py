@@ -11,6 +11,7 @@ from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
 from gpu_lsp.parser.format_reader import read_format
@@ -135,7 +136,7 @@ class Builder:
             try:
                 (spec.reader or (read_format if spec.format is not None else read_tolerant))(cursor, state)
                 if not cursor.at_end and cursor.is_token("LOC"):
-                    state.extra["loc"] = cursor.optional_loc()
+                    state.loc = cursor.optional_loc()
                 cursor.done()
             except FormatError as exc:
                 if exc.custom:
@@ -175,14 +176,12 @@ class Builder:
         op.name_span = Span(anchor, name_tok.start_pos - base, name_tok.end_pos - base)
         op.attributes = state.attributes
         op.properties = state.properties
-        if state.extra:
-            op.extra = state.extra
-            loc = state.extra.pop("loc", None)
-            if loc is not None:
-                op.loc = loc
+        op.facts = state.facts
+        if state.loc is not None:
+            op.loc = state.loc
         self._results(op, results, num_named, state, raw, opaque)
         if len(symbol_uses) > mark or opaque:
-            self._symbols(op, symbol_uses[mark:], state.extra.pop("symbols", []) if opaque else None)
+            self._symbols(op, symbol_uses[mark:], state.opaque_symbols if opaque else None)
             del symbol_uses[mark:]
         if state.regions:
             units = name == "builtin.module"
@@ -329,7 +328,8 @@ class Builder:
                         if sub.optional_punct(":"):
                             sub.type_list()
                         sub.done()
-                        state.extra.setdefault("successor_operands", []).append(len(extra))
+                        facts = writable_facts(state)
+                        facts.successor_operands = (*facts.successor_operands, len(extra))
                         refs.extend(extra)
                     if succ.at_end:
                         break
@@ -350,7 +350,7 @@ class Builder:
             c.optional_attr_dict(state)
             c.punct(":")
             fn = c.function_type()
-            state.extra["loc"] = c.optional_loc()
+            state.loc = c.optional_loc()
             c.done()
         except FormatError as exc:
             self.error(CUSTOM_SYNTAX, exc.message, exc.start, exc.end)
@@ -367,14 +367,13 @@ class Builder:
             ref.type = ty
         state.refs = refs
         state.result_types = list(fn.results)
-        if state.extra.get("loc") is None:
-            state.extra.pop("loc", None)
         return state
 
     def _opaque(self, raw: RawOp, name: str, num_named: int) -> OpState:
         """Keep what can be known without the op's syntax: uses, regions, successors."""
         state = OpState(name, num_named)
         state.result_types = [T.UNKNOWN] * num_named
+        symbols: list[Token] = []
 
         def visit(items: list) -> None:
             for item in items:
@@ -382,7 +381,7 @@ class Builder:
                     if item.type == "VALUE":
                         state.refs.append(Ref(item.value, item.start_pos, item.end_pos))
                     elif item.type == "SYMBOL":
-                        state.extra.setdefault("symbols", []).append(item)
+                        symbols.append(item)
                     elif item.type == "BLOCK_REF":
                         state.successors.append(BlockRef(item.value, item.start_pos, item.end_pos))
                 elif isinstance(item, Group):
@@ -391,6 +390,7 @@ class Builder:
                     state.add_region(item)
 
         visit(raw.items)
+        state.opaque_symbols = symbols
         return state
 
 

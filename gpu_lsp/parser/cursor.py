@@ -25,6 +25,7 @@ from gpu_lsp.ir.attributes import (
     dense_literal_error,
     integer_literal_error,
 )
+from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser import gpu_syntax
 from gpu_lsp.parser.lexer import tokenize
@@ -92,7 +93,7 @@ class ArgDef:
 class OpState:
     """Everything a custom parser produces for one operation."""
 
-    __slots__ = ("name", "refs", "result_types", "attributes", "properties", "regions", "successors", "extra", "num_results")
+    __slots__ = ("name", "refs", "result_types", "attributes", "properties", "regions", "successors", "facts", "loc", "opaque_symbols", "num_results")
 
     def __init__(self, name: str, num_results: int) -> None:
         self.name = name
@@ -103,7 +104,9 @@ class OpState:
         self.properties: dict[str, Attribute] = {}
         self.regions: list[tuple[RawRegion | None, list[ArgDef] | None]] = []
         self.successors: list[BlockRef] = []
-        self.extra: dict = {}
+        self.facts: OpFacts = NO_FACTS
+        self.loc: Attribute | None = None  # a trailing `loc(...)` read with the op's syntax
+        self.opaque_symbols: list[Token] | None = None  # an op read without its syntax: the symbols in its text
 
     def add_region(self, raw: RawRegion | None, args: list[ArgDef] | None = None) -> None:
         self.regions.append((raw, args))

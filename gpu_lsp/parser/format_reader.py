@@ -7,6 +7,7 @@ from functools import cache
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import definition
 from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
@@ -347,7 +348,7 @@ def _finish(st: OpState, fs: FormatState) -> None:
     for arg in op.successors or ():
         st.successors.extend(fs.successors.get(arg.name, []))
     if op.successor_operands:
-        st.extra["successor_operands"] = [len(fs.operands.get(name, [])) for name in op.successor_operands]
+        writable_facts(st).successor_operands = tuple(len(fs.operands.get(name, [])) for name in op.successor_operands)
     _inherent_attributes(st, op)
 
 

@@ -31,6 +31,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Block, Operation, Use, Value, erase_op
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.traits import has_side_effects, implicit_terminator, is_terminator
 from gpu_lsp.ir.views import async_dependencies, async_token, is_async_op
 from gpu_lsp.passes.base import PassFailure, op_error
@@ -134,7 +135,8 @@ class _ThreadToken:
             return
         for result in op.results:
             reverse_use_order(result)
-        op.extra.pop("unnamed_async", None)
+        if op.facts.unnamed_async is not None:
+            writable_facts(op).unnamed_async = None
         touch(op)
         self.current = op.add_result(T.TOKEN)
 
@@ -214,11 +216,11 @@ class _DeferWait:
         elif user.name == "async.execute":
             block = user.regions[0].blocks[0]
             start = 0
-            ndeps, noperands = user.extra.get("segments", (len(user.operands), 0))
+            ndeps, noperands = user.facts.segments or (len(user.operands), 0)
             for value in async_tokens:
                 user.add_operand(value)
                 tokens.append(block.add_argument(T.TOKEN))
-            user.extra["segments"] = (ndeps, noperands + len(async_tokens))
+            writable_facts(user).segments = (ndeps, noperands + len(async_tokens))
             touch(user)
         else:
             return

@@ -57,7 +57,7 @@ def _legalize(root: Operation) -> LegalizeResult:
     for op in list(root.walk()):
         if not is_async_op(op) or op.parent is None:
             continue
-        if op.extra.get("unnamed_async") is not None:
+        if op.facts.unnamed_async is not None:
             result.named.append(op)
         if op.name == "gpu.wait":
             continue

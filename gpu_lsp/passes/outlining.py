@@ -28,6 +28,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Region, erase_op
+from gpu_lsp.ir.op_facts import OpFacts
 from gpu_lsp.ir.operands import assemble
 from gpu_lsp.ir.operands import segments as operand_groups
 from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
@@ -83,7 +84,7 @@ def launch_parts(launch: Operation) -> LaunchParts:
 
 def attribution_counts(launch: Operation) -> tuple[int, int]:
     """(workgroup, private) attribution counts of a gpu.launch or gpu.func."""
-    counts = launch.extra.get("attributions")
+    counts = launch.facts.attributions
     if counts is not None:
         return counts
     entry = launch.regions[0].blocks[0] if launch.regions and launch.regions[0].blocks else None
@@ -282,6 +283,8 @@ def outline_kernel_func(launch: Operation, name: str, origin: dict) -> tuple[Ope
         if cluster_bounds is not None:
             attributes["known_cluster_size"] = cluster_bounds
     attributes["workgroup_attributions"] = i64(len(workgroup))
+    facts = OpFacts()
+    facts.attributions = (len(workgroup), len(private))
     func = new_op(
         "gpu.func",
         properties={
@@ -289,7 +292,7 @@ def outline_kernel_func(launch: Operation, name: str, origin: dict) -> tuple[Ope
             "function_type": TypeAttr(T.FunctionType(tuple(v.type for v in operands), ())),
         },
         attributes=attributes,
-        extra={"attributions": (len(workgroup), len(private))},
+        facts=facts,
         loc=launch.loc,
     )
     func_body = func.add_region()
@@ -402,7 +405,6 @@ def convert_to_launch_func(launch: Operation, kernel: Operation, module: Operati
             "kernel": SymbolRefAttr(symbol_name(module) or "", (symbol_name(kernel) or "",)),
             "operandSegmentSizes": segments(*segment_sizes),
         },
-        extra={"dim_type": T.INDEX},
         loc=launch.loc,
     )
     insert_before(launch_func, launch)

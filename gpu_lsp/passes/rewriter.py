@@ -8,11 +8,8 @@ from gpu_lsp.ir import opdefs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, Region, Use, Value
+from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts
 from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
-
-# `extra` keys that record where something was written; meaningless on new or cloned ops.
-_POSITIONAL_EXTRA = ("unnamed_async", "loc")
-
 
 # --- walks ----------------------------------------------------------------------------------
 
@@ -125,15 +122,6 @@ def reverse_use_order(value: Value) -> None:
 # --- cloning --------------------------------------------------------------------------------
 
 
-def copy_extra(extra: dict) -> dict:
-    out = {}
-    for key, value in extra.items():
-        if key in _POSITIONAL_EXTRA:
-            continue
-        out[key] = list(value) if isinstance(value, list) else value
-    return out
-
-
 def clone_op(op: Operation, mapping: dict, origin: dict | None = None) -> Operation:
     """`Operation::clone(mapper)`: a deep copy whose operands go through `mapping`.
 
@@ -151,7 +139,7 @@ def clone_op(op: Operation, mapping: dict, origin: dict | None = None) -> Operat
     new.span = op.span
     new.attributes = dict(op.attributes)
     new.properties = dict(op.properties)
-    new.extra = copy_extra(op.extra)
+    new.facts = op.facts.for_clone()
     for value, span in zip(op.operands, op.operand_spans):
         new.add_operand(mapping.get(value, value), span)
     for result in op.results:
@@ -310,7 +298,7 @@ def new_op(
     result_types: Sequence[T.Type] = (),
     properties: dict | None = None,
     attributes: dict | None = None,
-    extra: dict | None = None,
+    facts: OpFacts = NO_FACTS,
     loc: Attribute | None = None,
 ) -> Operation:
     """A detached operation as the op's syntax reader would have built it."""
@@ -323,7 +311,7 @@ def new_op(
         op.add_result(ty)
     op.properties = dict(properties or {})
     op.attributes = dict(attributes or {})
-    op.extra = dict(extra or {})
+    op.facts = facts
     return op
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.views import LaunchView
 from gpu_lsp.runner.dtypes import dtype_of, static_shape
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter
@@ -128,7 +129,7 @@ class NumpyBackend:
         ids = [Lin.var(BX + d) for d in range(3)] + [Lin.var(TX + d) for d in range(3)]
         sizes = [np.int64(v) for v in launch.grid] + [np.int64(v) for v in launch.block]
         out = ids + sizes
-        if kernel.op.extra.get("clusters"):
+        if LaunchView(kernel.op).has_clusters:
             cluster = launch.cluster
             out += [space.base[BX + d] // cluster[d] for d in range(3)] + [np.int64(c) for c in cluster]
         return out

@@ -22,7 +22,7 @@ from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.traits import REGION_RETURNS
-from gpu_lsp.ir.views import FuncView, int_attr
+from gpu_lsp.ir.views import FuncView, LaunchView, int_attr
 from gpu_lsp.runner.affinemap import Expr, op_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, static_shape
 from gpu_lsp.runner.elementwise import predicate_name
@@ -333,7 +333,7 @@ class FunctionEmitter:
         self.launch_args[v] = f"a{k}"
 
     def _attributions(self, entry: Block, first: int | None = None) -> None:
-        workgroup, private = self.op.extra.get("attributions", (0, 0))
+        workgroup, private = self.op.facts.attributions or (0, 0)
         if first is None:
             first = len(entry.arguments) - workgroup - private
         for k, arg in enumerate(entry.arguments[first : first + workgroup + private]):
@@ -422,7 +422,7 @@ class FunctionEmitter:
             self.emit(f"if ({self.var(vals[0])}) {self._jump(op.successors[0], tv, labels)}")
             self.emit(f"else {self._jump(op.successors[1], fv, labels)}")
         else:  # cf.switch
-            cases = [int(v) for v in op.extra.get("case_values", [])]
+            cases = [int(v) for v in op.facts.case_values]
             groups, pos = [], 1
             for n in counts:
                 groups.append(vals[pos : pos + n])
@@ -574,7 +574,7 @@ class FunctionEmitter:
         if op.name == "index.cmp":
             pred = _enum(op.get_attr("pred"))
         else:
-            pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
+            pred = predicate_name(op, "cmpi")
         ty = op.operands[0].type
         a, b = (self.var(v) for v in op.operands)
         sym = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}[pred]
@@ -589,7 +589,7 @@ class FunctionEmitter:
         self.out(op, f"({a} {sym} {b})")
 
     def _cmpf(self, op: Operation) -> None:
-        pred = op.extra.get("predicate") or predicate_name(op, "cmpf")
+        pred = predicate_name(op, "cmpf")
         ty = op.operands[0].type
         a, b = (self.as_float(self.var(v), ty) for v in op.operands)
         uno = f"({a} != {a} || {b} != {b})"
@@ -1311,7 +1311,7 @@ def kernel_for_launch(program, launch: Operation, name: str, module: Module | No
     for v in captured:
         if not (isinstance(v.type, T.MemRefType) or dtype_of(v.type) is not None):
             raise Unsupported(f"a gpu.launch body that uses a value of type {v.type} from outside is not supported by the CUDA code generator", launch)
-    if launch.extra.get("clusters"):
+    if LaunchView(launch).has_clusters:
         raise Unsupported("gpu.launch with clusters is not supported by the CUDA code generator", launch)
     emitter = FunctionEmitter(module, "kernel", launch, c_identifier(name))
     fixed = {}

@@ -128,7 +128,7 @@ def _compare(op: Operation, general: Step) -> Step:
     (r,) = op.results
 
     try:
-        pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
+        pred = predicate_name(op, "cmpi")
     except Unsupported:
         return general
     scalar: type[np.integer] = operand_dtype(op).type

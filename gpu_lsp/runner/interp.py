@@ -231,7 +231,7 @@ class Interpreter:
             return [(t, tm, tvals), (f, fm, fvals)]
         if term.name == "cf.switch":
             flag = vals[0]
-            cases = [int(v) for v in term.extra.get("case_values", [])]
+            cases = [int(v) for v in term.facts.case_values]
             groups = []
             pos = 1
             for n in counts:
@@ -326,7 +326,7 @@ def _succs(b: Block) -> list[Block]:
 
 
 def _successor_counts(term: Operation) -> list[int]:
-    counts = term.extra.get("successor_operands")
+    counts = term.facts.successor_operands
     if counts:
         return list(counts)
     seg = term.get_attr("operandSegmentSizes")

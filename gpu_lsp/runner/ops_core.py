@@ -207,7 +207,7 @@ def _lin_cmp(pred: str, a, b, dt: np.dtype, space):
 @handles("arith.cmpi", "index.cmp")
 def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
-    pred = op.extra.get("predicate") or predicate_name(op, "cmpi")
+    pred = predicate_name(op, "cmpi")
     dt = operand_dtype(op)
     out = lin_or_values(a, b, ctx.space, lambda x, y: _lin_cmp(pred, x, y, dt, ctx.space), lambda x, y: cmpi(pred, x, y, dt))
     it.assign(env, op.results[0], out, ctx, mask)
@@ -216,7 +216,7 @@ def _cmpi(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
 @handles("arith.cmpf")
 def _cmpf(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     a, b = it.operands(op, env)
-    pred = op.extra.get("predicate") or predicate_name(op, "cmpf")
+    pred = predicate_name(op, "cmpf")
     it.assign(env, op.results[0], cmpf(pred, a, b), ctx, mask)
 
 

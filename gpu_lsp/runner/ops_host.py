@@ -215,7 +215,7 @@ class Kernel:
 
     @property
     def attributions(self) -> tuple[int, int]:
-        return self.op.extra.get("attributions", (0, 0))
+        return self.op.facts.attributions or (0, 0)
 
 
 def _launch_common(it: Interpreter, op: Operation, g: GpuOp, kernel: Kernel, grid, block, cluster, dsm, args, captured) -> None:
@@ -304,7 +304,7 @@ def _async_token(it: Interpreter, v) -> Token:
 def _execute(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     host_only(ctx, op)
     vals = it.operands(op, env)
-    ndeps, nargs = op.extra.get("segments", (len(vals), 0))
+    ndeps, nargs = op.facts.segments or (len(vals), 0)
     deps = [_async_token(it, v) for v in vals[:ndeps]]
     for t in deps:
         t.consumed = True

@@ -74,6 +74,11 @@ CASES = {
     "gpu.launch_func with two block sizes, `)` on the next line": _LAUNCH_FUNC.format(
         dims="(%c, %c, %c) threads in (%c, %c\n      )"
     ),
+    "llvm.icmp with an unknown predicate": _in_func('  %b = llvm.icmp "foo" %i, %i : index'),
+    "gpu.launch_func args without a comma": _LAUNCH_FUNC.format(dims="(%c, %c, %c) threads in (%c, %c, %c) args(%c : index %c : index)"),
+    "warp_execute_on_lane_0 args without a comma": _in_func(
+        "  gpu.warp_execute_on_lane_0(%i)[32] args(%i : index %i : index) {\n  ^bb0(%x: index, %y: index):\n  }"
+    ),
 }
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.op_facts import OpFacts
 from gpu_lsp.parser.api import parse
 
-# `extra` entries that only say how something was written.
-_SYNTAX_ONLY = ("unnamed_async", "loc", "implicit")
+# `OpFacts` fields that only say how something was written.
+_SYNTAX_ONLY = ("unnamed_async", "implicit")
 
 # Attributes upstream always sets to a default that the syntax readers leave out
 # when the text does (mlir-opt then prints them): compared as absent.
@@ -57,14 +58,14 @@ def _value(v, values: dict):
 
 
 def _op(op: Operation, values: dict, blocks: dict) -> tuple:
-    extra = tuple(sorted((k, str(v)) for k, v in op.extra.items() if k not in _SYNTAX_ONLY))
+    facts = tuple((k, str(getattr(op.facts, k))) for k in OpFacts.__slots__ if k not in _SYNTAX_ONLY)
     return (
         op.name,
         tuple(_value(v, values) for v in op.operands),
         tuple(str(r.type) for r in op.results),
         _attrs(op, op.attributes),
         _attrs(op, op.properties),
-        extra,
+        facts,
         tuple(
             tuple(
                 (tuple(str(a.type) for a in block.arguments), tuple(_op(o, values, blocks) for o in block.operations))

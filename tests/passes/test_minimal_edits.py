@@ -69,7 +69,7 @@ def _untouched(chunk: Chunk, transformed: list[Operation]) -> list[Operation]:
     for op in transformed:
         touched.update(id(a) for a in op.ancestors())
         touched.update(id(n) for n in _walk(op))
-    return [o for o in _walk(chunk.module) if id(o) not in touched and o.range is not None and not o.extra.get("implicit")]
+    return [o for o in _walk(chunk.module) if id(o) not in touched and o.range is not None and not o.facts.implicit]
 
 
 def _positions(chunk: Chunk) -> list[int]:

@@ -197,7 +197,7 @@ def sync_op_with_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Viola
     - [`gpu-to-llvm`: GPUToLLVMConversion.cpp](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
     """
     deps = async_dependencies(op)
-    if not deps or async_token(op) is not None or op.extra.get("unnamed_async"):
+    if not deps or async_token(op) is not None or op.facts.unnamed_async:
         return
     problem = _lowering_problem(sync_dependencies_fact(op.name), ctx.mlir_version)
     if problem is None:
@@ -241,7 +241,7 @@ def synchronous_allocation(op: Operation, ctx: RuleContext) -> Iterator[Violatio
     - [`gpu-to-llvm`: GPUToLLVMConversion.cpp](https://github.com/llvm/llvm-project/blob/main/mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp)
     - [llvm-project PR #191661: lower synchronous gpu.alloc/gpu.dealloc](https://github.com/llvm/llvm-project/pull/191661)
     """
-    if async_dependencies(op) or async_token(op) is not None or op.extra.get("unnamed_async"):
+    if async_dependencies(op) or async_token(op) is not None or op.facts.unnamed_async:
         return
     if op.name == "gpu.alloc" and AllocView(op).host_shared:
         return
@@ -339,7 +339,7 @@ def redundant_single_token_wait(op: Operation, ctx: RuleContext) -> Iterator[Vio
     """
     token = async_token(op)
     deps = async_dependencies(op)
-    if token is None or len(deps) != 1 or op.extra.get("unnamed_async"):
+    if token is None or len(deps) != 1 or op.facts.unnamed_async:
         return
     source = deps[0]
     if len(source.users) != 1 or not source.name:
@@ -399,7 +399,7 @@ def unconsumed_async_token(op: Operation, ctx: RuleContext) -> Iterator[Violatio
     - [`gpu.wait`](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
     """
     token = async_token(op)
-    if token is None or token.uses or not token.name or op.extra.get("unnamed_async"):
+    if token is None or token.uses or not token.name or op.facts.unnamed_async:
         return
     if op.name == "gpu.wait" and not async_dependencies(op):
         message = f"`{value_name(token)} = gpu.wait async` creates a token nothing uses: remove it or depend on it"

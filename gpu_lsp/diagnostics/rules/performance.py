@@ -102,7 +102,7 @@ def empty_wait(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     - [`gpu.wait` canonicalization](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
     - [`gpu-async-region`](https://mlir.llvm.org/docs/Passes/#-gpu-async-region)
     """
-    if async_token(op) is not None or op.operands or op.extra.get("unnamed_async"):
+    if async_token(op) is not None or op.operands or op.facts.unnamed_async:
         return
     yield Violation(
         "`gpu.wait` has no token to wait for and does nothing here; name the tokens to wait on (`gpu.wait [%t]`)",

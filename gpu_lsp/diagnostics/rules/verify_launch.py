@@ -59,7 +59,7 @@ def unnamed_async_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     ## References
     - [`gpu` dialect: async operations](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
     """
-    marker = op.extra.get("unnamed_async")
+    marker = op.facts.unnamed_async
     if marker is None:
         return
     start, end = marker

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import Aliases, Formatter, Names, OpPrinter, default_dialect, root_of, source_of
+from gpu_lsp.ir.printer import Aliases, Formatter, Names, OpPrinter, default_dialect, root_of
 from gpu_lsp.ir.printers import affine, arith, async_, builtin, cf, func, gpu, index, llvm, memref, scf, tensor, transform, vector
 
 PRINTER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, index, llvm, memref, scf, tensor, transform, vector)
@@ -14,14 +14,13 @@ def print_op(op: Operation, generic: bool = False, source: str | None = None, lo
 
     Names are assigned from the outermost enclosing op (like MLIR's
     `Operation::print`) unless `local_scope`; `source` is the buffer the op
-    was parsed from, needed to print opaque ops (defaults to the root op's
-    `extra["source"]`).
+    was parsed from, needed to print opaque ops.
     """
     root = op if local_scope else root_of(op)
     names = Names(root, generic)
     aliases = Aliases()
     aliases.collect(op)
-    p = OpPrinter(names, Formatter(aliases), generic, source_of(op, source))
+    p = OpPrinter(names, Formatter(aliases), generic, source)
     p.dialects = ["builtin"] + [default_dialect(a) for a in reversed(list(op.ancestors()))]
     p.op(op)
     return "".join(p.out)
@@ -32,6 +31,6 @@ def print_module(op: Operation, generic: bool = False, source: str | None = None
     names = Names(op, generic)
     aliases = Aliases()
     aliases.collect(op)
-    p = OpPrinter(names, Formatter(aliases), generic, source_of(op, source))
+    p = OpPrinter(names, Formatter(aliases), generic, source)
     p.op(op)
     return aliases.header() + "".join(p.out) + "\n"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import BoolAttr, DialectAttr, IntegerAttr
+from gpu_lsp.ir.attributes import Attribute, BoolAttr, DialectAttr, IntegerAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.printer import OpPrinter, int_text, result_names
+from gpu_lsp.ir.printer import OpPrinter, int_text, required_attr, result_names
 
 MODIFIERS = ("overflowFlags", "fastmath", "roundingmode")
 
@@ -57,4 +57,4 @@ def _constant_names(op: Operation):
 @printer("arith.constant")
 def _constant(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, ("value",))
-    p.write(" " + p.attr(op.get_attr("value")))
+    p.write(" " + p.attr(required_attr(op, "value", Attribute)))

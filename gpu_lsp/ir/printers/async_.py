@@ -23,7 +23,7 @@ def _execute_names(op: Operation):
 
 @printer("async.execute")
 def _execute(p: OpPrinter, op: Operation) -> None:
-    ndeps, nargs = op.extra.get("segments", (0, len(op.operands)))
+    ndeps, nargs = op.facts.segments or (0, len(op.operands))
     deps, operands = op.operands[:ndeps], op.operands[ndeps : ndeps + nargs]
     if deps:
         p.write(" [" + p.values(deps) + "]")
@@ -53,7 +53,7 @@ def _func(p: OpPrinter, op: Operation) -> None:
 
 
 def _execute_segments(op: Operation, props: dict, attrs: dict) -> None:
-    ndeps, nargs = op.extra.get("segments", (0, len(op.operands)))
+    ndeps, nargs = op.facts.segments or (0, len(op.operands))
     props.setdefault("operandSegmentSizes", DenseArrayAttr(T.I32, (ndeps, nargs)))
 
 

@@ -6,7 +6,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DictAttr, StringAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.printer import OpPrinter, result_names
+from gpu_lsp.ir.printer import OpPrinter, required_attr, required_function_type, result_names
 
 FUNCTION_ELIDED = ("sym_name", "sym_visibility", "function_type", "arg_attrs", "res_attrs")
 
@@ -20,14 +20,13 @@ def _dict_at(attrs, index: int) -> DictAttr | None:
 
 def function_signature(p: OpPrinter, op: Operation, inputs: list[T.Type], results: list[T.Type], variadic: bool = False) -> None:
     """function_interface_impl::printFunctionSignature: `(%arg0: T {attrs}, ...) -> (R {attrs})`."""
-    body = op.regions[0] if op.regions else None
-    external = body is None or not body.blocks
+    entry = op.regions[0].blocks[0] if op.regions and op.regions[0].blocks else None
     arg_attrs = op.get_attr("arg_attrs")
     parts = []
     for i, ty in enumerate(inputs):
         attrs = _dict_at(arg_attrs, i)
-        if not external and i < len(body.blocks[0].arguments):
-            arg = body.blocks[0].arguments[i]
+        if entry is not None and i < len(entry.arguments):
+            arg = entry.arguments[i]
             text = f"{p.value(arg)}: {p.type(arg.type)}"
         else:
             text = p.type(ty)
@@ -49,9 +48,8 @@ def function_op(p: OpPrinter, op: Operation, variadic: bool = False, elided: tup
     visibility = op.get_attr("sym_visibility")
     if isinstance(visibility, StringAttr):
         p.write(visibility.value + " ")
-    p.write(p.symbol(op.get_attr("sym_name").value))
-    fn_type = op.get_attr("function_type")
-    ty = fn_type.type if fn_type is not None else T.FunctionType((), ())
+    p.write(p.symbol(required_attr(op, "sym_name", StringAttr).value))
+    ty = required_function_type(op) if op.get_attr("function_type") is not None else T.FunctionType((), ())
     function_signature(p, op, list(ty.inputs), list(ty.results), variadic)
     p.attr_dict(op, elided, keyword=True)
     if op.regions and op.regions[0].blocks:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr, UnitAttr
+from gpu_lsp.ir.attributes import Attribute, DialectAttr, IntegerAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
@@ -15,8 +15,11 @@ from gpu_lsp.ir.printer import (
     GENERIC_PROPERTIES,
     CannotPrint,
     OpPrinter,
+    required_attr,
+    required_function_type,
     result_names,
 )
+from gpu_lsp.ir.printers.func import function_signature
 
 INDEX_OPS = (
     "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id",
@@ -74,7 +77,7 @@ def _handler(p: OpPrinter, attr) -> str:
 
 @printer("gpu.module")
 def _module(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.symbol(op.get_attr("sym_name").value))
+    p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value))
     handler = op.get_attr("offloadingHandler")
     if handler is not None:
         p.write("<" + _handler(p, handler) + ">")
@@ -88,12 +91,12 @@ def _module(p: OpPrinter, op: Operation) -> None:
 
 @printer("gpu.binary")
 def _binary(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.symbol(op.get_attr("sym_name").value) + " ")
+    p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value) + " ")
     handler = op.get_attr("offloadingHandler")
     if handler is not None and str(handler) not in ("#gpu.select_object", "#gpu.select_object<>"):
         p.write("<" + _handler(p, handler) + ">")
     p.attr_dict(op, ("sym_name", "objects", "offloadingHandler"))
-    p.write(" " + p.attr(op.get_attr("objects")))
+    p.write(" " + p.attr(required_attr(op, "objects", Attribute)))
 
 
 def _attributions(p: OpPrinter, keyword: str, args, attrs=None) -> None:
@@ -110,9 +113,9 @@ def _attributions(p: OpPrinter, keyword: str, args, attrs=None) -> None:
 
 def _split_attributions(op: Operation, fixed: int):
     args = op.regions[0].blocks[0].arguments if op.regions and op.regions[0].blocks else []
-    workgroup, private = op.extra.get("attributions", (0, 0))
+    workgroup, private = op.facts.attributions or (0, 0)
     rest = args[fixed:]
-    if not op.extra.get("attributions"):
+    if not op.facts.attributions:
         count = op.attributes.get("workgroup_attributions")
         workgroup = count.value if isinstance(count, IntegerAttr) else 0
         private = len(rest) - workgroup
@@ -121,10 +124,8 @@ def _split_attributions(op: Operation, fixed: int):
 
 @printer("gpu.func")
 def _func(p: OpPrinter, op: Operation) -> None:
-    from gpu_lsp.ir.printers.func import function_signature
-
-    p.write(" " + p.symbol(op.get_attr("sym_name").value))
-    fn_type = op.get_attr("function_type").type
+    p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value))
+    fn_type = required_function_type(op)
     function_signature(p, op, list(fn_type.inputs), list(fn_type.results))
     workgroup, private = _split_attributions(op, len(fn_type.inputs))
     _attributions(p, "workgroup", workgroup, op.get_attr("workgroup_attrib_attrs"))
@@ -190,7 +191,7 @@ def _launch_func(p: OpPrinter, op: Operation) -> None:
     p.write(" " + async_deps(p, op, deps))
     if obj:
         p.write(f"<{p.value(obj[0])} : {p.type(obj[0].type)}>")
-    p.write(" " + p.attr(op.get_attr("kernel")))
+    p.write(" " + p.attr(required_attr(op, "kernel", Attribute)))
     if cluster:
         p.write(" clusters in (" + p.values(cluster) + ")")
     p.write(" blocks in (" + p.values(grid) + ") threads in (" + p.values(block) + ") ")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import IntegerAttr, StringAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import OPS, printer
-from gpu_lsp.ir.printer import GENERIC_FROM_SOURCE, CannotPrint, OpPrinter
+from gpu_lsp.ir.printer import GENERIC_FROM_SOURCE, CannotPrint, OpPrinter, required_attr, required_function_type
 from gpu_lsp.ir.printers.func import function_signature
 
 _ELIDED = (
@@ -34,16 +35,14 @@ def _func(p: OpPrinter, op: Operation) -> None:
     header = _header(p, op)
     if "..." in header or "vscale_range" in header or "comdat" in header:
         raise CannotPrint
-    fn_type = op.get_attr("function_type")
-    if fn_type is None or not isinstance(fn_type.type, T.FunctionType):
-        raise CannotPrint
+    fn_type = required_function_type(op)
     p.write(" ")
-    for word in op.extra.get("keywords", ()):
+    for word in op.facts.keywords:
         if word not in ("external", "default", "ccc"):
             p.write(word + " ")
-    p.write(p.symbol(op.get_attr("sym_name").value))
-    results = [t for t in fn_type.type.results if not _is_void(t)]
-    function_signature(p, op, list(fn_type.type.inputs), results)
+    p.write(p.symbol(required_attr(op, "sym_name", StringAttr).value))
+    results = [t for t in fn_type.results if not _is_void(t)]
+    function_signature(p, op, list(fn_type.inputs), results)
     p.attr_dict(op, _ELIDED, keyword=True)
     if op.regions and op.regions[0].blocks:
         p.write(" ")
@@ -67,7 +66,7 @@ def _global(p: OpPrinter, op: Operation) -> None:
     header = _header(p, op)
     if "comdat" in header or "section" in header.split("{")[0]:
         raise CannotPrint
-    words = list(op.extra.get("keywords", ()))
+    words = list(op.facts.keywords)
     linkage = next((w for w in words if w in LINKAGES), "external")
     p.write(" " + linkage + " ")
     for word in words:
@@ -76,15 +75,11 @@ def _global(p: OpPrinter, op: Operation) -> None:
     if "constant" in words:
         p.write("constant ")
     value = op.get_attr("value")
-    p.write(p.symbol(op.get_attr("sym_name").value) + "(" + (p.attr(value) if value is not None else "") + ")")
+    p.write(p.symbol(required_attr(op, "sym_name", StringAttr).value) + "(" + (p.attr(value) if value is not None else "") + ")")
     attrs = [(k, v) for k, v in p.all_attrs(op).items() if k not in _GLOBAL_ELIDED]
     if not any(k == "addr_space" for k, _ in attrs):
-        from gpu_lsp.ir.attributes import IntegerAttr
-
         attrs.append(("addr_space", IntegerAttr(0, T.I32)))
     p.write(" " + p.fmt.dict(attrs))
-    from gpu_lsp.ir.attributes import StringAttr
-
     if isinstance(value, StringAttr):
         return
     global_type = op.get_attr("global_type")
