@@ -13,8 +13,8 @@ from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
-from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, transform_type
-from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref
+from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
+from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref, item_end
 from gpu_lsp.parser.structure import RawRegion
 
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
@@ -113,7 +113,7 @@ def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
         elif isinstance(d, Var):
             _variable(c, st, fs, d.name)
         elif isinstance(d, TypeOf):
-            _type_of(c, fs, d.name)
+            _type_of(c, fs, d)
         elif isinstance(d, FunctionalType):
             fn = c.function_type()
             _set_types(fs, d.inputs, list(fn.inputs))
@@ -287,13 +287,29 @@ def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
     return attr
 
 
-def _type_of(c: Cursor, fs: FormatState, name: str) -> None:
-    if _arg(fs.op, name) is not None and _arg(fs.op, name).kind == SINGLE:  # type: ignore[union-attr]
-        fs.types[name] = [c.type()]
+def _type_of(c: Cursor, fs: FormatState, d: TypeOf) -> None:
+    name = d.name
+    arg = _arg(fs.op, name)
+    if arg is not None and arg.kind == SINGLE:
+        stripped = None if d.qualified else stripped_type(arg.constraint)
+        fs.types[name] = [_stripped(c, *stripped) if stripped is not None and c.is_punct("<") else c.type()]
         return
     if _arg(fs.op, name) is not None and _arg(fs.op, name).kind == OPTIONAL and not fs.operands.get(name, [None]):  # type: ignore[union-attr]
         return
     _set_types(fs, name, c.type_list())
+
+
+def _stripped(c: Cursor, dialect: str, mnemonic: str) -> T.Type:
+    """`<memorySpace = ...>`: a dialect type written without its `!dialect.mnemonic` (ODS's stripped form)."""
+    start = c.punct("<").start_pos
+    depth = 1
+    while depth:
+        if c.at_end:
+            c.expected_by_parser("'>'")
+        depth += c.is_punct("<") - c.is_punct(">")
+        end = item_end(c.next())
+    prefix = f"!{dialect}.{mnemonic}"
+    return c.parse_type_text(prefix + c.ctx.text[start:end], start - len(prefix), end)
 
 
 def _arg(op: OpDef, name: str) -> Arg | None:
