@@ -2,6 +2,7 @@
 
 from gpu_lsp.dialects import (
     affine,
+    amdgpu,
     arith,
     async_,
     builtin,
@@ -18,4 +19,4 @@ from gpu_lsp.dialects import (
     vector,
 )
 
-READER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, tensor, transform, vector)
+READER_MODULES = (affine, amdgpu, arith, async_, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, tensor, transform, vector)

@@ -279,7 +279,7 @@ def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
         names.append(tok.value)
         if flags.canonical([tok.value]) is None:
             c.fail(f"expected {flags.mnemonic} flags to be one of: {', '.join(('none', *flags.flags))}", tok)
-        if not c.optional_punct(","):
+        if not c.optional_punct(flags.separator.strip()):
             break
     c.punct(">")
     attr = flags.attribute(names)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir.opdefs import (
     affine_ops,
+    amdgpu_ops,
     arith_ops,
     async_ops,
     builtin_ops,
@@ -29,6 +30,7 @@ from gpu_lsp.ir.opdefs import (
 
 ALL = (
     affine_ops.OPS,
+    amdgpu_ops.OPS,
     arith_ops.OPS,
     async_ops.OPS,
     builtin_ops.OPS,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from gpu_lsp.ir.attributes import Attribute, BoolAttr, IntegerAttr
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.typing import integer_attr_type
+
+_INTEGER = re.compile(r"-?(?:\d+|0x[0-9a-fA-F]+)")  # ODS writes some defaults in hex ("0xf")
 
 
 @cache
@@ -23,6 +26,6 @@ def default_attribute(constraint: str, text: str) -> Attribute | None:
     if constraint == "BoolAttr" and text in ("true", "false"):
         return BoolAttr(text == "true")
     ty = integer_attr_type(constraint)
-    if ty is not None and text.lstrip("-").isdigit():
-        return IntegerAttr(int(text), ty)
+    if ty is not None and _INTEGER.fullmatch(text):
+        return IntegerAttr(int(text, 16 if "0x" in text else 10), ty)
     return None

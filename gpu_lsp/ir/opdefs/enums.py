@@ -101,6 +101,34 @@ _ENUMS = (
         type=T.I32,
     ),
     EnumDef("IndexCmpPredicateAttr", ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"), "index", "cmp_predicate", "the predicate"),
+    EnumDef(
+        "AMDGPU_DPPPermAttr",
+        (
+            "quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_shr", "wave_ror", "wave_rol",
+            "row_mirror", "row_half_mirror", "row_bcast_15", "row_bcast_31",
+        ),
+        "amdgpu",
+        "dpp_perm",
+        "::mlir::amdgpu::DPPPerm",
+    ),
+    EnumDef(
+        "AMDGPU_MFMAPermBAttr",
+        (
+            "none", "bcast_first_32", "bcast_second_32", "rotate_16_right",
+            "bcast_first_16", "bcast_second_16", "bcast_third_16", "bcast_fourth_16",
+        ),
+        "amdgpu",
+        "mfma_perm_b",
+        "::mlir::amdgpu::MFMAPermB",
+    ),
+    EnumDef(
+        "AMDGPU_LoadTemporalHintAttr",
+        ("RT", "NT", "HT", "LU", "NT_RT", "RT_NT", "NT_HT"),
+        "amdgpu",
+        "load_temporal_hint",
+        "::mlir::amdgpu::LoadTemporalHint",
+    ),
+    EnumDef("AMDGPU_CacheScopeAttr", ("WGP", "SE", "DEV", "SYS"), "amdgpu", "cache_scope", "::mlir::amdgpu::Scope"),
 )
 
 ENUMS: dict[str, EnumDef] = {e.constraint: e for e in _ENUMS}

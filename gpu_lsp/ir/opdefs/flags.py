@@ -38,13 +38,13 @@ class FlagsDef:
             return None
         if self.all_name is not None and len(flags) == len(self.flags):
             return DialectAttr(self.dialect, self.mnemonic, self.all_name)
-        return DialectAttr(self.dialect, self.mnemonic, ", ".join(flags) or "none")
+        return DialectAttr(self.dialect, self.mnemonic, self.separator.join(flags) or "none")
 
     def text(self, attr: Attribute) -> str | None:
         """`<nsw, nuw>` / `<fast>` for the custom form, or None when `attr` is not of this enum."""
         if not isinstance(attr, DialectAttr) or (attr.dialect, attr.name) != (self.dialect, self.mnemonic):
             return None
-        flags = self.canonical(f.strip() for f in (attr.body or "").split(","))
+        flags = self.canonical(f.strip() for f in (attr.body or "").split(self.separator.strip()))
         if flags is None:
             return None
         if self.all_name is not None and len(flags) == len(self.flags):
@@ -55,6 +55,16 @@ class FlagsDef:
 _FLAGS = (
     FlagsDef("Arith_IntegerOverflowAttr", "arith", "overflow", ("nsw", "nuw"), ", "),
     FlagsDef("Arith_FastMathAttr", "arith", "fastmath", ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"), ",", "fast"),
+    FlagsDef(
+        "AMDGPU_SchedBarrierOpOptAttr",
+        "amdgpu",
+        "sched_barrier_opt",
+        (
+            "non_mem_non_sideffect", "valu", "salu", "mfma_wmma", "all_vmem", "vmem_read", "vmem_write",
+            "all_ds", "ds_read", "ds_write", "transcendental",
+        ),
+        "|",
+    ),
 )
 
 FLAGS: dict[str, FlagsDef] = {f.constraint: f for f in _FLAGS}

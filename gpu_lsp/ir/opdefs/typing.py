@@ -19,6 +19,7 @@ _BUILDABLE: dict[str, T.Type] = {
     "NVGPU_DeviceAsyncToken": T.DialectType("nvgpu", "device.async.token"),
     "NVGPU_MBarrierToken": T.DialectType("nvgpu", "mbarrier.token"),
     "NVGPU_MmaSparseSyncMetadataType": T.VectorType((2,), T.IntegerType(16)),
+    "AMDGPU_ConcreteVector<I1, 16>": T.VectorType((16,), T.I1),
 }
 
 
