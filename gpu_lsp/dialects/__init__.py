@@ -5,6 +5,7 @@ from gpu_lsp.dialects import (
     amdgpu,
     arith,
     async_,
+    bufferization,
     builtin,
     cf,
     func,
@@ -19,4 +20,4 @@ from gpu_lsp.dialects import (
     vector,
 )
 
-READER_MODULES = (affine, amdgpu, arith, async_, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, tensor, transform, vector)
+READER_MODULES = (affine, amdgpu, arith, async_, bufferization, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, tensor, transform, vector)

@@ -392,7 +392,7 @@ def _infer_types(fs: FormatState) -> None:
             if arg.name in fs.types:
                 continue
             built = buildable_type(arg.constraint)
-            if built is not None:
+            if built is not None and (is_operand or arg.kind != VARIADIC):
                 fs.types[arg.name] = [built] * _count(fs, arg, is_operand)
     for _ in range(2):
         for rule in op.type_rules:
@@ -404,6 +404,9 @@ def _infer_types(fs: FormatState) -> None:
             derived = transform_type(rule.transform, fs.types[rule.source][0])
             if isinstance(derived, list):
                 fs.types[rule.target] = derived
+            elif target.kind == VARIADIC and op.result(rule.target) is not None:
+                # A variadic result the format leaves out: one type per value of the source.
+                fs.types[rule.target] = [derived] * len(fs.types[rule.source])
             else:
                 fs.types[rule.target] = [derived] * _count(fs, target, op.operand(rule.target) is not None)
     if op.has("same_type"):

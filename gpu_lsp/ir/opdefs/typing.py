@@ -115,6 +115,7 @@ _TRANSFORMS: dict[str, Callable[[T.Type], T.Type | list[T.Type]]] = {
     "function_inputs": _function_part("inputs"),
     "function_results": _function_part("results"),
     "mma_element": _mma_element,
+    "i1": lambda ty: T.I1,
 }
 
 
