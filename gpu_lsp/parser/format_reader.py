@@ -14,7 +14,7 @@ from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
-from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref, item_end
+from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref, item_end, item_start
 from gpu_lsp.parser.structure import RawRegion
 
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
@@ -301,7 +301,7 @@ def _type_of(c: Cursor, fs: FormatState, d: TypeOf) -> None:
 
 def _stripped(c: Cursor, dialect: str, mnemonic: str) -> T.Type:
     """`<memorySpace = ...>`: a dialect type written without its `!dialect.mnemonic` (ODS's stripped form)."""
-    start = c.punct("<").start_pos
+    start = item_start(c.punct("<"))
     depth = 1
     while depth:
         if c.at_end:

@@ -54,14 +54,27 @@ def _dma_base(mnemonic: str, summary: str, base: str) -> OpDef:
     )
 
 
+def _descriptor(mnemonic: str, kind: str, base: str, head: str) -> OpDef:
+    """make_dma_descriptor and make_gather_dma_descriptor: `head` reads the base (and gather indices)."""
+    indices = " `,` type($indices)" if "$indices" in head else ""
+    return declare(
+        f"amdgpu.{mnemonic}",
+        f"The descriptor of {kind} tensor DMA between global memory and LDS.",
+        traits="pure",
+        ins=f"{base}, {_DESCRIPTOR_ARGS}",
+        outs="AMDGPU_TDMDescriptorType:$desc",
+        format=f"{head} {_DESCRIPTOR_FORMAT}attr-dict `:` qualified(type($base)){indices} `->` type(results)",
+    )
+
+
 def _tensor_transfer(mnemonic: str, summary: str) -> OpDef:
     return declare(f"amdgpu.{mnemonic}", summary, ins="AMDGPU_TDMDescriptorType:$desc", format="$desc attr-dict `:` qualified(type($desc))")
 
 
-def _barrier_state_field(mnemonic: str, summary: str, result: str) -> OpDef:
+def _barrier_state_field(field: str, result: str) -> OpDef:
     return declare(
-        f"amdgpu.ds_barrier_state_{mnemonic}",
-        summary,
+        f"amdgpu.ds_barrier_state_{field}",
+        f"The {field.replace('_', ' ')} of an in-LDS barrier state.",
         traits="pure",
         ins="AMDGPU_DsBarrierStateType:$state",
         outs=f"{result}:$res",
@@ -207,12 +220,7 @@ OPS = (
         format="$src $row_length attr-dict `:` type($result)",
     ),
     declare("amdgpu.lds_barrier", "Workgroup barrier that also waits for pending LDS operations.", ins="", format="attr-dict"),
-    declare(
-        "amdgpu.sched_barrier",
-        "Limits which instructions the backend scheduler may move across it.",
-        ins="AMDGPU_SchedBarrierOpOptAttr:$opts",
-        format="`allow` `=` $opts attr-dict",
-    ),
+    declare("amdgpu.sched_barrier", "Limits scheduler code motion across it.", ins="AMDGPU_SchedBarrierOpOptAttr:$opts", format="`allow` `=` $opts attr-dict"),
     # oilist(...) clauses, which the format interpreter does not read.
     declare(
         "amdgpu.memory_counter_wait",
@@ -348,22 +356,8 @@ OPS = (
     ),
     _dma_base("make_gather_dma_base", "The global and LDS base addresses of a gathering tensor DMA.", "AMDGPU_TDMGatherBaseType"),
     _dma_base("make_dma_base", "The global and LDS base addresses of a tensor DMA.", "AMDGPU_TDMBaseType"),
-    declare(
-        "amdgpu.make_gather_dma_descriptor",
-        "The descriptor of a gathering tensor DMA between global memory and LDS.",
-        traits="pure",
-        ins="AMDGPU_TDMGatherBaseType:$base, AnyVectorOfNonZeroRank:$indices, " + _DESCRIPTOR_ARGS,
-        outs="AMDGPU_TDMDescriptorType:$desc",
-        format="$base `[` $indices `]` " + _DESCRIPTOR_FORMAT + "attr-dict `:` qualified(type($base)) `,` type($indices) `->` type(results)",
-    ),
-    declare(
-        "amdgpu.make_dma_descriptor",
-        "The descriptor of a tensor DMA between global memory and LDS.",
-        traits="pure",
-        ins="AMDGPU_TDMBaseType:$base, " + _DESCRIPTOR_ARGS,
-        outs="AMDGPU_TDMDescriptorType:$desc",
-        format="$base " + _DESCRIPTOR_FORMAT + "attr-dict `:` qualified(type($base)) `->` type(results)",
-    ),
+    _descriptor("make_gather_dma_descriptor", "a gathering", "AMDGPU_TDMGatherBaseType:$base, AnyVectorOfNonZeroRank:$indices", "$base `[` $indices `]`"),
+    _descriptor("make_dma_descriptor", "a", "AMDGPU_TDMBaseType:$base", "$base"),
     _tensor_transfer("tensor_load_to_lds", "Loads a tensor of up to five dimensions from global memory into LDS."),
     _tensor_transfer("tensor_store_from_lds", "Stores a tensor of up to five dimensions from LDS to global memory."),
     declare(
@@ -392,10 +386,8 @@ OPS = (
         outs="AMDGPU_DsBarrierStateType:$out",
         format="$base `[` $indices `]` `,` $count attr-dict `:` type($base) `,` type($count) `->` type($out)",
     ),
-    _barrier_state_field("phase", "The phase of an in-LDS barrier state.", "I32"),
-    _barrier_state_field("pending_count", "The pending count of an in-LDS barrier state.", "I32"),
-    _barrier_state_field("init_count", "The initial count of an in-LDS barrier state.", "I32"),
-    _barrier_state_field("phase_parity", "The parity of the phase of an in-LDS barrier state.", "I1"),
+    *(_barrier_state_field(field, result) for field, result in (("phase", "I32"), ("pending_count", "I32"), ("init_count", "I32"))),
+    _barrier_state_field("phase_parity", "I1"),
     declare(
         "amdgpu.global_prefetch",
         "Prefetches the cache line of a global memref element.",
