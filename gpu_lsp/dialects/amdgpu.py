@@ -24,6 +24,6 @@ def _mnk_dimension_list(c: Cursor, st: OpState, fs: FormatState, args: tuple[Dir
         c.next()
         sizes.extend(int(v) for v in tok.value[1:].split("x"))
     if len(sizes) != len(names):
-        c.fail(f"expected {len(names)} dimensions in MNK dimension list", tok)
+        c.fail(f"expected {len(names)} dimensions in MNK dimension list")
     for name, size in zip(names, sizes):
         st.properties[name] = IntegerAttr(size, T.I32)

@@ -12,7 +12,7 @@ from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS
-from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format, variables
 from gpu_lsp.ir.opdefs.model import OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
 from gpu_lsp.ir.opdefs.typing import dense_array_element, integer_attr_type, stripped_type
@@ -151,6 +151,10 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
             p.write(p.fmt.function_type(inputs, outputs))
         elif isinstance(d, Custom):
             CUSTOM_PRINTERS[d.name](ctx, d.args)
+        elif isinstance(d, OIList):
+            for clause in d.clauses:
+                if any(_present(ctx, name) for name in variables(clause)):
+                    _print(ctx, clause)
 
 
 def _types_text(ctx: FormatContext, d: TypeOf) -> str:

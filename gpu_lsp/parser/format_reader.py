@@ -11,7 +11,7 @@ from gpu_lsp.ir.opdefs import definition
 from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
-from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
 from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref, item_end, item_start
@@ -93,6 +93,8 @@ def _bracketed(directives: tuple[Directive, ...]) -> list:
             out = parent
         elif isinstance(d, OptionalGroup):
             out.append(OptionalGroup(tuple(_bracketed(d.elements)), d.anchor, tuple(_bracketed(d.else_elements))))
+        elif isinstance(d, OIList):
+            out.append(OIList(tuple(tuple(_bracketed(clause)) for clause in d.clauses)))
         else:
             out.append(d)
     if stack:
@@ -130,6 +132,19 @@ def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
                 _read(c, st, fs, list(d.else_elements))
         elif isinstance(d, Custom):
             CUSTOM_READERS[d.name](c, st, fs, d.args)
+        elif isinstance(d, OIList):
+            _oilist(c, st, fs, d)
+
+
+def _oilist(c: Cursor, st: OpState, fs: FormatState, d: OIList) -> None:
+    """The clauses of an oilist, in any order, until the next item opens none of them."""
+    seen: set[str] = set()
+    while (clause := next((cl for cl in d.clauses if _present(c, fs.op, cl[0])), None)) is not None:
+        keyword = clause[0].text  # type: ignore[union-attr]
+        if keyword in seen:
+            c.fail_at_name(f"`{keyword}` clause can appear at most once in the expansion of the oilist directive")
+        seen.add(keyword)
+        _read(c, st, fs, list(clause))
 
 
 def _braced_keyword(c: Cursor, st: OpState, fs: FormatState, elements: list) -> None:
@@ -143,7 +158,7 @@ def _braced_keyword(c: Cursor, st: OpState, fs: FormatState, elements: list) -> 
     tok = c.next()
     case = tok.value[1:-1].strip()
     if case not in enum.cases:
-        c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}", tok)
+        c.fail(enum.unknown(case), tok)
     st.properties[attr.name] = enum.attribute(case)
 
 
@@ -235,7 +250,7 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
         # A keyword, or the same word as a string (`arith.cmpi "eq", ...`).
         word = tok.value[1:-1] if c.is_token("STRING") else tok.value if c.is_token("BARE") or c.is_token("TYPE") else None
         if word is None or word not in enum.cases:
-            c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}")
+            c.fail(enum.unknown(word))
         c.next()
         return enum.attribute(word)
     flags = FLAGS.get(constraint)
@@ -278,7 +293,7 @@ def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
         tok = c.any_keyword()
         names.append(tok.value)
         if flags.canonical([tok.value]) is None:
-            c.fail(f"expected {flags.mnemonic} flags to be one of: {', '.join(('none', *flags.flags))}", tok)
+            c.fail(flags.unknown(tok.value), tok)
         if not c.optional_punct(flags.separator.strip()):
             break
     c.punct(">")

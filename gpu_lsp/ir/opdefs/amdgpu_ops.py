@@ -147,7 +147,6 @@ OPS = (
             "`:` type($source) `to` type($res) (`into` type($existing)^)?"
         ),
     ),
-    # oilist(...) clauses, which the format interpreter does not read.
     declare(
         "amdgpu.fat_raw_buffer_cast",
         "Views a memref as a raw buffer fat pointer (address space fat_raw_buffer).",
@@ -157,7 +156,10 @@ OPS = (
             'DefaultValuedAttr<BoolAttr, "true">:$boundsCheck, UnitAttr:$resetOffset'
         ),
         outs="AnyMemRef:$result",
-        syntax="%r = amdgpu.fat_raw_buffer_cast %m [validBytes(%n)] [resetOffset] : memref<...> to memref<...>",
+        format=(
+            "$source oilist (`validBytes` `(` $validBytes `)` | `cacheSwizzleStride` `(` $cacheSwizzleStride `)` "
+            "| `boundsCheck` `(` $boundsCheck `)` | `resetOffset` $resetOffset ) attr-dict `:` type($source) `to` type($result)"
+        ),
     ),
     declare(
         "amdgpu.raw_buffer_load",
@@ -221,7 +223,6 @@ OPS = (
     ),
     declare("amdgpu.lds_barrier", "Workgroup barrier that also waits for pending LDS operations.", ins="", format="attr-dict"),
     declare("amdgpu.sched_barrier", "Limits scheduler code motion across it.", ins="AMDGPU_SchedBarrierOpOptAttr:$opts", format="`allow` `=` $opts attr-dict"),
-    # oilist(...) clauses, which the format interpreter does not read.
     declare(
         "amdgpu.memory_counter_wait",
         "Waits until hardware memory counters drop to the given values.",
@@ -229,7 +230,7 @@ OPS = (
             "OptionalAttr<I32Attr>:$load, OptionalAttr<I32Attr>:$store, OptionalAttr<I32Attr>:$ds, "
             "OptionalAttr<I32Attr>:$exp, OptionalAttr<I32Attr>:$tensor"
         ),
-        syntax="amdgpu.memory_counter_wait [load(N)] [store(N)] [ds(N)] [exp(N)] [tensor(N)]",
+        format="oilist( `load` `(` $load `)` | `store` `(` $store `)` | `ds` `(` $ds `)` | `exp` `(` $exp `)` | `tensor` `(` $tensor `)` ) attr-dict",
     ),
     declare(
         "amdgpu.mfma",

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpu_lsp.ir.attributes import Attribute, DialectAttr
+from gpu_lsp.ir.opdefs.enums import unknown_case
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,12 @@ class FlagsDef:
     flags: tuple[str, ...]
     separator: str
     all_name: str | None = None
+    description: str = ""  # the enum's summary, which newer upstream parsers name in their errors
+
+    def unknown(self, word: str) -> str:
+        """Upstream's error for a word that is no flag of this enum."""
+        cases = ("none", *self.flags)
+        return unknown_case(cases, self.description, word) or f"expected {self.mnemonic} flags to be one of: {', '.join(cases)}"
 
     def canonical(self, names: Iterable[str]) -> list[str] | None:
         """`names` in bit order, `fast` expanded; None when one is not a flag of this enum."""
@@ -64,6 +71,7 @@ _FLAGS = (
             "all_ds", "ds_read", "ds_write", "transcendental",
         ),
         "|",
+        description="The possible options for scheduling barriers",
     ),
 )
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS
-from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.typing import known_transform
 
 # Trait names (lower case, like the rest of the code base; ODS names in brackets):
@@ -299,14 +299,21 @@ class _Writer:
             elif isinstance(d, AttrDict):
                 continue
             elif isinstance(d, OptionalGroup):
-                self.parts.append(" [")
-                self.should_emit_space, self.last_was_punctuation = False, True
-                self.directives(tuple(e for e in d.elements if not (isinstance(e, Var) and self.is_unit(e.name))))
-                self.parts.append("]")
+                self.optional(d.elements)
+            elif isinstance(d, OIList):
+                for clause in d.clauses:
+                    self.optional(clause)
             elif isinstance(d, Custom) and d.name in _CUSTOM_SYNTAX:
                 self.element(_CUSTOM_SYNTAX[d.name])
             elif isinstance(d, Custom):
                 self.directives(d.args)
+
+    def optional(self, elements: tuple[Directive, ...]) -> None:
+        """` [...]`: what may be left out (a unit attribute's variable stands in its keyword)."""
+        self.parts.append(" [")
+        self.should_emit_space, self.last_was_punctuation = False, True
+        self.directives(tuple(e for e in elements if not (isinstance(e, Var) and self.is_unit(e.name))))
+        self.parts.append("]")
 
     def is_unit(self, name: str) -> bool:
         attr = self.op.attribute(name)

@@ -20,6 +20,7 @@ _BUILDABLE: dict[str, T.Type] = {
     "NVGPU_MBarrierToken": T.DialectType("nvgpu", "mbarrier.token"),
     "NVGPU_MmaSparseSyncMetadataType": T.VectorType((2,), T.IntegerType(16)),
     "AMDGPU_ConcreteVector<I1, 16>": T.VectorType((16,), T.I1),
+    "I<14>": T.IntegerType(14),
 }
 
 
