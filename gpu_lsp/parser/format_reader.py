@@ -14,7 +14,8 @@ from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
-from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref, item_end, item_start
+from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref, group_tokens, item_end, item_start
+from gpu_lsp.parser.lexer import tokenize
 from gpu_lsp.parser.structure import RawRegion
 
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
@@ -151,11 +152,17 @@ def _braced_keyword(c: Cursor, st: OpState, fs: FormatState, elements: list) -> 
     """`` `{` $enum `}` ``: the lexer reads the braces and the keyword as one dictionary token."""
     attr = fs.op.attribute(elements[0].name) if len(elements) == 1 and isinstance(elements[0], Var) else None
     enum = ENUMS.get(attr.constraint) if attr is not None else None
-    if attr is None or enum is None:
-        raise ValueError(f"{fs.op.name}: only an enum attribute may stand between `{{` and `}}` in a format")
     if not c.is_attr_dict():
         c.expected("'{'")
     tok = c.next()
+    if attr is None or enum is None:
+        # Anything else between the braces (`{` `rounding` `=` $rounding `}`) is read from the token's text.
+        lexed = tokenize(c.ctx.text, start=tok.start_pos + 1, end=tok.end_pos - 1, attr_mode=True)
+        inside = Cursor(c.ctx, group_tokens(lexed.tokens), tok.end_pos - 1, c.op_name)
+        _read(inside, st, fs, elements)
+        if not inside.at_end:
+            inside.expected_by_parser("'}'")
+        return
     case = tok.value[1:-1].strip()
     if case not in enum.cases:
         c.fail(enum.unknown(case), tok)

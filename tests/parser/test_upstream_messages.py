@@ -81,6 +81,9 @@ CASES = {
     "an unknown case of an enum with a summary": _in_func("  %c = arith.constant 0 : i32\n  %0 = amdgpu.dpp %c %c row_swap : i32"),
     "a number for an enum with a summary": _in_func("  %c = arith.constant 0 : i32\n  %0 = amdgpu.dpp %c %c 5 : i32"),
     "an unknown flag of sched_barrier": _in_func("  amdgpu.sched_barrier allow = <valu|vmem>"),
+    "more than the format holds between braces": _in_func(
+        "  %v = arith.constant dense<1.0> : vector<4xf32>\n  %0 = nvgpu.rcp %v {rounding = approx, ftz, x} : vector<4xf32>"
+    ),
     "a stripped dialect type left open": _in_func(
         "  %b = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>"
     ),

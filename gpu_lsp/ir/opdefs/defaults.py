@@ -21,8 +21,10 @@ def default_attribute(constraint: str, text: str) -> Attribute | None:
     if flags is not None:
         return flags.attribute([case])
     enum = ENUMS.get(constraint)
-    if enum is not None and case in enum.cases:
-        return enum.attribute(case)
+    # The default names the C++ enumerant, which may differ in case from the keyword (APPROX, approx).
+    keyword = next((k for k in enum.cases if k.lower() == case.lower()), None) if enum is not None else None
+    if enum is not None and keyword is not None:
+        return enum.attribute(keyword)
     if constraint == "BoolAttr" and text in ("true", "false"):
         return BoolAttr(text == "true")
     ty = integer_attr_type(constraint)

@@ -115,6 +115,7 @@ _ENUMS = (
         type=T.I32,
     ),
     EnumDef("IndexCmpPredicateAttr", ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"), "index", "cmp_predicate", "the predicate"),
+    EnumDef("RcpRoundingModeAttr", ("approx", "rn", "rz", "rm", "rp"), "nvgpu", "rcp_rounding_mode", "::mlir::nvgpu::RcpRoundingMode"),
     EnumDef(
         "AMDGPU_DPPPermAttr",
         (

@@ -196,13 +196,12 @@ OPS = (
         outs="NVGPU_WarpgroupAccumulator:$matrixC",
         format="attr-dict `->` type($matrixC)",
     ),
-    # The format writes its attributes inside `{...}`, which the format interpreter does not read.
     declare(
         "nvgpu.rcp",
         "Reciprocal of each element of an f32 vector.",
         traits="pure same_type",
         ins='VectorOfNonZeroRankOf<[F32]>:$in, DefaultValuedAttr<RcpRoundingModeAttr, "RcpRoundingMode::APPROX">:$rounding, UnitAttr:$ftz',
         outs="VectorOfNonZeroRankOf<[F32]>:$out",
-        syntax="%out = nvgpu.rcp %in {rounding = approx, ftz} : vector<...>",
+        format="$in `{` `rounding` `=` $rounding (`,` `ftz` $ftz^)? `}` attr-dict `:` type($out)",
     ),
 )
