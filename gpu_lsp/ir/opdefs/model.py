@@ -251,7 +251,7 @@ def _type_placeholder(arg: Arg | None) -> str:
 
 
 # How hover text shows a `custom<Name>(...)` hook whose arguments read badly one by one.
-_CUSTOM_SYNTAX = {"DynamicIndexList": "[...]", "AwaitResultType": "T"}
+_CUSTOM_SYNTAX = {"DynamicIndexList": "[...]", "AwaitResultType": "T", "MNKDimensionList": "MxNxK"}
 
 
 class _Writer:
@@ -329,7 +329,8 @@ class _Writer:
         if attr is not None and attr.constraint in FLAGS:
             kind = FLAGS[attr.constraint]
             flags = ((kind.all_name,) if kind.all_name else ()) + kind.flags
-            self.literal_text("<" + ", ".join(flags[:3]) + (", ...>" if len(flags) > 3 else ">"))
+            joint = kind.separator.strip() + ("" if kind.separator.strip() == "|" else " ")
+            self.literal_text("<" + joint.join(flags[:3]) + (joint + "...>" if len(flags) > 3 else ">"))
         elif attr is not None and attr.constraint in ENUMS:
             self.element("|".join(ENUMS[attr.constraint].cases[:4]) + ("|..." if len(ENUMS[attr.constraint].cases) > 4 else ""))
         elif attr is not None and attr.constraint == "UnitAttr":
