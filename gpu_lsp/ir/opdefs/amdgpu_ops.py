@@ -40,7 +40,7 @@ _BARRIER_STATE = "MemRefOf<[AMDGPU_DsBarrierStateType]>:$base, Variadic<Index>:$
 
 
 def _atomic(mnemonic: str, summary: str, value: str) -> OpDef:
-    return declare(f"amdgpu.raw_buffer_atomic_{mnemonic}", summary, ins=f"{value}:$value, {_BUFFER_ARGS}", format=_ATOMIC_FORMAT)
+    return declare(f"amdgpu.raw_buffer_atomic_{mnemonic}", summary, ins=f"{value}:$value, {_BUFFER_ARGS}", outs="", format=_ATOMIC_FORMAT)
 
 
 def _dma_base(mnemonic: str, summary: str, base: str) -> OpDef:
@@ -68,7 +68,7 @@ def _descriptor(mnemonic: str, kind: str, base: str, head: str) -> OpDef:
 
 
 def _tensor_transfer(mnemonic: str, summary: str) -> OpDef:
-    return declare(f"amdgpu.{mnemonic}", summary, ins="AMDGPU_TDMDescriptorType:$desc", format="$desc attr-dict `:` qualified(type($desc))")
+    return declare(f"amdgpu.{mnemonic}", summary, ins="AMDGPU_TDMDescriptorType:$desc", outs="", format="$desc attr-dict `:` qualified(type($desc))")
 
 
 def _barrier_state_field(field: str, result: str) -> OpDef:
@@ -172,6 +172,7 @@ OPS = (
         "amdgpu.raw_buffer_store",
         "Stores into a memref through the buffer store intrinsics.",
         ins="AnyType:$value, " + _BUFFER_ARGS,
+        outs="",
         format=f"attr-dict $value `->` $memref `[` $indices `]` {_SGPR} `:` type($value) `->` type($memref) (`,` type($indices)^)?",
     ),
     declare(
@@ -221,8 +222,8 @@ OPS = (
         types=("AllTypesMatch<result, src>",),
         format="$src $row_length attr-dict `:` type($result)",
     ),
-    declare("amdgpu.lds_barrier", "Workgroup barrier that also waits for pending LDS operations.", ins="", format="attr-dict"),
-    declare("amdgpu.sched_barrier", "Limits scheduler code motion across it.", ins="AMDGPU_SchedBarrierOpOptAttr:$opts", format="`allow` `=` $opts attr-dict"),
+    declare("amdgpu.lds_barrier", "Workgroup barrier that also waits for pending LDS operations.", ins="", outs="", format="attr-dict"),
+    declare("amdgpu.sched_barrier", "Fences scheduler code motion.", ins="AMDGPU_SchedBarrierOpOptAttr:$opts", outs="", format="`allow` `=` $opts attr-dict"),
     declare(
         "amdgpu.memory_counter_wait",
         "Waits until hardware memory counters drop to the given values.",
@@ -230,6 +231,7 @@ OPS = (
             "OptionalAttr<I32Attr>:$load, OptionalAttr<I32Attr>:$store, OptionalAttr<I32Attr>:$ds, "
             "OptionalAttr<I32Attr>:$exp, OptionalAttr<I32Attr>:$tensor"
         ),
+        outs="",
         format="oilist( `load` `(` $load `)` | `store` `(` $store `)` | `ds` `(` $ds `)` | `exp` `(` $exp `)` | `tensor` `(` $tensor `)` ) attr-dict",
     ),
     declare(
@@ -296,6 +298,7 @@ OPS = (
         "amdgpu.gather_to_lds",
         "Gathers per-lane global values into contiguous LDS (global_load_lds).",
         ins="AnyMemRef:$src, Variadic<Index>:$srcIndices, AnyMemRef:$dst, Variadic<Index>:$dstIndices, TypeAttr:$transferType, UnitAttr:$async",
+        outs="",
         format=(
             "(`async` $async^)? $src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` attr-dict "
             "`:` $transferType `,` type($src) `,` type($dst)"
@@ -305,6 +308,7 @@ OPS = (
         "amdgpu.global_load_async_to_lds",
         "Loads from global memory into LDS asynchronously, bypassing registers.",
         ins="AnyMemRef:$src, Variadic<Index>:$srcIndices, AnyMemRef:$dst, Variadic<Index>:$dstIndices, TypeAttr:$transferType, Optional<I1>:$mask",
+        outs="",
         format=(
             "$src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]`  (`,` $mask^)? attr-dict "
             "`:` $transferType `,` type($src) `,` type($dst)"
@@ -365,6 +369,7 @@ OPS = (
         "amdgpu.ds_barrier_init",
         "Initializes an in-LDS barrier for a number of participants.",
         ins=_BARRIER_STATE + ", I32:$participants",
+        outs="",
         format="$base `[` $indices `]` `,` $participants attr-dict `:` type($base) `,` type($participants)",
     ),
     declare(
@@ -378,6 +383,7 @@ OPS = (
         "amdgpu.ds_async_barrier_arrive",
         "Arrives on an in-LDS barrier once the pending asynchronous loads complete.",
         ins=_BARRIER_STATE,
+        outs="",
         format="$base `[` $indices `]` attr-dict `:` type($base)",
     ),
     declare(
@@ -393,6 +399,7 @@ OPS = (
         "amdgpu.global_prefetch",
         "Prefetches the cache line of a global memref element.",
         ins="AnyMemRef:$src, Variadic<I64>:$indices, AMDGPU_LoadTemporalHintAttr:$temporalHint, AMDGPU_CacheScopeAttr:$cacheScope, UnitAttr:$speculative",
+        outs="",
         format="$src `[` $indices `]` $temporalHint $cacheScope (`speculative` $speculative^)? attr-dict `:` qualified(type($src))",
     ),
 )

@@ -34,6 +34,7 @@ OPS = (
         "bufferization.dealloc_tensor",
         "Releases the storage of a tensor.",
         ins="AnyTensor:$tensor",
+        outs="",
         format="$tensor attr-dict `:` type($tensor)",
     ),
     declare(

@@ -76,3 +76,12 @@ _FLAGS = (
 )
 
 FLAGS: dict[str, FlagsDef] = {f.constraint: f for f in _FLAGS}
+_BY_MNEMONIC: dict[tuple[str, str], FlagsDef] = {(f.dialect, f.mnemonic): f for f in _FLAGS}
+
+
+def canonical_flags(attr: DialectAttr) -> DialectAttr:
+    """A bit-flag attribute with its flags as upstream prints them (`#arith.fastmath<nnan,ninf>`); others as they are."""
+    kind = _BY_MNEMONIC.get((attr.dialect, attr.name))
+    if kind is None or attr.body is None:
+        return attr
+    return kind.attribute(f.strip() for f in attr.body.split(kind.separator.strip())) or attr

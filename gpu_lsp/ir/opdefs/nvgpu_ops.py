@@ -11,7 +11,7 @@ _MMA_TYPES = "`:` `(` type($matrixA) `,` type($matrixB) `,` type($matrixC) `)` `
 _MMA_INS = "AnyVectorOfNonZeroRank:$matrixA, AnyVectorOfNonZeroRank:$matrixB, AnyVectorOfNonZeroRank:$matrixC, "
 
 
-def _mbarrier(mnemonic: str, summary: str, ins: str, format: str, outs: str | None = None) -> OpDef:
+def _mbarrier(mnemonic: str, summary: str, ins: str, format: str, outs: str = "") -> OpDef:
     return declare(f"nvgpu.mbarrier.{mnemonic}", summary, ins="NVGPU_MBarrierGroup:$barriers, " + ins, outs=outs, format=format)
 
 
@@ -66,6 +66,7 @@ OPS = (
         "nvgpu.device_async_wait",
         "Blocks until a group of asynchronous copies has completed.",
         ins="NVGPU_DeviceAsyncToken:$asyncDependencies, OptionalAttr<I32Attr>:$numGroups",
+        outs="",
         format="$asyncDependencies attr-dict",
     ),
     declare(
@@ -125,12 +126,14 @@ OPS = (
         "nvgpu.tma.fence.descriptor",
         "Fences a TMA descriptor that the host may have modified.",
         ins="NVGPU_TensorMapDescriptor:$tensorMapDescriptor",
+        outs="",
         format="$tensorMapDescriptor attr-dict `:` type($tensorMapDescriptor)",
     ),
     declare(
         "nvgpu.tma.prefetch.descriptor",
         "Prefetches the cache line of a TMA descriptor.",
         ins="NVGPU_TensorMapDescriptor:$tensorMapDescriptor, Optional<I1>:$predicate",
+        outs="",
         format=f"$tensorMapDescriptor {_PREDICATE} attr-dict `:` type($tensorMapDescriptor)",
     ),
     declare(
@@ -140,6 +143,7 @@ OPS = (
             "AnyMemRef:$dst, NVGPU_MBarrierGroup:$barriers, NVGPU_TensorMapDescriptor:$tensorMapDescriptor, "
             "Variadic<Index>:$coordinates, Index:$mbarId, Optional<I16>:$multicastMask, Optional<I1>:$predicate"
         ),
+        outs="",
         format=(
             "$tensorMapDescriptor `[` $coordinates `]` `,` " + _BARRIER + " `to` $dst "
             "(`multicast_mask` `=` $multicastMask^ )? " + _PREDICATE + " "
@@ -150,6 +154,7 @@ OPS = (
         "nvgpu.tma.async.store",
         "Stores a tile from shared to global memory with the Tensor Memory Accelerator.",
         ins="AnyMemRef:$src, NVGPU_TensorMapDescriptor:$tensorMapDescriptor, Variadic<Index>:$coordinates, Optional<I1>:$predicate",
+        outs="",
         format=(
             "$src `to` $tensorMapDescriptor `[` $coordinates `]` " + _PREDICATE + " "
             "attr-dict `:` type($src) `->` type($tensorMapDescriptor)"
@@ -187,6 +192,7 @@ OPS = (
         "nvgpu.warpgroup.mma.store",
         "Stores a warpgroup accumulator to a memref.",
         ins="NVGPU_WarpgroupAccumulator:$matrixD, AnyMemRef:$dstMemref",
+        outs="",
         format="$matrixD `,` $dstMemref attr-dict `:` type($matrixD) `to` type($dstMemref)",
     ),
     declare(
