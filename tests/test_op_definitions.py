@@ -63,18 +63,31 @@ def _newer_than_oracle(op: str) -> set[str | None]:
     return {row.piece for row in OP_PIECES if row.op == op and not row.oracle}
 
 
+def _assert_declared_as_upstream(name: str, facts: dict) -> None:
+    ours = OPS[name]
+    newer = _newer_than_oracle(name)
+    assert ours.operands is not None and ours.results is not None, name
+    declared = [(a.name, a.kind) for a in ours.operands if a.name not in newer]
+    assert declared == facts["operands"], name
+    required = [a.name for a in ours.attributes if not a.optional and a.name not in newer]
+    assert sorted(required) == sorted(facts["required"]), name
+    assert len(ours.regions or ()) == facts["regions"], name
+
+
 def test_every_gpu_op_is_declared_with_upstreams_operands_attributes_and_regions() -> None:
     upstream = _upstream_ops("gpu")
     assert len(upstream) > 60
     for name, facts in sorted(upstream.items()):
-        ours = OPS[name]
-        newer = _newer_than_oracle(name)
-        assert ours.operands is not None and ours.results is not None and ours.regions is not None, name
-        declared = [(a.name, a.kind) for a in ours.operands if a.name not in newer]
-        assert declared == facts["operands"], name
-        required = [a.name for a in ours.attributes if not a.optional and a.name not in newer]
-        assert sorted(required) == sorted(facts["required"]), name
-        assert len(ours.regions) == facts["regions"], name
+        assert OPS[name].regions is not None, name
+        _assert_declared_as_upstream(name, facts)
+
+
+@pytest.mark.parametrize("dialect", ["nvgpu", "amdgpu", "bufferization"])
+def test_every_op_of_a_dialect_is_declared_with_upstreams_operands_and_attributes(dialect: str) -> None:
+    upstream = _upstream_ops(dialect)
+    assert sorted(name for name in OPS if name.split(".", 1)[0] == dialect) == sorted(upstream)
+    for name, facts in sorted(upstream.items()):
+        _assert_declared_as_upstream(name, facts)
 
 
 @pytest.mark.parametrize("dialect", ["arith", "math", "index"])

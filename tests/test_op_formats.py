@@ -25,6 +25,12 @@ def _chunks() -> list[tuple[str, int, str]]:
 
 
 CHUNKS = _chunks()
+# ../shared/tools/oracle.py registers no bufferization dialect, so upstream cannot print these
+# fixtures for us; they are written as mlir-opt prints them (custom form, from upstream's
+# mlir/test/Dialect/Bufferization/ops.mlir) and checked against that text and by round trips.
+WITHOUT_ORACLE = frozenset({"bufferization"})
+ORACLE_CHUNKS = [chunk for chunk in CHUNKS if chunk[0] not in WITHOUT_ORACLE]
+PRINTED_CHUNKS = [chunk for chunk in CHUNKS if chunk[0] in WITHOUT_ORACLE]
 
 
 def _ours(text: str, generic: bool) -> str:
@@ -41,11 +47,21 @@ def _upstream(text: str, generic: bool) -> str:
 
 
 @pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
-@pytest.mark.parametrize(("fixture", "index", "text"), CHUNKS, ids=[f"{f}-{k}" for f, k, _ in CHUNKS])
+@pytest.mark.parametrize(("fixture", "index", "text"), ORACLE_CHUNKS, ids=[f"{f}-{k}" for f, k, _ in ORACLE_CHUNKS])
 def test_prints_like_upstream(fixture: str, index: int, text: str, generic: bool) -> None:
     if not oracle.available():
         pytest.skip("numba-cuda-mlir is not installed")
     assert _ours(text, generic) == _upstream(text, generic)
+
+
+@pytest.mark.parametrize(("fixture", "index", "text"), PRINTED_CHUNKS, ids=[f"{f}-{k}" for f, k, _ in PRINTED_CHUNKS])
+def test_prints_as_written_without_oracle(fixture: str, index: int, text: str) -> None:
+    """A fixture the oracle cannot print is mlir-opt's own output: we print it unchanged, and its
+    generic form reads back to the same custom form and generic form."""
+    generic = _ours(text, True)
+    assert _ours(text, False) == text
+    assert _ours(generic, False) == text
+    assert _ours(generic, True) == generic
 
 
 @pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])

@@ -2,8 +2,10 @@
 
 from gpu_lsp.dialects import (
     affine,
+    amdgpu,
     arith,
     async_,
+    bufferization,
     builtin,
     cf,
     func,
@@ -18,4 +20,4 @@ from gpu_lsp.dialects import (
     vector,
 )
 
-READER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, tensor, transform, vector)
+READER_MODULES = (affine, amdgpu, arith, async_, bufferization, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, tensor, transform, vector)

@@ -12,10 +12,10 @@ from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS
-from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format, variables
 from gpu_lsp.ir.opdefs.model import OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
-from gpu_lsp.ir.opdefs.typing import dense_array_element, integer_attr_type
+from gpu_lsp.ir.opdefs.typing import dense_array_element, integer_attr_type, stripped_type
 
 
 class OpPrinter(Protocol):
@@ -143,7 +143,7 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
             _variable(ctx, d.name)
         elif isinstance(d, TypeOf):
             ctx.space()
-            p.write(p.types(v.type for v in ctx.values(d.name)))
+            p.write(_types_text(ctx, d))
         elif isinstance(d, FunctionalType):
             ctx.space()
             inputs = [v.type for v in ctx.values(d.inputs)]
@@ -151,6 +151,22 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
             p.write(p.fmt.function_type(inputs, outputs))
         elif isinstance(d, Custom):
             CUSTOM_PRINTERS[d.name](ctx, d.args)
+        elif isinstance(d, OIList):
+            for clause in d.clauses:
+                if any(_present(ctx, name) for name in variables(clause)):
+                    _print(ctx, clause)
+
+
+def _types_text(ctx: FormatContext, d: TypeOf) -> str:
+    """`type($x)`: the types of `x`, a dialect type in ODS's stripped form (`<...>`) unless `qualified`."""
+    types = [v.type for v in ctx.values(d.name)]
+    arg = None if d.qualified else ctx.definition.operand(d.name) or ctx.definition.result(d.name)
+    stripped = stripped_type(arg.constraint) if arg is not None else None
+    if stripped is None:
+        return ctx.p.types(types)
+    prefix = "!{}.{}<".format(*stripped)
+    texts = (ctx.p.type(ty) for ty in types)
+    return ", ".join(text[len(prefix) - 1 :] if text.startswith(prefix) else text for text in texts)
 
 
 def _at_default(ctx: FormatContext) -> set[str]:

@@ -12,10 +12,11 @@ from gpu_lsp.ir.opdefs import definition
 from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
-from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
-from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, transform_type
-from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref
+from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
+from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref, group_tokens, item_end, item_start
+from gpu_lsp.parser.lexer import tokenize
 from gpu_lsp.parser.structure import RawRegion
 
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
@@ -94,6 +95,8 @@ def _bracketed(directives: tuple[Directive, ...]) -> list:
             out = parent
         elif isinstance(d, OptionalGroup):
             out.append(OptionalGroup(tuple(_bracketed(d.elements)), d.anchor, tuple(_bracketed(d.else_elements))))
+        elif isinstance(d, OIList):
+            out.append(OIList(tuple(tuple(_bracketed(clause)) for clause in d.clauses)))
         else:
             out.append(d)
     if stack:
@@ -114,7 +117,7 @@ def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
         elif isinstance(d, Var):
             _variable(c, st, fs, d.name)
         elif isinstance(d, TypeOf):
-            _type_of(c, fs, d.name)
+            _type_of(c, fs, d)
         elif isinstance(d, FunctionalType):
             fn = c.function_type()
             _set_types(fs, d.inputs, list(fn.inputs))
@@ -131,20 +134,39 @@ def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
                 _read(c, st, fs, list(d.else_elements))
         elif isinstance(d, Custom):
             CUSTOM_READERS[d.name](c, st, fs, d.args)
+        elif isinstance(d, OIList):
+            _oilist(c, st, fs, d)
+
+
+def _oilist(c: Cursor, st: OpState, fs: FormatState, d: OIList) -> None:
+    """The clauses of an oilist, in any order, until the next item opens none of them."""
+    seen: set[str] = set()
+    while (clause := next((cl for cl in d.clauses if _present(c, fs.op, cl[0])), None)) is not None:
+        keyword = clause[0].text  # type: ignore[union-attr]
+        if keyword in seen:
+            c.fail_at_name(f"`{keyword}` clause can appear at most once in the expansion of the oilist directive")
+        seen.add(keyword)
+        _read(c, st, fs, list(clause))
 
 
 def _braced_keyword(c: Cursor, st: OpState, fs: FormatState, elements: list) -> None:
     """`` `{` $enum `}` ``: the lexer reads the braces and the keyword as one dictionary token."""
     attr = fs.op.attribute(elements[0].name) if len(elements) == 1 and isinstance(elements[0], Var) else None
     enum = ENUMS.get(attr.constraint) if attr is not None else None
-    if attr is None or enum is None:
-        raise ValueError(f"{fs.op.name}: only an enum attribute may stand between `{{` and `}}` in a format")
     if not c.is_attr_dict():
         c.expected("'{'")
     tok = c.next()
+    if attr is None or enum is None:
+        # Anything else between the braces (`{` `rounding` `=` $rounding `}`) is read from the token's text.
+        lexed = tokenize(c.ctx.text, start=tok.start_pos + 1, end=tok.end_pos - 1, attr_mode=True)
+        inside = Cursor(c.ctx, group_tokens(lexed.tokens), tok.end_pos - 1, c.op_name)
+        _read(inside, st, fs, elements)
+        if not inside.at_end:
+            inside.expected_by_parser("'}'")
+        return
     case = tok.value[1:-1].strip()
     if case not in enum.cases:
-        c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}", tok)
+        c.fail(enum.unknown(case), tok)
     st.properties[attr.name] = enum.attribute(case)
 
 
@@ -236,7 +258,7 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
         # A keyword, or the same word as a string (`arith.cmpi "eq", ...`).
         word = tok.value[1:-1] if c.is_token("STRING") else tok.value if c.is_token("BARE") or c.is_token("TYPE") else None
         if word is None or word not in enum.cases:
-            c.fail(f"expected {enum.what} to be one of: {', '.join(enum.cases)}")
+            c.fail(enum.unknown(word))
         c.next()
         return enum.attribute(word)
     flags = FLAGS.get(constraint)
@@ -279,8 +301,8 @@ def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
         tok = c.any_keyword()
         names.append(tok.value)
         if flags.canonical([tok.value]) is None:
-            c.fail(f"expected {flags.mnemonic} flags to be one of: {', '.join(('none', *flags.flags))}", tok)
-        if not c.optional_punct(","):
+            c.fail(flags.unknown(tok.value), tok)
+        if not c.optional_punct(flags.separator.strip()):
             break
     c.punct(">")
     attr = flags.attribute(names)
@@ -288,13 +310,29 @@ def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
     return attr
 
 
-def _type_of(c: Cursor, fs: FormatState, name: str) -> None:
-    if _arg(fs.op, name) is not None and _arg(fs.op, name).kind == SINGLE:  # type: ignore[union-attr]
-        fs.types[name] = [c.type()]
+def _type_of(c: Cursor, fs: FormatState, d: TypeOf) -> None:
+    name = d.name
+    arg = _arg(fs.op, name)
+    if arg is not None and arg.kind == SINGLE:
+        stripped = None if d.qualified else stripped_type(arg.constraint)
+        fs.types[name] = [_stripped(c, *stripped) if stripped is not None and c.is_punct("<") else c.type()]
         return
     if _arg(fs.op, name) is not None and _arg(fs.op, name).kind == OPTIONAL and not fs.operands.get(name, [None]):  # type: ignore[union-attr]
         return
     _set_types(fs, name, c.type_list())
+
+
+def _stripped(c: Cursor, dialect: str, mnemonic: str) -> T.Type:
+    """`<memorySpace = ...>`: a dialect type written without its `!dialect.mnemonic` (ODS's stripped form)."""
+    start = item_start(c.punct("<"))
+    depth = 1
+    while depth:
+        if c.at_end:
+            c.expected_by_parser("'>'")
+        depth += c.is_punct("<") - c.is_punct(">")
+        end = item_end(c.next())
+    prefix = f"!{dialect}.{mnemonic}"
+    return c.parse_type_text(prefix + c.ctx.text[start:end], start - len(prefix), end)
 
 
 def _arg(op: OpDef, name: str) -> Arg | None:
@@ -377,7 +415,7 @@ def _infer_types(fs: FormatState) -> None:
             if arg.name in fs.types:
                 continue
             built = buildable_type(arg.constraint)
-            if built is not None:
+            if built is not None and (is_operand or arg.kind != VARIADIC):
                 fs.types[arg.name] = [built] * _count(fs, arg, is_operand)
     for _ in range(2):
         for rule in op.type_rules:
@@ -389,6 +427,9 @@ def _infer_types(fs: FormatState) -> None:
             derived = transform_type(rule.transform, fs.types[rule.source][0])
             if isinstance(derived, list):
                 fs.types[rule.target] = derived
+            elif target.kind == VARIADIC and op.result(rule.target) is not None:
+                # A variadic result the format leaves out: one type per value of the source.
+                fs.types[rule.target] = [derived] * len(fs.types[rule.source])
             else:
                 fs.types[rule.target] = [derived] * _count(fs, target, op.operand(rule.target) is not None)
     if op.has("same_type"):

@@ -79,6 +79,19 @@ CASES = {
     "warp_execute_on_lane_0 args without a comma": _in_func(
         "  gpu.warp_execute_on_lane_0(%i)[32] args(%i : index %i : index) {\n  ^bb0(%x: index, %y: index):\n  }"
     ),
+    "an oilist clause written twice": _in_func("  amdgpu.memory_counter_wait load(1) ds(0) load(2)"),
+    "two sizes in an MNK dimension list": _in_func(
+        "  %v = arith.constant dense<0.0> : vector<4xf32>\n  %0 = amdgpu.mfma 16x16 %v * %v + %v blgp = none : vector<4xf32>, vector<4xf32>, vector<4xf32>"
+    ),
+    "an unknown case of an enum with a summary": _in_func("  %c = arith.constant 0 : i32\n  %0 = amdgpu.dpp %c %c row_swap : i32"),
+    "a number for an enum with a summary": _in_func("  %c = arith.constant 0 : i32\n  %0 = amdgpu.dpp %c %c 5 : i32"),
+    "an unknown flag of sched_barrier": _in_func("  amdgpu.sched_barrier allow = <valu|vmem>"),
+    "more than the format holds between braces": _in_func(
+        "  %v = arith.constant dense<1.0> : vector<4xf32>\n  %0 = nvgpu.rcp %v {rounding = approx, ftz, x} : vector<4xf32>"
+    ),
+    "a stripped dialect type left open": _in_func(
+        "  %b = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>"
+    ),
 }
 
 

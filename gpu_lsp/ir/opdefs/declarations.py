@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from gpu_lsp.ir.opdefs import (
     affine_ops,
+    amdgpu_ops,
     arith_ops,
     async_ops,
+    bufferization_ops,
     builtin_ops,
     cf_ops,
     complex_ops,
@@ -15,6 +17,7 @@ from gpu_lsp.ir.opdefs import (
     llvm_ops,
     math_ops,
     memref_ops,
+    nvgpu_ops,
     nvvm_ops,
     rocdl_ops,
     scf_ops,
@@ -28,8 +31,10 @@ from gpu_lsp.ir.opdefs import (
 
 ALL = (
     affine_ops.OPS,
+    amdgpu_ops.OPS,
     arith_ops.OPS,
     async_ops.OPS,
+    bufferization_ops.OPS,
     builtin_ops.OPS,
     cf_ops.OPS,
     complex_ops.OPS,
@@ -39,6 +44,7 @@ ALL = (
     llvm_ops.OPS,
     math_ops.OPS,
     memref_ops.OPS,
+    nvgpu_ops.OPS,
     nvvm_ops.OPS,
     rocdl_ops.OPS,
     scf_ops.OPS,

@@ -19,6 +19,11 @@ class EnumDef:
     what: str = ""
     type: T.Type = T.I64
     default: str | None = None  # ODS's `defaultValue`: an argument of this kind may be left out
+    description: str = ""  # the enum's summary, which newer upstream parsers name in their errors
+
+    def unknown(self, word: str | None) -> str:
+        """Upstream's error for `word` (None: not a keyword) where a case of this enum is expected."""
+        return unknown_case(self.cases, self.description, word) or f"expected {self.what} to be one of: {', '.join(self.cases)}"
 
     def attribute(self, case: str) -> Attribute:
         if self.mnemonic:
@@ -33,6 +38,15 @@ class EnumDef:
         if isinstance(attr, IntegerAttr) and not self.mnemonic and 0 <= attr.value < len(self.cases):
             return self.cases[attr.value]
         return None
+
+
+def unknown_case(cases: tuple[str, ...], description: str, word: str | None) -> str | None:
+    """`expected one of [a, b] for <description>, got: w` (upstream's FieldParser of an enum with a summary)."""
+    if not description:
+        return None
+    if word is None:
+        return f"expected keyword for {description}"
+    return f"expected one of [{', '.join(cases)}] for {description}, got: {word}"
 
 
 _ENUMS = (
@@ -101,6 +115,51 @@ _ENUMS = (
         type=T.I32,
     ),
     EnumDef("IndexCmpPredicateAttr", ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"), "index", "cmp_predicate", "the predicate"),
+    EnumDef("RcpRoundingModeAttr", ("approx", "rn", "rz", "rm", "rp"), "nvgpu", "rcp_rounding_mode", "::mlir::nvgpu::RcpRoundingMode"),
+    EnumDef(
+        "AMDGPU_DPPPermAttr",
+        (
+            "quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_shr", "wave_ror", "wave_rol",
+            "row_mirror", "row_half_mirror", "row_bcast_15", "row_bcast_31",
+        ),
+        "amdgpu",
+        "dpp_perm",
+        "::mlir::amdgpu::DPPPerm",
+        description="The possible permutations for a DPP operation",
+    ),
+    EnumDef(
+        "AMDGPU_MFMAPermBAttr",
+        (
+            "none", "bcast_first_32", "bcast_second_32", "rotate_16_right",
+            "bcast_first_16", "bcast_second_16", "bcast_third_16", "bcast_fourth_16",
+        ),
+        "amdgpu",
+        "mfma_perm_b",
+        "::mlir::amdgpu::MFMAPermB",
+        description="The possible permutations of the lanes storing B available in an MFMA",
+    ),
+    EnumDef(
+        "AMDGPU_LoadTemporalHintAttr",
+        ("RT", "NT", "HT", "LU", "NT_RT", "RT_NT", "NT_HT"),
+        "amdgpu",
+        "load_temporal_hint",
+        "::mlir::amdgpu::LoadTemporalHint",
+        description=(
+            "AMDGPU-specific prefetch temporal hints for load instructions. RT - regular temporal for both near and far caches; "
+            "NT - non-temporal for both near and far caches; HT - high-priority temporal for both near and far caches; "
+            "LU - last-use; NT_RT - non-temporal for near cache(s) and regular for far caches; "
+            "RT_NT - regular for near cache(s) and non-temporal for far caches; "
+            "NT_HT - non-temporal for near cache(s) and high-priority temporal for far caches"
+        ),
+    ),
+    EnumDef(
+        "AMDGPU_CacheScopeAttr",
+        ("WGP", "SE", "DEV", "SYS"),
+        "amdgpu",
+        "cache_scope",
+        "::mlir::amdgpu::Scope",
+        description="AMDGPU-specific cache scopes. WGP - workgroup processor (CUs); SE - shader engine (GL2); DEV - device; SYS - system",
+    ),
 )
 
 ENUMS: dict[str, EnumDef] = {e.constraint: e for e in _ENUMS}

@@ -61,7 +61,14 @@ class OptionalGroup:
     else_elements: tuple[Directive, ...] = ()
 
 
-Directive = Literal | Var | TypeOf | FunctionalType | AttrDict | Custom | OptionalGroup
+@dataclass(frozen=True)
+class OIList:
+    """`oilist(`a` $a | `b` `(` $b `)`)`: clauses, each opened by its keyword, written in any order, each once."""
+
+    clauses: tuple[tuple[Directive, ...], ...]
+
+
+Directive = Literal | Var | TypeOf | FunctionalType | AttrDict | Custom | OptionalGroup | OIList
 
 
 class FormatSyntaxError(ValueError):
@@ -69,7 +76,7 @@ class FormatSyntaxError(ValueError):
 
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<literal>`(?:[^`\\]|\\.)*`)|(?P<var>\$\w+)|(?P<word>[A-Za-z_][\w-]*)|(?P<punct>[()<>,?:^]))"
+    r"\s*(?:(?P<literal>`(?:[^`\\]|\\.)*`)|(?P<var>\$\w+)|(?P<word>[A-Za-z_][\w-]*)|(?P<punct>[()<>,?:^|]))"
 )
 
 
@@ -136,6 +143,8 @@ class _Reader:
             return FunctionalType(inputs, outputs)
         if tok == "custom":
             return self.custom()
+        if tok == "oilist":
+            return self.oilist()
         if tok in ("operands", "results", "regions", "successors"):
             return Var(tok)
         raise FormatSyntaxError(f"unknown directive {tok!r} in format {self.text!r}")
@@ -177,6 +186,17 @@ class _Reader:
                 self.take()
         self.take(")")
         return Custom(name, tuple(args))
+
+    def oilist(self) -> OIList:
+        self.take("(")
+        clauses: list[tuple[Directive, ...]] = []
+        while True:
+            clause, _ = self.elements(stop=("|", ")"))
+            if not clause or not isinstance(clause[0], Literal):
+                raise FormatSyntaxError(f"an oilist clause must open with a keyword in format {self.text!r}")
+            clauses.append(clause)
+            if self.take() == ")":
+                return OIList(tuple(clauses))
 
     def optional_group(self) -> OptionalGroup:
         elements, anchor = self.elements(stop=(")",))
@@ -223,4 +243,7 @@ def variables(directives: tuple[Directive, ...]) -> list[str]:
             out.extend(variables(d.elements) + variables(d.else_elements))
         elif isinstance(d, Custom):
             out.extend(variables(d.args))
+        elif isinstance(d, OIList):
+            for clause in d.clauses:
+                out.extend(variables(clause))
     return out

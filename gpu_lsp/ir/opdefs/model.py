@@ -10,7 +10,7 @@ from typing import Any
 
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS
-from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.typing import known_transform
 
 # Trait names (lower case, like the rest of the code base; ODS names in brackets):
@@ -251,7 +251,7 @@ def _type_placeholder(arg: Arg | None) -> str:
 
 
 # How hover text shows a `custom<Name>(...)` hook whose arguments read badly one by one.
-_CUSTOM_SYNTAX = {"DynamicIndexList": "[...]", "AwaitResultType": "T"}
+_CUSTOM_SYNTAX = {"DynamicIndexList": "[...]", "AwaitResultType": "T", "MNKDimensionList": "MxNxK"}
 
 
 class _Writer:
@@ -299,14 +299,21 @@ class _Writer:
             elif isinstance(d, AttrDict):
                 continue
             elif isinstance(d, OptionalGroup):
-                self.parts.append(" [")
-                self.should_emit_space, self.last_was_punctuation = False, True
-                self.directives(tuple(e for e in d.elements if not (isinstance(e, Var) and self.is_unit(e.name))))
-                self.parts.append("]")
+                self.optional(d.elements)
+            elif isinstance(d, OIList):
+                for clause in d.clauses:
+                    self.optional(clause)
             elif isinstance(d, Custom) and d.name in _CUSTOM_SYNTAX:
                 self.element(_CUSTOM_SYNTAX[d.name])
             elif isinstance(d, Custom):
                 self.directives(d.args)
+
+    def optional(self, elements: tuple[Directive, ...]) -> None:
+        """` [...]`: what may be left out (a unit attribute's variable stands in its keyword)."""
+        self.parts.append(" [")
+        self.should_emit_space, self.last_was_punctuation = False, True
+        self.directives(tuple(e for e in elements if not (isinstance(e, Var) and self.is_unit(e.name))))
+        self.parts.append("]")
 
     def is_unit(self, name: str) -> bool:
         attr = self.op.attribute(name)
@@ -322,7 +329,8 @@ class _Writer:
         if attr is not None and attr.constraint in FLAGS:
             kind = FLAGS[attr.constraint]
             flags = ((kind.all_name,) if kind.all_name else ()) + kind.flags
-            self.literal_text("<" + ", ".join(flags[:3]) + (", ...>" if len(flags) > 3 else ">"))
+            joint = kind.separator.strip() + ("" if kind.separator.strip() == "|" else " ")
+            self.literal_text("<" + joint.join(flags[:3]) + (joint + "...>" if len(flags) > 3 else ">"))
         elif attr is not None and attr.constraint in ENUMS:
             self.element("|".join(ENUMS[attr.constraint].cases[:4]) + ("|..." if len(ENUMS[attr.constraint].cases) > 4 else ""))
         elif attr is not None and attr.constraint == "UnitAttr":

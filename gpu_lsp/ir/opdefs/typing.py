@@ -16,6 +16,11 @@ _BUILDABLE: dict[str, T.Type] = {
     "GPU_SparseDnTensorHandle": T.DialectType("gpu", "sparse.dntensor_handle"),
     "GPU_SparseSpMatHandle": T.DialectType("gpu", "sparse.spmat_handle"),
     "GPU_SparseSpGEMMOpHandle": T.DialectType("gpu", "sparse.spgemmop_handle"),
+    "NVGPU_DeviceAsyncToken": T.DialectType("nvgpu", "device.async.token"),
+    "NVGPU_MBarrierToken": T.DialectType("nvgpu", "mbarrier.token"),
+    "NVGPU_MmaSparseSyncMetadataType": T.VectorType((2,), T.IntegerType(16)),
+    "AMDGPU_ConcreteVector<I1, 16>": T.VectorType((16,), T.I1),
+    "I<14>": T.IntegerType(14),
 }
 
 
@@ -40,6 +45,23 @@ _INTEGER_ATTRS: dict[str, T.Type] = {
 def integer_attr_type(constraint: str) -> T.Type | None:
     """The type of an integer attribute constraint's value (`I32Attr` -> i32), else None."""
     return _INTEGER_ATTRS.get(constraint)
+
+
+# Dialect types with parameters that a format's `type($x)` writes without their `!dialect.mnemonic`
+# (ODS's stripped form, `<memorySpace = ...>`), unless the format says `qualified(...)`.
+_STRIPPED: dict[str, tuple[str, str]] = {
+    "NVGPU_MBarrierGroup": ("nvgpu", "mbarrier.group"),
+    "NVGPU_TensorMapDescriptor": ("nvgpu", "tensormap.descriptor"),
+    "NVGPU_WarpgroupMatrixDescriptor": ("nvgpu", "warpgroup.descriptor"),
+    "NVGPU_WarpgroupAccumulator": ("nvgpu", "warpgroup.accumulator"),
+    "AMDGPU_TDMBaseType": ("amdgpu", "tdm_base"),
+    "AMDGPU_TDMGatherBaseType": ("amdgpu", "tdm_gather_base"),
+}
+
+
+def stripped_type(constraint: str) -> tuple[str, str] | None:
+    """(dialect, mnemonic) of a type constraint whose format form leaves out `!dialect.mnemonic`, else None."""
+    return _STRIPPED.get(constraint)
 
 
 def buildable_type(constraint: str) -> T.Type | None:
@@ -94,6 +116,7 @@ _TRANSFORMS: dict[str, Callable[[T.Type], T.Type | list[T.Type]]] = {
     "function_inputs": _function_part("inputs"),
     "function_results": _function_part("results"),
     "mma_element": _mma_element,
+    "i1": lambda ty: T.I1,
 }
 
 

@@ -1,0 +1,34 @@
+"""The bufferization dialect: bufferization.alloc_tensor, whose upstream parser is hand-written."""
+
+from __future__ import annotations
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr
+from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.parser.cursor import Cursor, OpState
+
+
+@reader("bufferization.alloc_tensor")
+def _alloc_tensor(c: Cursor, st: OpState) -> None:
+    """`(%d, ...) [copy(%t)] [size_hint = %n] {attrs} : tensor<...>`; the copy has the result's type."""
+    sizes_group = c.group("(")
+    sizes = sizes_group.operand_list(T.INDEX)
+    sizes_group.done()
+    copy = None
+    if c.optional_keyword("copy"):
+        copy_group = c.group("(")
+        copy = copy_group.operand()
+        copy_group.done()
+    hint = None
+    if c.optional_keyword("size_hint"):
+        c.punct("=")
+        hint = c.operand(T.INDEX)
+    c.optional_attr_dict(st)
+    ty = c.colon_type()
+    if copy is not None:
+        copy.type = ty
+    st.refs.extend(sizes + [ref for ref in (copy, hint) if ref is not None])
+    st.result_types.append(ty)
+    st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (len(sizes), int(copy is not None), int(hint is not None)))
+    if "memory_space" in st.attributes:
+        st.properties["memory_space"] = st.attributes.pop("memory_space")
