@@ -13,7 +13,7 @@ from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
-from gpu_lsp.ir.opdefs.model import OpDef
+from gpu_lsp.ir.opdefs.model import VARIADIC, OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
 from gpu_lsp.ir.opdefs.typing import dense_array_element, integer_attr_type
 
@@ -61,6 +61,18 @@ class FormatContext:
             self.p.write(" ")
         self.should_emit_space = True
         self.last_was_punctuation = False
+
+    def regions(self, name: str) -> list[Region] | None:
+        """The op's regions declared as `name` (several for a VariadicRegion), None when no region has that name."""
+        declared = self.definition.regions or ()
+        index = next((k for k, r in enumerate(declared) if r.name == name), None)
+        if index is None:
+            return None
+        extra = len(self.op.regions) - len(declared)
+        variadic = next((k for k, r in enumerate(declared) if r.kind == VARIADIC), None)
+        start = index if variadic is None or index <= variadic else index + extra
+        count = extra + 1 if index == variadic else 1
+        return list(self.op.regions[start : start + count])
 
     def values(self, name: str) -> list[Value]:
         if name in self.operands or name in self.results:
@@ -183,9 +195,9 @@ def _present(ctx: FormatContext, anchor: str | None) -> bool:
     definition = ctx.definition
     if definition.operand(anchor) is not None or definition.result(anchor) is not None:
         return bool(ctx.values(anchor))
-    region_index = next((k for k, r in enumerate(definition.regions or ()) if r.name == anchor), None)
-    if region_index is not None:
-        return region_index < len(ctx.op.regions) and bool(ctx.op.regions[region_index].blocks)
+    regions = ctx.regions(anchor)
+    if regions is not None:
+        return any(r.blocks for r in regions)
     attr = ctx.op.get_attr(anchor)
     declared = definition.attribute(anchor)
     if attr is not None and declared is not None and declared.default is not None:
@@ -200,10 +212,13 @@ def _variable(ctx: FormatContext, name: str) -> None:
         ctx.space()
         p.write(p.values(ctx.values(name)))
         return
-    region_index = next((k for k, r in enumerate(definition.regions or ()) if r.name == name), None)
-    if region_index is not None:
+    regions = ctx.regions(name)
+    if regions is not None:
         ctx.space()
-        p.region(ctx.op.regions[region_index])
+        for k, region in enumerate(regions):
+            if k:
+                p.write(", ")
+            p.region(region)
         return
     successor_index = next((k for k, s in enumerate(definition.successors or ()) if s.name == name), None)
     if successor_index is not None:

@@ -48,6 +48,24 @@ def custom_reader(name: str) -> Callable[[CustomReader], CustomReader]:
     return wrap
 
 
+# Result types an op infers from its operands and attributes (upstream's InferTypeOpInterface)
+# where its format writes none: fn(op state, format state) fills `fs.types` for the results.
+ResultInference = Callable[[OpState, FormatState], None]
+RESULT_INFERENCE: dict[str, ResultInference] = {}
+
+
+def infers_results(name: str) -> Callable[[ResultInference], ResultInference]:
+    """Register how `name` infers its result types; an op registered twice is a programming error."""
+
+    def wrap(fn: ResultInference) -> ResultInference:
+        if name in RESULT_INFERENCE:
+            raise ValueError(f"result inference of {name} registered twice")
+        RESULT_INFERENCE[name] = fn
+        return fn
+
+    return wrap
+
+
 def read_format(c: Cursor, st: OpState) -> None:
     """Read `st.name` by its declaration's assembly format into `st`."""
     op = definition(st.name)
@@ -213,7 +231,15 @@ def _variable(c: Cursor, st: OpState, fs: FormatState, name: str) -> None:
         return
     region = _region(op, name)
     if region is not None:
-        fs.regions.setdefault(name, []).append(c.region())
+        found = fs.regions.setdefault(name, [])
+        if region.kind != VARIADIC:
+            found.append(c.region())
+            return
+        # VariadicRegion: `{...}, {...}`, possibly none.
+        while c.is_region():
+            found.append(c.region())
+            if not c.optional_punct(","):
+                break
         return
     successor = next((s for s in op.successors or () if s.name == name), None)
     if successor is not None:
@@ -328,6 +354,9 @@ def _spread(fs: FormatState, args: tuple[Arg, ...], types: list[T.Type], use_cou
 def _finish(st: OpState, fs: FormatState) -> None:
     op = fs.op
     _infer_types(fs)
+    infer = RESULT_INFERENCE.get(op.name)
+    if infer is not None:
+        infer(st, fs)
     for arg in op.operands or ():
         refs = fs.operands.get(arg.name, [])
         types = fs.types.get(arg.name, [])

@@ -49,12 +49,19 @@ class FlagsDef:
             return None
         if self.all_name is not None and len(flags) == len(self.flags):
             return f"<{self.all_name}>"
-        return "<" + (self.separator.join(flags) or "none") + ">"
+        return "<" + (", ".join(flags) or "none") + ">"
 
 
 _FLAGS = (
     FlagsDef("Arith_IntegerOverflowAttr", "arith", "overflow", ("nsw", "nuw"), ", "),
     FlagsDef("Arith_FastMathAttr", "arith", "fastmath", ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"), ",", "fast"),
+    FlagsDef(
+        "Vector_CombiningKindAttr",
+        "vector",
+        "kind",
+        ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or", "xor", "maximumf", "minimumf"),
+        "|",
+    ),
 )
 
 FLAGS: dict[str, FlagsDef] = {f.constraint: f for f in _FLAGS}
