@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -22,6 +23,7 @@ class OpPrinter(Protocol):
     """What printing by a format needs of `gpu_lsp.ir.printer.OpPrinter` (which imports this module)."""
 
     fmt: Any
+    indent: int
 
     def write(self, text: str) -> None: ...
 
@@ -38,6 +40,8 @@ class OpPrinter(Protocol):
     def region(self, region: Region) -> None: ...
 
     def block_name(self, block: Block) -> str: ...
+
+    def successor(self, block: Block, operands: list[Value]) -> str: ...
 
     def symbol(self, name: str) -> str: ...
 
@@ -123,11 +127,16 @@ def _should_emit_space_before(text: str, last_was_punctuation: bool) -> bool:
 
 
 def _literal(ctx: FormatContext, text: str) -> None:
-    if text in ("", " ", "\\n"):
+    if text == "\\n":
+        # printNewline(): a line break at the op's indentation; the spacing state is unchanged.
+        ctx.p.write("\n" + " " * ctx.p.indent)
+        return
+    if text in ("", " "):
+        # ODS's genSpacePrinter: ` ` writes a space and is no punctuation, `` is.
         if text == " ":
             ctx.p.write(" ")
         ctx.should_emit_space = False
-        ctx.last_was_punctuation = True
+        ctx.last_was_punctuation = text == ""
         return
     if ctx.should_emit_space and _should_emit_space_before(text, ctx.last_was_punctuation):
         ctx.p.write(" ")
@@ -143,7 +152,7 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
         if isinstance(d, Literal):
             _literal(ctx, d.text)
         elif isinstance(d, AttrDict):
-            elided = set(variables(directives_of(definition))) | {"operandSegmentSizes"} | _at_default(ctx)
+            elided = set(variables(directives_of(definition))) | {"operandSegmentSizes"} | _at_default(ctx) | _segment_attrs(definition)
             p.attr_dict(ctx.op, elided, keyword=d.keyword)
             ctx.last_was_punctuation = False
         elif isinstance(d, OptionalGroup):
@@ -163,6 +172,19 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
             p.write(p.fmt.function_type(inputs, outputs))
         elif isinstance(d, Custom):
             CUSTOM_PRINTERS[d.name](ctx, d.args)
+
+
+def _segment_attrs(definition: OpDef) -> set[str]:
+    """The attributes holding a VariadicOfVariadic's group sizes (`case_operand_segments`): ODS leaves them out."""
+    out: set[str] = set()
+    for arg in definition.operands or ():
+        found = _SEGMENT_ATTR.search(arg.constraint)
+        if found is not None:
+            out.add(found[1])
+    return out
+
+
+_SEGMENT_ATTR = re.compile(r',\s*"(\w+)"\s*\Z')
 
 
 def _at_default(ctx: FormatContext) -> set[str]:

@@ -124,7 +124,7 @@ class OpDef:
 
 
 _ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
-_WRAPPER = re.compile(r"(Variadic|Optional|VariadicRegion)<(.*)>\Z")
+_WRAPPER = re.compile(r"(Variadic|Optional|VariadicRegion|VariadicSuccessor|VariadicOfVariadic)<(.*)>\Z")
 _ATTR_WRAPPER = re.compile(r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z")
 
 
