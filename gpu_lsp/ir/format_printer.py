@@ -240,7 +240,7 @@ def _variable(ctx: FormatContext, name: str) -> None:
         for k, region in enumerate(regions):
             if k:
                 p.write(", ")
-            p.region(region)
+            p.region(region, terminators=_prints_terminator(definition, region))
         return
     successor_index = next((k for k, s in enumerate(definition.successors or ()) if s.name == name), None)
     if successor_index is not None:
@@ -253,6 +253,14 @@ def _variable(ctx: FormatContext, name: str) -> None:
         return
     ctx.space()
     p.write(_attribute_text(p, declared.constraint, attr))
+
+
+def _prints_terminator(definition: OpDef, region: Region) -> bool:
+    """ODS prints an implicit terminator only when it carries something: attributes, operands or results."""
+    if definition.implicit_terminator is None or not region.blocks or not region.blocks[0].operations:
+        return True
+    last = region.blocks[0].operations[-1]
+    return last.name != definition.implicit_terminator or bool(last.attributes or last.properties or last.operands or last.results)
 
 
 def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
