@@ -13,9 +13,8 @@ from gpu_lsp.dialects import (
     nvvm,
     scf,
     spirv,
-    tensor,
     transform,
     vector,
 )
 
-READER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, tensor, transform, vector)
+READER_MODULES = (affine, arith, async_, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, transform, vector)

@@ -65,3 +65,4 @@ def _await_result_type(c: Cursor, st: OpState, fs: FormatState, args: tuple[Dire
 @reader("async.func")
 def _func(c: Cursor, st: OpState) -> None:
     read_function_like(c, st)
+

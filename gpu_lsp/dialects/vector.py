@@ -7,7 +7,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState, Ref
-from gpu_lsp.parser.format_reader import FormatState, infers_results
+from gpu_lsp.parser.format_reader import FormatState, infers_types
 
 DYNAMIC = -(2**63)
 
@@ -145,7 +145,7 @@ def _outerproduct(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@infers_results("vector.shuffle")
+@infers_types("vector.shuffle")
 def _shuffle_result(st: OpState, fs: FormatState) -> None:
     """The mask's length, then v1's trailing dimensions (a 0-D v1 gives a 1-D result)."""
     v1 = fs.types.get("v1", [T.UNKNOWN])[0]
@@ -155,7 +155,7 @@ def _shuffle_result(st: OpState, fs: FormatState) -> None:
     fs.types["vector"] = [T.VectorType((count, *trailing), element_type(v1))]
 
 
-@infers_results("vector.to_elements")
+@infers_types("vector.to_elements")
 def _to_elements_results(st: OpState, fs: FormatState) -> None:
     """One scalar of the element type per element of the source vector."""
     source = fs.types.get("source", [T.UNKNOWN])[0]

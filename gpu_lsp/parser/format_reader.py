@@ -48,19 +48,19 @@ def custom_reader(name: str) -> Callable[[CustomReader], CustomReader]:
     return wrap
 
 
-# Result types an op infers from its operands and attributes (upstream's InferTypeOpInterface)
-# where its format writes none: fn(op state, format state) fills `fs.types` for the results.
-ResultInference = Callable[[OpState, FormatState], None]
-RESULT_INFERENCE: dict[str, ResultInference] = {}
+# Types an op infers where its format writes none (upstream's InferTypeOpInterface, or a
+# TypesMatchWith whose transform needs the type parser): fn(op state, format state) fills `fs.types`.
+TypeInference = Callable[[OpState, FormatState], None]
+TYPE_INFERENCE: dict[str, TypeInference] = {}
 
 
-def infers_results(name: str) -> Callable[[ResultInference], ResultInference]:
-    """Register how `name` infers its result types; an op registered twice is a programming error."""
+def infers_types(name: str) -> Callable[[TypeInference], TypeInference]:
+    """Register how `name` infers the types its format leaves out; an op registered twice is a programming error."""
 
-    def wrap(fn: ResultInference) -> ResultInference:
-        if name in RESULT_INFERENCE:
-            raise ValueError(f"result inference of {name} registered twice")
-        RESULT_INFERENCE[name] = fn
+    def wrap(fn: TypeInference) -> TypeInference:
+        if name in TYPE_INFERENCE:
+            raise ValueError(f"type inference of {name} registered twice")
+        TYPE_INFERENCE[name] = fn
         return fn
 
     return wrap
@@ -354,7 +354,7 @@ def _spread(fs: FormatState, args: tuple[Arg, ...], types: list[T.Type], use_cou
 def _finish(st: OpState, fs: FormatState) -> None:
     op = fs.op
     _infer_types(fs)
-    infer = RESULT_INFERENCE.get(op.name)
+    infer = TYPE_INFERENCE.get(op.name)
     if infer is not None:
         infer(st, fs)
     for arg in op.operands or ():
