@@ -14,7 +14,7 @@ from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, transform_type
-from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref
+from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.structure import RawRegion
 
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
@@ -29,6 +29,10 @@ class FormatState:
         self.types: dict[str, list[T.Type]] = {}
         self.regions: dict[str, list[RawRegion | None]] = {}
         self.successors: dict[str, list[BlockRef]] = {}
+        # Operand groups as written (name -> (count, where the group starts)) and how many
+        # types a type directive gave each: upstream's resolveOperands compares the two.
+        self.operand_groups: dict[str, tuple[int, int]] = {}
+        self.type_counts: dict[str, int] = {}
 
 
 # `custom<Name>(...)` hooks: fn(cursor, op state, format state, the directive's arguments).
@@ -217,15 +221,21 @@ def _variable(c: Cursor, st: OpState, fs: FormatState, name: str) -> None:
     operand = op.operand(name)
     if operand is not None:
         if operand.kind == VARIADIC:
+            start = c.here()[0]
             fs.operands[name] = c.operand_list()
+            fs.operand_groups[name] = (len(fs.operands[name]), start)
         elif operand.kind == OPTIONAL:
+            start = c.here()[0]
             ref = c.optional_operand()
             fs.operands[name] = [ref] if ref is not None else []
+            fs.operand_groups[name] = (len(fs.operands[name]), start)
         else:
             fs.operands[name] = [c.operand()]
         return
     if name == "operands":
+        start = c.here()[0]
         refs = c.operand_list()
+        fs.operand_groups[name] = (len(refs), start)
         for arg, ref in zip(op.operands or (), refs):
             fs.operands[arg.name] = [ref]
         return
@@ -329,6 +339,7 @@ def _arg(op: OpDef, name: str) -> Arg | None:
 def _set_types(fs: FormatState, name: str, types: list[T.Type]) -> None:
     """Types of one named operand/result, or of all operands/results (`operands`, `results`)."""
     declared = _arg(fs.op, name) is not None
+    fs.type_counts[name] = len(types)
     if name == "operands" and not declared:
         _spread(fs, fs.op.operands or (), types, use_counts=True)
     elif name == "results" and not declared:
@@ -353,6 +364,7 @@ def _spread(fs: FormatState, args: tuple[Arg, ...], types: list[T.Type], use_cou
 
 def _finish(st: OpState, fs: FormatState) -> None:
     op = fs.op
+    _check_type_counts(fs)
     _infer_types(fs)
     infer = TYPE_INFERENCE.get(op.name)
     if infer is not None:
@@ -378,6 +390,16 @@ def _finish(st: OpState, fs: FormatState) -> None:
     if op.successor_operands:
         st.extra["successor_operands"] = [len(fs.operands.get(name, [])) for name in op.successor_operands]
     _inherent_attributes(st, op)
+
+
+def _check_type_counts(fs: FormatState) -> None:
+    """Upstream's resolveOperands: an operand group and its type list differ in length."""
+    for name, (count, start) in fs.operand_groups.items():
+        types = fs.type_counts.get(name)
+        if types is not None and types != count:
+            raise FormatError(
+                f"number of operands and types do not match: got {count} operands and {types} types", start, start, exact=True
+            )
 
 
 def _inherent_attributes(st: OpState, op: OpDef) -> None:
