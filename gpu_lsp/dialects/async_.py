@@ -6,7 +6,7 @@ from gpu_lsp.dialects.common import read_function_like
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState
+from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, item_end, item_start
 from gpu_lsp.parser.format_reader import FormatState, custom_reader
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
@@ -40,7 +40,7 @@ def _execute(c: Cursor, st: OpState) -> None:
             tok = sub.def_value()
             ref.type = sub.colon_type()
             operands.append(ref)
-            args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, unwrapped(ref.type)))
+            args.append(ArgDef(tok.value[1:], item_start(tok), item_end(tok), unwrapped(ref.type)))
             if sub.at_end:
                 break
             sub.punct(",")

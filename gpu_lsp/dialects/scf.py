@@ -7,7 +7,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
+from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref, item_end, item_start
 from gpu_lsp.parser.format_reader import FormatState, custom_reader
 
 DYNAMIC = -(2**63)  # ShapedType::kDynamic in static index arrays
@@ -44,7 +44,7 @@ def _for(c: Cursor, st: OpState) -> None:
         iv_type = c.type()
     lb.type = ub.type = step.type = iv_type
     st.refs.extend([lb, ub, step] + inits)
-    st.add_region(c.region(), [ArgDef(iv.value[1:], iv.start_pos, iv.end_pos, iv_type)] + args)
+    st.add_region(c.region(), [ArgDef(iv.value[1:], item_start(iv), item_end(iv), iv_type)] + args)
     c.optional_attr_dict(st)
 
 

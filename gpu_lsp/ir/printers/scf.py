@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr
-from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr
+from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format import Directive, Var
@@ -101,7 +101,7 @@ def _parallel(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op)
 
 
-def _dynamic_list(p: OpPrinter, static: DenseArrayAttr | None, dynamic) -> str:
+def _dynamic_list(p: OpPrinter, static: Attribute | None, dynamic: list[Value]) -> str:
     if not isinstance(static, DenseArrayAttr):
         return "(" + p.values(dynamic) + ")"
     it = iter(dynamic)

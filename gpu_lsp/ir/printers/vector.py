@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, OpaqueAttr
-from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, OpaqueAttr
+from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.format_printer import FormatContext, custom_printer
+from gpu_lsp.ir.format_printer import OpPrinter as FormatPrinter
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, result_names
@@ -13,7 +14,7 @@ from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, re
 DYNAMIC = -(2**63)
 
 
-def dynamic_index_list(p: OpPrinter, static: DenseArrayAttr | None, dynamic) -> str:
+def dynamic_index_list(p: FormatPrinter, static: Attribute | None, dynamic: list[Value]) -> str:
     """custom<DynamicIndexList>: `[0, %i, 2]`."""
     if not isinstance(static, DenseArrayAttr):
         return "[" + p.values(dynamic) + "]"
