@@ -7,7 +7,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, item_end, item_start
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
+from gpu_lsp.parser.format_reader import FormatState, custom_reader, infers_types
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
 ASYNC_TOKEN = T.DialectType("async", "token")
@@ -66,3 +66,14 @@ def _await_result_type(c: Cursor, st: OpState, fs: FormatState, args: tuple[Dire
 def _func(c: Cursor, st: OpState) -> None:
     read_function_like(c, st)
 
+
+@infers_types("async.runtime.load")
+def _load_result(st: OpState, fs: FormatState) -> None:
+    """The payload type of the `!async.value` storage (TypesMatchWith storage -> result)."""
+    fs.types["result"] = [unwrapped(fs.types.get("storage", [T.UNKNOWN])[0])]
+
+
+@infers_types("async.runtime.store")
+def _store_value(st: OpState, fs: FormatState) -> None:
+    """The stored value has the payload type of the `!async.value` storage."""
+    fs.types["value"] = [unwrapped(fs.types.get("storage", [T.UNKNOWN])[0])]

@@ -16,7 +16,7 @@ from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format, variables
 from gpu_lsp.ir.opdefs.model import VARIADIC, OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
-from gpu_lsp.ir.opdefs.typing import dense_array_element, integer_attr_type
+from gpu_lsp.ir.opdefs.typing import dense_array_element, integer_attr_type, stripped_type
 
 
 class OpPrinter(Protocol):
@@ -166,7 +166,7 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
             _variable(ctx, d.name)
         elif isinstance(d, TypeOf):
             ctx.space()
-            p.write(p.types(v.type for v in ctx.values(d.name)))
+            p.write(_types_text(ctx, d.name))
         elif isinstance(d, FunctionalType):
             ctx.space()
             inputs = [v.type for v in ctx.values(d.inputs)]
@@ -187,6 +187,18 @@ def _segment_attrs(definition: OpDef) -> set[str]:
 
 
 _SEGMENT_ATTR = re.compile(r',\s*"(\w+)"\s*\Z')
+
+
+def _types_text(ctx: FormatContext, name: str) -> str:
+    """`type($x)`: the types, a type of a class the format strips as its parameters alone (`<f32>`)."""
+    values = ctx.values(name)
+    declared = ctx.definition.operand(name) or ctx.definition.result(name)
+    stripped = stripped_type(declared.constraint) if declared is not None else None
+    if stripped is not None and len(values) == 1:
+        ty = values[0].type
+        if isinstance(ty, T.DialectType) and (ty.dialect, ty.name) == stripped and ty.body:
+            return f"<{ty.body}>"
+    return ctx.p.types(v.type for v in values)
 
 
 def _at_default(ctx: FormatContext) -> set[str]:

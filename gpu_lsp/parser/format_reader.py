@@ -13,7 +13,7 @@ from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
-from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, transform_type
+from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
 from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.structure import RawRegion
 
@@ -324,7 +324,16 @@ def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
 
 
 def _type_of(c: Cursor, fs: FormatState, name: str) -> None:
-    if _arg(fs.op, name) is not None and _arg(fs.op, name).kind == SINGLE:  # type: ignore[union-attr]
+    arg = _arg(fs.op, name)
+    stripped = stripped_type(arg.constraint) if arg is not None else None
+    if stripped is not None and c.is_punct("<"):
+        # `<f32>`: the type's parameters alone (parseCustomTypeWithFallback also takes `!async.value<f32>`).
+        c.punct("<")
+        body = c.type()
+        c.punct(">")
+        fs.types[name] = [T.DialectType(stripped[0], stripped[1], str(body))]
+        return
+    if arg is not None and arg.kind == SINGLE:
         fs.types[name] = [c.type()]
         return
     if _arg(fs.op, name) is not None and _arg(fs.op, name).kind == OPTIONAL and not fs.operands.get(name, [None]):  # type: ignore[union-attr]

@@ -159,8 +159,19 @@ OPS = (
         ins="Async_AnyAsyncType:$operand, Async_CoroHandleType:$handle",
         format="$operand `,` $handle attr-dict `:` type($operand)",
     ),
-    declare("async.runtime.store", "An async runtime operation whose format prints its storage type stripped (`<f32>`), read loosely."),
-    declare("async.runtime.load", "An async runtime operation whose format prints its storage type stripped (`<f32>`), read loosely."),
+    declare(
+        "async.runtime.store",
+        "Stores a value into an async.value's storage.",
+        ins="AnyType:$value, Async_ValueType:$storage",
+        format="$value `,` $storage attr-dict `:` type($storage)",
+    ),
+    declare(
+        "async.runtime.load",
+        "Loads the value from an async.value's storage.",
+        ins="Async_ValueType:$storage",
+        outs="AnyType:$result",
+        format="$storage attr-dict `:` type($storage)",
+    ),
     declare(
         "async.runtime.add_to_group",
         "Adds a token or value to a group; returns its rank.",

@@ -44,6 +44,16 @@ def integer_attr_type(constraint: str) -> T.Type | None:
     return _INTEGER_ATTRS.get(constraint)
 
 
+# ODS type constraints that are one dialect type class: a format writes such a type stripped of
+# its `!dialect.name` (`<f32>` for `!async.value<f32>`, printStrippedAttrOrType).
+_STRIPPED: dict[str, tuple[str, str]] = {"Async_ValueType": ("async", "value")}
+
+
+def stripped_type(constraint: str) -> tuple[str, str] | None:
+    """The (dialect, name) of the type class a format writes stripped, else None."""
+    return _STRIPPED.get(constraint)
+
+
 def buildable_type(constraint: str) -> T.Type | None:
     """The one type `constraint` allows (`Index` -> index), else None."""
     return _BUILDABLE.get(constraint)
