@@ -44,6 +44,7 @@ OPS = (
             "$defaultOperands, type($defaultOperands), $case_values, $caseDestinations, $caseOperands, "
             "type($caseOperands)) `]` attr-dict"
         ),
+        syntax='cf.switch %flag : i32, [ default: ^bb1, 42: ^bb2(%a : T) ]',
     ),
     declare(
         "cf.assert",

@@ -59,6 +59,7 @@ OPS = (
         ins="Variadic<AnyType>:$operands",
         regions="VariadicRegion<SizedRegion<1>>:$reductions",
         format="(`(` $operands^ `:` type($operands) `)`)? $reductions attr-dict",
+        syntax='scf.reduce(%a, %b : T, U) { ^bb0(%l: T, %r: T): ... scf.reduce.return %x : T }, { ... }',
     ),
     declare(
         "scf.reduce.return",
@@ -107,5 +108,6 @@ OPS = (
             "$arg attr-dict (`->` type($results)^)? custom<SwitchCases>($cases, $caseRegions) `\\n` "
             "`` `default` $defaultRegion"
         ),
+        syntax='%r = scf.index_switch %i [-> T] case 2 { ... } default { ... }',
     ),
 )

@@ -107,6 +107,7 @@ OPS = (
         outs="AnyType:$dest",
         types=("TypesMatchWith<dest, acc>",),
         format="$kind `,` $vector (`,` $acc^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($vector) `into` type($dest)",
+        syntax='%r = vector.reduction <add>, %v [, %acc] [fastmath<fast>] : vector<16xf32> into f32',
     ),
     declare(
         "vector.multi_reduction",
@@ -116,6 +117,7 @@ OPS = (
         outs="AnyType:$dest",
         types=("AllTypesMatch<dest, acc>",),
         format="$kind `,` $source `,` $acc attr-dict $reduction_dims `:` type($source) `to` type($dest)",
+        syntax='%r = vector.multi_reduction <add>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>',
     ),
     declare(
         "vector.scan",
@@ -125,6 +127,7 @@ OPS = (
         outs="AnyVectorOfNonZeroRank:$dest, AnyVectorOfAnyRank:$accumulated_value",
         types=("AllTypesMatch<source, dest>", "AllTypesMatch<initial_value, accumulated_value>"),
         format="$kind `,` $source `,` $initial_value attr-dict `:` type($source) `,` type($initial_value)",
+        syntax='%r, %acc = vector.scan <add>, %v, %init {reduction_dim = 1 : i64, inclusive = true} : vector<4x8xf32>, vector<4xf32>',
     ),
     declare(
         "vector.contract",
@@ -298,6 +301,7 @@ OPS = (
         ins="AnyFixedVectorOfAnyRank:$v1, AnyFixedVectorOfAnyRank:$v2, DenseI64ArrayAttr:$mask",
         outs="AnyVectorOfNonZeroRank:$vector",
         format="operands $mask attr-dict `:` type(operands)",
+        syntax='%r = vector.shuffle %a, %b [0, 3] : vector<2xf32>, vector<2xf32>',
     ),
     declare(
         "vector.interleave",
