@@ -10,6 +10,8 @@ from support import oracle
 
 from gpu_lsp.cli import gpu_opt
 from gpu_lsp.ir.opdefs import OPS
+from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.printers import print_module
 from gpu_lsp.parser.api import parse
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
@@ -79,3 +81,14 @@ def test_every_op_declared_with_a_format_is_in_a_fixture() -> None:
         written.update(op.name for op in chunk.module.walk())
     missing = sorted(name for name, op in OPS.items() if op.format is not None and name not in written)
     assert missing == []
+
+
+def test_space_literal_is_no_punctuation(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ODS's genSpacePrinter (mlir-tblgen OpFormatGen.cpp): ` ` writes a space and is no punctuation,
+    # so the variable after it gets its own space too; `` is punctuation and writes nothing.
+    monkeypatch.setitem(OPS, "test.spaced", declare("test.spaced", ins="AnyType:$a, AnyType:$b", format="$a ` ` $b `` ` ` `:` type($a) attr-dict"))
+    chunk = parse("func.func @f(%x: i32) {\n  test.spaced %x %x : i32\n  return\n}\n").chunks[0]
+    assert chunk.diagnostics == []
+    spaced = next(op for op in chunk.module.walk() if op.name == "test.spaced")
+    spaced.span = None
+    assert "test.spaced %arg0  %arg0 : i32\n" in print_module(chunk.module)

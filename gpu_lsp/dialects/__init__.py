@@ -15,9 +15,8 @@ from gpu_lsp.dialects import (
     nvvm,
     scf,
     spirv,
-    tensor,
     transform,
     vector,
 )
 
-READER_MODULES = (affine, amdgpu, arith, async_, bufferization, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, tensor, transform, vector)
+READER_MODULES = (affine, amdgpu, arith, async_, bufferization, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, transform, vector)

@@ -7,8 +7,8 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
+from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, item_end, item_start
+from gpu_lsp.parser.format_reader import FormatState, custom_reader, infers_types
 from gpu_lsp.parser.types import TypeSyntaxError, parse_type
 
 ASYNC_TOKEN = T.DialectType("async", "token")
@@ -41,7 +41,7 @@ def _execute(c: Cursor, st: OpState) -> None:
             tok = sub.def_value()
             ref.type = sub.colon_type()
             operands.append(ref)
-            args.append(ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, unwrapped(ref.type)))
+            args.append(ArgDef(tok.value[1:], item_start(tok), item_end(tok), unwrapped(ref.type)))
             if sub.at_end:
                 break
             sub.punct(",")
@@ -66,3 +66,15 @@ def _await_result_type(c: Cursor, st: OpState, fs: FormatState, args: tuple[Dire
 @reader("async.func")
 def _func(c: Cursor, st: OpState) -> None:
     read_function_like(c, st)
+
+
+@infers_types("async.runtime.load")
+def _load_result(st: OpState, fs: FormatState) -> None:
+    """The payload type of the `!async.value` storage (TypesMatchWith storage -> result)."""
+    fs.types["result"] = [unwrapped(fs.types.get("storage", [T.UNKNOWN])[0])]
+
+
+@infers_types("async.runtime.store")
+def _store_value(st: OpState, fs: FormatState) -> None:
+    """The stored value has the payload type of the `!async.value` storage."""
+    fs.types["value"] = [unwrapped(fs.types.get("storage", [T.UNKNOWN])[0])]

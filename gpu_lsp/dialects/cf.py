@@ -1,11 +1,13 @@
-"""The cf dialect's hand-written reader (cf.switch's case list) and the branch weights llvm.cond_br shares."""
+"""The cf dialect's custom directive (cf.switch's case list) and the branch weights llvm.cond_br shares."""
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import successor
-from gpu_lsp.ir.op_facts import writable_facts
-from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr
+from gpu_lsp.ir.opdefs.cf_ops import case_values_attr
+from gpu_lsp.ir.opdefs.format import Directive, Var
+from gpu_lsp.parser.cursor import Cursor, OpState, Ref
+from gpu_lsp.parser.format_reader import FormatState, custom_reader
 
 
 def read_weights(c: Cursor, st: OpState) -> None:
@@ -16,21 +18,44 @@ def read_weights(c: Cursor, st: OpState) -> None:
         sub.done()
 
 
-@reader("cf.switch")
-def _switch(c: Cursor, st: OpState) -> None:
-    flag = c.operand()
-    flag.type = c.colon_type()
-    st.refs.append(flag)
-    c.punct(",")
-    sub = c.group("[")
-    sub.keyword("default")
-    sub.punct(":")
-    successor(sub, st)
-    values = []
-    while sub.optional_punct(","):
-        values.append(sub.integer())
-        sub.punct(":")
-        successor(sub, st)
+def _successor_operands(c: Cursor) -> list[Ref]:
+    """`(%a, %b : T, U)` after a successor, or nothing."""
+    if not c.is_group("("):
+        return []
+    sub = c.group("(")
+    refs = sub.operand_list()
+    types = sub.colon_type_list()
+    if len(types) != len(refs):
+        sub.fail(f"expected {len(refs)} types")
+    for ref, ty in zip(refs, types):
+        ref.type = ty
     sub.done()
-    writable_facts(st).case_values = tuple(values)
-    c.optional_attr_dict(st)
+    return refs
+
+
+@custom_reader("SwitchOpCases")
+def _switch_op_cases(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """`default: ^bb(%a : T), 42: ^bb2, ...`: the default and each case's successor and operands."""
+    names = [d.name for d in args if isinstance(d, Var)]
+    default, default_operands, values_name, destinations, case_operands = names
+    flag = fs.types.get("flag", [T.UNKNOWN])[0]
+    c.keyword("default")
+    c.punct(":")
+    fs.successors[default] = [c.block_ref()]
+    fs.operands[default_operands] = _successor_operands(c)
+    values: list[int] = []
+    sizes: list[int] = []
+    fs.successors[destinations] = []
+    fs.operands[case_operands] = []
+    while c.optional_punct(","):
+        values.append(c.integer())
+        c.punct(":")
+        fs.successors[destinations].append(c.block_ref())
+        refs = _successor_operands(c)
+        fs.operands[case_operands].extend(refs)
+        sizes.append(len(refs))
+    for name in (default_operands, case_operands):
+        fs.types[name] = [ref.type for ref in fs.operands[name] if ref.type is not None]
+    if values:
+        st.properties[values_name] = case_values_attr(values, flag)
+    st.properties["case_operand_segments"] = DenseArrayAttr(T.I32, tuple(sizes))

@@ -353,21 +353,6 @@ def unary_same_type(c: Cursor, st: OpState, modifiers=None) -> T.Type:
     return ref.type
 
 
-def mixed_list(c: Cursor, opener: str = "[") -> list[Ref]:
-    """`[%a, 4, %b]` (offsets, sizes, strides): the SSA index operands among constants."""
-    sub = c.group(opener)
-    refs: list[Ref] = []
-    while not sub.at_end:
-        if sub.is_operand():
-            refs.append(sub.operand(T.INDEX))
-        else:
-            sub.integer()
-        if sub.at_end:
-            break
-        sub.punct(",")
-    return refs
-
-
 DYNAMIC_INDEX = -(2**63)  # ShapedType::kDynamic in static_* arrays
 
 

@@ -8,7 +8,7 @@ from gpu_lsp.ir.attributes import OpaqueAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.parser.cursor import Cursor, OpState
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
+from gpu_lsp.parser.format_reader import FormatState, custom_reader, infers_types
 
 
 @custom_reader("GlobalMemrefOpTypeAndInitialValue")
@@ -63,3 +63,9 @@ def _prefetch(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     m.type = c.colon_type()
     st.refs.extend([m] + idx)
+
+
+@infers_types("memref.distinct_objects")
+def _distinct_objects_results(st: OpState, fs: FormatState) -> None:
+    """Each result has the type of its operand."""
+    fs.types["results"] = list(fs.types.get("operands", []))

@@ -6,7 +6,9 @@ from gpu_lsp.dialects.common import assignment_list, bind_types, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
+from gpu_lsp.ir.opdefs.format import Directive, Var
+from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref, item_end, item_start
+from gpu_lsp.parser.format_reader import FormatState, custom_reader
 
 DYNAMIC = -(2**63)  # ShapedType::kDynamic in static index arrays
 
@@ -42,7 +44,7 @@ def _for(c: Cursor, st: OpState) -> None:
         iv_type = c.type()
     lb.type = ub.type = step.type = iv_type
     st.refs.extend([lb, ub, step] + inits)
-    st.add_region(c.region(), [ArgDef(iv.value[1:], iv.start_pos, iv.end_pos, iv_type)] + args)
+    st.add_region(c.region(), [ArgDef(iv.value[1:], item_start(iv), item_end(iv), iv_type)] + args)
     c.optional_attr_dict(st)
 
 
@@ -105,26 +107,6 @@ def _parallel(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
     n = len(ivs)
     st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (n, n, n, len(inits)))
-
-
-@reader("scf.reduce")
-def _reduce(c: Cursor, st: OpState) -> None:
-    if c.is_group("("):
-        sub = c.group("(")
-        refs = sub.operand_list()
-        if refs:
-            tys = sub.colon_type_list()
-            if len(tys) != len(refs):
-                sub.fail(f"expected {len(refs)} types")
-            for r, t in zip(refs, tys):
-                r.type = t
-        sub.done()
-        st.refs.extend(refs)
-    while c.is_region():
-        st.add_region(c.region())
-        if not c.optional_punct(","):
-            break
-    c.optional_attr_dict(st)
 
 
 def _mixed_bounds(c: Cursor, count: int | None) -> tuple[list[Ref], list[int]]:
@@ -199,19 +181,13 @@ def _execute_region(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@reader("scf.index_switch")
-def _index_switch(c: Cursor, st: OpState) -> None:
-    st.refs.append(c.operand(T.INDEX))
-    c.optional_attr_dict(st)
-    st.result_types.extend(_arrow_types(c))
-    cases: list[int] = []
-    regions = []
+@custom_reader("SwitchCases")
+def _switch_cases(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
+    """`case 2 {...} case 5 {...}`: each case value and its region."""
+    cases_name, regions_name = (d.name for d in args if isinstance(d, Var))
+    values: list[int] = []
+    regions = fs.regions.setdefault(regions_name, [])
     while c.optional_keyword("case"):
-        cases.append(c.integer())
+        values.append(c.integer())
         regions.append(c.region())
-    c.keyword("default")
-    st.add_region(c.region())
-    for raw in regions:
-        st.add_region(raw)
-    st.properties["cases"] = DenseArrayAttr(T.I64, tuple(cases))
-
+    st.properties[cases_name] = DenseArrayAttr(T.I64, tuple(values))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.arith import read_modifiers
 from gpu_lsp.dialects.common import element_type
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DialectAttr, StringAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState, Ref
+from gpu_lsp.parser.format_reader import FormatState, infers_types
 
 DYNAMIC = -(2**63)
 
@@ -27,43 +27,6 @@ def index_list(c: Cursor, opener: str = "[") -> tuple[list[Ref], list[int]]:
             break
         sub.punct(",")
     return refs, static
-
-
-def _kind(c: Cursor, st: OpState) -> None:
-    """`<add>` combining kind."""
-    c.punct("<")
-    st.properties["kind"] = DialectAttr("vector", "kind", c.any_keyword().value)
-    c.punct(">")
-
-
-@reader("vector.scalable.extract")
-def _scalable_extract(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    sub = c.group("[")
-    sub.integer()
-    sub.done()
-    c.optional_attr_dict(st)
-    result = c.colon_type()
-    c.keyword("from")
-    src.type = c.type()
-    st.refs.append(src)
-    st.result_types.append(result)
-
-
-@reader("vector.scalable.insert")
-def _scalable_insert(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.punct(",")
-    dest = c.operand()
-    sub = c.group("[")
-    sub.integer()
-    sub.done()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("into")
-    dest.type = c.type()
-    st.refs.extend([src, dest])
-    st.result_types.append(dest.type)
 
 
 def _base_indices(c: Cursor) -> tuple[Ref, list[Ref]]:
@@ -107,57 +70,6 @@ def _transfer_write(c: Cursor, st: OpState) -> None:
         st.result_types.append(base.type)
 
 
-@reader("vector.reduction")
-def _reduction(c: Cursor, st: OpState) -> None:
-    _kind(c, st)
-    c.punct(",")
-    src = c.operand()
-    acc = None
-    if c.optional_punct(","):
-        acc = c.operand()
-    read_modifiers(c, st)
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("into")
-    result = c.type()
-    if acc is not None:
-        acc.type = result
-    st.refs.extend([src] + ([acc] if acc is not None else []))
-    st.result_types.append(result)
-
-
-@reader("vector.multi_reduction")
-def _multi_reduction(c: Cursor, st: OpState) -> None:
-    _kind(c, st)
-    c.punct(",")
-    src = c.operand()
-    c.punct(",")
-    acc = c.operand()
-    st.properties["reduction_dims"] = c.attr()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.keyword("to")
-    result = c.type()
-    acc.type = result
-    st.refs.extend([src, acc])
-    st.result_types.append(result)
-
-
-@reader("vector.scan")
-def _scan(c: Cursor, st: OpState) -> None:
-    _kind(c, st)
-    c.punct(",")
-    src = c.operand()
-    c.punct(",")
-    init = c.operand()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.punct(",")
-    init.type = c.type()
-    st.refs.extend([src, init])
-    st.result_types.extend([src.type, init.type])
-
-
 @reader("vector.contract")
 def _contract(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
@@ -174,19 +86,6 @@ def _contract(c: Cursor, st: OpState) -> None:
     acc.type = result
     st.refs.extend(refs)
     st.result_types.append(result)
-
-
-@reader("vector.to_elements")
-def _to_elements(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    st.refs.append(src)
-    count = 1
-    if isinstance(src.type, T.VectorType):
-        for d in src.type.shape:
-            count *= d
-    st.result_types.extend([element_type(src.type)] * count)
 
 
 @reader("vector.print")
@@ -224,38 +123,6 @@ def _mask(c: Cursor, st: OpState) -> None:
         st.refs.append(passthru)
 
 
-@reader("vector.gather")
-def _gather(c: Cursor, st: OpState) -> None:
-    _indexed_vector_access(c, st)
-    c.keyword("into")
-    st.result_types.append(c.type())
-
-
-def _indexed_vector_access(c: Cursor, st: OpState) -> None:
-    """`%base[%i][%idxs], %mask, %v attr-dict : B, I, M, V`, shared by gather and scatter."""
-    base, idx = _base_indices(c)
-    sub = c.group("[")
-    vec = sub.operand()
-    sub.done()
-    c.punct(",")
-    mask = c.operand()
-    c.punct(",")
-    value = c.operand()
-    c.optional_attr_dict(st)
-    base.type = c.colon_type()
-    for ref in (vec, mask, value):
-        c.punct(",")
-        ref.type = c.type()
-    st.refs.extend([base] + idx + [vec, mask, value])
-
-
-@reader("vector.scatter")
-def _scatter(c: Cursor, st: OpState) -> None:
-    _indexed_vector_access(c, st)
-    if c.optional_punct("->"):
-        st.result_types.append(c.type())
-
-
 @reader("vector.outerproduct")
 def _outerproduct(c: Cursor, st: OpState) -> None:
     refs = c.operand_list()
@@ -278,32 +145,22 @@ def _outerproduct(c: Cursor, st: OpState) -> None:
     st.result_types.append(result)
 
 
-@reader("vector.shuffle")
-def _shuffle(c: Cursor, st: OpState) -> None:
-    a = c.operand()
-    c.punct(",")
-    b = c.operand()
-    mask = c.attr()
-    c.optional_attr_dict(st)
-    a.type = c.colon_type()
-    c.punct(",")
-    b.type = c.type()
-    count = len(getattr(mask, "elements", ()))
-    if isinstance(a.type, T.VectorType) and a.type.shape:
-        result: T.Type = T.VectorType((count,) + a.type.shape[1:], a.type.element)
-    else:
-        result = T.VectorType((count,), element_type(a.type))
-    st.refs.extend([a, b])
-    st.result_types.append(result)
+@infers_types("vector.shuffle")
+def _shuffle_result(st: OpState, fs: FormatState) -> None:
+    """The mask's length, then v1's trailing dimensions (a 0-D v1 gives a 1-D result)."""
+    v1 = fs.types.get("v1", [T.UNKNOWN])[0]
+    mask = st.properties.get("mask")
+    count = len(mask.values) if isinstance(mask, DenseArrayAttr) else 0
+    trailing = v1.shape[1:] if isinstance(v1, T.VectorType) else ()
+    fs.types["vector"] = [T.VectorType((count, *trailing), element_type(v1))]
 
 
-@reader("vector.deinterleave")
-def _deinterleave(c: Cursor, st: OpState) -> None:
-    src = c.operand()
-    c.optional_attr_dict(st)
-    src.type = c.colon_type()
-    c.punct("->")
-    ty = c.type()
-    st.refs.append(src)
-    st.result_types.extend([ty, ty])
-
+@infers_types("vector.to_elements")
+def _to_elements_results(st: OpState, fs: FormatState) -> None:
+    """One scalar of the element type per element of the source vector."""
+    source = fs.types.get("source", [T.UNKNOWN])[0]
+    count = 1
+    if isinstance(source, T.VectorType):
+        for d in source.shape:
+            count *= d
+    fs.types["elements"] = [element_type(source)] * count

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -13,7 +14,7 @@ from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format, variables
-from gpu_lsp.ir.opdefs.model import OpDef
+from gpu_lsp.ir.opdefs.model import VARIADIC, OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
 from gpu_lsp.ir.opdefs.typing import dense_array_element, integer_attr_type, stripped_type
 
@@ -22,8 +23,11 @@ class OpPrinter(Protocol):
     """What printing by a format needs of `gpu_lsp.ir.printer.OpPrinter` (which imports this module)."""
 
     fmt: Any
+    indent: int
 
     def write(self, text: str) -> None: ...
+
+    def value(self, value: Value) -> str: ...
 
     def values(self, values: Iterable[Value]) -> str: ...
 
@@ -35,9 +39,11 @@ class OpPrinter(Protocol):
 
     def attr_dict(self, op: Operation, elided: Iterable[str] = (), keyword: bool = False) -> None: ...
 
-    def region(self, region: Region) -> None: ...
+    def region(self, region: Region, entry_args: bool = True, terminators: bool = True) -> None: ...
 
     def block_name(self, block: Block) -> str: ...
+
+    def successor(self, block: Block, operands: list[Value]) -> str: ...
 
     def symbol(self, name: str) -> str: ...
 
@@ -61,6 +67,18 @@ class FormatContext:
             self.p.write(" ")
         self.should_emit_space = True
         self.last_was_punctuation = False
+
+    def regions(self, name: str) -> list[Region] | None:
+        """The op's regions declared as `name` (several for a VariadicRegion), None when no region has that name."""
+        declared = self.definition.regions or ()
+        index = next((k for k, r in enumerate(declared) if r.name == name), None)
+        if index is None:
+            return None
+        extra = len(self.op.regions) - len(declared)
+        variadic = next((k for k, r in enumerate(declared) if r.kind == VARIADIC), None)
+        start = index if variadic is None or index <= variadic else index + extra
+        count = extra + 1 if index == variadic else 1
+        return list(self.op.regions[start : start + count])
 
     def values(self, name: str) -> list[Value]:
         if name in self.operands or name in self.results:
@@ -111,11 +129,16 @@ def _should_emit_space_before(text: str, last_was_punctuation: bool) -> bool:
 
 
 def _literal(ctx: FormatContext, text: str) -> None:
-    if text in ("", " ", "\\n"):
+    if text == "\\n":
+        # printNewline(): a line break at the op's indentation; the spacing state is unchanged.
+        ctx.p.write("\n" + " " * ctx.p.indent)
+        return
+    if text in ("", " "):
+        # ODS's genSpacePrinter: ` ` writes a space and is no punctuation, `` is.
         if text == " ":
             ctx.p.write(" ")
         ctx.should_emit_space = False
-        ctx.last_was_punctuation = True
+        ctx.last_was_punctuation = text == ""
         return
     if ctx.should_emit_space and _should_emit_space_before(text, ctx.last_was_punctuation):
         ctx.p.write(" ")
@@ -131,7 +154,7 @@ def _print(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
         if isinstance(d, Literal):
             _literal(ctx, d.text)
         elif isinstance(d, AttrDict):
-            elided = set(variables(directives_of(definition))) | {"operandSegmentSizes"} | _at_default(ctx)
+            elided = set(variables(directives_of(definition))) | {"operandSegmentSizes"} | _at_default(ctx) | _segment_attrs(definition)
             p.attr_dict(ctx.op, elided, keyword=d.keyword)
             ctx.last_was_punctuation = False
         elif isinstance(d, OptionalGroup):
@@ -169,6 +192,19 @@ def _types_text(ctx: FormatContext, d: TypeOf) -> str:
     return ", ".join(text[len(prefix) - 1 :] if text.startswith(prefix) else text for text in texts)
 
 
+def _segment_attrs(definition: OpDef) -> set[str]:
+    """The attributes holding a VariadicOfVariadic's group sizes (`case_operand_segments`): ODS leaves them out."""
+    out: set[str] = set()
+    for arg in definition.operands or ():
+        found = _SEGMENT_ATTR.search(arg.constraint)
+        if found is not None:
+            out.add(found[1])
+    return out
+
+
+_SEGMENT_ATTR = re.compile(r',\s*"(\w+)"\s*\Z')
+
+
 def _at_default(ctx: FormatContext) -> set[str]:
     """Declared attributes holding their default value, which the attr-dict leaves out (as ODS does)."""
     out: set[str] = set()
@@ -199,9 +235,9 @@ def _present(ctx: FormatContext, anchor: str | None) -> bool:
     definition = ctx.definition
     if definition.operand(anchor) is not None or definition.result(anchor) is not None:
         return bool(ctx.values(anchor))
-    region_index = next((k for k, r in enumerate(definition.regions or ()) if r.name == anchor), None)
-    if region_index is not None:
-        return region_index < len(ctx.op.regions) and bool(ctx.op.regions[region_index].blocks)
+    regions = ctx.regions(anchor)
+    if regions is not None:
+        return any(r.blocks for r in regions)
     attr = ctx.op.get_attr(anchor)
     declared = definition.attribute(anchor)
     if attr is not None and declared is not None and declared.default is not None:
@@ -216,10 +252,13 @@ def _variable(ctx: FormatContext, name: str) -> None:
         ctx.space()
         p.write(p.values(ctx.values(name)))
         return
-    region_index = next((k for k, r in enumerate(definition.regions or ()) if r.name == name), None)
-    if region_index is not None:
+    regions = ctx.regions(name)
+    if regions is not None:
         ctx.space()
-        p.region(ctx.op.regions[region_index])
+        for k, region in enumerate(regions):
+            if k:
+                p.write(", ")
+            p.region(region, terminators=_prints_terminator(definition, region))
         return
     successor_index = next((k for k, s in enumerate(definition.successors or ()) if s.name == name), None)
     if successor_index is not None:
@@ -232,6 +271,14 @@ def _variable(ctx: FormatContext, name: str) -> None:
         return
     ctx.space()
     p.write(_attribute_text(p, declared.constraint, attr))
+
+
+def _prints_terminator(definition: OpDef, region: Region) -> bool:
+    """ODS prints an implicit terminator only when it carries something: attributes, operands or results."""
+    if definition.implicit_terminator is None or not region.blocks or not region.blocks[0].operations:
+        return True
+    last = region.blocks[0].operations[-1]
+    return last.name != definition.implicit_terminator or bool(last.attributes or last.properties or last.operands or last.results)
 
 
 def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:

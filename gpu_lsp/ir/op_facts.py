@@ -19,7 +19,7 @@ class OpFacts:
     derives from the region or stores in a form the printers cannot read back.
     """
 
-    __slots__ = ("implicit", "unnamed_async", "attributions", "segments", "case_values", "successor_operands", "keywords")
+    __slots__ = ("implicit", "unnamed_async", "attributions", "segments", "successor_operands", "keywords")
 
     def __init__(self) -> None:
         # The parser made this op (the `builtin.module` around top-level ops): it has no text of its own.
@@ -31,8 +31,6 @@ class OpFacts:
         self.attributions: tuple[int, int] | None = None
         # async.execute: (dependencies, operands); upstream's `operandSegmentSizes`.
         self.segments: tuple[int, int] | None = None
-        # cf.switch: the case values in written order (upstream's `case_values` dense attribute).
-        self.case_values: tuple[int, ...] = ()
         # The number of operands each successor takes, in successor order (upstream's segment sizes).
         self.successor_operands: tuple[int, ...] = ()
         # llvm.func / llvm.mlir.global: the linkage and other leading keywords as written.

@@ -891,7 +891,8 @@ class OpPrinter:
             self.dialects.append(default_dialect(parent) if parent is not None else "")
             preds = _predecessors(region) if len(blocks) > 1 else None
             entry = blocks[0]
-            header = (empty_block and not entry.operations) or (entry_args and bool(entry.arguments))
+            # An empty block gets its label, unless the implicit terminator is printed into it.
+            header = (empty_block and not entry.operations and implicit is None) or (entry_args and bool(entry.arguments))
             self.block(entry, header, terminators, preds)
             for block in blocks[1:]:
                 self.block(block, True, True, preds)

@@ -22,9 +22,10 @@ from gpu_lsp.text import TextRange
 
 _RESULT_ENTRY = re.compile(r"%([\w$.\-]+)(?:\s*:\s*(\d+))?")
 
-# A leniency of this parser: undotted names of the ops of these dialects resolve anywhere, as
-# MLIR's std and builtin ops did before the func dialect split (upstream resolves an undotted
-# name only in the default dialect of the enclosing op, `default_dialect=` on its definition).
+# A leniency of this parser: undotted names of the ops of these dialects resolve wherever the
+# default dialect is one of them (a module or function body), as MLIR's std and builtin ops did
+# before the func dialect split. Upstream resolves an undotted name only in the default dialect
+# of the enclosing op (`default_dialect=` on its definition, none for most ops: not inherited).
 _UNPREFIXED_DIALECTS = ("builtin", "func")
 _UNPREFIXED_OPS = {n.split(".", 1)[1]: n for n in op_names() if n.split(".", 1)[0] in _UNPREFIXED_DIALECTS}
 
@@ -76,7 +77,7 @@ class Builder:
         self.diagnostics = diagnostics
         ctx.diagnostics = diagnostics  # problems the cursor finds in gpu types and attributes
         self.anchor = Anchor(0)
-        self.default_dialect = ""
+        self.default_dialect = "builtin"  # the top level's, as upstream's parser starts
 
     def error(self, code: str, message: str, start: int, end: int, severity: Severity = Severity.ERROR, related: tuple = ()) -> None:
         self.diagnostics.append(Diagnostic(code, message, TextRange(start, end), severity, related=related))
@@ -118,8 +119,10 @@ class Builder:
             name = unescape(written[1:-1])
         elif "." not in written and self.default_dialect and lookup(f"{self.default_dialect}.{written}") is not None:
             name = f"{self.default_dialect}.{written}"
-        else:
+        elif self.default_dialect in _UNPREFIXED_DIALECTS:
             name = _UNPREFIXED_OPS.get(written, written)
+        else:
+            name = written
         results = self._result_names(raw.results) if raw.results is not None else ()
         num_named = sum(entry[1] for entry in results) if results else 0
         spec = lookup(name)
@@ -187,7 +190,7 @@ class Builder:
             units = name == "builtin.module"
             outer_dialect, outer_region_dialect = self.default_dialect, self.ctx.region_dialect
             own_dialect = spec.default_dialect if spec is not None else None
-            self.default_dialect = own_dialect or outer_dialect
+            self.default_dialect = own_dialect or ""
             self.ctx.region_dialect = own_dialect or ""
             needs_block = spec is not None and not opaque and (spec.has("no_terminator") or spec.has("single_block"))
             for index, (raw_region, args) in enumerate(state.regions):

@@ -15,7 +15,7 @@ from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
-from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, OpState, Ref, group_tokens, item_end, item_start
+from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, FormatError, OpState, Ref, group_tokens, item_end, item_start
 from gpu_lsp.parser.lexer import tokenize
 from gpu_lsp.parser.structure import RawRegion
 
@@ -31,6 +31,10 @@ class FormatState:
         self.types: dict[str, list[T.Type]] = {}
         self.regions: dict[str, list[RawRegion | None]] = {}
         self.successors: dict[str, list[BlockRef]] = {}
+        # Operand groups as written (name -> (count, where the group starts)) and how many
+        # types a type directive gave each: upstream's resolveOperands compares the two.
+        self.operand_groups: dict[str, tuple[int, int]] = {}
+        self.type_counts: dict[str, int] = {}
 
 
 # `custom<Name>(...)` hooks: fn(cursor, op state, format state, the directive's arguments).
@@ -45,6 +49,24 @@ def custom_reader(name: str) -> Callable[[CustomReader], CustomReader]:
         if name in CUSTOM_READERS:
             raise ValueError(f"custom<{name}> registered twice")
         CUSTOM_READERS[name] = fn
+        return fn
+
+    return wrap
+
+
+# Types an op infers where its format writes none (upstream's InferTypeOpInterface, or a
+# TypesMatchWith whose transform needs the type parser): fn(op state, format state) fills `fs.types`.
+TypeInference = Callable[[OpState, FormatState], None]
+TYPE_INFERENCE: dict[str, TypeInference] = {}
+
+
+def infers_types(name: str) -> Callable[[TypeInference], TypeInference]:
+    """Register how `name` infers the types its format leaves out; an op registered twice is a programming error."""
+
+    def wrap(fn: TypeInference) -> TypeInference:
+        if name in TYPE_INFERENCE:
+            raise ValueError(f"type inference of {name} registered twice")
+        TYPE_INFERENCE[name] = fn
         return fn
 
     return wrap
@@ -222,21 +244,35 @@ def _variable(c: Cursor, st: OpState, fs: FormatState, name: str) -> None:
     operand = op.operand(name)
     if operand is not None:
         if operand.kind == VARIADIC:
+            start = c.here()[0]
             fs.operands[name] = c.operand_list()
+            fs.operand_groups[name] = (len(fs.operands[name]), start)
         elif operand.kind == OPTIONAL:
+            start = c.here()[0]
             ref = c.optional_operand()
             fs.operands[name] = [ref] if ref is not None else []
+            fs.operand_groups[name] = (len(fs.operands[name]), start)
         else:
             fs.operands[name] = [c.operand()]
         return
     if name == "operands":
+        start = c.here()[0]
         refs = c.operand_list()
+        fs.operand_groups[name] = (len(refs), start)
         for arg, ref in zip(op.operands or (), refs):
             fs.operands[arg.name] = [ref]
         return
     region = _region(op, name)
     if region is not None:
-        fs.regions.setdefault(name, []).append(c.region())
+        found = fs.regions.setdefault(name, [])
+        if region.kind != VARIADIC:
+            found.append(c.region())
+            return
+        # VariadicRegion: `{...}, {...}`, possibly none.
+        while c.is_region():
+            found.append(c.region())
+            if not c.optional_punct(","):
+                break
         return
     successor = next((s for s in op.successors or () if s.name == name), None)
     if successor is not None:
@@ -342,6 +378,7 @@ def _arg(op: OpDef, name: str) -> Arg | None:
 def _set_types(fs: FormatState, name: str, types: list[T.Type]) -> None:
     """Types of one named operand/result, or of all operands/results (`operands`, `results`)."""
     declared = _arg(fs.op, name) is not None
+    fs.type_counts[name] = len(types)
     if name == "operands" and not declared:
         _spread(fs, fs.op.operands or (), types, use_counts=True)
     elif name == "results" and not declared:
@@ -366,7 +403,11 @@ def _spread(fs: FormatState, args: tuple[Arg, ...], types: list[T.Type], use_cou
 
 def _finish(st: OpState, fs: FormatState) -> None:
     op = fs.op
+    _check_type_counts(fs)
     _infer_types(fs)
+    infer = TYPE_INFERENCE.get(op.name)
+    if infer is not None:
+        infer(st, fs)
     for arg in op.operands or ():
         refs = fs.operands.get(arg.name, [])
         types = fs.types.get(arg.name, [])
@@ -388,6 +429,16 @@ def _finish(st: OpState, fs: FormatState) -> None:
     if op.successor_operands:
         writable_facts(st).successor_operands = tuple(len(fs.operands.get(name, [])) for name in op.successor_operands)
     _inherent_attributes(st, op)
+
+
+def _check_type_counts(fs: FormatState) -> None:
+    """Upstream's resolveOperands: an operand group and its type list differ in length."""
+    for name, (count, start) in fs.operand_groups.items():
+        types = fs.type_counts.get(name)
+        if types is not None and types != count:
+            raise FormatError(
+                f"number of operands and types do not match: got {count} operands and {types} types", start, start, exact=True
+            )
 
 
 def _inherent_attributes(st: OpState, op: OpDef) -> None:

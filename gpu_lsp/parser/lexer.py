@@ -235,6 +235,17 @@ def _is_dict(
     return key is None or (key.group(1) not in op_names and key.group(1) not in UNDOTTED_OP_NAMES)
 
 
+_MODULE_NAMES = ("module", "builtin.module")
+
+
+def _opens_module_body(tokens: list[Token]) -> bool:
+    """Whether a `{` here follows `module` or `module @name`: builtin.module's region, never a dictionary."""
+    k = len(tokens) - 1
+    if k >= 0 and tokens[k].type == "SYMBOL":
+        k -= 1
+    return k >= 0 and tokens[k].type == "OPNAME" and tokens[k].value in _MODULE_NAMES
+
+
 def _takes_callee_string(before: Token | None) -> bool:
     """Whether `before` is the name of an op whose syntax starts with `"callee"(...)`."""
     return before is not None and before.type == "OPNAME" and before.value in _CALLEE_STRING_OPS
@@ -338,7 +349,9 @@ def tokenize(
             expect_op = False
             ch = text[s:e]
             if ch == "{":
-                if _is_dict(text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode):
+                if not _opens_module_body(tokens) and _is_dict(
+                    text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode
+                ):
                     close, ok = scan_balanced(text, s, end)
                     if not ok:
                         error("expected '}' to close the attribute dictionary", s, e)

@@ -18,6 +18,7 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr, double_quoted
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.opdefs.cf_ops import case_values
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.symbols import symbol_name
@@ -422,7 +423,7 @@ class FunctionEmitter:
             self.emit(f"if ({self.var(vals[0])}) {self._jump(op.successors[0], tv, labels)}")
             self.emit(f"else {self._jump(op.successors[1], fv, labels)}")
         else:  # cf.switch
-            cases = [int(v) for v in op.facts.case_values]
+            cases = case_values(op)
             groups, pos = [], 1
             for n in counts:
                 groups.append(vals[pos : pos + n])

@@ -16,6 +16,7 @@ import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.opdefs.cf_ops import case_values
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.runner.dtypes import dtype_of
@@ -231,7 +232,7 @@ class Interpreter:
             return [(t, tm, tvals), (f, fm, fvals)]
         if term.name == "cf.switch":
             flag = vals[0]
-            cases = [int(v) for v in term.facts.case_values]
+            cases = case_values(term)
             groups = []
             pos = 1
             for n in counts:
@@ -335,8 +336,8 @@ def _successor_counts(term: Operation) -> list[int]:
         if term.name == "cf.cond_br" and len(values) == 3:
             return [int(values[1]), int(values[2])]
         if term.name == "cf.switch":
-            # flag, defaultOperands, caseOperands (flattened; split by successor arg counts)
-            return [len(s.arguments) for s in term.successors]
+            cases = term.get_attr("case_operand_segments")
+            return [int(values[1]), *(getattr(cases, "values", None) or [len(s.arguments) for s in term.successors[1:]])]
     return [len(s.arguments) for s in term.successors]
 
 

@@ -16,8 +16,8 @@ func.func @main() {
   %c3 = arith.constant 3 : index
   %f = arith.constant 1.5 : f32
   scf.for %i = %c0 to %c3 step %c1 {
-    call @printF32(%f) : (f32) -> ()
-    call @printNewline() : () -> ()
+    func.call @printF32(%f) : (f32) -> ()
+    func.call @printNewline() : () -> ()
   }
   return
 }

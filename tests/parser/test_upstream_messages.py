@@ -70,6 +70,20 @@ CASES = {
         "  gpu.launch blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
         "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i) {\n    gpu.terminator\n  }"
     ),
+    "more successor operands than types": _in_func("  cf.br ^bb1(%i, %i : index)\n^bb1(%x: index, %y: index):"),
+    "fewer results returned than types": "func.func @f(%a: i32) -> (i32, i32) {\n  return %a : i32, i32\n}\n",
+    "operands directive with fewer types": _in_func(
+        "  %v = arith.constant dense<1.0> : vector<2xf32>\n  %s = vector.shuffle %v, %v, %v [0] : vector<2xf32>, vector<2xf32>"
+    ),
+    "a variadic group with fewer types": _in_func("  %0:2 = memref.distinct_objects %m, %m : memref<4x4xf32>"),
+    "an unknown op in a module body read as a region": "module { foo }\n",
+    "an undotted op in an scf.for of a function (no inherited default dialect)": _in_func(
+        "  scf.for %j = %i to %i step %i {\n    return\n  }"
+    ),
+    "an unnamed async gpu.launch": _in_func(
+        "  gpu.launch async blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
+        "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
+    ),
     "gpu.launch_func with four grid sizes": _LAUNCH_FUNC.format(dims="(%c, %c, %c, %c) threads in (%c, %c, %c)"),
     "gpu.launch_func with two block sizes, `)` on the next line": _LAUNCH_FUNC.format(
         dims="(%c, %c, %c) threads in (%c, %c\n      )"

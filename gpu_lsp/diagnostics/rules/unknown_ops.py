@@ -9,11 +9,10 @@ from gpu_lsp.diagnostics.mlir_versions import OP_NAMES
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.diagnostics.registry import Phase, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at
+from gpu_lsp.ir.opdefs import lookup
 
 # Dialects whose generic form accepts op names they do not define (`allowUnknownOperations`).
 _OPEN_DIALECTS = frozenset(("llvm", "nvvm", "rocdl", "spirv"))
-# Ops whose regions resolve an op name without a dialect in a default dialect (OpAsmOpInterface).
-_DEFAULT_DIALECTS = {"builtin.module": "builtin", "func.func": "func"}
 
 
 @rule("GPU142", "unknown-op", Severity.ERROR, upstream=True, phase=Phase.PARSE)
@@ -49,10 +48,17 @@ def unknown_op(ctx: RuleContext) -> Iterator[Violation]:
             continue
         dialect, dot, rest = op.name.partition(".")
         if not dot:
+            if op.generic:
+                continue
+            # The default dialect of the enclosing op's regions (OpAsmOpInterface); most ops have none.
             parent = op.parent_op
-            default = _DEFAULT_DIALECTS.get(parent.name) if parent is not None else None
-            known = OP_NAMES.at(ctx.mlir_version, default) if default is not None else None
-            if known is not None and not op.generic and op.name not in known:
+            spec = lookup(parent.name) if parent is not None else None
+            default = spec.default_dialect if spec is not None else None
+            if not default:
+                yield Violation(f"Dialect `' not found for custom op '{op.name}'  (tried '.{op.name}' as well)", at(op))
+                continue
+            known = OP_NAMES.at(ctx.mlir_version, default)
+            if known is not None and op.name not in known:
                 yield Violation(f"custom op '{op.name}' is unknown (tried '{default}.{op.name}' as well)", at(op))
             continue
         known = OP_NAMES.at(ctx.mlir_version, dialect)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import Attribute, OpaqueAttr
+from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs.model import declare
 
 OPS = (
@@ -30,7 +33,18 @@ OPS = (
         "cf.switch",
         "Jumps to the block whose case value matches an integer flag, else to the default block.",
         traits="terminator",
-        syntax="cf.switch %flag : i32, [ default: ^bb1, 42: ^bb2(%a : T) ]",
+        ins=(
+            "AnySignlessInteger:$flag, Variadic<AnyType>:$defaultOperands, "
+            'VariadicOfVariadic<AnyType, "case_operand_segments">:$caseOperands, '
+            "OptionalAttr<AnyIntElementsAttr>:$case_values, DenseI32ArrayAttr:$case_operand_segments"
+        ),
+        successors="AnySuccessor:$defaultDestination, VariadicSuccessor<AnySuccessor>:$caseDestinations",
+        format=(
+            "$flag `:` type($flag) `,` `[` `\\n` custom<SwitchOpCases>(ref(type($flag)),$defaultDestination, "
+            "$defaultOperands, type($defaultOperands), $case_values, $caseDestinations, $caseOperands, "
+            "type($caseOperands)) `]` attr-dict"
+        ),
+        syntax='cf.switch %flag : i32, [ default: ^bb1, 42: ^bb2(%a : T) ]',
     ),
     declare(
         "cf.assert",
@@ -39,3 +53,19 @@ OPS = (
         format="$arg `,` $msg attr-dict",
     ),
 )
+
+
+def case_values_attr(values: list[int], flag: T.Type) -> Attribute:
+    """The `case_values` property: a dense vector of the flag's type (a splat when all are equal, as upstream prints)."""
+    body = str(values[0]) if len(set(values)) == 1 else "[" + ", ".join(map(str, values)) + "]"
+    return OpaqueAttr(f"dense<{body}>", "dense", T.VectorType((len(values),), flag))
+
+
+def case_values(op: Operation) -> list[int]:
+    """cf.switch's case values, in successor order (its `case_values` property)."""
+    attr = op.get_attr("case_values")
+    if not isinstance(attr, OpaqueAttr) or not attr.text.startswith("dense<"):
+        return []
+    values = [int(v) for v in attr.text[len("dense<") : -1].strip("[]").split(",") if v.strip()]
+    count = attr.type.shape[0] if isinstance(attr.type, T.VectorType) and attr.type.shape else len(values)
+    return values * count if len(values) == 1 else values

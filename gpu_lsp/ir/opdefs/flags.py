@@ -56,7 +56,7 @@ class FlagsDef:
             return None
         if self.all_name is not None and len(flags) == len(self.flags):
             return f"<{self.all_name}>"
-        return "<" + (self.separator.join(flags) or "none") + ">"
+        return "<" + (", ".join(flags) or "none") + ">"
 
 
 _FLAGS = (
@@ -72,6 +72,13 @@ _FLAGS = (
         ),
         "|",
         description="The possible options for scheduling barriers",
+    ),
+    FlagsDef(
+        "Vector_CombiningKindAttr",
+        "vector",
+        "kind",
+        ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or", "xor", "maximumf", "minimumf"),
+        "|",
     ),
 )
 

@@ -227,5 +227,12 @@ OPS = (
         ins="AnyMemRef:$tagMemRef, Variadic<Index>:$tagIndices, Index:$numElements",
         format="$tagMemRef `[` $tagIndices `]` `,` $numElements attr-dict `:` type($tagMemRef)",
     ),
-    declare("memref.distinct_objects", "A memref operation (read loosely)."),
+    declare(
+        "memref.distinct_objects",
+        "Asserts that its memrefs do not alias; returns them unchanged.",
+        traits="pure",
+        ins="Variadic<AnyMemRef>:$operands",
+        outs="Variadic<AnyMemRef>:$results",
+        format="$operands attr-dict `:` type($operands)",
+    ),
 )

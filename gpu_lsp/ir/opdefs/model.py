@@ -124,7 +124,7 @@ class OpDef:
 
 
 _ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
-_WRAPPER = re.compile(r"(Variadic|Optional)<(.*)>\Z")
+_WRAPPER = re.compile(r"(Variadic|Optional|VariadicRegion|VariadicSuccessor|VariadicOfVariadic)<(.*)>\Z")
 _ATTR_WRAPPER = re.compile(r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z")
 
 
@@ -159,7 +159,7 @@ def _value_arg(constraint: str, name: str) -> Arg:
     wrapped = _WRAPPER.match(constraint)
     if wrapped is None:
         return Arg(name, constraint)
-    kind = VARIADIC if wrapped[1] == "Variadic" else OPTIONAL
+    kind = OPTIONAL if wrapped[1] == "Optional" else VARIADIC
     return Arg(name, wrapped[2].strip(), kind)
 
 

@@ -55,7 +55,11 @@ OPS = (
         "scf.reduce",
         "Terminates scf.parallel; each operand is combined by its reduction region.",
         traits="recursive_effects region_return terminator",
-        syntax="scf.reduce(%a, %b : T, U) { ^bb0(%l: T, %r: T): ... scf.reduce.return %x : T }, { ... }",
+        parents="scf.parallel",
+        ins="Variadic<AnyType>:$operands",
+        regions="VariadicRegion<SizedRegion<1>>:$reductions",
+        format="(`(` $operands^ `:` type($operands) `)`)? $reductions attr-dict",
+        syntax='scf.reduce(%a, %b : T, U) { ^bb0(%l: T, %r: T): ... scf.reduce.return %x : T }, { ... }',
     ),
     declare(
         "scf.reduce.return",
@@ -95,7 +99,15 @@ OPS = (
     declare(
         "scf.index_switch",
         "Runs the region whose case matches an index value, else the default region.",
-        traits="recursive_effects",
-        syntax="%r = scf.index_switch %i [-> T] case 2 { ... } default { ... }",
+        traits="recursive_effects single_block",
+        implicit_terminator="scf.yield",
+        ins="Index:$arg, DenseI64ArrayAttr:$cases",
+        outs="Variadic<AnyType>:$results",
+        regions="SizedRegion<1>:$defaultRegion, VariadicRegion<SizedRegion<1>>:$caseRegions",
+        format=(
+            "$arg attr-dict (`->` type($results)^)? custom<SwitchCases>($cases, $caseRegions) `\\n` "
+            "`` `default` $defaultRegion"
+        ),
+        syntax='%r = scf.index_switch %i [-> T] case 2 { ... } default { ... }',
     ),
 )

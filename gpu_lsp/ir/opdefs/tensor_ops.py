@@ -119,8 +119,18 @@ OPS = (
     declare(
         "tensor.pad",
         "Pads a tensor with values computed by a region.",
-        traits="pure",
-        syntax="%p = tensor.pad %t low[0, %a] high[1, 2] { ^bb0(...): tensor.yield %c : f32 } : T to U",
+        traits="pure single_block",
+        implicit_terminator="tensor.yield",
+        ins=(
+            "AnyRankedTensor:$source, Variadic<Index>:$low, Variadic<Index>:$high, DenseI64ArrayAttr:$static_low, "
+            "DenseI64ArrayAttr:$static_high, UnitAttr:$nofold"
+        ),
+        outs="AnyRankedTensor:$result",
+        regions="SizedRegion<1>:$region",
+        format=(
+            "$source (`nofold` $nofold^)? `low` `` custom<DynamicIndexList>($low, $static_low) "
+            "`high` `` custom<DynamicIndexList>($high, $static_high) $region attr-dict `:` type($source) `to` type($result)"
+        ),
     ),
     declare(
         "tensor.extract_slice",
@@ -142,7 +152,9 @@ OPS = (
     declare(
         "tensor.parallel_insert_slice",
         "Inserts a slice into a shared output of scf.forall.",
-        syntax="tensor.parallel_insert_slice %s into %t[...] [...] [...] : T into U",
+        parents="scf.forall.in_parallel",
+        ins="AnyRankedTensor:$source, AnyRankedTensor:$dest, " + MIXED_OFFSETS_SIZES_STRIDES,
+        format="$source `into` $dest `` " + SLICE_FORMAT + " attr-dict `:` type($source) `into` type($dest)",
     ),
     declare(
         "tensor.reshape",

@@ -13,6 +13,8 @@ _BUILDABLE: dict[str, T.Type] = {
     "F16": T.F16, "BF16": T.FloatType("bf16"), "F32": T.F32, "F64": T.F64, "NoneType": T.NONE,
     "GPU_AsyncToken": T.TOKEN,
     "Async_TokenType": T.DialectType("async", "token"), "Async_GroupType": T.DialectType("async", "group"),
+    "Async_CoroIdType": T.DialectType("async", "coro.id"), "Async_CoroHandleType": T.DialectType("async", "coro.handle"),
+    "Async_CoroStateType": T.DialectType("async", "coro.state"),
     "GPU_SparseDnTensorHandle": T.DialectType("gpu", "sparse.dntensor_handle"),
     "GPU_SparseSpMatHandle": T.DialectType("gpu", "sparse.spmat_handle"),
     "GPU_SparseSpGEMMOpHandle": T.DialectType("gpu", "sparse.spgemmop_handle"),
@@ -50,6 +52,7 @@ def integer_attr_type(constraint: str) -> T.Type | None:
 # Dialect types with parameters that a format's `type($x)` writes without their `!dialect.mnemonic`
 # (ODS's stripped form, `<memorySpace = ...>`), unless the format says `qualified(...)`.
 _STRIPPED: dict[str, tuple[str, str]] = {
+    "Async_ValueType": ("async", "value"),
     "NVGPU_MBarrierGroup": ("nvgpu", "mbarrier.group"),
     "NVGPU_TensorMapDescriptor": ("nvgpu", "tensormap.descriptor"),
     "NVGPU_WarpgroupMatrixDescriptor": ("nvgpu", "warpgroup.descriptor"),

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.model import declare
 
+_KIND = "Vector_CombiningKindAttr:$kind"
+_FASTMATH = 'DefaultValuedAttr<Arith_FastMathAttr, "::mlir::arith::FastMathFlags::none">:$fastmath'
+
 OPS = (
     declare(
         "vector.broadcast",
@@ -34,13 +37,18 @@ OPS = (
         "vector.scalable.extract",
         "Extracts a fixed-length vector from a scalable one.",
         traits="pure",
-        syntax="%r = vector.scalable.extract %v[0] : vector<4xf32> from vector<[8]xf32>",
+        ins="ScalableVectorOfRank<[1]>:$source, I64Attr:$pos",
+        outs="VectorOfRank<[1]>:$res",
+        format="$source `[` $pos `]` attr-dict `:` type($res) `from` type($source)",
     ),
     declare(
         "vector.scalable.insert",
         "Inserts a fixed-length vector into a scalable one.",
         traits="pure",
-        syntax="%r = vector.scalable.insert %v, %acc[0] : vector<4xf32> into vector<[8]xf32>",
+        ins="VectorOfRank<[1]>:$valueToStore, ScalableVectorOfRank<[1]>:$dest, I64Attr:$pos",
+        outs="ScalableVectorOfRank<[1]>:$res",
+        types=("AllTypesMatch<dest, res>",),
+        format="$valueToStore `,` $dest `[` $pos `]` attr-dict `:` type($valueToStore) `into` type($dest)",
     ),
     declare(
         "vector.load",
@@ -95,19 +103,31 @@ OPS = (
         "vector.reduction",
         "Reduces a 1-D vector to a scalar, optionally with an accumulator.",
         traits="pure",
-        syntax="%r = vector.reduction <add>, %v [, %acc] : vector<16xf32> into f32",
+        ins=f"{_KIND}, AnyVectorOfAnyRank:$vector, Optional<AnyType>:$acc, {_FASTMATH}",
+        outs="AnyType:$dest",
+        types=("TypesMatchWith<dest, acc>",),
+        format="$kind `,` $vector (`,` $acc^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($vector) `into` type($dest)",
+        syntax='%r = vector.reduction <add>, %v [, %acc] [fastmath<fast>] : vector<16xf32> into f32',
     ),
     declare(
         "vector.multi_reduction",
         "Reduces a vector along some dimensions into an accumulator.",
         traits="pure",
-        syntax="%r = vector.multi_reduction <add>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>",
+        ins=f"{_KIND}, AnyVectorOfNonZeroRank:$source, AnyType:$acc, DenseI64ArrayAttr:$reduction_dims",
+        outs="AnyType:$dest",
+        types=("AllTypesMatch<dest, acc>",),
+        format="$kind `,` $source `,` $acc attr-dict $reduction_dims `:` type($source) `to` type($dest)",
+        syntax='%r = vector.multi_reduction <add>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>',
     ),
     declare(
         "vector.scan",
         "Inclusive or exclusive scan of a vector along one dimension.",
         traits="pure",
-        syntax="%r, %acc = vector.scan <add>, %v, %init {reduction_dim = 1 : i64, inclusive = true} : vector<4x8xf32>, vector<4xf32>",
+        ins=f"{_KIND}, AnyVectorOfNonZeroRank:$source, AnyVectorOfAnyRank:$initial_value, I64Attr:$reduction_dim, BoolAttr:$inclusive",
+        outs="AnyVectorOfNonZeroRank:$dest, AnyVectorOfAnyRank:$accumulated_value",
+        types=("AllTypesMatch<source, dest>", "AllTypesMatch<initial_value, accumulated_value>"),
+        format="$kind `,` $source `,` $initial_value attr-dict `:` type($source) `,` type($initial_value)",
+        syntax='%r, %acc = vector.scan <add>, %v, %init {reduction_dim = 1 : i64, inclusive = true} : vector<4x8xf32>, vector<4xf32>',
     ),
     declare(
         "vector.contract",
@@ -189,7 +209,9 @@ OPS = (
         "vector.to_elements",
         "Splits a vector into its scalar elements.",
         traits="pure",
-        syntax="%a, %b = vector.to_elements %v : vector<2xf32>",
+        ins="AnyVectorOfAnyRank:$source",
+        outs="Variadic<AnyType>:$elements",
+        format="$source attr-dict `:` type($source)",
     ),
     declare(
         "vector.step",
@@ -243,12 +265,28 @@ OPS = (
     declare(
         "vector.gather",
         "Gathers elements from memory at base + index vector, for the enabled lanes.",
-        syntax="%g = vector.gather %m[%i][%idxs], %mask, %pass : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32> into vector<16xf32>",
+        ins=(
+            "TensorOrMemRef<[AnyType]>:$base, Variadic<Index>:$offsets, VectorOfNonZeroRankOf<[AnyInteger, Index]>:$indices, "
+            "VectorOfNonZeroRankOf<[I1]>:$mask, AnyVectorOfNonZeroRank:$pass_thru, OptionalAttr<I64Attr>:$alignment"
+        ),
+        outs="AnyVectorOfNonZeroRank:$result",
+        format=(
+            "$base `[` $offsets `]` `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` "
+            "type($indices)  `,` type($mask) `,` type($pass_thru) `into` type($result)"
+        ),
     ),
     declare(
         "vector.scatter",
         "Scatters the enabled lanes of a vector to memory at base + index vector.",
-        syntax="vector.scatter %m[%i][%idxs], %mask, %v : memref<?xf32>, vector<16xi32>, vector<16xi1>, vector<16xf32>",
+        ins=(
+            "TensorOrMemRef<[AnyType]>:$base, Variadic<Index>:$offsets, VectorOfNonZeroRankOf<[AnyInteger, Index]>:$indices, "
+            "VectorOfNonZeroRankOf<[I1]>:$mask, AnyVectorOfNonZeroRank:$valueToStore, OptionalAttr<I64Attr>:$alignment"
+        ),
+        outs="Optional<AnyRankedTensor>:$result",
+        format=(
+            "$base `[` $offsets `]` `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` type($base) `,` "
+            "type($indices)  `,` type($mask) `,` type($valueToStore) (`->` type($result)^)?"
+        ),
     ),
     declare(
         "vector.outerproduct",
@@ -260,7 +298,10 @@ OPS = (
         "vector.shuffle",
         "Picks elements of two vectors by a static mask.",
         traits="pure",
-        syntax="%r = vector.shuffle %a, %b [0, 3] : vector<2xf32>, vector<2xf32>",
+        ins="AnyFixedVectorOfAnyRank:$v1, AnyFixedVectorOfAnyRank:$v2, DenseI64ArrayAttr:$mask",
+        outs="AnyVectorOfNonZeroRank:$vector",
+        format="operands $mask attr-dict `:` type(operands)",
+        syntax='%r = vector.shuffle %a, %b [0, 3] : vector<2xf32>, vector<2xf32>',
     ),
     declare(
         "vector.interleave",
@@ -275,6 +316,9 @@ OPS = (
         "vector.deinterleave",
         "Splits a vector into its even and odd lanes.",
         traits="pure",
-        syntax="%e, %o = vector.deinterleave %v : vector<8xi32> -> vector<4xi32>",
+        ins="AnyVectorOfNonZeroRank:$source",
+        outs="AnyVectorOfNonZeroRank:$res1, AnyVectorOfNonZeroRank:$res2",
+        types=("AllTypesMatch<res1, res2>",),
+        format="$source attr-dict `:` type($source) `->` type($res1)",
     ),
 )

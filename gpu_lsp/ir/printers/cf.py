@@ -1,35 +1,31 @@
-"""Custom form of cf.switch (its case list); cf.br and cf.cond_br print by their formats."""
+"""The cf dialect's custom directive printer (cf.switch's case list); its ops print by their formats."""
 
 from __future__ import annotations
 
-from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.printer import GENERIC_FROM_SOURCE, OpPrinter
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr
+from gpu_lsp.ir.format_printer import FormatContext, custom_printer
+from gpu_lsp.ir.opdefs.cf_ops import case_values
+from gpu_lsp.ir.opdefs.format import Directive
 
 
-def successor_operands(op: Operation, first: int) -> list[list]:
-    """The operands of each successor, after `first` non-successor operands."""
-    counts = op.facts.successor_operands
-    rest = op.operands[first:]
-    if not counts or len(counts) != len(op.successors):
-        return [rest] + [[] for _ in op.successors[1:]]
-    out, pos = [], 0
-    for n in counts:
-        out.append(rest[pos : pos + n])
-        pos += n
-    return out
-
-
-@printer("cf.switch")
-def _switch(p: OpPrinter, op: Operation) -> None:
-    flag = op.operands[0]
-    groups = successor_operands(op, 1)
-    pad = "\n" + " " * p.indent
-    p.write(f" {p.value(flag)} : {p.type(flag.type)}, [{pad}  default: {p.successor(op.successors[0], groups[0])}")
-    for value, block, operands in zip(op.facts.case_values, op.successors[1:], groups[1:]):
-        p.write(f",{pad}  {value}: {p.successor(block, operands)}")
-    p.write(pad + "]")
-    p.attr_dict(op, ("case_values", "case_operand_segments"))
-
-
-GENERIC_FROM_SOURCE.add("cf.switch")
+@custom_printer("SwitchOpCases")
+def _switch_op_cases(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    """printSwitchOpCases: `  default: ^bb1(...)`, then `,` and `  42: ^bb2(...)` per case, each on its own line."""
+    p, op = ctx.p, ctx.op
+    ctx.space()
+    p.write("  default: " + p.successor(op.successors[0], ctx.values("defaultOperands")))
+    segments = op.get_attr("case_operand_segments")
+    sizes = segments.values if isinstance(segments, DenseArrayAttr) else ()
+    operands = ctx.values("caseOperands")
+    values = case_values(op)
+    if not values:
+        return
+    # Upstream writes each value as APInt::getLimitedValue(): unsigned at the flag's width.
+    flag = op.operands[0].type if op.operands else None
+    mask = (1 << flag.width) - 1 if isinstance(flag, T.IntegerType) else -1
+    pos = 0
+    for value, block, size in zip(values, op.successors[1:], sizes):
+        p.write(f",\n{' ' * p.indent}  {value & mask}: {p.successor(block, operands[pos : pos + size])}")
+        pos += size
+    p.write("\n" + " " * p.indent)

@@ -53,7 +53,10 @@ def _global_type_and_initial_value(ctx: FormatContext, args: tuple[Directive, ..
     type_name, init_name = (d.name for d in args if isinstance(d, Var))
     ty = ctx.op.get_attr(type_name)
     ctx.space()
-    p.write(p.type(ty.type) if isinstance(ty, TypeAttr) else p.attr(ty))
+    if isinstance(ty, TypeAttr):
+        p.write(p.type(ty.type))
+    elif ty is not None:
+        p.write(p.attr(ty))
     init = ctx.op.get_attr(init_name)
     if isinstance(init, UnitAttr):
         p.write(" = uninitialized")

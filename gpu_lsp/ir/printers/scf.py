@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr
-from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr
+from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
+from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import OpPrinter
 
@@ -99,19 +101,7 @@ def _parallel(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op)
 
 
-@printer("scf.reduce")
-def _reduce(p: OpPrinter, op: Operation) -> None:
-    if op.operands:
-        p.write(f"({p.values(op.operands)} : {p.value_types(op.operands)})")
-    p.write(" ")
-    for i, region in enumerate(op.regions):
-        if i:
-            p.write(", ")
-        p.region(region)
-    p.attr_dict(op)
-
-
-def _dynamic_list(p: OpPrinter, static: DenseArrayAttr | None, dynamic) -> str:
+def _dynamic_list(p: OpPrinter, static: Attribute | None, dynamic: list[Value]) -> str:
     if not isinstance(static, DenseArrayAttr):
         return "(" + p.values(dynamic) + ")"
     it = iter(dynamic)
@@ -167,17 +157,13 @@ def _execute_region(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, ("no_inline",))
 
 
-@printer("scf.index_switch")
-def _index_switch(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op, ("cases",))
-    p.write(arrow_types(p, [r.type for r in op.results]))
-    cases = op.get_attr("cases")
-    values = cases.values if isinstance(cases, DenseArrayAttr) else ()
-    pad = " " * p.indent
-    for value, region in zip(values, op.regions[1:]):
-        p.write(f"\n{pad}case {value} ")
+@custom_printer("SwitchCases")
+def _switch_cases(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
+    """printSwitchCases: each `case N {...}` on a new line."""
+    cases_name, regions_name = (d.name for d in args if isinstance(d, Var))
+    p = ctx.p
+    ctx.space()
+    cases = ctx.op.get_attr(cases_name)
+    for value, region in zip(cases.values if isinstance(cases, DenseArrayAttr) else (), ctx.regions(regions_name) or ()):
+        p.write(f"\n{' ' * p.indent}case {value} ")
         p.region(region, entry_args=False)
-    p.write(f"\n{pad}default ")
-    p.region(op.regions[0], entry_args=False)
-

@@ -16,6 +16,7 @@ _NAMES = {
     "tensor.splat": "splat",
     "tensor.reshape": "reshape",
     "tensor.generate": "generated",
+    "tensor.pad": "padded",
     "tensor.extract_slice": "extracted_slice",
     "tensor.insert_slice": "inserted_slice",
     "tensor.expand_shape": "expanded",

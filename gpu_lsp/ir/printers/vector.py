@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, OpaqueAttr
-from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, OpaqueAttr
+from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.format_printer import FormatContext, custom_printer
+from gpu_lsp.ir.format_printer import OpPrinter as FormatPrinter
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, result_names
-from gpu_lsp.ir.printers.arith import MODIFIERS, modifiers
 
 DYNAMIC = -(2**63)
 
 
-def dynamic_index_list(p: OpPrinter, static: DenseArrayAttr | None, dynamic) -> str:
+def dynamic_index_list(p: FormatPrinter, static: Attribute | None, dynamic: list[Value]) -> str:
     """custom<DynamicIndexList>: `[0, %i, 2]`."""
     if not isinstance(static, DenseArrayAttr):
         return "[" + p.values(dynamic) + "]"
@@ -27,11 +27,6 @@ def _dynamic_index_list(ctx: FormatContext, args: tuple[Directive, ...]) -> None
     dynamic, static = (d.name for d in args[:2] if isinstance(d, Var))
     ctx.space()
     ctx.p.write(dynamic_index_list(ctx.p, ctx.op.get_attr(static), ctx.values(dynamic)))
-
-
-def _kind(op: Operation) -> str:
-    kind = op.get_attr("kind")
-    return f"<{kind.body}>" if isinstance(kind, DialectAttr) and kind.body else str(kind)
 
 
 def _rank(ty: T.Type) -> int:
@@ -70,69 +65,6 @@ def _transfer_write(p: OpPrinter, op: Operation) -> None:
     p.write(f" : {p.type(value.type)}, {p.type(base.type)}")
 
 
-@printer("vector.reduction")
-def _reduction(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {_kind(op)}, {p.values(op.operands)}")
-    modifiers(p, op)
-    p.attr_dict(op, ("kind",) + MODIFIERS)
-    p.write(f" : {p.type(op.operands[0].type)} into {p.value_types(op.results)}")
-
-
-@printer("vector.multi_reduction")
-def _multi_reduction(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {_kind(op)}, {p.values(op.operands)}")
-    p.attr_dict(op, ("kind", "reduction_dims"))
-    p.write(f" {p.attr(op.get_attr('reduction_dims'))} : {p.type(op.operands[0].type)} to {p.value_types(op.results)}")
-
-
-@printer("vector.scan")
-def _scan(p: OpPrinter, op: Operation) -> None:
-    p.write(f" {_kind(op)}, {p.values(op.operands)}")
-    p.attr_dict(op, ("kind",))
-    p.write(f" : {p.value_types(op.operands)}")
-
-
-@printer("vector.to_elements")
-def _to_elements(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op)
-    p.write(" : " + p.type(op.operands[0].type))
-
-
-@printer("vector.gather")
-def _gather(p: OpPrinter, op: Operation) -> None:
-    base = op.operands[0]
-    n = _rank(base.type)
-    offsets = op.operands[1 : 1 + n]
-    indices, mask, passthru = op.operands[1 + n : 4 + n]
-    p.write(f" {p.value(base)}[{p.values(offsets)}] [{p.value(indices)}], {p.value(mask)}, {p.value(passthru)}")
-    p.attr_dict(op)
-    p.write(
-        f" : {p.type(base.type)}, {p.type(indices.type)}, {p.type(mask.type)}, {p.type(passthru.type)}"
-        f" into {p.value_types(op.results)}"
-    )
-
-
-@printer("vector.scatter")
-def _scatter(p: OpPrinter, op: Operation) -> None:
-    base = op.operands[0]
-    n = _rank(base.type)
-    offsets = op.operands[1 : 1 + n]
-    indices, mask, value = op.operands[1 + n : 4 + n]
-    p.write(f" {p.value(base)}[{p.values(offsets)}] [{p.value(indices)}], {p.value(mask)}, {p.value(value)}")
-    p.attr_dict(op)
-    p.write(f" : {p.type(base.type)}, {p.type(indices.type)}, {p.type(mask.type)}, {p.type(value.type)}")
-    if op.results:
-        p.write(" -> " + p.value_types(op.results))
-
-
-@printer("vector.deinterleave")
-def _deinterleave(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.value(op.operands[0]))
-    p.attr_dict(op)
-    p.write(f" : {p.type(op.operands[0].type)} -> {p.type(op.results[0].type)}")
-
-
 @result_names("vector.vscale")
 def _vscale_names(op: Operation):
     return [(0, "vscale")]
@@ -143,7 +75,7 @@ def _deinterleave_names(op: Operation):
     return [(0, "res1"), (1, "res2")]
 
 
-GENERIC_FROM_SOURCE.update(("vector.contract", "vector.mask", "vector.outerproduct", "vector.print", "vector.shuffle"))
+GENERIC_FROM_SOURCE.update(("vector.contract", "vector.mask", "vector.outerproduct", "vector.print"))
 
 
 def _minor_identity(source: T.Type, vector: T.Type) -> OpaqueAttr:
