@@ -56,7 +56,7 @@ class FlagsDef:
             return None
         if self.all_name is not None and len(flags) == len(self.flags):
             return f"<{self.all_name}>"
-        return "<" + (", ".join(flags) or "none") + ">"
+        return "<" + (self.separator.join(flags) or "none") + ">"
 
 
 _FLAGS = (
