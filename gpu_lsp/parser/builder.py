@@ -57,6 +57,77 @@ def _result_entries(text: str) -> tuple[tuple[str, int, int, int], ...]:
     return entries
 
 
+# Token kinds whose text the cursor checks against upstream's gpu type/attribute parsers (which
+# may report a diagnostic at the token): an op with such a token is never memoised.
+_CHECKED_KINDS = frozenset(("TYPE", "ATTR", "DICT", "PROPS"))
+_MEMO_LIMIT = 20000
+
+
+def _shape(items: list, values: list[Token], out: list) -> bool:
+    """Append the op's item list to `out` with SSA names left out (their tokens go to `values`).
+
+    False where a memo of the op's reading would be unsafe: a region, a location, or a token
+    whose reading may report a diagnostic.
+    """
+    for item in items:
+        if isinstance(item, Token):
+            kind = item.type
+            if kind == "VALUE":
+                values.append(item)
+                out.append(kind)
+                continue
+            value = item.value
+            if kind == "LOC" or (kind in _CHECKED_KINDS and ("gpu" in value or "nvvm" in value)):
+                return False
+            out.append(kind)
+            out.append(value)
+        elif isinstance(item, Group):
+            out.append(item.open.value)
+            if not _shape(item.items, values, out):
+                return False
+            out.append(item.close.value)
+        else:
+            return False
+    return True
+
+
+class _FormatMemo:
+    """What reading an op by its format gave, for the next op written with the same tokens.
+
+    `refs` holds, per operand, the index of its `%name` token among the op's and its type.
+    """
+
+    __slots__ = ("refs", "result_types", "attributes", "properties")
+
+    def __init__(self, refs: list[tuple[int, T.Type | None]], state: OpState) -> None:
+        self.refs = refs
+        self.result_types = state.result_types
+        self.attributes = state.attributes
+        self.properties = state.properties
+
+    def state(self, name: str, num_named: int, values: list[Token]) -> OpState:
+        state = OpState(name, num_named)
+        state.refs = [Ref(values[k].value, values[k].start_pos, values[k].end_pos, ty) for k, ty in self.refs]
+        state.result_types = list(self.result_types)
+        state.attributes = dict(self.attributes)
+        state.properties = dict(self.properties)
+        return state
+
+
+def _memo_of(state: OpState, values: list[Token]) -> _FormatMemo | None:
+    """A memo of a clean format reading whose operands are exactly its `%name` tokens, else None."""
+    if state.regions or state.successors or state.extra:
+        return None
+    index = {tok.start_pos: k for k, tok in enumerate(values)}
+    refs: list[tuple[int, T.Type | None]] = []
+    for ref in state.refs:
+        k = index.get(ref.start)
+        if k is None or values[k].end_pos != ref.end or values[k].value != ref.name:
+            return None
+        refs.append((k, ref.type))
+    return _FormatMemo(refs, state)
+
+
 class PendingOperands:
     """Operands and successors of one op, resolved once every name is known."""
 
@@ -76,6 +147,7 @@ class Builder:
         ctx.diagnostics = diagnostics  # problems the cursor finds in gpu types and attributes
         self.anchor = Anchor(0)
         self.default_dialect = ""
+        self.memos: dict[tuple, _FormatMemo] = {}
 
     def error(self, code: str, message: str, start: int, end: int, severity: Severity = Severity.ERROR, related: tuple = ()) -> None:
         self.diagnostics.append(Diagnostic(code, message, TextRange(start, end), severity, related=related))
@@ -128,6 +200,8 @@ class Builder:
         mark = len(symbol_uses)
         if generic:
             state = self._generic(raw, name, num_named)
+        elif spec is not None and spec.reader is None and spec.format is not None:
+            state = self._read_format(raw, name, num_named, end_pos)
         elif spec is not None:
             state = OpState(name, num_named)
             cursor = Cursor(self.ctx, raw.items, end_pos, name)
@@ -138,11 +212,7 @@ class Builder:
                     state.extra["loc"] = cursor.optional_loc()
                 cursor.done()
             except FormatError as exc:
-                if exc.custom:
-                    self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
-                else:
-                    at = exc.start if exc.exact else wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
-                    self.error(CUSTOM_SYNTAX, exc.message, at, at if at != exc.start else exc.end)
+                self._format_error(exc, name)
                 state = None
         complete = spec is None and name.partition(".")[0] in COMPLETE_DIALECTS
         if complete:
@@ -198,6 +268,44 @@ class Builder:
             self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
         op.pending = PendingOperands(state.refs, state.successors)
         return op
+
+    def _read_format(self, raw: RawOp, name: str, num_named: int, end_pos: int) -> OpState | None:
+        """Read an op by its assembly format, or take the reading of an op written with the same tokens."""
+        ctx = self.ctx
+        values: list[Token] = []
+        key_parts: list = [name, num_named, len(ctx.type_aliases), len(ctx.attr_aliases)]
+        key = tuple(key_parts) if _shape(raw.items, values, key_parts) else None
+        if key is not None:
+            memo = self.memos.get(key)
+            if memo is not None:
+                return memo.state(name, num_named, values)
+        marks = (len(ctx.symbol_uses), len(ctx.alias_uses), len(self.diagnostics))
+        state = OpState(name, num_named)
+        cursor = Cursor(ctx, raw.items, end_pos, name)
+        ctx.name_range = (raw.name.start_pos, raw.name.end_pos)
+        try:
+            read_format(cursor, state)
+            if not cursor.at_end and cursor.is_token("LOC"):
+                state.extra["loc"] = cursor.optional_loc()
+            cursor.done()
+        except FormatError as exc:
+            self._format_error(exc, name)
+            return None
+        if key is not None and marks == (len(ctx.symbol_uses), len(ctx.alias_uses), len(self.diagnostics)):
+            memo = _memo_of(state, values)
+            if memo is not None:
+                if len(self.memos) >= _MEMO_LIMIT:
+                    self.memos.clear()
+                self.memos[key] = memo
+                return memo.state(name, num_named, values)
+        return state
+
+    def _format_error(self, exc: FormatError, name: str) -> None:
+        if exc.custom:
+            self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
+        else:
+            at = exc.start if exc.exact else wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
+            self.error(CUSTOM_SYNTAX, exc.message, at, at if at != exc.start else exc.end)
 
     def _symbols(self, op: Operation, uses: list, raw_symbols: list | None) -> None:
         """The op's `@symbol` references; the one naming `sym_name` is its definition."""
