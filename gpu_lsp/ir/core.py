@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from gpu_lsp.ir.attributes import Attribute
 from gpu_lsp.ir.types import Type
@@ -249,7 +250,7 @@ class Operation:
         self.generic = False
         self.known = True
         self.extra: dict = {}
-        self.pending = None
+        self.pending: Any = None  # the parser's operands and successors until names are resolved
         self.symbol_spans: list[tuple[Attribute, Span]] = []
         self.sym_span: Span | None = None
 

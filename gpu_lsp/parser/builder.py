@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import re
 
-from lark.lexer import Token
-
 import gpu_lsp.dialects  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
+from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
 from gpu_lsp.parser.format_reader import read_format
-from gpu_lsp.parser.lexer import wrong_token_offset
+from gpu_lsp.parser.lexer import Tok, make_token, wrong_token_offset
 from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
 from gpu_lsp.parser.tolerant import read_tolerant
 from gpu_lsp.text import TextRange
@@ -63,14 +61,14 @@ _CHECKED_KINDS = frozenset(("TYPE", "ATTR", "DICT", "PROPS"))
 _MEMO_LIMIT = 20000
 
 
-def _shape(items: list, values: list[Token], out: list) -> bool:
+def _shape(items: list, values: list[Tok], out: list) -> bool:
     """Append the op's item list to `out` with SSA names left out (their tokens go to `values`).
 
     False where a memo of the op's reading would be unsafe: a region, a location, or a token
     whose reading may report a diagnostic.
     """
     for item in items:
-        if isinstance(item, Token):
+        if isinstance(item, Tok):
             kind = item.type
             if kind == "VALUE":
                 values.append(item)
@@ -105,7 +103,7 @@ class _FormatMemo:
         self.attributes = state.attributes
         self.properties = state.properties
 
-    def state(self, name: str, num_named: int, values: list[Token]) -> OpState:
+    def state(self, name: str, num_named: int, values: list[Tok]) -> OpState:
         state = OpState(name, num_named)
         state.refs = [Ref(values[k].value, values[k].start_pos, values[k].end_pos, ty) for k, ty in self.refs]
         state.result_types = list(self.result_types)
@@ -114,7 +112,7 @@ class _FormatMemo:
         return state
 
 
-def _memo_of(state: OpState, values: list[Token]) -> _FormatMemo | None:
+def _memo_of(state: OpState, values: list[Tok]) -> _FormatMemo | None:
     """A memo of a clean format reading whose operands are exactly its `%name` tokens, else None."""
     if state.regions or state.successors or state.extra:
         return None
@@ -191,7 +189,7 @@ class Builder:
             name = f"{self.default_dialect}.{written}"
         else:
             name = _UNPREFIXED_OPS.get(written, written)
-        results = self._result_names(raw.results) if raw.results is not None else ()
+        results = self._result_names(raw.results) if raw.results is not None else []
         num_named = sum(entry[1] for entry in results) if results else 0
         spec = lookup(name)
         end_pos = raw.end_pos
@@ -260,10 +258,12 @@ class Builder:
             own_dialect = spec.default_dialect if spec is not None else None
             self.default_dialect = own_dialect or outer_dialect
             self.ctx.region_dialect = own_dialect or ""
-            needs_block = spec is not None and not opaque and (spec.has("no_terminator") or spec.has("single_block"))
+            declared = spec is not None and not opaque
+            no_terminator = declared and spec is not None and spec.has("no_terminator")
+            needs_block = no_terminator or (declared and spec is not None and spec.has("single_block"))
             for index, (raw_region, args) in enumerate(state.regions):
                 region = op.add_region(self.region(raw_region, args, units))
-                if needs_block and not region.blocks and (index == 0 or spec.has("no_terminator")):
+                if needs_block and not region.blocks and (index == 0 or no_terminator):
                     region.add_block()
             self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
         op.pending = PendingOperands(state.refs, state.successors)
@@ -272,7 +272,7 @@ class Builder:
     def _read_format(self, raw: RawOp, name: str, num_named: int, end_pos: int) -> OpState | None:
         """Read an op by its assembly format, or take the reading of an op written with the same tokens."""
         ctx = self.ctx
-        values: list[Token] = []
+        values: list[Tok] = []
         key_parts: list = [name, num_named, len(ctx.type_aliases), len(ctx.attr_aliases)]
         key = tuple(key_parts) if _shape(raw.items, values, key_parts) else None
         if key is not None:
@@ -314,12 +314,12 @@ class Builder:
         sym_name = op.properties.get("sym_name")
         for attr, start, end in uses:
             span = self.span(start, end)
-            if op.sym_span is None and sym_name is not None and not attr.nested and attr.root == sym_name.value:
+            if op.sym_span is None and isinstance(sym_name, StringAttr) and not attr.nested and attr.root == sym_name.value:
                 op.sym_span = span
             else:
                 op.symbol_spans.append((attr, span))
 
-    def _result_names(self, tok: Token) -> list[tuple[str, int, int, int]]:
+    def _result_names(self, tok: Tok) -> list[tuple[str, int, int, int]]:
         """(name, count, start, end) of each entry of a result list (`%a, %b:2 =`)."""
         base = tok.start_pos
         relative = _result_entries(tok.value)
@@ -327,15 +327,16 @@ class Builder:
 
     def _results(self, op: Operation, names: list, num_named: int, state: OpState, raw: RawOp, opaque: bool) -> None:
         types = state.result_types
-        if not opaque and names and len(types) != num_named:
+        written = raw.results
+        if not opaque and names and written is not None and len(types) != num_named:
             if not types:
-                self.error(RESULT_COUNT, "cannot name an operation with no results", raw.results.start_pos, raw.results.end_pos)
+                self.error(RESULT_COUNT, "cannot name an operation with no results", written.start_pos, written.end_pos)
             else:
                 self.error(
                     RESULT_COUNT,
                     f"operation defines {len(types)} results but was provided {num_named} to bind",
-                    raw.results.start_pos,
-                    raw.results.end_pos,
+                    written.start_pos,
+                    written.end_pos,
                 )
         if not names:
             for ty in types:
@@ -379,7 +380,7 @@ class Builder:
                 for a in args:
                     self._block_arg(block, a)
             if raw_block.label is not None:
-                self._label(block, raw_block)
+                self._label(block, raw_block, raw_block.label)
             for raw_op in raw_block.ops:
                 if units:
                     outer = self.anchor
@@ -394,8 +395,7 @@ class Builder:
         arg = block.add_argument(a.type, a.name, self.span(a.start, a.end) if a.name else None)
         arg.loc = a.loc
 
-    def _label(self, block: Block, raw: RawBlock) -> None:
-        tok = raw.label
+    def _label(self, block: Block, raw: RawBlock, tok: Tok) -> None:
         block.label = tok.value
         block.label_span = self.span(tok.start_pos, tok.end_pos)
         if raw.bad is not None:
@@ -444,9 +444,7 @@ class Builder:
                     succ.punct(",")
             if c.is_token("PROPS"):
                 tok = c.next()
-                props_tok = Token("DICT", tok.value[1:-1])
-                props_tok.start_pos = tok.start_pos + 1
-                props_tok.end_pos = tok.end_pos - 1
+                props_tok = make_token("DICT", tok.value[1:-1], tok.start_pos + 1, tok.end_pos - 1)
                 state.properties = dict(c.parse_dict_text(props_tok).entries)
             if c.is_group("(") and not c.is_punct("->", 1):
                 regions = c.group("(")
@@ -486,7 +484,7 @@ class Builder:
 
         def visit(items: list) -> None:
             for item in items:
-                if isinstance(item, Token):
+                if isinstance(item, Tok):
                     if item.type == "VALUE":
                         state.refs.append(Ref(item.value, item.start_pos, item.end_pos))
                     elif item.type == "SYMBOL":
