@@ -55,15 +55,14 @@ def lark_tokens(tokens: list[Tok]) -> list[Tok]:
     return out
 
 
-class Group:
-    """A bracketed item list: `( ... )` or `[ ... ]`."""
+class Bracketed:
+    """Something between an opening and a closing token, which give its offsets."""
 
-    __slots__ = ("open", "close", "items")
+    __slots__ = ("open", "close")
 
-    def __init__(self, open: Tok, close: Tok, items: list) -> None:
+    def __init__(self, open: Tok, close: Tok) -> None:
         self.open = open
         self.close = close
-        self.items = items
 
     @property
     def start_pos(self) -> int:
@@ -72,6 +71,16 @@ class Group:
     @property
     def end_pos(self) -> int:
         return self.close.end_pos
+
+
+class Group(Bracketed):
+    """A bracketed item list: `( ... )` or `[ ... ]`."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, open: Tok, close: Tok, items: list) -> None:
+        super().__init__(open, close)
+        self.items = items
 
 
 class RawBlock:
@@ -86,23 +95,14 @@ class RawBlock:
         self.bad = bad
 
 
-class RawRegion:
+class RawRegion(Bracketed):
     """`{ ... }`: the entry block's operations and the labelled blocks."""
 
-    __slots__ = ("open", "close", "blocks")
+    __slots__ = ("blocks",)
 
     def __init__(self, open: Tok, close: Tok, blocks: list[RawBlock]) -> None:
-        self.open = open
-        self.close = close
+        super().__init__(open, close)
         self.blocks = blocks
-
-    @property
-    def start_pos(self) -> int:
-        return self.open.start_pos
-
-    @property
-    def end_pos(self) -> int:
-        return self.close.end_pos
 
 
 class RawOp:
