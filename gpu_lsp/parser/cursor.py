@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import NoReturn
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
@@ -51,40 +52,34 @@ class FormatError(Exception):
         self.exact = exact
 
 
+@dataclass(slots=True, eq=False)
 class Ref:
     """An operand as written: `%name` or `%name#i`, its range and the type the op implies."""
 
-    __slots__ = ("name", "start", "end", "type")
-
-    def __init__(self, name: str, start: int, end: int, type: T.Type | None = None) -> None:
-        self.name = name
-        self.start = start
-        self.end = end
-        self.type = type
+    name: str
+    start: int
+    end: int
+    type: T.Type | None = None
 
 
+@dataclass(slots=True, eq=False)
 class BlockRef:
     """A successor as written: `^name`."""
 
-    __slots__ = ("name", "start", "end")
-
-    def __init__(self, name: str, start: int, end: int) -> None:
-        self.name = name
-        self.start = start
-        self.end = end
+    name: str
+    start: int
+    end: int
 
 
+@dataclass(slots=True, eq=False)
 class ArgDef:
     """A region argument the op's syntax defines (`%tx` in `threads(%tx, ...)`)."""
 
-    __slots__ = ("name", "start", "end", "type", "loc")
-
-    def __init__(self, name: str | None, start: int, end: int, type: T.Type, loc: Attribute | None = None) -> None:
-        self.name = name
-        self.start = start
-        self.end = end
-        self.type = type
-        self.loc = loc
+    name: str | None
+    start: int
+    end: int
+    type: T.Type
+    loc: Attribute | None = None
 
 
 class OpState:
