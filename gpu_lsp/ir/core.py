@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from gpu_lsp.ir.attributes import Attribute
 from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts
@@ -250,7 +251,7 @@ class Operation:
         self.generic = False
         self.known = True
         self.facts: OpFacts = NO_FACTS
-        self.pending = None
+        self.pending: Any = None  # the parser's operands and successors until names are resolved
         self.symbol_spans: list[tuple[Attribute, Span]] = []
         self.sym_span: Span | None = None
 

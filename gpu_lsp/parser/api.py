@@ -49,17 +49,11 @@ class ParsedFile:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        out: list[Diagnostic] = []
-        for chunk in self.chunks:
-            out.extend(chunk.diagnostics)
-        return out
+        return [d for chunk in self.chunks for d in chunk.diagnostics]
 
     @property
     def comments(self) -> list[Comment]:
-        out: list[Comment] = []
-        for chunk in self.chunks:
-            out.extend(chunk.comments)
-        return out
+        return [c for chunk in self.chunks for c in chunk.comments]
 
     def chunk_at(self, offset: int) -> Chunk:
         for chunk in self.chunks:

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import re
 
-from lark.lexer import Token
-
 import gpu_lsp.dialects  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr
+from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
-from gpu_lsp.ir.op_facts import writable_facts
+from gpu_lsp.ir.op_facts import NO_FACTS, writable_facts
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
 from gpu_lsp.parser.format_reader import read_format
-from gpu_lsp.parser.lexer import wrong_token_offset
+from gpu_lsp.parser.lexer import Tok, make_token, wrong_token_offset
 from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
 from gpu_lsp.parser.tolerant import read_tolerant
 from gpu_lsp.text import TextRange
@@ -59,6 +57,77 @@ def _result_entries(text: str) -> tuple[tuple[str, int, int, int], ...]:
     return entries
 
 
+# Token kinds whose text the cursor checks against upstream's gpu type/attribute parsers (which
+# may report a diagnostic at the token): an op with such a token is never memoised.
+_CHECKED_KINDS = frozenset(("TYPE", "ATTR", "DICT", "PROPS"))
+_MEMO_LIMIT = 20000
+
+
+def _shape(items: list, values: list[Tok], out: list) -> bool:
+    """Append the op's item list to `out` with SSA names left out (their tokens go to `values`).
+
+    False where a memo of the op's reading would be unsafe: a region, a location, or a token
+    whose reading may report a diagnostic.
+    """
+    for item in items:
+        if isinstance(item, Tok):
+            kind = item.type
+            if kind == "VALUE":
+                values.append(item)
+                out.append(kind)
+                continue
+            value = item.value
+            if kind == "LOC" or (kind in _CHECKED_KINDS and ("gpu" in value or "nvvm" in value)):
+                return False
+            out.append(kind)
+            out.append(value)
+        elif isinstance(item, Group):
+            out.append(item.open.value)
+            if not _shape(item.items, values, out):
+                return False
+            out.append(item.close.value)
+        else:
+            return False
+    return True
+
+
+class _FormatMemo:
+    """What reading an op by its format gave, for the next op written with the same tokens.
+
+    `refs` holds, per operand, the index of its `%name` token among the op's and its type.
+    """
+
+    __slots__ = ("refs", "result_types", "attributes", "properties")
+
+    def __init__(self, refs: list[tuple[int, T.Type | None]], state: OpState) -> None:
+        self.refs = refs
+        self.result_types = state.result_types
+        self.attributes = state.attributes
+        self.properties = state.properties
+
+    def state(self, name: str, num_named: int, values: list[Tok]) -> OpState:
+        state = OpState(name, num_named)
+        state.refs = [Ref(values[k].value, values[k].start_pos, values[k].end_pos, ty) for k, ty in self.refs]
+        state.result_types = list(self.result_types)
+        state.attributes = dict(self.attributes)
+        state.properties = dict(self.properties)
+        return state
+
+
+def _memo_of(state: OpState, values: list[Tok]) -> _FormatMemo | None:
+    """A memo of a clean format reading whose operands are exactly its `%name` tokens, else None."""
+    if state.regions or state.successors or state.facts is not NO_FACTS or state.loc is not None:
+        return None
+    index = {tok.start_pos: k for k, tok in enumerate(values)}
+    refs: list[tuple[int, T.Type | None]] = []
+    for ref in state.refs:
+        k = index.get(ref.start)
+        if k is None or values[k].end_pos != ref.end or values[k].value != ref.name:
+            return None
+        refs.append((k, ref.type))
+    return _FormatMemo(refs, state)
+
+
 class PendingOperands:
     """Operands and successors of one op, resolved once every name is known."""
 
@@ -78,6 +147,7 @@ class Builder:
         ctx.diagnostics = diagnostics  # problems the cursor finds in gpu types and attributes
         self.anchor = Anchor(0)
         self.default_dialect = "builtin"  # the top level's, as upstream's parser starts
+        self.memos: dict[tuple, _FormatMemo] = {}
 
     def error(self, code: str, message: str, start: int, end: int, severity: Severity = Severity.ERROR, related: tuple = ()) -> None:
         self.diagnostics.append(Diagnostic(code, message, TextRange(start, end), severity, related=related))
@@ -123,7 +193,7 @@ class Builder:
             name = _UNPREFIXED_OPS.get(written, written)
         else:
             name = written
-        results = self._result_names(raw.results) if raw.results is not None else ()
+        results = self._result_names(raw.results) if raw.results is not None else []
         num_named = sum(entry[1] for entry in results) if results else 0
         spec = lookup(name)
         end_pos = raw.end_pos
@@ -132,6 +202,8 @@ class Builder:
         mark = len(symbol_uses)
         if generic:
             state = self._generic(raw, name, num_named)
+        elif spec is not None and spec.reader is None and spec.format is not None:
+            state = self._read_format(raw, name, num_named, end_pos)
         elif spec is not None:
             state = OpState(name, num_named)
             cursor = Cursor(self.ctx, raw.items, end_pos, name)
@@ -142,11 +214,7 @@ class Builder:
                     state.loc = cursor.optional_loc()
                 cursor.done()
             except FormatError as exc:
-                if exc.custom:
-                    self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
-                else:
-                    at = exc.start if exc.exact else wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
-                    self.error(CUSTOM_SYNTAX, exc.message, at, at if at != exc.start else exc.end)
+                self._format_error(exc, name)
                 state = None
         complete = spec is None and name.partition(".")[0] in COMPLETE_DIALECTS
         if complete:
@@ -192,14 +260,54 @@ class Builder:
             own_dialect = spec.default_dialect if spec is not None else None
             self.default_dialect = own_dialect or ""
             self.ctx.region_dialect = own_dialect or ""
-            needs_block = spec is not None and not opaque and (spec.has("no_terminator") or spec.has("single_block"))
+            declared = spec is not None and not opaque
+            no_terminator = declared and spec is not None and spec.has("no_terminator")
+            needs_block = no_terminator or (declared and spec is not None and spec.has("single_block"))
             for index, (raw_region, args) in enumerate(state.regions):
                 region = op.add_region(self.region(raw_region, args, units))
-                if needs_block and not region.blocks and (index == 0 or spec.has("no_terminator")):
+                if needs_block and not region.blocks and (index == 0 or no_terminator):
                     region.add_block()
             self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
         op.pending = PendingOperands(state.refs, state.successors)
         return op
+
+    def _read_format(self, raw: RawOp, name: str, num_named: int, end_pos: int) -> OpState | None:
+        """Read an op by its assembly format, or take the reading of an op written with the same tokens."""
+        ctx = self.ctx
+        values: list[Tok] = []
+        key_parts: list = [name, num_named, len(ctx.type_aliases), len(ctx.attr_aliases)]
+        key = tuple(key_parts) if _shape(raw.items, values, key_parts) else None
+        if key is not None:
+            memo = self.memos.get(key)
+            if memo is not None:
+                return memo.state(name, num_named, values)
+        marks = (len(ctx.symbol_uses), len(ctx.alias_uses), len(self.diagnostics))
+        state = OpState(name, num_named)
+        cursor = Cursor(ctx, raw.items, end_pos, name)
+        ctx.name_range = (raw.name.start_pos, raw.name.end_pos)
+        try:
+            read_format(cursor, state)
+            if not cursor.at_end and cursor.is_token("LOC"):
+                state.loc = cursor.optional_loc()
+            cursor.done()
+        except FormatError as exc:
+            self._format_error(exc, name)
+            return None
+        if key is not None and marks == (len(ctx.symbol_uses), len(ctx.alias_uses), len(self.diagnostics)):
+            memo = _memo_of(state, values)
+            if memo is not None:
+                if len(self.memos) >= _MEMO_LIMIT:
+                    self.memos.clear()
+                self.memos[key] = memo
+                return memo.state(name, num_named, values)
+        return state
+
+    def _format_error(self, exc: FormatError, name: str) -> None:
+        if exc.custom:
+            self.error(CUSTOM_SYNTAX, f"custom op '{name}' {exc.message}", exc.start, exc.end)
+        else:
+            at = exc.start if exc.exact else wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
+            self.error(CUSTOM_SYNTAX, exc.message, at, at if at != exc.start else exc.end)
 
     def _symbols(self, op: Operation, uses: list, raw_symbols: list | None) -> None:
         """The op's `@symbol` references; the one naming `sym_name` is its definition."""
@@ -208,12 +316,12 @@ class Builder:
         sym_name = op.properties.get("sym_name")
         for attr, start, end in uses:
             span = self.span(start, end)
-            if op.sym_span is None and sym_name is not None and not attr.nested and attr.root == sym_name.value:
+            if op.sym_span is None and isinstance(sym_name, StringAttr) and not attr.nested and attr.root == sym_name.value:
                 op.sym_span = span
             else:
                 op.symbol_spans.append((attr, span))
 
-    def _result_names(self, tok: Token) -> list[tuple[str, int, int, int]]:
+    def _result_names(self, tok: Tok) -> list[tuple[str, int, int, int]]:
         """(name, count, start, end) of each entry of a result list (`%a, %b:2 =`)."""
         base = tok.start_pos
         relative = _result_entries(tok.value)
@@ -221,15 +329,16 @@ class Builder:
 
     def _results(self, op: Operation, names: list, num_named: int, state: OpState, raw: RawOp, opaque: bool) -> None:
         types = state.result_types
-        if not opaque and names and len(types) != num_named:
+        written = raw.results
+        if not opaque and names and written is not None and len(types) != num_named:
             if not types:
-                self.error(RESULT_COUNT, "cannot name an operation with no results", raw.results.start_pos, raw.results.end_pos)
+                self.error(RESULT_COUNT, "cannot name an operation with no results", written.start_pos, written.end_pos)
             else:
                 self.error(
                     RESULT_COUNT,
                     f"operation defines {len(types)} results but was provided {num_named} to bind",
-                    raw.results.start_pos,
-                    raw.results.end_pos,
+                    written.start_pos,
+                    written.end_pos,
                 )
         if not names:
             for ty in types:
@@ -273,7 +382,7 @@ class Builder:
                 for a in args:
                     self._block_arg(block, a)
             if raw_block.label is not None:
-                self._label(block, raw_block)
+                self._label(block, raw_block, raw_block.label)
             for raw_op in raw_block.ops:
                 if units:
                     outer = self.anchor
@@ -288,8 +397,7 @@ class Builder:
         arg = block.add_argument(a.type, a.name, self.span(a.start, a.end) if a.name else None)
         arg.loc = a.loc
 
-    def _label(self, block: Block, raw: RawBlock) -> None:
-        tok = raw.label
+    def _label(self, block: Block, raw: RawBlock, tok: Tok) -> None:
         block.label = tok.value
         block.label_span = self.span(tok.start_pos, tok.end_pos)
         if raw.bad is not None:
@@ -339,9 +447,7 @@ class Builder:
                     succ.punct(",")
             if c.is_token("PROPS"):
                 tok = c.next()
-                props_tok = Token("DICT", tok.value[1:-1])
-                props_tok.start_pos = tok.start_pos + 1
-                props_tok.end_pos = tok.end_pos - 1
+                props_tok = make_token("DICT", tok.value[1:-1], tok.start_pos + 1, tok.end_pos - 1)
                 state.properties = dict(c.parse_dict_text(props_tok).entries)
             if c.is_group("(") and not c.is_punct("->", 1):
                 regions = c.group("(")
@@ -376,11 +482,11 @@ class Builder:
         """Keep what can be known without the op's syntax: uses, regions, successors."""
         state = OpState(name, num_named)
         state.result_types = [T.UNKNOWN] * num_named
-        symbols: list[Token] = []
+        symbols: list[Tok] = []
 
         def visit(items: list) -> None:
             for item in items:
-                if isinstance(item, Token):
+                if isinstance(item, Tok):
                     if item.type == "VALUE":
                         state.refs.append(Ref(item.value, item.start_pos, item.end_pos))
                     elif item.type == "SYMBOL":

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import NoReturn
-
-from lark.lexer import Token
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir import types as T
@@ -28,7 +27,7 @@ from gpu_lsp.ir.attributes import (
 from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser import gpu_syntax
-from gpu_lsp.parser.lexer import tokenize
+from gpu_lsp.parser.lexer import Tok, tokenize
 from gpu_lsp.parser.structure import Group, RawRegion
 from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type, squeeze
 from gpu_lsp.text import TextRange
@@ -54,40 +53,34 @@ class FormatError(Exception):
         self.exact = exact
 
 
+@dataclass(slots=True, eq=False)
 class Ref:
     """An operand as written: `%name` or `%name#i`, its range and the type the op implies."""
 
-    __slots__ = ("name", "start", "end", "type")
-
-    def __init__(self, name: str, start: int, end: int, type: T.Type | None = None) -> None:
-        self.name = name
-        self.start = start
-        self.end = end
-        self.type = type
+    name: str
+    start: int
+    end: int
+    type: T.Type | None = None
 
 
+@dataclass(slots=True, eq=False)
 class BlockRef:
     """A successor as written: `^name`."""
 
-    __slots__ = ("name", "start", "end")
-
-    def __init__(self, name: str, start: int, end: int) -> None:
-        self.name = name
-        self.start = start
-        self.end = end
+    name: str
+    start: int
+    end: int
 
 
+@dataclass(slots=True, eq=False)
 class ArgDef:
     """A region argument the op's syntax defines (`%tx` in `threads(%tx, ...)`)."""
 
-    __slots__ = ("name", "start", "end", "type", "loc")
-
-    def __init__(self, name: str | None, start: int, end: int, type: T.Type, loc: Attribute | None = None) -> None:
-        self.name = name
-        self.start = start
-        self.end = end
-        self.type = type
-        self.loc = loc
+    name: str | None
+    start: int
+    end: int
+    type: T.Type
+    loc: Attribute | None = None
 
 
 class OpState:
@@ -106,7 +99,7 @@ class OpState:
         self.successors: list[BlockRef] = []
         self.facts: OpFacts = NO_FACTS
         self.loc: Attribute | None = None  # a trailing `loc(...)` read with the op's syntax
-        self.opaque_symbols: list[Token] | None = None  # an op read without its syntax: the symbols in its text
+        self.opaque_symbols: list[Tok] | None = None  # an op read without its syntax: the symbols in its text
 
     def add_region(self, raw: RawRegion | None, args: list[ArgDef] | None = None) -> None:
         self.regions.append((raw, args))
@@ -167,13 +160,14 @@ _BLANK = re.compile(r"(?:\s|//[^\n]*)*")
 
 def next_token_start(text: str, pos: int) -> int:
     """Where the first token at or after `pos` starts (whitespace and `//` comments skipped)."""
-    return _BLANK.match(text, pos).end()
+    blank = _BLANK.match(text, pos)
+    return blank.end() if blank is not None else pos
 
 
 def describe(item) -> str:
     if item is None:
         return "end of operation"
-    if isinstance(item, Token):
+    if isinstance(item, Tok):
         return f"'{item.value}'"
     if isinstance(item, Group):
         return f"'{item.open.value}'"
@@ -245,7 +239,7 @@ class Cursor:
             return
         item = self.peek()
         dialect = self.ctx.region_dialect
-        if isinstance(item, Token) and item.type == "BARE" and lookup(f"{dialect}.{item.value}") is None:
+        if isinstance(item, Tok) and item.type == "BARE" and lookup(f"{dialect}.{item.value}") is None:
             # upstream's parser reads the word as the name of the next op
             word = item.value
             message = (
@@ -264,7 +258,7 @@ class Cursor:
         if j >= len(items):
             return False
         item = items[j]
-        return isinstance(item, Token) and item.type == kind and (value is None or item.value == value)
+        return isinstance(item, Tok) and item.type == kind and (value is None or item.value == value)
 
     def is_keyword(self, word: str, k: int = 0) -> bool:
         j = self.i + k
@@ -272,22 +266,22 @@ class Cursor:
         if j >= len(items):
             return False
         item = items[j]
-        return isinstance(item, Token) and item.value == word and item.type in _KEYWORD_KINDS
+        return isinstance(item, Tok) and item.value == word and item.type in _KEYWORD_KINDS
 
-    def optional_keyword(self, word: str) -> Token | None:
+    def optional_keyword(self, word: str) -> Tok | None:
         if self.is_keyword(word):
             return self.next()
         return None
 
-    def keyword(self, word: str) -> Token:
+    def keyword(self, word: str) -> Tok:
         tok = self.optional_keyword(word)
         if tok is None:
             self.expected(f"'{word}'")
         return tok
 
-    def any_keyword(self) -> Token:
+    def any_keyword(self) -> Tok:
         item = self.peek()
-        if isinstance(item, Token) and item.type in ("BARE", "TYPE"):
+        if isinstance(item, Tok) and item.type in ("BARE", "TYPE"):
             return self.next()
         self.expected("a keyword")
 
@@ -297,19 +291,19 @@ class Cursor:
         if j >= len(items):
             return False
         item = items[j]
-        return isinstance(item, Token) and item.value == ch and item.type in _PUNCT_KINDS
+        return isinstance(item, Tok) and item.value == ch and item.type in _PUNCT_KINDS
 
-    def optional_punct(self, ch: str) -> Token | None:
+    def optional_punct(self, ch: str) -> Tok | None:
         i = self.i
         items = self.items
         if i < len(items):
             item = items[i]
-            if isinstance(item, Token) and item.value == ch and item.type in _PUNCT_KINDS:
+            if isinstance(item, Tok) and item.value == ch and item.type in _PUNCT_KINDS:
                 self.i = i + 1
                 return item
         return None
 
-    def punct(self, ch: str) -> Token:
+    def punct(self, ch: str) -> Tok:
         tok = self.optional_punct(ch)
         if tok is None:
             self.expected_by_parser(f"'{ch}'")
@@ -320,13 +314,13 @@ class Cursor:
     def is_operand(self) -> bool:
         i = self.i
         items = self.items
-        return i < len(items) and isinstance(items[i], Token) and items[i].type == "VALUE"
+        return i < len(items) and isinstance(items[i], Tok) and items[i].type == "VALUE"
 
     def operand(self, type: T.Type | None = None) -> Ref:
         i = self.i
         items = self.items
         item = items[i] if i < len(items) else None
-        if not (isinstance(item, Token) and item.type == "VALUE"):
+        if not (isinstance(item, Tok) and item.type == "VALUE"):
             self.expected_by_parser("SSA operand")
         self.i = i + 1
         return Ref(item.value, item.start_pos, item.end_pos, type)
@@ -350,7 +344,7 @@ class Cursor:
         item = self.peek(k)
         if item is None:
             return False
-        return not isinstance(item, Token) or item.type not in ("VALUE", "PUNCT", "COLON")
+        return not isinstance(item, Tok) or item.type not in ("VALUE", "PUNCT", "COLON")
 
     def index_list(self) -> list[Ref]:
         """`[%i, %j, ...]`: index-typed operands in square brackets."""
@@ -359,16 +353,16 @@ class Cursor:
         sub.done()
         return refs
 
-    def def_value(self) -> Token:
+    def def_value(self) -> Tok:
         item = self.peek()
-        if not (isinstance(item, Token) and item.type == "VALUE"):
+        if not (isinstance(item, Tok) and item.type == "VALUE"):
             self.expected("SSA value name")
         self.i += 1
         return item
 
     def block_ref(self) -> BlockRef:
         item = self.peek()
-        if not (isinstance(item, Token) and item.type == "BLOCK_REF"):
+        if not (isinstance(item, Tok) and item.type == "BLOCK_REF"):
             self.expected("block name")
         self.i += 1
         return BlockRef(item.value, item.start_pos, item.end_pos)
@@ -391,7 +385,7 @@ class Cursor:
 
     def is_region(self) -> bool:
         item = self.peek()
-        return isinstance(item, RawRegion) or (isinstance(item, Token) and item.type == "DICT" and item.value.replace(" ", "") == "{}")
+        return isinstance(item, RawRegion) or (isinstance(item, Tok) and item.type == "DICT" and item.value.replace(" ", "") == "{}")
 
     def region(self) -> RawRegion | None:
         """A region; an empty `{}` reads as an empty region (None)."""
@@ -399,7 +393,7 @@ class Cursor:
         if isinstance(item, RawRegion):
             self.i += 1
             return item
-        if isinstance(item, Token) and item.type == "DICT" and item.value.replace(" ", "") == "{}":
+        if isinstance(item, Tok) and item.type == "DICT" and item.value.replace(" ", "") == "{}":
             self.i += 1
             return None
         self.expected_by_parser("'{' to begin a region")
@@ -413,13 +407,13 @@ class Cursor:
 
     def is_type(self) -> bool:
         item = self.peek()
-        if isinstance(item, Token):
+        if isinstance(item, Tok):
             return item.type == "TYPE"
         return isinstance(item, Group) and item.open.value == "("
 
     def type(self) -> T.Type:
         item = self.peek()
-        if isinstance(item, Token) and item.type == "TYPE":
+        if isinstance(item, Tok) and item.type == "TYPE":
             self.i += 1
             return self.parse_type_text(item.value, item.start_pos, item.end_pos)
         if isinstance(item, Group) and item.open.value == "(" and self.is_punct("->", 1):
@@ -459,7 +453,7 @@ class Cursor:
 
     def _type_follows(self, k: int) -> bool:
         item = self.peek(k)
-        if isinstance(item, Token):
+        if isinstance(item, Tok):
             return item.type == "TYPE"
         return isinstance(item, Group) and item.open.value == "("
 
@@ -499,7 +493,7 @@ class Cursor:
 
     def optional_attr_dict(self, st: OpState) -> None:
         item = self.peek()
-        if isinstance(item, Token) and item.type == "DICT":
+        if isinstance(item, Tok) and item.type == "DICT":
             self.i += 1
             for key, value in self.parse_dict_text(item).entries:
                 st.attributes[key] = value
@@ -507,11 +501,11 @@ class Cursor:
     def attr_dict_with_keyword(self, st: OpState) -> None:
         if self.optional_keyword("attributes"):
             item = self.peek()
-            if not (isinstance(item, Token) and item.type == "DICT"):
+            if not (isinstance(item, Tok) and item.type == "DICT"):
                 self.expected("attribute dictionary")
             self.optional_attr_dict(st)
 
-    def parse_dict_text(self, tok: Token) -> DictAttr:
+    def parse_dict_text(self, tok: Tok) -> DictAttr:
         text = self.ctx.text
         start, end = tok.start_pos, tok.end_pos
         lexed = tokenize(text, start=start + 1, end=end - 1, attr_mode=True)
@@ -522,7 +516,7 @@ class Cursor:
         entries: list[tuple[str, Attribute]] = []
         while not sub.at_end:
             key_tok = sub.next()
-            if not (isinstance(key_tok, Token) and key_tok.type in ("BARE", "STRING", "TYPE", "OPNAME")):
+            if not (isinstance(key_tok, Tok) and key_tok.type in ("BARE", "STRING", "TYPE", "OPNAME")):
                 sub.fail("expected attribute name", key_tok)
             key = key_tok.value[1:-1] if key_tok.type == "STRING" else key_tok.value
             if any(key == seen for seen, _ in entries):
@@ -540,8 +534,8 @@ class Cursor:
         item = self.peek()
         if isinstance(item, Group):
             return item.open.value == "["
-        return isinstance(item, Token) and item.type in ("INT", "FLOAT", "STRING", "ATTR", "DICT", "SYMBOL", "TYPE", "LOC") or (
-            isinstance(item, Token) and item.type == "BARE" and item.value in ("true", "false", "unit")
+        return isinstance(item, Tok) and item.type in ("INT", "FLOAT", "STRING", "ATTR", "DICT", "SYMBOL", "TYPE", "LOC") or (
+            isinstance(item, Tok) and item.type == "BARE" and item.value in ("true", "false", "unit")
         )
 
     def attr(self, default_type: T.Type | None = None) -> Attribute:
@@ -558,7 +552,7 @@ class Cursor:
                     break
                 sub.punct(",")
             return ArrayAttr(tuple(elements))
-        if not isinstance(item, Token):
+        if not isinstance(item, Tok):
             self.expected_by_parser("attribute value")
         kind = item.type
         if kind == "INT":
@@ -591,11 +585,11 @@ class Cursor:
             return FloatAttr(float(item.value), ty, None)
         if kind == "STRING":
             self.i += 1
-            value = unescape(item.value[1:-1])
+            string = unescape(item.value[1:-1])
             if self.is_punct(":") and self._type_follows(1):
                 self.i += 1
                 self.type()
-            return StringAttr(value)
+            return StringAttr(string)
         if kind == "BARE":
             if item.value in ("true", "false"):
                 self.i += 1
@@ -621,7 +615,7 @@ class Cursor:
             self.expected_by_parser("attribute value")
         self.expected_by_parser("attribute value")
 
-    def _compound_attr(self, item: Token) -> Attribute:
+    def _compound_attr(self, item: Tok) -> Attribute:
         text = item.value
         if text.startswith("#"):
             if "<" not in text and "." not in text:
@@ -655,7 +649,7 @@ class Cursor:
     def symbol(self, what: str = "symbol reference") -> SymbolRefAttr:
         """`@name` or `@a::@b`; `what` names it in the error (upstream's words for a symbol name)."""
         item = self.peek()
-        if not (isinstance(item, Token) and item.type == "SYMBOL"):
+        if not (isinstance(item, Tok) and item.type == "SYMBOL"):
             self.expected(what)
         self.i += 1
         attr = symbol_ref(item.value)
@@ -672,22 +666,22 @@ class Cursor:
 
     def integer(self) -> int:
         item = self.peek()
-        if not (isinstance(item, Token) and item.type == "INT"):
+        if not (isinstance(item, Tok) and item.type == "INT"):
             self.expected("integer value")
         self.i += 1
         return int(item.value, 16) if item.value.startswith("0x") else int(item.value)
 
     def string(self) -> str:
         item = self.peek()
-        if not (isinstance(item, Token) and item.type == "STRING"):
+        if not (isinstance(item, Tok) and item.type == "STRING"):
             self.expected("string")
         self.i += 1
         return unescape(item.value[1:-1])
 
 
-def group_tokens(tokens: list[Token]) -> list:
+def group_tokens(tokens: list[Tok]) -> list:
     """Nest a flat token list by its brackets (used inside attribute dictionaries)."""
-    stack: list[tuple[Token, list]] = []
+    stack: list[tuple[Tok, list]] = []
     out: list = []
     current = out
     for tok in tokens:
@@ -760,7 +754,7 @@ def unescape(body: str) -> str:
     return "".join(out)
 
 
-def parse_dense_array(text: str, cursor: Cursor, item: Token) -> DenseArrayAttr:
+def parse_dense_array(text: str, cursor: Cursor, item: Tok) -> DenseArrayAttr:
     """`array<i32: 1, 2>` / `array<f32>` to a DenseArrayAttr."""
     body = text[len("array<") : -1].strip()
     head, _, values = body.partition(":")
@@ -768,7 +762,7 @@ def parse_dense_array(text: str, cursor: Cursor, item: Token) -> DenseArrayAttr:
         elem = parse_type(head.strip())
     except TypeSyntaxError as exc:
         raise FormatError(str(exc), item.start_pos, item.end_pos) from None
-    parsed = []
+    parsed: list[bool | int | float] = []
     for raw in values.split(","):
         raw = raw.strip()
         if not raw:

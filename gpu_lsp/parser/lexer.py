@@ -23,13 +23,21 @@ from gpu_lsp.text import TextRange
 _new_str = str.__new__
 
 
-def _tok(kind: str, value: str, start: int, end: int) -> Token:
-    """A Lark token without Lark's constructor overhead (the lexer makes ~10 per line).
+class Tok(Token):
+    """A lexer token: Lark's Token whose offsets are always set (Lark declares them optional)."""
+
+    __slots__ = ()
+    start_pos: int
+    end_pos: int
+
+
+def make_token(kind: str, value: str, start: int, end: int) -> Tok:
+    """A token without Lark's constructor overhead (the lexer makes ~10 per line).
 
     It has offsets only: no line and column (structure.py gives Lark's error recovery the
     ones it reads).
     """
-    tok = _new_str(Token, value)
+    tok = _new_str(Tok, value)
     tok.type = kind
     tok.value = value
     tok.start_pos = start
@@ -124,7 +132,7 @@ class LexResult:
     __slots__ = ("tokens", "comments", "errors")
 
     def __init__(self) -> None:
-        self.tokens: list[Token] = []
+        self.tokens: list[Tok] = []
         self.comments: list[Comment] = []
         self.errors: list[LexError] = []
 
@@ -215,7 +223,7 @@ def wrong_token_offset(text: str, pos: int, start: int, at_end: bool = False) ->
 
 
 def _is_dict(
-    text: str, pos: int, end: int, before: Token | None, generic: bool, in_brackets: bool, op_names: frozenset[str], attr_mode: bool
+    text: str, pos: int, end: int, before: Tok | None, generic: bool, in_brackets: bool, op_names: frozenset[str], attr_mode: bool
 ) -> bool:
     """Whether the `{` ending at `pos` opens an attribute dictionary rather than a region.
 
@@ -238,7 +246,7 @@ def _is_dict(
 _MODULE_NAMES = ("module", "builtin.module")
 
 
-def _opens_module_body(tokens: list[Token]) -> bool:
+def _opens_module_body(tokens: list[Tok]) -> bool:
     """Whether a `{` here follows `module` or `module @name`: builtin.module's region, never a dictionary."""
     k = len(tokens) - 1
     if k >= 0 and tokens[k].type == "SYMBOL":
@@ -246,12 +254,12 @@ def _opens_module_body(tokens: list[Token]) -> bool:
     return k >= 0 and tokens[k].type == "OPNAME" and tokens[k].value in _MODULE_NAMES
 
 
-def _takes_callee_string(before: Token | None) -> bool:
+def _takes_callee_string(before: Tok | None) -> bool:
     """Whether `before` is the name of an op whose syntax starts with `"callee"(...)`."""
     return before is not None and before.type == "OPNAME" and before.value in _CALLEE_STRING_OPS
 
 
-def _is_label(text: str, pos: int, end: int, before: Token | None) -> bool:
+def _is_label(text: str, pos: int, end: int, before: Tok | None) -> bool:
     """Whether the `^name` ending at `pos` is a block label: `(args)` and `:` follow.
 
     A successor can be followed by a type only after `unwind` (`llvm.invoke`).
@@ -271,7 +279,7 @@ class _Frame:
     __slots__ = ("stack", "generic")
 
     def __init__(self) -> None:
-        self.stack: list[Token] = []
+        self.stack: list[Tok] = []
         self.generic = False
 
 
@@ -301,7 +309,7 @@ def tokenize(
         errors.append(LexError(message, TextRange(s, max(e, s))))
 
 
-    def last() -> Token | None:
+    def last() -> Tok | None:
         """The token read before the current one."""
         return tokens[-1] if tokens else None
 
@@ -310,18 +318,19 @@ def tokenize(
             opener = frame.stack.pop()
             closer = _OPEN_CLOSE[opener.value]
             error(f"expected '{closer}' {reason}", opener.start_pos, opener.end_pos)
-            append(_tok("RPAR" if closer == ")" else "RSQB", closer, at, at))
+            append(make_token("RPAR" if closer == ")" else "RSQB", closer, at, at))
 
     while pos < end:
         m = match(text, pos, end)
         if m is None:
-            pos = _SPACES.match(text, pos, end).end()
+            spaces = _SPACES.match(text, pos, end)
+            pos = spaces.end() if spaces is not None else pos
             if pos >= end:
                 break
             error(f"unexpected character '{text[pos]}'", pos, pos + 1)
             pos += 1
             continue
-        kind = m.lastgroup
+        kind = m.lastgroup or ""  # every alternative of _MASTER is a named group
         s, e = m.span(kind)
         pos = e
         if kind == "COMMENT":
@@ -338,10 +347,10 @@ def tokenize(
                     if frame.stack:
                         close_frame_brackets(frame, s, "before the next operation")
                     pos = r.end()
-                    append(_tok("RESULTS", text[s:pos], s, pos))
+                    append(make_token("RESULTS", text[s:pos], s, pos))
                     expect_op = True
                     continue
-            append(_tok("VALUE", text[s:e], s, e))
+            append(make_token("VALUE", text[s:e], s, e))
             expect_op = False
             continue
 
@@ -356,9 +365,9 @@ def tokenize(
                     if not ok:
                         error("expected '}' to close the attribute dictionary", s, e)
                     pos = close
-                    append(_tok("DICT", text[s:pos], s, pos))
+                    append(make_token("DICT", text[s:pos], s, pos))
                     continue
-                tok = _tok("LBRACE", "{", s, e)
+                tok = make_token("LBRACE", "{", s, e)
                 append(tok)
                 frame.stack.append(tok)
                 frames.append(_Frame())
@@ -373,10 +382,10 @@ def tokenize(
                     close_frame_brackets(frame, s, "before '}'")
                 frames.pop()
                 frames[-1].stack.pop()
-                append(_tok("RBRACE", "}", s, e))
+                append(make_token("RBRACE", "}", s, e))
                 continue
             if ch == "(" or ch == "[":
-                tok = _tok("LPAR" if ch == "(" else "LSQB", ch, s, e)
+                tok = make_token("LPAR" if ch == "(" else "LSQB", ch, s, e)
                 append(tok)
                 frame.stack.append(tok)
                 continue
@@ -384,23 +393,23 @@ def tokenize(
                 opener = "(" if ch == ")" else "["
                 if frame.stack and frame.stack[-1].value == opener:
                     frame.stack.pop()
-                    append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
+                    append(make_token("RPAR" if ch == ")" else "RSQB", ch, s, e))
                     continue
                 if any(t.value == opener for t in frame.stack):
                     while frame.stack[-1].value != opener:
                         inner = frame.stack.pop()
                         closer = _OPEN_CLOSE[inner.value]
                         error(f"expected '{closer}'", inner.start_pos, inner.end_pos)
-                        append(_tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
+                        append(make_token("RPAR" if closer == ")" else "RSQB", closer, s, s))
                     frame.stack.pop()
-                    append(_tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
+                    append(make_token("RPAR" if ch == ")" else "RSQB", ch, s, e))
                     continue
                 error(f"unexpected '{ch}'", s, e)
                 continue
             if ch == ":":
-                append(_tok("COLON", ":", s, e))
+                append(make_token("COLON", ":", s, e))
                 continue
-            append(_tok("PUNCT", ch, s, e))
+            append(make_token("PUNCT", ch, s, e))
             continue
 
         if kind == "BAREWORD":
@@ -418,7 +427,7 @@ def tokenize(
             ):
                 if frame.stack:
                     close_frame_brackets(frame, s, "before the next operation")
-                append(_tok("OPNAME", word, s, e))
+                append(make_token("OPNAME", word, s, e))
                 frame.generic = False
                 expect_op = False
                 continue
@@ -428,7 +437,7 @@ def tokenize(
                 if not ok:
                     error(f"unbalanced '<' in '{word}' type", e, e + 1)
                 pos = close
-                append(_tok("TYPE", text[s:pos], s, pos))
+                append(make_token("TYPE", text[s:pos], s, pos))
                 continue
             if word in _COMPOUND_ATTR_WORDS and e < end and text[e] in "<[":
                 close, ok = scan_balanced(text, e, end)
@@ -437,14 +446,14 @@ def tokenize(
                 pos = close
                 if word == "distinct" and pos < end and text[pos] == "<":
                     pos, ok = scan_balanced(text, pos, end)
-                append(_tok("ATTR", text[s:pos], s, pos))
+                append(make_token("ATTR", text[s:pos], s, pos))
                 continue
             if word == "loc" and e < end and text[e] == "(":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
                     error("unbalanced '(' in location", e, e + 1)
                 pos = close
-                append(_tok("LOC", text[s:pos], s, pos))
+                append(make_token("LOC", text[s:pos], s, pos))
                 continue
             is_type = _TYPE_WORDS.get(word)
             if is_type is None:
@@ -452,9 +461,9 @@ def tokenize(
                 if len(_TYPE_WORDS) > 10000:
                     _TYPE_WORDS.clear()
             if is_type:
-                append(_tok("TYPE", word, s, e))
+                append(make_token("TYPE", word, s, e))
                 continue
-            append(_tok("BARE", word, s, e))
+            append(make_token("BARE", word, s, e))
             continue
 
         if kind == "STRING":
@@ -466,11 +475,11 @@ def tokenize(
                     and not _takes_callee_string(last())
                 )
             ):
-                append(_tok("OPNAME", text[s:e], s, e))
+                append(make_token("OPNAME", text[s:e], s, e))
                 frame.generic = True
                 expect_op = False
                 continue
-            append(_tok("STRING", text[s:e], s, e))
+            append(make_token("STRING", text[s:e], s, e))
             continue
 
         if kind == "HASH" or kind == "BANG":
@@ -491,33 +500,33 @@ def tokenize(
                 q = _ALIAS_EQ.match(text, pos, end)
                 if q is not None:
                     pos = q.end()
-                    append(_tok("ALIAS_DEF", word, s, pos))
+                    append(make_token("ALIAS_DEF", word, s, pos))
                     expect_op = False
                     continue
-            append(_tok("ATTR" if kind == "HASH" else "TYPE", word, s, pos))
+            append(make_token("ATTR" if kind == "HASH" else "TYPE", word, s, pos))
             expect_op = False
             continue
 
         if kind == "CARET":
             if not attr_mode and not frame.stack and _is_label(text, e, end, last()):
-                append(_tok("BLOCK_LABEL", text[s:e], s, e))
+                append(make_token("BLOCK_LABEL", text[s:e], s, e))
                 expect_op = False
             else:
-                append(_tok("BLOCK_REF", text[s:e], s, e))
+                append(make_token("BLOCK_REF", text[s:e], s, e))
             continue
 
         expect_op = False
         if kind == "SYMBOL":
-            append(_tok("SYMBOL", text[s:e], s, e))
+            append(make_token("SYMBOL", text[s:e], s, e))
             continue
         if kind == "FLOAT":
-            append(_tok("FLOAT", text[s:e], s, e))
+            append(make_token("FLOAT", text[s:e], s, e))
             continue
         if kind == "INT":
-            append(_tok("INT", text[s:e], s, e))
+            append(make_token("INT", text[s:e], s, e))
             continue
         if kind == "ARROW":
-            append(_tok("PUNCT", "->", s, e))
+            append(make_token("PUNCT", "->", s, e))
             continue
         if kind == "PROPS":
             close, ok = scan_balanced(text, s + 1, end)
@@ -528,14 +537,14 @@ def tokenize(
                 pos += 1
             else:
                 error("expected '>' to close properties", pos, pos)
-            append(_tok("PROPS", text[s:pos], s, pos))
+            append(make_token("PROPS", text[s:pos], s, pos))
             continue
         if kind == "FILEMETA":
             close = text.find("#-}", e, end)
             pos = end if close < 0 else close + 3
             if close < 0:
                 error("expected '#-}' to close the file metadata", s, e)
-            append(_tok("FILEMETA", text[s:pos], s, pos))
+            append(make_token("FILEMETA", text[s:pos], s, pos))
             continue
 
     if len(frames) > 1:
@@ -546,6 +555,6 @@ def tokenize(
         frame = frames.pop()
         close_frame_brackets(frame, end, "at the end of the input")
         frames[-1].stack.pop()
-        append(_tok("RBRACE", "}", end, end))
+        append(make_token("RBRACE", "}", end, end))
     close_frame_brackets(frames[0], end, "at the end of the input")
     return out

@@ -195,8 +195,8 @@ class Resolver:
             for region in op.regions:
                 scope.levels.append([])
                 self._resolve_region(region, scope)
-                for base in scope.levels.pop():
-                    del scope.values[base]
+                for defined in scope.levels.pop():
+                    del scope.values[defined]
             if open_before is not None:
                 self._close(scope, open_before)
         for result in op.results:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 from lark import Lark, Transformer
 from lark.exceptions import UnexpectedInput
-from lark.lexer import Lexer, Token
+from lark.lexer import Lexer
 
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.parser.lexer import LexError
+from gpu_lsp.parser.lexer import LexError, Tok
 from gpu_lsp.text import TextRange
 
 # Token kinds that are structure (brackets, regions, op and block starts); every other token is
@@ -20,13 +21,14 @@ STRUCTURE = frozenset(
 )
 
 
-class ItemsToken(Token):
+class ItemsToken(Tok):
     """A run of atom tokens between two structure tokens, handed to Lark as one ITEMS token."""
 
     __slots__ = ("atoms",)
+    atoms: list[Tok]
 
 
-def items_token(atoms: list[Token]) -> ItemsToken:
+def items_token(atoms: list[Tok]) -> ItemsToken:
     tok = str.__new__(ItemsToken, "")
     tok.type = "ITEMS"
     tok.value = ""
@@ -36,10 +38,10 @@ def items_token(atoms: list[Token]) -> ItemsToken:
     return tok
 
 
-def lark_tokens(tokens: list[Token]) -> list[Token]:
+def lark_tokens(tokens: list[Tok]) -> list[Tok]:
     """The lexer's tokens with each run of atoms made one ITEMS token (structure.lark's terminals)."""
-    out: list[Token] = []
-    run: list[Token] = []
+    out: list[Tok] = []
+    run: list[Tok] = []
     for tok in tokens:
         if tok.type in STRUCTURE:
             if run:
@@ -53,15 +55,14 @@ def lark_tokens(tokens: list[Token]) -> list[Token]:
     return out
 
 
-class Group:
-    """A bracketed item list: `( ... )` or `[ ... ]`."""
+class Bracketed:
+    """Something between an opening and a closing token, which give its offsets."""
 
-    __slots__ = ("open", "close", "items")
+    __slots__ = ("open", "close")
 
-    def __init__(self, open: Token, close: Token, items: list) -> None:
+    def __init__(self, open: Tok, close: Tok) -> None:
         self.open = open
         self.close = close
-        self.items = items
 
     @property
     def start_pos(self) -> int:
@@ -70,6 +71,16 @@ class Group:
     @property
     def end_pos(self) -> int:
         return self.close.end_pos
+
+
+class Group(Bracketed):
+    """A bracketed item list: `( ... )` or `[ ... ]`."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, open: Tok, close: Tok, items: list) -> None:
+        super().__init__(open, close)
+        self.items = items
 
 
 class RawBlock:
@@ -77,30 +88,21 @@ class RawBlock:
 
     __slots__ = ("label", "args", "ops", "bad")
 
-    def __init__(self, label: Token | None, args: Group | None, ops: list, bad=None) -> None:
+    def __init__(self, label: Tok | None, args: Group | None, ops: list, bad=None) -> None:
         self.label = label
         self.args = args
         self.ops = ops
         self.bad = bad
 
 
-class RawRegion:
+class RawRegion(Bracketed):
     """`{ ... }`: the entry block's operations and the labelled blocks."""
 
-    __slots__ = ("open", "close", "blocks")
+    __slots__ = ("blocks",)
 
-    def __init__(self, open: Token, close: Token, blocks: list[RawBlock]) -> None:
-        self.open = open
-        self.close = close
+    def __init__(self, open: Tok, close: Tok, blocks: list[RawBlock]) -> None:
+        super().__init__(open, close)
         self.blocks = blocks
-
-    @property
-    def start_pos(self) -> int:
-        return self.open.start_pos
-
-    @property
-    def end_pos(self) -> int:
-        return self.close.end_pos
 
 
 class RawOp:
@@ -108,7 +110,7 @@ class RawOp:
 
     __slots__ = ("results", "name", "items")
 
-    def __init__(self, results: Token | None, name: Token, items: list) -> None:
+    def __init__(self, results: Tok | None, name: Tok, items: list) -> None:
         self.results = results
         self.name = name
         self.items = items
@@ -129,7 +131,7 @@ class RawAlias:
 
     __slots__ = ("name", "items")
 
-    def __init__(self, name: Token, items: list) -> None:
+    def __init__(self, name: Tok, items: list) -> None:
         self.name = name
         self.items = items
 
@@ -157,26 +159,26 @@ def _items(children):
 class _Build(Transformer):
     """Reduce callbacks: raw nodes straight from the LALR parser, no parse tree."""
 
-    def start(self, children):
+    def start(self, children: list) -> list:
         return children[0] if children else []
 
     tops = ops = blocks = staticmethod(_append)
     items = staticmethod(_items)
 
-    def alias_def(self, children):
+    def alias_def(self, children: list) -> RawAlias:
         return RawAlias(children[0], children[1])
 
-    def operation(self, children):
+    def operation(self, children: list) -> RawOp:
         if children[0].type == "RESULTS":
             return RawOp(children[0], children[1], children[2] if len(children) > 2 else [])
         return RawOp(None, children[0], children[1] if len(children) > 1 else [])
 
-    def paren(self, children):
+    def paren(self, children: list) -> Group:
         return Group(children[0], children[-1], children[1] if len(children) == 3 else [])
 
     square = paren
 
-    def region(self, children):
+    def region(self, children: list) -> RawRegion:
         close = children[-1]
         blocks: list[RawBlock] = []
         entry_ops: list = []
@@ -189,7 +191,7 @@ class _Build(Transformer):
             blocks.insert(0, RawBlock(None, None, entry_ops))
         return RawRegion(children[0], close, blocks)
 
-    def block(self, children):
+    def block(self, children: list) -> RawBlock:
         header: list = []
         ops: list = []
         for child in children[1:]:
@@ -200,7 +202,7 @@ class _Build(Transformer):
         return _block(children[0], header, ops)
 
 
-def _block(label: Token, header: list, ops: list) -> RawBlock:
+def _block(label: Tok, header: list, ops: list) -> RawBlock:
     """A labelled block; its header must be `(args)` then `:` (else `bad` is the first item off)."""
     args = header[0] if header and isinstance(header[0], Group) else None
     rest = header[1:] if args is not None else header
@@ -215,7 +217,7 @@ class _Stream:
 
     __slots__ = ("iterator",)
 
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: list[Tok]) -> None:
         self.iterator = iter(tokens)
 
 
@@ -248,7 +250,7 @@ class _Reader:
 
     __slots__ = ("tokens", "i")
 
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: list[Tok]) -> None:
         self.tokens = tokens
         self.i = 0
 
@@ -348,7 +350,7 @@ class _Reader:
         return _block(label, self.items(), self.ops())
 
 
-def parse_structure(tokens: list[Token]) -> tuple[list, list[LexError]]:
+def parse_structure(tokens: list[Tok]) -> tuple[list, list[LexError]]:
     """Parse tokens into raw top-level items; syntax errors skip to the next operation.
 
     A token list in the grammar's language (any file without a structural error) is
@@ -362,7 +364,7 @@ def parse_structure(tokens: list[Token]) -> tuple[list, list[LexError]]:
             return _parse_with_recovery(tokens)
 
 
-def _parse_with_recovery(tokens: list[Token]) -> tuple[list, list[LexError]]:
+def _parse_with_recovery(tokens: list[Tok]) -> tuple[list, list[LexError]]:
     errors: list[LexError] = []
     parser = _parser()
     tokens = lark_tokens(tokens)
@@ -380,7 +382,7 @@ def _parse_with_recovery(tokens: list[Token]) -> tuple[list, list[LexError]]:
         return True
 
     try:
-        result = parser.parse(_Stream(tokens), on_error=recover)
+        result = cast(list, parser.parse(_Stream(tokens), on_error=recover))  # the transformer's list
     except UnexpectedInput as exc:
         tok = getattr(exc, "token", None)
         pos = tok.start_pos if tok is not None and tok.start_pos is not None else 0

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from lark.lexer import Token
-
 from gpu_lsp.ir import types as T
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.parser.lexer import Tok
 from gpu_lsp.parser.structure import Group, RawRegion
 
 
@@ -18,12 +17,12 @@ def read_tolerant(c: Cursor, st: OpState) -> None:
     """
     items = c.items
     end = len(items)
-    if end and isinstance(items[-1], Token) and items[-1].type == "LOC":
+    if end and isinstance(items[-1], Tok) and items[-1].type == "LOC":
         end -= 1
     colon = arrow = None
     for k in range(end):
         item = items[k]
-        if isinstance(item, Token):
+        if isinstance(item, Tok):
             if item.type == "COLON":
                 colon = k
             elif item.value == "->" and item.type == "PUNCT":
@@ -38,10 +37,10 @@ def read_tolerant(c: Cursor, st: OpState) -> None:
         n = len(seq)
         for k in range(n):
             item = seq[k]
-            if isinstance(item, Token):
+            if isinstance(item, Tok):
                 if item.type == "VALUE":
                     nxt = seq[k + 1] if k + 1 < n else None
-                    if nested and isinstance(nxt, Token) and nxt.value == "=":
+                    if nested and isinstance(nxt, Tok) and nxt.value == "=":
                         defs.append(ArgDef(item.value[1:], item.start_pos, item.end_pos, T.UNKNOWN))
                     else:
                         refs.append(Ref(item.value, item.start_pos, item.end_pos))
