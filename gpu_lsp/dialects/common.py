@@ -353,23 +353,26 @@ def unary_same_type(c: Cursor, st: OpState, modifiers=None) -> T.Type:
     return ref.type
 
 
-DYNAMIC_INDEX = -(2**63)  # ShapedType::kDynamic in static_* arrays
-
-
-def mixed_values(c: Cursor, opener: str = "[") -> tuple[list[Ref], DenseArrayAttr]:
-    """`[%a, 4, %b]`: the SSA operands and the `static_*` array (kDynamic where an SSA value stands)."""
+def mixed_index_list(c: Cursor, opener: str = "[") -> tuple[list[Ref], list[int]]:
+    """`[%a, 4, %b]`: the SSA index operands and the static positions (kDynamic where an SSA value stands)."""
     sub = c.group(opener)
     refs: list[Ref] = []
     statics: list[int] = []
     while not sub.at_end:
         if sub.is_operand():
             refs.append(sub.operand(T.INDEX))
-            statics.append(DYNAMIC_INDEX)
+            statics.append(T.STATIC_DYNAMIC)
         else:
             statics.append(sub.integer())
         if sub.at_end:
             break
         sub.punct(",")
+    return refs, statics
+
+
+def mixed_values(c: Cursor, opener: str = "[") -> tuple[list[Ref], DenseArrayAttr]:
+    """`[%a, 4, %b]`: the SSA operands and the `static_*` array."""
+    refs, statics = mixed_index_list(c, opener)
     return refs, DenseArrayAttr(T.I64, tuple(statics))
 
 

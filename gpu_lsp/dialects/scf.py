@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import assignment_list, bind_types, value_defs
+from gpu_lsp.dialects.common import assignment_list, bind_types, mixed_index_list, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref, item_end, item_start
 from gpu_lsp.parser.format_reader import FormatState, custom_reader
-
-DYNAMIC = -(2**63)  # ShapedType::kDynamic in static index arrays
 
 
 def _arrow_types(c: Cursor) -> list[T.Type]:
@@ -110,19 +108,8 @@ def _parallel(c: Cursor, st: OpState) -> None:
 
 
 def _mixed_bounds(c: Cursor, count: int | None) -> tuple[list[Ref], list[int]]:
-    """`(%a, 10, %b)`: SSA values or integer constants; the static array uses DYNAMIC for values."""
-    sub = c.group("(")
-    refs: list[Ref] = []
-    static: list[int] = []
-    while not sub.at_end:
-        if sub.is_operand():
-            refs.append(sub.operand(T.INDEX))
-            static.append(DYNAMIC)
-        else:
-            static.append(sub.integer())
-        if sub.at_end:
-            break
-        sub.punct(",")
+    """`(%a, 10, %b)`: SSA values or integer constants (kDynamic in the static array for values)."""
+    refs, static = mixed_index_list(c, "(")
     if count is not None and len(static) != count:
         c.fail(f"expected {count} bounds")
     return refs, static

@@ -9,25 +9,6 @@ from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import Cursor, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, infers_types
 
-DYNAMIC = -(2**63)
-
-
-def index_list(c: Cursor, opener: str = "[") -> tuple[list[Ref], list[int]]:
-    """`[0, %i, 2]`: SSA index operands and the static positions (DYNAMIC for operands)."""
-    sub = c.group(opener)
-    refs: list[Ref] = []
-    static: list[int] = []
-    while not sub.at_end:
-        if sub.is_operand():
-            refs.append(sub.operand(T.INDEX))
-            static.append(DYNAMIC)
-        else:
-            static.append(sub.integer())
-        if sub.at_end:
-            break
-        sub.punct(",")
-    return refs, static
-
 
 def _base_indices(c: Cursor) -> tuple[Ref, list[Ref]]:
     base = c.operand()

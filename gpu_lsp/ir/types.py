@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from gpu_lsp.ir.attributes import Attribute
 
 DYNAMIC = None  # a `?` dimension
+STATIC_DYNAMIC = -(2**63)  # ShapedType::kDynamic: in a static_* index array, the place of an SSA operand
 
 
 class Type:

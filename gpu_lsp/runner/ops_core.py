@@ -40,8 +40,6 @@ from gpu_lsp.runner.lanes import Lin, is_uniform, mask_and, materialize, normali
 from gpu_lsp.runner.memory import HOST, PRIVATE, MemRef, contiguous_strides
 from gpu_lsp.runner.ops_vector import vector_constant
 
-DYNAMIC = -(2**63)
-
 # --- arith ------------------------------------------------------------------------------------
 
 
@@ -734,7 +732,7 @@ def _mixed(op: Operation, name: str, dynamic: list) -> list:
     dyn = iter(dynamic)
     out = []
     for s in static:
-        if int(s) == DYNAMIC:
+        if int(s) == T.STATIC_DYNAMIC:
             v = next(dyn, None)
             if v is None:
                 raise RunError(f"'{op.name}' op is missing a dynamic value for '{name}'", op)

@@ -20,8 +20,6 @@ from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
 from gpu_lsp.runner.program import dense_values
 from gpu_lsp.runner.runtime import format_g
 
-DYNAMIC = -(2**63)
-
 
 def _vector_dtype(op: Operation, ty: T.Type) -> np.dtype:
     dt = dtype_of(ty.element if isinstance(ty, T.VectorType) else ty)
@@ -74,7 +72,7 @@ def _position(op: Operation, dynamic: list, shape: tuple[int, ...]) -> tuple[int
     static = op.get_attr("static_position")
     values = list(getattr(static, "values", ()))
     dyn = iter(dynamic)
-    pos = tuple(int(next(dyn)) if v == DYNAMIC else int(v) for v in values)
+    pos = tuple(int(next(dyn)) if v == T.STATIC_DYNAMIC else int(v) for v in values)
     for d, (p, n) in enumerate(zip(pos, shape)):
         if not 0 <= p < n:
             raise RunError(f"'{op.name}' op position {p} is out of bounds for dimension {d} of size {n}", op)

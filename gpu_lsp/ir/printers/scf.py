@@ -11,8 +11,6 @@ from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import OpPrinter
 
-DYNAMIC = -(2**63)
-
 
 def arrow_types(p: OpPrinter, types: list[T.Type]) -> str:
     """printOptionalArrowTypeList: ` -> T` or ` -> (T, U)`, nothing when empty."""
@@ -107,7 +105,7 @@ def _dynamic_list(p: OpPrinter, static: Attribute | None, dynamic: list[Value]) 
     it = iter(dynamic)
     parts = []
     for v in static.values:
-        parts.append(p.value(next(it)) if v == DYNAMIC else str(v))
+        parts.append(p.value(next(it)) if v == T.STATIC_DYNAMIC else str(v))
     return "(" + ", ".join(parts) + ")"
 
 

@@ -11,15 +11,13 @@ from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, result_names
 
-DYNAMIC = -(2**63)
-
 
 def dynamic_index_list(p: FormatPrinter, static: Attribute | None, dynamic: list[Value]) -> str:
     """custom<DynamicIndexList>: `[0, %i, 2]`."""
     if not isinstance(static, DenseArrayAttr):
         return "[" + p.values(dynamic) + "]"
     it = iter(dynamic)
-    return "[" + ", ".join(p.value(next(it)) if v == DYNAMIC else str(v) for v in static.values) + "]"
+    return "[" + ", ".join(p.value(next(it)) if v == T.STATIC_DYNAMIC else str(v) for v in static.values) + "]"
 
 
 @custom_printer("DynamicIndexList")
