@@ -195,7 +195,11 @@ class IncrementalLinter:
                 if _module_level(chunk, units):
                     return None
                 changed = _defined(before) ^ _defined(after)
-                relint.update(i for i, part in enumerate(reused) if part is not None and _uses(part.interface, changed))
+                relint.update(
+                    i
+                    for i in _mentioning(parsed.text, units, {entry[1] for entry in changed})
+                    if (part := reused[i]) is not None and _uses(part.interface, changed)
+                )
             changed_total += len(relint)
             if changed_total > MAX_CHANGED_UNITS:
                 return None
@@ -280,6 +284,24 @@ def _uses(face: tuple, changed: set[tuple]) -> bool:
     """Whether a unit with interface `face` uses a symbol among the changed definitions."""
     names = {entry[1] for entry in changed}
     return any(part.lstrip("@") in names for use in face[1] for part in use.split("::"))
+
+
+def _mentioning(text: str, units: list[Operation], names: set[str]) -> list[int]:
+    """The indices of the units whose text holds one of `names` (only those can use one of
+    these symbols: a symbol reference spells its name, quoted or not), so that an edit never
+    computes the interface of every unit. Every unit when a name would need escapes."""
+    if any('"' in name or "\\" in name for name in names):
+        return list(range(len(units)))
+    starts = [source_range(u).start for u in units]
+    found: set[int] = set()
+    for name in names:
+        at = text.find(name)
+        while at >= 0:
+            i = bisect_right(starts, at) - 1
+            if i >= 0:
+                found.add(i)
+            at = text.find(name, at + 1)
+    return sorted(found)
 
 
 def _enabled(selection: Selection):
