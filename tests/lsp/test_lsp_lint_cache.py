@@ -98,3 +98,36 @@ def test_settings_change_relints_without_parsing() -> None:
     assert second is first and second.diagnostics == []
     newest = doc.analysed(EditorSettings())
     assert newest.parsed is first.parsed and newest.diagnostics == []  # LLVM 23 lowers it
+
+
+CALLS = """func.func @callee(%a: i32) -> i32 {
+  return %a : i32
+}
+
+func.func @caller(%x: i32) -> i32 {
+  %r = func.call @callee(%x) : (i32) -> i32
+  return %r : i32
+}
+
+"""
+
+
+def test_a_changed_callee_relints_its_caller_without_asking_every_unit(monkeypatch) -> None:
+    from gpu_lsp.lsp import lint_cache
+
+    text = CALLS + _generated("inline")
+    doc = Document("file:///gen.mlir", text, 1)
+    settings = EditorSettings()
+    doc.analysed(settings)
+    asked = []
+    real = lint_cache.interface
+    monkeypatch.setattr(lint_cache, "interface", lambda unit: asked.append(unit) or real(unit))
+    start = text.index("%a: i32) -> i32")
+    doc.replace(start, start + len("%a: i32) -> i32"), "%a: i64) -> i64", 2)
+    snap = doc.analysed(settings)
+    assert not snap.complete, "the quick path: the caller is re-linted with the callee"
+    assert snap.diagnostics == lint_parsed(snap.parsed, settings)
+    caller = doc.text.index("func.func @caller")
+    caller_end = doc.text.index("\n}\n", caller)
+    assert any(caller <= d.range.start < caller_end for d in snap.diagnostics), "the call no longer type-checks"
+    assert len(asked) <= 3, "the interfaces of the callee (old and new) and of its caller only"
