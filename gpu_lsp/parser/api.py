@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Diagnostic
@@ -27,7 +28,7 @@ class Chunk:
     end: int
     module: Operation
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    comments: list[Comment] = field(default_factory=list)
+    comments: Sequence[Comment] = field(default_factory=list)
     implicit_module: bool = True
     context: ParseContext | None = None
 

@@ -78,23 +78,25 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
     container = _container(chunk)
     if container is None:
         return None
-    unit = next((op for op in container.operations if op.range.start < start and end < op.range.end), None)
-    if unit is None or unit.results or not _isolated(unit):
+    unit = next((op for op in container.operations if (r := op.range) is not None and r.start < start and end < r.end), None)
+    if unit is None or unit.results or not _isolated(unit) or unit.range is None:
         return None
     if any(op.results for op in container.operations):
         return None  # the unit sees the top-level values defined before it: resolve them all
+    ctx = chunk.context
+    if ctx is None:
+        return None
     u_start, u_end = unit.range.start, unit.range.end
     line_head = old_text[old_text.rfind("\n", 0, u_start) + 1 : u_start]
     if line_head.strip():
         return None
     new_end = u_end + delta
-    lexed = tokenize(new_text, chunk.context.op_names, u_start, new_end)
+    lexed = tokenize(new_text, ctx.op_names, u_start, new_end)
     if lexed.errors:
         return None
     raw_items, errors = parse_structure(lexed.tokens)
     if errors or len(raw_items) != 1 or not isinstance(raw_items[0], RawOp) or raw_items[0].end_pos != new_end:
         return None
-    ctx = chunk.context
     ctx.text = new_text
     alias_mark = len(ctx.alias_uses)
     diagnostics: list[Diagnostic] = []
@@ -151,7 +153,8 @@ def _shift_unit(op: Operation, delta: int) -> None:
 
 def _grow_containers(chunk: Chunk, delta: int) -> None:
     module = chunk.module
-    module.span.end += delta
+    if module.span is not None:
+        module.span.end += delta
     region = module.regions[0]
     if region.span is not None:
         region.span.end += delta
@@ -197,7 +200,7 @@ def _merge_diagnostics(
     return out
 
 
-def _merge_comments(old: list[Comment], new: list[Comment], u_start: int, u_end: int, delta: int) -> list[Comment]:
+def _merge_comments(old: Sequence[Comment], new: list[Comment], u_start: int, u_end: int, delta: int) -> list[Comment]:
     out = [c for c in old if c.range.end <= u_start]
     out.extend(new)
     out.extend(Comment(c.text, c.range.shifted(delta)) for c in old if c.range.start >= u_end)
@@ -496,6 +499,9 @@ def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: i
     if not _trusted(result):
         return None
     ctx = chunk.context
+    block = _container(chunk)
+    if ctx is None or block is None:
+        return None
     ctx.text = text
     for seg in fresh:
         _parse_segment(ctx, seg)
@@ -508,7 +514,6 @@ def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: i
         return None
     for seg in kept_after:
         seg.shift(delta)
-    block = _container(chunk)
     for seg in removed:
         for op in seg.ops:
             op.parent = None
@@ -596,11 +601,14 @@ class Progressive:
     def result(self) -> SegmentedFile:
         while not self.step(len(self._segments) or 1):
             pass
+        assert self._done is not None, "a complete parse has its result"
         return self._done
 
     def _finish(self) -> None:
         segments = self._segments
-        ops = _container(self._chunk).operations
+        block = _container(self._chunk)
+        assert block is not None, "an implicit module has a body"
+        ops = block.operations
         if not _resolves_locally(segments) or (len(ops) == 1 and ops[0].name == "builtin.module"):
             self._done = parse_units(self.text, self.split)
             return
