@@ -571,6 +571,7 @@ class Progressive:
             self._done = parse_units(self.text, self.split)
             return True
         block = _container(self._chunk)
+        assert block is not None, "an implicit module has a body"
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         with paused_gc():
             for seg in self._segments[self._next : self._next + count]:
