@@ -80,10 +80,6 @@ CASES = {
     "an undotted op in an scf.for of a function (no inherited default dialect)": _in_func(
         "  scf.for %j = %i to %i step %i {\n    return\n  }"
     ),
-    "an unnamed async gpu.launch": _in_func(
-        "  gpu.launch async blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
-        "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
-    ),
     "gpu.launch_func with four grid sizes": _LAUNCH_FUNC.format(dims="(%c, %c, %c, %c) threads in (%c, %c, %c)"),
     "gpu.launch_func with two block sizes, `)` on the next line": _LAUNCH_FUNC.format(
         dims="(%c, %c, %c) threads in (%c, %c\n      )"
