@@ -26,3 +26,18 @@ def test_a_misspelled_printer_or_reader_name_raises() -> None:
         printer("gpu.shufle")(lambda p, op: None)
     with pytest.raises(KeyError, match="gpu.shufle"):
         reader("gpu.shufle")(lambda c, st: None)
+
+
+def test_a_format_hook_registered_twice_raises() -> None:
+    from gpu_lsp.ir.format_printer import CUSTOM_PRINTERS, custom_printer
+    from gpu_lsp.parser.format_reader import CUSTOM_READERS, TYPE_INFERENCE, custom_reader, infers_types
+
+    assert "AsyncDependencies" in CUSTOM_READERS and "AsyncDependencies" in CUSTOM_PRINTERS
+    before = (dict(CUSTOM_READERS), dict(CUSTOM_PRINTERS), dict(TYPE_INFERENCE))
+    with pytest.raises(ValueError, match=r"custom<AsyncDependencies> registered twice"):
+        custom_reader("AsyncDependencies")(lambda c, st, fs, args: None)
+    with pytest.raises(ValueError, match=r"custom<AsyncDependencies> registered twice"):
+        custom_printer("AsyncDependencies")(lambda ctx, args: None)
+    with pytest.raises(ValueError, match=r"type inference of vector.shuffle registered twice"):
+        infers_types("vector.shuffle")(lambda st, fs: None)
+    assert before == (CUSTOM_READERS, CUSTOM_PRINTERS, TYPE_INFERENCE)

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.hooks import filed_under
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
@@ -97,14 +98,7 @@ CUSTOM_PRINTERS: dict[str, CustomPrinter] = {}
 
 def custom_printer(name: str) -> Callable[[CustomPrinter], CustomPrinter]:
     """Register the printer of `custom<name>`; a name registered twice is a programming error."""
-
-    def wrap(fn: CustomPrinter) -> CustomPrinter:
-        if name in CUSTOM_PRINTERS:
-            raise ValueError(f"custom<{name}> registered twice")
-        CUSTOM_PRINTERS[name] = fn
-        return fn
-
-    return wrap
+    return filed_under(CUSTOM_PRINTERS, name, f"custom<{name}>")
 
 
 def print_format(p: OpPrinter, op: Operation) -> None:

@@ -7,6 +7,7 @@ from functools import cache
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.hooks import filed_under
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import definition
 from gpu_lsp.ir.opdefs.defaults import default_attribute
@@ -44,14 +45,7 @@ CUSTOM_READERS: dict[str, CustomReader] = {}
 
 def custom_reader(name: str) -> Callable[[CustomReader], CustomReader]:
     """Register the reader of `custom<name>`; a name registered twice is a programming error."""
-
-    def wrap(fn: CustomReader) -> CustomReader:
-        if name in CUSTOM_READERS:
-            raise ValueError(f"custom<{name}> registered twice")
-        CUSTOM_READERS[name] = fn
-        return fn
-
-    return wrap
+    return filed_under(CUSTOM_READERS, name, f"custom<{name}>")
 
 
 # Types an op infers where its format writes none (upstream's InferTypeOpInterface, or a
@@ -62,14 +56,7 @@ TYPE_INFERENCE: dict[str, TypeInference] = {}
 
 def infers_types(name: str) -> Callable[[TypeInference], TypeInference]:
     """Register how `name` infers the types its format leaves out; an op registered twice is a programming error."""
-
-    def wrap(fn: TypeInference) -> TypeInference:
-        if name in TYPE_INFERENCE:
-            raise ValueError(f"type inference of {name} registered twice")
-        TYPE_INFERENCE[name] = fn
-        return fn
-
-    return wrap
+    return filed_under(TYPE_INFERENCE, name, f"type inference of {name}")
 
 
 def read_format(c: Cursor, st: OpState) -> None:
