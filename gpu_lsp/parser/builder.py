@@ -147,7 +147,7 @@ class Builder:
         ctx.diagnostics = diagnostics  # problems the cursor finds in gpu types and attributes
         self.anchor = Anchor(0)
         self.default_dialect = "builtin"  # the top level's, as upstream's parser starts
-        self.memos: dict[tuple, _FormatMemo] = {}
+        self.memos: dict[tuple, _FormatMemo] = ctx.format_memos
 
     def error(self, code: str, message: str, start: int, end: int, severity: Severity = Severity.ERROR, related: tuple = ()) -> None:
         self.diagnostics.append(Diagnostic(code, message, TextRange(start, end), severity, related=related))

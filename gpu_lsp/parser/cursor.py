@@ -110,7 +110,7 @@ class ParseContext:
 
     __slots__ = (
         "text", "start", "type_aliases", "attr_aliases", "op_names", "symbol_uses", "alias_uses", "alias_defs", "diagnostics",
-        "region_dialect", "name_range",
+        "region_dialect", "name_range", "format_memos",
     )
 
     def __init__(self, text: str, op_names: frozenset[str], start: int = 0) -> None:
@@ -129,6 +129,9 @@ class ParseContext:
         self.region_dialect = "builtin"
         # Where the name of the op being read is (`parser.getNameLoc()`).
         self.name_range = (start, start)
+        # The builder's readings of format-read ops by their tokens, shared by every top-level op
+        # read with this context (a progressive or segmented parse builds one op at a time).
+        self.format_memos: dict = {}
 
     def check_dialect_text(self, text: str, start: int) -> None:
         """Report what upstream's gpu type/attribute parsers reject in one token (gpu_syntax.py)."""

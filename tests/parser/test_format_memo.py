@@ -60,3 +60,21 @@ func.func @f() {
     assert gets[0].symbol_spans[0][1].range != gets[1].symbol_spans[0][1].range
     mismatches = [d for d in parsed.diagnostics if "expects different type" in d.message]
     assert len({d.range.start for d in mismatches}) == 4
+
+
+def test_a_progressive_parse_shares_its_readings_across_top_level_ops() -> None:
+    from gpu_lsp.parser.incremental import Progressive
+
+    second_function = SAME_TOKENS.replace("@f(", "@g(")
+    text = SAME_TOKENS + second_function
+    progressive = Progressive(text)
+    assert progressive.step(1) is False  # the first function only
+    readings = len(progressive._ctx.format_memos)
+    assert readings > 0
+    assert progressive.step(10) is True
+    assert len(progressive._ctx.format_memos) == readings  # @g's ops were all read before, in @f
+    reused = [op for op in progressive.result().chunks[0].module.walk() if op.name == "arith.addi"]
+    fresh = [op for op in parse(text).chunks[0].module.walk() if op.name == "arith.addi"]
+    assert [[v.name for v in op.operands] for op in reused] == [[v.name for v in op.operands] for op in fresh]
+    assert [op.range for op in reused] == [op.range for op in fresh]
+    assert reused[2].operands[0] is not reused[0].operands[0]  # @g's %b is its own argument
