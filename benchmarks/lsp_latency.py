@@ -31,12 +31,17 @@ SHARED = ROOT.parent / "shared"
 GEN = SHARED / "tools" / "gen_gpu_mlir.py"
 ORACLE = SHARED / "tools" / "oracle.py"
 SERVER = [sys.executable, "-m", "gpu_lsp"]
+PYTHON_HELP = "serve with the gpu_lsp installed for this Python (e.g. a venv with the compiled wheel) instead of this checkout's"
 
 
 class Client:
     """Just enough LSP client: requests, notifications, and a log of publishDiagnostics."""
 
-    def __init__(self) -> None:
+    def __init__(self, python: str | None = None) -> None:
+        # This checkout's sources (run from the root), or the package installed for `python`
+        # (run from elsewhere, so that the checkout does not shadow it).
+        self.command = SERVER if python is None else [python, "-m", "gpu_lsp"]
+        self.cwd = ROOT if python is None else Path(tempfile.gettempdir())
         self.proc: asyncio.subprocess.Process | None = None
         self.next_id = 0
         self.pending: dict[int, asyncio.Future] = {}
@@ -48,7 +53,7 @@ class Client:
         """Spawn the server and initialize; seconds from spawn to the initialize answer."""
         started = time.perf_counter()
         self.proc = await asyncio.create_subprocess_exec(
-            *SERVER, cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+            *self.command, cwd=self.cwd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
         )
         self.reader_task = asyncio.create_task(self._read())
         await self.request(
@@ -143,10 +148,10 @@ def position(text: str, offset: int) -> dict:
     return {"line": line, "character": len(text[start:offset].encode("utf-16-le")) // 2}
 
 
-async def measure_file(path: Path, edits: int) -> dict:
+async def measure_file(path: Path, edits: int, python: str | None = None) -> dict:
     text = path.read_text()
     uri = path.as_uri()
-    client = Client()
+    client = Client(python)
     await client.start()
     opened = time.perf_counter()
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}})
@@ -183,11 +188,11 @@ async def measure_file(path: Path, edits: int) -> dict:
     }
 
 
-async def measure_start(starts: int) -> tuple[float, float]:
+async def measure_start(starts: int, python: str | None = None) -> tuple[float, float]:
     """Medians (ms) of spawn -> initialize answered, and spawn -> a first request answered after it."""
     answered, ready = [], []
     for _ in range(starts):
-        client = Client()
+        client = Client(python)
         spawned = time.perf_counter()
         answered.append(await client.start())
         await client.request("workspace/symbol", {"query": ""})
@@ -215,9 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edits", type=int, default=30, help="measured one-character edits per file")
     parser.add_argument("--starts", type=int, default=5, help="server starts to time")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="generated file sizes in lines")
+    parser.add_argument("--python", help=PYTHON_HELP)
     args = parser.parse_args(argv)
 
-    start_ms, ready_ms = asyncio.run(measure_start(args.starts))
+    start_ms, ready_ms = asyncio.run(measure_start(args.starts, args.python))
     print(f"server start -> initialize answered: {start_ms:.0f} ms (median of {args.starts})")
     print(f"server start -> first request answered after initialized: {ready_ms:.0f} ms")
     print()
@@ -225,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for lines in args.sizes:
             path = generate(lines, Path(tmp))
-            result = asyncio.run(measure_file(path, args.edits))
+            result = asyncio.run(measure_file(path, args.edits, args.python))
             oracle = oracle_ms(path)
             oracle_text = f"{oracle:.0f} ms" if oracle is not None else "n/a"
             peak = f"{result['peak_mb']:.0f} MB" if result["peak_mb"] is not None else "n/a"

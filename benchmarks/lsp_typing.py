@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lsp_latency import GEN, Client, oracle_ms, position
+from lsp_latency import GEN, PYTHON_HELP, Client, oracle_ms, position
 
 NEW_FUNCTION = """func.func @typed_in(%a: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -99,10 +99,10 @@ async def run_edits(session: Session, repeat: int) -> None:
         await session.edit("restore the line", at["line"], at["line"], removed)
 
 
-async def measure_file(path: Path, repeat: int) -> dict:
+async def measure_file(path: Path, repeat: int, python: str | None = None) -> dict:
     text = path.read_text()
     uri = path.as_uri()
-    client = Client()
+    client = Client(python)
     await client.start()
     await client.request("workspace/symbol", {"query": ""})  # the server is up: time the open only
     hover_params = {"textDocument": {"uri": uri}, "position": position(text, text.index("gpu.launch async") + 2)}
@@ -147,12 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="times each edit (and its reverse) is made")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="generated file sizes in lines")
+    parser.add_argument("--python", help=PYTHON_HELP)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         for lines in args.sizes:
             path = generate(lines, Path(tmp))
             oracle = oracle_ms(path)
-            result = asyncio.run(measure_file(path, args.repeat))
+            result = asyncio.run(measure_file(path, args.repeat, args.python))
             oracle_text = f"{oracle:.0f} ms" if oracle is not None else "n/a"
             print(f"\n{lines} lines: oracle full parse+verify {oracle_text}; peak RSS {result['peak_mb']:.0f} MB")
             open_ms = result["open_s"] * 1000

@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
 # Checks the documented install of the server from a checkout: `pip install .` into a
-# throw-away venv (a wheel built and installed with its dependencies) gives working tools
-# and a language server that answers `initialize`.
+# fresh venv (a wheel built and installed with its dependencies) gives working tools, compiled
+# by mypyc where a C compiler is found (setup.py), and a language server that answers `initialize`.
 #
-#   scripts/check_install.sh [python3]
+#   scripts/check_install.sh [python3] [venv]
+#
+# The venv is a throw-away one, or `venv` (made anew and kept: scripts/test_compiled.sh tests it).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 python=${1:-python3}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpu-lsp-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+venv=${2:-$tmp/venv}
+case $venv in /*) ;; *) venv=$PWD/$venv ;; esac
 
 # The documented command: `python -m pip install .` in the checkout, into a new venv.
-"$python" -m venv "$tmp/venv"
-"$tmp/venv/bin/python" -m pip install --quiet --disable-pip-version-check .
-bin="$tmp/venv/bin"
+rm -rf "$venv"
+"$python" -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check .
+bin="$venv/bin"
 
 # Run from outside the checkout so only the installed package can be imported.
 cd "$tmp"
 "$bin/python" -c 'import gpu_lsp, sys; assert "site-packages" in gpu_lsp.__file__, gpu_lsp.__file__'
+if command -v cc >/dev/null 2>&1 && [ "${GPU_LSP_PURE:-0}" = 0 ]; then
+  "$bin/python" -c 'import gpu_lsp; assert gpu_lsp.compiled(), "a C compiler is here, yet pip install . built pure Python"'
+fi
 for tool in gpu-lint gpu-opt gpu-run gpu-lsp; do
   test -x "$bin/$tool" || { echo "check_install: $tool was not installed" >&2; exit 1; }
 done
@@ -50,4 +58,4 @@ out = proc.stdout.decode()
 assert proc.returncode == 0, (proc.returncode, proc.stderr.decode()[-2000:])
 assert '"serverInfo"' in out and '"name": "gpu-lsp"' in out.replace('":"', '": "'), out[:2000]
 EOF
-echo "check_install: pip install . into a fresh venv works; gpu-lint, gpu-opt, gpu-run and gpu-lsp work"
+echo "check_install: pip install . into a fresh venv works; gpu-lint, gpu-opt, gpu-run and gpu-lsp work ($("$bin/gpu-lint" --version))"

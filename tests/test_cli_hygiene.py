@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_lsp import __version__
+from gpu_lsp import __version__, compiled
 from gpu_lsp.cli.common import EXIT_BROKEN_PIPE
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 
@@ -32,7 +32,8 @@ def _run(module: str, *args: str, **kwargs) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_version(name: str) -> None:
     done = _run(SCRIPTS[name], "--version", stdin=subprocess.DEVNULL)
-    assert (done.returncode, done.stdout, done.stderr) == (0, f"{name} {__version__} (MLIR up to LLVM {NEWEST})\n", "")
+    build = "compiled" if compiled() else "pure Python"
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"{name} {__version__} (MLIR up to LLVM {NEWEST}, {build})\n", "")
 
 
 def test_gpu_lsp_help_prints_usage_instead_of_serving() -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+import types
+
 import pytest
 
-from gpu_lsp.diagnostics.registry import Hook, Stage, check_op_names, load_rules
+from gpu_lsp import compiled
+from gpu_lsp.diagnostics.registry import Hook, Stage, _docstring, check_op_names, load_rules
 from gpu_lsp.ir.opdefs import printer, reader
 
 
@@ -29,6 +33,7 @@ def test_a_misspelled_printer_or_reader_name_raises() -> None:
 
 
 def test_a_format_hook_registered_twice_raises() -> None:
+    import gpu_lsp.ir.printers  # noqa: F401  (files the custom printers)
     from gpu_lsp.ir.format_printer import CUSTOM_PRINTERS, custom_printer
     from gpu_lsp.parser.format_reader import CUSTOM_READERS, TYPE_INFERENCE, custom_reader, infers_types
 
@@ -41,3 +46,21 @@ def test_a_format_hook_registered_twice_raises() -> None:
     with pytest.raises(ValueError, match=r"type inference of vector.shuffle registered twice"):
         infers_types("vector.shuffle")(lambda st, fs: None)
     assert before == (CUSTOM_READERS, CUSTOM_PRINTERS, TYPE_INFERENCE)
+
+
+def test_a_rule_docstring_mypyc_dropped_is_read_from_the_source(tmp_path, monkeypatch) -> None:
+    # mypyc keeps no docstrings: a compiled check function's `__doc__` is None, and its module's
+    # source (installed beside the compiled module) still has it.
+    source = tmp_path / "compiled_rules.py"
+    source.write_text('def check(op, ctx):\n    """## What it does\n    Checks.\n    """\n')
+    module = types.ModuleType("compiled_rules")
+    module.__file__ = str(tmp_path / "compiled_rules.cpython-311-x86_64-linux-gnu.so")
+    monkeypatch.setitem(sys.modules, "compiled_rules", module)
+
+    def check(op, ctx):
+        return ()
+
+    check.__doc__ = None
+    check.__module__ = "compiled_rules"
+    assert _docstring(check) == "## What it does\n    Checks.\n    "
+    assert load_rules()["GPU201"].doc.startswith("## What it does"), f"compiled: {compiled()}"

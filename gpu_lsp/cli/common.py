@@ -9,7 +9,7 @@ import signal
 import sys
 from collections.abc import Callable
 
-from gpu_lsp import __version__
+from gpu_lsp import __version__, compiled
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 
 # What a shell reports for a process killed by SIGPIPE (128 + 13), as `yes | head` does.
@@ -17,8 +17,10 @@ EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 
 
 def version_line(prog: str) -> str:
-    """`gpu-lint 0.1.0 (MLIR up to LLVM 23)`: the program, the package version and the newest MLIR described."""
-    return f"{prog} {__version__} (MLIR up to LLVM {NEWEST})\n"
+    """`gpu-lint 0.1.0 (MLIR up to LLVM 23, compiled)`: the program, the package version, the newest MLIR
+    described, and whether the parser and the checks are compiled (setup.py) or pure Python."""
+    build = "compiled" if compiled() else "pure Python"
+    return f"{prog} {__version__} (MLIR up to LLVM {NEWEST}, {build})\n"
 
 
 def print_version(prog: str) -> int:

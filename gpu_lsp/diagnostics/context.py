@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.ir.core import Operation
@@ -59,22 +58,40 @@ class RuleContext:
         self.module = chunk.module
         self.halted: set[int] = set()  # ops whose nested ops are not verified (MLIR stops there)
         self.cache: dict = {}  # per-chunk memo shared by rules (keyed by rule-chosen tuples)
+        # Built on first use (plain attributes: functools.cached_property needs an instance
+        # __dict__, which the mypyc-compiled class has not).
+        self._index: OpIndex | None = None
+        self._symbols: SymbolTables | None = None
+        self._lines: LineIndex | None = None
+        self._value_names: set[str] | None = None
 
-    @cached_property
+    @property
     def index(self) -> OpIndex:
-        return OpIndex(self.module)
+        """Every op of the rules' view: `module`, the chunk's or the one unit an incremental lint sets."""
+        if self._index is None:
+            self._index = OpIndex(self.module)
+        return self._index
 
-    @cached_property
+    @property
     def symbols(self) -> SymbolTables:
-        return SymbolTables()
+        if self._symbols is None:
+            self._symbols = SymbolTables()
+        return self._symbols
 
-    @cached_property
+    @property
     def lines(self) -> LineIndex | None:
-        return LineIndex(self.text) if self.text is not None else None
+        if self._lines is None and self.text is not None:
+            self._lines = LineIndex(self.text)
+        return self._lines
 
-    @cached_property
+    @property
     def value_names(self) -> set[str]:
         """Every SSA name defined in the chunk (to pick fresh names for fixes)."""
+        if self._value_names is None:
+            self._value_names = self._collect_value_names()
+        return self._value_names
+
+    def _collect_value_names(self) -> set[str]:
         names: set[str] = set()
         for op in self.index.ops:
             for result in op.results:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import enum
+import functools
 import inspect
 import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from gpu_lsp.diagnostics.model import Fix, Related, Severity
 from gpu_lsp.ir.opdefs import op_names
@@ -123,6 +127,32 @@ def _clean_doc(doc: str | None) -> str:
     return inspect.cleandoc(doc or "")
 
 
+def _docstring(fn: Callable) -> str | None:
+    """`fn`'s docstring. mypyc keeps none for the functions it compiles (setup.py): those are
+    read from the module's source, installed beside the compiled module."""
+    if fn.__doc__ is not None:
+        return fn.__doc__
+    module_file = getattr(sys.modules.get(fn.__module__), "__file__", None)
+    if not module_file:
+        return None
+    path = Path(module_file)
+    return _source_docstrings(str(path.with_name(path.name.split(".", 1)[0] + ".py"))).get(fn.__name__)
+
+
+@functools.cache
+def _source_docstrings(path: str) -> dict[str, str]:
+    """The docstrings of the top-level functions of a Python source file, by name ({} without the file)."""
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return {}
+    return {
+        node.name: doc
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and (doc := ast.get_docstring(node, clean=False)) is not None
+    }
+
+
 def register(rule: Rule) -> Rule:
     """Add `rule`; a malformed or duplicate code or name is a programming error raised at import."""
     if not CODE_RE.match(rule.code):
@@ -160,7 +190,7 @@ def rule(
                 code,
                 name,
                 severity,
-                _clean_doc(fn.__doc__),
+                _clean_doc(_docstring(fn)),
                 fn,
                 tuple(ops),
                 fix,

@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from gpu_lsp.analysis import ALWAYS_REPORTED, lint_parsed
-from gpu_lsp.diagnostics.context import OpIndex, RuleContext
+from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.mlir_versions import version_of
 from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.diagnostics.registry import Selection, load_rules
@@ -237,8 +237,7 @@ class IncrementalLinter:
     @staticmethod
     def _lint_unit(chunk: Chunk, unit: Operation, text: str, rules: list, mlir_version: int) -> list[Diagnostic]:
         ctx = RuleContext(chunk, text, mlir_version)
-        ctx.module = unit
-        ctx.__dict__["index"] = OpIndex(unit)  # the rules' view: this unit only
+        ctx.module = unit  # the rules' view: this unit only (the index is built from it)
         return run_rules(ctx, rules)
 
     def _remember(self, parsed: ParsedFile, result: list[Diagnostic]) -> list[ChunkParts] | None:

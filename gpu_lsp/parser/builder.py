@@ -13,8 +13,9 @@ from gpu_lsp.ir.op_facts import NO_FACTS, writable_facts
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
 from gpu_lsp.parser.format_reader import read_format
-from gpu_lsp.parser.lexer import Tok, make_token, wrong_token_offset
+from gpu_lsp.parser.lexer import wrong_token_offset
 from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
+from gpu_lsp.parser.tokens import Tok, make_token
 from gpu_lsp.parser.tolerant import read_tolerant
 from gpu_lsp.text import TextRange
 

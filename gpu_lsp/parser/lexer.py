@@ -16,33 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lark.lexer import Token
-
+from gpu_lsp.parser.tokens import Tok, make_token
 from gpu_lsp.text import TextRange
-
-_new_str = str.__new__
-
-
-class Tok(Token):
-    """A lexer token: Lark's Token whose offsets are always set (Lark declares them optional)."""
-
-    __slots__ = ()
-    start_pos: int
-    end_pos: int
-
-
-def make_token(kind: str, value: str, start: int, end: int) -> Tok:
-    """A token without Lark's constructor overhead (the lexer makes ~10 per line).
-
-    It has offsets only: no line and column (structure.py gives Lark's error recovery the
-    ones it reads).
-    """
-    tok = _new_str(Tok, value)
-    tok.type = kind
-    tok.value = value
-    tok.start_pos = start
-    tok.end_pos = end
-    return tok
 
 _BARE = r"[A-Za-z_][\w$.]*"
 _SUFFIX = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"

@@ -11,7 +11,8 @@ from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.parser.lexer import LexError, Tok
+from gpu_lsp.parser.lexer import LexError
+from gpu_lsp.parser.tokens import Tok
 from gpu_lsp.text import TextRange
 
 # Token kinds that are structure (brackets, regions, op and block starts); every other token is

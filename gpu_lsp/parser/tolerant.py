@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.lexer import Tok
 from gpu_lsp.parser.structure import Group, RawRegion
+from gpu_lsp.parser.tokens import Tok
 
 
 def read_tolerant(c: Cursor, st: OpState) -> None:

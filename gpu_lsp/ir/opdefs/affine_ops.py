@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.families import family, op_class
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _map_application = op_class("affine", syntax="%r = {name} #map(%d)[%s]", traits="pure")
 _read_loosely = op_class("affine", "An affine DMA or prefetch operation (read loosely).")
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     _map_application("apply", "Applies an affine map to index operands."),
     _map_application("min", "The minimum of the results of an affine map."),
     _map_application("max", "The maximum of the results of an affine map."),

@@ -82,7 +82,7 @@ def _barrier_state_field(field: str, result: str) -> OpDef:
     )
 
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "amdgpu.ext_packed_fp8",
         "Extends one or two packed 8-bit floats to f32.",

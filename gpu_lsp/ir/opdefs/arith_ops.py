@@ -49,7 +49,7 @@ _ROUNDING = "OptionalAttr<Arith_RoundingModeAttr>:$roundingmode, OptionalAttr<Ar
 _ROUNDING_FORMAT = f"($roundingmode^)? {FASTMATH_FORMAT}"
 _INDEX_CAST = "IndexCastTypeConstraint"
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     _overflow_binary("addi", "Integer addition."),
     _overflow_binary("subi", "Integer subtraction."),
     _overflow_binary("muli", "Integer multiplication."),

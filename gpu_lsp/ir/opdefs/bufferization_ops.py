@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 # `restrict` and `writable` as to_tensor and materialize_in_destination write them.
 _RESTRICT_WRITABLE = "(`restrict` $restrict^)? (`writable` $writable^)?"
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     # Upstream parses and prints alloc_tensor by hand (hasCustomAssemblyFormat): read loosely.
     declare(
         "bufferization.alloc_tensor",

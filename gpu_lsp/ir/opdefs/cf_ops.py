@@ -5,9 +5,9 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, OpaqueAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "cf.br",
         "Jumps to a block, passing values to its arguments.",

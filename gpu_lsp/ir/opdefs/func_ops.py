@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "func.func",
         "A function with a body of blocks.",

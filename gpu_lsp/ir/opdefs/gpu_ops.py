@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.families import OpClass, op_class
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _UPPER_BOUND = "OptionalAttr<IndexAttr>:$upper_bound"
 _UPPER_BOUND_FORMAT = "(`upper_bound` $upper_bound^)?"
@@ -19,7 +19,7 @@ _dimension_op = _index_op(f"GPU_DimensionAttr:$dimension, {_UPPER_BOUND}", f"$di
 _lane_query = _index_op(_UPPER_BOUND, f"{_UPPER_BOUND_FORMAT} attr-dict")
 _subgroup_query = _index_op(_UPPER_BOUND, f"{_UPPER_BOUND_FORMAT} attr-dict `:` type($result)")
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "gpu.module",
         "A GPU device compilation unit holding gpu.func kernels and device functions.",

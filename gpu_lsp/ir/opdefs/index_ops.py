@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.families import op_class
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _binary = op_class("index", traits="pure", ins="Index:$lhs, Index:$rhs", outs="Index:$result", format="$lhs `,` $rhs attr-dict")  # IndexBinaryOp
 _INT_OR_INDEX = "AnyTypeOf<[AnyInteger, Index]>"
@@ -11,7 +11,7 @@ _cast = op_class(  # IndexCastOp (casts, castu)
     "index", traits="pure", ins=f"{_INT_OR_INDEX}:$input", outs=f"{_INT_OR_INDEX}:$output", format="$input attr-dict `:` type($input) `to` type($output)"
 )
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     _binary("add", "Addition."),
     _binary("sub", "Subtraction."),
     _binary("mul", "Multiplication."),

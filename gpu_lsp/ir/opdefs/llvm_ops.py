@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.families import family, op_class
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _binary = op_class("llvm", "LLVM `{mnemonic}` instruction.", "%r = {name} %a, %b : T", traits="pure")
 _cast = op_class("llvm", "LLVM `{mnemonic}` cast.", "%r = {name} %a : T to U", traits="pure")
@@ -11,7 +11,7 @@ _compare = op_class("llvm", "LLVM `{mnemonic}` comparison.", '%b = {name} "slt" 
 _read_loosely = op_class("llvm", "An LLVM dialect operation (read loosely).")
 _intrinsic = op_class("llvm.intr", "The LLVM intrinsic `llvm.{mnemonic}`.")
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "llvm.func",
         "An LLVM function (definition or declaration).",

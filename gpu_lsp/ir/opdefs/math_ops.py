@@ -40,7 +40,7 @@ _FLOAT_UNARY = (
     ("sqrt", "Square root."), ("tan", "Tangent."), ("tanh", "Hyperbolic tangent."), ("trunc", "Rounds toward zero."),
 )
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     *(_float_unary(m, s) for m, s in _FLOAT_UNARY),
     _integer_unary("absi", "Integer absolute value."),
     _integer_unary("ctlz", "Counts leading zero bits."),

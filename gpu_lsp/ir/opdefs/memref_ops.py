@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, SLICE_FORMAT
 
 # The attributes of memref.load and memref.store.
 _ACCESS_ATTRS = 'DefaultValuedOptionalAttr<BoolAttr, "false">:$nontemporal, OptionalAttr<I64Attr>:$alignment'
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "memref.load",
         "Loads an element from a memref.",

@@ -15,7 +15,7 @@ def _mbarrier(mnemonic: str, summary: str, ins: str, format: str, outs: str = ""
     return declare(f"nvgpu.mbarrier.{mnemonic}", summary, ins="NVGPU_MBarrierGroup:$barriers, " + ins, outs=outs, format=format)
 
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "nvgpu.ldmatrix",
         "Loads a warp's matrix fragments from shared memory into registers.",

@@ -15,7 +15,7 @@ def _special_register(register: str) -> OpDef:
 _PER_AXIS = ("tid", "ntid", "ctaid", "nctaid", "clusterid", "nclusterid", "cluster.ctaid", "cluster.nctaid")
 _read_loosely = op_class("nvvm", "The NVVM operation `{mnemonic}` (read loosely).")
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     *(_special_register(f"{register}.{axis}") for register in _PER_AXIS for axis in "xyz"),
     *(_special_register(f"envreg{index}") for index in range(32)),
     *family(

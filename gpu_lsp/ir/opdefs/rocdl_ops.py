@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.families import family, op_class
+from gpu_lsp.ir.opdefs.model import OpDef
 
 _register = op_class("rocdl", "Reads the AMDGPU {mnemonic} value.", "%r = {name} : i32", traits="pure")
 _read_loosely = op_class("rocdl", "The ROCDL operation `{mnemonic}` (read loosely).")
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     *(_register(f"{register}.{axis}") for register in ("workitem.id", "workgroup.id", "cluster.id", "cluster.workgroup.id") for axis in "xyz"),
     _register("wave.id"),
     _register("wavefrontsize"),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "scf.for",
         "A counted loop; `iter_args` carry values from one iteration to the next and out of the loop.",

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.families import family, op_class
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _binary = op_class("spirv", "SPIR-V Op{mnemonic}.", "%r = {name} %a, %b : T", traits="pure")
 _unary = op_class("spirv", "SPIR-V Op{mnemonic}.", "%r = {name} %a : T", traits="pure")
 _convert = op_class("spirv", "SPIR-V Op{mnemonic}.", "%r = {name} %a : T to U", traits="pure")
 _read_loosely = op_class("spirv", "SPIR-V {mnemonic} (read loosely).")
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "spirv.module",
         "A SPIR-V module: addressing and memory model, required capabilities, and its functions and globals.",

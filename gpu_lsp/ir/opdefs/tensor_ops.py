@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, SLICE_FORMAT
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "tensor.empty",
         "A tensor of a given shape with unspecified contents.",

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.families import family, op_class
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _read_loosely = op_class("transform", "The transform op `{mnemonic}` (read loosely).")
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "transform.named_sequence",
         "A named transform script; `@__transform_main` is the entry point of the transform interpreter.",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare("ub.poison", "A poison value of any type.", traits="constant_like pure", syntax="%p = ub.poison : T"),
 )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _KIND = "Vector_CombiningKindAttr:$kind"
 _FASTMATH = 'DefaultValuedAttr<Arith_FastMathAttr, "::mlir::arith::FastMathFlags::none">:$fastmath'
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "vector.broadcast",
         "Broadcasts a scalar or vector to a vector of higher rank.",
