@@ -5,6 +5,7 @@ __version__ = "0.1.0"
 
 def compiled() -> bool:
     """Whether this install runs the parser and the checks compiled by mypyc (a wheel built by setup.py)."""
-    from gpu_lsp.parser import lexer
+    from importlib.util import find_spec
 
-    return not lexer.__file__.endswith(".py")
+    spec = find_spec("gpu_lsp.parser.lexer")
+    return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")

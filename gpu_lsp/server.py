@@ -206,6 +206,7 @@ class GpuLanguageServer(LanguageServer):
             return
         opening = False
         if not settle:  # a large document being opened: requests run between the steps
+            await self.in_analysis(lambda: doc.open_in_child(self.settings_for(uri)))
             while not await self.in_analysis(self._open_step, doc):
                 opening = True
                 if doc.closed:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.symbols import SymbolTables

@@ -187,7 +187,7 @@ class Document:
         partial = self.partial
         parsed, reused = self._parse(text, full, window, base_length)
         lint = None
-        found = self._child_result(text, key)
+        found = self._child_result(text, key, parsed)
         if found is not None:
             lint = self._diagnose(parsed, lint_settings, key, found)
         elif not full:
@@ -238,10 +238,24 @@ class Document:
             if self.analyse_step():
                 return self.partial_at(offset)
 
+    def open_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
+        """Before the open of a large document parses anything: fork a child that parses the text
+        itself and lints it (`lint_child.start_with_parse`), on a second core while this process
+        parses it for requests; `lint_in_child` then waits for that child instead of forking one."""
+        with self._lock:
+            text = self.text
+        if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None or self._progress is not None or self._child is not None:
+            return None
+        child = lint_child.start_with_parse(text, lambda t: engine.start_document(t).result(), lint_settings)
+        if child is not None:
+            self._child = (text, lint_key(lint_settings), child)
+        return child
+
     def lint_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
         """Once the open of a large document has parsed it (`analyse_step` returned True), start
-        its full lint in a child process (`lint_child`) and answer requests from the parse
-        meanwhile; `analysed` takes the child's diagnostics. None when `analysed` lints here."""
+        its full lint in a child process (`lint_child`), unless `open_in_child` started one, and
+        answer requests from the parse meanwhile; `analysed` takes the child's diagnostics.
+        None when `analysed` lints here."""
         with self._lock:
             text, version, lines = self.text, self.version, self.lines
         progress = self._progress
@@ -250,7 +264,11 @@ class Document:
         if self.snapshot is not None and self.snapshot.text is text:
             return None
         parsed = progress.result()
-        child = self._start_child(text, parsed, lint_settings)
+        running = self._child
+        if running is not None and running[0] is text and running[1] == lint_key(lint_settings):
+            child: lint_child.ChildLint | None = running[2]
+        else:
+            child = self._start_child(text, parsed, lint_settings)
         if child is not None:
             self._show_partial(version, text, lines, parsed)
             document_index(self.partial)  # while the child lints: requests find it, and so does `analysed`
@@ -292,7 +310,7 @@ class Document:
         key = lint_key(lint_settings)
         if child is not None and (self._child is None or self._child[2] is not child):
             return False
-        found = self._child_result(self.text, key)
+        found = self._child_result(self.text, key, snap.parsed if snap is not None else None)
         if snap is None or snap.complete or snap.text is not self.text:
             return False
         before = snap.diagnostics
@@ -307,14 +325,15 @@ class Document:
             self._child = (text, lint_key(lint_settings), child)
         return child
 
-    def _child_result(self, text: str, key: tuple) -> list[Diagnostic] | None:
-        """The diagnostics of the child lint of `text` with these settings (waiting for it), or
-        None; a child of another text or settings is stopped."""
+    def _child_result(self, text: str, key: tuple, parsed: ParsedFile | None) -> list[Diagnostic] | None:
+        """The diagnostics of the child lint of `text` with these settings (waiting for it), read
+        against `parsed` (this process's parse of `text`), or None; a child of another text or
+        settings is stopped."""
         child, self._child = self._child, None
         if child is None:
             return None
         if child[0] is text and child[1] == key:
-            return child[2].wait()
+            return child[2].wait(parsed)
         child[2].cancel()
         return None
 

@@ -115,3 +115,30 @@ def test_an_idle_lint_child_stopped_by_an_edit_settles_nothing_after_it(small_pr
     assert child.wait() is None
     assert doc.settle(settings, child) is False, "the new text is settled by the next idle moment, not in this thread now"
     assert not doc.snapshot.complete
+
+
+def test_the_open_forks_a_child_that_parses_the_text_itself_and_lints_it(small_progressive) -> None:
+    text = generated("inline", 400)
+    at = text.index("arith.constant 32")
+    text = text[:at] + "@" + text[at:]
+    settings = EditorSettings()
+    doc = Document("file:///large.mlir", text, 1)
+    first = doc.open_in_child(settings)
+    assert first is not None and first.pid != os.getpid()
+    assert doc.open_in_child(settings) is None, "one child per open"
+    while not doc.analyse_step():
+        pass
+    assert doc.lint_in_child(settings) is first, "the open's child is waited for, not a second one forked"
+    snap = doc.analysed(settings)
+    assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
+    own = {id(d) for chunk in snap.parsed.chunks for d in chunk.diagnostics}
+    assert own & {id(d) for d in snap.diagnostics}, "the child's parser diagnostics are read as this parse's objects"
+
+
+def test_a_child_whose_parse_differs_is_not_read() -> None:
+    text = generated("inline", 40)
+    broken = text.replace("arith.constant 32", "@arith.constant 32", 1)
+    parsed = engine.parse_document(broken)
+    encoded = lint_child.encode(parsed, engine.diagnose(parsed))
+    assert lint_child.decode(engine.parse_document(broken), encoded) is not None
+    assert lint_child.decode(engine.parse_document(text), encoded) is None
