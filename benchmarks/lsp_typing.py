@@ -14,7 +14,10 @@ plus the open (didOpen, once the server is up, -> complete diagnostics), a hover
 open and once it is done, and the oracle's full parse+verify of the same file in the same run. Median and worst
 per edit; the server's peak RSS (VmHWM) at the end.
 
-    .venv/bin/python benchmarks/lsp_typing.py [--repeat 5] [--sizes 10000 100000]
+    .venv/bin/python benchmarks/lsp_typing.py [--repeat 5] [--sizes 10000 100000] [--python PY]
+
+`--python .venv-compiled/bin/python` serves with the compiled install `make test-compiled`
+makes (what `pip install .` gives users); without it, with this checkout's sources as they are.
 """
 
 from __future__ import annotations
