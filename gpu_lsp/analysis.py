@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gpu_lsp.diagnostics import suppression
-from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.context import OpIndex, RuleContext
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, REDUCTION_KINDS, version_of
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.ir.core import Operation
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.text import LineIndex
 
@@ -67,29 +68,84 @@ def lint_parsed(parsed: ParsedFile, settings: object | None = None) -> list[Diag
     collection would scan the whole IR (a second or more at 100k lines).
     """
     with paused_gc():
-        return _lint_parsed(parsed, settings)
+        return finish_lint(parsed, lint_findings(parsed, settings), settings)
 
 
-def _lint_parsed(parsed: ParsedFile, settings: object | None) -> list[Diagnostic]:
+def lint_findings(
+    parsed: ParsedFile, settings: object | None = None, rules: Callable[[Rule], bool] | None = None, parser: bool = True
+) -> list[Diagnostic]:
+    """The parser's diagnostics (unless `parser` is False) and those of the enabled rules that
+    `rules` accepts (every one by default), before suppressions and select/ignore.
+
+    Rules of the lint phase are independent of each other (verifier rules are not: a failing
+    op stops the verification of what it holds), so `finish_lint` of the findings of a split
+    of them, the parser's counted once, is `lint_parsed`."""
+    with paused_gc():
+        found: list[Diagnostic] = []
+        for ctx, chunk_rules in _contexts(parsed, settings, rules):
+            if parser:
+                found.extend(ctx.chunk.diagnostics)
+            found.extend(run_rules(ctx, chunk_rules))
+        return found
+
+
+def lint_phase_rule(rule: Rule) -> bool:
+    """Whether `rule` is of the lint phase (which `lint_findings` may split off)."""
+    return rule.phase == Phase.LINT
+
+
+class RuleSteps:
+    """`lint_findings(parsed, settings, rules, parser=False)` one rule at a time (`step`), so
+    that the language server answers requests in between."""
+
+    def __init__(self, parsed: ParsedFile, settings: object | None, rules: Callable[[Rule], bool]) -> None:
+        self.parsed = parsed
+        self._contexts = _contexts(parsed, settings, rules)
+        self._rules = sorted({r.code: r for _, chunk_rules in self._contexts for r in chunk_rules}.values(), key=lambda r: r.code)
+        self._next = 0
+        self.found: list[Diagnostic] = []
+
+    def step(self) -> bool:
+        """Run the next rule on every chunk; whether every rule has run."""
+        if self._next < len(self._rules):
+            rule = self._rules[self._next]
+            self._next += 1
+            with paused_gc():
+                for ctx, _ in self._contexts:
+                    self.found.extend(run_rules(ctx, [rule]))
+        return self._next >= len(self._rules)
+
+    def finish(self) -> list[Diagnostic]:
+        """What every rule found (running those left)."""
+        while not self.step():
+            pass
+        return self.found
+
+
+def _contexts(parsed: ParsedFile, settings: object | None, rules: Callable[[Rule], bool] | None) -> list[tuple[RuleContext, list[Rule]]]:
+    selection = Selection.of(settings)
+    version = version_of(settings)
+    chosen = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code) and (rules is None or rules(r))]
+    return [(RuleContext(chunk, parsed.text, version), chosen) for chunk in parsed.chunks]
+
+
+def finish_lint(parsed: ParsedFile, found: list[Diagnostic], settings: object | None = None) -> list[Diagnostic]:
+    """`found` (`lint_findings`) after suppression comments and select/ignore, sorted."""
     selection = Selection.of(settings)
     version = version_of(settings)
     text = parsed.text
-    found: list[Diagnostic] = []
-    ops: list[Operation] = []
-    for chunk in parsed.chunks:
-        rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
-        ctx = RuleContext(chunk, text, version)
-        found.extend(chunk.diagnostics)
-        found.extend(run_rules(ctx, rules))
-        ops.extend(op for op in ctx.index.ops if op.span is not None and not op.facts.implicit)
-    enabled = lambda code: code.startswith(ALWAYS_REPORTED) or selection.enabled(code)  # noqa: E731
-    found = [d for d in _one_per_defect(found, text, version) if enabled(d.code)]
-    directives, problems = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))
-    kept = suppression.apply(found, directives)
-    kept.extend(d for d in problems if enabled(d.code))
-    kept.extend(suppression.unused(text, directives, enabled, load_rules().keys()))
-    kept.sort(key=Diagnostic.sort_key)
-    return kept
+    with paused_gc():
+        ops = [
+            op for chunk in parsed.chunks for op in OpIndex(chunk.module).ops if op.span is not None and not op.facts.implicit
+        ]
+        enabled = lambda code: code.startswith(ALWAYS_REPORTED) or selection.enabled(code)  # noqa: E731
+        found = [d for d in _one_per_defect(found, text, version) if enabled(d.code)]
+        directives, problems = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))
+        kept = suppression.apply(found, directives)
+        kept.extend(d for d in problems if enabled(d.code))
+        kept.extend(suppression.unused(text, directives, enabled, load_rules().keys()))
+        kept.sort(key=Diagnostic.sort_key)
+        return kept
 
 
 def _one_per_defect(found: list[Diagnostic], text: str, version: int) -> list[Diagnostic]:

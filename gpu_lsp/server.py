@@ -216,6 +216,9 @@ class GpuLanguageServer(LanguageServer):
             # requests and keystrokes are answered meanwhile.
             start = doc.settle_in_child if settle else doc.lint_in_child
             child = await self.in_analysis(lambda: start(self.settings_for(uri)))
+            # The rules the open's child leaves to this process, one per job (requests in between).
+            while not settle and not await self.in_analysis(doc.share_step):
+                pass
             if child is not None:
                 await asyncio.get_running_loop().run_in_executor(None, child.wait)
         result = await self.in_analysis(self._diagnostics_payload, doc, settle, child if settle else None)

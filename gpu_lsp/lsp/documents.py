@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpu_lsp.analysis import RuleSteps, finish_lint, lint_findings, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.index import document_index
@@ -106,8 +107,11 @@ class Document:
         self._parsed: ParsedFile | None = None
         self._linter = IncrementalLinter()
         self._progress: engine.Progressive | None = None
-        # The open's full lint running in a child process: (text, lint key, the child).
-        self._child: tuple[str, tuple, lint_child.ChildLint] | None = None
+        # A full lint running in a child process: (text, lint key, the child, whether it leaves
+        # the lint-phase rules to this process: the open's child, `open_in_child`).
+        self._child: tuple[str, tuple, lint_child.ChildLint, bool] | None = None
+        # Those rules on this process's parse while the open's child runs (`share_step`).
+        self._share: RuleSteps | None = None
         self.snapshot: Snapshot | None = None
         # While a large document is being opened: a snapshot of the part parsed so far.
         self.partial: Snapshot | None = None
@@ -187,7 +191,7 @@ class Document:
         partial = self.partial
         parsed, reused = self._parse(text, full, window, base_length)
         lint = None
-        found = self._child_result(text, key, parsed)
+        found = self._child_result(text, key, parsed, lint_settings)
         if found is not None:
             lint = self._diagnose(parsed, lint_settings, key, found)
         elif not full:
@@ -241,14 +245,19 @@ class Document:
     def open_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
         """Before the open of a large document parses anything: fork a child that parses the text
         itself and lints it (`lint_child.start_with_parse`), on a second core while this process
-        parses it for requests; `lint_in_child` then waits for that child instead of forking one."""
+        parses it for requests; `lint_in_child` then waits for that child instead of forking one.
+        The child leaves the lint-phase rules to this process (`share_step`, once parsed)."""
         with self._lock:
             text = self.text
         if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None or self._progress is not None or self._child is not None:
             return None
-        child = lint_child.start_with_parse(text, lambda t: engine.start_document(t).result(), lint_settings)
+        child = lint_child.start_with_parse(
+            text,
+            lambda t: engine.start_document(t).result(),
+            lambda parsed: lint_findings(parsed, lint_settings, lambda rule: not lint_phase_rule(rule)),
+        )
         if child is not None:
-            self._child = (text, lint_key(lint_settings), child)
+            self._child = (text, lint_key(lint_settings), child, True)
         return child
 
     def lint_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
@@ -267,6 +276,8 @@ class Document:
         running = self._child
         if running is not None and running[0] is text and running[1] == lint_key(lint_settings):
             child: lint_child.ChildLint | None = running[2]
+            if running[3]:
+                self._share = RuleSteps(parsed, lint_settings, lint_phase_rule)
         else:
             child = self._start_child(text, parsed, lint_settings)
         if child is not None:
@@ -293,6 +304,11 @@ class Document:
             return None
         return snap if offset < progress.parsed_to else None
 
+    def share_step(self) -> bool:
+        """Run one more of the rules the open's child leaves to this process; whether none is left."""
+        share = self._share
+        return share is None or share.step()
+
     def settle_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
         """Start the full lint that `settle` will take in a child process, for a large document
         (the analysis thread stays free for the next keystroke); None when `settle` lints here."""
@@ -310,7 +326,7 @@ class Document:
         key = lint_key(lint_settings)
         if child is not None and (self._child is None or self._child[2] is not child):
             return False
-        found = self._child_result(self.text, key, snap.parsed if snap is not None else None)
+        found = self._child_result(self.text, key, snap.parsed if snap is not None else None, lint_settings)
         if snap is None or snap.complete or snap.text is not self.text:
             return False
         before = snap.diagnostics
@@ -322,20 +338,27 @@ class Document:
         if child is not None:
             if self._child is not None:
                 self._child[2].cancel()
-            self._child = (text, lint_key(lint_settings), child)
+            self._child = (text, lint_key(lint_settings), child, False)
         return child
 
-    def _child_result(self, text: str, key: tuple, parsed: ParsedFile | None) -> list[Diagnostic] | None:
+    def _child_result(
+        self, text: str, key: tuple, parsed: ParsedFile | None, lint_settings: object | None
+    ) -> list[Diagnostic] | None:
         """The diagnostics of the child lint of `text` with these settings (waiting for it), read
-        against `parsed` (this process's parse of `text`), or None; a child of another text or
-        settings is stopped."""
+        against `parsed` (this process's parse of `text`) and completed by the rules it left to
+        this process, or None; a child of another text or settings is stopped."""
         child, self._child = self._child, None
+        share, self._share = self._share, None
         if child is None:
             return None
-        if child[0] is text and child[1] == key:
-            return child[2].wait(parsed)
-        child[2].cancel()
-        return None
+        if child[0] is not text or child[1] != key:
+            child[2].cancel()
+            return None
+        found = child[2].wait(parsed)
+        if found is None or not child[3] or parsed is None:
+            return found
+        steps = share if share is not None and share.parsed is parsed else RuleSteps(parsed, lint_settings, lint_phase_rule)
+        return finish_lint(parsed, found + steps.finish(), lint_settings)
 
     def _diagnose(self, parsed: ParsedFile, lint_settings: object | None, key: tuple, found: list[Diagnostic] | None = None) -> LintResult:
         try:

@@ -9,8 +9,9 @@ there is no `fork`, or the child fails or takes too long, the caller lints in pr
 
 When a large document is opened, the child is forked before anything is parsed and parses the
 text itself (`start_with_parse`): the server's parse and the child's parse and lint then run on
-two cores at once. The parse is deterministic, so the child's parser diagnostics have the same
-places in the server's parse of the same text (checked by their count per chunk).
+two cores at once (the server runs the lint-phase rules meanwhile, `analysis.RuleSteps`). The
+parse is deterministic, so the child's parser diagnostics have the same places in the server's
+parse of the same text (checked by their count per chunk).
 """
 
 from __future__ import annotations
@@ -119,16 +120,20 @@ def decode(parsed: ParsedFile, encoded: Encoded) -> list[Diagnostic] | None:
 
 def start(parsed: ParsedFile, settings: object | None) -> ChildLint | None:
     """Fork a child that lints `parsed` with `settings`; None where there is no fork."""
-    return _fork(lambda: parsed, settings, parsed)
+    return _fork(lambda: parsed, lambda done: lint_parsed(done, settings), parsed)
 
 
-def start_with_parse(text: str, parse: Callable[[str], ParsedFile], settings: object | None) -> ChildLint | None:
-    """Fork a child that parses `text` with `parse` itself, then lints it; None where there is no
-    fork. Its diagnostics are read against the server's own `parse(text)` (`ChildLint.wait`)."""
-    return _fork(lambda: parse(text), settings, None)
+def start_with_parse(
+    text: str, parse: Callable[[str], ParsedFile], lint: Callable[[ParsedFile], list[Diagnostic]]
+) -> ChildLint | None:
+    """Fork a child that parses `text` with `parse` itself, then runs `lint` on it; None where
+    there is no fork. Its diagnostics are read against the server's own `parse(text)` (`ChildLint.wait`)."""
+    return _fork(lambda: parse(text), lint, None)
 
 
-def _fork(parse: Callable[[], ParsedFile], settings: object | None, parsed: ParsedFile | None) -> ChildLint | None:
+def _fork(
+    parse: Callable[[], ParsedFile], lint: Callable[[ParsedFile], list[Diagnostic]], parsed: ParsedFile | None
+) -> ChildLint | None:
     if not hasattr(os, "fork"):
         return None
     read_end, write_end = os.pipe()
@@ -147,7 +152,7 @@ def _fork(parse: Callable[[], ParsedFile], settings: object | None, parsed: Pars
             gc.disable()
             os.close(read_end)
             done = parse()
-            payload = pickle.dumps(encode(done, lint_parsed(done, settings)), pickle.HIGHEST_PROTOCOL)
+            payload = pickle.dumps(encode(done, lint(done)), pickle.HIGHEST_PROTOCOL)
             view = memoryview(payload)
             while view:
                 view = view[os.write(write_end, view) :]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from support import REPO
 
 from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics import registry
@@ -129,3 +130,23 @@ def test_traits_narrow_a_check_of_every_op_to_the_ops_with_them(visits) -> None:
 def test_traits_need_a_check_of_every_op() -> None:
     with pytest.raises(ValueError, match="traits narrow a check of every op"):
         rule("GPU396", "bad-traits", Severity.HINT, ops=("gpu.wait",), traits=("terminator",))
+
+
+def test_the_lint_phase_split_off_and_finished_together_is_the_whole_lint() -> None:
+    # What the language server's open does: its child runs the parse, verifier and parser-phase
+    # rules, the server the lint-phase ones; the union, finished once, is `lint_parsed`.
+    from support.corpus import all_corpus_files
+
+    from gpu_lsp.analysis import RuleSteps, finish_lint, lint_findings, lint_parsed, lint_phase_rule
+    from gpu_lsp.parser.api import parse
+
+    files = [*all_corpus_files(), *sorted((REPO / "examples").glob("*.mlir"))]
+    split_ones = 0
+    for path in files:
+        parsed = parse(path.read_text(), split=True)
+        rest = lint_findings(parsed, None, lambda r: not lint_phase_rule(r))
+        steps = RuleSteps(parsed, None, lint_phase_rule)
+        lint = steps.finish()
+        assert finish_lint(parsed, rest + lint) == lint_parsed(parsed), path.name
+        split_ones += bool(lint) and bool(rest)
+    assert split_ones >= 5, "both halves find something in several files"

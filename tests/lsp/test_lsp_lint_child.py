@@ -129,6 +129,10 @@ def test_the_open_forks_a_child_that_parses_the_text_itself_and_lints_it(small_p
     while not doc.analyse_step():
         pass
     assert doc.lint_in_child(settings) is first, "the open's child is waited for, not a second one forked"
+    steps = 1
+    while not doc.share_step():  # the lint-phase rules, which the child leaves to this process
+        steps += 1
+    assert steps > 5
     snap = doc.analysed(settings)
     assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
     own = {id(d) for chunk in snap.parsed.chunks for d in chunk.diagnostics}
