@@ -11,7 +11,7 @@ python=${1:-python3}
 shift || true
 venv=$PWD/.venv-compiled
 scripts/check_install.sh "$python" "$venv"
-"$venv/bin/python" -c 'import gpu_lsp; assert gpu_lsp.compiled(), "the build is not compiled (no C compiler?)"'
+PYTHONSAFEPATH=1 "$venv/bin/python" -c 'import gpu_lsp; assert gpu_lsp.compiled(), "the build is not compiled (no C compiler?)"'
 "$venv/bin/python" - <<'PY' >"$venv/dev-requirements.txt"
 import tomllib
 print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["dev"]))
