@@ -258,6 +258,24 @@ class _Frame:
         self.generic = False
 
 
+def _error(errors: list[LexError], message: str, s: int, e: int) -> None:
+    errors.append(LexError(message, TextRange(s, max(e, s))))
+
+
+def _last(tokens: list[Tok]) -> Tok | None:
+    """The token read before the current one."""
+    return tokens[-1] if tokens else None
+
+
+def _close_frame_brackets(out: LexResult, frame: _Frame, at: int, reason: str) -> None:
+    """Report the brackets still open in `frame` and close them at `at`."""
+    while frame.stack:
+        opener = frame.stack.pop()
+        closer = _OPEN_CLOSE[opener.value]
+        _error(out.errors, f"expected '{closer}' {reason}", opener.start_pos, opener.end_pos)
+        out.tokens.append(make_token("RPAR" if closer == ")" else "RSQB", closer, at, at))
+
+
 def tokenize(
     text: str,
     op_names: frozenset[str] = frozenset(),
@@ -268,7 +286,9 @@ def tokenize(
     """Lex `text[start:end]` into parser tokens (offsets are absolute).
 
     In `attr_mode` (the inside of an attribute dictionary) nothing starts an
-    operation, a block or a region.
+    operation, a block or a region. No nested functions here: compiled by mypyc, they would
+    share an environment object with this frame, a reference cycle holding every token until
+    the cyclic collector runs (and the language server freezes it during an open).
     """
     out = LexResult()
     tokens = out.tokens
@@ -280,21 +300,6 @@ def tokenize(
     expect_op = not attr_mode
     pos = start
 
-    def error(message: str, s: int, e: int) -> None:
-        errors.append(LexError(message, TextRange(s, max(e, s))))
-
-
-    def last() -> Tok | None:
-        """The token read before the current one."""
-        return tokens[-1] if tokens else None
-
-    def close_frame_brackets(frame: _Frame, at: int, reason: str) -> None:
-        while frame.stack:
-            opener = frame.stack.pop()
-            closer = _OPEN_CLOSE[opener.value]
-            error(f"expected '{closer}' {reason}", opener.start_pos, opener.end_pos)
-            append(make_token("RPAR" if closer == ")" else "RSQB", closer, at, at))
-
     while pos < end:
         m = match(text, pos, end)
         if m is None:
@@ -302,7 +307,7 @@ def tokenize(
             pos = spaces.end() if spaces is not None else pos
             if pos >= end:
                 break
-            error(f"unexpected character '{text[pos]}'", pos, pos + 1)
+            _error(errors, f"unexpected character '{text[pos]}'", pos, pos + 1)
             pos += 1
             continue
         kind = m.lastgroup or ""  # every alternative of _MASTER is a named group
@@ -320,7 +325,7 @@ def tokenize(
                 r = _RESULTS.match(text, s, end)
                 if r is not None:
                     if frame.stack:
-                        close_frame_brackets(frame, s, "before the next operation")
+                        _close_frame_brackets(out, frame, s, "before the next operation")
                     pos = r.end()
                     append(make_token("RESULTS", text[s:pos], s, pos))
                     expect_op = True
@@ -334,11 +339,11 @@ def tokenize(
             ch = text[s:e]
             if ch == "{":
                 if not _opens_module_body(tokens) and _is_dict(
-                    text, e, end, last(), frame.generic, bool(frame.stack), op_names, attr_mode
+                    text, e, end, _last(tokens), frame.generic, bool(frame.stack), op_names, attr_mode
                 ):
                     close, ok = scan_balanced(text, s, end)
                     if not ok:
-                        error("expected '}' to close the attribute dictionary", s, e)
+                        _error(errors, "expected '}' to close the attribute dictionary", s, e)
                     pos = close
                     append(make_token("DICT", text[s:pos], s, pos))
                     continue
@@ -351,10 +356,10 @@ def tokenize(
             if ch == "}":
                 if len(frames) == 1:
                     at = wrong_token_offset(text, s, start)
-                    error("expected operation name in quotes", at, at if at != s else e)
+                    _error(errors, "expected operation name in quotes", at, at if at != s else e)
                     continue
                 if frame.stack:
-                    close_frame_brackets(frame, s, "before '}'")
+                    _close_frame_brackets(out, frame, s, "before '}'")
                 frames.pop()
                 frames[-1].stack.pop()
                 append(make_token("RBRACE", "}", s, e))
@@ -374,12 +379,12 @@ def tokenize(
                     while frame.stack[-1].value != opener:
                         inner = frame.stack.pop()
                         closer = _OPEN_CLOSE[inner.value]
-                        error(f"expected '{closer}'", inner.start_pos, inner.end_pos)
+                        _error(errors, f"expected '{closer}'", inner.start_pos, inner.end_pos)
                         append(make_token("RPAR" if closer == ")" else "RSQB", closer, s, s))
                     frame.stack.pop()
                     append(make_token("RPAR" if ch == ")" else "RSQB", ch, s, e))
                     continue
-                error(f"unexpected '{ch}'", s, e)
+                _error(errors, f"unexpected '{ch}'", s, e)
                 continue
             if ch == ":":
                 append(make_token("COLON", ":", s, e))
@@ -401,7 +406,7 @@ def tokenize(
                 )
             ):
                 if frame.stack:
-                    close_frame_brackets(frame, s, "before the next operation")
+                    _close_frame_brackets(out, frame, s, "before the next operation")
                 append(make_token("OPNAME", word, s, e))
                 frame.generic = False
                 expect_op = False
@@ -410,14 +415,14 @@ def tokenize(
             if word in _COMPOUND_TYPE_WORDS and e < end and text[e] == "<":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
-                    error(f"unbalanced '<' in '{word}' type", e, e + 1)
+                    _error(errors, f"unbalanced '<' in '{word}' type", e, e + 1)
                 pos = close
                 append(make_token("TYPE", text[s:pos], s, pos))
                 continue
             if word in _COMPOUND_ATTR_WORDS and e < end and text[e] in "<[":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
-                    error(f"unbalanced '{text[e]}' in '{word}' attribute", e, e + 1)
+                    _error(errors, f"unbalanced '{text[e]}' in '{word}' attribute", e, e + 1)
                 pos = close
                 if word == "distinct" and pos < end and text[pos] == "<":
                     pos, ok = scan_balanced(text, pos, end)
@@ -426,7 +431,7 @@ def tokenize(
             if word == "loc" and e < end and text[e] == "(":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
-                    error("unbalanced '(' in location", e, e + 1)
+                    _error(errors, "unbalanced '(' in location", e, e + 1)
                 pos = close
                 append(make_token("LOC", text[s:pos], s, pos))
                 continue
@@ -447,7 +452,7 @@ def tokenize(
                 or (
                     not frame.stack
                     and _GENERIC_OPEN.match(text, e, end) is not None
-                    and not _takes_callee_string(last())
+                    and not _takes_callee_string(_last(tokens))
                 )
             ):
                 append(make_token("OPNAME", text[s:e], s, e))
@@ -464,11 +469,11 @@ def tokenize(
             if pos < end and text[pos] in "<" and pos > e:
                 pos, ok = scan_balanced(text, pos, end)
                 if not ok:
-                    error(f"unbalanced '<' in '{text[s:e + 20].split()[0]}'", s, s + 1)
+                    _error(errors, f"unbalanced '<' in '{text[s:e + 20].split()[0]}'", s, s + 1)
             elif pos < end and text[pos] == "<" and pos == e:
                 pos, ok = scan_balanced(text, pos, end)
             if pos == e:
-                error(f"expected an identifier after '{text[s:e]}'", s, e)
+                _error(errors, f"expected an identifier after '{text[s:e]}'", s, e)
                 continue
             word = text[s:pos]
             if not attr_mode and not frame.stack and len(frames) == 1:
@@ -483,7 +488,7 @@ def tokenize(
             continue
 
         if kind == "CARET":
-            if not attr_mode and not frame.stack and _is_label(text, e, end, last()):
+            if not attr_mode and not frame.stack and _is_label(text, e, end, _last(tokens)):
                 append(make_token("BLOCK_LABEL", text[s:e], s, e))
                 expect_op = False
             else:
@@ -506,30 +511,30 @@ def tokenize(
         if kind == "PROPS":
             close, ok = scan_balanced(text, s + 1, end)
             if not ok:
-                error("unbalanced '{' in properties", s, e)
+                _error(errors, "unbalanced '{' in properties", s, e)
             pos = close
             if pos < end and text[pos] == ">":
                 pos += 1
             else:
-                error("expected '>' to close properties", pos, pos)
+                _error(errors, "expected '>' to close properties", pos, pos)
             append(make_token("PROPS", text[s:pos], s, pos))
             continue
         if kind == "FILEMETA":
             close = text.find("#-}", e, end)
             pos = end if close < 0 else close + 3
             if close < 0:
-                error("expected '#-}' to close the file metadata", s, e)
+                _error(errors, "expected '#-}' to close the file metadata", s, e)
             append(make_token("FILEMETA", text[s:pos], s, pos))
             continue
 
     if len(frames) > 1:
         # upstream reads on for the next operation of the open region and finds the end
         at = wrong_token_offset(text, end, start, at_end=True)
-        error("expected operation name in quotes", at, at)
+        _error(errors, "expected operation name in quotes", at, at)
     while len(frames) > 1:
         frame = frames.pop()
-        close_frame_brackets(frame, end, "at the end of the input")
+        _close_frame_brackets(out, frame, end, "at the end of the input")
         frames[-1].stack.pop()
         append(make_token("RBRACE", "}", end, end))
-    close_frame_brackets(frames[0], end, "at the end of the input")
+    _close_frame_brackets(out, frames[0], end, "at the end of the input")
     return out
