@@ -71,21 +71,19 @@ def lint_parsed(parsed: ParsedFile, settings: object | None = None) -> list[Diag
         return finish_lint(parsed, lint_findings(parsed, settings), settings)
 
 
-def lint_findings(
-    parsed: ParsedFile, settings: object | None = None, rules: Callable[[Rule], bool] | None = None, parser: bool = True
-) -> list[Diagnostic]:
-    """The parser's diagnostics (unless `parser` is False) and those of the enabled rules that
-    `rules` accepts (every one by default), before suppressions and select/ignore.
+def lint_findings(parsed: ParsedFile, settings: object | None = None, rules: Callable[[Rule], bool] | None = None) -> list[Diagnostic]:
+    """The parser's diagnostics and those of the enabled rules that `rules` accepts (every one
+    by default), before suppressions and select/ignore.
 
     Rules of the lint phase are independent of each other (verifier rules are not: a failing
-    op stops the verification of what it holds), so `finish_lint` of the findings of a split
-    of them, the parser's counted once, is `lint_parsed`."""
+    op stops the verification of what it holds), so `finish_lint` of these findings for the
+    other rules plus `RuleSteps(..., lint_phase_rule)`'s is `lint_parsed`."""
+    chosen = _chosen_rules(settings, rules)
     with paused_gc():
         found: list[Diagnostic] = []
-        for ctx, chunk_rules in _contexts(parsed, settings, rules):
-            if parser:
-                found.extend(ctx.chunk.diagnostics)
-            found.extend(run_rules(ctx, chunk_rules))
+        for ctx in _contexts(parsed, settings):
+            found.extend(ctx.chunk.diagnostics)
+            found.extend(run_rules(ctx, chosen))
         return found
 
 
@@ -95,13 +93,13 @@ def lint_phase_rule(rule: Rule) -> bool:
 
 
 class RuleSteps:
-    """`lint_findings(parsed, settings, rules, parser=False)` one rule at a time (`step`), so
-    that the language server answers requests in between."""
+    """The findings of the enabled rules that `rules` accepts (not the parser's), one rule at a
+    time (`step`), so that the language server answers requests in between."""
 
     def __init__(self, parsed: ParsedFile, settings: object | None, rules: Callable[[Rule], bool]) -> None:
         self.parsed = parsed
-        self._contexts = _contexts(parsed, settings, rules)
-        self._rules = sorted({r.code: r for _, chunk_rules in self._contexts for r in chunk_rules}.values(), key=lambda r: r.code)
+        self._contexts = _contexts(parsed, settings)
+        self._rules = _chosen_rules(settings, rules)
         self._next = 0
         self.found: list[Diagnostic] = []
 
@@ -111,7 +109,7 @@ class RuleSteps:
             rule = self._rules[self._next]
             self._next += 1
             with paused_gc():
-                for ctx, _ in self._contexts:
+                for ctx in self._contexts:
                     self.found.extend(run_rules(ctx, [rule]))
         return self._next >= len(self._rules)
 
@@ -122,11 +120,14 @@ class RuleSteps:
         return self.found
 
 
-def _contexts(parsed: ParsedFile, settings: object | None, rules: Callable[[Rule], bool] | None) -> list[tuple[RuleContext, list[Rule]]]:
+def _chosen_rules(settings: object | None, rules: Callable[[Rule], bool] | None) -> list[Rule]:
     selection = Selection.of(settings)
+    return [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code) and (rules is None or rules(r))]
+
+
+def _contexts(parsed: ParsedFile, settings: object | None) -> list[RuleContext]:
     version = version_of(settings)
-    chosen = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code) and (rules is None or rules(r))]
-    return [(RuleContext(chunk, parsed.text, version), chosen) for chunk in parsed.chunks]
+    return [RuleContext(chunk, parsed.text, version) for chunk in parsed.chunks]
 
 
 def finish_lint(parsed: ParsedFile, found: list[Diagnostic], settings: object | None = None) -> list[Diagnostic]:
@@ -135,9 +136,12 @@ def finish_lint(parsed: ParsedFile, found: list[Diagnostic], settings: object | 
     version = version_of(settings)
     text = parsed.text
     with paused_gc():
-        ops = [
-            op for chunk in parsed.chunks for op in OpIndex(chunk.module).ops if op.span is not None and not op.facts.implicit
-        ]
+        # The ops only place a suppression comment: the IR is walked for them only where one may be.
+        ops = (
+            [op for chunk in parsed.chunks for op in OpIndex(chunk.module).ops if op.span is not None and not op.facts.implicit]
+            if suppression.may_have_directives(parsed.comments)
+            else []
+        )
         enabled = lambda code: code.startswith(ALWAYS_REPORTED) or selection.enabled(code)  # noqa: E731
         found = [d for d in _one_per_defect(found, text, version) if enabled(d.code)]
         directives, problems = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))

@@ -206,7 +206,8 @@ class GpuLanguageServer(LanguageServer):
             return
         opening = False
         if not settle:  # a large document being opened: requests run between the steps
-            await self.in_analysis(lambda: doc.open_in_child(self.settings_for(uri)))
+            if doc.snapshot is None:  # the first analysis: an open
+                await self.in_analysis(lambda: doc.open_in_child(self.settings_for(uri)))
             while not await self.in_analysis(self._open_step, doc):
                 opening = True
                 if doc.closed:

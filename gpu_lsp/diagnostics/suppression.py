@@ -67,6 +67,11 @@ def _start(op: Operation) -> int:
     return span.anchor.base + span.start if span is not None else 0
 
 
+def may_have_directives(comments: Iterable) -> bool:
+    """Whether a suppression directive can be among `comments` (one names `gpu-lint`)."""
+    return any("gpu-lint" in comment.text for comment in comments)
+
+
 def read_directives(
     text: str, comments: Iterable, ops: list[Operation], lines: LineIndex
 ) -> tuple[list[Directive], list[Diagnostic]]:

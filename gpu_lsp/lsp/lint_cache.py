@@ -30,6 +30,7 @@ from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.diagnostics.registry import Selection, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import is_container_module
+from gpu_lsp.diagnostics.suppression import may_have_directives
 from gpu_lsp.ir.core import Operation, source_range
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
@@ -159,7 +160,7 @@ class IncrementalLinter:
         result = found if found is not None else lint_parsed(parsed, settings)
         self.key = key
         self.chunks = None
-        if _has_directives(parsed):
+        if may_have_directives(c for chunk in parsed.chunks for c in chunk.comments):
             return LintResult.of(result)
         remembered = self._remember(parsed, result)
         if remembered is None:
@@ -312,10 +313,6 @@ def _chunk_index(parsed: ParsedFile, offset: int) -> int:
         if chunk.start <= offset <= chunk.end:
             return i
     return len(parsed.chunks) - 1
-
-
-def _has_directives(parsed: ParsedFile) -> bool:
-    return any("gpu-lint" in c.text for chunk in parsed.chunks for c in chunk.comments)
 
 
 def _directives_near(text: str, units: list[Operation], fresh: list[int]) -> bool:
