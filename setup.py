@@ -19,12 +19,14 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 
 # The modules that run for every op of every parse and lint, as globs under gpu_lsp/. Not
-# compiled: parser/tokens.py and parser/structure.py (their classes subclass Lark's),
+# compiled: parser/structure.py (its classes subclass Lark's),
 # ir/op_facts.py (its shared record overrides __setattr__), ir/types.py and ir/attributes.py
 # (compiled code compares two values typed by a compiled base class by identity, skipping the
 # subclasses' dataclass __eq__), and the declarations' tables, which run once at import.
 NATIVE = (
+    "parser/tokens.py",
     "parser/lexer.py",
+    "parser/raw.py",
     "parser/builder.py",
     "parser/resolve.py",
     "parser/cursor.py",

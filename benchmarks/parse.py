@@ -36,8 +36,9 @@ from gpu_lsp.parser.builder import Builder  # noqa: E402
 from gpu_lsp.parser.cursor import ParseContext  # noqa: E402
 from gpu_lsp.parser.incremental import reparse  # noqa: E402
 from gpu_lsp.parser.lexer import tokenize  # noqa: E402
+from gpu_lsp.parser.raw import RawOp  # noqa: E402
 from gpu_lsp.parser.resolve import Resolver  # noqa: E402
-from gpu_lsp.parser.structure import RawOp, parse_structure  # noqa: E402
+from gpu_lsp.parser.structure import parse_structure  # noqa: E402
 from gpu_lsp.text import TextRange  # noqa: E402
 
 

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from lark.lexer import Token
-
-from gpu_lsp.dialects.common import arg_def, assignment_list, bind_types, element_type, read_attrs_then_operands, token_span, value_defs
+from gpu_lsp.dialects.common import arg_def, assignment_list, bind_types, element_type, read_attrs_then_operands, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
-from gpu_lsp.parser.structure import Group
+from gpu_lsp.parser.raw import Group
+from gpu_lsp.parser.tokens import Tok
 
 
 def _index_refs(items: list, out: list[Ref]) -> None:
     """Every `%value` in an affine expression or map operand list, typed index."""
     for item in items:
-        if isinstance(item, Token):
+        if isinstance(item, Tok):
             if item.type == "VALUE":
-                out.append(Ref(item.value, *token_span(item), T.INDEX))
+                out.append(Ref(item.value, item.start_pos, item.end_pos, T.INDEX))
         elif isinstance(item, Group):
             _index_refs(item.items, out)
 

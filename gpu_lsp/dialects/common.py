@@ -5,28 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from lark.lexer import Token
-
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, custom_reader
+from gpu_lsp.parser.tokens import Tok
 
 X = TypeVar("X")
 
 
-def token_span(tok: Token) -> tuple[int, int]:
-    """Where a lexed token lies: lark types the positions as optional, the lexer always sets them."""
-    start, end = tok.start_pos, tok.end_pos
-    assert start is not None and end is not None
-    return start, end
-
-
-def arg_def(tok: Token, ty: T.Type, loc: Attribute | None = None) -> ArgDef:
+def arg_def(tok: Tok, ty: T.Type, loc: Attribute | None = None) -> ArgDef:
     """The region argument a `%name` token defines."""
-    return ArgDef(tok.value[1:], *token_span(tok), ty, loc)
+    return ArgDef(tok.value[1:], tok.start_pos, tok.end_pos, ty, loc)
 
 
 def read_symbol_name(c: Cursor, st: OpState) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, token_span, typed_arg_defs
+from gpu_lsp.dialects.common import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.op_facts import writable_facts
@@ -29,7 +29,7 @@ def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
     """
     tok = c.optional_keyword("async")
     if tok is not None and st.num_results == 0:
-        writable_facts(st).unnamed_async = token_span(tok)
+        writable_facts(st).unnamed_async = (tok.start_pos, tok.end_pos)
     refs: list[Ref] = []
     if c.is_group("["):
         sub = c.group("[")

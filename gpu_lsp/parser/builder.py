@@ -14,8 +14,8 @@ from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
 from gpu_lsp.parser.format_reader import read_format
 from gpu_lsp.parser.lexer import wrong_token_offset
-from gpu_lsp.parser.structure import Group, RawAlias, RawBlock, RawOp, RawRegion
-from gpu_lsp.parser.tokens import Tok, make_token
+from gpu_lsp.parser.raw import Group, RawAlias, RawBlock, RawOp, RawRegion
+from gpu_lsp.parser.tokens import Tok
 from gpu_lsp.parser.tolerant import read_tolerant
 from gpu_lsp.text import TextRange
 
@@ -448,7 +448,7 @@ class Builder:
                     succ.punct(",")
             if c.is_token("PROPS"):
                 tok = c.next()
-                props_tok = make_token("DICT", tok.value[1:-1], tok.start_pos + 1, tok.end_pos - 1)
+                props_tok = Tok("DICT", tok.value[1:-1], tok.start_pos + 1, tok.end_pos - 1)
                 state.properties = dict(c.parse_dict_text(props_tok).entries)
             if c.is_group("(") and not c.is_punct("->", 1):
                 regions = c.group("(")

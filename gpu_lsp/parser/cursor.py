@@ -28,7 +28,7 @@ from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser import gpu_syntax
 from gpu_lsp.parser.lexer import tokenize
-from gpu_lsp.parser.structure import Group, RawRegion
+from gpu_lsp.parser.raw import Group, RawRegion
 from gpu_lsp.parser.tokens import Tok
 from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type, squeeze
 from gpu_lsp.text import TextRange

@@ -18,7 +18,7 @@ from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, Op
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
 from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, FormatError, OpState, Ref, group_tokens, item_end, item_start
 from gpu_lsp.parser.lexer import tokenize
-from gpu_lsp.parser.structure import RawRegion
+from gpu_lsp.parser.raw import RawRegion
 
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
 

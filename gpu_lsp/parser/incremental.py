@@ -30,8 +30,9 @@ from gpu_lsp.parser.api import Chunk, ParsedFile, implicit_module, parse, parse_
 from gpu_lsp.parser.builder import SYNTAX, Builder
 from gpu_lsp.parser.cursor import ParseContext
 from gpu_lsp.parser.lexer import Comment, tokenize
+from gpu_lsp.parser.raw import RawAlias, RawOp
 from gpu_lsp.parser.resolve import Resolver
-from gpu_lsp.parser.structure import RawAlias, RawOp, parse_structure
+from gpu_lsp.parser.structure import parse_structure
 from gpu_lsp.text import TextRange
 
 

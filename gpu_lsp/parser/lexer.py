@@ -16,14 +16,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gpu_lsp.parser.tokens import Tok, make_token
+from gpu_lsp.parser.tokens import Tok
 from gpu_lsp.text import TextRange
 
 _BARE = r"[A-Za-z_][\w$.]*"
 _SUFFIX = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
 _STRING = r'"(?:[^"\\\n]|\\.)*"'
 
-_SPACES = re.compile(r"[ \t\r\n]*")
+_SPACE_CHARS = " \t\r\n"
+# First characters that always start the token of that kind in _MASTER (`{` and `<` may start
+# longer ones).
+_PUNCT_CHARS = "()[]}:,=>*?|"
+_WORD_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+_VALUE = re.compile(rf"%{_SUFFIX}(?:#\d+)?")
+_WORD_REST = re.compile(r"[\w$.]*")
 # Whitespace, newlines included, is skipped before each token (MLIR has no lines).
 _MASTER = re.compile(
     r"[ \t\r\n]*(?:"
@@ -60,6 +66,7 @@ _COLON = re.compile(r"\s*:(?!:)")
 _GENERIC_OPEN = re.compile(r"\s*\(")
 _CALLEE_STRING_OPS = frozenset(("llvm.call_intrinsic", "emitc.call_opaque"))
 _BRACKET_SCAN = re.compile(r'[<>()\[\]{}"\n]')
+_STRING_REST = re.compile(r'(?:[^"\\\n]|\\.)*"')
 _LINE_OP_START = re.compile(
     rf"[ \t]*(?:%{_SUFFIX}(?::\d+)?(?:[ \t]*,[ \t]*%{_SUFFIX}(?::\d+)?)*[ \t]*=[ \t]*[A-Za-z_\"]|[A-Za-z_][\w$]*\.[\w$.]+[ \t](?![ \t]*=)|\}}[ \t]*$|\^)"
 )
@@ -83,6 +90,25 @@ _KEYWORD_OP_NAMES = frozenset(("constant",))
 
 _OPEN_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 _CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+# Brackets (of structure and inside types and attributes) open at once at most: what is nested
+# is read by recursive functions, whose depth this bounds (Python's recursion limit, or the C
+# stack of the compiled build).
+MAX_NESTING = 100
+
+
+_OP_STARTS = frozenset(("RESULTS", "ALIAS_DEF", "FILEMETA"))
+
+
+class TooDeep(Exception):
+    """Brackets nested more than MAX_NESTING deep, the innermost opening at `at`; `inner` of
+    them were open inside a token (a type, an attribute), the others are the lexer's."""
+
+    def __init__(self, at: int, inner: int = 0) -> None:
+        super().__init__(at)
+        self.at = at
+        self.inner = inner
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +142,7 @@ def scan_balanced(text: str, pos: int, limit: int | None = None) -> tuple[int, b
     """End offset of the bracket group opening at `pos`, and whether it closed.
 
     Strings are skipped, `->` does not close a `<`. An unclosed group stops
-    before a line that starts a new operation, or at `limit`.
+    before a line that starts a new operation, or at `limit`. Raises TooDeep past MAX_NESTING.
     """
     end_limit = len(text) if limit is None else limit
     stack: list[str] = []
@@ -151,6 +177,8 @@ def scan_balanced(text: str, pos: int, limit: int | None = None) -> tuple[int, b
             continue
         if ch in _OPEN_CLOSE:
             stack.append(ch)
+            if len(stack) > MAX_NESTING:
+                raise TooDeep(j, len(stack))
         elif ch == ">" and j > 0 and text[j - 1] == "-":
             pass
         else:
@@ -273,7 +301,37 @@ def _close_frame_brackets(out: LexResult, frame: _Frame, at: int, reason: str) -
         opener = frame.stack.pop()
         closer = _OPEN_CLOSE[opener.value]
         _error(out.errors, f"expected '{closer}' {reason}", opener.start_pos, opener.end_pos)
-        out.tokens.append(make_token("RPAR" if closer == ")" else "RSQB", closer, at, at))
+        out.tokens.append(Tok("RPAR" if closer == ")" else "RSQB", closer, at, at))
+
+
+def scan_token(text: str, pos: int, end: int) -> tuple[str, int, int]:
+    """The kind (a group of _MASTER) and span of the token at `pos`, where no whitespace is;
+    ("", pos, pos) when none starts there. The most common first characters are told apart
+    here, the others by _MASTER."""
+    c = text[pos]
+    if c in _PUNCT_CHARS:
+        return "PUNCT", pos, pos + 1
+    if c in _WORD_START:
+        rest = _WORD_REST.match(text, pos + 1, end)  # always matches
+        return "BAREWORD", pos, rest.end() if rest is not None else pos + 1
+    if c == "%":
+        value = _VALUE.match(text, pos, end)
+        if value is not None:
+            return "VALUE", pos, value.end()
+    elif c == "{":
+        if text.startswith("{-#", pos, end):
+            return "FILEMETA", pos, pos + 3
+        return "PUNCT", pos, pos + 1
+    elif c == "<":
+        if text.startswith("<{", pos, end):
+            return "PROPS", pos, pos + 2
+        return "PUNCT", pos, pos + 1
+    m = _MASTER.match(text, pos, end)
+    if m is None:
+        return "", pos, pos
+    kind = m.lastgroup or ""  # every alternative of _MASTER is a named group
+    s, e = m.span(kind)
+    return kind, s, e
 
 
 def tokenize(
@@ -286,32 +344,115 @@ def tokenize(
     """Lex `text[start:end]` into parser tokens (offsets are absolute).
 
     In `attr_mode` (the inside of an attribute dictionary) nothing starts an
-    operation, a block or a region. No nested functions here: compiled by mypyc, they would
-    share an environment object with this frame, a reference cycle holding every token until
-    the cyclic collector runs (and the language server freezes it during an open).
+    operation, a block or a region. Brackets nested more than MAX_NESTING deep are an error:
+    the top-level op they are in is left out (the readers of what is nested recurse), and
+    lexing goes on after it.
     """
     out = LexResult()
+    end = len(text) if end is None else end
+    pos = start
+    resumed = False
+    while True:
+        frames = [_Frame()]
+        first = len(out.tokens)
+        deep: TooDeep | None = None
+        try:
+            _lex(out, frames, text, op_names, pos, end, attr_mode)
+        except TooDeep as raised:
+            deep = raised
+        if resumed:
+            _drop_until_op(out.tokens, first)
+        if deep is None:
+            return out
+        _error(out.errors, f"brackets nested more than {MAX_NESTING} deep", deep.at, deep.at + 1)
+        _drop_open_op(out.tokens)
+        pos = _after_brackets(text, deep.at + 1, end, _nesting(frames) + deep.inner)
+        resumed = True
+
+
+def _drop_until_op(tokens: list[Tok], first: int) -> None:
+    """Drop the tokens from `first` to the first op start outside brackets: the rest of an op
+    left out (`tokenize` goes on after its brackets)."""
+    depth = 0
+    for i in range(first, len(tokens)):
+        kind = tokens[i].type
+        if depth == 0 and (kind in _OP_STARTS or kind == "OPNAME"):
+            del tokens[first:i]
+            return
+        if kind == "LPAR" or kind == "LSQB" or kind == "LBRACE":
+            depth += 1
+        elif kind == "RPAR" or kind == "RSQB" or kind == "RBRACE":
+            depth -= 1
+    del tokens[first:]
+
+
+def _after_brackets(text: str, pos: int, end: int, open_count: int) -> int:
+    """Where `open_count` brackets open before `pos` are all closed (strings skipped, `->` no
+    bracket; without a count of its own for each kind), or `end`."""
+    search = _BRACKET_SCAN.search
+    while open_count > 0:
+        m = search(text, pos, end)
+        if m is None:
+            return end
+        ch = m.group()
+        j = m.start()
+        pos = j + 1
+        if ch == '"':
+            closing = _STRING_REST.match(text, pos, end)
+            pos = closing.end() if closing is not None else end
+        elif ch in _OPEN_CLOSE:
+            open_count += 1
+        elif ch != "\n" and not (ch == ">" and j > 0 and text[j - 1] == "-"):
+            open_count -= 1
+    return pos
+
+
+def _drop_open_op(tokens: list[Tok]) -> None:
+    """Drop the tokens of the top-level op (or alias) still open: everything from the last op
+    start outside brackets on (what precedes it is balanced)."""
+    depth = 0
+    cut = 0
+    previous = ""
+    for i, tok in enumerate(tokens):
+        kind = tok.type
+        if kind == "LPAR" or kind == "LSQB" or kind == "LBRACE":
+            depth += 1
+        elif kind == "RPAR" or kind == "RSQB" or kind == "RBRACE":
+            depth -= 1
+        elif depth == 0 and (kind in _OP_STARTS or (kind == "OPNAME" and previous != "RESULTS")):
+            cut = i
+        previous = kind
+    del tokens[cut:]
+
+
+def _nesting(frames: list[_Frame]) -> int:
+    """How many brackets (regions included) are open."""
+    total = 0
+    for frame in frames:
+        total += len(frame.stack)
+    return total
+
+
+def _lex(out: LexResult, frames: list[_Frame], text: str, op_names: frozenset[str], start: int, end: int, attr_mode: bool) -> None:
+    """`tokenize`'s loop. No nested functions here: compiled by mypyc, they would share an
+    environment object with this frame, a reference cycle holding every token until the cyclic
+    collector runs (and the language server freezes it during an open)."""
     tokens = out.tokens
     append = tokens.append
     errors = out.errors
-    end = len(text) if end is None else end
-    match = _MASTER.match
-    frames = [_Frame()]
     expect_op = not attr_mode
     pos = start
 
-    while pos < end:
-        m = match(text, pos, end)
-        if m is None:
-            spaces = _SPACES.match(text, pos, end)
-            pos = spaces.end() if spaces is not None else pos
-            if pos >= end:
-                break
-            _error(errors, f"unexpected character '{text[pos]}'", pos, pos + 1)
+    while True:
+        while pos < end and text[pos] in _SPACE_CHARS:
             pos += 1
+        if pos >= end:
+            break
+        kind, s, e = scan_token(text, pos, end)
+        if not kind:
+            _error(errors, f"unexpected character '{text[s]}'", s, s + 1)
+            pos = s + 1
             continue
-        kind = m.lastgroup or ""  # every alternative of _MASTER is a named group
-        s, e = m.span(kind)
         pos = e
         if kind == "COMMENT":
             out.comments.append(Comment(text[s:e], TextRange(s, e)))
@@ -327,10 +468,10 @@ def tokenize(
                     if frame.stack:
                         _close_frame_brackets(out, frame, s, "before the next operation")
                     pos = r.end()
-                    append(make_token("RESULTS", text[s:pos], s, pos))
+                    append(Tok("RESULTS", text[s:pos], s, pos))
                     expect_op = True
                     continue
-            append(make_token("VALUE", text[s:e], s, e))
+            append(Tok("VALUE", text[s:e], s, e))
             expect_op = False
             continue
 
@@ -345,12 +486,14 @@ def tokenize(
                     if not ok:
                         _error(errors, "expected '}' to close the attribute dictionary", s, e)
                     pos = close
-                    append(make_token("DICT", text[s:pos], s, pos))
+                    append(Tok("DICT", text[s:pos], s, pos))
                     continue
-                tok = make_token("LBRACE", "{", s, e)
+                tok = Tok("LBRACE", "{", s, e)
                 append(tok)
                 frame.stack.append(tok)
                 frames.append(_Frame())
+                if _nesting(frames) > MAX_NESTING:
+                    raise TooDeep(s)
                 expect_op = True
                 continue
             if ch == "}":
@@ -362,34 +505,36 @@ def tokenize(
                     _close_frame_brackets(out, frame, s, "before '}'")
                 frames.pop()
                 frames[-1].stack.pop()
-                append(make_token("RBRACE", "}", s, e))
+                append(Tok("RBRACE", "}", s, e))
                 continue
             if ch == "(" or ch == "[":
-                tok = make_token("LPAR" if ch == "(" else "LSQB", ch, s, e)
+                tok = Tok("LPAR" if ch == "(" else "LSQB", ch, s, e)
                 append(tok)
                 frame.stack.append(tok)
+                if _nesting(frames) > MAX_NESTING:
+                    raise TooDeep(s)
                 continue
             if ch == ")" or ch == "]":
                 opener = "(" if ch == ")" else "["
                 if frame.stack and frame.stack[-1].value == opener:
                     frame.stack.pop()
-                    append(make_token("RPAR" if ch == ")" else "RSQB", ch, s, e))
+                    append(Tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
                     continue
                 if any(t.value == opener for t in frame.stack):
                     while frame.stack[-1].value != opener:
                         inner = frame.stack.pop()
                         closer = _OPEN_CLOSE[inner.value]
                         _error(errors, f"expected '{closer}'", inner.start_pos, inner.end_pos)
-                        append(make_token("RPAR" if closer == ")" else "RSQB", closer, s, s))
+                        append(Tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
                     frame.stack.pop()
-                    append(make_token("RPAR" if ch == ")" else "RSQB", ch, s, e))
+                    append(Tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
                     continue
                 _error(errors, f"unexpected '{ch}'", s, e)
                 continue
             if ch == ":":
-                append(make_token("COLON", ":", s, e))
+                append(Tok("COLON", ":", s, e))
                 continue
-            append(make_token("PUNCT", ch, s, e))
+            append(Tok("PUNCT", ch, s, e))
             continue
 
         if kind == "BAREWORD":
@@ -407,7 +552,7 @@ def tokenize(
             ):
                 if frame.stack:
                     _close_frame_brackets(out, frame, s, "before the next operation")
-                append(make_token("OPNAME", word, s, e))
+                append(Tok("OPNAME", word, s, e))
                 frame.generic = False
                 expect_op = False
                 continue
@@ -417,7 +562,7 @@ def tokenize(
                 if not ok:
                     _error(errors, f"unbalanced '<' in '{word}' type", e, e + 1)
                 pos = close
-                append(make_token("TYPE", text[s:pos], s, pos))
+                append(Tok("TYPE", text[s:pos], s, pos))
                 continue
             if word in _COMPOUND_ATTR_WORDS and e < end and text[e] in "<[":
                 close, ok = scan_balanced(text, e, end)
@@ -426,14 +571,14 @@ def tokenize(
                 pos = close
                 if word == "distinct" and pos < end and text[pos] == "<":
                     pos, ok = scan_balanced(text, pos, end)
-                append(make_token("ATTR", text[s:pos], s, pos))
+                append(Tok("ATTR", text[s:pos], s, pos))
                 continue
             if word == "loc" and e < end and text[e] == "(":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
                     _error(errors, "unbalanced '(' in location", e, e + 1)
                 pos = close
-                append(make_token("LOC", text[s:pos], s, pos))
+                append(Tok("LOC", text[s:pos], s, pos))
                 continue
             is_type = _TYPE_WORDS.get(word)
             if is_type is None:
@@ -441,9 +586,9 @@ def tokenize(
                 if len(_TYPE_WORDS) > 10000:
                     _TYPE_WORDS.clear()
             if is_type:
-                append(make_token("TYPE", word, s, e))
+                append(Tok("TYPE", word, s, e))
                 continue
-            append(make_token("BARE", word, s, e))
+            append(Tok("BARE", word, s, e))
             continue
 
         if kind == "STRING":
@@ -455,11 +600,11 @@ def tokenize(
                     and not _takes_callee_string(_last(tokens))
                 )
             ):
-                append(make_token("OPNAME", text[s:e], s, e))
+                append(Tok("OPNAME", text[s:e], s, e))
                 frame.generic = True
                 expect_op = False
                 continue
-            append(make_token("STRING", text[s:e], s, e))
+            append(Tok("STRING", text[s:e], s, e))
             continue
 
         if kind == "HASH" or kind == "BANG":
@@ -480,33 +625,33 @@ def tokenize(
                 q = _ALIAS_EQ.match(text, pos, end)
                 if q is not None:
                     pos = q.end()
-                    append(make_token("ALIAS_DEF", word, s, pos))
+                    append(Tok("ALIAS_DEF", word, s, pos))
                     expect_op = False
                     continue
-            append(make_token("ATTR" if kind == "HASH" else "TYPE", word, s, pos))
+            append(Tok("ATTR" if kind == "HASH" else "TYPE", word, s, pos))
             expect_op = False
             continue
 
         if kind == "CARET":
             if not attr_mode and not frame.stack and _is_label(text, e, end, _last(tokens)):
-                append(make_token("BLOCK_LABEL", text[s:e], s, e))
+                append(Tok("BLOCK_LABEL", text[s:e], s, e))
                 expect_op = False
             else:
-                append(make_token("BLOCK_REF", text[s:e], s, e))
+                append(Tok("BLOCK_REF", text[s:e], s, e))
             continue
 
         expect_op = False
         if kind == "SYMBOL":
-            append(make_token("SYMBOL", text[s:e], s, e))
+            append(Tok("SYMBOL", text[s:e], s, e))
             continue
         if kind == "FLOAT":
-            append(make_token("FLOAT", text[s:e], s, e))
+            append(Tok("FLOAT", text[s:e], s, e))
             continue
         if kind == "INT":
-            append(make_token("INT", text[s:e], s, e))
+            append(Tok("INT", text[s:e], s, e))
             continue
         if kind == "ARROW":
-            append(make_token("PUNCT", "->", s, e))
+            append(Tok("PUNCT", "->", s, e))
             continue
         if kind == "PROPS":
             close, ok = scan_balanced(text, s + 1, end)
@@ -517,14 +662,14 @@ def tokenize(
                 pos += 1
             else:
                 _error(errors, "expected '>' to close properties", pos, pos)
-            append(make_token("PROPS", text[s:pos], s, pos))
+            append(Tok("PROPS", text[s:pos], s, pos))
             continue
         if kind == "FILEMETA":
             close = text.find("#-}", e, end)
             pos = end if close < 0 else close + 3
             if close < 0:
                 _error(errors, "expected '#-}' to close the file metadata", s, e)
-            append(make_token("FILEMETA", text[s:pos], s, pos))
+            append(Tok("FILEMETA", text[s:pos], s, pos))
             continue
 
     if len(frames) > 1:
@@ -535,6 +680,5 @@ def tokenize(
         frame = frames.pop()
         _close_frame_brackets(out, frame, end, "at the end of the input")
         frames[-1].stack.pop()
-        append(make_token("RBRACE", "}", end, end))
+        append(Tok("RBRACE", "}", end, end))
     _close_frame_brackets(out, frames[0], end, "at the end of the input")
-    return out

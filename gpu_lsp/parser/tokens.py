@@ -1,30 +1,23 @@
-"""Lexer tokens: Lark tokens with offsets (an interpreted module: compiled code makes them)."""
+"""Lexer tokens: a kind, the text and its offsets (a native class in the compiled build)."""
 
 from __future__ import annotations
 
-from lark.lexer import Token
 
-_new_str = str.__new__
+class Tok:
+    """A lexer token: its kind (a terminal of structure.lark, or the kind of an atom), its text
+    and its offsets in the buffer.
 
-
-class Tok(Token):
-    """A lexer token: Lark's Token whose offsets are always set (Lark declares them optional)."""
-
-    __slots__ = ()
-    start_pos: int
-    end_pos: int
-
-
-def make_token(kind: str, value: str, start: int, end: int) -> Tok:
-    """A token without Lark's constructor overhead (the lexer makes ~10 per line).
-
-    It has offsets only: no line and column (structure.py gives Lark's error recovery the
-    ones it reads).
+    Not a Lark token: making one copied the text into a new string. structure.py wraps the
+    structure tokens for Lark's recovery only.
     """
-    tok = _new_str(Tok, value)
-    tok.type = kind
-    tok.value = value
-    tok.start_pos = start
-    tok.end_pos = end
-    return tok
 
+    __slots__ = ("type", "value", "start_pos", "end_pos")
+
+    def __init__(self, type: str, value: str, start_pos: int, end_pos: int) -> None:
+        self.type = type
+        self.value = value
+        self.start_pos = start_pos
+        self.end_pos = end_pos
+
+    def __repr__(self) -> str:
+        return f"Tok({self.type!r}, {self.value!r}, {self.start_pos}, {self.end_pos})"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.structure import Group, RawRegion
+from gpu_lsp.parser.raw import Group, RawRegion
 from gpu_lsp.parser.tokens import Tok
 
 

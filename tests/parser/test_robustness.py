@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.corpus import corpus_files, split_chunks
 
+from gpu_lsp.analysis import analyze_text
 from gpu_lsp.parser.api import parse
+from gpu_lsp.parser.lexer import MAX_NESTING
 
 _TOKEN = re.compile(r"\s+|%[\w$.#-]+|\^[\w$.-]+|@[\w$.-]+|[\w.$]+|\"(?:[^\"\\\n]|\\.)*\"|->|.", re.S)
 _INSERTS = [
@@ -93,3 +96,42 @@ def test_a_non_ascii_letter_after_a_dialect_sigil_is_no_crash() -> None:
     text = "func.func @f(%m: memref<4xf32>, %v: f32, %i: index) {\n  memref.store %v, %m[%i] : memref<4xf32, #\u00bagpu.x>\n  return\n}\n"
     _check(text, split=False)
     assert [d for d in parse(text).diagnostics if "memref.store" in d.message]
+
+
+# Nesting far past MAX_NESTING, in each place brackets nest: an op's operands and regions,
+# and inside attributes, dense literals, types and dictionaries.
+_DEEP = 3000
+_DEEPLY_NESTED = {
+    "parentheses": '%x = "a.b"() ' + "(" * _DEEP + ")" * _DEEP,
+    "regions": "func.func @f() {\n" + '"a.b"() ({\n' * _DEEP + "}) : () -> ()\n" * _DEEP + "}\n",
+    "an array": "%x = arith.constant " + "[" * _DEEP + "1" + "]" * _DEEP + " : i32",
+    "a dense literal": "%x = arith.constant dense<" + "[" * _DEEP + "1" + "]" * _DEEP + "> : tensor<1xi32>",
+    "a type": '%x = "a.b"() : () -> ' + "tuple<" * _DEEP + "i32" + ">" * _DEEP,
+    "an attribute": '"a.b"() {a = ' + "[" * _DEEP + "1" + "]" * _DEEP + "} : () -> ()",
+    "a dictionary": '"a.b"() {a = ' + "{b = " * _DEEP + "1" + "}" * _DEEP + "} : () -> ()",
+}
+
+
+@pytest.mark.parametrize("where", sorted(_DEEPLY_NESTED))
+def test_brackets_nested_too_deep_are_one_error_not_a_crash(where):
+    """The readers recurse per level (the compiled build on the C stack): past MAX_NESTING the
+    op is left out with one error at the bracket, and what follows it is read as usual."""
+    text = _DEEPLY_NESTED[where] + "\nfunc.func @after(%a: i32) {\n  return\n}\n"
+    parsed, found = analyze_text(text, split=True)
+    assert [d.message for d in found] == [f"brackets nested more than {MAX_NESTING} deep"]
+    assert text[found[0].range.start] in "([{<"
+    functions = [op for op in parsed.chunks[-1].module.walk() if op.name == "func.func"]
+    names = [text[op.sym_span.range.start : op.sym_span.range.end] for op in functions if op.sym_span is not None]
+    assert names[-1:] == ["@after"]
+
+
+def test_brackets_nested_as_deep_as_allowed_are_read():
+    """MAX_NESTING brackets open at once (a function, 49 generic ops' regions, an operand
+    list): read and verified without an error, well inside Python's recursion limit."""
+    levels = (MAX_NESTING - 2) // 2
+    text = "func.func @f() {\n" + '"a.b"() ({\n' * levels + '%x = arith.constant 1 : i32\n"c.d"(%x) : (i32) -> ()\n'
+    text += "}) : () -> ()\n" * levels + "return\n}\n"
+    assert 1 + 2 * levels + 1 == MAX_NESTING
+    parsed, found = analyze_text(text)
+    assert found == []
+    assert sum(1 for chunk in parsed.chunks for op in chunk.module.walk() if op.name == "a.b") == levels

@@ -10,23 +10,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from lark.lexer import Token
 from support.corpus import all_corpus_files, split_chunks
 from support.mutate import mutate
 
 from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.parser.lexer import tokenize
-from gpu_lsp.parser.structure import (
-    Group,
-    RawAlias,
-    RawBlock,
-    RawOp,
-    RawRegion,
-    _NotInGrammar,
-    _parse_with_recovery,
-    _Reader,
-    parse_structure,
-)
+from gpu_lsp.parser.raw import Group, NotInGrammar, RawAlias, RawBlock, RawOp, RawRegion, Reader
+from gpu_lsp.parser.structure import _parse_with_recovery, parse_structure
+from gpu_lsp.parser.tokens import Tok
 
 # Edits that break the structure the way a person typing does.
 _STRAYS = ("{", "}", "(", ")", "[", "]", "^bb9:", "^bb9(%z: i32):", "#a = ", "!t = ", "%r = ", "{-# x #-}", "@", ":")
@@ -37,7 +28,7 @@ def dump(node) -> object:
     """A raw tree as nested tuples (positions included), for comparison."""
     if isinstance(node, list):
         return [dump(n) for n in node]
-    if isinstance(node, Token):
+    if isinstance(node, Tok):
         return (node.type, node.value, node.start_pos, node.end_pos)
     if isinstance(node, Group):
         return ("group", dump(node.open), dump(node.close), dump(node.items))
@@ -58,11 +49,11 @@ def check_same(text: str) -> bool:
     tokens = tokenize(text, op_names()).tokens
     expected, errors = _parse_with_recovery(tokens)
     if errors:
-        with pytest.raises((_NotInGrammar, IndexError)):
-            _Reader(tokens).tops()
+        with pytest.raises((NotInGrammar, IndexError)):
+            Reader(tokens).tops()
         assert parse_structure(tokens)[1] == errors
         return False
-    assert dump(_Reader(tokens).tops()) == dump(expected)
+    assert dump(Reader(tokens).tops()) == dump(expected)
     assert parse_structure(tokens)[1] == []
     return True
 

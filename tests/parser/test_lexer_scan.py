@@ -1,0 +1,48 @@
+"""The lexer's first-character shortcuts find the token its master pattern finds."""
+
+from __future__ import annotations
+
+import random
+
+from support.corpus import all_corpus_files
+
+from gpu_lsp.parser.lexer import _MASTER, _SPACE_CHARS, scan_token
+
+# Characters that start tokens, break them, or start none (non-ASCII digits and letters included).
+_NOISE = list(" \t\n%^@#!-+.0123456789xeE\"\\az_$<>{}()[]:,=*?|/~`;&\u00e9\u0660\f")
+
+
+def _master(text: str, pos: int, end: int) -> tuple[str, int, int]:
+    m = _MASTER.match(text, pos, end)
+    if m is None:
+        return "", pos, pos
+    kind = m.lastgroup or ""
+    return (kind, *m.span(kind))
+
+
+def _check_every_position(text: str, end: int) -> int:
+    checked = 0
+    for pos in range(end):
+        if text[pos] not in _SPACE_CHARS:
+            assert scan_token(text, pos, end) == _master(text, pos, end), (text[max(0, pos - 20) : pos + 20], pos, end)
+            checked += 1
+    return checked
+
+
+def test_scan_token_equals_the_master_pattern_on_corpus_text():
+    rng = random.Random(3)
+    texts = [path.read_text() for path in all_corpus_files()]
+    checked = 0
+    for _ in range(300):
+        text = rng.choice(texts)
+        start = rng.randrange(len(text))
+        piece = text[start : start + 2000]
+        checked += _check_every_position(piece, len(piece))
+    assert checked > 100_000
+
+
+def test_scan_token_equals_the_master_pattern_on_noise():
+    rng = random.Random(4)
+    for _ in range(3000):
+        text = "".join(rng.choice(_NOISE) for _ in range(rng.randrange(1, 12)))
+        _check_every_position(text, rng.randrange(1, len(text) + 1))
