@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from gpu_lsp.diagnostics import suppression
@@ -9,13 +10,16 @@ from gpu_lsp.diagnostics.context import OpIndex, RuleContext
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, REDUCTION_KINDS, version_of
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, load_rules
-from gpu_lsp.diagnostics.rule_engine import run_rules
+from gpu_lsp.diagnostics.rule_engine import OpSlices, run_rules
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.text import LineIndex
 
 # Syntax errors are always reported: nothing else can be trusted without them (ruff does the same).
 ALWAYS_REPORTED = ("GPU001", "GPU002")
+# A `RuleSteps.step` checks this many ops between looks at the clock, until its budget is spent.
+STEP_OPS = 200
+STEP_BUDGET_S = 0.015
 
 
 def _upstream_rules() -> list[Rule]:
@@ -75,9 +79,10 @@ def lint_findings(parsed: ParsedFile, settings: object | None = None, rules: Cal
     """The parser's diagnostics and those of the enabled rules that `rules` accepts (every one
     by default), before suppressions and select/ignore.
 
-    Rules of the lint phase are independent of each other (verifier rules are not: a failing
-    op stops the verification of what it holds), so `finish_lint` of these findings for the
-    other rules plus `RuleSteps(..., lint_phase_rule)`'s is `lint_parsed`."""
+    Rules of the lint phase are independent of each other, and a per-op one checks each op on
+    its own (verifier rules are not: a failing op stops the verification of what it holds), so
+    `finish_lint` of these findings for the other rules plus `RuleSteps(..., lint_phase_rule)`'s
+    is `lint_parsed`."""
     chosen = _chosen_rules(settings, rules)
     with paused_gc():
         found: list[Diagnostic] = []
@@ -88,30 +93,39 @@ def lint_findings(parsed: ParsedFile, settings: object | None = None, rules: Cal
 
 
 def lint_phase_rule(rule: Rule) -> bool:
-    """Whether `rule` is of the lint phase (which `lint_findings` may split off)."""
-    return rule.phase == Phase.LINT
+    """Whether `rule` is a per-op rule of the lint phase (which `lint_findings` may split off,
+    and `RuleSteps` runs a slice of ops at a time)."""
+    return rule.phase == Phase.LINT and bool(rule.ops)
 
 
 class RuleSteps:
-    """The findings of the enabled rules that `rules` accepts (not the parser's), one rule at a
-    time (`step`), so that the language server answers requests in between."""
+    """The findings of the enabled rules that `rules` accepts (not the parser's), per-op rules
+    of the lint phase only, a few ops at a time (`step`), so that the language server answers
+    requests in between."""
 
     def __init__(self, parsed: ParsedFile, settings: object | None, rules: Callable[[Rule], bool]) -> None:
         self.parsed = parsed
         self._contexts = _contexts(parsed, settings)
         self._rules = _chosen_rules(settings, rules)
+        assert all(lint_phase_rule(rule) for rule in self._rules), "per-op rules of the lint phase only"
+        self._slices = [OpSlices(ctx, rule) for rule in self._rules for ctx in self._contexts]
         self._next = 0
-        self.found: list[Diagnostic] = []
 
-    def step(self) -> bool:
-        """Run the next rule on every chunk; whether every rule has run."""
-        if self._next < len(self._rules):
-            rule = self._rules[self._next]
-            self._next += 1
-            with paused_gc():
-                for ctx in self._contexts:
-                    self.found.extend(run_rules(ctx, [rule]))
-        return self._next >= len(self._rules)
+    def step(self, budget_s: float | None = None) -> bool:
+        """Check ops until `budget_s` (STEP_BUDGET_S) has passed; whether every rule has run on every op."""
+        deadline = time.perf_counter() + (STEP_BUDGET_S if budget_s is None else budget_s)
+        with paused_gc():
+            while self._next < len(self._slices):
+                if self._slices[self._next].step(STEP_OPS):
+                    self._next += 1
+                if time.perf_counter() >= deadline:
+                    break
+        return self._next >= len(self._slices)
+
+    @property
+    def found(self) -> list[Diagnostic]:
+        """What the rules found so far."""
+        return [d for piece in self._slices for d in piece.runner.out]
 
     def finish(self) -> list[Diagnostic]:
         """What every rule found (running those left)."""

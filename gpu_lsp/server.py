@@ -206,8 +206,8 @@ class GpuLanguageServer(LanguageServer):
             return
         opening = False
         if not settle:  # a large document being opened: requests run between the steps
-            if doc.snapshot is None:  # the first analysis: an open
-                await self.in_analysis(lambda: doc.open_in_child(self.settings_for(uri)))
+            if doc.snapshot is None:  # the first analysis: an open (its child: the `opening` path, however short the parse)
+                opening = await self.in_analysis(lambda: doc.open_in_child(self.settings_for(uri))) is not None
             while not await self.in_analysis(self._open_step, doc):
                 opening = True
                 if doc.closed:
@@ -217,11 +217,15 @@ class GpuLanguageServer(LanguageServer):
             # requests and keystrokes are answered meanwhile.
             start = doc.settle_in_child if settle else doc.lint_in_child
             child = await self.in_analysis(lambda: start(self.settings_for(uri)))
-            # The rules the open's child leaves to this process, one per job (requests in between).
+            # The rules the open's child leaves to this process, 15 ms of ops per job (requests in between).
             while not settle and not await self.in_analysis(doc.share_step):
                 pass
             if child is not None:
                 await asyncio.get_running_loop().run_in_executor(None, child.wait)
+                if not settle:
+                    await self.in_analysis(lambda: doc.take_open_lint(self.settings_for(uri)))
+            if not settle:  # the snapshot, then (next job) its JSON: a request waits for one of them
+                await self.in_analysis(lambda: self.snapshot_of(uri))
         result = await self.in_analysis(self._diagnostics_payload, doc, settle, child if settle else None)
         self._show_config_problems()
         if result is None or doc.closed or self.store.get(uri) is not doc:

@@ -76,14 +76,44 @@ def run_rules(ctx: RuleContext, rules: Iterable[Rule], phases: Iterable[Phase] =
             continue
         for r, check in batch:
             if r.ops:
-                by_name = ctx.index.by_name
-                for name in r.ops:
-                    for op in (ctx.index.ops if name == ANY_OP else by_name.get(name, ())):
-                        if not r.traits or _fits(r.traits, op.name):
-                            runner.run(r, check, op, ctx)
+                for op in checked_ops(ctx, r):
+                    runner.run(r, check, op, ctx)
             else:
                 runner.run(r, check, ctx)
     return runner.out
+
+
+def checked_ops(ctx: RuleContext, rule: Rule) -> list[Operation]:
+    """The ops a per-op rule (one with `ops`) of a phase other than the verifier's checks, in
+    `run_rules`' order: each is checked on its own, so they may be checked a slice at a time."""
+    by_name = ctx.index.by_name
+    out: list[Operation] = []
+    for name in rule.ops:
+        for op in ctx.index.ops if name == ANY_OP else by_name.get(name, ()):
+            if not rule.traits or _fits(rule.traits, op.name):
+                out.append(op)
+    return out
+
+
+class OpSlices:
+    """`run_rules(ctx, [rule])` for a per-op rule of the lint phase, a slice of ops per `step`
+    (one GPU999 at most for a rule that raises, as in `run_rules`)."""
+
+    def __init__(self, ctx: RuleContext, rule: Rule) -> None:
+        self.ctx = ctx
+        self.rule = rule
+        self.ops = checked_ops(ctx, rule)
+        self.next = 0
+        self.runner = _Runner(ctx)
+
+    def step(self, count: int) -> bool:
+        """Check the next `count` ops; whether every op is checked."""
+        check = self.rule.check
+        if check is not None:
+            for op in self.ops[self.next : self.next + count]:
+                self.runner.run(self.rule, check, op, self.ctx)
+        self.next += count
+        return self.next >= len(self.ops)
 
 
 def _fits(traits: tuple[str, ...], name: str) -> bool:

@@ -108,10 +108,13 @@ class Document:
         self._linter = IncrementalLinter()
         self._progress: engine.Progressive | None = None
         # A full lint running in a child process: (text, lint key, the child, whether it leaves
-        # the lint-phase rules to this process: the open's child, `open_in_child`).
+        # the per-op lint-phase rules to this process: the open's child, `open_in_child`).
         self._child: tuple[str, tuple, lint_child.ChildLint, bool] | None = None
         # Those rules on this process's parse while the open's child runs (`share_step`).
         self._share: RuleSteps | None = None
+        # The open's diagnostics, taken from its child before `analysed` (`take_open_lint`):
+        # (text, lint key, diagnostics).
+        self._taken: tuple[str, tuple, list[Diagnostic] | None] | None = None
         self.snapshot: Snapshot | None = None
         # While a large document is being opened: a snapshot of the part parsed so far.
         self.partial: Snapshot | None = None
@@ -191,7 +194,11 @@ class Document:
         partial = self.partial
         parsed, reused = self._parse(text, full, window, base_length)
         lint = None
-        found = self._child_result(text, key, parsed, lint_settings)
+        taken, self._taken = self._taken, None
+        if taken is not None and taken[0] is text and taken[1] == key:
+            found = taken[2]
+        else:
+            found = self._child_result(text, key, parsed, lint_settings)
         if found is not None:
             lint = self._diagnose(parsed, lint_settings, key, found)
         elif not full:
@@ -246,7 +253,7 @@ class Document:
         """Before the open of a large document parses anything: fork a child that parses the text
         itself and lints it (`lint_child.start_with_parse`), on a second core while this process
         parses it for requests; `lint_in_child` then waits for that child instead of forking one.
-        The child leaves the lint-phase rules to this process (`share_step`, once parsed)."""
+        The child leaves the per-op lint-phase rules to this process (`share_step`, once parsed)."""
         with self._lock:
             text = self.text
         if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None or self._progress is not None or self._child is not None:
@@ -303,6 +310,18 @@ class Document:
         if snap is None or progress is None or snap.text is not self.text or progress.text is not snap.text:
             return None
         return snap if offset < progress.parsed_to else None
+
+    def take_open_lint(self, lint_settings: object | None = None) -> None:
+        """Once the open's child has ended: its diagnostics, completed by the rules it left to
+        this process, kept for `analysed` (a job of its own, so that a request waits for one of
+        the open's last steps at most)."""
+        with self._lock:
+            text = self.text
+        progress = self._progress
+        if self._child is None or progress is None or progress.text is not text or not progress.complete:
+            return
+        key = lint_key(lint_settings)
+        self._taken = (text, key, self._child_result(text, key, progress.result(), lint_settings))
 
     def share_step(self) -> bool:
         """Run one more of the rules the open's child leaves to this process; whether none is left."""

@@ -9,7 +9,7 @@ there is no `fork`, or the child fails or takes too long, the caller lints in pr
 
 When a large document is opened, the child is forked before anything is parsed and parses the
 text itself (`start_with_parse`): the server's parse and the child's parse and lint then run on
-two cores at once (the server runs the lint-phase rules meanwhile, `analysis.RuleSteps`). The
+two cores at once (the server runs the per-op lint-phase rules meanwhile, `analysis.RuleSteps`). The
 parse is deterministic, so the child's parser diagnostics have the same places in the server's
 parse of the same text (checked by their count per chunk).
 """

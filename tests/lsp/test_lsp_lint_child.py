@@ -8,6 +8,7 @@ import os
 import pytest
 from support.typing import generated
 
+from gpu_lsp import analysis
 from gpu_lsp.lsp import documents, engine, lint_child
 from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.hover import hover
@@ -117,7 +118,8 @@ def test_an_idle_lint_child_stopped_by_an_edit_settles_nothing_after_it(small_pr
     assert not doc.snapshot.complete
 
 
-def test_the_open_forks_a_child_that_parses_the_text_itself_and_lints_it(small_progressive) -> None:
+def test_the_open_forks_a_child_that_parses_the_text_itself_and_lints_it(small_progressive, monkeypatch) -> None:
+    monkeypatch.setattr(analysis, "STEP_BUDGET_S", 0.0)  # a slice of ops per step
     text = generated("inline", 400)
     at = text.index("arith.constant 32")
     text = text[:at] + "@" + text[at:]
@@ -130,7 +132,7 @@ def test_the_open_forks_a_child_that_parses_the_text_itself_and_lints_it(small_p
         pass
     assert doc.lint_in_child(settings) is first, "the open's child is waited for, not a second one forked"
     steps = 1
-    while not doc.share_step():  # the lint-phase rules, which the child leaves to this process
+    while not doc.share_step():  # the per-op lint-phase rules, which the child leaves to this process
         steps += 1
     assert steps > 5
     snap = doc.analysed(settings)
