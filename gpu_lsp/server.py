@@ -36,6 +36,8 @@ SETTLE_S = 0.75
 # The open of a large document parses on while no other job waits for the analysis thread, this
 # long at most per job (then other documents' jobs get their turn).
 OPEN_SLICE_S = 0.5
+# Building the JSON of a large diagnostic set: the most a step takes (requests run in between).
+PREPARE_SLICE_S = 0.015
 REQUEST_FAILED = -32803
 INVALID_PARAMS = -32602
 CODE_ACTION_KINDS = [
@@ -179,6 +181,16 @@ class GpuLanguageServer(LanguageServer):
         items = diagnostics_json(snap, SeverityOverrides(settings.severity))
         return snap.version, publish_message(doc.uri, snap.version, items), snap
 
+    def _prepare_payload(self, doc: Document) -> bool:
+        """Some of the JSON of the current snapshot's diagnostics (`publish.prepare_json`);
+        whether all of it is built (or there is no current snapshot)."""
+        from gpu_lsp.lsp.publish import SeverityOverrides, prepare_json
+
+        snap = doc.snapshot
+        if doc.closed or snap is None or snap.text is not doc.text:
+            return True
+        return prepare_json(snap, SeverityOverrides(self.settings_for(doc.uri).severity), PREPARE_SLICE_S)
+
     def _open_step(self, doc: Document) -> bool:
         """Steps of the open of `doc` (`analyse_step`, under the heap policy of an open) until it is
         parsed, another job waits for the analysis thread (a request: it waits one step at most)
@@ -224,8 +236,10 @@ class GpuLanguageServer(LanguageServer):
                 await asyncio.get_running_loop().run_in_executor(None, child.wait)
                 if not settle:
                     await self.in_analysis(lambda: doc.take_open_lint(self.settings_for(uri)))
-            if not settle:  # the snapshot, then (next job) its JSON: a request waits for one of them
+            if not settle:  # the snapshot, then its JSON a few units per job: a request waits for one of them
                 await self.in_analysis(lambda: self.snapshot_of(uri))
+                while not await self.in_analysis(self._prepare_payload, doc):
+                    pass
         result = await self.in_analysis(self._diagnostics_payload, doc, settle, child if settle else None)
         self._show_config_problems()
         if result is None or doc.closed or self.store.get(uri) is not doc:
@@ -345,12 +359,32 @@ def did_change_watched_files(ls: GpuLanguageServer, params: types.DidChangeWatch
         ls.log_error("workspace/didChangeWatchedFiles")
 
 
+# Parsed and linted once at start: its types and ops build the parsers and tables that the
+# first function of a document would otherwise wait for (the type grammar: ~60 ms).
+_WARM_UP_TEXT = """\
+func.func @f(%m: memref<?xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %t0 = gpu.wait async
+  %buf, %t1 = gpu.alloc async [%t0] (%n) : memref<?xf32>
+  %t2 = gpu.launch async [%t1] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+      threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %v = memref.load %buf[%tx] : memref<?xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %m[%tx] : memref<?xf32>
+    gpu.terminator
+  }
+  gpu.wait [%t2]
+  return
+}
+"""
+
+
 def _warm_up() -> None:
-    """Load the grammar, the op registry, the rules and the position features before the first
+    """Load the grammars, the op registry, the rules and the position features before the first
     document arrives (a request during the open of a large document must not wait for imports)."""
     from gpu_lsp.lsp import completion, engine, hover, navigation  # noqa: F401
 
-    engine.diagnose(engine.parse_document("func.func @f() {\n  return\n}\n"))
+    engine.diagnose(engine.parse_document(_WARM_UP_TEXT))
 
 
 async def _pull_configuration(ls: GpuLanguageServer) -> None:

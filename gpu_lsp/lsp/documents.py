@@ -324,7 +324,8 @@ class Document:
         self._taken = (text, key, self._child_result(text, key, progress.result(), lint_settings))
 
     def share_step(self) -> bool:
-        """Run one more of the rules the open's child leaves to this process; whether none is left."""
+        """Run the rules the open's child leaves to this process on some more ops (`RuleSteps.step`);
+        whether they have run on every op."""
         share = self._share
         return share is None or share.step()
 

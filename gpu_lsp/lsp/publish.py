@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.lsp.lint_cache import Part
 from gpu_lsp.text import TextRange
 
 SOURCE = "gpu-lint"
@@ -111,29 +113,58 @@ def diagnostics_json(snap: Snapshot, overrides: SeverityOverrides) -> list[str]:
     item holds one or more diagnostics, comma-separated."""
     uri_json = _quote(snap.uri)
     out: list[str] = []
-    key = ("json", overrides.key, snap.encoding, snap.uri)
-    line_of = snap.lines.line_of
-    starts = snap.lines.starts
+    key = _json_key(snap, overrides)
     for part in snap.lint.parts:
         if part.op is None:
             for d in part.current():
                 text, lines = template(snap, d, overrides(d), 0, uri_json)
                 out.append(text % lines)
-            continue
-        if not part.items:
-            continue
-        base = part.op.anchor.base
-        base_line = line_of(base)
-        base_col = base - starts[base_line]
-        cached = part.derived.get(key)
-        if cached is None or cached[0] != base_col:
-            templates = [template(snap, d, overrides(d), base_line, uri_json) for d in part.current()]
-            cached = part.derived[key] = [base_col, templates, None, None]
-        if cached[2] != base_line:  # the unit moved by whole lines: fill in its new line numbers
-            cached[2] = base_line
-            cached[3] = ",".join(text % tuple([base_line + r for r in rel]) for text, rel in cached[1])
-        out.append(cached[3])
+        elif part.items:
+            out.append(_unit_json(snap, part, key, overrides, uri_json))
     return out
+
+
+def prepare_json(snap: Snapshot, overrides: SeverityOverrides, budget_s: float) -> bool:
+    """Build the JSON of the units of `snap` that have diagnostics, for `diagnostics_json`, until
+    `budget_s` has passed; whether every unit is done (so that the language server answers
+    requests in between when thousands of diagnostics are new)."""
+    deadline = time.perf_counter() + budget_s
+    uri_json = _quote(snap.uri)
+    key = _json_key(snap, overrides)
+    parts = snap.lint.parts
+    prepared = snap.cache.get("prepared_json")
+    done = prepared[2] if prepared is not None and prepared[0] == key and prepared[1] is snap.lint else 0
+    while done < len(parts):
+        part = parts[done]
+        done += 1
+        if part.op is not None and part.items:
+            _unit_json(snap, part, key, overrides, uri_json)
+            if time.perf_counter() >= deadline:
+                break
+    snap.cache["prepared_json"] = (key, snap.lint, done)
+    return done >= len(parts)
+
+
+def _json_key(snap: Snapshot, overrides: SeverityOverrides) -> tuple:
+    return ("json", overrides.key, snap.encoding, snap.uri)
+
+
+def _unit_json(snap: Snapshot, part: Part, key: tuple, overrides: SeverityOverrides, uri_json: str) -> str:
+    """The JSON of the diagnostics of one unit, its templates kept in the part while the unit
+    is unchanged (only its line numbers are filled in again when it moves)."""
+    lines = snap.lines
+    assert part.op is not None, "a unit's part"
+    base = part.op.anchor.base
+    base_line = lines.line_of(base)
+    base_col = base - lines.starts[base_line]
+    cached = part.derived.get(key)
+    if cached is None or cached[0] != base_col:
+        templates = [template(snap, d, overrides(d), base_line, uri_json) for d in part.current()]
+        cached = part.derived[key] = [base_col, templates, None, None]
+    if cached[2] != base_line:  # the unit moved by whole lines: fill in its new line numbers
+        cached[2] = base_line
+        cached[3] = ",".join(text % tuple([base_line + r for r in rel]) for text, rel in cached[1])
+    return cached[3]
 
 
 def publish_message(uri: str, version: int | None, items: list[str]) -> str:

@@ -229,7 +229,10 @@ _OP_LINE = re.compile(
     )""",
     re.M | re.X,
 )
-_NOISE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*')
+# The rest of a string after its opening quote (up to the closing one, a line end or the end).
+_STRING_REST = re.compile(r'(?:[^"\\\n]|\\.)*"?')
+# The start of a line whose first character may start an op (_OP_LINE's alternatives).
+_LINE_START = re.compile(r"\n(?=[%\"A-Za-z_#!])")
 
 
 class Segment:
@@ -331,17 +334,39 @@ def reparse_units(previous: SegmentedFile, new_text: str, changed: TextRange) ->
 
 
 def boundaries(text: str, start: int, end: int) -> list[int]:
-    """Where the segments of `text[start:end]` start: `start` and every unindented op line."""
+    """Where the segments of `text[start:end]` start: `start` and every unindented op line
+    (a line is looked at when its first character may start an op)."""
     out = [start]
-    out.extend(m.start() for m in _OP_LINE.finditer(text, start, end) if m.start() > start)
+    match = _OP_LINE.match
+    for m in _LINE_START.finditer(text, start, end):
+        at = m.end()
+        if match(text, at, end) is not None:
+            out.append(at)
     return out
 
 
 def _net(text: str, start: int, end: int) -> tuple[int, int, int]:
-    piece = text[start:end]
-    if '"' in piece or "//" in piece:
-        piece = _NOISE.sub("", piece)
-    return (piece.count("{") - piece.count("}"), piece.count("(") - piece.count(")"), piece.count("[") - piece.count("]"))
+    """How many more `{`, `(` and `[` than closing ones `text[start:end]` has, outside strings and
+    comments (found with str.find, in order: a regular-expression search would try every position)."""
+    count = text.count
+    braces = count("{", start, end) - count("}", start, end)
+    parens = count("(", start, end) - count(")", start, end)
+    squares = count("[", start, end) - count("]", start, end)
+    pos = start
+    while True:
+        quote = text.find('"', pos, end)
+        comment = text.find("//", pos, end)
+        if quote < 0 and comment < 0:
+            return (braces, parens, squares)
+        if quote >= 0 and (comment < 0 or quote < comment):
+            rest = _STRING_REST.match(text, quote + 1, end)  # always matches
+            noise, pos = quote, rest.end() if rest is not None else end
+        else:
+            line_end = text.find("\n", comment, end)
+            noise, pos = comment, end if line_end < 0 else line_end
+        braces -= count("{", noise, pos) - count("}", noise, pos)
+        parens -= count("(", noise, pos) - count(")", noise, pos)
+        squares -= count("[", noise, pos) - count("]", noise, pos)
 
 
 def _segments(text: str, starts: list[int], end: int) -> list[Segment]:

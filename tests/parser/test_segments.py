@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from support.corpus import corpus_files
@@ -11,7 +12,7 @@ from support.typing import generated, typing_edits
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.parser.api import parse
-from gpu_lsp.parser.incremental import parse_units, reparse_units
+from gpu_lsp.parser.incremental import _OP_LINE, _net, boundaries, parse_units, reparse_units
 from gpu_lsp.text import TextRange
 
 
@@ -76,3 +77,34 @@ def test_edit_inside_a_function_keeps_the_other_functions() -> None:
     assert [i for i, op in enumerate(kept) if op is not functions[i]] == [4]
     target = kept[4].range
     assert again.diagnostics and all(target.start <= d.range.start < target.end for d in again.diagnostics)
+
+
+# What a segment's bracket balance and the segment starts are defined as, with regular
+# expressions: the parser finds the same with str.find and str.count.
+_NOISE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*')
+
+
+def _net_by_regex(text: str, start: int, end: int) -> tuple[int, int, int]:
+    piece = _NOISE.sub("", text[start:end])
+    return (piece.count("{") - piece.count("}"), piece.count("(") - piece.count(")"), piece.count("[") - piece.count("]"))
+
+
+def _boundaries_by_regex(text: str, start: int, end: int) -> list[int]:
+    return [start] + [m.start() for m in _OP_LINE.finditer(text, start, end) if m.start() > start]
+
+
+def test_bracket_balance_and_segment_starts_are_their_regex_definitions() -> None:
+    rng = random.Random(8)
+    texts = [path.read_text() for path in corpus_files()]
+    for _ in range(2000):
+        text = rng.choice(texts)
+        start = rng.randrange(len(text) + 1)
+        end = rng.randrange(start, min(len(text), start + 5000) + 1)
+        assert _net(text, start, end) == _net_by_regex(text, start, end), (start, end)
+        assert boundaries(text, start, end) == _boundaries_by_regex(text, start, end), (start, end)
+    for _ in range(20000):
+        text = "".join(rng.choice('"\\/\n{}()[]a %') for _ in range(rng.randrange(30)))
+        start = rng.randrange(len(text) + 1)
+        end = rng.randrange(start, len(text) + 1)
+        assert _net(text, start, end) == _net_by_regex(text, start, end), repr(text)
+        assert boundaries(text, start, end) == _boundaries_by_regex(text, start, end), repr(text)
