@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Final
 
 import gpu_lsp.dialects  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
@@ -19,14 +20,14 @@ from gpu_lsp.parser.tokens import Tok
 from gpu_lsp.parser.tolerant import read_tolerant
 from gpu_lsp.text import TextRange
 
-_RESULT_ENTRY = re.compile(r"%([\w$.\-]+)(?:\s*:\s*(\d+))?")
+_RESULT_ENTRY: Final = re.compile(r"%([\w$.\-]+)(?:\s*:\s*(\d+))?")
 
 # A leniency of this parser: undotted names of the ops of these dialects resolve wherever the
 # default dialect is one of them (a module or function body), as MLIR's std and builtin ops did
 # before the func dialect split. Upstream resolves an undotted name only in the default dialect
 # of the enclosing op (`default_dialect=` on its definition, none for most ops: not inherited).
-_UNPREFIXED_DIALECTS = ("builtin", "func")
-_UNPREFIXED_OPS = {n.split(".", 1)[1]: n for n in op_names() if n.split(".", 1)[0] in _UNPREFIXED_DIALECTS}
+_UNPREFIXED_DIALECTS: Final = ("builtin", "func")
+_UNPREFIXED_OPS: Final = {n.split(".", 1)[1]: n for n in op_names() if n.split(".", 1)[0] in _UNPREFIXED_DIALECTS}
 
 # Diagnostic codes of the parser (documented in gpu_lsp/diagnostics/rules/syntax.py).
 SYNTAX = "GPU001"
@@ -42,7 +43,7 @@ UNDEFINED_BLOCK = "GPU007"
 RESULT_COUNT = "GPU008"
 
 
-_RESULT_ENTRIES: dict[str, tuple[tuple[str, int, int, int], ...]] = {}
+_RESULT_ENTRIES: Final[dict[str, tuple[tuple[str, int, int, int], ...]]] = {}
 
 
 def _result_entries(text: str) -> tuple[tuple[str, int, int, int], ...]:
@@ -60,8 +61,8 @@ def _result_entries(text: str) -> tuple[tuple[str, int, int, int], ...]:
 
 # Token kinds whose text the cursor checks against upstream's gpu type/attribute parsers (which
 # may report a diagnostic at the token): an op with such a token is never memoised.
-_CHECKED_KINDS = frozenset(("TYPE", "ATTR", "DICT", "PROPS"))
-_MEMO_LIMIT = 20000
+_CHECKED_KINDS: Final = frozenset(("TYPE", "ATTR", "DICT", "PROPS"))
+_MEMO_LIMIT: Final = 20000
 
 
 def _shape(items: list, values: list[Tok], out: list) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Final, NoReturn
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir import types as T
@@ -33,7 +33,7 @@ from gpu_lsp.parser.tokens import Tok
 from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type, squeeze
 from gpu_lsp.text import TextRange
 
-_SPACED_DIMS = re.compile(r"(?<=[\d?\]])[ \t\n]*x[ \t\n]*(?=[\d?\[A-Za-z!])|(?<=<)[ \t\n]+(?=[\d?\[])")
+_SPACED_DIMS: Final = re.compile(r"(?<=[\d?\]])[ \t\n]*x[ \t\n]*(?=[\d?\[A-Za-z!])|(?<=<)[ \t\n]+(?=[\d?\[])")
 
 
 class FormatError(Exception):
@@ -159,7 +159,7 @@ def item_end(item) -> int:
     return item.end_pos
 
 
-_BLANK = re.compile(r"(?:\s|//[^\n]*)*")
+_BLANK: Final = re.compile(r"(?:\s|//[^\n]*)*")
 
 
 def next_token_start(text: str, pos: int) -> int:
@@ -181,8 +181,8 @@ def describe(item) -> str:
 
 
 SYMBOL_NAME = "valid '@'-identifier for symbol name"
-_KEYWORD_KINDS = frozenset(("BARE", "TYPE", "OPNAME"))
-_PUNCT_KINDS = frozenset(("PUNCT", "COLON"))
+_KEYWORD_KINDS: Final = frozenset(("BARE", "TYPE", "OPNAME"))
+_PUNCT_KINDS: Final = frozenset(("PUNCT", "COLON"))
 
 
 class Cursor:

@@ -21,6 +21,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.gcpause import paused_gc
@@ -219,7 +220,7 @@ def _merge_comments(old: Sequence[Comment], new: list[Comment], u_start: int, u_
 # A segment boundary depends only on the text that follows it, which lets an edit re-parse
 # from the segment it falls in up to the first unchanged boundary after it.
 
-_OP_LINE = re.compile(
+_OP_LINE: Final = re.compile(
     r"""^(?:
         %[^\s=,:()\[\]{}<>]+(?::\d+)?(?:[ \t]*,[ \t]*%[^\s=,:()\[\]{}<>]+(?::\d+)?)*[ \t]*=(?!=)
       | "(?:[^"\\\n]|\\.)*"[ \t]*\(
@@ -230,9 +231,9 @@ _OP_LINE = re.compile(
     re.M | re.X,
 )
 # The rest of a string after its opening quote (up to the closing one, a line end or the end).
-_STRING_REST = re.compile(r'(?:[^"\\\n]|\\.)*"?')
+_STRING_REST: Final = re.compile(r'(?:[^"\\\n]|\\.)*"?')
 # The start of a line whose first character may start an op (_OP_LINE's alternatives).
-_LINE_START = re.compile(r"\n(?=[%\"A-Za-z_#!])")
+_LINE_START: Final = re.compile(r"\n(?=[%\"A-Za-z_#!])")
 
 
 class Segment:

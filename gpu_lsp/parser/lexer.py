@@ -15,23 +15,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
 from gpu_lsp.parser.tokens import Tok
 from gpu_lsp.text import TextRange
 
-_BARE = r"[A-Za-z_][\w$.]*"
-_SUFFIX = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
-_STRING = r'"(?:[^"\\\n]|\\.)*"'
+_BARE: Final = r"[A-Za-z_][\w$.]*"
+_SUFFIX: Final = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
+_STRING: Final = r'"(?:[^"\\\n]|\\.)*"'
 
-_SPACE_CHARS = " \t\r\n"
+_SPACE_CHARS: Final = " \t\r\n"
 # First characters that always start the token of that kind in _MASTER (`{` and `<` may start
 # longer ones).
-_PUNCT_CHARS = "()[]}:,=>*?|"
-_WORD_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
-_VALUE = re.compile(rf"%{_SUFFIX}(?:#\d+)?")
-_WORD_REST = re.compile(r"[\w$.]*")
+_PUNCT_CHARS: Final = "()[]}:,=>*?|"
+_WORD_START: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+_VALUE: Final = re.compile(rf"%{_SUFFIX}(?:#\d+)?")
+_WORD_REST: Final = re.compile(r"[\w$.]*")
 # Whitespace, newlines included, is skipped before each token (MLIR has no lines).
-_MASTER = re.compile(
+_MASTER: Final = re.compile(
     r"[ \t\r\n]*(?:"
     + "|".join(
         [
@@ -55,50 +56,50 @@ _MASTER = re.compile(
 )
 
 # A result list: `%a, %b:2 =` before an op name (`affine.for %i = max ...` is no op start).
-_RESULTS = re.compile(
+_RESULTS: Final = re.compile(
     rf"%{_SUFFIX}(?:\s*:\s*\d+)?(?:\s*,\s*%{_SUFFIX}(?:\s*:\s*\d+)?)*\s*=(?!=)\s*(?=[A-Za-z_\"])(?!(?:max|min)\b)"
 )
-_DICT_START = re.compile(rf"\s*(?:\[|(?:{_BARE}|{_STRING})\s*(?:=(?!=)|,|\}}))")
-_EMPTY_BRACES = re.compile(r"\s*\}")
-_DICT_KEY = re.compile(rf"\s*({_BARE})\s*(?:,|\}})")
-_LABEL_END = re.compile(r"\s*(\(|:(?!:))")
-_COLON = re.compile(r"\s*:(?!:)")
-_GENERIC_OPEN = re.compile(r"\s*\(")
-_CALLEE_STRING_OPS = frozenset(("llvm.call_intrinsic", "emitc.call_opaque"))
-_BRACKET_SCAN = re.compile(r'[<>()\[\]{}"\n]')
-_STRING_REST = re.compile(r'(?:[^"\\\n]|\\.)*"')
-_LINE_OP_START = re.compile(
+_DICT_START: Final = re.compile(rf"\s*(?:\[|(?:{_BARE}|{_STRING})\s*(?:=(?!=)|,|\}}))")
+_EMPTY_BRACES: Final = re.compile(r"\s*\}")
+_DICT_KEY: Final = re.compile(rf"\s*({_BARE})\s*(?:,|\}})")
+_LABEL_END: Final = re.compile(r"\s*(\(|:(?!:))")
+_COLON: Final = re.compile(r"\s*:(?!:)")
+_GENERIC_OPEN: Final = re.compile(r"\s*\(")
+_CALLEE_STRING_OPS: Final = frozenset(("llvm.call_intrinsic", "emitc.call_opaque"))
+_BRACKET_SCAN: Final = re.compile(r'[<>()\[\]{}"\n]')
+_STRING_REST: Final = re.compile(r'(?:[^"\\\n]|\\.)*"')
+_LINE_OP_START: Final = re.compile(
     rf"[ \t]*(?:%{_SUFFIX}(?::\d+)?(?:[ \t]*,[ \t]*%{_SUFFIX}(?::\d+)?)*[ \t]*=[ \t]*[A-Za-z_\"]|[A-Za-z_][\w$]*\.[\w$.]+[ \t](?![ \t]*=)|\}}[ \t]*$|\^)"
 )
 
-_ALIAS_WORD = re.compile(r"[\w$.\-]*")
-_ALIAS_EQ = re.compile(r"\s*=(?!=)")
-_BUILTIN_TYPE_WORD = re.compile(
+_ALIAS_WORD: Final = re.compile(r"[\w$.\-]*")
+_ALIAS_EQ: Final = re.compile(r"\s*=(?!=)")
+_BUILTIN_TYPE_WORD: Final = re.compile(
     r"(?:[su]?i[1-9]\d*|bf16|tf32|f16|f32|f64|f80|f128|f(?:4|6|8)E\w+|index|none)"
 )
-_TYPE_WORDS: dict[str, bool] = {}  # bare word -> whether it names a builtin type (cache)
-_COMPOUND_TYPE_WORDS = frozenset(("memref", "tensor", "vector", "complex", "tuple"))
-_COMPOUND_ATTR_WORDS = frozenset(
+_TYPE_WORDS: Final[dict[str, bool]] = {}  # bare word -> whether it names a builtin type (cache)
+_COMPOUND_TYPE_WORDS: Final = frozenset(("memref", "tensor", "vector", "complex", "tuple"))
+_COMPOUND_ATTR_WORDS: Final = frozenset(
     ("dense", "dense_resource", "sparse", "array", "affine_map", "affine_set", "strided", "distinct")
 )
-UNDOTTED_OP_NAMES = frozenset(
+UNDOTTED_OP_NAMES: Final = frozenset(
     ("return", "call", "call_indirect", "module", "func", "unrealized_conversion_cast", "constant")
 )
 # Undotted op names that are also keywords of other ops (`memref.global "private" constant @x`):
 # op names only where an op must start.
-_KEYWORD_OP_NAMES = frozenset(("constant",))
+_KEYWORD_OP_NAMES: Final = frozenset(("constant",))
 
-_OPEN_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
-_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+_OPEN_CLOSE: Final = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_CLOSERS: Final = {")": "(", "]": "[", "}": "{", ">": "<"}
 
 
 # Brackets (of structure and inside types and attributes) open at once at most: what is nested
 # is read by recursive functions, whose depth this bounds (Python's recursion limit, or the C
 # stack of the compiled build).
-MAX_NESTING = 100
+MAX_NESTING: Final = 100
 
 
-_OP_STARTS = frozenset(("RESULTS", "ALIAS_DEF", "FILEMETA"))
+_OP_STARTS: Final = frozenset(("RESULTS", "ALIAS_DEF", "FILEMETA"))
 
 
 class TooDeep(Exception):
@@ -246,7 +247,7 @@ def _is_dict(
     return key is None or (key.group(1) not in op_names and key.group(1) not in UNDOTTED_OP_NAMES)
 
 
-_MODULE_NAMES = ("module", "builtin.module")
+_MODULE_NAMES: Final = ("module", "builtin.module")
 
 
 def _opens_module_body(tokens: list[Tok]) -> bool:
@@ -302,6 +303,14 @@ def _close_frame_brackets(out: LexResult, frame: _Frame, at: int, reason: str) -
         closer = _OPEN_CLOSE[opener.value]
         _error(out.errors, f"expected '{closer}' {reason}", opener.start_pos, opener.end_pos)
         out.tokens.append(Tok("RPAR" if closer == ")" else "RSQB", closer, at, at))
+
+
+def _may_name_results(text: str, pos: int, end: int) -> bool:
+    """Whether the value ending at `pos` may start a result list (_RESULTS): `:`, `,` or `=`
+    follows (a cheap test before the pattern)."""
+    while pos < end and text[pos].isspace():
+        pos += 1
+    return pos < end and text[pos] in ":,="
 
 
 def scan_token(text: str, pos: int, end: int) -> tuple[str, int, int]:
@@ -462,7 +471,7 @@ def _lex(out: LexResult, frames: list[_Frame], text: str, op_names: frozenset[st
         if kind == "VALUE":
             before = tokens[-1] if tokens else None
             # a result list never follows a comma (skipping that keeps long operand lists linear)
-            if not attr_mode and not (before is not None and before.value == ","):
+            if not attr_mode and not (before is not None and before.value == ",") and _may_name_results(text, e, end):
                 r = _RESULTS.match(text, s, end)
                 if r is not None:
                     if frame.stack:

@@ -3,11 +3,13 @@ from a token list in structure.lark's language (structure.py hands any other to 
 
 from __future__ import annotations
 
+from typing import Final
+
 from gpu_lsp.parser.tokens import Tok
 
 # Token kinds that are structure (brackets, regions, op and block starts); every other token is
 # an atom of an operation's item list.
-STRUCTURE = frozenset(("RESULTS", "OPNAME", "ALIAS_DEF", "FILEMETA", "BLOCK_LABEL", "LPAR", "RPAR", "LSQB", "RSQB", "LBRACE", "RBRACE"))
+STRUCTURE: Final = frozenset(("RESULTS", "OPNAME", "ALIAS_DEF", "FILEMETA", "BLOCK_LABEL", "LPAR", "RPAR", "LSQB", "RSQB", "LBRACE", "RBRACE"))
 
 
 class Bracketed:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Final
 
 from lark import Lark, Transformer
 from lark.exceptions import LarkError
@@ -24,8 +25,10 @@ def _dims(text: str | None) -> tuple:
     return tuple(None if d == "?" else int(d) for d in text.split("x")[:-1])
 
 
-_SPACING = re.compile(r"\s|[,=](?=\S)")
-_SQUEEZE = re.compile(r'(?P<str>"(?:[^"\\]|\\.)*")|(?P<colon>\s*(?<!:):(?!:))|\s+(?=[>)\]},])|(?<=[<(\[{])\s+|(?P<eq>\s*=\s*)|(?P<ws>\s+)|(?P<comma>,\s*)')
+_SPACING: Final = re.compile(r"\s|[,=](?=\S)")
+_SQUEEZE: Final = re.compile(
+    r'(?P<str>"(?:[^"\\]|\\.)*")|(?P<colon>\s*(?<!:):(?!:))|\s+(?=[>)\]},])|(?<=[<(\[{])\s+|(?P<eq>\s*=\s*)|(?P<ws>\s+)|(?P<comma>,\s*)'
+)
 
 
 def _squeeze_match(m: re.Match) -> str:
@@ -174,7 +177,7 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr", lexer="contextual", transformer=_ToType(), maybe_placeholders=True)
 
 
-_CACHE: dict[str, T.Type] = {}
+_CACHE: Final[dict[str, T.Type]] = {}
 
 
 def parse_type(text: str, aliases: dict | None = None) -> T.Type:
