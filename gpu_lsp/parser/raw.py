@@ -108,7 +108,8 @@ class NotInGrammar(Exception):
 
 
 class Reader:
-    """structure.lark read top-down over a token list in its language, building what `_Build` builds.
+    """structure.lark read top-down over a token list in its language, building what structure.py's
+    Lark transformer (`_Build`) builds.
 
     Every construct of the grammar starts with its own token, so one token of lookahead
     decides each step; anything else raises `NotInGrammar`.
