@@ -6,7 +6,7 @@ import random
 import re
 
 import pytest
-from support.corpus import corpus_files
+from support.corpus import all_corpus_files, corpus_files
 from support.irdump import dump_file
 from support.typing import generated, typing_edits
 
@@ -95,7 +95,7 @@ def _boundaries_by_regex(text: str, start: int, end: int) -> list[int]:
 
 def test_bracket_balance_and_segment_starts_are_their_regex_definitions() -> None:
     rng = random.Random(8)
-    texts = [path.read_text() for path in corpus_files()]
+    texts = [path.read_text() for path in all_corpus_files()]
     for _ in range(2000):
         text = rng.choice(texts)
         start = rng.randrange(len(text) + 1)
