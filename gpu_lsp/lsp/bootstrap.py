@@ -5,7 +5,8 @@ editor should wait for `initialize`. This module (standard library only) reads t
 message; when it is `initialize`, it answers with the capabilities the pygls server
 computes for that client (`CAPABILITIES`, checked against pygls by a test), then imports
 the server and replays the request to it under another id, dropping that second answer.
-Everything else reaches the server untouched.
+Everything else reaches the server untouched, after the gate (gate.py: framing and
+JSON-RPC errors) let it through.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    from gpu_lsp.lsp.gate import Gate, LockedWriter
 
 REPLAY_ID = "gpu-lsp-bootstrap-initialize"
 
@@ -84,7 +88,7 @@ def capabilities(client: dict) -> dict:
     return caps
 
 
-def read_message(stream: BinaryIO) -> tuple[bytes, dict | None]:
+def read_message(stream: BinaryIO | Gate) -> tuple[bytes, dict | None]:
     """One JSON-RPC message: its raw bytes and its JSON (None when unreadable)."""
     raw = b""
     length = None
@@ -116,7 +120,7 @@ def frame(message: dict) -> bytes:
 class PrefixedReader:
     """`stream`, after `prefix` (what the bootstrap read ahead)."""
 
-    def __init__(self, prefix: bytes, stream: BinaryIO) -> None:
+    def __init__(self, prefix: bytes, stream: BinaryIO | Gate) -> None:
         self.prefix = prefix
         self.stream = stream
 
@@ -142,7 +146,7 @@ class PrefixedReader:
 class DroppingWriter:
     """`stream`, without the server's answer to the replayed `initialize`."""
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: BinaryIO | LockedWriter) -> None:
         self.stream = stream
         self.pending = True
 
@@ -175,14 +179,17 @@ def early_answer(message: object) -> dict | None:
 
 def main() -> None:
     """Serve over stdio, answering `initialize` first."""
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    from gpu_lsp.lsp.gate import Gate, LockedWriter
+
+    stdout = LockedWriter(sys.stdout.buffer)
+    stdin = Gate(sys.stdin.buffer, stdout)
     if os.environ.get("GPU_LSP_NO_BOOTSTRAP") == "1":
         from gpu_lsp.server import main as serve
 
-        serve()
+        serve(stdin=stdin, stdout=stdout)
         return
     raw, message = read_message(stdin)
-    writer: BinaryIO | DroppingWriter = stdout
+    writer: LockedWriter | DroppingWriter = stdout
     answer = early_answer(message)
     if answer is not None and message is not None:
         stdout.write(frame(answer))

@@ -72,6 +72,8 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
         project = settings_for_document(path, known_codes())
     except ConfigError as exc:
         return editor, str(exc)
+    except OSError:  # no configuration can be looked up (a path longer than PATH_MAX): the editor's settings
+        return editor, None
     ignore = project.ignore + tuple(
         code for _, codes in project.matching_file_ignores(str(path)) for code in codes
     )

@@ -1,0 +1,168 @@
+"""The JSON-RPC rules kept before pygls sees a message: parse and shape errors answered as the
+spec says, the lifecycle enforced, and the messages pygls would trip on answered here.
+
+`Gate` reads frames (`framing.FrameReader`) and offers pygls a clean stream (`readline`,
+`read`) of the messages that pass. It answers -32700 to a body that is not JSON, -32600 to
+one that is not a JSON-RPC message and to any request after `shutdown`, -32002 to a
+request before `initialize` (notifications before it, and after `shutdown` but `exit`,
+are dropped), drops a `$/cancelRequest` whose id is not a number or string, and answers
+-32602 to `workspace/executeCommand` whose `arguments` are not a list. Its answers go
+through the same `LockedWriter` as the server's. Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from typing import BinaryIO
+
+from gpu_lsp.lsp.framing import INVALID_REQUEST, MAX_BODY, PARSE_ERROR, FrameReader, error_message, frame
+
+log = logging.getLogger("gpu_lsp.gate")
+
+NOT_INITIALIZED = -32002
+INVALID_PARAMS = -32602
+MAX_MESSAGE_ENV = "GPU_LSP_MAX_MESSAGE_MB"
+
+
+def max_body_from_env() -> int:
+    """The largest message body accepted: `GPU_LSP_MAX_MESSAGE_MB` megabytes, else `MAX_BODY`."""
+    value = os.environ.get(MAX_MESSAGE_ENV, "")
+    try:
+        megabytes = float(value)
+    except ValueError:
+        return MAX_BODY
+    return int(megabytes * 1024 * 1024) if megabytes > 0 else MAX_BODY
+
+
+class LockedWriter:
+    """`stream` with writes from several threads kept whole."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.lock = threading.Lock()
+
+    def write(self, data: bytes) -> int:
+        with self.lock:
+            written = self.stream.write(data)
+            self.stream.flush()
+            return written
+
+    def flush(self) -> None:
+        with self.lock:
+            self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, (int, str)) and not isinstance(value, bool)
+
+
+def _has_arguments(params: object) -> bool:
+    return isinstance(params, dict) and isinstance(params.get("arguments"), list)
+
+
+class Gate:
+    """The messages of `stream` that pygls may see, as a byte stream; the rest answered on `out`."""
+
+    def __init__(self, stream: BinaryIO, out: LockedWriter, max_body: int | None = None) -> None:
+        self.out = out
+        self.frames = FrameReader(stream, self.answer, max_body or max_body_from_env())
+        self.initialized = False
+        self.shut_down = False
+        self._pending = memoryview(b"")
+
+    def answer(self, msg_id: object, code: int, message: str) -> None:
+        """Send an error response."""
+        log.warning("answered %s: %s", code, message)
+        try:
+            self.out.write(frame(json.dumps(error_message(msg_id, code, message)).encode("utf-8")))
+        except (OSError, ValueError):
+            log.warning("could not answer the client")
+
+    def next_message(self) -> bytes | None:
+        """The next body pygls should handle (None at the end of the stream)."""
+        while True:
+            body = self.frames.next_body()
+            if body is None:
+                return None
+            if self._passes(body):
+                return body
+
+    def _passes(self, body: bytes) -> bool:
+        """Whether `body` goes on to pygls; if not, it was answered or dropped."""
+        try:
+            message = json.loads(body)
+        except (ValueError, RecursionError):
+            self.answer(None, PARSE_ERROR, "Parse error: the message is not valid JSON")
+            return False
+        if not isinstance(message, dict):
+            self.answer(None, INVALID_REQUEST, "Invalid request: a message must be a JSON object")
+            return False
+        msg_id = message.get("id")
+        if "id" in message and not _is_id(msg_id) and msg_id is not None:
+            self.answer(None, INVALID_REQUEST, "Invalid request: an id must be a number or a string")
+            return False
+        reply_id = msg_id if _is_id(msg_id) else None
+        if message.get("jsonrpc") != "2.0":
+            self.answer(reply_id, INVALID_REQUEST, 'Invalid request: "jsonrpc" must be "2.0"')
+            return False
+        method = message.get("method")
+        if method is None:  # a response to one of the server's requests
+            return "id" in message and ("result" in message or "error" in message)
+        if not isinstance(method, str):
+            self.answer(reply_id, INVALID_REQUEST, 'Invalid request: "method" must be a string')
+            return False
+        return self._in_lifecycle(method, reply_id, "id" in message, message.get("params"))
+
+    def _in_lifecycle(self, method: str, msg_id: object, request: bool, params: object) -> bool:
+        if method == "exit":
+            return True
+        if self.shut_down:
+            if request:
+                self.answer(msg_id, INVALID_REQUEST, f"Invalid request: {method} after shutdown")
+            return False
+        if not self.initialized:
+            if method == "initialize" and request:
+                self.initialized = True
+                return True
+            if request:
+                self.answer(msg_id, NOT_INITIALIZED, f"Server not initialized: {method} before initialize")
+            return False
+        if method == "shutdown" and request:
+            self.shut_down = True
+        elif method == "$/cancelRequest":
+            return isinstance(params, dict) and _is_id(params.get("id"))
+        elif method == "workspace/executeCommand" and request and not _has_arguments(params):
+            self.answer(msg_id, INVALID_PARAMS, "Invalid params: workspace/executeCommand needs its arguments as a list")
+            return False
+        return True
+
+    # --- the stream pygls reads ---------------------------------------------------------------
+
+    def _refill(self) -> bool:
+        if not self._pending:
+            body = self.next_message()
+            if body is None:
+                return False
+            self._pending = memoryview(frame(body))
+        return True
+
+    def readline(self) -> bytes:
+        if not self._refill():
+            return b""
+        data = self._pending
+        end = bytes(data[: min(len(data), 256)]).find(b"\n")
+        end = len(data) if end < 0 else end + 1
+        line, self._pending = bytes(data[:end]), data[end:]
+        return line
+
+    def read(self, n: int) -> bytes:
+        if not self._refill():
+            return b""
+        data, self._pending = bytes(self._pending[:n]), self._pending[n:]
+        return data
