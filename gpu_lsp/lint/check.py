@@ -13,8 +13,9 @@ from gpu_lsp.diagnostics.mlir_versions import NEWEST, AtVersion
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.lint.config import Settings
-from gpu_lsp.lint.discovery import Problem, Source, Target, decode, force_excluded, read_source, write_source
+from gpu_lsp.lint.discovery import Problem, Source, Target, decode, force_excluded, read_source
 from gpu_lsp.lint.fixer import fix_text
+from gpu_lsp.lint.writeback import keep_line_endings, write_fixed
 
 
 class FixMode(enum.Enum):
@@ -78,7 +79,7 @@ def check_source(
         report.text = source.text if report.diagnostics else None
         return report
     outcome = fix_text(source.text, partial(analyze, mlir_version=settings.mlir_version), pick, fix_level(settings))
-    report.text, report.diagnostics = outcome.text, outcome.diagnostics
+    report.text, report.diagnostics = keep_line_endings(source.text, outcome.text), outcome.diagnostics
     report.original, report.applied, report.titles = source.text, outcome.applied, outcome.titles
     if not outcome.converged:
         report.problem = Problem(target.display, f"fixes did not converge after {outcome.rounds} rounds", "warning")
@@ -90,9 +91,11 @@ def check_source(
             unfixed.problem = Problem(target.display, refusal, "warning")
             return unfixed
     if mode is FixMode.WRITE and report.changed and target.path is not None:
-        failure = write_source(target.path, replace(source, text=outcome.text))
-        if failure is not None:
-            report.problem = Problem(target.display, failure)
+        failure = write_fixed(target.path, source, replace(source, text=report.text or ""), target.root)
+        if failure is not None:  # nothing was fixed: report the file as it stays
+            unwritten = check_source(source, target, settings, FixMode.NONE, config_path)
+            unwritten.problem = Problem(target.display, failure)
+            return unwritten
     return report
 
 

@@ -1,4 +1,5 @@
-"""Which files gpu-lint checks: paths and folders (recursive `*.mlir`, .gitignore, exclude) and how each is read."""
+"""Which files gpu-lint checks: paths and folders (recursive `*.mlir`, .gitignore, exclude) and how each is read
+(writing fixes back: writeback.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class Target:
 
     path: str | None
     display: str
+    root: str | None = None  # the folder it was found in (fixes are written only inside it)
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,7 @@ def discover(
                 problems.append(Problem(display_name(path, cwd), "no .mlir files found", "warning"))
             for file in found:
                 key = os.path.realpath(file)
-                targets.setdefault(key, Target(str(file), display_name(file, cwd)))
+                targets.setdefault(key, Target(str(file), display_name(file, cwd), str(absolute)))
         elif path.exists() or path.is_symlink():
             if force_exclude and force_excluded(settings, path):
                 continue
@@ -190,14 +192,3 @@ def read_source(path: str, max_size: int = MAX_FILE_SIZE) -> Source | str:
     if len(data) > max_size:
         return f"file too large (over {max_size / 1e6:.0f} MB), skipped"
     return decode(data)
-
-
-def write_source(path: str, source: Source) -> str | None:
-    """Write fixed text back (BOM kept); the one-line problem on failure, else None."""
-    data = ((BOM if source.bom else "") + source.text).encode("utf-8")
-    try:
-        with open(path, "wb") as handle:
-            handle.write(data)
-    except OSError as exc:
-        return f"cannot write fixes: {exc.strerror or exc}"
-    return None
