@@ -951,10 +951,10 @@ async def run_on_gpu_command(ls: GpuLanguageServer, uri: str, function: str):
 
     summary = "cancelled"
     try:
-        result = await C.run_in_child(
+        result = await C.RUNS.run(uri, C.run_in_child(
             doc.text, name, ls.settings.runner_backend, ls.settings.run_timeout_s, filename,
             max_memory=ls.settings.run_max_memory, on_output=on_output,
-        )
+        ))
         summary = str(result.get("message", "finished"))
         return result
     except C.CommandError as exc:

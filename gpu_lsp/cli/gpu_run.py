@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from gpu_lsp.runner import run_text
     from gpu_lsp.runner.errors import RunTimeout
+    from gpu_lsp.runner.oslimits import enforce
+
+    enforce(args.backend, args.max_memory, args.timeout)  # the OS backs --max-memory and --timeout
 
     if args.timeout is not None and hasattr(signal, "SIGALRM"):
         # A hard stop a little after the interpreter's own deadline (which it checks between ops).

@@ -9,7 +9,10 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 FIX_ALL = "gpu-lsp.fixAll"
 RUN_ON_GPU = "gpu-lsp.runOnGpu"
@@ -29,6 +32,34 @@ def advertised() -> list[str]:
     from gpu_lsp.passes.catalog import REFACTORINGS
 
     return [FIX_ALL, RUN_ON_GPU] + [r.command for r in REFACTORINGS if r.command is not None]
+
+
+class OneRunPerDocument:
+    """At most one Run per document: a new Run cancels the document's running one (which kills
+    its child) and starts once that one has ended."""
+
+    def __init__(self) -> None:
+        self._running: dict[str, asyncio.Task] = {}
+
+    async def run(self, uri: str, job: Awaitable[T]) -> T:
+        old = self._running.get(uri)
+        if old is not None and not old.done():
+            old.cancel()
+            await asyncio.wait({old})
+        task = asyncio.ensure_future(job)
+        self._running[uri] = task
+        try:
+            return await task
+        finally:
+            if self._running.get(uri) is task:
+                del self._running[uri]
+
+    def running(self) -> int:
+        """How many Runs are going on now."""
+        return sum(not task.done() for task in self._running.values())
+
+
+RUNS = OneRunPerDocument()
 
 
 async def run_in_child(

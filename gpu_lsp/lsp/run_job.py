@@ -1,4 +1,5 @@
-"""Child process of `gpu-lsp.runOnGpu`: read a job as JSON on stdin, run it, print the result as JSON."""
+"""Child process of `gpu-lsp.runOnGpu`: read a job as JSON on stdin, run it under OS limits
+(runner/oslimits.py), print the result as JSON."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sys
 import time
 
 from gpu_lsp.runner import run_text
+from gpu_lsp.runner.oslimits import enforce
 
 
 def result_json(result, function: str, seconds: float) -> dict:
@@ -51,6 +53,7 @@ def main() -> int:
     job = json.loads(sys.stdin.read())
     function = job["function"]
     started = time.perf_counter()
+    enforce(job.get("backend", "auto"), job.get("max_memory"), job.get("timeout"))
     try:
         result = run_text(
             job["text"],

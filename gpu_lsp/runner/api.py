@@ -244,7 +244,11 @@ def run_program(
     except RecursionError:
         error = RunError("the program recursed too deeply")
     except MemoryError:
-        error = RunError("the runner ran out of memory (use --max-memory to cap the program's allocations)")
+        error = RunError(
+            "the runner ran out of memory (use --max-memory to cap the program's allocations)"
+            if max_memory is None
+            else f"the program needed more memory than --max-memory {max_memory} allows (the OS limit stopped it)"
+        )
     finally:
         np.seterr(**saved_errors)
     warnings = tracker.finish()

@@ -13,11 +13,11 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gpu_lsp.runner.oslimits import ADDRESS_SPACE_SLACK
+
 _DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning): (?P<message>.*)$")
 # Seconds a program may overrun its --timeout before the process is killed.
 GRACE = 5.0
-# Address space allowed beyond --max-memory: the interpreter, NumPy and their temporaries.
-ADDRESS_SPACE_SLACK = 1 << 30
 
 
 @dataclass
