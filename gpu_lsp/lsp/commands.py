@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
+
+from gpu_lsp.runner.child import neutral_cwd, python_module
 
 T = TypeVar("T")
 
@@ -79,9 +80,8 @@ async def run_in_child(
     """
     job = {"text": text, "function": function, "backend": backend, "timeout": timeout, "filename": filename, "max_memory": max_memory}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "gpu_lsp.lsp.run_job",
+        *python_module("gpu_lsp.lsp.run_job"),
+        cwd=neutral_cwd(),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gpu_lsp.runner.child import neutral_cwd, python_module
 from gpu_lsp.runner.oslimits import ADDRESS_SPACE_SLACK
 
 _DIAG = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning): (?P<message>.*)$")
@@ -68,7 +68,7 @@ class RunProcess:
         self.timeout = timeout
         self.on_stdout = on_stdout
         self.on_stderr = on_stderr
-        self.args = [sys.executable, "-m", "gpu_lsp.cli.gpu_run", "--entry", entry, "--backend", backend, "--timeout", str(timeout)]
+        self.args = [*python_module("gpu_lsp.cli.gpu_run"), "--entry", entry, "--backend", backend, "--timeout", str(timeout)]
         if max_memory is not None:
             self.args += ["--max-memory", str(max_memory)]
         for value in arguments or []:
@@ -91,6 +91,7 @@ class RunProcess:
             stderr=subprocess.PIPE,
             text=True,
             bufsize=1,
+            cwd=neutral_cwd(),
             preexec_fn=self._limit if self.address_space is not None else None,
         )
         for stream, sink, callback in ((self.proc.stdout, self._out, self.on_stdout), (self.proc.stderr, self._err, self.on_stderr)):

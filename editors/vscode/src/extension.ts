@@ -18,14 +18,19 @@ import {
   buildInitializationOptions,
   findEnclosingFunction,
   formatRunResult,
+  IMPORT_CHECK,
   installCommand,
   listFunctions,
   resolveServerCommand,
+  serverEnvironment,
   RESTRICTED_SETTINGS,
   summarizeResult,
   userOnlyValue,
   type ResolvedCommand,
 } from './util';
+
+/** The folder the server and its install check run in: the extension's own, outside any workspace. */
+let neutralCwd = __dirname;
 
 const CLIENT_ID = 'gpuLsp';
 const CLIENT_NAME = 'GPU LSP';
@@ -51,6 +56,7 @@ let statusItem: vscode.StatusBarItem;
 let lifecycle: Promise<void> = Promise.resolve();
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  neutralCwd = context.extensionPath || __dirname;
   output = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
   runOutput = vscode.window.createOutputChannel(`${CLIENT_NAME}: Run`);
   statusItem = vscode.window.createStatusBarItem('gpuLsp.status', vscode.StatusBarAlignment.Right, 100);
@@ -126,27 +132,32 @@ function serverSetting<T>(config: vscode.WorkspaceConfiguration, key: (typeof RE
   return userOnlyValue(config.inspect<T>(key), fallback);
 }
 
-function currentServerCommand(): { resolved: ResolvedCommand; cwd: string | undefined } {
+/**
+ * The server command, and the folder it runs in: the extension's own, never the workspace
+ * (Python would import a workspace's `gpu_lsp/` or `json.py` from it).
+ */
+function currentServerCommand(): { resolved: ResolvedCommand; cwd: string } {
   const config = vscode.workspace.getConfiguration('gpuLsp');
-  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const resolved = resolveServerCommand(
     {
       pythonPath: serverSetting(config, 'server.pythonPath', 'python3'),
       command: serverSetting<string[]>(config, 'server.command', []),
       extraArgs: serverSetting<string[]>(config, 'server.extraArgs', []),
     },
-    cwd,
+    workspaceFolder,
+    vscode.workspace.isTrusted,
   );
-  return { resolved, cwd };
+  return { resolved, cwd: neutralCwd };
 }
 
 /** Checks that `python` can `import gpu_lsp`; resolves to an error text, or undefined when it can. */
-function checkImport(python: string, cwd: string | undefined): Promise<string | undefined> {
+function checkImport(python: string, cwd: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile(
       python,
-      ['-c', 'import gpu_lsp, sys; sys.stdout.write(getattr(gpu_lsp, "__version__", "unknown"))'],
-      { cwd, timeout: 30_000, windowsHide: true },
+      ['-c', IMPORT_CHECK],
+      { cwd, env: serverEnvironment(), timeout: 30_000, windowsHide: true },
       (error, stdout, stderr) => {
         if (!error) {
           output.appendLine(`Using gpu_lsp ${stdout.trim()} from ${python}.`);
@@ -212,7 +223,10 @@ async function startClient(): Promise<void> {
   if (!vscode.workspace.isTrusted) {
     output.appendLine('Restricted Mode: the server command comes from the user settings only; Run on GPU is disabled.');
   }
-  output.appendLine(`Starting: ${[resolved.command, ...resolved.args].join(' ')}${cwd ? ` (in ${cwd})` : ''}`);
+  for (const key of resolved.ignored) {
+    output.appendLine(`Restricted Mode: gpuLsp.${key} points into the workspace and is ignored.`);
+  }
+  output.appendLine(`Starting: ${[resolved.command, ...resolved.args].join(' ')} (in ${cwd})`);
 
   if (resolved.python) {
     const problem = await checkImport(resolved.python, cwd);
@@ -226,7 +240,7 @@ async function startClient(): Promise<void> {
   const serverOptions: ServerOptions = {
     command: resolved.command,
     args: resolved.args,
-    options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+    options: { cwd, env: serverEnvironment() },
   };
   const config = vscode.workspace.getConfiguration('gpuLsp');
   const clientOptions: LanguageClientOptions = {

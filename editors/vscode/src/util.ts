@@ -16,6 +16,8 @@ export interface ResolvedCommand {
   args: string[];
   /** The interpreter when the server is started as `<python> -m gpu_lsp`; null for a custom command. */
   python: string | null;
+  /** Settings left out because they point into an untrusted workspace. */
+  ignored: string[];
 }
 
 /** Server-side command ids (workspace/executeCommand), as the server advertises them. */
@@ -46,19 +48,47 @@ export function expandPath(
   return out;
 }
 
+/** Whether a setting's value names something inside the workspace (`${workspaceFolder}`, `./`, `../`). */
+export function pointsIntoWorkspace(value: string): boolean {
+  const v = value.trim();
+  return v.includes('${workspaceFolder}') || v === '.' || v === '..' || /^\.\.?[\\/]/.test(v);
+}
+
 /**
  * The process to spawn: `server.command` (non-empty) wins over
- * `<server.pythonPath> -m gpu_lsp`; `server.extraArgs` are appended to either.
+ * `<server.pythonPath> -m gpu_lsp`; `server.extraArgs` are appended to either. In an
+ * untrusted workspace (`trusted` false) a value that points into the workspace is not
+ * expanded into it: it is left out (the default is used) and named in `ignored`.
  */
-export function resolveServerCommand(settings: ServerSettings, workspaceFolder?: string): ResolvedCommand {
-  const extra = (settings.extraArgs ?? []).map((a) => expandPath(a, workspaceFolder));
+export function resolveServerCommand(settings: ServerSettings, workspaceFolder?: string, trusted = true): ResolvedCommand {
+  const ignored: string[] = [];
+  const allowed = (key: string, values: string[]) => {
+    if (trusted || !values.some(pointsIntoWorkspace)) return true;
+    ignored.push(key);
+    return false;
+  };
+  const extraArgs = settings.extraArgs ?? [];
+  const extra = allowed('server.extraArgs', extraArgs) ? extraArgs.map((a) => expandPath(a, workspaceFolder)) : [];
   const custom = (settings.command ?? []).filter((part) => part.trim() !== '');
-  if (custom.length > 0) {
+  if (custom.length > 0 && allowed('server.command', custom)) {
     const [cmd, ...rest] = custom.map((p) => expandPath(p, workspaceFolder));
-    return { command: cmd, args: [...rest, ...extra], python: null };
+    return { command: cmd, args: [...rest, ...extra], python: null, ignored };
   }
-  const python = expandPath((settings.pythonPath ?? '').trim() || 'python3', workspaceFolder);
-  return { command: python, args: ['-m', 'gpu_lsp', ...extra], python };
+  const chosen = (settings.pythonPath ?? '').trim();
+  const python = expandPath(chosen && allowed('server.pythonPath', [chosen]) ? chosen : 'python3', workspaceFolder);
+  return { command: python, args: ['-m', 'gpu_lsp', ...extra], python, ignored };
+}
+
+/** What the install check runs: the server and the dependencies it imports at start-up. */
+export const IMPORT_CHECK =
+  'import gpu_lsp, pygls, lsprotocol, lark, sys; sys.stdout.write(getattr(gpu_lsp, "__version__", "unknown"))';
+
+/**
+ * The environment of the install check and the server: Python keeps the working directory
+ * (and so a workspace's own `gpu_lsp/` or `json.py`) off `sys.path`, in the server's children too.
+ */
+export function serverEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, PYTHONSAFEPATH: '1', PYTHONUNBUFFERED: '1' };
 }
 
 /** The shell command a user runs, in a gpu-lsp checkout, to install the server into `python`. */

@@ -11,7 +11,7 @@ const path = require('node:path');
 const { EXTENSION_ROOT, requireTs } = require('./helpers');
 
 /** `settings`: effective values (`gpuLsp.key`); `scopes`: per-key `inspect` results; `trusted`: workspace trust. */
-function makeVscodeStub(settings, { scopes = {}, trusted = true } = {}) {
+function makeVscodeStub(settings, { scopes = {}, trusted = true, workspace = os.tmpdir() } = {}) {
   const calls = { errors: [], warnings: [], infos: [], commands: new Map(), channels: [], statusItems: [] };
   const disposable = { dispose() {} };
   class Base {}
@@ -58,7 +58,7 @@ function makeVscodeStub(settings, { scopes = {}, trusted = true } = {}) {
       executeCommand: () => Promise.resolve(undefined),
     },
     workspace: {
-      workspaceFolders: [{ uri: { fsPath: os.tmpdir() } }],
+      workspaceFolders: [{ uri: { fsPath: workspace } }],
       isTrusted: trusted,
       getConfiguration: (section) => ({
         get: (key, fallback) => settings[`${section}.${key}`] ?? fallback,
@@ -184,4 +184,65 @@ test('a trusted workspace uses the effective settings', async () => {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// --- a hostile workspace (issue 29): its own gpu_lsp/ and json.py must never be imported ---
+
+const REAL_PYTHON = process.env.GPU_LSP_PYTHON || path.join(EXTENSION_ROOT, '..', '..', '.venv', 'bin', 'python');
+
+/** A workspace whose gpu_lsp/, json.py, pygls/ and lark.py write `marker` when imported. */
+function hostileWorkspace(dir) {
+  const workspace = path.join(dir, 'repo');
+  const marker = path.join(dir, 'IMPORTED');
+  const payload = `open(${JSON.stringify(marker)}, 'a').write(__name__ + '\\n')\n`;
+  for (const file of ['gpu_lsp/__init__.py', 'json.py', 'pygls/__init__.py', 'lark.py']) {
+    fs.mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
+    fs.writeFileSync(path.join(workspace, file), payload);
+  }
+  return { workspace, marker };
+}
+
+/** Runs the real interpreter as asked, records where and how, then fails so that activation stops after the check. */
+function recordingInterpreter(dir) {
+  const file = path.join(dir, 'python-recording');
+  const record = path.join(dir, 'record.json');
+  fs.writeFileSync(
+    file,
+    `#!/bin/sh\n"${REAL_PYTHON}" "$@" >/dev/null 2>&1\n` +
+      `"${REAL_PYTHON}" -c 'import json, os, sys; json.dump({"cwd": os.getcwd(), "safe": os.environ.get("PYTHONSAFEPATH"), "args": sys.argv[1:]}, open(sys.argv[1], "w"))' "${record}" "$@"\n` +
+      'echo "stopped after the check" >&2\nexit 1\n',
+    { mode: 0o755 },
+  );
+  return { python: file, record };
+}
+
+for (const trusted of [true, false]) {
+  test(`a hostile ${trusted ? 'trusted' : 'untrusted'} workspace: the install check imports nothing from it`, { skip: !fs.existsSync(REAL_PYTHON) && 'no .venv' }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-hostile-'));
+    try {
+      const { workspace, marker } = hostileWorkspace(dir);
+      const { python, record } = recordingInterpreter(dir);
+      const scopes = { 'gpuLsp.server.pythonPath': { defaultValue: 'python3', globalValue: python } };
+      const { calls, extension } = await activateWith({ 'gpuLsp.server.pythonPath': python }, { scopes, trusted, workspace });
+      assert.ok(!fs.existsSync(marker), `workspace code ran: ${fs.existsSync(marker) && fs.readFileSync(marker, 'utf8')}`);
+      const seen = JSON.parse(fs.readFileSync(record, 'utf8'));
+      assert.ok(!seen.cwd.startsWith(workspace), seen.cwd);
+      assert.equal(seen.safe, '1');
+      assert.match(seen.args.join(' '), /import gpu_lsp, pygls, lsprotocol, lark/);
+      assert.match(calls.errors[0].msg, /stopped after the check/);
+      await extension.deactivate();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('an untrusted workspace: a user pythonPath pointing into it is ignored', async () => {
+  const scopes = { 'gpuLsp.server.pythonPath': { defaultValue: 'python3', globalValue: '${workspaceFolder}/.venv/bin/python' } };
+  const settings = { 'gpuLsp.server.pythonPath': '${workspaceFolder}/.venv/bin/python' };
+  const { calls, extension } = await activateWith(settings, { scopes, trusted: false });
+  const log = calls.channels.find((c) => c.name === 'GPU LSP').lines.join('\n');
+  assert.match(log, /gpuLsp.server.pythonPath points into the workspace and is ignored/);
+  assert.match(log, /Starting: python3 -m gpu_lsp \(in /);
+  await extension.deactivate();
 });

@@ -10,18 +10,19 @@ const { EXTENSION_ROOT, requireTs } = require('./helpers');
 const util = requireTs(path.join(EXTENSION_ROOT, 'src', 'util.ts'));
 
 test('resolveServerCommand: <pythonPath> -m gpu_lsp by default', () => {
-  assert.deepEqual(util.resolveServerCommand({}), { command: 'python3', args: ['-m', 'gpu_lsp'], python: 'python3' });
+  assert.deepEqual(util.resolveServerCommand({}), { command: 'python3', args: ['-m', 'gpu_lsp'], python: 'python3', ignored: [] });
   assert.deepEqual(util.resolveServerCommand({ pythonPath: '  ', extraArgs: ['--log', 'debug'] }), {
     command: 'python3',
     args: ['-m', 'gpu_lsp', '--log', 'debug'],
     python: 'python3',
+    ignored: [],
   });
 });
 
 test('resolveServerCommand: a non-empty command overrides the interpreter', () => {
   assert.deepEqual(
     util.resolveServerCommand({ pythonPath: '/usr/bin/python3', command: ['gpu-lsp', '--stdio'], extraArgs: ['-v'] }),
-    { command: 'gpu-lsp', args: ['--stdio', '-v'], python: null },
+    { command: 'gpu-lsp', args: ['--stdio', '-v'], python: null, ignored: [] },
   );
   // An empty or blank array does not.
   assert.equal(util.resolveServerCommand({ pythonPath: 'py', command: [''] }).command, 'py');
@@ -134,4 +135,23 @@ test('summarizeResult', () => {
   assert.equal(util.summarizeResult({ message: 'ran in 3 ms' }), 'ran in 3 ms');
   assert.equal(util.summarizeResult({ a: 1 }), '{"a":1}');
   assert.equal(util.summarizeResult('x'.repeat(300)).length, 200);
+});
+
+test('resolveServerCommand: an untrusted workspace is never expanded into', () => {
+  const ws = '/work/project';
+  for (const value of ['${workspaceFolder}/.venv/bin/python', './.venv/bin/python', '../x/python']) {
+    const resolved = util.resolveServerCommand({ pythonPath: value }, ws, false);
+    assert.equal(resolved.command, 'python3', value);
+    assert.deepEqual(resolved.ignored, ['server.pythonPath']);
+  }
+  const custom = util.resolveServerCommand({ command: ['${workspaceFolder}/run'], extraArgs: ['./x'] }, ws, false);
+  assert.deepEqual([custom.command, custom.args, custom.ignored], ['python3', ['-m', 'gpu_lsp'], ['server.extraArgs', 'server.command']]);
+  assert.equal(util.resolveServerCommand({ pythonPath: '/usr/bin/python3.12' }, ws, false).command, '/usr/bin/python3.12');
+  assert.equal(util.resolveServerCommand({ pythonPath: './.venv/bin/python' }, ws, true).command, path.join(ws, '.venv/bin/python'));
+});
+
+test('serverEnvironment keeps the working directory off sys.path', () => {
+  assert.equal(util.serverEnvironment({ PATH: '/bin' }).PYTHONSAFEPATH, '1');
+  assert.equal(util.serverEnvironment({ PATH: '/bin' }).PATH, '/bin');
+  assert.match(util.IMPORT_CHECK, /^import gpu_lsp, pygls, lsprotocol, lark\b/);
 });

@@ -56,6 +56,14 @@ local clients_by_root = {}
 -- Whether the interpreter check has run, and its result (per command string).
 local checked_cmds = {}
 
+-- The server, its install check and every child the server starts run outside the workspace:
+-- from the plugin's own folder, with PYTHONSAFEPATH=1 so that Python never puts the working
+-- directory on sys.path (a `gpu_lsp/` or `json.py` in a repository is never imported).
+local NEUTRAL_CWD = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local SAFE_ENV = { PYTHONSAFEPATH = '1' }
+-- The install check imports what the server needs.
+local IMPORT_CHECK = 'import gpu_lsp, pygls, lsprotocol, lark'
+
 local function has(version)
   return vim.fn.has('nvim-' .. version) == 1
 end
@@ -125,12 +133,23 @@ local function check_server(cmd)
       vim.log.levels.ERROR
     )
   elseif cmd[2] == '-m' and cmd[3] == 'gpu_lsp' then
-    local out = vim.fn.system({ cmd[1], '-c', 'import gpu_lsp' })
-    if vim.v.shell_error ~= 0 then
+    local err = {}
+    local job = vim.fn.jobstart({ cmd[1], '-c', IMPORT_CHECK }, {
+      cwd = NEUTRAL_CWD,
+      env = SAFE_ENV,
+      stderr_buffered = true,
+      on_stderr = function(_, data)
+        err = data or {}
+      end,
+    })
+    local status = job > 0 and vim.fn.jobwait({ job }, 30000)[1] or -1
+    if status ~= 0 then
       ok = false
       local last = ''
-      for line in tostring(out):gmatch('[^\n]+') do
-        last = line
+      for _, line in ipairs(err) do
+        if line ~= '' then
+          last = line
+        end
       end
       notify(
         string.format('the Python interpreter %s cannot import gpu_lsp (%s). Install the server from a gpu-lsp'
@@ -151,6 +170,8 @@ local function client_config(root)
   return {
     name = NAME,
     cmd = M.config.cmd,
+    cmd_cwd = NEUTRAL_CWD,
+    cmd_env = SAFE_ENV,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     init_options = settings,

@@ -1,0 +1,78 @@
+"""No code from the workspace runs: a repository holding its own `gpu_lsp/`, `json.py`,
+`pygls/` and `lark.py` is opened in headless Neovim and the server's Run child starts in it;
+nothing of it is imported and diagnostics still work (adversarial suite, issue 29)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support import REPO
+
+from gpu_lsp.lsp.commands import run_in_child
+
+E2E_INIT = REPO / "editors" / "neovim" / "test" / "e2e_init.lua"
+
+UNDEFINED = """\
+func.func @f(%m: memref<4xf32>) {
+  %t1 = gpu.dealloc async [%t9] %m : memref<4xf32>
+  gpu.wait [%t1]
+  return
+}
+"""
+
+PRINTS = """\
+func.func @main() {
+  %f = arith.constant 1.5 : f32
+  func.call @printF32(%f) : (f32) -> ()
+  return
+}
+func.func private @printF32(f32)
+"""
+
+
+def hostile_workspace(root: Path) -> Path:
+    """A folder whose modules shadow the server's and its dependencies'; each writes a marker when imported."""
+    marker = root / "IMPORTED"
+    payload = f"open({str(marker)!r}, 'a').write(__name__ + '\\n')\n"
+    for module in ("gpu_lsp/__init__.py", "json.py", "pygls/__init__.py", "lark.py", "lsprotocol.py", "numpy.py"):
+        path = root / module
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(payload)
+    return marker
+
+
+def test_neovim_in_a_hostile_workspace_imports_nothing_from_it(tmp_path: Path) -> None:
+    nvim = shutil.which(os.environ.get("NVIM", "nvim"))
+    if nvim is None:
+        if os.environ.get("GPU_LSP_REQUIRE_NVIM") == "1":
+            pytest.fail("nvim is not installed (apt-get install -y neovim), and GPU_LSP_REQUIRE_NVIM=1")
+        pytest.skip("nvim is not installed (apt-get install -y neovim)")
+    workspace = tmp_path / "repo"
+    marker = hostile_workspace(workspace)
+    (workspace / ".git").mkdir()
+    source = workspace / "k.mlir"
+    source.write_text(UNDEFINED)
+    out = tmp_path / "nvim.json"
+    env = dict(os.environ, GPU_LSP_CMD=json.dumps([sys.executable, "-m", "gpu_lsp"]), GPU_LSP_OUT=str(out))
+    proc = subprocess.run(
+        [nvim, "--headless", "--clean", "-u", str(E2E_INIT), "k.mlir"],
+        cwd=workspace, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert out.exists(), f"no result from Neovim (exit {proc.returncode}): {proc.stderr}"
+    result = json.loads(out.read_text())
+    assert not marker.exists(), f"workspace code ran: {marker.read_text()}"
+    assert [d["code"] for d in result["diagnostics"]] == ["GPU003"], result
+
+
+async def test_the_run_child_starts_outside_the_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = hostile_workspace(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = await run_in_child(PRINTS, "main", "numpy", 60)
+    assert result["ok"] and result["stdout"] == "1.5", result
+    assert not marker.exists(), f"workspace code ran: {marker.read_text()}"
