@@ -24,6 +24,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from gpu_lsp import __version__
 from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
+from gpu_lsp.lsp.bounded import OVERSIZED
 from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
 from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.settings import EditorSettings, parse_settings
@@ -136,6 +137,11 @@ class GpuLanguageServer(LanguageServer):
             self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
         except Exception:
             log.exception("could not send a log message")
+
+    def show_warning(self, message: str) -> None:
+        """A window/showMessage warning (and the same in the log)."""
+        log.warning("%s", message)
+        self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
 
     def settings_for(self, uri: str) -> EditorSettings:
         """The settings a document is linted with: its project's gpu-lint configuration under the editor's."""
@@ -443,7 +449,8 @@ def exit_(ls: GpuLanguageServer, *args) -> None:
 def did_open(ls: GpuLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
     try:
         item = params.text_document
-        ls.store.open(item.uri, item.text, item.version, item.language_id, ls.encoding)
+        text = OVERSIZED.open(item.uri, item.text, item.version, ls.encoding, ls.show_warning)
+        ls.store.open(item.uri, text, item.version, item.language_id, ls.encoding)
         ls._published.pop(item.uri, None)
         ls.request_diagnostics(item.uri)
     except Exception:
@@ -463,6 +470,7 @@ def did_change(ls: GpuLanguageServer, params: types.DidChangeTextDocumentParams)
                 changes.append((None, change.text))
             else:
                 changes.append(((rng.start.line, rng.start.character, rng.end.line, rng.end.character), change.text))
+        changes = OVERSIZED.change(doc, changes, params.text_document.version, ls.show_warning)
         doc.apply(changes, params.text_document.version)
         ls.request_diagnostics(doc.uri)
     except Exception:
@@ -484,6 +492,7 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
         uri = params.text_document.uri
         ls.debouncer.cancel(uri)
         ls.store.close(uri)
+        OVERSIZED.close(uri)
         ls._published.pop(uri, None)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
     except Exception:

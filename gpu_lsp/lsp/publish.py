@@ -21,6 +21,8 @@ from gpu_lsp.lsp.lint_cache import Part
 from gpu_lsp.text import TextRange
 
 SOURCE = "gpu-lint"
+# The most diagnostics published for one document (whole units: a little more is possible).
+MAX_DIAGNOSTICS = 10_000
 DOCS_URL = "https://github.com/gpu-lsp/gpu-lsp/blob/main/docs/rules.md"
 DATA_VERSION = 1
 LSP_SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
@@ -108,19 +110,25 @@ class SeverityOverrides:
         return d.severity if override is None else override
 
 
-def diagnostics_json(snap: Snapshot, overrides: SeverityOverrides) -> list[str]:
+def diagnostics_json(snap: Snapshot, overrides: SeverityOverrides, limit: int = MAX_DIAGNOSTICS) -> list[str]:
     """The JSON of the diagnostics of `snap`, unit by unit (cached per unchanged unit): each
-    item holds one or more diagnostics, comma-separated."""
+    item holds one or more diagnostics, comma-separated. Units stop once `limit` diagnostics
+    are in (a document of random text has hundreds of thousands)."""
     uri_json = _quote(snap.uri)
     out: list[str] = []
     key = _json_key(snap, overrides)
+    count = 0
     for part in snap.lint.parts:
+        if count >= limit:
+            break
         if part.op is None:
-            for d in part.current():
+            for d in part.current()[: limit - count]:
                 text, lines = template(snap, d, overrides(d), 0, uri_json)
                 out.append(text % lines)
+                count += 1
         elif part.items:
             out.append(_unit_json(snap, part, key, overrides, uri_json))
+            count += len(part.items)
     return out
 
 
@@ -133,16 +141,19 @@ def prepare_json(snap: Snapshot, overrides: SeverityOverrides, budget_s: float) 
     key = _json_key(snap, overrides)
     parts = snap.lint.parts
     prepared = snap.cache.get("prepared_json")
-    done = prepared[2] if prepared is not None and prepared[0] == key and prepared[1] is snap.lint else 0
-    while done < len(parts):
+    done, count = 0, 0
+    if prepared is not None and prepared[0] == key and prepared[1] is snap.lint:
+        done, count = prepared[2], prepared[3]
+    while done < len(parts) and count < MAX_DIAGNOSTICS:
         part = parts[done]
         done += 1
+        count += len(part.items)
         if part.op is not None and part.items:
             _unit_json(snap, part, key, overrides, uri_json)
             if time.perf_counter() >= deadline:
                 break
-    snap.cache["prepared_json"] = (key, snap.lint, done)
-    return done >= len(parts)
+    snap.cache["prepared_json"] = (key, snap.lint, done, count)
+    return done >= len(parts) or count >= MAX_DIAGNOSTICS
 
 
 def _json_key(snap: Snapshot, overrides: SeverityOverrides) -> tuple:
