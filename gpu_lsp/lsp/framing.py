@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from typing import BinaryIO
 
-MAX_BODY = 64 * 1024 * 1024  # bytes; GPU_LSP_MAX_MESSAGE_MB overrides (see jsonrpc.py)
+MAX_BODY = 64 * 1024 * 1024  # bytes; GPU_LSP_MAX_MESSAGE_MB overrides it (gate.py)
 MAX_HEADER = 8 * 1024
 CHUNK = 1024 * 1024
 HEAD_KEPT = 4096  # of a refused body: enough to find its "id"
@@ -27,6 +27,7 @@ INVALID_REQUEST = -32600
 
 _MARK = b"Content-Length"
 _HEADER = re.compile(rb"Content-Length:[ \t]*(\d{1,15})[ \t]*\r\n(?:[!-9;-~]+:[^\r\n]*\r\n)*\r\n")
+_HEADER_LINES = re.compile(rb"(?:[!-9;-~]+:[^\r\n]*\r\n)+")  # e.g. a Content-Type before Content-Length
 _LENGTH = re.compile(rb"^[ \t]*(\d+)[ \t]*$")
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")(?=\s*[,}])')
 
@@ -104,7 +105,7 @@ class FrameReader:
             end = self._buf.find(b"\r\n\r\n")
             if 0 <= end <= MAX_HEADER:
                 at = self._next_header(1, end + 1)
-                if at > 0:  # bytes before a valid header: drop them
+                if at > 0 and not _HEADER_LINES.fullmatch(self._buf, 0, at):  # garbage before a header: drop it
                     self._answer(None, PARSE_ERROR, f"Parse error: {at} bytes before a header, skipped")
                     del self._buf[:at]
                     continue

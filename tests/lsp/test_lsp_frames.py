@@ -169,3 +169,10 @@ def test_frame_reader_keeps_content_length_text_inside_a_body() -> None:
     reader = FrameReader(stream, lambda *a: None)
     assert reader.next_body() == body
     assert reader.next_body() == b"{}"
+
+
+def test_frame_reader_accepts_other_headers_before_content_length() -> None:
+    answers: list[tuple] = []
+    data = b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: 2\r\n\r\n{}"
+    reader = FrameReader(io.BufferedReader(io.BytesIO(data + frame(b"[]"))), lambda *a: answers.append(a))  # type: ignore[arg-type]
+    assert (reader.next_body(), reader.next_body(), answers) == (b"{}", b"[]", [])
