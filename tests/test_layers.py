@@ -52,6 +52,7 @@ RANKS: dict[str, float] = {
     "gpu_lsp.analysis": 7,
     "gpu_lsp.runner": 8,
     "gpu_lsp.lint": 9,
+    "gpu_lsp.lit": 9.5,
     "gpu_lsp.lsp": 10,
     "gpu_lsp.cli": 11,
     "gpu_lsp.server": 11,
