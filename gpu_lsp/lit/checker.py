@@ -23,9 +23,9 @@ class CheckOutcome:
 
 
 def _closest(pattern: str, output: str) -> tuple[int, str] | None:
-    """The output line most like the literal text of a pattern."""
+    """The output line that holds most of the literal text of a pattern (the more alike, on a tie)."""
     literal = _BLOCK.sub(" ", pattern).strip()
-    best: tuple[float, int, str] | None = None
+    best: tuple[int, float, int, str] | None = None
     matcher = difflib.SequenceMatcher(autojunk=False)
     matcher.set_seq2(literal)
     for number, line in enumerate(output.split("\n"), 1):
@@ -33,12 +33,11 @@ def _closest(pattern: str, output: str) -> tuple[int, str] | None:
         if not text:
             continue
         matcher.set_seq1(text)
-        if best is not None and matcher.real_quick_ratio() <= best[0]:
-            continue
-        ratio = matcher.ratio()
-        if best is None or ratio > best[0]:
-            best = (ratio, number, text)
-    return None if best is None else (best[1], best[2])
+        shared = sum(block.size for block in matcher.get_matching_blocks())
+        score = (shared, matcher.ratio(), -number, text)
+        if best is None or score[:2] > best[:2]:
+            best = score
+    return None if best is None else (-best[2], best[3])
 
 
 def _pattern(check_text: str, line: int) -> str | None:

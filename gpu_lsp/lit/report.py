@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from gpu_lsp.lit.runner import ChunkResult, FileResult, Tool, refusal
 
 
@@ -43,3 +45,25 @@ def render(result: FileResult, tool: Tool, verbose: bool = False) -> str:
     failed = len(result.results) - passed
     out.append(f"{passed} passed, {failed} failed" + (f", {skipped} RUN line{'s' if skipped != 1 else ''} not run" if skipped else ""))
     return "\n".join(out) + "\n"
+
+
+def as_json(result: FileResult) -> str:
+    """One JSON object per chunk result, a line each (1-based lines) for editors' quickfix lists."""
+    out = []
+    for r in result.results:
+        check = r.check
+        out.append(
+            json.dumps(
+                {
+                    "file": result.path,
+                    "run": r.run + 1,
+                    "runLine": result.runs[r.run].first + 1,
+                    "chunk": r.chunk.index + 1,
+                    "chunkLine": r.chunk.first_line + 1,
+                    "passed": r.passed,
+                    "line": check.line if check is not None and check.line is not None else r.chunk.first_line + 1,
+                    "message": "" if r.passed else describe(r),
+                }
+            )
+        )
+    return "".join(line + "\n" for line in out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,12 @@ def test_gpu_opt_lit_usage_errors_are_one_line(tmp_path: Path, capsys: pytest.Ca
     err = capsys.readouterr().err
     assert "needs a test file" in err and "unknown option '--bogus'" in err and "could not open input file" in err
     assert "Traceback" not in err
+
+
+def test_gpu_opt_lit_json_gives_one_object_per_chunk_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "t.mlir"
+    path.write_text(TEST, encoding="utf-8")
+    assert gpu_opt.main(["--lit", "--json", str(path)]) == 1
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["chunk"], r["chunkLine"], r["passed"], r["line"]) for r in rows] == [(1, 1, True, 1), (2, 11, False, 14)]
+    assert "expected: arith.muli" in rows[1]["message"] and rows[0]["message"] == ""

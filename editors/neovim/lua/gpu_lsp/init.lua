@@ -12,8 +12,8 @@
 -- Registers the `mlir` filetype for *.mlir, starts the server on `FileType mlir`
 -- (vim.lsp.start on 0.8+, vim.lsp.start_client + buf_attach_client on 0.7, one client per
 -- root directory), and defines :GpuLspRun, :GpuLspOutline, :GpuLspMakeAsync and
--- :GpuLspFixAll, which send workspace/executeCommand to the server, and :GpuLspGraph
--- (lua/gpu_lsp/graph.lua). The server applies the resulting edits itself
+-- :GpuLspFixAll, which send workspace/executeCommand to the server, :GpuLspGraph
+-- (lua/gpu_lsp/graph.lua) and :GpuLitRun (lua/gpu_lsp/lit.lua). The server applies the resulting edits itself
 -- (workspace/applyEdit, handled by Neovim). On attach it sets 'omnifunc' to the LSP one
 -- when the buffer has none (0.7; 0.8+ does it itself), and shows the output of a run as
 -- text in a scratch buffer.
@@ -462,6 +462,9 @@ local function define_user_commands()
   cmd('GpuLspGraph', function()
     require('gpu_lsp.graph').show()
   end, { desc = 'gpu-lsp: show the async dependency graph of the buffer' })
+  cmd('GpuLitRun', function()
+    require('gpu_lsp.lit').run()
+  end, { desc = 'gpu-lsp: run the buffer\'s lit test chunk by chunk into the quickfix list' })
 end
 
 -- ---------------------------------------------------------------------------
