@@ -2,7 +2,7 @@
 
     gpu-opt [-split-input-file] [-allow-unregistered-dialect] [-mlir-print-op-generic]
             [-verify-diagnostics] [-mlir-version=N] [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]
-    gpu-opt --lit [--mlir-opt PATH] [-v | --json] FILE...      (cli/gpu_lit.py)
+    gpu-opt --lit [--mlir-opt PATH] [-v | --json] [--update RUN:CHUNK] FILE...   (cli/gpu_lit.py)
 
 Options take one dash or two. Each chunk (the whole file, or each `// -----`
 piece with -split-input-file) is parsed and verified by `verify_chunk`; passes
@@ -37,7 +37,7 @@ USAGE = (
     "usage: gpu-opt [-split-input-file] [-allow-unregistered-dialect] [-mlir-print-op-generic]\n"
     "               [-verify-diagnostics] [-mlir-version=N] [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]\n"
     "               [--version] [--help]\n"
-    "       gpu-opt --lit [--mlir-opt PATH] [-v | --json] FILE..."
+    "       gpu-opt --lit [--mlir-opt PATH] [-v | --json] [--update RUN:CHUNK] FILE..."
 )
 SPLIT_MARKER = "// -----"
 

@@ -63,6 +63,8 @@ def as_json(result: FileResult) -> str:
                     "passed": r.passed,
                     "line": check.line if check is not None and check.line is not None else r.chunk.first_line + 1,
                     "message": "" if r.passed else describe(r),
+                    "expected": check.pattern if check is not None else None,
+                    "closest": list(check.closest) if check is not None and check.closest is not None else None,
                 }
             )
         )

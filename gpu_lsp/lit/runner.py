@@ -153,16 +153,16 @@ def _has_checks(text: str, prefixes: tuple[str, ...]) -> bool:
     return re.search(rf"(^|[^\w-])({names})(-(DAG|COUNT-\d+|NOT|EMPTY|NEXT|SAME|LABEL))?(\{{LITERAL\}})?:", text, re.M) is not None
 
 
-def run_file(text: str, path: str, tool: Tool, only: tuple[int, int] | None = None) -> FileResult:
-    """Run every runnable RUN line of `text` (named `path`); `only` = (run index, chunk index)."""
+def run_file(text: str, path: str, tool: Tool, only: tuple[int, int] = (-1, -1)) -> FileResult:
+    """Run every runnable RUN line of `text` (named `path`); `only` = (RUN index, chunk index), -1 for all."""
     result = FileResult(path, run_lines(text))
     for index, run in enumerate(result.runs):
-        if (only is not None and only[0] != index) or refusal(run, tool) is not None:
+        if only[0] not in (-1, index) or refusal(run, tool) is not None:
             continue
         whole = run_pipeline(run, tool, text, path)
         result.outputs[index] = whole
         for chunk in chunks_of(text, run.split):
-            if only is not None and only[1] != chunk.index:
+            if only[1] not in (-1, chunk.index):
                 continue
             padded = chunk.padded(text)
             if run.filecheck is not None and not _has_checks(text[chunk.start : chunk.end], run.prefixes):

@@ -1,7 +1,7 @@
 """Server command ids, and running a host function through the runner in a child process.
 
 The refactorings' commands come from the refactoring registry (`passes/catalog.py`);
-the two commands here are no refactoring.
+the commands here are no refactoring.
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ from collections.abc import Callable
 
 FIX_ALL = "gpu-lsp.fixAll"
 RUN_ON_GPU = "gpu-lsp.runOnGpu"
+# lit tests (lsp/lit.py, docs/lit.md): run a test's chunks; rewrite a chunk's CHECK lines.
+RUN_LIT = "gpu-lsp.runLitTest"
+UPDATE_CHECKS = "gpu-lsp.updateCheckLines"
 # A client-side command (the VS Code extension and the Neovim plugin register it; the server does
 # not advertise it): the "Show async graph" lens opens the graph of (uri, function).
 SHOW_ASYNC_GRAPH = "gpuLsp.showAsyncGraph"
@@ -28,7 +31,7 @@ def advertised() -> list[str]:
     """Every workspace/executeCommand id, in the order the server registers (and advertises) them."""
     from gpu_lsp.passes.catalog import REFACTORINGS
 
-    return [FIX_ALL, RUN_ON_GPU] + [r.command for r in REFACTORINGS if r.command is not None]
+    return [FIX_ALL, RUN_ON_GPU, RUN_LIT, UPDATE_CHECKS] + [r.command for r in REFACTORINGS if r.command is not None]
 
 
 async def run_in_child(
