@@ -881,6 +881,33 @@ async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
     return await _on_document(ls, params, [], compute)
 
 
+@server.feature(types.TEXT_DOCUMENT_FORMATTING)
+@guarded(None)
+async def formatting(ls: GpuLanguageServer, params: types.DocumentFormattingParams):
+    return await _format(ls, params, None)
+
+
+@server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+@guarded(None)
+async def range_formatting(ls: GpuLanguageServer, params: types.DocumentRangeFormattingParams):
+    return await _format(ls, params, (params.range.start.line, params.range.end.line))
+
+
+async def _format(ls: GpuLanguageServer, params: Any, lines: tuple[int, int] | None) -> list[types.TextEdit]:
+    """The formatter's edits (lsp/formatting.py); what it left as written goes to the log."""
+
+    def compute(snap: Snapshot):
+        from gpu_lsp.lsp.formatting import formatting_edits
+
+        edits, problems = formatting_edits(snap.text, *(lines or (None, None)))
+        return [V.text_edit(snap, e) for e in edits], problems
+
+    edits, problems = await _on_document(ls, params, ([], []), compute)
+    for problem in problems:
+        ls.window_log_message(types.LogMessageParams(type=types.MessageType.Info, message=f"format: {params.text_document.uri}: {problem}"))
+    return edits
+
+
 @server.feature(C.ASYNC_GRAPH)
 @guarded(None, C.ASYNC_GRAPH)
 async def async_graph(ls: GpuLanguageServer, params: Any):
@@ -1051,6 +1078,7 @@ async def run_lit_command(ls: GpuLanguageServer, uri: str, run: int = 0, chunk: 
 async def update_checks_command(ls: GpuLanguageServer, uri: str, run: int, chunk: int):
     """Rewrite one chunk's CHECK lines of a RUN line (1-based) from its actual output, through workspace/applyEdit."""
     from gpu_lsp.lsp import lit
+    from gpu_lsp.text import replacement
 
     doc = ls.store.get(uri)
     if doc is None:
@@ -1063,7 +1091,7 @@ async def update_checks_command(ls: GpuLanguageServer, uri: str, run: int, chunk
         raise _command_error(f"Update CHECK lines: {exc}") from None
     if status != 0:
         raise _command_error(err.strip().split("\n")[0] or f"Update CHECK lines failed (exit {status})")
-    edit = lit.whole_text_edit(text, out)
+    edit = replacement(text, out)
     if edit is None:
         return {"applied": False, "message": "The CHECK lines are up to date."}
     snap = await ls.in_analysis(ls.snapshot_of, uri)

@@ -49,6 +49,7 @@ RANKS: dict[str, float] = {
     "gpu_lsp.parser.incremental": 4.4,
     "gpu_lsp.diagnostics": 6,
     "gpu_lsp.passes": 6,
+    "gpu_lsp.formatter": 6.5,
     "gpu_lsp.analysis": 7,
     "gpu_lsp.runner": 8,
     "gpu_lsp.lint": 9,

@@ -34,6 +34,8 @@ CAPABILITIES: dict = {
     "executeCommandProvider": {
         "commands": ["gpu-lsp.fixAll", "gpu-lsp.runOnGpu", "gpu-lsp.runLitTest", "gpu-lsp.updateCheckLines", "gpu-lsp.outlineKernel", "gpu-lsp.makeAsync"]
     },
+    "documentFormattingProvider": True,
+    "documentRangeFormattingProvider": True,
     "foldingRangeProvider": True,
     "hoverProvider": True,
     "inlayHintProvider": {"resolveProvider": False},

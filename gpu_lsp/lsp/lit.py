@@ -17,7 +17,7 @@ from gpu_lsp.lit.runner import chunks_of
 from gpu_lsp.lsp.actions import Lens
 from gpu_lsp.lsp.commands import RUN_LIT
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.text import Edit, TextRange
+from gpu_lsp.text import TextRange
 
 SOURCE = "gpu-lit"
 
@@ -132,20 +132,6 @@ def diagnostics_json(snap: Snapshot, rows: list[dict]) -> list[str]:
             item["relatedInformation"] = related
         out.append(json.dumps(item))
     return out
-
-
-def whole_text_edit(old: str, new: str) -> Edit | None:
-    """One edit turning `old` into `new`: what lies between their common prefix and suffix."""
-    if old == new:
-        return None
-    size = min(len(old), len(new))
-    head = 0
-    while head < size and old[head] == new[head]:
-        head += 1
-    tail = 0
-    while tail < size - head and old[-1 - tail] == new[-1 - tail]:
-        tail += 1
-    return Edit(TextRange(head, len(old) - tail), new[head : len(new) - tail])
 
 
 def current_items(found: dict[str, tuple[str, list[str]]], uri: str, text: str) -> list[str]:

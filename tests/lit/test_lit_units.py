@@ -12,8 +12,7 @@ from gpu_lsp.lit.checker import filecheck
 from gpu_lsp.lit.runlines import run_lines
 from gpu_lsp.lit.runner import refusal, run_file
 from gpu_lsp.lit.update import UpdateError, generate, update_chunk
-from gpu_lsp.lsp.lit import whole_text_edit
-from gpu_lsp.text import apply_edits
+from gpu_lsp.text import apply_edits, replacement
 
 TOOL = gpu_opt.InProcess()
 
@@ -163,7 +162,7 @@ def test_gpu_opt_lit_json_gives_one_object_per_chunk_result(tmp_path: Path, caps
 
 def test_the_update_edit_is_the_smallest_replacement() -> None:
     old, new = "a\nb\nc\n", "a\nB\nx\nc\n"
-    edit = whole_text_edit(old, new)
+    edit = replacement(old, new)
     assert edit is not None and apply_edits(old, [edit]) == new
     assert (edit.range.start, edit.range.end, edit.new_text) == (2, 3, "B\nx")
-    assert whole_text_edit(old, old) is None
+    assert replacement(old, old) is None

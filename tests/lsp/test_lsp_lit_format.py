@@ -1,4 +1,5 @@
-"""lit tests through the language server: Run lenses, failures as diagnostics, Update CHECK lines (pytest-lsp)."""
+"""lit tests and formatting through the language server (pytest-lsp): Run lenses, failures as
+diagnostics, Update CHECK lines; textDocument/formatting and rangeFormatting."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ from gpu_lsp.lsp.positions import LineTable
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 T = "file:///work/t.mlir"
+F = "file:///work/f.mlir"
+MESSY = "// keep me\nfunc.func @f(%a: index,   %b : index) -> index {\n    %x = arith.addi %a,%b : index  // why\n  return %x : index\n}\n"
+TIDY = "// keep me\nfunc.func @f(%a: index, %b: index) -> index {\n  %x = arith.addi %a, %b : index  // why\n  return %x : index\n}\n"
 TEST = """\
 // RUN: mlir-opt %s -split-input-file | FileCheck %s
 
@@ -39,6 +43,7 @@ async def client(lsp_client: RecordingClient):
     params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"), root_uri="file:///work")
     await within(lsp_client.initialize_session(params))
     open_document(lsp_client, T, TEST)
+    open_document(lsp_client, F, MESSY)
     await wait_published(lsp_client, T, 1)
     yield
     await within(lsp_client.shutdown_session())
@@ -88,3 +93,25 @@ async def test_update_check_lines_is_a_code_action_whose_edit_makes_the_chunk_pa
     assert "// CHECK: arith.muli" not in updated and "%[[VAL_0:.*]] = arith.addi %[[ARG0]], %[[ARG0]] : i32" in updated
     assert [r.passed for r in run_file(updated, "t.mlir", InProcess()).results] == [True, True]
 
+
+
+def _apply(text: str, edits: list[types.TextEdit]) -> str:
+    table = LineTable.of(text)
+    spans = [
+        (table.offset(text, e.range.start.line, e.range.start.character), table.offset(text, e.range.end.line, e.range.end.character), e.new_text)
+        for e in edits
+    ]
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+async def test_formatting_and_range_formatting(client: RecordingClient) -> None:
+    options = types.FormattingOptions(tab_size=2, insert_spaces=True)
+    doc = types.TextDocumentIdentifier(uri=F)
+    edits = await within(client.text_document_formatting_async(types.DocumentFormattingParams(text_document=doc, options=options)))
+    assert _apply(MESSY, edits) == TIDY
+    line2 = types.Range(start=types.Position(line=2, character=0), end=types.Position(line=2, character=5))
+    params = types.DocumentRangeFormattingParams(text_document=doc, range=line2, options=options)
+    edits = await within(client.text_document_range_formatting_async(params))
+    assert _apply(MESSY, edits) == MESSY.replace("    %x = arith.addi %a,%b : index", "  %x = arith.addi %a, %b : index")
