@@ -927,6 +927,38 @@ async def async_graph(ls: GpuLanguageServer, params: Any):
     return await ls.in_analysis(run)
 
 
+@server.feature(C.PIPELINE_STEPS)
+@guarded(None, C.PIPELINE_STEPS)
+async def pipeline_steps(ls: GpuLanguageServer, params: Any):
+    """`{textDocument: {uri}, pipeline, line?}` -> `{steps: [{name, text, origins}]}` (docs/pipelines.md)."""
+    uri = params.textDocument.uri
+    pipeline = str(getattr(params, "pipeline", "") or "")
+    line = int(getattr(params, "line", 0) or 0)
+
+    def run():
+        from gpu_lsp.lsp.pipeline import steps_json
+        from gpu_lsp.passes.steps import StepError
+
+        snap = ls.snapshot_of(uri)
+        if snap is None:
+            return None
+        try:
+            return steps_json(snap, pipeline, line)
+        except StepError as exc:
+            raise JsonRpcException(code=INVALID_PARAMS, message=f"{C.PIPELINE_STEPS}: {exc}") from None
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(C.PASS_LIST)
+@guarded(None, C.PASS_LIST)
+async def pass_list(ls: GpuLanguageServer, params: Any):
+    """The passes a pipeline may name: `[{name, summary, options, anchor}]`."""
+    from gpu_lsp.lsp.pipeline import pass_list as passes
+
+    return passes()
+
+
 # --- commands ----------------------------------------------------------------------------------------
 
 

@@ -21,6 +21,10 @@ UPDATE_CHECKS = "gpu-lsp.updateCheckLines"
 SHOW_ASYNC_GRAPH = "gpuLsp.showAsyncGraph"
 # A custom request (not a command): the async dependency graph of a document (docs/async-graph.md).
 ASYNC_GRAPH = "gpu-lsp/asyncGraph"
+# Custom requests of "Show IR after each pass" (lsp/pipeline.py, docs/pipelines.md): the IR after each
+# step of a pipeline on a document's chunk, and the passes a pipeline may name.
+PIPELINE_STEPS = "gpu-lsp/pipelineSteps"
+PASS_LIST = "gpu-lsp/passes"
 
 
 class CommandError(Exception):

@@ -13,7 +13,8 @@
 -- (vim.lsp.start on 0.8+, vim.lsp.start_client + buf_attach_client on 0.7, one client per
 -- root directory), and defines :GpuLspRun, :GpuLspOutline, :GpuLspMakeAsync and
 -- :GpuLspFixAll, :GpuLitRun and :GpuLitUpdate (lua/gpu_lsp/lit.lua), which send
--- workspace/executeCommand to the server, and :GpuLspGraph (lua/gpu_lsp/graph.lua). The server applies the resulting edits itself
+-- workspace/executeCommand to the server, :GpuLspGraph (lua/gpu_lsp/graph.lua) and
+-- :GpuLspPipeline / :GpuLspPipelineNext / :GpuLspPipelinePrev (lua/gpu_lsp/pipeline.lua). The server applies the resulting edits itself
 -- (workspace/applyEdit, handled by Neovim). On attach it sets 'omnifunc' to the LSP one
 -- when the buffer has none (0.7; 0.8+ does it itself), and shows the output of a run as
 -- text in a scratch buffer.
@@ -481,6 +482,21 @@ local function define_user_commands()
   cmd('GpuLspGraph', function()
     require('gpu_lsp.graph').show()
   end, { desc = 'gpu-lsp: show the async dependency graph of the buffer' })
+  cmd('GpuLspPipeline', function(opts)
+    require('gpu_lsp.pipeline').run(opts.args)
+  end, {
+    nargs = 1,
+    complete = function(arglead)
+      return require('gpu_lsp.pipeline').complete(arglead)
+    end,
+    desc = 'gpu-lsp: the IR after each pass of a pipeline, two steps side by side in diff mode',
+  })
+  cmd('GpuLspPipelineNext', function()
+    require('gpu_lsp.pipeline').next()
+  end, { desc = 'gpu-lsp: the next pair of pipeline steps' })
+  cmd('GpuLspPipelinePrev', function()
+    require('gpu_lsp.pipeline').prev()
+  end, { desc = 'gpu-lsp: the previous pair of pipeline steps' })
   cmd('GpuLitRun', function()
     M.run_lit()
   end, { desc = 'gpu-lsp: run the buffer\'s lit test chunk by chunk, failures into the quickfix list' })
