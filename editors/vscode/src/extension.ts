@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 import { registerAsyncGraph } from './graph';
 import { registerLitTests } from './litTests';
+import { registerPipeline } from './pipeline';
 import {
   SERVER_COMMANDS,
   buildInitializationOptions,
@@ -83,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   registerAsyncGraph(context, () => (client?.state === State.Running ? client : undefined));
   registerLitTests(context, () => (client?.state === State.Running ? client : undefined));
+  registerPipeline(context, () => (client?.state === State.Running ? client : undefined));
 
   await enqueue(startClient);
 }

@@ -37,6 +37,24 @@ export function litChunks(text: string): { index: number; line: number }[] {
   return out;
 }
 
+/** A pass a pipeline may name (the server's `gpu-lsp/passes`). */
+export interface PassInfo {
+  name: string;
+  summary: string;
+}
+
+/** The quick pick's items for a typed pipeline: the text itself, then completions of its last pass. */
+export function pipelineItems(value: string, passes: PassInfo[]): { label: string; description: string }[] {
+  const cut = Math.max(value.lastIndexOf(','), value.lastIndexOf('('));
+  const head = value.slice(0, cut + 1);
+  const tail = value.slice(cut + 1);
+  const items = value ? [{ label: value, description: 'run this pipeline' }] : [];
+  for (const p of passes) {
+    if (p.name.startsWith(tail) && head + p.name !== value) items.push({ label: head + p.name, description: p.summary });
+  }
+  return items;
+}
+
 /** Expands a leading `~` and `${workspaceFolder}` / `${userHome}` / `${env:NAME}`. */
 export function expandPath(
   value: string,

@@ -40,6 +40,8 @@ function makeVscodeStub(settings, { scopes = {}, trusted = true } = {}) {
     StatusBarAlignment: { Left: 1, Right: 2 },
     Range: class { constructor(line, character) { this.line = line; this.character = character; } },
     TestRunProfileKind: { Run: 1 },
+    EventEmitter: class { constructor() { this.event = () => disposable; } fire() {} dispose() {} },
+    languages: { registerDefinitionProvider: () => disposable },
     tests: {
       createTestController: (id, label) => {
         const collection = () => {
@@ -88,6 +90,7 @@ function makeVscodeStub(settings, { scopes = {}, trusted = true } = {}) {
       onDidCloseTextDocument: () => disposable,
       textDocuments: [],
       asRelativePath: (uri) => String(uri),
+      registerTextDocumentContentProvider: () => disposable,
     },
     env: { clipboard: { writeText: () => Promise.resolve() } },
   };

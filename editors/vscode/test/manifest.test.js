@@ -18,6 +18,9 @@ const EXPECTED_COMMANDS = [
   'gpuLsp.fixAll',
   'gpuLsp.showOutput',
   'gpuLsp.showAsyncGraph',
+  'gpuLsp.showPipeline',
+  'gpuLsp.pipelineNext',
+  'gpuLsp.pipelinePrevious',
 ];
 
 const EXPECTED_SETTINGS = {

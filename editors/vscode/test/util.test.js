@@ -135,3 +135,16 @@ test('summarizeResult', () => {
   assert.equal(util.summarizeResult({ a: 1 }), '{"a":1}');
   assert.equal(util.summarizeResult('x'.repeat(300)).length, 200);
 });
+
+test('pipelineItems: the typed pipeline, then completions of its last pass', () => {
+  const passes = [
+    { name: 'gpu-kernel-outlining', summary: 'outline' },
+    { name: 'gpu-launch-sink-index-computations', summary: 'sink' },
+  ];
+  assert.deepEqual(
+    util.pipelineItems('gpu-launch-sink-index-computations,gpu-ker', passes).map((i) => i.label),
+    ['gpu-launch-sink-index-computations,gpu-ker', 'gpu-launch-sink-index-computations,gpu-kernel-outlining'],
+  );
+  assert.deepEqual(util.pipelineItems('func.func(gpu-l', passes).map((i) => i.label), ['func.func(gpu-l', 'func.func(gpu-launch-sink-index-computations']);
+  assert.deepEqual(util.pipelineItems('', passes).map((i) => i.label), ['gpu-kernel-outlining', 'gpu-launch-sink-index-computations']);
+});
