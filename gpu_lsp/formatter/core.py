@@ -182,6 +182,8 @@ def format_chunk(chunk: Chunk, text: str, start: int, end: int, first: bool) -> 
     """One chunk's text formatted, and the top-level ops kept as written, with why."""
     kept: dict[int, str] = {}
     formatted = _format_chunk(chunk, text, start, end, first, kept)
+    if formatted == text[start:end]:  # already formatted: nothing to check
+        return formatted, _reasons(text, kept)
     ops = [op for op in chunk.top_level if op.range is not None]
     again = parse_chunk(formatted, 0, len(formatted))
     after = [op for op in again.top_level if op.range is not None]
@@ -196,7 +198,11 @@ def format_chunk(chunk: Chunk, text: str, start: int, end: int, first: bool) -> 
             kept[op.range.start] = f"'{op.name}' would not print the same{what}; it is left as written"
     if kept and len(kept) > sum(1 for reason in kept.values() if "comment" in reason):
         formatted = _format_chunk(chunk, text, start, end, first, kept)
-    return formatted, [f"line {text.count(chr(10), 0, at) + 1}: {why}" for at, why in sorted(kept.items())]
+    return formatted, _reasons(text, kept)
+
+
+def _reasons(text: str, kept: dict[int, str]) -> list[str]:
+    return [f"line {text.count(chr(10), 0, at) + 1}: {why}" for at, why in sorted(kept.items())]
 
 
 def _format_chunk(chunk: Chunk, text: str, start: int, end: int, first: bool, kept: dict[int, str]) -> str:
