@@ -104,6 +104,7 @@ class GpuLanguageServer(LanguageServer):
         self._unshown_problems: list[str] = []  # found on the analysis thread, shown from the event loop
         self._queued = 0  # jobs submitted to the analysis thread and not started yet
         self._queued_lock = threading.Lock()
+        self.lit_found: dict[str, tuple[str, list[str]]] = {}  # lsp/lit.py: a lit run's diagnostics per document
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -184,7 +185,9 @@ class GpuLanguageServer(LanguageServer):
                 return None
         else:
             snap = doc.analysed(settings)
-        items = diagnostics_json(snap, SeverityOverrides(settings.severity))
+        from gpu_lsp.lsp.lit import current_items
+
+        items = diagnostics_json(snap, SeverityOverrides(settings.severity)) + current_items(self.lit_found, doc.uri, snap.text)
         return snap.version, publish_message(doc.uri, snap.version, items), snap
 
     def _prepare_payload(self, doc: Document) -> bool:
@@ -806,6 +809,12 @@ async def code_action(ls: GpuLanguageServer, params: types.CodeActionParams):
             if fix_all is not None:
                 out.append(V.action(snap, fix_all, [], document_changes))
         offset = V.offset_of(snap, params.range.start)
+        if wants(types.CodeActionKind.RefactorRewrite):
+            from gpu_lsp.lsp.lit import update_targets
+
+            for title, run_index, chunk in update_targets(snap, offset):
+                command = types.Command(title=title, command=C.UPDATE_CHECKS, arguments=[uri, run_index, chunk])
+                out.append(types.CodeAction(title=title, kind=types.CodeActionKind.RefactorRewrite, command=command))
         for item in A.refactorings_available(snap, offset):
             if not wants(item.kind):
                 continue
@@ -867,6 +876,7 @@ def _find_diagnostic(snap: Snapshot, code: str, start: int, end: int):
 @guarded(list)
 async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
     def compute(snap: Snapshot):
+        from gpu_lsp.lsp import lit
         from gpu_lsp.lsp.actions import code_lenses
 
         return [
@@ -874,10 +884,37 @@ async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
                 range=V.lsp_range(snap, lens.range),
                 command=types.Command(title=lens.title, command=lens.command, arguments=list(lens.arguments)),
             )
-            for lens in code_lenses(snap)
+            for lens in code_lenses(snap) + lit.code_lenses(snap)
         ]
 
     return await _on_document(ls, params, [], compute)
+
+
+@server.feature(types.TEXT_DOCUMENT_FORMATTING)
+@guarded(None)
+async def formatting(ls: GpuLanguageServer, params: types.DocumentFormattingParams):
+    return await _format(ls, params, None)
+
+
+@server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+@guarded(None)
+async def range_formatting(ls: GpuLanguageServer, params: types.DocumentRangeFormattingParams):
+    return await _format(ls, params, (params.range.start.line, params.range.end.line))
+
+
+async def _format(ls: GpuLanguageServer, params: Any, lines: tuple[int, int] | None) -> list[types.TextEdit]:
+    """The formatter's edits (lsp/formatting.py); what it left as written goes to the log."""
+
+    def compute(snap: Snapshot):
+        from gpu_lsp.lsp.formatting import formatting_edits
+
+        edits, problems = formatting_edits(snap.text, *(lines or (None, None)))
+        return [V.text_edit(snap, e) for e in edits], problems
+
+    edits, problems = await _on_document(ls, params, ([], []), compute)
+    for problem in problems:
+        ls.window_log_message(types.LogMessageParams(type=types.MessageType.Info, message=f"format: {params.text_document.uri}: {problem}"))
+    return edits
 
 
 @server.feature(C.ASYNC_GRAPH)
@@ -897,6 +934,38 @@ async def async_graph(ls: GpuLanguageServer, params: Any):
         return None if snap is None else graph.async_graph(snap, function, fmt)
 
     return await ls.in_analysis(run)
+
+
+@server.feature(C.PIPELINE_STEPS)
+@guarded(None, C.PIPELINE_STEPS)
+async def pipeline_steps(ls: GpuLanguageServer, params: Any):
+    """`{textDocument: {uri}, pipeline, line?}` -> `{steps: [{name, text, origins}]}` (docs/pipelines.md)."""
+    uri = params.textDocument.uri
+    pipeline = str(getattr(params, "pipeline", "") or "")
+    line = int(getattr(params, "line", 0) or 0)
+
+    def run():
+        from gpu_lsp.lsp.pipeline import steps_json
+        from gpu_lsp.passes.steps import StepError
+
+        snap = ls.snapshot_of(uri)
+        if snap is None:
+            return None
+        try:
+            return steps_json(snap, pipeline, line)
+        except StepError as exc:
+            raise JsonRpcException(code=INVALID_PARAMS, message=f"{C.PIPELINE_STEPS}: {exc}") from None
+
+    return await ls.in_analysis(run)
+
+
+@server.feature(C.PASS_LIST)
+@guarded(None, C.PASS_LIST)
+async def pass_list(ls: GpuLanguageServer, params: Any):
+    """The passes a pipeline may name: `[{name, summary, options, anchor}]`."""
+    from gpu_lsp.lsp.pipeline import pass_list as passes
+
+    return passes()
 
 
 # --- commands ----------------------------------------------------------------------------------------
@@ -1020,6 +1089,65 @@ def _refactoring_command(command: str, refactoring: str, title: str) -> Callable
 
     run_refactoring.__doc__ = f"{title} (the refactoring {refactoring}, at a position)."
     return run_refactoring
+
+
+@server.command(C.RUN_LIT)
+async def run_lit_command(ls: GpuLanguageServer, uri: str, run: int = 0, chunk: int = 0):
+    """Run the document's lit test (RUN line `run`, chunk `chunk`, 1-based, 0 for all) in a child;
+    its failures are published as diagnostics until the next edit (docs/lit.md)."""
+    from gpu_lsp.lsp import lit
+
+    doc = ls.store.get(uri)
+    if doc is None:
+        raise _command_error(f"{C.RUN_LIT}: {uri} is not open")
+    text = doc.text
+    args = lit.child_args(_file_name(uri), ls.settings.lit_mlir_opt) + ["--json", "--only", f"{int(run)}:{int(chunk)}"]
+    try:
+        rows = lit.parse_rows(*await lit.run_child(args, text, ls.settings.run_timeout_s))
+    except lit.LitError as exc:
+        raise _command_error(f"Run lit test: {exc}") from None
+    snap = await ls.in_analysis(ls.snapshot_of, uri)
+    if snap is not None and snap.text == text:
+        ls.lit_found[uri] = (text, lit.diagnostics_json(snap, rows))
+        await ls.publish_diagnostics(uri)
+    failed = sum(not r["passed"] for r in rows)
+    message = f"lit: {len(rows) - failed} passed, {failed} failed" if rows else "lit: no chunk ran (see the RUN lines)"
+    return {"passed": len(rows) - failed, "failed": failed, "results": rows, "message": message}
+
+
+@server.command(C.UPDATE_CHECKS)
+async def update_checks_command(ls: GpuLanguageServer, uri: str, run: int, chunk: int):
+    """Rewrite one chunk's CHECK lines of a RUN line (1-based) from its actual output, through workspace/applyEdit."""
+    from gpu_lsp.lsp import lit
+    from gpu_lsp.text import replacement
+
+    doc = ls.store.get(uri)
+    if doc is None:
+        raise _command_error(f"{C.UPDATE_CHECKS}: {uri} is not open")
+    text, version = doc.text, doc.version
+    args = lit.child_args(_file_name(uri), ls.settings.lit_mlir_opt) + ["--update", f"{int(run)}:{int(chunk)}"]
+    try:
+        status, out, err = await lit.run_child(args, text, ls.settings.run_timeout_s)
+    except lit.LitError as exc:
+        raise _command_error(f"Update CHECK lines: {exc}") from None
+    if status != 0:
+        raise _command_error(err.strip().split("\n")[0] or f"Update CHECK lines failed (exit {status})")
+    edit = replacement(text, out)
+    if edit is None:
+        return {"applied": False, "message": "The CHECK lines are up to date."}
+    snap = await ls.in_analysis(ls.snapshot_of, uri)
+    if snap is None or snap.text != text or doc.version != version:
+        raise _command_error("Update CHECK lines: the document changed meanwhile; run it again")
+    document_changes = bool(ls.capability("workspace.workspace_edit.document_changes", False))
+    workspace_edit = V.workspace_edit(uri, snap.version, [V.text_edit(snap, edit)], document_changes)
+    result = await asyncio.wait_for(ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=workspace_edit, label="Update CHECK lines")), 30)
+    if not result.applied:
+        return {"applied": False, "message": f"The editor did not apply the edit: {result.failure_reason or 'no reason given'}"}
+    return {"applied": True, "message": f"Updated the CHECK lines of chunk {int(chunk)}."}
+
+
+def _file_name(uri: str) -> str:
+    return uri[len("file://") :] if uri.startswith("file://") else uri
 
 
 def _register_refactoring_commands() -> None:

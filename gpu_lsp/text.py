@@ -78,3 +78,17 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
         pos = edit.range.end
     out.append(text[pos:])
     return "".join(out)
+
+
+def replacement(old: str, new: str) -> Edit | None:
+    """One edit turning `old` into `new`: what lies between their common prefix and suffix (None: equal)."""
+    if old == new:
+        return None
+    size = min(len(old), len(new))
+    head = 0
+    while head < size and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < size - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return Edit(TextRange(head, len(old) - tail), new[head : len(new) - tail])

@@ -2,6 +2,7 @@
 
     gpu-lint [check] [PATH ...] [--output-format text|concise|json|...] [--select CODES] [--ignore CODES] [--fix] ...
     gpu-lint rule GPU201|multiple-async-dependencies|--all
+    gpu-lint format [--check] [--diff] [PATH ...]     (cli/gpu_format.py)
 
 Exit status: 0 when nothing at warning or above is reported, 1 otherwise, 2 on usage errors.
 """
@@ -73,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "rule":
         return rule_command(argv[1:], sys.stdout, sys.stderr)
+    if argv and argv[0] == "format":
+        from gpu_lsp.cli.gpu_format import format_command
+
+        return format_command(argv[1:], sys.stdin, sys.stdout, sys.stderr)
     if argv and argv[0] == "graph":
         from gpu_lsp.cli.gpu_graph import graph_command
 
@@ -82,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="gpu-lint",
         description="Check MLIR GPU-dialect files. `gpu-lint rule CODE` prints a rule's documentation; "
-        "`gpu-lint graph FILE` draws the async dependency graph.",
+        "`gpu-lint graph FILE` draws the async dependency graph; `gpu-lint format` formats files.",
     )
     parser.add_argument("--version", action="version", version=version_line("gpu-lint").rstrip())
     app.add_arguments(parser)

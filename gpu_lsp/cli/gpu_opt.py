@@ -2,6 +2,7 @@
 
     gpu-opt [-split-input-file] [-allow-unregistered-dialect] [-mlir-print-op-generic]
             [-verify-diagnostics] [-mlir-version=N] [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]
+    gpu-opt --lit [--mlir-opt PATH] [-v | --json] [--update RUN:CHUNK] FILE...   (cli/gpu_lit.py)
 
 Options take one dash or two. Each chunk (the whole file, or each `// -----`
 piece with -split-input-file) is parsed and verified by `verify_chunk`; passes
@@ -16,7 +17,7 @@ whether they all matched.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -26,6 +27,7 @@ from gpu_lsp.cli.verify_diagnostics import Reported, VerifyProblem, check, parse
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.lit.runner import ToolRun
 from gpu_lsp.parser.api import Chunk, parse
 from gpu_lsp.passes.catalog import PASSES
 from gpu_lsp.passes.driver import PipelineError, flag_pass, pass_pipeline
@@ -34,7 +36,8 @@ from gpu_lsp.text import LineIndex
 USAGE = (
     "usage: gpu-opt [-split-input-file] [-allow-unregistered-dialect] [-mlir-print-op-generic]\n"
     "               [-verify-diagnostics] [-mlir-version=N] [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]\n"
-    "               [--version] [--help]"
+    "               [--version] [--help]\n"
+    "       gpu-opt --lit [--mlir-opt PATH] [-v | --json] [--update RUN:CHUNK] FILE..."
 )
 SPLIT_MARKER = "// -----"
 
@@ -298,6 +301,28 @@ def run(opts: Options, text: str, name: str, out: TextIO, err: TextIO) -> int:
     return status
 
 
+class InProcess:
+    """gpu-opt as the `mlir-opt` of a lit RUN line (gpu_lsp/lit): this driver, in this process."""
+
+    name = "gpu-opt"
+
+    def refuses(self, args: Sequence[str]) -> str | None:
+        try:
+            opts = parse_args(list(args))
+        except UsageError as exc:
+            return str(exc)
+        except SystemExit:
+            return "only prints its help or version"
+        return None if opts.output in (None, "-") else "writes to a file (-o)"
+
+    def run(self, args: Sequence[str], text: str, name: str) -> ToolRun:
+        import io
+
+        out, err = io.StringIO(), io.StringIO()
+        status = run(parse_args(list(args)), text, name, out, err)
+        return ToolRun(status, out.getvalue(), err.getvalue())
+
+
 def _read(path: str) -> tuple[str, str]:
     if path == "-":
         data = sys.stdin.buffer.read()
@@ -310,6 +335,10 @@ def _read(path: str) -> tuple[str, str]:
 def main(argv: list[str] | None = None) -> int:
     """Console entry point (`gpu-opt`)."""
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("--lit", "-lit"):
+        from gpu_lsp.cli.gpu_lit import main as lit_main
+
+        return lit_main(args[1:], InProcess())
     try:
         opts = parse_args(args)
     except UsageError as exc:

@@ -35,7 +35,11 @@ CAPABILITIES: dict = {
     "definitionProvider": True,
     "documentHighlightProvider": True,
     "documentSymbolProvider": True,
-    "executeCommandProvider": {"commands": ["gpu-lsp.fixAll", "gpu-lsp.runOnGpu", "gpu-lsp.outlineKernel", "gpu-lsp.makeAsync"]},
+    "executeCommandProvider": {
+        "commands": ["gpu-lsp.fixAll", "gpu-lsp.runOnGpu", "gpu-lsp.runLitTest", "gpu-lsp.updateCheckLines", "gpu-lsp.outlineKernel", "gpu-lsp.makeAsync"]
+    },
+    "documentFormattingProvider": True,
+    "documentRangeFormattingProvider": True,
     "foldingRangeProvider": True,
     "hoverProvider": True,
     "inlayHintProvider": {"resolveProvider": False},

@@ -1,7 +1,7 @@
 """Server command ids, and running a host function through the runner in a child process.
 
 The refactorings' commands come from the refactoring registry (`passes/catalog.py`);
-the two commands here are no refactoring.
+the commands here are no refactoring.
 """
 
 from __future__ import annotations
@@ -17,11 +17,18 @@ T = TypeVar("T")
 
 FIX_ALL = "gpu-lsp.fixAll"
 RUN_ON_GPU = "gpu-lsp.runOnGpu"
+# lit tests (lsp/lit.py, docs/lit.md): run a test's chunks; rewrite a chunk's CHECK lines.
+RUN_LIT = "gpu-lsp.runLitTest"
+UPDATE_CHECKS = "gpu-lsp.updateCheckLines"
 # A client-side command (the VS Code extension and the Neovim plugin register it; the server does
 # not advertise it): the "Show async graph" lens opens the graph of (uri, function).
 SHOW_ASYNC_GRAPH = "gpuLsp.showAsyncGraph"
 # A custom request (not a command): the async dependency graph of a document (docs/async-graph.md).
 ASYNC_GRAPH = "gpu-lsp/asyncGraph"
+# Custom requests of "Show IR after each pass" (lsp/pipeline.py, docs/pipelines.md): the IR after each
+# step of a pipeline on a document's chunk, and the passes a pipeline may name.
+PIPELINE_STEPS = "gpu-lsp/pipelineSteps"
+PASS_LIST = "gpu-lsp/passes"
 
 
 class CommandError(Exception):
@@ -32,7 +39,7 @@ def advertised() -> list[str]:
     """Every workspace/executeCommand id, in the order the server registers (and advertises) them."""
     from gpu_lsp.passes.catalog import REFACTORINGS
 
-    return [FIX_ALL, RUN_ON_GPU] + [r.command for r in REFACTORINGS if r.command is not None]
+    return [FIX_ALL, RUN_ON_GPU, RUN_LIT, UPDATE_CHECKS] + [r.command for r in REFACTORINGS if r.command is not None]
 
 
 class OneRunPerDocument:

@@ -34,6 +34,7 @@ class EditorSettings:
     runner_backend: str = "auto"
     run_timeout_s: float = 60.0
     run_max_memory: int = 4 * 2**30
+    lit_mlir_opt: str | None = None  # a real mlir-opt for lit RUN lines (lsp/lit.py); None: gpu-opt
 
     def apply(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """The diagnostics with the user's severity overrides (select/ignore are the linter's)."""
@@ -188,4 +189,13 @@ def parse_settings(raw: Any, base: EditorSettings | None = None) -> tuple[Editor
                 problems.append("gpuLsp.runner.maxMemory must be a positive number of bytes")
     elif runner is not None:
         problems.append("gpuLsp.runner must be an object")
+    lit = section.get("lit")
+    if isinstance(lit, dict) and "mlirOpt" in lit:
+        path = lit["mlirOpt"]
+        if path is None or isinstance(path, str):
+            settings = replace(settings, lit_mlir_opt=path or None)
+        else:
+            problems.append("gpuLsp.lit.mlirOpt must be the path of an mlir-opt, or null")
+    elif lit is not None and not isinstance(lit, dict):
+        problems.append("gpuLsp.lit must be an object")
     return settings, problems

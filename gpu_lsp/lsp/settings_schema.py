@@ -39,6 +39,12 @@ SERVER_SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("runner.backend", "string", _DEFAULTS.runner_backend, "Backend used by Run on GPU.", BACKENDS),
     SettingSpec("runner.timeout", "number", _DEFAULTS.run_timeout_s, "Seconds a Run on GPU may take before it is stopped."),
     SettingSpec("runner.maxMemory", "integer", _DEFAULTS.run_max_memory, "Bytes a Run on GPU may allocate."),
+    SettingSpec(
+        "lit.mlirOpt",
+        ["string", "null"],
+        _DEFAULTS.lit_mlir_opt,
+        "The mlir-opt that lit RUN lines run (Run lit test, Update CHECK lines); null: gpu-opt, in gpu-lsp.",
+    ),
 )
 
 

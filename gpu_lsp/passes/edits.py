@@ -579,3 +579,8 @@ def _merge(edits: list[Edit]) -> list[Edit]:
 
 
 __all__ = ["ChunkBeforePass"]
+
+
+def source_names(text: str, chunk: Chunk) -> _EditNames:
+    """The names of a chunk's values and blocks as its source writes them (a printer.PrintNames)."""
+    return _EditNames(ChunkBeforePass(text, chunk))

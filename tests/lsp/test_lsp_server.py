@@ -74,6 +74,8 @@ async def test_capabilities(client: RecordingClient) -> None:
     assert set(caps.execute_command_provider.commands) == {
         "gpu-lsp.runOnGpu",
         "gpu-lsp.fixAll",
+        "gpu-lsp.runLitTest",
+        "gpu-lsp.updateCheckLines",
         "gpu-lsp.outlineKernel",
         "gpu-lsp.makeAsync",
     }

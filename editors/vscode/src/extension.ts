@@ -13,6 +13,8 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { registerAsyncGraph } from './graph';
+import { registerLitTests } from './litTests';
+import { registerPipeline } from './pipeline';
 import {
   SERVER_COMMANDS,
   buildInitializationOptions,
@@ -87,6 +89,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
 
   registerAsyncGraph(context, () => (client?.state === State.Running ? client : undefined));
+  registerLitTests(context, () => (client?.state === State.Running ? client : undefined));
+  registerPipeline(context, () => (client?.state === State.Running ? client : undefined));
 
   await enqueue(startClient);
 }
@@ -212,9 +216,18 @@ export const middleware: Middleware = {
   // Restricted Mode whichever way it is invoked.
   async executeCommand(command, args, next) {
     if (command === SERVER_COMMANDS.runOnGpu && !vscode.workspace.isTrusted) return refuseRun();
+    if ((command === SERVER_COMMANDS.runLitTest || command === SERVER_COMMANDS.updateCheckLines) && !litMlirOptIsTheUsers()) {
+      throw new Error('gpu-lsp: in Restricted Mode the lit tests run only the mlir-opt of your user settings (gpuLsp.lit.mlirOpt).');
+    }
     return next(command, args);
   },
 };
+
+/** Whether the `mlir-opt` lit runs would use is the user's own (always, in a trusted workspace). */
+function litMlirOptIsTheUsers(): boolean {
+  const config = vscode.workspace.getConfiguration('gpuLsp');
+  return config.get<string | null>('lit.mlirOpt', null) === serverSetting<string | null>(config, 'lit.mlirOpt', null);
+}
 
 async function startClient(): Promise<void> {
   if (client) return;

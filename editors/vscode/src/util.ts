@@ -26,7 +26,36 @@ export const SERVER_COMMANDS = {
   outlineKernel: 'gpu-lsp.outlineKernel',
   makeAsync: 'gpu-lsp.makeAsync',
   fixAll: 'gpu-lsp.fixAll',
+  runLitTest: 'gpu-lsp.runLitTest',
+  updateCheckLines: 'gpu-lsp.updateCheckLines',
 } as const;
+
+/** The `// -----` chunks of a lit test (1-based index, 0-based first line): one per marker line plus the first. */
+export function litChunks(text: string): { index: number; line: number }[] {
+  const out = [{ index: 1, line: 0 }];
+  text.split('\n').forEach((line, number) => {
+    if (/^\/\/ -----/.test(line)) out.push({ index: out.length + 1, line: number + 1 });
+  });
+  return out;
+}
+
+/** A pass a pipeline may name (the server's `gpu-lsp/passes`). */
+export interface PassInfo {
+  name: string;
+  summary: string;
+}
+
+/** The quick pick's items for a typed pipeline: the text itself, then completions of its last pass. */
+export function pipelineItems(value: string, passes: PassInfo[]): { label: string; description: string }[] {
+  const cut = Math.max(value.lastIndexOf(','), value.lastIndexOf('('));
+  const head = value.slice(0, cut + 1);
+  const tail = value.slice(cut + 1);
+  const items = value ? [{ label: value, description: 'run this pipeline' }] : [];
+  for (const p of passes) {
+    if (p.name.startsWith(tail) && head + p.name !== value) items.push({ label: head + p.name, description: p.summary });
+  }
+  return items;
+}
 
 /** Expands a leading `~` and `${workspaceFolder}` / `${userHome}` / `${env:NAME}`. */
 export function expandPath(
@@ -98,7 +127,7 @@ export function installCommand(python: string): string {
 }
 
 /** The settings a workspace may not choose in Restricted Mode (package.json's restrictedConfigurations). */
-export const RESTRICTED_SETTINGS = ['server.command', 'server.pythonPath', 'server.extraArgs'] as const;
+export const RESTRICTED_SETTINGS = ['server.command', 'server.pythonPath', 'server.extraArgs', 'lit.mlirOpt'] as const;
 
 /** What `WorkspaceConfiguration.inspect` reports for one setting (the scopes that matter here). */
 export interface InspectedSetting<T> {

@@ -12,7 +12,7 @@ const { EXTENSION_ROOT, requireTs } = require('./helpers');
 
 /** `settings`: effective values (`gpuLsp.key`); `scopes`: per-key `inspect` results; `trusted`: workspace trust. */
 function makeVscodeStub(settings, { scopes = {}, trusted = true, workspace = os.tmpdir() } = {}) {
-  const calls = { errors: [], warnings: [], infos: [], commands: new Map(), channels: [], statusItems: [] };
+  const calls = { errors: [], warnings: [], infos: [], commands: new Map(), channels: [], statusItems: [], testControllers: [], openHandlers: [] };
   const disposable = { dispose() {} };
   class Base {}
   const channel = (name) => {
@@ -38,6 +38,25 @@ function makeVscodeStub(settings, { scopes = {}, trusted = true, workspace = os.
     ThemeColor: class { constructor(id) { this.id = id; } },
     Uri: class {},
     StatusBarAlignment: { Left: 1, Right: 2 },
+    Range: class { constructor(line, character) { this.line = line; this.character = character; } },
+    TestRunProfileKind: { Run: 1 },
+    EventEmitter: class { constructor() { this.event = () => disposable; } fire() {} dispose() {} },
+    languages: { registerDefinitionProvider: () => disposable },
+    tests: {
+      createTestController: (id, label) => {
+        const collection = () => {
+          const map = new Map();
+          return { map, get: (k) => map.get(k), add: (i) => map.set(i.id, i), delete: (k) => map.delete(k),
+            replace: (items) => { map.clear(); items.forEach((i) => map.set(i.id, i)); }, forEach: (f) => map.forEach((i) => f(i)),
+            get size() { return map.size; } };
+        };
+        const controller = { id, label, items: collection(), profiles: [], dispose() {},
+          createTestItem: (itemId, itemLabel, uri) => ({ id: itemId, label: itemLabel, uri, children: collection() }),
+          createRunProfile: (name, kind, run) => controller.profiles.push({ name, kind, run }) };
+        calls.testControllers.push(controller);
+        return controller;
+      },
+    },
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
     window: {
       activeTextEditor: undefined,
@@ -66,6 +85,12 @@ function makeVscodeStub(settings, { scopes = {}, trusted = true, workspace = os.
       }),
       onDidChangeConfiguration: () => disposable,
       onDidGrantWorkspaceTrust: () => disposable,
+      onDidOpenTextDocument: (handler) => { calls.openHandlers.push(handler); return disposable; },
+      onDidChangeTextDocument: () => disposable,
+      onDidCloseTextDocument: () => disposable,
+      textDocuments: [],
+      asRelativePath: (uri) => String(uri),
+      registerTextDocumentContentProvider: () => disposable,
     },
     env: { clipboard: { writeText: () => Promise.resolve() } },
   };
@@ -245,4 +270,21 @@ test('an untrusted workspace: a user pythonPath pointing into it is ignored', as
   assert.match(log, /gpuLsp.server.pythonPath points into the workspace and is ignored/);
   assert.match(log, /Starting: python3 -m gpu_lsp \(in /);
   await extension.deactivate();
+});
+
+test('an opened lit test is in the Testing view, one child per // ----- chunk', async () => {
+  const { calls } = await activateWith({});
+  const [controller] = calls.testControllers;
+  assert.equal(controller.id, 'gpuLsp.lit');
+  assert.deepEqual(controller.profiles.map((p) => p.name), ['Run']);
+  const text = '// RUN: mlir-opt %s -split-input-file | FileCheck %s\nfunc.func @a() {\n  return\n}\n// -----\nfunc.func @b() {\n  return\n}\n';
+  const uri = { toString: () => 'file:///t.mlir' };
+  calls.openHandlers.forEach((open) => open({ languageId: 'mlir', uri, getText: () => text }));
+  const item = controller.items.get('file:///t.mlir');
+  assert.ok(item, 'the document is a test');
+  const children = [];
+  item.children.forEach((c) => children.push([c.id, c.label]));
+  assert.deepEqual(children, [['file:///t.mlir#1', 'chunk 1 (line 1)'], ['file:///t.mlir#2', 'chunk 2 (line 6)']]);
+  calls.openHandlers.forEach((open) => open({ languageId: 'mlir', uri: { toString: () => 'file:///plain.mlir' }, getText: () => 'func.func @a() {\n}\n' }));
+  assert.equal(controller.items.get('file:///plain.mlir'), undefined);
 });

@@ -18,6 +18,9 @@ const EXPECTED_COMMANDS = [
   'gpuLsp.fixAll',
   'gpuLsp.showOutput',
   'gpuLsp.showAsyncGraph',
+  'gpuLsp.showPipeline',
+  'gpuLsp.pipelineNext',
+  'gpuLsp.pipelinePrevious',
 ];
 
 const EXPECTED_SETTINGS = {
@@ -32,6 +35,7 @@ const EXPECTED_SETTINGS = {
   'gpuLsp.runner.backend': { type: 'string', default: 'auto', enum: ['auto', 'cupy', 'numpy'] },
   'gpuLsp.runner.timeout': { type: 'number', default: 60 },
   'gpuLsp.runner.maxMemory': { type: 'integer', default: 4294967296 },
+  'gpuLsp.lit.mlirOpt': { type: ['string', 'null'], default: null },
 };
 
 let tmp;
@@ -121,7 +125,7 @@ test('contributes every command, each registered by the bundle', () => {
     assert.ok(!c.command.startsWith('gpu-lsp.'), `${c.command} must not clash with the server's gpu-lsp.* ids`);
   }
   // The server-side ids are sent with workspace/executeCommand.
-  for (const server of ['gpu-lsp.runOnGpu', 'gpu-lsp.outlineKernel', 'gpu-lsp.makeAsync', 'gpu-lsp.fixAll']) {
+  for (const server of ['gpu-lsp.runOnGpu', 'gpu-lsp.outlineKernel', 'gpu-lsp.makeAsync', 'gpu-lsp.fixAll', 'gpu-lsp.runLitTest']) {
     assert.ok(bundle.includes(`"${server}"`), `${server} appears in the bundle`);
   }
 });
@@ -145,7 +149,7 @@ test('limited support in untrusted workspaces: the settings that choose a progra
   assert.match(trust.description, /Run on GPU/);
   assert.deepEqual(
     [...trust.restrictedConfigurations].sort(),
-    ['gpuLsp.server.command', 'gpuLsp.server.extraArgs', 'gpuLsp.server.pythonPath'],
+    ['gpuLsp.lit.mlirOpt', 'gpuLsp.server.command', 'gpuLsp.server.extraArgs', 'gpuLsp.server.pythonPath'],
   );
   for (const key of trust.restrictedConfigurations) {
     assert.ok(manifest.contributes.configuration.properties[key], `${key} is a contributed setting`);

@@ -155,3 +155,16 @@ test('serverEnvironment keeps the working directory off sys.path', () => {
   assert.equal(util.serverEnvironment({ PATH: '/bin' }).PATH, '/bin');
   assert.match(util.IMPORT_CHECK, /^import gpu_lsp, pygls, lsprotocol, lark\b/);
 });
+
+test('pipelineItems: the typed pipeline, then completions of its last pass', () => {
+  const passes = [
+    { name: 'gpu-kernel-outlining', summary: 'outline' },
+    { name: 'gpu-launch-sink-index-computations', summary: 'sink' },
+  ];
+  assert.deepEqual(
+    util.pipelineItems('gpu-launch-sink-index-computations,gpu-ker', passes).map((i) => i.label),
+    ['gpu-launch-sink-index-computations,gpu-ker', 'gpu-launch-sink-index-computations,gpu-kernel-outlining'],
+  );
+  assert.deepEqual(util.pipelineItems('func.func(gpu-l', passes).map((i) => i.label), ['func.func(gpu-l', 'func.func(gpu-launch-sink-index-computations']);
+  assert.deepEqual(util.pipelineItems('', passes).map((i) => i.label), ['gpu-kernel-outlining', 'gpu-launch-sink-index-computations']);
+});

@@ -12,8 +12,9 @@
 -- Registers the `mlir` filetype for *.mlir, starts the server on `FileType mlir`
 -- (vim.lsp.start on 0.8+, vim.lsp.start_client + buf_attach_client on 0.7, one client per
 -- root directory), and defines :GpuLspRun, :GpuLspOutline, :GpuLspMakeAsync and
--- :GpuLspFixAll, which send workspace/executeCommand to the server, and :GpuLspGraph
--- (lua/gpu_lsp/graph.lua). The server applies the resulting edits itself
+-- :GpuLspFixAll, :GpuLitRun and :GpuLitUpdate (lua/gpu_lsp/lit.lua), which send
+-- workspace/executeCommand to the server, :GpuLspGraph (lua/gpu_lsp/graph.lua) and
+-- :GpuLspPipeline / :GpuLspPipelineNext / :GpuLspPipelinePrev (lua/gpu_lsp/pipeline.lua). The server applies the resulting edits itself
 -- (workspace/applyEdit, handled by Neovim). On attach it sets 'omnifunc' to the LSP one
 -- when the buffer has none (0.7; 0.8+ does it itself), and shows the output of a run as
 -- text in a scratch buffer.
@@ -461,6 +462,25 @@ end
 M.outline = at_cursor('gpu-lsp.outlineKernel')
 M.make_async = at_cursor('gpu-lsp.makeAsync')
 
+-- lit tests (lua/gpu_lsp/lit.lua, docs/lit.md): run RUN line `run` and chunk `chunk` (1-based, 0 or
+-- nil: all), the failures into the quickfix list; update the CHECK lines of the chunk at the cursor.
+function M.run_lit(bufnr, run, chunk)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  M.execute('gpu-lsp.runLitTest', { vim.uri_from_bufnr(bufnr), run or 0, chunk or 0 }, bufnr, function(result)
+    require('gpu_lsp.lit').show(bufnr, result)
+  end)
+end
+
+function M.update_checks(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local command = require('gpu_lsp.lit').update_command(bufnr, 'gpu-lsp.updateCheckLines')
+  if command == nil then
+    notify('no lit chunk with FileCheck at the cursor', vim.log.levels.WARN)
+    return
+  end
+  M.execute(command.command, command.arguments, bufnr)
+end
+
 function M.fix_all(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   M.execute('gpu-lsp.fixAll', { vim.uri_from_bufnr(bufnr) }, bufnr)
@@ -483,6 +503,27 @@ local function define_user_commands()
   cmd('GpuLspGraph', function()
     require('gpu_lsp.graph').show()
   end, { desc = 'gpu-lsp: show the async dependency graph of the buffer' })
+  cmd('GpuLspPipeline', function(opts)
+    require('gpu_lsp.pipeline').run(opts.args)
+  end, {
+    nargs = 1,
+    complete = function(arglead)
+      return require('gpu_lsp.pipeline').complete(arglead)
+    end,
+    desc = 'gpu-lsp: the IR after each pass of a pipeline, two steps side by side in diff mode',
+  })
+  cmd('GpuLspPipelineNext', function()
+    require('gpu_lsp.pipeline').next()
+  end, { desc = 'gpu-lsp: the next pair of pipeline steps' })
+  cmd('GpuLspPipelinePrev', function()
+    require('gpu_lsp.pipeline').prev()
+  end, { desc = 'gpu-lsp: the previous pair of pipeline steps' })
+  cmd('GpuLitRun', function()
+    M.run_lit()
+  end, { desc = 'gpu-lsp: run the buffer\'s lit test chunk by chunk, failures into the quickfix list' })
+  cmd('GpuLitUpdate', function()
+    M.update_checks()
+  end, { desc = 'gpu-lsp: rewrite the CHECK lines of the chunk at the cursor from its output' })
 end
 
 -- ---------------------------------------------------------------------------
@@ -508,6 +549,11 @@ function M.setup(opts)
   vim.lsp.commands['gpu-lsp.runOnGpu'] = function(command, ctx)
     local args = command.arguments or {}
     M.run(args[2], ctx and ctx.bufnr)
+  end
+  -- Code lenses "Run lit test" / "Run chunk N" (uri, run, chunk): through M.run_lit, into the quickfix list.
+  vim.lsp.commands['gpu-lsp.runLitTest'] = function(command, ctx)
+    local args = command.arguments or {}
+    M.run_lit(type(args[1]) == 'string' and vim.uri_to_bufnr(args[1]) or (ctx and ctx.bufnr), args[2], args[3])
   end
   -- Code lens "Show async graph" (uri, function): a command of the clients, not of the server.
   vim.lsp.commands['gpuLsp.showAsyncGraph'] = function(command, ctx)

@@ -1,0 +1,88 @@
+"""`gpu-lint format`: format `.mlir` files in place, or say which would change (ruff format's conventions).
+
+    gpu-lint format [--check] [--diff] [PATH ...]     (`-`: standard input to standard output)
+
+Files and folders are found as `gpu-lint check` finds them (`exclude`, .gitignore). Without
+an option the files are rewritten; `--check` lists the files that would change, `--diff`
+prints what would change as a unified diff; both write nothing and exit 1 when a file
+would change. What the formatter leaves as written (a chunk with errors, an op it cannot
+print exactly) is reported on standard error. Exit status 2: a usage error, a file that
+cannot be read or written, or a configuration error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+from pathlib import Path
+from typing import TextIO
+
+from gpu_lsp.formatter.core import format_text
+from gpu_lsp.lint.config import ConfigError, load_settings
+from gpu_lsp.lint.discovery import discover
+
+EXIT_USAGE = 2
+
+
+def format_command(argv: list[str], stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    """Run `gpu-lint format ARGS`; the exit status."""
+    parser = argparse.ArgumentParser(prog="gpu-lint format", description="Format MLIR files (comments, names and layout kept).")
+    parser.add_argument("paths", nargs="*", help="files or folders (default: .); - reads standard input")
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file would change")
+    parser.add_argument("--diff", action="store_true", help="print a unified diff of the changes instead of writing them")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        settings = load_settings(Path.cwd())
+    except ConfigError as exc:
+        err.write(f"gpu-lint format: error: {exc}\n")
+        return EXIT_USAGE
+    targets, problems = discover(args.paths, settings)
+    status = 0
+    for problem in problems:
+        err.write(f"gpu-lint format: {problem.line()}\n")
+        status = EXIT_USAGE if problem.level == "error" else status
+    changed = unchanged = 0
+    for target in targets:
+        try:
+            text = stdin.read() if target.path is None else Path(target.path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            err.write(f"gpu-lint format: {target.display}: cannot read: {getattr(exc, 'strerror', None) or exc}\n")
+            status = EXIT_USAGE
+            continue
+        result = format_text(text)
+        for kept_as_written in result.problems:
+            err.write(f"gpu-lint format: {target.display}: {kept_as_written}\n")
+        if result.text == text:
+            unchanged += 1
+            if target.path is None and not (args.check or args.diff):
+                out.write(text)
+            continue
+        changed += 1
+        if args.diff:
+            name = target.display
+            out.writelines(difflib.unified_diff(text.splitlines(True), result.text.splitlines(True), name, name))
+        elif args.check:
+            out.write(f"Would reformat: {target.display}\n")
+        elif target.path is None:
+            out.write(result.text)
+        else:
+            try:
+                Path(target.path).write_text(result.text, encoding="utf-8")
+            except OSError as exc:
+                err.write(f"gpu-lint format: {target.display}: cannot write: {exc.strerror}\n")
+                status = EXIT_USAGE
+    if not any(t.path is None for t in targets):
+        dry = args.check or args.diff
+        done, kept = ("would be reformatted", "already formatted") if dry else ("reformatted", "left unchanged")
+        err.write(f"{_files(changed)} {done}, {_files(unchanged)} {kept}\n")
+    if status == 0 and changed and (args.check or args.diff):
+        status = 1
+    return status
+
+
+
+def _files(n: int) -> str:
+    return f"{n} file{'s' if n != 1 else ''}"

@@ -1,0 +1,134 @@
+"""The formatter on small inputs: comments, names, blank lines, separators, what it leaves as written; `gpu-lint format`."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from gpu_lsp.cli.gpu_lint import main as gpu_lint
+from gpu_lsp.formatter.core import format_text
+from gpu_lsp.lsp.formatting import formatting_edits
+from gpu_lsp.text import apply_edits
+
+MESSY = """\
+// RUN: mlir-opt %s | FileCheck %s
+
+#map = affine_map<(d0) -> (d0 * 2)>
+// CHECK-LABEL: func @f
+func.func @f(%a: index,   %b : index) -> index {
+    // leading comment
+  %x = arith.addi %a,%b : index   // trailing
+  %y = affine.apply #map(%x)
+  cf.br ^bb1(%y : index)
+^bb1(%z: index):  // block comment
+  // before return
+  return %z : index
+  // at the end
+}
+
+
+func.func @g() {
+return
+}
+// -----
+gpu.module @kernels {
+  gpu.func @k(%m: memref<4xf32>) kernel {
+        %c0 = arith.constant 0 : index
+    gpu.return
+  }
+}
+"""
+
+FORMATTED = """\
+// RUN: mlir-opt %s | FileCheck %s
+
+#map = affine_map<(d0) -> (d0 * 2)>
+// CHECK-LABEL: func @f
+func.func @f(%a: index, %b: index) -> index {
+  // leading comment
+  %x = arith.addi %a, %b : index  // trailing
+  %y = affine.apply #map(%x)
+  cf.br ^bb1(%y : index)
+^bb1(%z: index):  // block comment
+  // before return
+  return %z : index
+  // at the end
+}
+
+func.func @g() {
+  return
+}
+// -----
+gpu.module @kernels {
+  gpu.func @k(%m: memref<4xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    gpu.return
+  }
+}
+"""
+
+
+def test_ops_print_like_mlir_opt_with_the_sources_comments_names_and_blank_lines() -> None:
+    result = format_text(MESSY)
+    assert result.text == FORMATTED and result.problems == []
+    assert format_text(FORMATTED).text == FORMATTED
+
+
+def test_a_chunk_with_errors_is_left_as_written_and_said_so() -> None:
+    broken = FORMATTED.replace("%c0 = arith.constant 0 : index", "%c0 = arith.constant 0 : index %%")
+    messy_broken = broken.replace("%a: index, %b: index", "%a: index,   %b : index")
+    result = format_text(messy_broken)
+    assert result.text == broken  # the first chunk is formatted, the broken one kept
+    assert result.problems == ["line 19: the chunk has errors; it is left as written"]
+
+
+def test_an_op_with_a_comment_inside_its_attributes_is_left_as_written() -> None:
+    text = 'func.func @f() attributes {a = 1 : i32, // why\n  b = 2 : i32} {\n    return\n}\n\nfunc.func @g() {\nreturn\n}\n'
+    result = format_text(text)
+    assert result.text == text.replace("{\nreturn\n}", "{\n  return\n}")
+    assert result.problems == ["line 1: an op with a comment inside it is left as written"]
+
+
+def test_range_formatting_changes_only_the_lines_in_the_range() -> None:
+    edits, problems = formatting_edits(MESSY, 16, 18)
+    assert problems == []
+    assert apply_edits(MESSY, edits) == MESSY.replace("{\nreturn\n}", "{\n  return\n}")
+    whole, _ = formatting_edits(MESSY)
+    assert apply_edits(MESSY, whole) == FORMATTED
+    all_lines, _ = formatting_edits(MESSY, 0, 100)
+    assert apply_edits(MESSY, all_lines) == FORMATTED
+
+
+def _run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    import contextlib
+    import sys
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = gpu_lint(argv)
+    finally:
+        sys.stdin = saved
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_gpu_lint_format_check_diff_and_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.mlir").write_text(MESSY, encoding="utf-8")
+    (tmp_path / "b.mlir").write_text(FORMATTED, encoding="utf-8")
+    status, out, err = _run(["format", "--check", "."])
+    assert (status, out) == (1, "Would reformat: a.mlir\n") and "1 file would be reformatted, 1 file already formatted" in err
+    status, out, _ = _run(["format", "--diff", "a.mlir"])
+    assert status == 1 and out.startswith("--- a.mlir\n+++ a.mlir\n") and "+  %x = arith.addi %a, %b : index  // trailing\n" in out
+    assert (tmp_path / "a.mlir").read_text(encoding="utf-8") == MESSY
+    status, out, err = _run(["format", "."])
+    assert (status, out) == (0, "") and "1 file reformatted, 1 file left unchanged" in err
+    assert (tmp_path / "a.mlir").read_text(encoding="utf-8") == FORMATTED
+    assert _run(["format", "--check", "."])[0] == 0
+    assert _run(["format", "-"], MESSY)[:2] == (0, FORMATTED)
+    status, _, err = _run(["format", "missing.mlir"])
+    assert status == 2 and "missing.mlir" in err and "Traceback" not in err
