@@ -82,7 +82,6 @@ class Cache:
         self.folder = folder / build_key()
         self.settings = settings
         self.common = settings_key(settings)
-        self.hits = 0
         self._ready = False
 
     def key(self, text: str, path: str) -> str:
@@ -103,7 +102,6 @@ class Cache:
             found = [_diagnostic(item) for item in entry["diagnostics"]]
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
             return None
-        self.hits += 1
         return found
 
     def store(self, key: str, diagnostics: list[Diagnostic]) -> None:
@@ -123,13 +121,14 @@ class Cache:
             return
 
     def _prepare(self) -> None:
-        """Create the folders (with a `.gitignore` of `*` and a CACHEDIR.TAG) and remove other builds' folders."""
+        """Create the folders (a new cache folder with a `.gitignore` of `*` and a CACHEDIR.TAG); remove other builds' folders."""
         if self._ready:
             return
+        created = not self.root.exists()
         fresh = not self.folder.is_dir()
         self.folder.mkdir(parents=True, exist_ok=True)
-        for name, content in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
-            if not (self.root / name).exists():
+        if created:
+            for name, content in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
                 (self.root / name).write_text(content, encoding="utf-8")
         if fresh:
             for other in self.root.iterdir():
