@@ -258,3 +258,21 @@ def test_concurrent_writers_never_expose_half_an_entry(tmp_path: Path) -> None:
     assert all(s is None or s == found for s in seen)
     assert writers[2].load("k") == found
     assert not list((tmp_path / "c").glob("*/.tmp-*"))
+
+
+@pytest.mark.usefixtures("tree")
+def test_a_file_edited_while_it_is_checked_is_not_stored(gpu_lint, analyses, tmp_path, monkeypatch) -> None:
+    real = cache.check_all
+
+    def edit_first(targets, *rest):
+        path = tmp_path / "sub" / "c.mlir"
+        path.write_text(VALID + "// edited meanwhile\n")
+        os.utime(path, ns=(2_000_000_000, 2_000_000_000))
+        return real(targets, *rest)
+
+    monkeypatch.setattr(cache, "check_all", edit_first)
+    gpu_lint(".")
+    monkeypatch.setattr(cache, "check_all", real)
+    assert len(_entries(tmp_path)) == 2, "the edited file's findings are not kept under its old text's key"
+    gpu_lint(".")
+    assert len(analyses) == 4 and analyses[-1].endswith("// edited meanwhile\n")
