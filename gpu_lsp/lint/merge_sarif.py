@@ -8,6 +8,7 @@ re-pointed at the merged table; results, notifications and success are combined.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 from typing import Any, TextIO
 
@@ -34,7 +35,7 @@ def merge(logs: list[tuple[str, Any]]) -> dict[str, Any]:
         raise MergeError("no SARIF files given")
     runs = [_run_of(log, name) for name, log in logs]
     first_log = logs[0][1]
-    merged = json.loads(json.dumps(runs[0]))
+    merged = copy.deepcopy(runs[0])
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     results: list[dict[str, Any]] = []
