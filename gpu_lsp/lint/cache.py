@@ -1,13 +1,4 @@
-"""gpu-lint's persistent cache: a file's findings kept by its text, the settings, gpu-lsp's build and rule set.
-
-The cache holds one JSON file per checked file below `<cache dir>/<build key>/`, named by a hash
-of the text, the settings that decide the findings and the per-file ignores matching the path.
-The build key hashes gpu-lsp's version, the package's files (path, size and modification time, so
-that an edited development checkout counts as a new build) and the registered rules; a new build
-starts an empty folder and removes the others. Writes go to a temporary file renamed into place,
-so concurrent runs never see half an entry; an entry that is unreadable or not gpu-lint's is a
-miss. `--fix` and `--diff` bypass the cache (they rewrite text and re-analyse it in rounds).
-"""
+"""gpu-lint's persistent cache: a file's findings kept by its text, the settings, gpu-lsp's build and rule set (docs/lint-ci.md)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""`gpu-lint merge-sarif`: the SARIF logs of `--shard` jobs as one log with one run (one upload for code scanning).
-
-The shards' runs are joined rather than listed side by side because code scanning expects one run
-per tool and category in an upload. Rules are united by id and each result's `ruleIndex` is
-re-pointed at the merged table; results, notifications and success are combined.
-"""
+"""`gpu-lint merge-sarif`: the SARIF logs of `--shard` jobs as one log with one run, rules re-indexed (docs/lint-ci.md)."""
 
 from __future__ import annotations
 
