@@ -3,6 +3,7 @@
     gpu-lint [check] [PATH ...] [--output-format text|concise|json|...] [--select CODES] [--ignore CODES] [--fix] ...
     gpu-lint rule GPU201|multiple-async-dependencies|--all
     gpu-lint format [--check] [--diff] [PATH ...]     (cli/gpu_format.py)
+    gpu-lint merge-sarif SHARD.sarif... -o merged.sarif
 
 Exit status: 0 when nothing at warning or above is reported, 1 otherwise, 2 on usage errors.
 """
@@ -82,12 +83,17 @@ def main(argv: list[str] | None = None) -> int:
         from gpu_lsp.cli.gpu_graph import graph_command
 
         return graph_command(argv[1:], sys.stdin, sys.stdout, sys.stderr)
+    if argv and argv[0] == "merge-sarif":
+        from gpu_lsp.lint.merge_sarif import merge_command
+
+        return merge_command(argv[1:], sys.stdout, sys.stderr)
     if argv and argv[0] == "check":
         argv = argv[1:]
     parser = argparse.ArgumentParser(
         prog="gpu-lint",
         description="Check MLIR GPU-dialect files. `gpu-lint rule CODE` prints a rule's documentation; "
-        "`gpu-lint graph FILE` draws the async dependency graph; `gpu-lint format` formats files.",
+        "`gpu-lint graph FILE` draws the async dependency graph; `gpu-lint format` formats files; "
+        "`gpu-lint merge-sarif FILE...` joins the SARIF logs of --shard runs.",
     )
     parser.add_argument("--version", action="version", version=version_line("gpu-lint").rstrip())
     app.add_arguments(parser)

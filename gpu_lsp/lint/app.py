@@ -12,13 +12,14 @@ from typing import TextIO
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.lint import formats
+from gpu_lsp.lint.cache import Cache, cache_folder, check_cached
 from gpu_lsp.lint.check import FileReport, FixMode, fix_level
 from gpu_lsp.lint.config import OUTPUT_FORMATS, SEVERITY_NAMES, ConfigError, Settings, apply_cli, load_settings
 from gpu_lsp.lint.discovery import discover
 from gpu_lsp.lint.formats import statistics
 from gpu_lsp.lint.formats.common import Context, all_problems, fix_applies
-from gpu_lsp.lint.pool import check_all
 from gpu_lsp.lint.rules import known_codes, rule_info
+from gpu_lsp.lint.shard import parse_shard, select_shard
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -104,6 +105,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the LLVM major version you compile with; lowering checks follow it (default: {NEWEST})",
     )
     parser.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    parser.add_argument("--cache-dir", metavar="DIR", help="the cache folder (default: .gpu-lint-cache in the project root)")
+    parser.add_argument("--shard", metavar="I/N", help="check only the I-th of N shards of the files (for CI matrices)")
 
 
 def _flat(values: list[list[str]] | None) -> list[str] | None:
@@ -129,6 +133,7 @@ def resolve_settings(args: argparse.Namespace, cwd: Path | None = None) -> Setti
         output_format=args.output_format,
         fail_on=SEVERITY_NAMES[args.fail_on] if args.fail_on else None,
         mlir_version=args.mlir_version,
+        cache_dir=None if args.cache_dir is None else str((cwd or Path.cwd()) / args.cache_dir),
     )
 
 
@@ -201,7 +206,14 @@ def run(
     if settings.output_format not in emitters and not args.diff:
         stderr.write(f"gpu-lint: error: output format '{settings.output_format}' is not available\n")
         return EXIT_ERROR
+    try:
+        shard = None if args.shard is None else parse_shard(args.shard)
+    except ValueError as exc:
+        stderr.write(f"gpu-lint: error: {exc}\n")
+        return EXIT_ERROR
     targets, problems = discover(args.paths, settings, args.stdin_filename, args.force_exclude, cwd)
+    if shard is not None:
+        targets = select_shard(targets, settings.root, shard)
     reading_stdin = any(t.path is None for t in targets)
     if reading_stdin and stdin is None:
         stdin = sys.stdin.buffer.read()
@@ -214,7 +226,8 @@ def run(
     if reading_stdin and settings.fix and len(targets) > 1:
         stderr.write("gpu-lint: error: --fix with standard input cannot be combined with other paths\n")
         return EXIT_ERROR
-    reports = check_all(targets, settings, mode, args.jobs, stdin)
+    cache = None if args.no_cache else Cache(cache_folder(settings), settings)
+    reports = check_cached(targets, settings, cache, mode, args.jobs, stdin)
     context = Context(problems, fix_level(settings), cwd, fixing=mode is not FixMode.NONE)
     fmt = settings.output_format
     human = fmt in HUMAN_FORMATS

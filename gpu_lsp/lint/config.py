@@ -64,6 +64,7 @@ class Settings:
     output_format: str = "text"
     fail_on: Severity = Severity.WARNING
     mlir_version: int = NEWEST
+    cache_dir: str = ".gpu-lint-cache"  # relative to the project root
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
 
@@ -258,6 +259,10 @@ def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None
             out["fail_on"] = _severity(key, value, where)
         elif key == "mlir-version":
             out["mlir_version"] = _mlir_version(key, value, where)
+        elif key == "cache-dir":
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f"{where}: 'cache-dir' must be a folder name")
+            out["cache_dir"] = value
         else:
             hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
@@ -279,6 +284,7 @@ KEYS = (
     "output-format",
     "fail-on",
     "mlir-version",
+    "cache-dir",
 )
 
 
