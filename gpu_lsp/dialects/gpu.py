@@ -50,6 +50,12 @@ def add_token(st: OpState, is_async: bool) -> None:
         st.result_types.append(T.TOKEN)
 
 
+def read_cooperative(c: Cursor, st: OpState) -> None:
+    """The `cooperative` keyword of gpu.launch and gpu.launch_func (UnitAttr:$cooperative)."""
+    if c.optional_keyword("cooperative"):
+        st.properties["cooperative"] = UnitAttr()
+
+
 def read_attributions(c: Cursor, keyword: str) -> list[ArgDef]:
     """`workgroup(%a : T {attrs}?, ...)` / `private(...)`: the attributions, none without the keyword."""
     return typed_arg_defs(c) if c.optional_keyword(keyword) else []
@@ -168,6 +174,7 @@ def _launch(c: Cursor, st: OpState) -> None:
         sub = c.group("(")
         st.properties["function"] = sub.symbol()
         sub.done()
+    read_cooperative(c, st)
     workgroup = read_attributions(c, "workgroup")
     private = read_attributions(c, "private")
     args = block_ids + thread_ids + grid_sizes + block_sizes + cluster_ids + cluster_sizes + workgroup + private
@@ -206,6 +213,7 @@ def _launch_func(c: Cursor, st: OpState) -> None:
     if c.optional_keyword("dynamic_shared_memory_size"):
         st.refs.append(c.operand(T.I32))
         dsm = 1
+    read_cooperative(c, st)
     args = paren_typed_operands(c, "')' in argument list") if c.optional_keyword("args") else []
     st.refs.extend(args)
     nargs = len(args)

@@ -23,7 +23,7 @@ ATTR_CODE = "GPU123"
 
 # GPUDialect::parseType's keywords.
 KNOWN_TYPES = frozenset(
-    {"async.token", "mma_matrix", "sparse.dntensor_handle", "sparse.spmat_handle", "sparse.spgemmop_handle"}
+    {"async.token", "mma_matrix", "named_barrier", "sparse.dntensor_handle", "sparse.spmat_handle", "sparse.spgemmop_handle"}
 )
 # Mnemonics the gpu dialect's attribute parser accepts (LLVM 23).
 KNOWN_ATTRS = frozenset(
@@ -43,6 +43,7 @@ KNOWN_ATTRS = frozenset(
         "mma_element_wise",
         "object",
         "prune_2to4_spmat_flag",
+        "scope",
         "select_object",
         "shuffle_mode",
         "spgemm_work_estimation_or_compute_kind",

@@ -248,11 +248,16 @@ def _is_dict(
 
 
 _MODULE_NAMES: Final = ("module", "builtin.module")
+# Ops whose custom form reads a region right after the name (their formats start with an
+# optional group and then the region): `scf.reduce {tag}` is a region holding an op `tag`.
+_REGION_AFTER_NAME: Final = ("scf.reduce", "scf.execute_region")
 
 
 def _opens_module_body(tokens: list[Tok]) -> bool:
-    """Whether a `{` here follows `module` or `module @name`: builtin.module's region, never a dictionary."""
+    """Whether a `{` here opens a region whatever it holds: after `module`, `module @name` or `scf.reduce`."""
     k = len(tokens) - 1
+    if k >= 0 and tokens[k].type == "OPNAME" and tokens[k].value in _REGION_AFTER_NAME:
+        return True
     if k >= 0 and tokens[k].type == "SYMBOL":
         k -= 1
     return k >= 0 and tokens[k].type == "OPNAME" and tokens[k].value in _MODULE_NAMES

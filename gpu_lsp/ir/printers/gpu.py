@@ -152,6 +152,12 @@ def _size_assignment(p: OpPrinter, ids, sizes, operands) -> str:
     )
 
 
+def _cooperative(p: OpPrinter, op: Operation) -> None:
+    """` cooperative` when the launch has the unit attribute."""
+    if op.get_attr("cooperative") is not None:
+        p.write(" cooperative")
+
+
 @printer("gpu.launch")
 def _launch(p: OpPrinter, op: Operation) -> None:
     groups = _groups(op)
@@ -174,12 +180,13 @@ def _launch(p: OpPrinter, op: Operation) -> None:
         sym = op.get_attr(key)
         if sym is not None:
             p.write(f" {key}(" + p.attr(sym) + ")")
+    _cooperative(p, op)
     workgroup, private = _split_attributions(op, 18 if cluster else 12)
     _attributions(p, "workgroup", workgroup)
     _attributions(p, "private", private)
     p.write(" ")
     p.region(region, entry_args=False)
-    p.attr_dict(op, ("workgroup_attributions", "module", "function"))
+    p.attr_dict(op, ("workgroup_attributions", "module", "function", "cooperative"))
 
 
 @printer("gpu.launch_func")
@@ -199,10 +206,11 @@ def _launch_func(p: OpPrinter, op: Operation) -> None:
         p.write(": " + p.type(grid[0].type))
     if dsm:
         p.write(" dynamic_shared_memory_size " + p.value(dsm[0]))
+    _cooperative(p, op)
     p.write(" ")
     if args:
         p.write("args(" + ", ".join(f"{p.value(a)} : {p.type(a.type)}" for a in args) + ")")
-    p.attr_dict(op, ("kernel",))
+    p.attr_dict(op, ("kernel", "cooperative"))
 
 
 # --- collectives ------------------------------------------------------------------------------
