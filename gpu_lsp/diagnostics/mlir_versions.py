@@ -255,6 +255,28 @@ OP_PIECES = (
 
 
 @dataclass(frozen=True)
+class VerifierFact:
+    """A check upstream's verifier makes from LLVM `since` on; `oracle`: whether the oracle's MLIR makes it."""
+
+    check: str
+    since: int
+    oracle: bool
+    source: str
+
+    def at(self, version: int) -> bool:
+        """Whether LLVM `version` makes the check."""
+        return version >= self.since
+
+
+LAUNCH_FUNC_ONE_ASYNC_MODEL = VerifierFact(
+    "a gpu.launch_func takes async dependencies or an async object (`<%stream : T>`), not both",
+    23,
+    False,
+    "llvm-project PR #196012 (merged 2026-05-06, replacing #195436; fixes issue #195434): LaunchFuncOp::verify",
+)
+
+
+@dataclass(frozen=True)
 class OpNamesFact:
     """Which ops each dialect registers, for the LLVM versions whose lists are known.
 
