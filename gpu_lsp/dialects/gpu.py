@@ -9,6 +9,7 @@ from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
+from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
 from gpu_lsp.ir.opdefs.typing import buildable_type
 from gpu_lsp.parser.cursor import ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, custom_reader, read_format
@@ -128,6 +129,7 @@ def _module(c: Cursor, st: OpState) -> None:
 @reader("gpu.binary")
 def _binary(c: Cursor, st: OpState) -> None:
     _name_and_handler(c, st)
+    st.properties.setdefault("offloadingHandler", DEFAULT_HANDLER)
     c.optional_attr_dict(st)
     st.properties["objects"] = c.attr()
 

@@ -227,7 +227,8 @@ class FuncView:
 
     @property
     def is_kernel(self) -> bool:
-        return "gpu.kernel" in self.op.attributes or "gpu.kernel" in self.op.properties
+        """Marked `kernel`: the `gpu.kernel` attribute, or the `kernel` property of a generic form."""
+        return "gpu.kernel" in self.op.attributes or "gpu.kernel" in self.op.properties or "kernel" in self.op.properties
 
     @property
     def body(self) -> Region | None:

@@ -230,7 +230,7 @@ def kernel_problem(launch: Operation, module: Operation, symbols: SymbolTables, 
     if spec is None or not spec.has("function"):
         note = Related("see the kernel definition here", at(func))
         return Violation(op_error(launch, f"referenced kernel '{kernel}' is not a function"), at(launch), related=(note,))
-    if not isinstance(func.attributes.get("gpu.kernel"), UnitAttr):
+    if not (isinstance(func.attributes.get("gpu.kernel"), UnitAttr) or (func.name == "gpu.func" and FuncView(func).is_kernel)):
         return Violation(op_error(launch, "kernel function is missing the 'gpu.kernel' attribute"), at(launch))
     if func.name != "gpu.func":
         return None

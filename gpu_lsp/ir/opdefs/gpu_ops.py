@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.opdefs.families import OpClass, op_class
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
+# gpu.binary's offloading handler when its text names none (custom<OffloadingHandler>); not printed.
+DEFAULT_HANDLER = DialectAttr("gpu", "select_object")
 _UPPER_BOUND = "OptionalAttr<IndexAttr>:$upper_bound"
 _UPPER_BOUND_FORMAT = "(`upper_bound` $upper_bound^)?"
 
