@@ -308,7 +308,7 @@ def inline_launch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     )
 
 
-@rule("GPU205", "redundant-single-token-wait", Severity.HINT, ops=("gpu.wait",), fix=FixAvailability.ALWAYS)
+@rule("GPU205", "redundant-single-token-wait", Severity.HINT, ops=("gpu.wait",), fix=FixAvailability.ALWAYS, tags=("unnecessary",))
 def redundant_single_token_wait(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
