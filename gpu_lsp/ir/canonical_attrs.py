@@ -61,7 +61,7 @@ def split_params(text: str) -> list[str]:
     while i < n:
         ch = text[i]
         if ch == '"':
-            i = _string_end(text, i)
+            i = string_end(text, i)
             continue
         if ch in _OPEN:
             depth += 1
@@ -77,12 +77,19 @@ def split_params(text: str) -> list[str]:
     return parts
 
 
-def _string_end(text: str, i: int) -> int:
-    """The offset just after the string literal starting at `i`."""
-    i += 1
-    while i < len(text) and text[i] != '"':
-        i += 2 if text[i] == "\\" else 1
-    return i + 1
+def string_end(s: str, i: int) -> int:
+    """`s[i]` is a `"`: the index after the closing quote (len(s) when unterminated)."""
+    j = i + 1
+    n = len(s)
+    while j < n:
+        c = s[j]
+        if c == "\\":
+            j += 2
+        elif c == '"':
+            return j + 1
+        else:
+            j += 1
+    return n
 
 
 def _hash_parts(text: str) -> tuple[str, str, str | None] | None:
