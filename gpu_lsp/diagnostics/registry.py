@@ -301,10 +301,19 @@ def by_name(name: str) -> Rule | None:
     return RULES.get(code) if code else None
 
 
+# Retired codes and the code that reports their finding now (one rule per fact; codes are never reused).
+ALIASES: dict[str, str] = {"GPU210": "GPU415"}
+
+
+def aliased(selector: str) -> str:
+    """A code selector with a retired code replaced by the code that took over its finding."""
+    return ALIASES.get(selector, selector)
+
+
 def matches(code: str, selectors: Iterable[str]) -> bool:
     """Whether `code` is covered by one of the selectors (a code, a prefix such as `GPU2`, or `ALL`)."""
     for sel in selectors:
-        sel = sel.upper()
+        sel = aliased(sel.upper())
         if sel == "ALL" or code.startswith(sel):
             return True
     return False
@@ -340,7 +349,7 @@ def _longest(code: str, selectors: Iterable[str]) -> int:
     """Length of the longest selector covering `code` (`ALL` counts as 0), or -1 when none does."""
     best = -1
     for sel in selectors:
-        sel = sel.upper()
+        sel = aliased(sel.upper())
         if sel == "ALL":
             best = max(best, 0)
         elif code.startswith(sel):

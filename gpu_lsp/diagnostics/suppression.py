@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
-from gpu_lsp.diagnostics.registry import suppressible
+from gpu_lsp.diagnostics.registry import aliased, suppressible
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.text import Edit, LineIndex, TextRange
 
@@ -47,7 +47,7 @@ class Directive:
             return True
         hit = False
         for code in self.codes:
-            if d.code.startswith(code.text):
+            if d.code.startswith(aliased(code.text)):
                 code.used = True
                 hit = True
         return hit
@@ -172,7 +172,7 @@ def unused(
                     )
                 )
             continue
-        stale = [c for c in directive.codes if not c.used and any(k.startswith(c.text) and enabled(k) for k in codes)]
+        stale = [c for c in directive.codes if not c.used and any(k.startswith(aliased(c.text)) and enabled(k) for k in codes)]
         if not stale:
             continue
         for code in stale:

@@ -53,3 +53,24 @@ def test_the_table() -> None:
     assert [c for c in sorted(RULES) if always_reported(c)] == ["GPU001", "GPU002"]
     assert [c for c in sorted(RULES) if code_tags(c)] == ["GPU205", "GPU901"]
     assert suppressible("GPU777") and not always_reported("GPU777") and code_tags("GPU777") == ()
+
+
+DEVICE_MEMORY_ON_HOST = """\
+func.func @main(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %d = gpu.alloc () : memref<4xf32>
+  memref.store %v, %d[%c0] : memref<4xf32>%s
+  gpu.dealloc %d : memref<4xf32>
+  return
+}
+"""
+
+
+def test_a_retired_code_selects_ignores_and_suppresses_the_code_that_took_over() -> None:
+    """GPU210 (host-access-to-device-memory) is an alias of GPU415, which reports the same finding."""
+    text = DEVICE_MEMORY_ON_HOST.replace("%s", "")
+    assert [d.code for d in lint_text(text)] == ["GPU415"]
+    assert [d.code for d in lint_text(text, settings=Settings(select=("GPU210",)))] == ["GPU415"]
+    assert [d.code for d in lint_text(text, settings=Settings(ignore=("GPU210",)))] == []
+    assert [d.code for d in lint_text(DEVICE_MEMORY_ON_HOST.replace("%s", "  // gpu-lint: ignore[GPU210]"))] == []
+    assert "GPU210" not in RULES
