@@ -9,14 +9,12 @@ from gpu_lsp.diagnostics import suppression
 from gpu_lsp.diagnostics.context import OpIndex, RuleContext
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, REDUCTION_KINDS, version_of
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
-from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, load_rules
+from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import OpSlices, run_rules
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.text import LineIndex
 
-# Syntax errors are always reported: nothing else can be trusted without them (ruff does the same).
-ALWAYS_REPORTED = ("GPU001", "GPU002")
 # A `RuleSteps.step` checks this many ops between looks at the clock, until its budget is spent.
 STEP_OPS = 200
 STEP_BUDGET_S = 0.015
@@ -156,7 +154,7 @@ def finish_lint(parsed: ParsedFile, found: list[Diagnostic], settings: object | 
             if suppression.may_have_directives(parsed.comments)
             else []
         )
-        enabled = lambda code: code.startswith(ALWAYS_REPORTED) or selection.enabled(code)  # noqa: E731
+        enabled = lambda code: always_reported(code) or selection.enabled(code)  # noqa: E731
         found = [d for d in _one_per_defect(found, text, version) if enabled(d.code)]
         directives, problems = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))
         kept = suppression.apply(found, directives)

@@ -32,6 +32,9 @@ IMPLICIT_TERMINATORS = frozenset(("scf.reduce", "scf.yield", "affine.yield", "ve
 # Attributes whose default value a custom form adds when printing or reading: gpu.func's
 # reader adds `workgroup_attributions`, llvm.mlir.global's printer shows `addr_space`.
 DEFAULTS = {"workgroup_attributions": "0 : i64", "addr_space": "0 : i32"}
+# Attribute names that mean the same: a generic gpu.func's `kernel` prints as the `kernel`
+# keyword (as upstream prints it), which gpu.func's reader records as `gpu.kernel`.
+SYNONYMS = {"kernel": "gpu.kernel"}
 
 
 def _ops(block) -> list[Operation]:
@@ -63,6 +66,8 @@ def shape(op: Operation) -> tuple:
     """What must survive printing and re-parsing: a nested tuple describing `op`."""
     attrs = {**op.properties, **op.attributes}
     attrs.pop("operandSegmentSizes", None)
+    if op.name == "gpu.func":
+        attrs = {SYNONYMS.get(k, k): v for k, v in attrs.items()}
     for key, default in DEFAULTS.items():
         if key in attrs and FMT.attr(attrs[key]) == default:
             del attrs[key]

@@ -232,19 +232,47 @@ class OpPieceFact:
     since: int
     oracle: bool  # whether the oracle's MLIR has it
     source: str
+    keyword: str | None = None  # the word that writes the piece in the custom form (`memfence`)
 
     def present_at(self, version: int) -> bool:
         """Whether LLVM `version` has the piece."""
         return version >= self.since
 
+    @property
+    def versions(self) -> str:
+        """The versions that have the piece, as a phrase (`LLVM ≥ 23`)."""
+        return "every LLVM version" if self.since <= OLDEST else f"LLVM ≥ {self.since}"
+
 
 _BARRIER_SCOPES = "llvm-project PR #195692 (2026-05): gpu.barrier scope and named barriers"
 
 OP_PIECES = (
-    OpPieceFact("gpu.barrier", "address_spaces", 23, True, "llvm-project PR #177425 (2026-01-22): gpu.barrier memfence"),
-    OpPieceFact("gpu.barrier", "scope", 23, False, _BARRIER_SCOPES),
-    OpPieceFact("gpu.barrier", "named_barrier", 23, False, _BARRIER_SCOPES),
+    OpPieceFact("gpu.barrier", "address_spaces", 23, True, "llvm-project PR #177425 (2026-01-22): gpu.barrier memfence", "memfence"),
+    OpPieceFact("gpu.barrier", "scope", 23, False, _BARRIER_SCOPES, "scope"),
+    OpPieceFact("gpu.barrier", "named_barrier", 23, False, _BARRIER_SCOPES, "named"),
     OpPieceFact("gpu.initialize_named_barrier", None, 23, False, _BARRIER_SCOPES),
+)
+
+
+@dataclass(frozen=True)
+class VerifierFact:
+    """A check upstream's verifier makes from LLVM `since` on; `oracle`: whether the oracle's MLIR makes it."""
+
+    check: str
+    since: int
+    oracle: bool
+    source: str
+
+    def at(self, version: int) -> bool:
+        """Whether LLVM `version` makes the check."""
+        return version >= self.since
+
+
+LAUNCH_FUNC_ONE_ASYNC_MODEL = VerifierFact(
+    "a gpu.launch_func takes async dependencies or an async object (`<%stream : T>`), not both",
+    23,
+    False,
+    "llvm-project PR #196012 (merged 2026-05-06, replacing #195436; fixes issue #195434): LaunchFuncOp::verify",
 )
 
 

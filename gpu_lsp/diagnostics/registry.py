@@ -9,7 +9,7 @@ import inspect
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gpu_lsp.diagnostics.model import Fix, Related, Severity
@@ -66,6 +66,10 @@ class Rule:
     `upstream` marks what mlir-opt itself reports (GPU0xx/GPU1xx parity).
     `traits` narrows a check of every op (`ops=("*",)`) to the ops whose definition has all
     of these traits (`has_trait`); the engine decides it once per op name.
+    `suppressible`: whether a `gpu-lint: ignore[...]` comment may hide its diagnostics (not
+    syntax errors: the code after them is not what the user meant). `always_reported`: shown
+    whatever `select`/`ignore` say. `tags`: the tags of every diagnostic of the code
+    (`unnecessary`: editors fade the code it points at).
     """
 
     code: str
@@ -81,6 +85,10 @@ class Rule:
     checked_by: str = ""  # where diagnostics of a rule without a check function come from
     traits: tuple[str, ...] = ()
     module: str = field(default="", compare=False)
+    suppressible: bool = True
+    always_reported: bool = False
+    tags: tuple[str, ...] = ()
+    linted: bool = True  # gpu-lint emits it (gpu-run's and the passes' codes: no)
 
     @property
     def summary(self) -> str:
@@ -179,6 +187,7 @@ def rule(
     phase: Phase | None = None,
     stage: Stage = Stage.ENTRANCE,
     traits: tuple[str, ...] = (),
+    tags: tuple[str, ...] = (),
 ):
     """Decorator registering a check function (its docstring is the rule's documentation)."""
     if traits and tuple(ops) != (ANY_OP,):
@@ -199,6 +208,7 @@ def rule(
                 stage,
                 traits=tuple(traits),
                 module=fn.__module__,
+                tags=tuple(tags),
             )
         )
         return fn
@@ -218,11 +228,41 @@ def hook(code: str, ops: tuple[str, ...], stage: Stage = Stage.REGIONS):
     return wrap
 
 
-def declare(code: str, name: str, severity: Severity, doc: str, *, checked_by: str, upstream: bool = True, fix: FixAvailability = FixAvailability.NONE) -> Rule:
-    """Register a code whose diagnostics another component emits (the parser's GPU0xx)."""
-    return register(
-        Rule(code, name, severity, _clean_doc(doc), None, (), fix, upstream, Phase.PARSE, Stage.ENTRANCE, checked_by)
-    )
+def declare(
+    code: str,
+    name: str,
+    severity: Severity,
+    doc: str,
+    *,
+    checked_by: str,
+    upstream: bool = True,
+    fix: FixAvailability = FixAvailability.NONE,
+    suppressible: bool = True,
+    always_reported: bool = False,
+    tags: tuple[str, ...] = (),
+    linted: bool = True,
+) -> Rule:
+    """Register a code whose diagnostics another component emits (the parser's GPU0xx, gpu-run's GPU4xx)."""
+    rule = Rule(code, name, severity, _clean_doc(doc), None, (), fix, upstream, Phase.PARSE, Stage.ENTRANCE, checked_by)
+    return register(replace(rule, suppressible=suppressible, always_reported=always_reported, tags=tags, linted=linted))
+
+
+def suppressible(code: str) -> bool:
+    """Whether a suppression comment may hide diagnostics of `code` (a code no rule has: yes)."""
+    rule = load_rules().get(code)
+    return rule is None or rule.suppressible
+
+
+def always_reported(code: str) -> bool:
+    """Whether diagnostics of `code` are shown whatever `select`/`ignore` say."""
+    rule = load_rules().get(code)
+    return rule is not None and rule.always_reported
+
+
+def code_tags(code: str) -> tuple[str, ...]:
+    """The tags every diagnostic of `code` carries."""
+    rule = load_rules().get(code)
+    return rule.tags if rule is not None else ()
 
 
 def load_rules() -> dict[str, Rule]:
@@ -261,10 +301,19 @@ def by_name(name: str) -> Rule | None:
     return RULES.get(code) if code else None
 
 
+# Retired codes and the code that reports their finding now (one rule per fact; codes are never reused).
+ALIASES: dict[str, str] = {"GPU210": "GPU415"}
+
+
+def aliased(selector: str) -> str:
+    """A code selector with a retired code replaced by the code that took over its finding."""
+    return ALIASES.get(selector, selector)
+
+
 def matches(code: str, selectors: Iterable[str]) -> bool:
     """Whether `code` is covered by one of the selectors (a code, a prefix such as `GPU2`, or `ALL`)."""
     for sel in selectors:
-        sel = sel.upper()
+        sel = aliased(sel.upper())
         if sel == "ALL" or code.startswith(sel):
             return True
     return False
@@ -300,7 +349,7 @@ def _longest(code: str, selectors: Iterable[str]) -> int:
     """Length of the longest selector covering `code` (`ALL` counts as 0), or -1 when none does."""
     best = -1
     for sel in selectors:
-        sel = sel.upper()
+        sel = aliased(sel.upper())
         if sel == "ALL":
             best = max(best, 0)
         elif code.startswith(sel):

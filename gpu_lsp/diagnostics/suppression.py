@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
+from gpu_lsp.diagnostics.registry import aliased, suppressible
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.text import Edit, LineIndex, TextRange
 
 UNUSED = "GPU901"
 INVALID = "GPU902"
-UNSUPPRESSIBLE = ("GPU001", "GPU9")
 
 _DIRECTIVE = re.compile(r"^//\s*gpu-lint\s*:\s*(?P<kind>[A-Za-z-]*)\s*(?:\[(?P<codes>[^\]]*)\])?")
 _CODE = re.compile(r"^GPU\d{0,3}$")
@@ -47,7 +47,7 @@ class Directive:
             return True
         hit = False
         for code in self.codes:
-            if d.code.startswith(code.text):
+            if d.code.startswith(aliased(code.text)):
                 code.used = True
                 hit = True
         return hit
@@ -141,7 +141,7 @@ def apply(
         return diagnostics
     kept = []
     for d in diagnostics:
-        if d.code.startswith(UNSUPPRESSIBLE):
+        if not suppressible(d.code):
             kept.append(d)
             continue
         suppressed = False
@@ -172,7 +172,7 @@ def unused(
                     )
                 )
             continue
-        stale = [c for c in directive.codes if not c.used and any(k.startswith(c.text) and enabled(k) for k in codes)]
+        stale = [c for c in directive.codes if not c.used and any(k.startswith(aliased(c.text)) and enabled(k) for k in codes)]
         if not stale:
             continue
         for code in stale:

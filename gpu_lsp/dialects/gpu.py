@@ -9,6 +9,7 @@ from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
+from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
 from gpu_lsp.ir.opdefs.typing import buildable_type
 from gpu_lsp.parser.cursor import ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.parser.format_reader import FormatState, custom_reader, read_format
@@ -48,6 +49,12 @@ def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
 def add_token(st: OpState, is_async: bool) -> None:
     if is_async:
         st.result_types.append(T.TOKEN)
+
+
+def read_cooperative(c: Cursor, st: OpState) -> None:
+    """The `cooperative` keyword of gpu.launch and gpu.launch_func (UnitAttr:$cooperative)."""
+    if c.optional_keyword("cooperative"):
+        st.properties["cooperative"] = UnitAttr()
 
 
 def read_attributions(c: Cursor, keyword: str) -> list[ArgDef]:
@@ -122,6 +129,7 @@ def _module(c: Cursor, st: OpState) -> None:
 @reader("gpu.binary")
 def _binary(c: Cursor, st: OpState) -> None:
     _name_and_handler(c, st)
+    st.properties.setdefault("offloadingHandler", DEFAULT_HANDLER)
     c.optional_attr_dict(st)
     st.properties["objects"] = c.attr()
 
@@ -168,6 +176,7 @@ def _launch(c: Cursor, st: OpState) -> None:
         sub = c.group("(")
         st.properties["function"] = sub.symbol()
         sub.done()
+    read_cooperative(c, st)
     workgroup = read_attributions(c, "workgroup")
     private = read_attributions(c, "private")
     args = block_ids + thread_ids + grid_sizes + block_sizes + cluster_ids + cluster_sizes + workgroup + private
@@ -206,6 +215,7 @@ def _launch_func(c: Cursor, st: OpState) -> None:
     if c.optional_keyword("dynamic_shared_memory_size"):
         st.refs.append(c.operand(T.I32))
         dsm = 1
+    read_cooperative(c, st)
     args = paren_typed_operands(c, "')' in argument list") if c.optional_keyword("args") else []
     st.refs.extend(args)
     nargs = len(args)

@@ -232,7 +232,8 @@ def _gep_index(sub: Cursor) -> Ref | None:
 
 @reader("llvm.getelementptr")
 def _gep(c: Cursor, st: OpState) -> None:
-    _skip_keywords(c)
+    while _skip_keywords(c) and c.optional_punct("|"):  # no-wrap flags: `inbounds|nuw`
+        pass
     base = c.operand()
     indices = [ref for ref in comma_separated(c, "[", _gep_index) if ref is not None]
     c.optional_attr_dict(st)

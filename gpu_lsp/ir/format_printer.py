@@ -280,7 +280,7 @@ def _attribute_text(p: OpPrinter, constraint: str, attr: Attribute) -> str:
     if enum is not None:
         case = enum.case(attr)
         if case is not None:
-            return case
+            return f"<{case}>" if enum.angled else case
     flags = FLAGS.get(constraint)
     if flags is not None:
         text = flags.text(attr)

@@ -19,7 +19,7 @@ class OpFacts:
     derives from the region or stores in a form the printers cannot read back.
     """
 
-    __slots__ = ("implicit", "unnamed_async", "attributions", "segments", "successor_operands", "keywords")
+    __slots__ = ("implicit", "unnamed_async", "attributions", "segments", "successor_operands", "keywords", "aliases")
 
     def __init__(self) -> None:
         # The parser made this op (the `builtin.module` around top-level ops): it has no text of its own.
@@ -35,6 +35,9 @@ class OpFacts:
         self.successor_operands: tuple[int, ...] = ()
         # llvm.func / llvm.mlir.global: the linkage and other leading keywords as written.
         self.keywords: tuple[str, ...] = ()
+        # A chunk's builtin.module: the alias definitions of its text (`#lhs` -> attribute, `!t` -> type),
+        # which an op printed from its source text names.
+        self.aliases: dict[str, object] | None = None
 
     def for_clone(self) -> OpFacts:
         """The facts a copy of the op keeps (a record of its own): all but where something was written."""

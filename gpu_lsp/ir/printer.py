@@ -798,6 +798,8 @@ class OpPrinter:
         self.out: list[str] = []
         self.indent = 0
         self.dialects: list[str] = ["builtin"]
+        # The source's alias definitions (`#lhs`, `!t`): an op printed from its text names them.
+        self.source_aliases: dict[str, object] = {}
 
     # --- pieces ---------------------------------------------------------------------------------
 
@@ -1062,7 +1064,8 @@ class OpPrinter:
         edits.sort(key=lambda e: (e[0], -e[1]))
         pos = start
         aliases = self.fmt.aliases
-        raw = (lambda text: aliases.substitute(text)) if aliases is not None else (lambda text: text)
+        named = (lambda text: self._alias_uses(text)) if self.source_aliases else (lambda text: text)
+        raw = (lambda text: aliases.substitute(named(text))) if aliases is not None else named
         for s, e, what in edits:
             if s < pos or e > end:
                 continue
@@ -1074,6 +1077,26 @@ class OpPrinter:
                 w(what)
             pos = e
         w(raw(_strip_trailing_loc(source[pos:end].rstrip())))
+
+    def _alias_uses(self, text: str) -> str:
+        """Source text with the source's alias names replaced by what they stand for, as printed."""
+
+        def replace(m: re.Match) -> str:
+            name = m.group("alias")
+            if name is None:
+                return m.group()
+            target = self.source_aliases.get(name)
+            if isinstance(target, T.Type):
+                return self.type(target)
+            if isinstance(target, Attribute):
+                return self.attr(target)
+            return name
+
+        return _ALIAS_USE.sub(replace, text)
+
+
+# A string literal (kept), or an alias use: `#name` / `!name` not followed by `<` or `.` (a dialect's own).
+_ALIAS_USE = re.compile(r'"(?:[^"\\]|\\.)*"|(?P<alias>[#!][A-Za-z_][\w$]*)(?![\w$.<])')
 
 
 def _strip_trailing_loc(text: str) -> str:

@@ -227,7 +227,8 @@ class FuncView:
 
     @property
     def is_kernel(self) -> bool:
-        return "gpu.kernel" in self.op.attributes or "gpu.kernel" in self.op.properties
+        """Marked `kernel`: the `gpu.kernel` attribute, or the `kernel` unit attribute of a generic form."""
+        return self.op.get_attr("gpu.kernel") is not None or self.op.get_attr("kernel") is not None
 
     @property
     def body(self) -> Region | None:

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-from gpu_lsp.analysis import ALWAYS_REPORTED, lint_text
+from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, AtVersion
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
+from gpu_lsp.diagnostics.registry import always_reported
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import Problem, Source, Target, decode, force_excluded, read_source
@@ -54,7 +55,7 @@ def choose(diagnostics: list[Diagnostic], settings: Settings, path: str | None) 
     """The diagnostics the settings report for `path`, at their configured severity, sorted (syntax errors always)."""
     out = []
     for diagnostic in diagnostics:
-        if not diagnostic.code.startswith(ALWAYS_REPORTED) and not settings.is_enabled(diagnostic.code, path):
+        if not always_reported(diagnostic.code) and not settings.is_enabled(diagnostic.code, path):
             continue
         severity = settings.severity_of(diagnostic.code, diagnostic.severity)
         out.append(diagnostic if severity == diagnostic.severity else replace(diagnostic, severity=severity))

@@ -15,7 +15,7 @@ from typing import Any
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Severity
-from gpu_lsp.diagnostics.registry import Selection
+from gpu_lsp.diagnostics.registry import Selection, aliased
 
 PYPROJECT = "pyproject.toml"
 GPU_LINT_TOML = "gpu-lint.toml"
@@ -111,6 +111,7 @@ def _specificity(selector: str, code: str) -> int:
     """How long a prefix of `code` the selector is (-1 when it does not match; ALL matches with 0)."""
     if selector == "ALL":
         return 0
+    selector = aliased(selector)
     return len(selector) if code.startswith(selector) else -1
 
 

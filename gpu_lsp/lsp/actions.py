@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
+from gpu_lsp.diagnostics.registry import suppressible
 from gpu_lsp.diagnostics.sanitizer.graph import issues_async_work
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.commands import RUN_ON_GPU, SHOW_ASYNC_GRAPH
@@ -22,8 +23,6 @@ QUICKFIX = "quickfix"
 FIX_ALL = "source.fixAll.gpu-lint"
 
 
-# Parse errors cannot be suppressed: the code after them is not what the user meant.
-_NOT_SUPPRESSIBLE = ("GPU001", "GPU002")
 _IGNORE_COMMENT = re.compile(r"^(?P<indent>[ \t]*)//[ \t]*gpu-lint:[ \t]*ignore\[(?P<codes>[^\]]*)\][ \t]*$")
 
 
@@ -69,7 +68,7 @@ def ignore_edit(text: str, lines: LineTable, diagnostic: Diagnostic, anchor: int
     A suppression comment on its own line covers the header of the op that follows it.
     """
     code = diagnostic.code
-    if not code or code in _NOT_SUPPRESSIBLE:
+    if not code or not suppressible(code):
         return None
     line = lines.line_of(diagnostic.range.start if anchor is None else anchor)
     start = lines.line_start(line)

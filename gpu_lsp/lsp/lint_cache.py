@@ -23,11 +23,11 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import Any
 
-from gpu_lsp.analysis import ALWAYS_REPORTED, lint_parsed
+from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.mlir_versions import version_of
 from gpu_lsp.diagnostics.model import Diagnostic, Related
-from gpu_lsp.diagnostics.registry import Selection, load_rules
+from gpu_lsp.diagnostics.registry import Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import is_container_module
 from gpu_lsp.diagnostics.suppression import may_have_directives
@@ -305,7 +305,7 @@ def _mentioning(text: str, units: list[Operation], names: set[str]) -> list[int]
 
 
 def _enabled(selection: Selection):
-    return lambda code: code.startswith(ALWAYS_REPORTED) or selection.enabled(code)
+    return lambda code: always_reported(code) or selection.enabled(code)
 
 
 def _chunk_index(parsed: ParsedFile, offset: int) -> int:

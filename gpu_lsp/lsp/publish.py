@@ -15,6 +15,7 @@ import json
 import time
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
+from gpu_lsp.diagnostics.registry import code_tags
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.lint_cache import Part
@@ -27,9 +28,6 @@ DOCS_URL = "https://github.com/gpu-lsp/gpu-lsp/blob/main/docs/rules.md"
 DATA_VERSION = 1
 LSP_SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
 LSP_TAGS = {"unnecessary": 1, "deprecated": 2}
-# Rules whose diagnostics point at code that does nothing (editors fade it), for diagnostics
-# that do not carry the "unnecessary" tag themselves: a wait on one token, an unused suppression.
-UNNECESSARY = frozenset({"GPU205", "GPU901"})
 
 
 @functools.cache
@@ -74,7 +72,7 @@ def template(snap: Snapshot, d: Diagnostic, severity: Severity, base_line: int, 
     if d.code:
         out += [',"code":', _quote(d.code), ',"codeDescription":{"href":', _quote(docs_link(d.code)), "}"]
     out += [',"source":"', SOURCE, '","message":', _quote(d.message)]
-    names = set(d.tags) | ({"unnecessary"} if d.code in UNNECESSARY else set())
+    names = set(d.tags) | set(code_tags(d.code))
     tags = [str(LSP_TAGS[tag]) for tag in sorted(names) if tag in LSP_TAGS]
     if tags:
         out += [',"tags":[', ",".join(tags), "]"]

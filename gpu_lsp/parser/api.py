@@ -126,6 +126,8 @@ def parse_chunk(text: str, start: int, end: int) -> Chunk:
         implicit = True
     Resolver(diagnostics).resolve_top(ops)
     diagnostics.sort(key=Diagnostic.sort_key)
+    if ctx.type_aliases or ctx.attr_aliases:
+        writable_facts(module).aliases = {**ctx.type_aliases, **ctx.attr_aliases}
     return Chunk(start, end, module, diagnostics, lexed.comments, implicit, ctx)
 
 

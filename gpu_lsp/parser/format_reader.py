@@ -276,6 +276,13 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     if constraint == "UnitAttr":
         return UnitAttr()
     enum = ENUMS.get(constraint)
+    if enum is not None and enum.angled:
+        c.punct("<")
+        tok = c.any_keyword()
+        if tok.value not in enum.cases:
+            c.fail(enum.unknown(tok.value), tok)
+        c.punct(">")
+        return enum.attribute(tok.value)
     if enum is not None:
         tok = c.peek()
         # A keyword, or the same word as a string (`arith.cmpi "eq", ...`).

@@ -18,12 +18,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gpu_lsp.ir.canonical_attrs import string_end
+
 TYPE_CODE = "GPU122"
 ATTR_CODE = "GPU123"
 
 # GPUDialect::parseType's keywords.
 KNOWN_TYPES = frozenset(
-    {"async.token", "mma_matrix", "sparse.dntensor_handle", "sparse.spmat_handle", "sparse.spgemmop_handle"}
+    {"async.token", "mma_matrix", "named_barrier", "sparse.dntensor_handle", "sparse.spmat_handle", "sparse.spgemmop_handle"}
 )
 # Mnemonics the gpu dialect's attribute parser accepts (LLVM 23).
 KNOWN_ATTRS = frozenset(
@@ -43,6 +45,7 @@ KNOWN_ATTRS = frozenset(
         "mma_element_wise",
         "object",
         "prune_2to4_spmat_flag",
+        "scope",
         "select_object",
         "shuffle_mode",
         "spgemm_work_estimation_or_compute_kind",
@@ -102,21 +105,6 @@ def _prev_end(s: str, i: int, lo: int = 0) -> int:
     return i
 
 
-def _string_end(s: str, i: int) -> int:
-    """`s[i]` is a `"`: the index after the closing quote (len(s) when unterminated)."""
-    j = i + 1
-    n = len(s)
-    while j < n:
-        c = s[j]
-        if c == "\\":
-            j += 2
-        elif c == '"':
-            return j + 1
-        else:
-            j += 1
-    return n
-
-
 def _match(s: str, i: int, hi: int | None = None) -> int:
     """`s[i]` opens a bracket: the index after its matching close (strings and `->` skipped); -1 if none."""
     n = len(s) if hi is None else hi
@@ -125,7 +113,7 @@ def _match(s: str, i: int, hi: int | None = None) -> int:
     while j < n:
         c = s[j]
         if c == '"':
-            j = _string_end(s, j)
+            j = string_end(s, j)
             continue
         if c in _OPEN:
             stack.append(c)
@@ -149,7 +137,7 @@ def _split(s: str, lo: int, hi: int) -> list[tuple[int, int]] | None:
     while j < hi:
         c = s[j]
         if c == '"':
-            j = _string_end(s, j)
+            j = string_end(s, j)
             continue
         if c in _OPEN:
             k = _match(s, j, hi)
@@ -180,7 +168,7 @@ def _unescape(body: str) -> str:
 
 def _string_value(s: str, a: int, b: int) -> str | None:
     """The value of a string literal spanning exactly `s[a:b]`, or None."""
-    if a < b and s[a] == '"' and _string_end(s, a) == b:
+    if a < b and s[a] == '"' and string_end(s, a) == b:
         return _unescape(s[a + 1 : b - 1])
     return None
 
@@ -218,7 +206,7 @@ def _tokens(s: str, lo: int, hi: int):
     while j < hi:
         c = s[j]
         if c == '"':
-            j = _string_end(s, j)
+            j = string_end(s, j)
             continue
         if (c == "#" or c == "!") and j + 1 < hi and (s[j + 1].isalpha() or s[j + 1] == "_"):
             m = (_IDENT if c == "#" else _TYPE_IDENT).match(s, j + 1, hi)
@@ -286,7 +274,7 @@ def _gpu_type(s: str, tok: _Tok) -> Failure | None:
             return None
         at = _skip_ws(s, tok.lt + 1, tok.end - 1)
         if at < tok.end - 1 and s[at] == '"':
-            return Failure(TYPE_CODE, [("expected valid keyword", at, _string_end(s, at))])
+            return Failure(TYPE_CODE, [("expected valid keyword", at, string_end(s, at))])
         m = _KEYWORD.match(s, at, tok.end - 1)
         if m is None:
             return None
@@ -365,7 +353,7 @@ def _gpu_attr(s: str, tok: _Tok) -> Failure | None:
         body_hi = tok.end - 1
         at = _skip_ws(s, tok.lt + 1, body_hi)
         if at < body_hi and s[at] == '"':
-            return Failure(ATTR_CODE, [("expected valid keyword", at, _string_end(s, at))])
+            return Failure(ATTR_CODE, [("expected valid keyword", at, string_end(s, at))])
         m = _KEYWORD.match(s, at, body_hi)
         if m is None:
             return None

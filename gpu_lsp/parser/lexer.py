@@ -61,6 +61,9 @@ _RESULTS: Final = re.compile(
 )
 _DICT_START: Final = re.compile(rf"\s*(?:\[|(?:{_BARE}|{_STRING})\s*(?:=(?!=)|,|\}}))")
 _EMPTY_BRACES: Final = re.compile(r"\s*\}")
+# `{%a, %b}` holding SSA uses only (IREE's dynamic dimensions after a type, `tensor<?xf32>{%d}`):
+# no region (one would start with an op) and no dictionary; its braces are punctuation.
+_VALUE_BRACES: Final = re.compile(r"\{\s*%[\w$.-]+(?:#\d+)?(?:\s*,\s*%[\w$.-]+(?:#\d+)?)*\s*\}")
 _DICT_KEY: Final = re.compile(rf"\s*({_BARE})\s*(?:,|\}})")
 _LABEL_END: Final = re.compile(r"\s*(\(|:(?!:))")
 _COLON: Final = re.compile(r"\s*:(?!:)")
@@ -248,11 +251,16 @@ def _is_dict(
 
 
 _MODULE_NAMES: Final = ("module", "builtin.module")
+# Ops whose custom form reads a region right after the name (their formats start with an
+# optional group and then the region): `scf.reduce {tag}` is a region holding an op `tag`.
+_REGION_AFTER_NAME: Final = ("scf.reduce", "scf.execute_region")
 
 
 def _opens_module_body(tokens: list[Tok]) -> bool:
-    """Whether a `{` here follows `module` or `module @name`: builtin.module's region, never a dictionary."""
+    """Whether a `{` here opens a region whatever it holds: after `module`, `module @name` or `scf.reduce`."""
     k = len(tokens) - 1
+    if k >= 0 and tokens[k].type == "OPNAME" and tokens[k].value in _REGION_AFTER_NAME:
+        return True
     if k >= 0 and tokens[k].type == "SYMBOL":
         k -= 1
     return k >= 0 and tokens[k].type == "OPNAME" and tokens[k].value in _MODULE_NAMES
@@ -451,6 +459,7 @@ def _lex(out: LexResult, frames: list[_Frame], text: str, op_names: frozenset[st
     errors = out.errors
     expect_op = not attr_mode
     pos = start
+    value_brace_close = -1  # the `}` of a `{%a, %b}` value list being lexed
 
     while True:
         while pos < end and text[pos] in _SPACE_CHARS:
@@ -487,6 +496,15 @@ def _lex(out: LexResult, frames: list[_Frame], text: str, op_names: frozenset[st
         if kind == "PUNCT":
             expect_op = False
             ch = text[s:e]
+            if ch == "{" and not attr_mode:
+                braces = _VALUE_BRACES.match(text, s, end)
+                if braces is not None:
+                    value_brace_close = braces.end() - 1
+                    append(Tok("PUNCT", ch, s, e))
+                    continue
+            if ch == "}" and s == value_brace_close:
+                append(Tok("PUNCT", ch, s, e))
+                continue
             if ch == "{":
                 if not _opens_module_body(tokens) and _is_dict(
                     text, e, end, _last(tokens), frame.generic, bool(frame.stack), op_names, attr_mode

@@ -11,6 +11,7 @@ from gpu_lsp.parser.tokens import Tok
 def read_tolerant(c: Cursor, st: OpState) -> None:
     """An op whose syntax is read loosely: every `%use`, `^successor` and region, the
     attribute dictionaries, and result types from a trailing `: (T...) -> R` or `: T`.
+    A trailing `: T` that may be the operands' or the results' types gives neither.
 
     `%x = ...` inside brackets defines an argument of the op's first region. Result
     types that the trailing types do not give are unknown.
@@ -76,8 +77,10 @@ def read_tolerant(c: Cursor, st: OpState) -> None:
                     inputs, results = types, tail.result_types()
                 elif tail.optional_keyword("to") or tail.optional_keyword("into"):
                     inputs, results = types, [tail.type()]
-                elif st.num_results and not refs and len(types) == st.num_results:
-                    results = types
+                elif st.num_results and len(types) == st.num_results:
+                    # The operands' types too when as many (`foo.add %a : f32`), or only the results'
+                    # (`spirv.GroupNonUniformBallot <Subgroup> %e : vector<4xi32>`): unknown either way.
+                    results = types if not refs else None
                 elif len(types) == len(refs):
                     inputs = types
             rest = tail.items[tail.i :]

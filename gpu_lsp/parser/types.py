@@ -12,6 +12,7 @@ from lark.exceptions import LarkError
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr, OpaqueAttr, StringAttr
+from gpu_lsp.ir.canonical_attrs import canonical_attr
 from gpu_lsp.ir.opdefs.flags import canonical_flags
 
 
@@ -66,7 +67,7 @@ def hash_attr(text: str) -> DialectAttr | OpaqueAttr:
     head = text[1:] if lt < 0 else text[1:lt]
     body = None if lt < 0 else text[lt + 1 : -1]
     dialect, _, name = head.partition(".")
-    return canonical_flags(DialectAttr(dialect, name, body))
+    return canonical_flags(canonical_attr(DialectAttr(dialect, name, body)))
 
 
 class _ToType(Transformer):

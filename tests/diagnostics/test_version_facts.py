@@ -1,10 +1,10 @@
-"""The version facts behind GPU142 and GPU146 (op lists, dialects without type/attribute parsers) against the oracle."""
+"""The version facts behind GPU142, GPU146 and GPU104 (op lists, dialects without type/attribute parsers, verifier checks) against the oracle."""
 
 from __future__ import annotations
 
 from support import oracle
 
-from gpu_lsp.diagnostics.mlir_versions import OP_NAMES, ORACLE, PARSING_HOOKS
+from gpu_lsp.diagnostics.mlir_versions import LAUNCH_FUNC_ONE_ASYNC_MODEL, OP_NAMES, ORACLE, PARSING_HOOKS
 from gpu_lsp.diagnostics.op_names import ORACLE_OPS
 from gpu_lsp.ir.opdefs import OPS
 
@@ -44,3 +44,26 @@ def test_dialects_without_parsing_hooks_match_the_oracle() -> None:
         attr_errors = oracle.verify(f"func.func @f() attributes {{x = #{dialect}.foo<1>}} {{\n  return\n}}\n")
         assert (type_errors[0][3] == f"dialect '{dialect}' provides no type parsing hook") == (dialect in no_types)
         assert (attr_errors[0][3] == f"dialect '{dialect}' provides no attribute parsing hook") == (dialect in no_attributes)
+
+
+_BOTH_ASYNC_MODELS = """\
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  func.func @main(%c1: index, %stream: !llvm.ptr) {
+    %dep = gpu.wait async
+    %t = gpu.launch_func async [%dep] <%stream : !llvm.ptr> @m::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    gpu.wait [%t]
+    return
+  }
+}
+"""
+
+
+def test_the_oracle_predates_the_one_async_model_check() -> None:
+    accepted = [d for d in oracle.verify(_BOTH_ASYNC_MODELS) if d[2] == "error"] == []
+    assert accepted == (not LAUNCH_FUNC_ONE_ASYNC_MODEL.oracle)
+    assert LAUNCH_FUNC_ONE_ASYNC_MODEL.at(23) and not LAUNCH_FUNC_ONE_ASYNC_MODEL.at(22)

@@ -13,6 +13,7 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     sanitize_race,
     sanitize_uninit,
     syntax,
+    tools,
     unknown_ops,
     verify_attributes,
     verify_func,

@@ -308,7 +308,7 @@ def inline_launch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     )
 
 
-@rule("GPU205", "redundant-single-token-wait", Severity.HINT, ops=("gpu.wait",), fix=FixAvailability.ALWAYS)
+@rule("GPU205", "redundant-single-token-wait", Severity.HINT, ops=("gpu.wait",), fix=FixAvailability.ALWAYS, tags=("unnecessary",))
 def redundant_single_token_wait(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -527,7 +527,7 @@ _HOST_ACCESSES = frozenset(
 )
 _DEVICE_READS = frozenset({"memref.load", "memref.dim", "vector.load", "vector.transfer_read", "memref.rank"})
 # Host ops that touch a buffer's memory (passing it to a call or returning it does not).
-_DIRECT_ACCESSES = _HOST_ACCESSES - {"func.call", "func.return"}
+DIRECT_ACCESSES = _HOST_ACCESSES - {"func.call", "func.return"}
 # Ops whose regions run on the device.
 _DEVICE_REGIONS = frozenset({"gpu.launch", "gpu.module", "gpu.func"})
 
@@ -721,8 +721,8 @@ def _device_allocation(value: Value) -> Operation | None:
 
 
 def _on_device(value: Value, user: Operation) -> bool:
-    """Whether `user` touches `value` as device memory that the host may not access (GPU210 reports it)."""
-    return user.name in _DIRECT_ACCESSES and _device_allocation(value) is not None
+    """Whether `user` touches `value` as device memory that the host may not access (GPU415 reports it)."""
+    return user.name in DIRECT_ACCESSES and _device_allocation(value) is not None
 
 
 @rule("GPU208", "host-access-before-wait", Severity.WARNING, fix=FixAvailability.SOMETIMES)
@@ -775,37 +775,8 @@ def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
             yield from finder.out
 
 
-@rule("GPU210", "host-access-to-device-memory", Severity.WARNING, ops=tuple(sorted(_DIRECT_ACCESSES)))
-def host_access_to_device_memory(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
-    """
-    ## What it does
-    Reports a host-side load, store, copy or `memref.dealloc` of a buffer made by
-    `gpu.alloc` without `host_shared`.
-
-    ## Why is this bad?
-    `gpu.alloc` returns device memory (`cudaMalloc`/`hipMalloc` after `gpu-to-llvm`):
-    the host cannot read or write it at all, whether or not the GPU work on it has
-    finished, and `memref.dealloc` would free it with the host allocator. Copy it with
-    `gpu.memcpy` into host memory, allocate it `host_shared`, or free it with
-    `gpu.dealloc`.
-
-    ## Example
-    ```mlir
-    %d = gpu.alloc (%n) : memref<?xf32>
-    %x = memref.load %d[%c0] : memref<?xf32>
-    ```
-    Use instead:
-    ```mlir
-    %d = gpu.alloc host_shared (%n) : memref<?xf32>
-    %x = memref.load %d[%c0] : memref<?xf32>
-    ```
-
-    ## Fix safety
-    There is no fix: which of the remedies fits depends on the program.
-
-    ## References
-    - [`gpu.alloc`](https://mlir.llvm.org/docs/Dialects/GPU/#gpualloc-gpuallocop)
-    """
+def device_memory_on_host(op: Operation) -> Iterator[Violation]:
+    """A host load, store, copy or free (`op`, one of DIRECT_ACCESSES) of `gpu.alloc` memory that is not host_shared (GPU415)."""
     if _host_function(op) is None or any(a.name in _DEVICE_REGIONS for a in op.ancestors()):
         return
     for value in op.operands:

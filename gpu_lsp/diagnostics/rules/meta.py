@@ -35,6 +35,8 @@ declare(
     checked_by="gpu_lsp/diagnostics/suppression.py",
     upstream=False,
     fix=FixAvailability.ALWAYS,
+    suppressible=False,
+    tags=("unnecessary",),
 )
 
 declare(
@@ -63,6 +65,7 @@ declare(
     """,
     checked_by="gpu_lsp/diagnostics/suppression.py",
     upstream=False,
+    suppressible=False,
 )
 
 declare(
@@ -90,4 +93,5 @@ declare(
     """,
     checked_by="gpu_lsp/diagnostics/rule_engine.py",
     upstream=False,
+    suppressible=False,
 )

@@ -1,4 +1,4 @@
-"""GPU415: device-only ops in host code, kernels on plain host memory, host accesses to device memory."""
+"""GPU415 (alias GPU210): device-only ops in host code, kernels on plain host memory, host accesses to device memory."""
 
 from __future__ import annotations
 
@@ -8,12 +8,8 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
-from gpu_lsp.diagnostics.sanitizer.host import (
-    DEVICE_MEMORY_ON_HOST,
-    HOST_MEMORY_IN_KERNEL,
-    chunk_hazards,
-    in_host_function,
-)
+from gpu_lsp.diagnostics.rules.async_tokens import DIRECT_ACCESSES, device_memory_on_host
+from gpu_lsp.diagnostics.sanitizer.host import HOST_MEMORY_IN_KERNEL, chunk_hazards, in_host_function
 
 DEVICE_ONLY = (
     "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id", "gpu.lane_id",
@@ -30,7 +26,10 @@ def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
     `gpu.shuffle`, ...) in a host function (one outside any `gpu.module` and kernel that
     itself allocates, copies, launches or waits), a kernel reading or writing a host
     buffer from `memref.alloc`/`memref.alloca` that was not `gpu.host_register`ed, and a
-    host `memref.load`/`memref.store` of a `gpu.alloc` buffer that is not `host_shared`.
+    host load, store, copy or `memref.dealloc` of a `gpu.alloc` buffer that is not
+    `host_shared` (through views too). The last finding was also GPU210
+    (host-access-to-device-memory); GPU210 is now an alias of GPU415 (selecting, ignoring
+    or suppressing GPU210 means GPU415) and its code is not reused.
 
     ## Why is this bad?
     Thread and block ids only exist on the device: on the host the lowering fails or the
@@ -67,19 +66,13 @@ def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
                 related=(Related("this function issues GPU work from the host", at(func)),),
             )
     for hazard in chunk_hazards(ctx):
-        if hazard.other is None:  # a leak: another rule's
+        if hazard.other is None or hazard.kind != HOST_MEMORY_IN_KERNEL:  # a leak (another rule's), or below
             continue
         name = value_name(hazard.buffer)
-        verb = "writes" if hazard.write else "reads"
-        if hazard.kind == HOST_MEMORY_IN_KERNEL:
-            where = "host"
-            message = (
-                f"the kernel of `{hazard.op.name}` accesses `{name}`, host memory from `{hazard.other.name}` that is "
-                "not registered: register it with `gpu.host_register` or copy it to a `gpu.alloc` buffer"
-            )
-        elif hazard.kind == DEVICE_MEMORY_ON_HOST:
-            where = "device"
-            message = f"`{hazard.op.name}` {verb} `{name}` on the host, but it is device memory: copy it with `gpu.memcpy` or allocate it `host_shared`"
-        else:
-            continue
-        yield Violation(message, at(hazard.op), related=(Related(f"`{name}` is allocated on the {where} here", at(hazard.other)),))
+        message = (
+            f"the kernel of `{hazard.op.name}` accesses `{name}`, host memory from `{hazard.other.name}` that is "
+            "not registered: register it with `gpu.host_register` or copy it to a `gpu.alloc` buffer"
+        )
+        yield Violation(message, at(hazard.op), related=(Related(f"`{name}` is allocated on the host here", at(hazard.other)),))
+    for op in ctx.index.named(*DIRECT_ACCESSES):
+        yield from device_memory_on_host(op)

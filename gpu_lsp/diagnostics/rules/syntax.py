@@ -39,6 +39,8 @@ declare(
     - [MLIR Language Reference](https://mlir.llvm.org/docs/LangRef/)
     """,
     checked_by="gpu_lsp/parser (lexer and structure grammar)",
+    suppressible=False,
+    always_reported=True,
 )
 
 declare(
@@ -70,6 +72,8 @@ declare(
     - [`gpu` dialect operations](https://mlir.llvm.org/docs/Dialects/GPU/)
     """,
     checked_by="gpu_lsp/parser/builder.py (the dialect syntax readers)",
+    suppressible=False,
+    always_reported=True,
 )
 
 declare(

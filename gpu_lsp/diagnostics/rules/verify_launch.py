@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.mlir_versions import LAUNCH_FUNC_ONE_ASYNC_MODEL
 from gpu_lsp.diagnostics.model import Applicability, Related, Severity
 from gpu_lsp.diagnostics.registry import FixAvailability, Phase, Stage, Violation, hook, rule
 from gpu_lsp.diagnostics.rules._util import at, fix, op_error
@@ -13,7 +14,7 @@ from gpu_lsp.ir.attributes import UnitAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import OPS, lookup
 from gpu_lsp.ir.symbols import SymbolTables, closest_module
-from gpu_lsp.ir.views import FuncView, LaunchFuncView, LaunchView, async_token
+from gpu_lsp.ir.views import FuncView, LaunchFuncView, LaunchView, async_dependencies, async_token
 from gpu_lsp.text import Edit, TextRange
 
 CONTAINER_MODULE = "gpu.container_module"
@@ -89,7 +90,8 @@ def invalid_launch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
     Runs `gpu.launch`'s verifier: cluster sizes are all present or all absent, the body has
-    at least the 12 launch-configuration arguments plus the workgroup attributions, and
+    at least the 12 launch-configuration arguments (18 with clusters, as llvm-project PR
+    #198232 checks; older versions crash on too few) plus the workgroup attributions, and
     every block of the body that exits the kernel ends in `gpu.terminator`.
 
     ## Why is this bad?
@@ -129,7 +131,10 @@ def invalid_launch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 def _launch_regions(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     view = LaunchView(op)
     entry = view.entry
-    if entry is not None and len(entry.arguments) < 12 + view.num_workgroup_attributions:
+    # 6 ids and 6 sizes, 12 with clusters (llvm-project PR #198232 counts those; before it a launch
+    # with clusters and 12 arguments crashed the verifier, the oracle's MLIR included).
+    fixed = 18 if view.well_formed and view.has_clusters else 12
+    if entry is not None and len(entry.arguments) < fixed + view.num_workgroup_attributions:
         yield Violation(op_error(op, "unexpected number of region arguments"), at(op))
         return
     body = view.body
@@ -159,7 +164,11 @@ def invalid_launch_func(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     ## What it does
     Runs `gpu.launch_func`'s verifier: the op is inside a `builtin.module`, the closest
     module carries the `gpu.container_module` attribute, and the three cluster sizes have
-    one type.
+    one type. From LLVM 23 on (llvm-project PR #196012, after the oracle's commit) the op
+    may not take both async dependencies (`async [%t]`) and an async object
+    (`<%stream : !llvm.ptr>`): they are two async models, and the lowering used the
+    dependency's stream and ignored the object. The message of that check is ours (the
+    PR's wording was not read); with `mlir-version` 22 or older it is not made.
 
     ## Why is this bad?
     Upstream's verifier rejects the op: `expected the closest surrounding module to have
@@ -194,9 +203,12 @@ def invalid_launch_func(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
             op_error(op, f"expected the closest surrounding module to have the '{CONTAINER_MODULE}' attribute"), at(op)
         )
         return
-    clusters = LaunchFuncView(op).cluster_sizes
+    view = LaunchFuncView(op)
+    clusters = view.cluster_sizes
     if len(clusters) == 3 and not (clusters[0].type == clusters[1].type == clusters[2].type):
         yield Violation(op_error(op, "expects types of the cluster dimensions must be the same"), at(op))
+    if LAUNCH_FUNC_ONE_ASYNC_MODEL.at(ctx.mlir_version) and async_dependencies(op) and view.async_object is not None:
+        yield Violation(op_error(op, "cannot take both async dependencies and an async object"), at(op))
 
 
 def kernel_problem(launch: Operation, module: Operation, symbols: SymbolTables, explain: bool = False) -> Violation | None:
@@ -222,7 +234,7 @@ def kernel_problem(launch: Operation, module: Operation, symbols: SymbolTables, 
     if spec is None or not spec.has("function"):
         note = Related("see the kernel definition here", at(func))
         return Violation(op_error(launch, f"referenced kernel '{kernel}' is not a function"), at(launch), related=(note,))
-    if not isinstance(func.attributes.get("gpu.kernel"), UnitAttr):
+    if not (isinstance(func.attributes.get("gpu.kernel"), UnitAttr) or (func.name == "gpu.func" and FuncView(func).is_kernel)):
         return Violation(op_error(launch, "kernel function is missing the 'gpu.kernel' attribute"), at(launch))
     if func.name != "gpu.func":
         return None

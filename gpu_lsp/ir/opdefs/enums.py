@@ -20,18 +20,23 @@ class EnumDef:
     type: T.Type = T.I64
     default: str | None = None  # ODS's `defaultValue`: an argument of this kind may be left out
     description: str = ""  # the enum's summary, which newer upstream parsers name in their errors
+    angled: bool = False  # written `<case>`: an EnumAttr whose format is `<$value>`, its `#dialect.mnemonic` stripped
 
     def unknown(self, word: str | None) -> str:
         """Upstream's error for `word` (None: not a keyword) where a case of this enum is expected."""
         return unknown_case(self.cases, self.description, word) or f"expected {self.what} to be one of: {', '.join(self.cases)}"
 
     def attribute(self, case: str) -> Attribute:
+        if self.angled:
+            return DialectAttr(self.dialect, self.mnemonic, case)
         if self.mnemonic:
             return DialectAttr(self.dialect, "", f"{self.mnemonic} {case}")
         return IntegerAttr(self.cases.index(case), self.type)
 
     def case(self, attr: Attribute | None) -> str | None:
         """The keyword `attr` stands for, or None when it is not a case of this enum."""
+        if isinstance(attr, DialectAttr) and self.angled:
+            return attr.body if attr.name == self.mnemonic and attr.body in self.cases else None
         if isinstance(attr, DialectAttr) and self.mnemonic and attr.body:
             head, _, case = attr.body.partition(" ")
             return case if head == self.mnemonic and case in self.cases else None
@@ -59,6 +64,7 @@ _ENUMS = (
         "all_reduce_op",
         "::mlir::gpu::AllReduceOperation",
     ),
+    EnumDef("GPU_ScopeAttr", ("subgroup", "workgroup", "cluster"), "gpu", "scope", "::mlir::gpu::Scope", angled=True),
     EnumDef("GPU_BroadcastTypeAttr", ("first_active_lane", "specific_lane"), "gpu", "broadcast", "::mlir::gpu::BroadcastType"),
     EnumDef(
         "MMAElementWiseAttr",

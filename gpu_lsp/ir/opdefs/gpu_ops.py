@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.opdefs.families import OpClass, op_class
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
+# gpu.binary's offloading handler when its text names none (custom<OffloadingHandler>); not printed.
+DEFAULT_HANDLER = DialectAttr("gpu", "select_object")
 _UPPER_BOUND = "OptionalAttr<IndexAttr>:$upper_bound"
 _UPPER_BOUND_FORMAT = "(`upper_bound` $upper_bound^)?"
 
@@ -73,7 +76,7 @@ OPS: tuple[OpDef, ...] = (
         syntax=(
             "%t = gpu.launch [async [%deps]] [clusters(...) in (...)] blocks(%bx, %by, %bz) in (%gx = %a, ...) "
             "threads(%tx, %ty, %tz) in (%sx = %b, ...) [dynamic_shared_memory_size %s] [module(@m)] "
-            "[function(@f)] [workgroup(...)] [private(...)] { ... gpu.terminator }"
+            "[function(@f)] [cooperative] [workgroup(...)] [private(...)] { ... gpu.terminator }"
         ),
     ),
     declare(
@@ -92,7 +95,7 @@ OPS: tuple[OpDef, ...] = (
         syntax=(
             "%t = gpu.launch_func [async [%deps]] [<%stream : T>] @module::@kernel [clusters in (...)] "
             "blocks in (%gx, %gy, %gz) threads in (%bx, %by, %bz) [: T] [dynamic_shared_memory_size %s] "
-            "[args(%a : T, ...)]"
+            "[cooperative] [args(%a : T, ...)]"
         ),
     ),
     declare(
@@ -197,10 +200,13 @@ OPS: tuple[OpDef, ...] = (
         regions="",
         ins=(
             "Optional<GPU_NamedBarrier>:$named_barrier, OptionalAttr<GPU_AddressSpaceAttrArray>:$address_spaces, "
-            "DefaultValuedAttr<GPU_ScopeAttr, \"workgroup\">:$scope"
+            "DefaultValuedOptionalAttr<GPU_ScopeAttr, \"workgroup\">:$scope"
         ),
-        format="(`memfence` $address_spaces^)? attr-dict",
-        syntax="gpu.barrier [named(%b : !gpu.named_barrier)] [memfence [#gpu.address_space<...>, ...]] [scope <subgroup|workgroup|...>]",
+        format=(
+            "(`named` `(` $named_barrier^ `:` type($named_barrier) `)`)? (`memfence` $address_spaces^)? "
+            "(`scope` $scope^)? attr-dict"
+        ),
+        syntax="gpu.barrier [named(%b : !gpu.named_barrier)] [memfence [#gpu.address_space<...>, ...]] [scope <subgroup|workgroup|cluster>]",
     ),
     declare(
         "gpu.printf",
@@ -701,6 +707,7 @@ OPS: tuple[OpDef, ...] = (
         ins="I32:$member_count",
         outs="GPU_NamedBarrier:$result",
         regions="",
+        format="$member_count attr-dict `:` type($member_count) `->` type($result)",
         syntax="%b = gpu.initialize_named_barrier %count : i32 -> !gpu.named_barrier",
     ),
 )

@@ -38,7 +38,7 @@ OPS: tuple[OpDef, ...] = (
         "llvm.getelementptr",
         "Address arithmetic: a pointer to an element of an aggregate.",
         traits="pure",
-        syntax="%q = llvm.getelementptr [inbounds] %p[%i, 1] : (!llvm.ptr, i64) -> !llvm.ptr, f32",
+        syntax="%q = llvm.getelementptr [inbounds|nusw|nuw] %p[%i, 1] : (!llvm.ptr, i64) -> !llvm.ptr, f32",
     ),
     declare("llvm.alloca", "Allocates stack memory for N elements.", syntax="%p = llvm.alloca %n x f32 {alignment = 4 : i64} : (i64) -> !llvm.ptr"),
     declare(

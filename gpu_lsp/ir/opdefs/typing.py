@@ -15,6 +15,7 @@ _BUILDABLE: dict[str, T.Type] = {
     "Async_TokenType": T.DialectType("async", "token"), "Async_GroupType": T.DialectType("async", "group"),
     "Async_CoroIdType": T.DialectType("async", "coro.id"), "Async_CoroHandleType": T.DialectType("async", "coro.handle"),
     "Async_CoroStateType": T.DialectType("async", "coro.state"),
+    "GPU_NamedBarrier": T.DialectType("gpu", "named_barrier"),
     "GPU_SparseDnTensorHandle": T.DialectType("gpu", "sparse.dntensor_handle"),
     "GPU_SparseSpMatHandle": T.DialectType("gpu", "sparse.spmat_handle"),
     "GPU_SparseSpGEMMOpHandle": T.DialectType("gpu", "sparse.spgemmop_handle"),

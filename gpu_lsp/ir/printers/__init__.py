@@ -21,6 +21,7 @@ def print_op(op: Operation, generic: bool = False, source: str | None = None, lo
     aliases = Aliases()
     aliases.collect(op)
     p = OpPrinter(names, Formatter(aliases), generic, source)
+    p.source_aliases = root_of(op).facts.aliases or {}
     p.dialects = ["builtin"] + [default_dialect(a) for a in reversed(list(op.ancestors()))]
     p.op(op)
     return "".join(p.out)
@@ -32,5 +33,6 @@ def print_module(op: Operation, generic: bool = False, source: str | None = None
     aliases = Aliases()
     aliases.collect(op)
     p = OpPrinter(names, Formatter(aliases), generic, source)
+    p.source_aliases = op.facts.aliases or {}
     p.op(op)
     return aliases.header() + "".join(p.out) + "\n"

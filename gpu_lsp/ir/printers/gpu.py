@@ -7,6 +7,7 @@ from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
+from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import (
     GENERIC_DISCARDABLE,
@@ -20,6 +21,7 @@ from gpu_lsp.ir.printer import (
     result_names,
 )
 from gpu_lsp.ir.printers.func import function_signature
+from gpu_lsp.ir.views import FuncView
 
 INDEX_OPS = (
     "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id",
@@ -66,21 +68,12 @@ def _index_names(op: Operation):
 # --- structure and launch ---------------------------------------------------------------------
 
 
-def _handler(p: OpPrinter, attr) -> str:
-    """An offloading handler; `#gpu.select_object<1>` shows its integer's type, like upstream."""
-    if isinstance(attr, DialectAttr) and attr.dialect == "gpu" and attr.name == "select_object":
-        body = (attr.body or "").strip()
-        if body.lstrip("-").isdigit():
-            return f"#gpu.select_object<{body} : i64>"
-    return p.attr(attr)
-
-
 @printer("gpu.module")
 def _module(p: OpPrinter, op: Operation) -> None:
     p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value))
     handler = op.get_attr("offloadingHandler")
     if handler is not None:
-        p.write("<" + _handler(p, handler) + ">")
+        p.write("<" + p.attr(handler) + ">")
     targets = op.get_attr("targets")
     if targets is not None:
         p.write(" " + p.attr(targets))
@@ -93,8 +86,8 @@ def _module(p: OpPrinter, op: Operation) -> None:
 def _binary(p: OpPrinter, op: Operation) -> None:
     p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value) + " ")
     handler = op.get_attr("offloadingHandler")
-    if handler is not None and str(handler) not in ("#gpu.select_object", "#gpu.select_object<>"):
-        p.write("<" + _handler(p, handler) + ">")
+    if handler is not None and handler != DEFAULT_HANDLER:
+        p.write("<" + p.attr(handler) + ">")
     p.attr_dict(op, ("sym_name", "objects", "offloadingHandler"))
     p.write(" " + p.attr(required_attr(op, "objects", Attribute)))
 
@@ -116,7 +109,7 @@ def _split_attributions(op: Operation, fixed: int):
     workgroup, private = op.facts.attributions or (0, 0)
     rest = args[fixed:]
     if not op.facts.attributions:
-        count = op.attributes.get("workgroup_attributions")
+        count = op.get_attr("workgroup_attributions")
         workgroup = count.value if isinstance(count, IntegerAttr) else 0
         private = len(rest) - workgroup
     return rest[:workgroup], rest[workgroup : workgroup + private]
@@ -130,12 +123,12 @@ def _func(p: OpPrinter, op: Operation) -> None:
     workgroup, private = _split_attributions(op, len(fn_type.inputs))
     _attributions(p, "workgroup", workgroup, op.get_attr("workgroup_attrib_attrs"))
     _attributions(p, "private", private, op.get_attr("private_attrib_attrs"))
-    if "gpu.kernel" in op.attributes:
+    if FuncView(op).is_kernel:
         p.write(" kernel")
     p.attr_dict(
         op,
         (
-            "sym_name", "workgroup_attributions", "gpu.kernel", "function_type", "arg_attrs",
+            "sym_name", "workgroup_attributions", "gpu.kernel", "kernel", "function_type", "arg_attrs",
             "res_attrs", "workgroup_attrib_attrs", "private_attrib_attrs",
         ),
         keyword=True,
@@ -150,6 +143,12 @@ def _size_assignment(p: OpPrinter, ids, sizes, operands) -> str:
         f"({v(ids[0])}, {v(ids[1])}, {v(ids[2])}) in ("
         f"{v(sizes[0])} = {v(operands[0])}, {v(sizes[1])} = {v(operands[1])}, {v(sizes[2])} = {v(operands[2])})"
     )
+
+
+def _cooperative(p: OpPrinter, op: Operation) -> None:
+    """` cooperative` when the launch has the unit attribute."""
+    if op.get_attr("cooperative") is not None:
+        p.write(" cooperative")
 
 
 @printer("gpu.launch")
@@ -174,12 +173,13 @@ def _launch(p: OpPrinter, op: Operation) -> None:
         sym = op.get_attr(key)
         if sym is not None:
             p.write(f" {key}(" + p.attr(sym) + ")")
+    _cooperative(p, op)
     workgroup, private = _split_attributions(op, 18 if cluster else 12)
     _attributions(p, "workgroup", workgroup)
     _attributions(p, "private", private)
     p.write(" ")
     p.region(region, entry_args=False)
-    p.attr_dict(op, ("workgroup_attributions", "module", "function"))
+    p.attr_dict(op, ("workgroup_attributions", "module", "function", "cooperative"))
 
 
 @printer("gpu.launch_func")
@@ -199,10 +199,11 @@ def _launch_func(p: OpPrinter, op: Operation) -> None:
         p.write(": " + p.type(grid[0].type))
     if dsm:
         p.write(" dynamic_shared_memory_size " + p.value(dsm[0]))
+    _cooperative(p, op)
     p.write(" ")
     if args:
         p.write("args(" + ", ".join(f"{p.value(a)} : {p.type(a.type)}" for a in args) + ")")
-    p.attr_dict(op, ("kernel",))
+    p.attr_dict(op, ("kernel", "cooperative"))
 
 
 # --- collectives ------------------------------------------------------------------------------
@@ -310,8 +311,9 @@ GENERIC_EXTRA["gpu.launch"] = _launch_generic
 
 
 def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
-    """Upstream keeps `kernel` and a non-zero `workgroup_attributions` among gpu.func's properties."""
-    if "gpu.kernel" in attrs:
+    """Upstream keeps `kernel` (unless written generically as `gpu.kernel`) and a non-zero
+    `workgroup_attributions` among gpu.func's properties."""
+    if "gpu.kernel" in attrs and not op.generic:
         del attrs["gpu.kernel"]
         props["kernel"] = UnitAttr()
     count = attrs.pop("workgroup_attributions", None) or props.pop("workgroup_attributions", None)
