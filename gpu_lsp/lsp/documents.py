@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_lsp.analysis import RuleSteps, finish_lint, lint_findings, lint_phase_rule
+from gpu_lsp.analysis import RuleSteps, finish_lint, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.index import document_index
@@ -32,6 +32,11 @@ PROGRESSIVE_SIZE = 200_000
 # may wait for, however loaded the machine is).
 STEP_SEGMENTS = 64
 STEP_S = 0.02
+
+# What the features find in the text of a document being opened, beyond the part parsed
+# (`Snapshot.parsed_to`; cache keys of `skeleton.TextView`s): kept from one partial snapshot to
+# the next, which uses what lies beyond its own `parsed_to`.
+TEXT_VIEWS = ("text_outline", "text_braces")
 
 # An LSP content change: ((start line, start character, end line, end character) or None for
 # the whole text, new text).
@@ -52,6 +57,9 @@ class Snapshot:
     lint_key: tuple = ()
     full_parse: bool = True
     cache: dict[str, Any] = field(default_factory=dict)
+    # While a large document is opened (a partial snapshot): where the part parsed so far ends
+    # (the end of the text once parsed, while its lint runs); None once analysed.
+    parsed_to: int | None = None
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -118,6 +126,7 @@ class Document:
         self.snapshot: Snapshot | None = None
         # While a large document is being opened: a snapshot of the part parsed so far.
         self.partial: Snapshot | None = None
+        self._answered_early = False
         self.closed = False
 
     # --- the event loop's side --------------------------------------------------------------
@@ -232,7 +241,7 @@ class Document:
         if progress is None or progress.text is not text:
             progress = self._progress = engine.start_document(text)
         done = progress.step(STEP_SEGMENTS, STEP_S)
-        self._show_partial(version, text, lines, progress.partial())
+        self._show_partial(version, text, lines, progress.partial(), progress.parsed_to)
         return done  # once complete, `analysed` (or `lint_in_child`) lints it
 
     def opening_at(self, line: int, character: int) -> Snapshot | None:
@@ -249,20 +258,46 @@ class Document:
             if self.analyse_step():
                 return self.partial_at(offset)
 
+    def opening_view(self, until: tuple[int, int] | None = None) -> Snapshot | None:
+        """While a large document is opened: the partial snapshot, parsed at least up to the
+        LSP position `until` (by default as far as it is, one step at least), for the requests about
+        the whole document (`Snapshot.parsed_to` tells the features where the text takes over);
+        None when the document is not being opened."""
+        if self.snapshot is not None or len(self.text) < PROGRESSIVE_SIZE:
+            return None
+        upto = None if until is None else self.lines.offset(self.text, *until, self.encoding)
+        while True:
+            snap = self.partial
+            if snap is not None and snap.text is self.text and (upto is None or snap.parsed_to is None or min(upto, len(snap.text) - 1) < snap.parsed_to):
+                self._answered_early = True
+                return snap
+            if self.analyse_step() and self.partial is None:
+                return None
+
+    def boundary_after(self, offset: int) -> int:
+        """While the document is opened: where the first top-level op that ends at or after
+        `offset` ends (the end of the text otherwise)."""
+        progress = self._progress
+        if progress is None or progress.text is not self.text:
+            return len(self.text)
+        return progress.boundary_after(offset)
+
+    def take_early_answers(self) -> bool:
+        """Whether a request was answered from a part of the open (`opening_view`) since the last
+        call: what it answered is to be asked again."""
+        answered, self._answered_early = self._answered_early, False
+        return answered
+
     def open_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
-        """Before the open of a large document parses anything: fork a child that parses the text
-        itself and lints it (`lint_child.start_with_parse`), on a second core while this process
-        parses it for requests; `lint_in_child` then waits for that child instead of forking one.
+        """Before the open of a large document parses anything: start a worker that parses the text
+        itself and lints it (`lint_child.start`), on a second core while this process
+        parses it for requests; `lint_in_child` then waits for that child instead of starting one.
         The child leaves the per-op lint-phase rules to this process (`share_step`, once parsed)."""
         with self._lock:
             text = self.text
-        if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None or self._progress is not None or self._child is not None:
+        if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None or self._child is not None:
             return None
-        child = lint_child.start_with_parse(
-            text,
-            lambda t: engine.start_document(t).result(),
-            lambda parsed: lint_findings(parsed, lint_settings, lambda rule: not lint_phase_rule(rule)),
-        )
+        child = lint_child.start(text, lint_settings, leaves_per_op_rules=True)
         if child is not None:
             self._child = (text, lint_key(lint_settings), child, True)
         return child
@@ -288,15 +323,18 @@ class Document:
         else:
             child = self._start_child(text, parsed, lint_settings)
         if child is not None:
-            self._show_partial(version, text, lines, parsed)
+            self._show_partial(version, text, lines, parsed, len(text))
             document_index(self.partial)  # while the child lints: requests find it, and so does `analysed`
         return child
 
-    def _show_partial(self, version: int, text: str, lines: LineTable, parsed: ParsedFile) -> None:
-        """Answer position requests from `parsed` (a part of the current text, or all of it)
-        until `analysed` runs; its index grows from the previous partial one."""
+    def _show_partial(self, version: int, text: str, lines: LineTable, parsed: ParsedFile, parsed_to: int) -> None:
+        """Answer requests from `parsed` (the current text up to `parsed_to`) until `analysed`
+        runs; its index grows from the previous partial one."""
         old = self.partial
         snap = Snapshot(self.uri, version, text, lines, parsed, LintResult.of(parsed.diagnostics), self.encoding)
+        snap.parsed_to = parsed_to
+        if old is not None and old.text is text:
+            snap.cache.update((key, old.cache[key]) for key in TEXT_VIEWS if key in old.cache)
         if old is not None:
             index = old.cache.get("index") or old.cache.get("previous_index")
             if index is not None:
@@ -354,7 +392,7 @@ class Document:
         return snap.diagnostics != before
 
     def _start_child(self, text: str, parsed: ParsedFile, lint_settings: object | None) -> lint_child.ChildLint | None:
-        child = lint_child.start(parsed, lint_settings)
+        child = lint_child.start(text, lint_settings, parsed)
         if child is not None:
             if self._child is not None:
                 self._child[2].cancel()
