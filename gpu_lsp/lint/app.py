@@ -14,7 +14,7 @@ from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.lint import formats
 from gpu_lsp.lint.check import FileReport, FixMode, fix_level
 from gpu_lsp.lint.config import OUTPUT_FORMATS, SEVERITY_NAMES, ConfigError, Settings, apply_cli, load_settings
-from gpu_lsp.lint.discovery import discover
+from gpu_lsp.lint.discovery import Target, discover
 from gpu_lsp.lint.formats import statistics
 from gpu_lsp.lint.formats.common import Context, all_problems, fix_applies
 from gpu_lsp.lint.pool import check_all
@@ -104,6 +104,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the LLVM major version you compile with; lowering checks follow it (default: {NEWEST})",
     )
     parser.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    parser.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="check only the I-th of N shards of the files (1 <= I <= N; every file is in exactly one), e.g. per CI job",
+    )
+
+
+def parse_shard(value: str) -> tuple[int, int]:
+    """`I/N` as (I, N); raises ValueError unless 1 <= I <= N."""
+    index, sep, count = value.partition("/")
+    if not sep or not index.strip().isdigit() or not count.strip().isdigit():
+        raise ValueError(f"--shard must be I/N (e.g. 2/4), not '{value}'")
+    i, n = int(index), int(count)
+    if not 1 <= i <= n:
+        raise ValueError(f"--shard {value}: I must be between 1 and N")
+    return i, n
+
+
+def shard_of(targets: list[Target], index: int, count: int) -> list[Target]:
+    """The `index`-th (from 1) of `count` shards: the files sorted by name, dealt out in turn
+    (the same files give the same shards on every machine; standard input stays in the first)."""
+    ordered = sorted(targets, key=lambda t: (t.path is not None, t.display))
+    return [t for i, t in enumerate(ordered) if i % count == index - 1]
 
 
 def _flat(values: list[list[str]] | None) -> list[str] | None:
@@ -201,7 +224,16 @@ def run(
     if settings.output_format not in emitters and not args.diff:
         stderr.write(f"gpu-lint: error: output format '{settings.output_format}' is not available\n")
         return EXIT_ERROR
+    shard = None
+    if args.shard is not None:
+        try:
+            shard = parse_shard(args.shard)
+        except ValueError as exc:
+            stderr.write(f"gpu-lint: error: {exc}\n")
+            return EXIT_ERROR
     targets, problems = discover(args.paths, settings, args.stdin_filename, args.force_exclude, cwd)
+    if shard is not None:
+        targets = shard_of(targets, *shard)
     reading_stdin = any(t.path is None for t in targets)
     if reading_stdin and stdin is None:
         stdin = sys.stdin.buffer.read()
