@@ -104,6 +104,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the LLVM major version you compile with; lowering checks follow it (default: {NEWEST})",
     )
     parser.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    parser.add_argument("--no-cache", action="store_true", help="analyse every file, reading and writing no cache")
+    parser.add_argument(
+        "--cache-dir", metavar="DIR", help="where the cache lives (default: .gpu-lint-cache in the project root)"
+    )
     parser.add_argument(
         "--shard",
         metavar="I/N",
@@ -133,6 +137,11 @@ def _flat(values: list[list[str]] | None) -> list[str] | None:
     return None if values is None else [v for group in values for v in group]
 
 
+def _cache_dir(value: str | None, cwd: Path | None) -> str | None:
+    """`--cache-dir` relative to the current folder (the `cache-dir` key is relative to the project root)."""
+    return None if not value else str((cwd or Path.cwd()) / Path(value).expanduser())
+
+
 def resolve_settings(args: argparse.Namespace, cwd: Path | None = None) -> Settings:
     """The settings the command runs with: files, then `--config` overrides, then flags. Raises ConfigError."""
     known = known_codes()
@@ -152,6 +161,7 @@ def resolve_settings(args: argparse.Namespace, cwd: Path | None = None) -> Setti
         output_format=args.output_format,
         fail_on=SEVERITY_NAMES[args.fail_on] if args.fail_on else None,
         mlir_version=args.mlir_version,
+        cache_dir="" if args.no_cache else _cache_dir(args.cache_dir, cwd),
     )
 
 

@@ -12,6 +12,7 @@ from gpu_lsp.analysis import ALWAYS_REPORTED, lint_text
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, AtVersion
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
 from gpu_lsp.gcpause import paused_gc
+from gpu_lsp.lint import cache
 from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import Problem, Source, Target, decode, force_excluded, read_source, write_source
 from gpu_lsp.lint.fixer import fix_text
@@ -73,10 +74,8 @@ def check_source(
     report = FileReport(target.display, target.path)
     pick = partial(choose, settings=settings, path=config_path)
     if mode is FixMode.NONE:
-        report.diagnostics = pick(analyze(source.text, mlir_version=settings.mlir_version))
-        # Reports only need the text to place diagnostics; a clean file's text is not sent back to the parent.
-        report.text = source.text if report.diagnostics else None
-        return report
+        found = cache.findings(source.text, settings, partial(analyze, source.text, mlir_version=settings.mlir_version))
+        return _checked(report, source.text, pick(found))
     outcome = fix_text(source.text, partial(analyze, mlir_version=settings.mlir_version), pick, fix_level(settings))
     report.text, report.diagnostics = outcome.text, outcome.diagnostics
     report.original, report.applied, report.titles = source.text, outcome.applied, outcome.titles
@@ -94,6 +93,27 @@ def check_source(
         if failure is not None:
             report.problem = Problem(target.display, failure)
     return report
+
+
+def _checked(report: FileReport, text: str, diagnostics: list[Diagnostic]) -> FileReport:
+    report.diagnostics = diagnostics
+    # Reports only need the text to place diagnostics; a clean file's text is not sent back to the parent.
+    report.text = text if diagnostics else None
+    return report
+
+
+def cached_report(target: Target, settings: Settings) -> FileReport | None:
+    """The report of a file (not standard input) whose findings the cache has, without fixes;
+    None when it has not (or the file cannot be read: `check_target` says why)."""
+    if target.path is None:
+        return None
+    source = read_source(target.path)
+    if isinstance(source, str):
+        return None
+    found = cache.lookup(source.text, settings)
+    if found is None:
+        return None
+    return _checked(FileReport(target.display, target.path), source.text, choose(found, settings, target.path))
 
 
 def _fix_refusal(path: str | None, diagnostics: list[Diagnostic], settings: Settings) -> str | None:

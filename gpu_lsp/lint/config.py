@@ -38,6 +38,8 @@ DEFAULT_EXCLUDE = (
     "site-packages",
 )
 
+# Where gpu-lint keeps the findings of files it has checked (`lint/cache.py`), in the project root.
+DEFAULT_CACHE_DIR = ".gpu-lint-cache"
 SEVERITY_NAMES = {s.label: s for s in Severity}
 OUTPUT_FORMATS = ("text", "concise", "json", "sarif", "github", "junit", "grouped")
 SELECTOR = re.compile(r"ALL|GPU[0-9]{0,3}")
@@ -64,6 +66,7 @@ class Settings:
     output_format: str = "text"
     fail_on: Severity = Severity.WARNING
     mlir_version: int = NEWEST
+    cache_dir: str = DEFAULT_CACHE_DIR  # relative to the project root; "" turns the cache off (`--no-cache`)
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
 
@@ -119,14 +122,26 @@ def _best(code: str, selectors: Iterable[str]) -> int:
 
 def _path_matches(pattern: str, path: str, root: Path) -> bool:
     """A per-file-ignores glob matches the path relative to the project root, or its file name."""
+    return forms_match(pattern, path_forms(path, root))
+
+
+def path_forms(path: str, root: Path) -> tuple[str, str, str]:
+    """What globs are matched against: the file name, the path relative to `root` (absolute
+    outside it) and the absolute path (computed once per path, for many globs)."""
     absolute = Path(os.path.abspath(path))
     try:
         relative = absolute.relative_to(root).as_posix()
     except ValueError:
         relative = absolute.as_posix()
+    return absolute.name, relative, absolute.as_posix()
+
+
+def forms_match(pattern: str, forms: tuple[str, str, str]) -> bool:
+    """`_path_matches` on the `path_forms` of a path."""
+    name, relative, absolute = forms
     if "/" not in pattern.rstrip("/"):
-        return glob_match(pattern, absolute.name) or glob_match(pattern, relative)
-    return glob_match(pattern.removeprefix("./"), relative) or glob_match(pattern, absolute.as_posix())
+        return glob_match(pattern, name) or glob_match(pattern, relative)
+    return glob_match(pattern.removeprefix("./"), relative) or glob_match(pattern, absolute)
 
 
 def glob_match(pattern: str, path: str) -> bool:
@@ -258,6 +273,10 @@ def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None
             out["fail_on"] = _severity(key, value, where)
         elif key == "mlir-version":
             out["mlir_version"] = _mlir_version(key, value, where)
+        elif key == "cache-dir":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{where}: 'cache-dir' must be a non-empty string (got {value!r})")
+            out["cache_dir"] = value
         else:
             hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
@@ -279,6 +298,7 @@ KEYS = (
     "output-format",
     "fail-on",
     "mlir-version",
+    "cache-dir",
 )
 
 

@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
-from gpu_lsp.lint import check
+from gpu_lsp.lint import cache, check
 from gpu_lsp.lint.check import FileReport, FixMode, check_target
 from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import Target
@@ -68,6 +68,16 @@ def check_all(
     jobs: worker processes (None: one per core; 1: this process only).
     stdin_data: the bytes of standard input, for a target without a path.
     """
+    if mode is FixMode.NONE and cache.directory(settings) is not None:
+        # The files the cache has are reported here: only the others go to the workers.
+        known = {i: report for i, target in enumerate(targets) if (report := check.cached_report(target, settings)) is not None}
+        if known:
+            rest = iter(_check([t for i, t in enumerate(targets) if i not in known], settings, mode, jobs, stdin_data))
+            return [known[i] if i in known else next(rest) for i in range(len(targets))]
+    return _check(targets, settings, mode, jobs, stdin_data)
+
+
+def _check(targets: list[Target], settings: Settings, mode: FixMode, jobs: int | None, stdin_data: bytes | None) -> list[FileReport]:
     workers = min(jobs or available_cores(), max(1, len(targets) // MIN_FILES_PER_WORKER))
     run = partial(check_target, settings=settings, mode=mode, stdin_data=stdin_data)
     if workers <= 1:
