@@ -8,6 +8,7 @@ thread, before the next call to `analysed`.
 
 from __future__ import annotations
 
+import enum
 import logging
 import threading
 from collections.abc import Callable
@@ -86,6 +87,36 @@ class Snapshot:
             return value
 
 
+@dataclass(frozen=True)
+class RunningLint:
+    """A full lint running in a worker process: of which text, with which settings (`lint_key`),
+    and whether it leaves the per-op lint-phase rules to this process (the open's, `open_in_child`)."""
+
+    text: str
+    key: tuple
+    child: lint_child.ChildLint
+    leaves_per_op_rules: bool
+
+
+@dataclass(frozen=True)
+class TakenLint:
+    """The open's diagnostics, taken from its worker before `Document.analysed` (None: it failed)."""
+
+    text: str
+    key: tuple
+    found: list[Diagnostic] | None
+
+
+class Phase(enum.Enum):
+    """Where a document is in its life: being opened (no analysis yet; requests answered from
+    the part parsed and the text), usable (analysed; a quick lint may wait for the full one), or
+    settled (its analysis is of the current text and complete)."""
+
+    OPENING = "opening"
+    USABLE = "usable"
+    SETTLED = "settled"
+
+
 def lint_key(settings: object | None) -> tuple:
     """What of the settings the diagnostics depend on."""
     if settings is None:
@@ -115,14 +146,12 @@ class Document:
         self._parsed: ParsedFile | None = None
         self._linter = IncrementalLinter()
         self._progress: engine.Progressive | None = None
-        # A full lint running in a child process: (text, lint key, the child, whether it leaves
-        # the per-op lint-phase rules to this process: the open's child, `open_in_child`).
-        self._child: tuple[str, tuple, lint_child.ChildLint, bool] | None = None
+        # A full lint running in a worker process.
+        self._child: RunningLint | None = None
         # Those rules on this process's parse while the open's child runs (`share_step`).
         self._share: RuleSteps | None = None
-        # The open's diagnostics, taken from its child before `analysed` (`take_open_lint`):
-        # (text, lint key, diagnostics).
-        self._taken: tuple[str, tuple, list[Diagnostic] | None] | None = None
+        # The open's diagnostics, taken from its worker before `analysed` (`take_open_lint`).
+        self._taken: TakenLint | None = None
         self.snapshot: Snapshot | None = None
         # While a large document is being opened: a snapshot of the part parsed so far.
         self.partial: Snapshot | None = None
@@ -172,6 +201,16 @@ class Document:
         self.lines = self.lines.edited(start, end, new_text)
 
     @property
+    def phase(self) -> Phase:
+        """Where the document is in its life (`Phase`)."""
+        snap = self.snapshot
+        if snap is None:
+            return Phase.OPENING
+        if self.dirty or not snap.complete:
+            return Phase.USABLE
+        return Phase.SETTLED
+
+    @property
     def dirty(self) -> bool:
         """Whether the text changed since the last analysis."""
         snap = self.snapshot
@@ -204,8 +243,8 @@ class Document:
         parsed, reused = self._parse(text, full, window, base_length)
         lint = None
         taken, self._taken = self._taken, None
-        if taken is not None and taken[0] is text and taken[1] == key:
-            found = taken[2]
+        if taken is not None and taken.text is text and taken.key == key:
+            found = taken.found
         else:
             found = self._child_result(text, key, parsed, lint_settings)
         if found is not None:
@@ -248,7 +287,7 @@ class Document:
         """While a large document is opened: the partial snapshot covering an LSP position,
         parsing as far as it first (a request never waits for the whole open); None when the
         document is not being opened."""
-        if self.snapshot is not None or len(self.text) < PROGRESSIVE_SIZE:
+        if self.phase is not Phase.OPENING or len(self.text) < PROGRESSIVE_SIZE:
             return None
         offset = self.lines.offset(self.text, line, character, self.encoding)
         while True:
@@ -263,7 +302,7 @@ class Document:
         LSP position `until` (by default as far as it is, one step at least), for the requests about
         the whole document (`Snapshot.parsed_to` tells the features where the text takes over);
         None when the document is not being opened."""
-        if self.snapshot is not None or len(self.text) < PROGRESSIVE_SIZE:
+        if self.phase is not Phase.OPENING or len(self.text) < PROGRESSIVE_SIZE:
             return None
         upto = None if until is None else self.lines.offset(self.text, *until, self.encoding)
         while True:
@@ -299,7 +338,7 @@ class Document:
             return None
         child = lint_child.start(text, lint_settings, leaves_per_op_rules=True)
         if child is not None:
-            self._child = (text, lint_key(lint_settings), child, True)
+            self._child = RunningLint(text, lint_key(lint_settings), child, True)
         return child
 
     def lint_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
@@ -316,9 +355,9 @@ class Document:
             return None
         parsed = progress.result()
         running = self._child
-        if running is not None and running[0] is text and running[1] == lint_key(lint_settings):
-            child: lint_child.ChildLint | None = running[2]
-            if running[3]:
+        if running is not None and running.text is text and running.key == lint_key(lint_settings):
+            child: lint_child.ChildLint | None = running.child
+            if running.leaves_per_op_rules:
                 self._share = RuleSteps(parsed, lint_settings, lint_phase_rule)
         else:
             child = self._start_child(text, parsed, lint_settings)
@@ -359,7 +398,7 @@ class Document:
         if self._child is None or progress is None or progress.text is not text or not progress.complete:
             return
         key = lint_key(lint_settings)
-        self._taken = (text, key, self._child_result(text, key, progress.result(), lint_settings))
+        self._taken = TakenLint(text, key, self._child_result(text, key, progress.result(), lint_settings))
 
     def share_step(self) -> bool:
         """Run the rules the open's child leaves to this process on some more ops (`RuleSteps.step`);
@@ -382,7 +421,7 @@ class Document:
         stopped it), nothing is settled; the next idle moment settles the new text."""
         snap = self.snapshot
         key = lint_key(lint_settings)
-        if child is not None and (self._child is None or self._child[2] is not child):
+        if child is not None and (self._child is None or self._child.child is not child):
             return False
         found = self._child_result(self.text, key, snap.parsed if snap is not None else None, lint_settings)
         if snap is None or snap.complete or snap.text is not self.text:
@@ -395,8 +434,8 @@ class Document:
         child = lint_child.start(text, lint_settings, parsed)
         if child is not None:
             if self._child is not None:
-                self._child[2].cancel()
-            self._child = (text, lint_key(lint_settings), child, False)
+                self._child.child.cancel()
+            self._child = RunningLint(text, lint_key(lint_settings), child, False)
         return child
 
     def _child_result(
@@ -409,11 +448,11 @@ class Document:
         share, self._share = self._share, None
         if child is None:
             return None
-        if child[0] is not text or child[1] != key:
-            child[2].cancel()
+        if child.text is not text or child.key != key:
+            child.child.cancel()
             return None
-        found = child[2].wait(parsed)
-        if found is None or not child[3] or parsed is None:
+        found = child.child.wait(parsed)
+        if found is None or not child.leaves_per_op_rules or parsed is None:
             return found
         steps = share if share is not None and share.parsed is parsed else RuleSteps(parsed, lint_settings, lint_phase_rule)
         return finish_lint(parsed, found + steps.finish(), lint_settings)

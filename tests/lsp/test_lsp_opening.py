@@ -9,7 +9,7 @@ from support.typing import generated
 
 from gpu_lsp.lsp import documents, semantic_tokens
 from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols, text_outline
-from gpu_lsp.lsp.documents import Document
+from gpu_lsp.lsp.documents import Document, Phase
 from gpu_lsp.lsp.folding import folding_ranges
 from gpu_lsp.lsp.hints import inlay_hints
 from gpu_lsp.lsp.opening import open_step
@@ -77,3 +77,19 @@ def test_the_tokens_of_an_open_take_a_bounded_time(small_progressive, monkeypatc
     assert view is not None and view.parsed_to == len(text)
     one = semantic_tokens.semantic_tokens(view)
     assert 0 < len(one) < len(semantic_tokens.semantic_tokens(doc.analysed())) / 10
+
+
+def test_a_document_goes_from_opening_to_usable_to_settled(small_progressive) -> None:
+    text = generated("inline", 200)
+    doc = Document("file:///large.mlir", text, 1)
+    assert doc.phase is Phase.OPENING
+    open_step(doc)
+    assert doc.phase is Phase.OPENING and doc.opening_view() is not None
+    doc.analysed()
+    assert doc.phase is Phase.SETTLED and doc.opening_view() is None
+    at = text.index("arith.constant 32") + len("arith.constant 3")
+    doc.replace(at, at + 1, "7", 2)
+    assert doc.phase is Phase.USABLE, "edited, not analysed yet"
+    assert not doc.analysed().complete and doc.phase is Phase.USABLE, "a quick lint"
+    doc.settle()
+    assert doc.phase is Phase.SETTLED
