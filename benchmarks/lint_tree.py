@@ -60,7 +60,7 @@ def time_run(folder: Path, jobs: list[str]) -> tuple[float, float]:
     cpu = _cpu()
     start = time.perf_counter()
     proc = subprocess.run(
-        [*COMMAND, str(folder), "--isolated", *jobs],
+        [*COMMAND, str(folder), "--isolated", "--no-cache", *jobs],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

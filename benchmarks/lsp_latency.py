@@ -37,7 +37,7 @@ PYTHON_HELP = "serve with the gpu_lsp installed for this Python (e.g. a venv wit
 class Client:
     """Just enough LSP client: requests, notifications, and a log of publishDiagnostics."""
 
-    def __init__(self, python: str | None = None) -> None:
+    def __init__(self, python: str | None = None, capabilities: dict | None = None) -> None:
         # This checkout's sources (run from the root), or the package installed for `python`
         # (run from elsewhere, so that the checkout does not shadow it).
         self.command = SERVER if python is None else [python, "-m", "gpu_lsp"]
@@ -48,6 +48,11 @@ class Client:
         self.published: list[tuple[float, dict]] = []
         self.waiters: list[tuple[str, int, asyncio.Future]] = []
         self.reader_task: asyncio.Task | None = None
+        self.capabilities = capabilities or {
+            "textDocument": {"publishDiagnostics": {"versionSupport": True, "relatedInformation": True}},
+            "general": {"positionEncodings": ["utf-16"]},
+        }
+        self.server_requests: list[tuple[float, str]] = []  # (arrival, method) of each request from the server
 
     async def start(self) -> float:
         """Spawn the server and initialize; seconds from spawn to the initialize answer."""
@@ -61,10 +66,7 @@ class Client:
             {
                 "processId": None,
                 "rootUri": None,
-                "capabilities": {
-                    "textDocument": {"publishDiagnostics": {"versionSupport": True, "relatedInformation": True}},
-                    "general": {"positionEncodings": ["utf-16"]},
-                },
+                "capabilities": self.capabilities,
             },
         )
         elapsed = time.perf_counter() - started
@@ -120,6 +122,7 @@ class Client:
                 if future is not None and not future.done():
                     future.set_result(message.get("result"))
             elif "id" in message:  # a request from the server: answer plainly
+                self.server_requests.append((now, message["method"]))
                 result = [None] * len(message["params"]["items"]) if message["method"] == "workspace/configuration" else None
                 self._write({"jsonrpc": "2.0", "id": message["id"], "result": result})
             elif message["method"] == "textDocument/publishDiagnostics":

@@ -201,12 +201,14 @@ class GpuLanguageServer(LanguageServer):
         return prepare_json(snap, SeverityOverrides(self.settings_for(doc.uri).severity), PREPARE_SLICE_S)
 
     def _open_step(self, doc: Document) -> bool:
-        """Steps of the open of `doc` (`analyse_step`, under the heap policy of an open) until it is
+        """Steps of the open of `doc` (`opening.open_step`, under the heap policy of an open) until it is
         parsed, another job waits for the analysis thread (a request: it waits one step at most)
         or `OPEN_SLICE_S` has passed; whether the parse is complete."""
+        from gpu_lsp.lsp.opening import open_step
+
         deadline = time.perf_counter() + OPEN_SLICE_S
         with self.heap.open_step(len(doc.text)):
-            while not doc.analyse_step():
+            while not open_step(doc):
                 if self._queued or time.perf_counter() >= deadline:
                     return False
             return True
@@ -227,12 +229,17 @@ class GpuLanguageServer(LanguageServer):
             return
         opening = False
         if not settle:  # a large document being opened: requests run between the steps
-            if doc.snapshot is None:  # the first analysis: an open (its child: the `opening` path, however short the parse)
-                opening = await self.in_analysis(lambda: doc.open_in_child(self.settings_for(uri))) is not None
+            starting = None
+            if doc.snapshot is None:  # the first analysis: an open (its worker: the `opening` path, however short the parse)
+                # Started off the analysis thread: the first start waits for the forkserver to be ready.
+                settings = await self.in_analysis(self.settings_for, uri)
+                starting = asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
             while not await self.in_analysis(self._open_step, doc):
                 opening = True
                 if doc.closed:
                     return
+            if starting is not None and await starting is not None:
+                opening = True
         if settle or opening:
             # A large document's full lint (the open's, or the idle one) runs in a child process:
             # requests and keystrokes are answered meanwhile.
@@ -261,7 +268,21 @@ class GpuLanguageServer(LanguageServer):
         self.send_raw(message)
         if not settle:
             self._schedule_settle(uri)
+            if doc.take_early_answers():
+                self._refresh_views()
         await self.in_analysis(self._after_publish, snap, settle)
+
+    def _refresh_views(self) -> None:
+        """Ask the client to ask again for what was answered from a part of the open of a document
+        (semantic tokens, code lenses, inlay hints, folding ranges), where it can be asked."""
+        for kind, refresh in (
+            ("semantic_tokens", self.workspace_semantic_tokens_refresh),
+            ("code_lens", self.workspace_code_lens_refresh),
+            ("inlay_hint", self.workspace_inlay_hint_refresh),
+            ("folding_range", self.workspace_folding_range_refresh),
+        ):
+            if self.capability(f"workspace.{kind}.refresh_support", False):
+                refresh(None)
 
     def send_raw(self, message: str) -> None:
         """Write a JSON-RPC message that is already JSON text (ASCII) to the client."""
@@ -389,9 +410,10 @@ func.func @f(%m: memref<?xf32>, %n: index) {
 
 
 def _warm_up() -> None:
-    """Load the grammars, the op registry, the rules and the position features before the first
-    document arrives (a request during the open of a large document must not wait for imports)."""
-    from gpu_lsp.lsp import completion, engine, hover, navigation  # noqa: F401
+    """Load the grammars, the op registry, the rules, the position features and those VS Code asks
+    for at open before the first document arrives (a request during the open of a large document
+    must not wait for imports: `actions` alone takes a second without bytecode caches)."""
+    from gpu_lsp.lsp import actions, completion, engine, hints, hover, navigation, opening, semantic_tokens  # noqa: F401
 
     engine.diagnose(engine.parse_document(_WARM_UP_TEXT))
 
@@ -527,10 +549,15 @@ async def _at_position(ls: GpuLanguageServer, params, empty: Any, compute: Calla
 
 
 async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot], Any]) -> Any:
-    """Answer a request about a whole document: `compute(snapshot)` in the analysis thread, `empty` when it is not open."""
+    """Answer a request about a whole document (or a range of it): `compute(snapshot)` in the analysis
+    thread, `empty` when it is not open; while a large document is opened, from what is known
+    already (`Document.opening_view`: the part parsed so far, at least up to the range)."""
 
     def run():
-        snap = ls.snapshot_of(params.text_document.uri)
+        doc = ls.store.get(params.text_document.uri)
+        rng = getattr(params, "range", None)
+        view = doc.opening_view(None if rng is None else (rng.end.line, rng.end.character)) if doc is not None else None
+        snap = view if view is not None else ls.snapshot_of(params.text_document.uri)
         return empty if snap is None else compute(snap)
 
     return await ls.in_analysis(run)
@@ -1164,5 +1191,8 @@ _register_refactoring_commands()
 
 def main(stdin=None, stdout=None) -> None:
     """Serve over stdio (or the given binary streams)."""
+    from gpu_lsp.lsp.lint_child import start_workers
+
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    start_workers()  # before pygls starts its reader thread
     server.start_io(stdin, stdout)

@@ -121,14 +121,26 @@ def _best(code: str, selectors: Iterable[str]) -> int:
 
 def _path_matches(pattern: str, path: str, root: Path) -> bool:
     """A per-file-ignores glob matches the path relative to the project root, or its file name."""
+    return forms_match(pattern, path_forms(path, root))
+
+
+def path_forms(path: str, root: Path) -> tuple[str, str, str]:
+    """What globs are matched against: the file name, the path relative to `root` (absolute
+    outside it) and the absolute path (computed once per path, for many globs)."""
     absolute = Path(os.path.abspath(path))
     try:
         relative = absolute.relative_to(root).as_posix()
     except ValueError:
         relative = absolute.as_posix()
+    return absolute.name, relative, absolute.as_posix()
+
+
+def forms_match(pattern: str, forms: tuple[str, str, str]) -> bool:
+    """`_path_matches` on the `path_forms` of a path."""
+    name, relative, absolute = forms
     if "/" not in pattern.rstrip("/"):
-        return glob_match(pattern, absolute.name) or glob_match(pattern, relative)
-    return glob_match(pattern.removeprefix("./"), relative) or glob_match(pattern, absolute.as_posix())
+        return glob_match(pattern, name) or glob_match(pattern, relative)
+    return glob_match(pattern.removeprefix("./"), relative) or glob_match(pattern, absolute)
 
 
 def glob_match(pattern: str, path: str) -> bool:

@@ -8,7 +8,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpu_lsp.lint.config import Settings, _path_matches
+from gpu_lsp.lint.config import Settings, forms_match, path_forms
 from gpu_lsp.lint.gitignore import GitIgnore, ancestor_ignores, is_ignored, repo_root
 
 STDIN = "-"
@@ -58,7 +58,8 @@ def display_name(path: Path, cwd: Path) -> str:
 
 
 def _excluded(settings: Settings, path: Path) -> bool:
-    return any(_path_matches(pattern.rstrip("/"), str(path), settings.root) for pattern in settings.exclude + settings.extend_exclude)
+    forms = path_forms(str(path), settings.root)
+    return any(forms_match(pattern.rstrip("/"), forms) for pattern in settings.exclude + settings.extend_exclude)
 
 
 def force_excluded(settings: Settings, path: Path) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from gpu_lsp.ir.core import Operation
@@ -10,6 +11,7 @@ from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, unit_memo
 from gpu_lsp.lsp.ir_queries import function_inputs
+from gpu_lsp.lsp.skeleton import Skeleton, TextView, argument_types, launch_label, skeleton
 from gpu_lsp.text import TextRange
 
 # Kinds, named like LSP's SymbolKind members (convert.py maps them).
@@ -58,6 +60,50 @@ def _build(snapshot: Snapshot) -> list[SymbolNode]:
             out.append(SymbolNode(f"<file-split-{i}>", NAMESPACE, rng, first, "// -----", nodes))
         else:
             out.extend(nodes)
+    parsed_to = snapshot.parsed_to
+    if parsed_to is not None:  # a document being opened: the rest from its text
+        view = snapshot.cached("text_outline", lambda: TextView(parsed_to, text_outline))
+        out.extend(n for n in view.complete(snapshot.text) if n.range.start >= parsed_to)
+    return out
+
+
+def text_outline(text: str, start: int, end: int) -> list[SymbolNode]:
+    """The outline of `text[start:end]` from the text alone (`skeleton`), before it is parsed."""
+    return [n for item in skeleton(text, start, end) for n in _text_nodes(item)]
+
+
+def _text_nodes(item: Skeleton) -> list[SymbolNode]:
+    """The outline of an op found in the text (`skeleton`): what `_build_node` makes of its IR."""
+    rng = TextRange(item.start, item.end)
+    selection = TextRange(*item.symbol_span)
+    children = [n for child in item.children for n in _text_nodes(child)]
+    if item.symbol is None:
+        return children
+    if item.op in ("module", "builtin.module"):
+        name = f"@{item.symbol}" if item.symbol else "module"
+        return [SymbolNode(name, MODULE, rng, TextRange(*item.op_name), "builtin.module", children)]
+    spec = lookup(item.op)
+    if item.op == "gpu.module":
+        return [SymbolNode(item.symbol, MODULE, rng, selection, "gpu.module", children)]
+    if spec is not None and spec.has("function"):
+        inputs = ", ".join(argument_types(item.header))
+        kernel = " kernel" if re.search(r"\)\s*kernel\b|gpu\.kernel", item.header) else ""
+        launches = [
+            SymbolNode(launch_label(c), EVENT, TextRange(c.start, c.end), TextRange(*c.op_name), "async" if " async" in c.header else "")
+            for c in _nested_launches(item)
+        ]
+        return [SymbolNode(item.symbol, FUNCTION, rng, selection, f"{item.op}{kernel} ({inputs})", launches)]
+    if spec is not None and spec.has("symbol_table"):
+        return [SymbolNode(item.symbol, NAMESPACE, rng, selection, item.op, children)]
+    return [SymbolNode(item.symbol, OBJECT, rng, selection, item.op)]
+
+
+def _nested_launches(item: Skeleton) -> list[Skeleton]:
+    out = []
+    for child in item.children:
+        if child.symbol is None:
+            out.append(child)
+        out.extend(_nested_launches(child))
     return out
 
 

@@ -8,13 +8,14 @@ thread, before the next call to `analysed`.
 
 from __future__ import annotations
 
+import enum
 import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_lsp.analysis import RuleSteps, finish_lint, lint_findings, lint_phase_rule
+from gpu_lsp.analysis import RuleSteps, finish_lint, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.index import document_index
@@ -32,6 +33,11 @@ PROGRESSIVE_SIZE = 200_000
 # may wait for, however loaded the machine is).
 STEP_SEGMENTS = 64
 STEP_S = 0.02
+
+# What the features find in the text of a document being opened, beyond the part parsed
+# (`Snapshot.parsed_to`; cache keys of `skeleton.TextView`s): kept from one partial snapshot to
+# the next, which uses what lies beyond its own `parsed_to`.
+TEXT_VIEWS = ("text_outline", "text_braces")
 
 # An LSP content change: ((start line, start character, end line, end character) or None for
 # the whole text, new text).
@@ -52,6 +58,9 @@ class Snapshot:
     lint_key: tuple = ()
     full_parse: bool = True
     cache: dict[str, Any] = field(default_factory=dict)
+    # While a large document is opened (a partial snapshot): where the part parsed so far ends
+    # (the end of the text once parsed, while its lint runs); None once analysed.
+    parsed_to: int | None = None
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -76,6 +85,36 @@ class Snapshot:
         except KeyError:
             value = self.cache[key] = build()
             return value
+
+
+@dataclass(frozen=True)
+class RunningLint:
+    """A full lint running in a worker process: of which text, with which settings (`lint_key`),
+    and whether it leaves the per-op lint-phase rules to this process (the open's, `open_in_child`)."""
+
+    text: str
+    key: tuple
+    child: lint_child.ChildLint
+    leaves_per_op_rules: bool
+
+
+@dataclass(frozen=True)
+class TakenLint:
+    """The open's diagnostics, taken from its worker before `Document.analysed` (None: it failed)."""
+
+    text: str
+    key: tuple
+    found: list[Diagnostic] | None
+
+
+class Phase(enum.Enum):
+    """Where a document is in its life: being opened (no analysis yet; requests answered from
+    the part parsed and the text), usable (analysed; a quick lint may wait for the full one), or
+    settled (its analysis is of the current text and complete)."""
+
+    OPENING = "opening"
+    USABLE = "usable"
+    SETTLED = "settled"
 
 
 def lint_key(settings: object | None) -> tuple:
@@ -107,17 +146,16 @@ class Document:
         self._parsed: ParsedFile | None = None
         self._linter = IncrementalLinter()
         self._progress: engine.Progressive | None = None
-        # A full lint running in a child process: (text, lint key, the child, whether it leaves
-        # the per-op lint-phase rules to this process: the open's child, `open_in_child`).
-        self._child: tuple[str, tuple, lint_child.ChildLint, bool] | None = None
+        # A full lint running in a worker process.
+        self._child: RunningLint | None = None
         # Those rules on this process's parse while the open's child runs (`share_step`).
         self._share: RuleSteps | None = None
-        # The open's diagnostics, taken from its child before `analysed` (`take_open_lint`):
-        # (text, lint key, diagnostics).
-        self._taken: tuple[str, tuple, list[Diagnostic] | None] | None = None
+        # The open's diagnostics, taken from its worker before `analysed` (`take_open_lint`).
+        self._taken: TakenLint | None = None
         self.snapshot: Snapshot | None = None
         # While a large document is being opened: a snapshot of the part parsed so far.
         self.partial: Snapshot | None = None
+        self._answered_early = False
         self.closed = False
 
     # --- the event loop's side --------------------------------------------------------------
@@ -163,6 +201,16 @@ class Document:
         self.lines = self.lines.edited(start, end, new_text)
 
     @property
+    def phase(self) -> Phase:
+        """Where the document is in its life (`Phase`)."""
+        snap = self.snapshot
+        if snap is None:
+            return Phase.OPENING
+        if self.dirty or not snap.complete:
+            return Phase.USABLE
+        return Phase.SETTLED
+
+    @property
     def dirty(self) -> bool:
         """Whether the text changed since the last analysis."""
         snap = self.snapshot
@@ -195,8 +243,8 @@ class Document:
         parsed, reused = self._parse(text, full, window, base_length)
         lint = None
         taken, self._taken = self._taken, None
-        if taken is not None and taken[0] is text and taken[1] == key:
-            found = taken[2]
+        if taken is not None and taken.text is text and taken.key == key:
+            found = taken.found
         else:
             found = self._child_result(text, key, parsed, lint_settings)
         if found is not None:
@@ -232,14 +280,14 @@ class Document:
         if progress is None or progress.text is not text:
             progress = self._progress = engine.start_document(text)
         done = progress.step(STEP_SEGMENTS, STEP_S)
-        self._show_partial(version, text, lines, progress.partial())
+        self._show_partial(version, text, lines, progress.partial(), progress.parsed_to)
         return done  # once complete, `analysed` (or `lint_in_child`) lints it
 
     def opening_at(self, line: int, character: int) -> Snapshot | None:
         """While a large document is opened: the partial snapshot covering an LSP position,
         parsing as far as it first (a request never waits for the whole open); None when the
         document is not being opened."""
-        if self.snapshot is not None or len(self.text) < PROGRESSIVE_SIZE:
+        if self.phase is not Phase.OPENING or len(self.text) < PROGRESSIVE_SIZE:
             return None
         offset = self.lines.offset(self.text, line, character, self.encoding)
         while True:
@@ -249,22 +297,48 @@ class Document:
             if self.analyse_step():
                 return self.partial_at(offset)
 
+    def opening_view(self, until: tuple[int, int] | None = None) -> Snapshot | None:
+        """While a large document is opened: the partial snapshot, parsed at least up to the
+        LSP position `until` (by default as far as it is, one step at least), for the requests about
+        the whole document (`Snapshot.parsed_to` tells the features where the text takes over);
+        None when the document is not being opened."""
+        if self.phase is not Phase.OPENING or len(self.text) < PROGRESSIVE_SIZE:
+            return None
+        upto = None if until is None else self.lines.offset(self.text, *until, self.encoding)
+        while True:
+            snap = self.partial
+            if snap is not None and snap.text is self.text and (upto is None or snap.parsed_to is None or min(upto, len(snap.text) - 1) < snap.parsed_to):
+                self._answered_early = True
+                return snap
+            if self.analyse_step() and self.partial is None:
+                return None
+
+    def boundary_after(self, offset: int) -> int:
+        """While the document is opened: where the first top-level op that ends at or after
+        `offset` ends (the end of the text otherwise)."""
+        progress = self._progress
+        if progress is None or progress.text is not self.text:
+            return len(self.text)
+        return progress.boundary_after(offset)
+
+    def take_early_answers(self) -> bool:
+        """Whether a request was answered from a part of the open (`opening_view`) since the last
+        call: what it answered is to be asked again."""
+        answered, self._answered_early = self._answered_early, False
+        return answered
+
     def open_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
-        """Before the open of a large document parses anything: fork a child that parses the text
-        itself and lints it (`lint_child.start_with_parse`), on a second core while this process
-        parses it for requests; `lint_in_child` then waits for that child instead of forking one.
+        """Before the open of a large document parses anything: start a worker that parses the text
+        itself and lints it (`lint_child.start`), on a second core while this process
+        parses it for requests; `lint_in_child` then waits for that child instead of starting one.
         The child leaves the per-op lint-phase rules to this process (`share_step`, once parsed)."""
         with self._lock:
             text = self.text
-        if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None or self._progress is not None or self._child is not None:
+        if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None or self._child is not None:
             return None
-        child = lint_child.start_with_parse(
-            text,
-            lambda t: engine.start_document(t).result(),
-            lambda parsed: lint_findings(parsed, lint_settings, lambda rule: not lint_phase_rule(rule)),
-        )
+        child = lint_child.start(text, lint_settings, leaves_per_op_rules=True)
         if child is not None:
-            self._child = (text, lint_key(lint_settings), child, True)
+            self._child = RunningLint(text, lint_key(lint_settings), child, True)
         return child
 
     def lint_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
@@ -281,22 +355,25 @@ class Document:
             return None
         parsed = progress.result()
         running = self._child
-        if running is not None and running[0] is text and running[1] == lint_key(lint_settings):
-            child: lint_child.ChildLint | None = running[2]
-            if running[3]:
+        if running is not None and running.text is text and running.key == lint_key(lint_settings):
+            child: lint_child.ChildLint | None = running.child
+            if running.leaves_per_op_rules:
                 self._share = RuleSteps(parsed, lint_settings, lint_phase_rule)
         else:
             child = self._start_child(text, parsed, lint_settings)
         if child is not None:
-            self._show_partial(version, text, lines, parsed)
+            self._show_partial(version, text, lines, parsed, len(text))
             document_index(self.partial)  # while the child lints: requests find it, and so does `analysed`
         return child
 
-    def _show_partial(self, version: int, text: str, lines: LineTable, parsed: ParsedFile) -> None:
-        """Answer position requests from `parsed` (a part of the current text, or all of it)
-        until `analysed` runs; its index grows from the previous partial one."""
+    def _show_partial(self, version: int, text: str, lines: LineTable, parsed: ParsedFile, parsed_to: int) -> None:
+        """Answer requests from `parsed` (the current text up to `parsed_to`) until `analysed`
+        runs; its index grows from the previous partial one."""
         old = self.partial
         snap = Snapshot(self.uri, version, text, lines, parsed, LintResult.of(parsed.diagnostics), self.encoding)
+        snap.parsed_to = parsed_to
+        if old is not None and old.text is text:
+            snap.cache.update((key, old.cache[key]) for key in TEXT_VIEWS if key in old.cache)
         if old is not None:
             index = old.cache.get("index") or old.cache.get("previous_index")
             if index is not None:
@@ -321,7 +398,7 @@ class Document:
         if self._child is None or progress is None or progress.text is not text or not progress.complete:
             return
         key = lint_key(lint_settings)
-        self._taken = (text, key, self._child_result(text, key, progress.result(), lint_settings))
+        self._taken = TakenLint(text, key, self._child_result(text, key, progress.result(), lint_settings))
 
     def share_step(self) -> bool:
         """Run the rules the open's child leaves to this process on some more ops (`RuleSteps.step`);
@@ -344,7 +421,7 @@ class Document:
         stopped it), nothing is settled; the next idle moment settles the new text."""
         snap = self.snapshot
         key = lint_key(lint_settings)
-        if child is not None and (self._child is None or self._child[2] is not child):
+        if child is not None and (self._child is None or self._child.child is not child):
             return False
         found = self._child_result(self.text, key, snap.parsed if snap is not None else None, lint_settings)
         if snap is None or snap.complete or snap.text is not self.text:
@@ -354,11 +431,11 @@ class Document:
         return snap.diagnostics != before
 
     def _start_child(self, text: str, parsed: ParsedFile, lint_settings: object | None) -> lint_child.ChildLint | None:
-        child = lint_child.start(parsed, lint_settings)
+        child = lint_child.start(text, lint_settings, parsed)
         if child is not None:
             if self._child is not None:
-                self._child[2].cancel()
-            self._child = (text, lint_key(lint_settings), child, False)
+                self._child.child.cancel()
+            self._child = RunningLint(text, lint_key(lint_settings), child, False)
         return child
 
     def _child_result(
@@ -371,11 +448,11 @@ class Document:
         share, self._share = self._share, None
         if child is None:
             return None
-        if child[0] is not text or child[1] != key:
-            child[2].cancel()
+        if child.text is not text or child.key != key:
+            child.child.cancel()
             return None
-        found = child[2].wait(parsed)
-        if found is None or not child[3] or parsed is None:
+        found = child.child.wait(parsed)
+        if found is None or not child.leaves_per_op_rules or parsed is None:
             return found
         steps = share if share is not None and share.parsed is parsed else RuleSteps(parsed, lint_settings, lint_phase_rule)
         return finish_lint(parsed, found + steps.finish(), lint_settings)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, op_at, unit_memo
+from gpu_lsp.lsp.skeleton import TextView, brace_list
 from gpu_lsp.text import TextRange
 
 COMMENT = "comment"
@@ -46,6 +47,13 @@ def _folds(snapshot: Snapshot) -> list[Fold]:
         out.extend(Fold(f.start_line + moved, f.end_line + moved, f.kind) for f in folds) if moved else out.extend(folds)
     for chunk in parsed.chunks:
         out.extend(_comment_folds(chunk.comments, snapshot))
+    parsed_to = snapshot.parsed_to
+    if parsed_to is not None:  # a document being opened: the regions of the rest from its text
+        view = snapshot.cached("text_braces", lambda: TextView(parsed_to, brace_list))
+        for open_, close in view.complete(snapshot.text):
+            s, e = line_of(open_), line_of(close)
+            if open_ >= parsed_to and e - 1 > s:
+                out.append(Fold(s, e - 1))
     out.sort(key=lambda f: (f.start_line, -f.end_line))
     unique: list[Fold] = []
     seen: set[tuple[int, int]] = set()

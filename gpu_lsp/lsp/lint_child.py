@@ -1,17 +1,19 @@
-"""The full lint of a large document in a forked child process, so that the analysis thread
-answers requests (and a second core works) while it runs.
+"""The full lint of a large document in a worker process, so that the analysis thread answers
+requests (and a second core works) while it runs.
 
-The child is a `fork` of the server taken on the analysis thread, so it sees the parse as it
-is (copy-on-write, nothing to send); it runs `analysis.lint_parsed` and sends the diagnostics
-back pickled. Diagnostics the parser made are sent as their place in `chunk.diagnostics`, so
-the server gets its own objects back (the incremental linter tells them by identity). Where
-there is no `fork`, or the child fails or takes too long, the caller lints in process.
+Workers come from multiprocessing's forkserver: a process the server starts (`start_workers`,
+before it starts a thread), which imports the analysis once and forks a worker per lint. The
+server itself never forks: it runs pygls's reader thread and the analysis thread, and a lock
+one of them held at a fork would stay held in the child. A worker gets the text and the
+settings (pickled), parses the text itself, lints it and sends the diagnostics back pickled;
+the parser's own diagnostics come back as their place in the worker's parse and are read as
+the equal objects of the server's parse of the same text (the incremental linter tells them by
+identity). Where there is no forkserver, or the worker fails or takes too long, the caller
+lints in process.
 
-When a large document is opened, the child is forked before anything is parsed and parses the
-text itself (`start_with_parse`): the server's parse and the child's parse and lint then run on
-two cores at once (the server runs the per-op lint-phase rules meanwhile, `analysis.RuleSteps`). The
-parse is deterministic, so the child's parser diagnostics have the same places in the server's
-parse of the same text (checked by their count per chunk).
+The open's worker (`leaves_per_op_rules`) runs every rule but the per-op ones of the lint
+phase, which the server runs meanwhile on its own parse (`analysis.RuleSteps`), so that the
+server's parse and the worker's parse and lint run on two cores at once.
 """
 
 from __future__ import annotations
@@ -19,42 +21,72 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-import os
+import multiprocessing
 import pickle
-import select
-import signal
 import threading
-from collections.abc import Callable
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
 
-from gpu_lsp.analysis import lint_parsed
+from gpu_lsp.analysis import lint_findings, lint_parsed, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.lsp import engine
 from gpu_lsp.parser.api import ParsedFile
 
 log = logging.getLogger(__name__)
 
-# A child still running after this long is killed (and the lint done in process).
+# A worker still running after this long is killed (and the lint done in process).
 TIMEOUT_S = 300.0
+# How workers are started: a fork of the forkserver, which is a fresh interpreter (no thread).
+START_METHOD = "forkserver"
+# What the forkserver imports once, so that each worker starts with the analysis loaded.
+PRELOAD = ["gpu_lsp.lsp.lint_child"]
+
+
+def _context() -> BaseContext | None:
+    """The forkserver context, preloading the analysis once started; None where the platform
+    has none (Windows)."""
+    if START_METHOD not in multiprocessing.get_all_start_methods():
+        return None
+    ctx = multiprocessing.get_context(START_METHOD)
+    ctx.set_forkserver_preload(PRELOAD)  # type: ignore[attr-defined]
+    return ctx
+
+
+def start_workers() -> None:
+    """Start the forkserver and let it import the analysis (a second or so, in the background of
+    the server's own start); a server calls it before it starts a thread."""
+    if _context() is None:
+        return
+    from multiprocessing import forkserver
+
+    try:
+        forkserver.ensure_running()
+    except OSError:
+        log.exception("could not start the lint workers' forkserver; linting in process")
 
 
 class ChildLint:
-    """The lint of one parse running in a child process. Whoever starts one waits for it
-    (`wait`, which also reaps the child); `cancel` may come from another thread meanwhile."""
+    """The lint of one text running in a worker process. Whoever starts one waits for it
+    (`wait`, which also reaps it); `cancel` may come from another thread meanwhile."""
 
-    def __init__(self, pid: int, fd: int, parsed: ParsedFile | None) -> None:
-        self.pid = pid
-        self._fd = fd
+    def __init__(self, process: BaseProcess, conn: Connection, parsed: ParsedFile | None) -> None:
+        self._process = process
+        self._conn = conn
         self._parsed = parsed
         self._waiting = threading.Lock()  # one collector at a time
-        self._reaping = threading.Lock()  # no signal to a pid once reaped (it may be reused)
-        self._reaped = False
         self._cancelled = False
         self._finished = False
         self._items: Encoded | None = None
 
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid
+
     def wait(self, parsed: ParsedFile | None = None) -> list[Diagnostic] | None:
-        """The diagnostics of `lint_parsed`, or None when the child failed or was cancelled;
-        blocks until the child ends. They are read against `parsed`, by default the parse the
-        child was forked with (a child that parsed the text itself needs the server's parse)."""
+        """The worker's diagnostics read against `parsed` (by default the parse given at the
+        start), or None when it failed or was cancelled, or when `parsed` is missing; blocks until
+        the worker ends."""
         with self._waiting:
             if not self._finished:
                 self._items = self._collect()
@@ -65,99 +97,95 @@ class ChildLint:
         return decode(target, self._items)
 
     def cancel(self) -> None:
-        """Stop the child: its result is no longer wanted (`wait` then gives None)."""
+        """Stop the worker: its result is no longer wanted (`wait` then gives None)."""
         self._cancelled = True
-        with self._reaping:
-            if not self._reaped:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError, ValueError):
+            if self._process.exitcode is None:
+                self._process.kill()
 
     def _collect(self) -> Encoded | None:
-        chunks: list[bytes] = []
+        data = None
         try:
-            while True:
-                ready, _, _ = select.select([self._fd], [], [], TIMEOUT_S)
-                if not ready:
-                    log.warning("the lint child %d timed out; linting in process", self.pid)
-                    self.cancel()
-                    break
-                data = os.read(self._fd, 1 << 20)
-                if not data:
-                    break
-                chunks.append(data)
+            if self._conn.poll(TIMEOUT_S):
+                data = self._conn.recv_bytes()
+            else:
+                log.warning("the lint worker %s timed out; linting in process", self.pid)
+                self.cancel()
+        except (EOFError, OSError):
+            data = None
         finally:
-            os.close(self._fd)
-            with self._reaping:
-                _, status = os.waitpid(self.pid, 0)
-                self._reaped = True
+            self._conn.close()
+            self._process.join()
         if self._cancelled:
             return None
-        if status != 0 or not chunks:
-            log.warning("the lint child %d failed (status %d); linting in process", self.pid, status)
+        if self._process.exitcode != 0 or data is None:
+            log.warning("the lint worker %s failed (exit code %s); linting in process", self.pid, self._process.exitcode)
             return None
-        return pickle.loads(b"".join(chunks))
+        return pickle.loads(data)
 
 
-# What a child sends: the number of parser diagnostics of each chunk, then the diagnostics.
-Encoded = tuple[list[int], list[Diagnostic | tuple[int, int]]]
+# What a worker sends: its parser diagnostics, then its findings with each parser diagnostic
+# replaced by its index among them.
+Encoded = tuple[list[Diagnostic], list[Diagnostic | int]]
 
 
 def encode(parsed: ParsedFile, found: list[Diagnostic]) -> Encoded:
-    """`found` with each parser diagnostic replaced by (chunk index, index in its diagnostics)."""
-    places = {id(d): (ci, j) for ci, chunk in enumerate(parsed.chunks) for j, d in enumerate(chunk.diagnostics)}
-    return [len(chunk.diagnostics) for chunk in parsed.chunks], [places.get(id(d), d) for d in found]
+    """`found` with each parser diagnostic of `parsed` replaced by its index among them."""
+    own = [d for chunk in parsed.chunks for d in chunk.diagnostics]
+    places = {id(d): i for i, d in enumerate(own)}
+    return own, [places.get(id(d), d) for d in found]
 
 
 def decode(parsed: ParsedFile, encoded: Encoded) -> list[Diagnostic] | None:
-    """The inverse of `encode`, on the same parse or a parse of the same text; None when the
-    parser diagnostics of `parsed` are not those the child had."""
-    counts, items = encoded
-    if counts != [len(chunk.diagnostics) for chunk in parsed.chunks]:
-        log.warning("the lint child's parse differs from this one; linting in process")
+    """The inverse of `encode` on a parse of the same text: each parser diagnostic is the equal
+    one of `parsed`; None when the parser diagnostics of `parsed` are not those the worker had."""
+    theirs, items = encoded
+    pool: dict[tuple, list[Diagnostic]] = {}
+    mine = [d for chunk in parsed.chunks for d in chunk.diagnostics]
+    for d in mine:
+        pool.setdefault(d.sort_key(), []).append(d)
+    matched: list[Diagnostic] = []
+    for d in theirs:
+        same = [m for m in pool.get(d.sort_key(), ()) if m == d]
+        if not same:
+            break
+        pool[d.sort_key()].remove(same[0])
+        matched.append(same[0])
+    if len(matched) != len(theirs) or len(mine) != len(theirs):
+        log.warning("the lint worker's parse differs from this one; linting in process")
         return None
-    return [parsed.chunks[item[0]].diagnostics[item[1]] if isinstance(item, tuple) else item for item in items]
+    return [matched[item] if isinstance(item, int) else item for item in items]
 
 
-def start(parsed: ParsedFile, settings: object | None) -> ChildLint | None:
-    """Fork a child that lints `parsed` with `settings`; None where there is no fork."""
-    return _fork(lambda: parsed, lambda done: lint_parsed(done, settings), parsed)
-
-
-def start_with_parse(
-    text: str, parse: Callable[[str], ParsedFile], lint: Callable[[ParsedFile], list[Diagnostic]]
-) -> ChildLint | None:
-    """Fork a child that parses `text` with `parse` itself, then runs `lint` on it; None where
-    there is no fork. Its diagnostics are read against the server's own `parse(text)` (`ChildLint.wait`)."""
-    return _fork(lambda: parse(text), lint, None)
-
-
-def _fork(
-    parse: Callable[[], ParsedFile], lint: Callable[[ParsedFile], list[Diagnostic]], parsed: ParsedFile | None
-) -> ChildLint | None:
-    if not hasattr(os, "fork"):
+def start(text: str, settings: object | None, parsed: ParsedFile | None = None, leaves_per_op_rules: bool = False) -> ChildLint | None:
+    """Start a worker that parses `text` and lints it with `settings` (all the rules, or all
+    but the per-op lint-phase ones); its diagnostics are read against `parsed` (or the parse
+    given to `wait`). None where there are no workers."""
+    ctx = _context()
+    if ctx is None:
         return None
-    read_end, write_end = os.pipe()
+    receive, send = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_work, args=(send, text, settings, leaves_per_op_rules), daemon=True)  # type: ignore[attr-defined]
     try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        log.exception("could not fork a lint child")
+        process.start()
+    except (OSError, pickle.PicklingError):
+        log.exception("could not start a lint worker")
+        receive.close()
+        send.close()
         return None
-    if pid == 0:  # the child: lint, send, and leave without running the server's exit handlers
-        status = 1
-        try:
-            # A short life: the collector would only scan the IR (a second at 100k lines, e.g.
-            # while pickling the result); exiting frees everything.
-            gc.disable()
-            os.close(read_end)
-            done = parse()
-            payload = pickle.dumps(encode(done, lint(done)), pickle.HIGHEST_PROTOCOL)
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(write_end, view) :]
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    return ChildLint(pid, read_end, parsed)
+    send.close()
+    return ChildLint(process, receive, parsed)
+
+
+def _work(send: Connection, text: str, settings: object | None, leaves_per_op_rules: bool) -> None:
+    """The worker: parse, lint, send."""
+    # A short life: the collector would only scan the IR (a second at 100k lines, e.g. while
+    # pickling the result); exiting frees everything.
+    gc.disable()
+    parsed = engine.start_document(text).result()
+    if leaves_per_op_rules:
+        found = lint_findings(parsed, settings, lambda rule: not lint_phase_rule(rule))
+    else:
+        found = lint_parsed(parsed, settings)
+    send.send_bytes(pickle.dumps(encode(parsed, found), pickle.HIGHEST_PROTOCOL))
+    send.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from bisect import bisect_right
 
 from gpu_lsp.ir.core import BlockArgument, Operation, Value
@@ -30,6 +31,8 @@ TOKEN_TYPES = (
 )
 TOKEN_MODIFIERS = ("declaration", "definition", "readonly", "async", "defaultLibrary", "documentation")
 
+# While a large document is opened, the time its whole-document tokens may take.
+OPENING_BUDGET_S = 0.05
 _T = {name: i for i, name in enumerate(TOKEN_TYPES)}
 _M = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
 _RESULT_NAME = re.compile(r"%[\w$.\-]+")
@@ -53,6 +56,8 @@ def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | Non
     """LSP's relative token encoding for the whole document or the lines of `[start, end]`."""
     text = snapshot.text
     if start is None and end is None:
+        if snapshot.parsed_to is not None:
+            return snapshot.cached("semantic_tokens", lambda: _opening(snapshot))
         return snapshot.cached("semantic_tokens", lambda: _full(snapshot))
     lo = 0 if start is None else snapshot.lines.line_start(snapshot.lines.line_of(start))
     hi = len(text) if end is None else snapshot.lines.line_end(snapshot.lines.line_of(end))
@@ -105,6 +110,20 @@ def _collect(snapshot: Snapshot, lo: int, hi: int) -> list[tuple[int, int, int, 
     for s, e, _ in _segments(index, lo, hi):
         out.extend(_lex(snapshot, index, s, e))
     return [t for t in out if t[1] > lo and t[0] < hi]
+
+
+def _opening(snapshot: Snapshot) -> list[int]:
+    """While a large document is opened (`Snapshot.parsed_to`): the tokens of its first units
+    and the text between them, as many as `OPENING_BUDGET_S` allows (the server asks the client
+    to refresh them once the document is analysed)."""
+    index = document_index(snapshot)
+    deadline = time.perf_counter() + OPENING_BUDGET_S
+    out: list[tuple[int, int, int, int]] = []
+    for s, e, _ in _segments(index, 0, snapshot.parsed_to or 0):
+        out.extend(_lex(snapshot, index, s, e))
+        if time.perf_counter() >= deadline:
+            break
+    return _encode(snapshot, out)[0]
 
 
 def _full(snapshot: Snapshot) -> list[int]:

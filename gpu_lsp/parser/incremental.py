@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import time
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -588,6 +588,13 @@ class Progressive:
         if self._done is not None:
             return len(self.text)
         return self._segments[self._next - 1].end if self._next else 0
+
+    def boundary_after(self, offset: int) -> int:
+        """The end of the first top-level segment that ends at or after `offset` (the end of the
+        text when there is none, or the text is not parsed a segment at a time)."""
+        ends = [seg.end for seg in self._segments]
+        i = bisect_left(ends, offset)
+        return ends[i] if i < len(ends) else len(self.text)
 
     def step(self, count: int, budget_s: float | None = None) -> bool:
         """Parse up to `count` more segments, stopping after the first that ends `budget_s`

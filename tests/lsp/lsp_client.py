@@ -30,6 +30,7 @@ class RecordingClient(LanguageClient):
         self.texts: dict[str, str] = {}
         self.versions: dict[str, int] = {}
         self.registrations: list[types.Registration] = []
+        self.refreshes: list[str] = []  # the refresh requests the server sent, by method
 
 
 def _publish(ls: RecordingClient, params: types.PublishDiagnosticsParams) -> None:
@@ -46,9 +47,18 @@ def _register(ls: RecordingClient, params: types.RegistrationParams) -> None:
     ls.registrations.extend(params.registrations)
 
 
+def _refreshed(method: str):
+    def record(ls: RecordingClient, params: None) -> None:
+        ls.refreshes.append(method)
+
+    return record
+
+
 def make_client() -> RecordingClient:
     client = RecordingClient()
     features = dict(DEFAULT_CLIENT_FEATURES)
+    for method in (types.WORKSPACE_SEMANTIC_TOKENS_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH):
+        features[method] = _refreshed(method)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _publish
     features[types.WORKSPACE_APPLY_EDIT] = _apply_edit
     features[types.CLIENT_REGISTER_CAPABILITY] = _register

@@ -1,9 +1,12 @@
-"""The open's full lint in a forked child: the same diagnostics as in process, requests answered
-from the parse meanwhile, and the in-process lint when the child fails."""
+"""The open's full lint in a worker process: the same diagnostics as in process, requests answered
+from the parse meanwhile, the in-process lint when the worker fails, and no fork of this
+(threaded) process to start one."""
 
 from __future__ import annotations
 
 import os
+import signal
+import threading
 
 import pytest
 from support.typing import generated
@@ -14,7 +17,12 @@ from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.hover import hover
 from gpu_lsp.lsp.settings import EditorSettings
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the child lint needs fork")
+pytestmark = pytest.mark.skipif(lint_child._context() is None, reason="the lint workers need a forkserver")
+
+# The thread count of this process at each of its forks (a fork hook cannot be removed: it
+# records into this list for the whole session).
+FORKS: list[int] = []
+os.register_at_fork(before=lambda: FORKS.append(threading.active_count()))
 
 
 @pytest.fixture
@@ -49,16 +57,14 @@ def test_the_child_lints_like_the_analysis_thread_and_requests_use_the_parse_mea
     assert any(d.code == "GPU002" for d in snap.diagnostics)
 
 
-def test_a_failing_child_leaves_the_lint_to_the_analysis_thread(small_progressive, monkeypatch) -> None:
-    def broken(parsed, settings):
-        raise RuntimeError("child lint failed")
-
-    monkeypatch.setattr(lint_child, "lint_parsed", broken)  # the child raises and exits with status 1
+def test_a_failing_child_leaves_the_lint_to_the_analysis_thread(small_progressive) -> None:
     text = generated("inline", 200)
     settings = EditorSettings()
     doc = _opened(text)
     child = doc.lint_in_child(settings)
-    assert child is not None and child.wait() is None
+    assert child is not None
+    os.kill(child.pid, signal.SIGKILL)  # the worker dies before it answers
+    assert child.wait() is None
     snap = doc.analysed(settings)
     assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
 
@@ -148,3 +154,30 @@ def test_a_child_whose_parse_differs_is_not_read() -> None:
     encoded = lint_child.encode(parsed, engine.diagnose(parsed))
     assert lint_child.decode(engine.parse_document(broken), encoded) is not None
     assert lint_child.decode(engine.parse_document(text), encoded) is None
+
+
+def test_workers_are_never_forked_from_this_threaded_process(small_progressive) -> None:
+    lint_child.start_workers()
+    text = generated("inline", 200)
+    settings = EditorSettings()
+    before = len(FORKS)
+    results: list = []
+
+    def open_it() -> None:  # the analysis thread's side, beside this thread and another one
+        doc = Document("file:///large.mlir", text, 1)
+        child = doc.open_in_child(settings)
+        results.append(child)
+        while not doc.analyse_step():
+            pass
+        doc.lint_in_child(settings)
+        while not doc.share_step():
+            pass
+        results.append(doc.analysed(settings))
+
+    thread = threading.Thread(target=open_it)
+    thread.start()
+    thread.join()
+    child, snap = results
+    assert child is not None and child.pid != os.getpid()
+    assert FORKS[before:] == [], "no fork of this process: the worker comes from the forkserver"
+    assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)

@@ -112,6 +112,26 @@ async def test_an_unbalanced_brace_at_the_top_leaves_the_rest_working(client: Re
     assert hover is not None and "gpu.launch" in hover.contents.value
 
 
+@on_server_loop
+async def test_the_outline_during_an_open_is_whole_and_the_views_are_refreshed_after_it(client: RecordingClient) -> None:
+    uri = "file:///work/opened.mlir"
+    text = generated("inline", 6_000)  # over documents.PROGRESSIVE_SIZE: opened in steps
+    open_document(client, uri, text)
+    document = types.TextDocumentIdentifier(uri=uri)
+    symbols = await within(client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=document)), 60)
+    tokens = await within(client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=document)), 60)
+    assert not client.published or all(p.uri != uri for p in client.published), "answered during the open"
+    assert len(symbols) == text.count("\nfunc.func @") + text.startswith("func.func @")
+    assert symbols[-1].name == text[text.rindex("func.func @") + 11 :].split("(", 1)[0]
+    assert tokens is not None and tokens.data
+    await wait_published(client, uri, 1, timeout=120)
+    for _ in range(200):
+        if {types.WORKSPACE_SEMANTIC_TOKENS_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH} <= set(client.refreshes):
+            break
+        await asyncio.sleep(0.05)
+    assert {types.WORKSPACE_SEMANTIC_TOKENS_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH} <= set(client.refreshes)
+
+
 def test_a_large_document_opens_in_steps_and_answers_on_the_parsed_part(monkeypatch) -> None:
     from gpu_lsp.lsp import documents
     from gpu_lsp.lsp.hover import hover

@@ -1,0 +1,38 @@
+"""The open of a large document, one analysis-thread job at a time: first what the text alone
+tells about the whole document (its outline and its regions, `skeleton`), a slice per call, so
+that the requests about the whole document find it ready, then its parse (`Document.analyse_step`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gpu_lsp.lsp.document_symbols import text_outline
+from gpu_lsp.lsp.documents import TEXT_VIEWS, Document
+from gpu_lsp.lsp.skeleton import TextView, brace_list
+
+# The text looked at per call (about 2,000 lines: ~20 ms), up to the end of a top-level op.
+SLICE_CHARS = 80_000
+_BUILDERS: dict[str, Callable[[str, int, int], list[Any]]] = dict(zip(TEXT_VIEWS, (text_outline, brace_list), strict=True))
+
+
+def open_step(doc: Document) -> bool:
+    """Some more of the open of `doc`: a slice of its text views, or a step of its parse; whether
+    the parse is complete (`Document.analyse_step`)."""
+    snap = doc.partial
+    if snap is None or snap.parsed_to is None or snap.parsed_to >= len(snap.text) or snap.text is not doc.text:
+        return doc.analyse_step()
+    parsed_to = snap.parsed_to
+    views: list[TextView] = []
+    for key, build in _BUILDERS.items():
+        view = snap.cache.get(key)
+        if view is None:
+            view = snap.cache[key] = TextView(parsed_to, build)
+        views.append(view)
+    behind = [view for view in views if view.end < len(snap.text)]
+    if not behind:
+        return doc.analyse_step()
+    to = doc.boundary_after(min(view.end for view in behind) + SLICE_CHARS)
+    for view in behind:
+        view.extend(snap.text, to)
+    return False

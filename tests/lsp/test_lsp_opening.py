@@ -1,0 +1,95 @@
+"""Requests about a whole document while it is opened: the outline and the folding ranges of
+the whole text (the part parsed, then the text alone), semantic tokens of the first units, range
+requests parsed as far as their range, all equal to what the analysed document gives."""
+
+from __future__ import annotations
+
+import pytest
+from support.typing import generated
+
+from gpu_lsp.lsp import documents, semantic_tokens
+from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols, text_outline
+from gpu_lsp.lsp.documents import Document, Phase
+from gpu_lsp.lsp.folding import folding_ranges
+from gpu_lsp.lsp.hints import inlay_hints
+from gpu_lsp.lsp.opening import open_step
+from gpu_lsp.lsp.skeleton import brace_pairs
+
+
+@pytest.fixture
+def small_progressive(monkeypatch):
+    monkeypatch.setattr(documents, "PROGRESSIVE_SIZE", 1000)
+
+
+def _flat(nodes: list[SymbolNode], depth: int = 0) -> list[tuple]:
+    out = []
+    for n in nodes:
+        out.append((depth, n.name, n.kind, n.range, n.selection, n.detail))
+        out.extend(_flat(n.children, depth + 1))
+    return out
+
+
+@pytest.mark.parametrize("mode", ["inline", "outlined"])
+def test_the_outline_of_the_text_alone_is_the_outline_of_its_parse(mode: str) -> None:
+    text = generated(mode, 300)
+    analysed = Document("file:///a.mlir", text, 1).analysed()
+    assert _flat(text_outline(text, 0, len(text))) == _flat(document_symbols(analysed))
+
+
+def test_braces_in_comments_and_strings_are_not_regions() -> None:
+    text = 'func.func @f() {\n  // not a region {\n  %s = "x.op"() {note = "}{"} : () -> ()\n  return\n}\n'
+    pairs = brace_pairs(text, 0, len(text))
+    assert pairs == {text.index("{"): text.rindex("}"), text.index("{note"): text.index('"} :') + 1}
+
+
+def test_whole_document_requests_during_the_open_answer_like_the_analysed_document(small_progressive) -> None:
+    text = generated("inline", 600)
+    doc = Document("file:///large.mlir", text, 1)
+    assert doc.opening_view() is not None
+    for _ in range(3):  # the text views, then a step of the parse
+        open_step(doc)
+    view = doc.opening_view()
+    assert view is not None and 0 < view.parsed_to < len(text)
+    early_symbols, early_folds = _flat(document_symbols(view)), folding_ranges(view)
+    early_tokens = semantic_tokens.semantic_tokens(view)
+    assert doc.take_early_answers() and not doc.take_early_answers(), "asked once: refreshed once"
+    last_line = text.count("\n", 0, len(text) - 1)
+    ranged = doc.opening_view((last_line - 5, 0))
+    assert ranged is not None and ranged.parsed_to > ranged.offset(last_line - 5, 0), "parsed as far as the range"
+    start, end = ranged.offset(last_line - 40, 0), ranged.offset(last_line - 5, 0)
+    early_hints = inlay_hints(ranged, start, end)
+    analysed = doc.analysed()
+    assert early_symbols == _flat(document_symbols(analysed))
+    assert early_folds == folding_ranges(analysed)
+    assert early_hints and early_hints == inlay_hints(analysed, start, end)
+    full = semantic_tokens.semantic_tokens(analysed)
+    assert 0 < len(early_tokens) < len(full) and full[: len(early_tokens)] == early_tokens, "the first units' tokens"
+    assert doc.opening_view() is None, "an analysed document answers from its snapshot"
+
+
+def test_the_tokens_of_an_open_take_a_bounded_time(small_progressive, monkeypatch) -> None:
+    monkeypatch.setattr(semantic_tokens, "OPENING_BUDGET_S", 0.0)  # one unit, then the budget is spent
+    text = generated("inline", 400)
+    doc = Document("file:///large.mlir", text, 1)
+    while not doc.analyse_step():
+        pass
+    view = doc.opening_view()
+    assert view is not None and view.parsed_to == len(text)
+    one = semantic_tokens.semantic_tokens(view)
+    assert 0 < len(one) < len(semantic_tokens.semantic_tokens(doc.analysed())) / 10
+
+
+def test_a_document_goes_from_opening_to_usable_to_settled(small_progressive) -> None:
+    text = generated("inline", 200)
+    doc = Document("file:///large.mlir", text, 1)
+    assert doc.phase is Phase.OPENING
+    open_step(doc)
+    assert doc.phase is Phase.OPENING and doc.opening_view() is not None
+    doc.analysed()
+    assert doc.phase is Phase.SETTLED and doc.opening_view() is None
+    at = text.index("arith.constant 32") + len("arith.constant 3")
+    doc.replace(at, at + 1, "7", 2)
+    assert doc.phase is Phase.USABLE, "edited, not analysed yet"
+    assert not doc.analysed().complete and doc.phase is Phase.USABLE, "a quick lint"
+    doc.settle()
+    assert doc.phase is Phase.SETTLED
