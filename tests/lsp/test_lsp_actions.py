@@ -180,5 +180,5 @@ def test_published_diagnostics_mark_redundant_waits_unnecessary() -> None:
     [d] = snap.diagnostics
     published = diagnostic_dict(snap, d)
     assert published["code"] == "GPU205" and published["tags"] == [1]
-    assert published["codeDescription"]["href"].endswith("docs/rules.md#gpu205-redundant-single-token-wait")
+    assert published["codeDescription"]["href"].endswith("/GPU205.md")
     assert published["data"]["fix"]["safe"] is True and published["source"] == "gpu-lint"

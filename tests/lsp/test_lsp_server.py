@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import pytest
 import pytest_lsp
@@ -127,7 +130,10 @@ async def test_diagnostics_on_open_carry_code_docs_source_and_version(client: Re
     d = _the(published, "GPU003")
     assert d.source == "gpu-lint" and d.message == "use of undeclared SSA value name"
     assert d.severity == types.DiagnosticSeverity.Error
-    assert d.code_description.href.endswith("docs/rules.md#gpu003-undefined-value")
+    # The link resolves: the rule's page, written from the registry (issue 26: it named a repository that does not exist).
+    assert d.code_description.href.startswith("file://") and d.code_description.href.endswith("/GPU003.md")
+    page = Path(url2pathname(urlparse(d.code_description.href).path)).read_text()
+    assert "GPU003" in page and "undefined-value" in page
     assert d.range.start == position(BROKEN, at(BROKEN, "%t55"))
     join = _the(await within(wait_published(client, A, 1)), "GPU201")
     assert join.severity == types.DiagnosticSeverity.Warning
