@@ -216,6 +216,8 @@ def code_lenses(snapshot: Snapshot) -> list[Lens]:
             continue
         d = index.symbol_def(f.op)
         rng = d.range if d is not None else f.op.name_range
+        if rng is None:
+            continue
         if runnable:
             out.append(Lens(rng, "▶ Run on GPU", RUN_ON_GPU, (snapshot.uri, f.name)))
         if f.async_work:
