@@ -113,8 +113,10 @@ def test_legalize_fix_all():
     text = COMMENTS.replace("%t3 = gpu.wait async", "gpu.wait async")  # an unnamed token
     new_text = apply(R.legalize_for_lowering(text), text)
     assert "gpu.wait async [%t0, %t1]" in new_text  # the join
-    assert "gpu.memcpy async [%t2]" in new_text and "gpu.wait [%t_0]" in new_text  # async + blocking wait
-    assert "\n  %t_1 = gpu.wait async\n" in new_text  # the name
+    # async + blocking wait, new tokens named %tN (the first free N), the op's own text kept but for the tokens
+    assert "%t4 = gpu.memcpy async [%t2] %dx, %x : memref<?xf32>, memref<?xf32>  // trailing comment" in new_text
+    assert "gpu.wait [%t4]" in new_text
+    assert "\n  %t5 = gpu.wait async\n" in new_text  # the name
     expected, _ = run(COMMENTS, "builtin.module()")
     legalize(expected)
     assert_same_ir(expected, parse(new_text).chunks[0].module, "legalize")
