@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.views import fresh_token_name
 from gpu_lsp.ir.symbols import SymbolTables
+from gpu_lsp.ir.views import fresh_token_name
 from gpu_lsp.parser.api import Chunk
 from gpu_lsp.text import LineIndex, TextRange
 
