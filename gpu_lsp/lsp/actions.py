@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
 from gpu_lsp.diagnostics.sanitizer.graph import issues_async_work
 from gpu_lsp.diagnostics.sanitizer.host import GPU_HOST_OPS
@@ -185,7 +186,8 @@ def compute_refactoring(snapshot: Snapshot, refactoring_id: str, offset: int) ->
     """(title, edits) of a refactoring on the snapshot's text; `RefactorError` says why not."""
     from gpu_lsp.passes.catalog import compute
 
-    result = compute(refactoring_id, snapshot.text, offset, snapshot.parsed.split)
+    version = snapshot.lint_key[2] if len(snapshot.lint_key) > 2 and snapshot.lint_key[2] is not None else NEWEST
+    result = compute(refactoring_id, snapshot.text, offset, snapshot.parsed.split, version)
     return result.title, list(result.edits)
 
 

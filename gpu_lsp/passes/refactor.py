@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import TypeVar
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation
@@ -190,12 +191,12 @@ def make_function_async(text: str, offset: int, split: bool = False) -> Refactor
 
 
 @_paused_gc
-def legalize_for_lowering(text: str, split: bool = False) -> Refactoring:
-    """One token per async op for gpu-to-llvm: join dependencies, async + wait, name tokens."""
+def legalize_for_lowering(text: str, split: bool = False, mlir_version: int = NEWEST) -> Refactoring:
+    """What gpu-to-llvm of `mlir_version` needs: join dependencies, async + wait, name tokens."""
 
     def rewrite(chunk: Chunk) -> list[Edit] | None:
         snap = ChunkBeforePass(text, chunk)
-        result = legalize(chunk.module)
+        result = legalize(chunk.module, mlir_version)
         for op in result.named:
             snap.force(op)
         return snap.edits() if result.changed else None
@@ -292,6 +293,7 @@ LEGALIZE_DEF = RefactoringDef(
     "Legalize GPU async tokens for lowering (gpu-to-llvm)",
     FIX_ALL,
     lambda site: True,
-    lambda text, offset, split: legalize_for_lowering(text, split),
+    lambda text, offset, split, mlir_version=NEWEST: legalize_for_lowering(text, split, mlir_version),
     tolerate=UNNAMED_ASYNC,
+    versioned=True,
 )

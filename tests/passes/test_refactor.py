@@ -141,3 +141,20 @@ def test_refactorings_at_computes_every_offered_one():
     assert [r.id for r in done] == [R.OUTLINE_LAUNCH, R.OUTLINE_FUNCTION, R.OUTLINE_FILE, R.LEGALIZE]
     for refactoring in done:
         apply(refactoring, COMMENTS)
+
+
+def test_legalize_follows_the_llvm_version() -> None:
+    """At LLVM 23 gpu-to-llvm joins a launch_func's dependencies itself and GPU201 reports nothing: Legalize leaves
+    them (issue 26: it joined them); at LLVM 22 it joins them as GPU201's fix does."""
+    text = (
+        "module attributes {gpu.container_module} {\n"
+        "  gpu.module @k {\n    gpu.func @f() kernel {\n      gpu.return\n    }\n  }\n"
+        "  func.func @main() {\n    %c1 = arith.constant 1 : index\n"
+        "    %t0 = gpu.wait async\n    %t1 = gpu.wait async\n"
+        "    %t2 = gpu.launch_func async [%t0, %t1] @k::@f\n        blocks in (%c1, %c1, %c1)\n        threads in (%c1, %c1, %c1)\n"
+        "    gpu.wait [%t2]\n    return\n  }\n}\n"
+    )
+    with pytest.raises(R.RefactorError, match="nothing to legalize"):
+        R.legalize_for_lowering(text)
+    joined = apply(R.legalize_for_lowering(text, mlir_version=22), text)
+    assert "    %t3 = gpu.wait async [%t0, %t1]\n    %t2 = gpu.launch_func async [%t3] @k::@f\n        blocks in (%c1, %c1, %c1)\n" in joined
