@@ -384,7 +384,8 @@ class _Differ:
         (line breaks, alignment, comments) stays wherever the tokens around it are the same."""
         old = [(m.start(), m.end(), m.group()) for m in TOKEN.finditer(self.text[start:end])]
         new = [(m.start(), m.end(), m.group()) for m in TOKEN.finditer(printed)]
-        if not old or not new:
+        generic = self.text[start : start + 1] == '"' or printed[:1] == '"' or " = \"" in printed[:200]
+        if not old or not new or generic:  # the generic form is printed whole (its layout is the printer's)
             self._add(start, end, printed)
             return
         matcher = difflib.SequenceMatcher(None, [t for *_, t in old], [t for *_, t in new], autojunk=False)

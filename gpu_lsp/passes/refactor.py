@@ -28,6 +28,7 @@ from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.types import UnknownType
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.passes.async_region import make_async_func
 from gpu_lsp.passes.base import PassFailure
@@ -109,6 +110,9 @@ def _launches_in(op: Operation) -> list[Operation]:
 
 
 def _outline(text: str, chunk: Chunk, launches: list[Operation], sink: bool, data_layout: str) -> list[Edit]:
+    for launch in launches:
+        if any(isinstance(v.type, UnknownType) for op in launch.walk() for v in (*op.operands, *op.results)):
+            raise RefactorError("the launch uses values whose type gpu-lsp cannot read (an op it does not know)")
     snap = ChunkBeforePass(text, chunk)
     if sink:
         for launch in launches:
