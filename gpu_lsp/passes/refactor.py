@@ -188,6 +188,9 @@ def make_function_async(text: str, offset: int, split: bool = False) -> Refactor
         make_async_func(func)
     except PassFailure as exc:
         raise RefactorError(exc.diagnostics[0].message) from None
+    for op in func.walk():
+        if op.facts.unnamed_async is not None:  # `gpu.wait async` without a name: its token may now be used
+            snap.force(op)
     edits = snap.edits()
     if not edits:
         raise RefactorError("the function's GPU ops are already asynchronous")

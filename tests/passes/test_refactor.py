@@ -158,3 +158,14 @@ def test_legalize_follows_the_llvm_version() -> None:
         R.legalize_for_lowering(text)
     joined = apply(R.legalize_for_lowering(text, mlir_version=22), text)
     assert "    %t3 = gpu.wait async [%t0, %t1]\n    %t2 = gpu.launch_func async [%t3] @k::@f\n        blocks in (%c1, %c1, %c1)\n" in joined
+
+
+def test_make_async_names_an_unnamed_async_op_it_uses() -> None:
+    """Issue 26: on an unnamed `gpu.wait async` the rewrite used its token as an undeclared value."""
+    text = (
+        "func.func @f(%m: memref<4xf32>, %h: memref<4xf32>) {\n  gpu.wait async\n"
+        "  gpu.memcpy %m, %h : memref<4xf32>, memref<4xf32>\n  return\n}\n"
+    )
+    new_text = apply(R.make_function_async(text, text.index("gpu.memcpy")), text)
+    assert "  %t0 = gpu.wait async\n  %t1 = gpu.memcpy async [%t0] %m, %h" in new_text
+    assert [d for d in parse(new_text).chunks[0].diagnostics if d.severity >= Severity.ERROR] == []
