@@ -41,6 +41,7 @@ TOKEN_NAME = re.compile(r"^t[0-9]+$")
 SSA_DEF = re.compile(r"(%[\w$.]+)(?::[0-9]+)?(?=(?:\s*,\s*%[\w$.]+(?::[0-9]+)?)*\s*=[^=])")
 SSA = re.compile(r"%[\w$.]+")
 BLANKS = re.compile(r"\s+")
+TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|[%@^!#][\w$.#]*|[\w.$]+|->|::|\S')
 
 
 @dataclass
@@ -97,21 +98,38 @@ def _strip_ssa(text: str) -> str:
     return BLANKS.sub("", SSA.sub("%", text))
 
 
+def _subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(token in it for token in short)
+
+
+def _tokens(text: str) -> list[str]:
+    return ["%" if t.startswith("%") else t for t in TOKENS.findall(text)]
+
+
 def layout_findings(before: str, edits: list[Edit], moved: list[tuple[int, int]] | tuple = ()) -> list[tuple[str, str]]:
-    """(check, detail) for each line an edit only re-indents (b) or joins into another line (c); lines inside
-    `moved` (the launches an outlining moves into a kernel) may be both."""
+    """(check, detail) for each line an edit only re-indents (b) or joins into another line while only adding tokens
+    (c); lines inside `moved` (the launches an outlining moves into a kernel) may be both."""
     out: list[tuple[str, str]] = []
     for edit in edits:
+        if any(a <= edit.range.start < b for a, b in moved):
+            continue
         old = before[edit.range.start : edit.range.end]
-        if "\n" not in old or any(a <= edit.range.start < b for a, b in moved):
+        line_start = before.rfind("\n", 0, edit.range.start) + 1
+        at_indent = not before[line_start : edit.range.start].strip()
+        rest = before[edit.range.end : before.find("\n", edit.range.end) if "\n" in before[edit.range.end :] else len(before)]
+        if not edit.new_text.strip() and not old.strip() and at_indent and rest.strip() and "\n" not in edit.new_text + old:
+            out.append(("outside", f"re-indented: {rest.strip()[:80]!r}"))
+            continue
+        if "\n" not in old:
             continue
         new_lines = {line.strip(): line for line in edit.new_text.split("\n") if line.strip()}
         for line in old.split("\n")[1:-1]:  # the lines the edit holds whole
             twin = new_lines.get(line.strip())
             if twin is not None and twin != line:
                 out.append(("outside", f"re-indented: {line.strip()[:80]!r}"))
-        if old.count("\n") > edit.new_text.count("\n") and _strip_ssa(old) and _strip_ssa(old) in _strip_ssa(edit.new_text):
-            out.append(("layout", f"re-flowed: {old.strip()[:80]!r}"))
+        if old.count("\n") > edit.new_text.count("\n") and _subsequence(_tokens(old), _tokens(edit.new_text)):
+            out.append(("layout", f"re-flowed: {BLANKS.sub(' ', old.strip())[:80]!r}"))
     return out
 
 
