@@ -27,7 +27,8 @@ from gpu_lsp.lsp import convert as V
 from gpu_lsp.lsp.bounded import OVERSIZED
 from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
 from gpu_lsp.lsp.heap import HeapPolicy
-from gpu_lsp.lsp.settings import EditorSettings, parse_settings
+from gpu_lsp.lsp.settings import EditorSettings, SettingProblems, parse_settings
+from gpu_lsp.lsp.user_errors import quiet_answered_errors
 
 log = logging.getLogger("gpu_lsp.server")
 
@@ -101,6 +102,8 @@ class GpuLanguageServer(LanguageServer):
         self.settle_s = SETTLE_S
         self.encoding = "utf-16"
         self._config_problems: set[str] = set()
+        self.setting_problems = SettingProblems()
+        quiet_answered_errors()
         self._unshown_problems: list[str] = []  # found on the analysis thread, shown from the event loop
         self._queued = 0  # jobs submitted to the analysis thread and not started yet
         self._queued_lock = threading.Lock()
@@ -344,8 +347,7 @@ def initialize(ls: GpuLanguageServer, params: types.InitializeParams) -> None:
     encoding = getattr(ls.workspace, "position_encoding", None) or "utf-16"
     ls.encoding = getattr(encoding, "value", encoding)
     ls.settings, problems = parse_settings(params.initialization_options, EditorSettings())
-    for problem in problems:
-        log.warning("initializationOptions: %s", problem)
+    _tell_setting_problems(ls, problems)
 
 
 @server.feature(types.INITIALIZED)
@@ -429,12 +431,20 @@ async def _pull_configuration(ls: GpuLanguageServer) -> None:
         _take_settings(ls, {"gpuLsp": result[0]})
 
 
+def _tell_setting_problems(ls: GpuLanguageServer, problems: list[str]) -> None:
+    """Show the user, once while they last, the settings that were ignored (window/showMessage is allowed before
+    the answer to initialize)."""
+    fresh = ls.setting_problems.new(problems)
+    if fresh:
+        log.warning("settings: %s", "; ".join(fresh))
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message="gpu-lsp settings: " + "; ".join(fresh) + " (ignored)")
+        )
+
+
 def _take_settings(ls: GpuLanguageServer, raw: Any) -> None:
     settings, problems = parse_settings(raw, ls.settings)
-    if problems:
-        ls.window_show_message(
-            types.ShowMessageParams(type=types.MessageType.Warning, message="gpu-lsp settings: " + "; ".join(problems))
-        )
+    _tell_setting_problems(ls, problems)
     if settings != ls.settings:
         ls.settings = settings
         for doc in ls.store:

@@ -122,8 +122,10 @@ def test_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
         status = gpu_opt.main(args)
     finally:
         sys.stdout, sys.stderr = old
-    assert status == 2
-    assert "usage: gpu-opt" in err.getvalue() and out.getvalue() == ""
+    assert status == 2 and out.getvalue() == ""
+    # One line, naming where the usage is (the error contract of every tool).
+    assert err.getvalue().startswith("gpu-opt: error: ") and err.getvalue().endswith("(see gpu-opt --help)\n")
+    assert err.getvalue().count("\n") == 1
 
 
 def test_allow_unregistered_dialect_is_accepted(tmp_path: Path) -> None:

@@ -7,6 +7,9 @@ ends on top). A module may import a module of a lower rank, or of its own unit
 0. the leaves: `text` (ranges, edits), `gcpause`, the package root (its version)
 1. `diagnostics.model`: DESIGN's core types `Diagnostic`/`Fix`, which the parser, the
    passes and the runner report (a leaf, though it lives in `diagnostics/`)
+2.5 `diagnostics.mlir_versions` (and its op-name table `diagnostics.op_names`): what each LLVM
+   version's lowering takes, read by the rules and by the passes' Legalize (tables, though they live
+   in `diagnostics/`)
 2. `ir`: the IR, types, attributes, printer
 3. `parser`: text -> IR
 4. `dialects`: the op readers, built on the parser's cursor
@@ -39,6 +42,8 @@ RANKS: dict[str, float] = {
     "gpu_lsp.gcpause": 0,
     "gpu_lsp.diagnostics.model": 1,
     "gpu_lsp.ir": 2,
+    "gpu_lsp.diagnostics.mlir_versions": 2.5,
+    "gpu_lsp.diagnostics.op_names": 2.4,
     "gpu_lsp.parser": 3,
     "gpu_lsp.dialects": 4,
     # The parser's reading primitives (lexer, structure, cursor, types) are below the

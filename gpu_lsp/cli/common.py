@@ -1,4 +1,9 @@
-"""What every console script shares: the `--version` line, a quiet end when its output pipe closes, the file argument."""
+"""What every console script shares: the `--version` line, the error contract (exit statuses, one-line errors), the file argument.
+
+Exit statuses, the same for every tool (README, "Exit status"): 0 ok; 1 findings or an error in the
+program checked or run; 2 a usage error or an input/output failure; 130 interrupted (Ctrl-C); 141 the
+reader of the output went away (`| head`).
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,34 @@ import os
 import signal
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO, NoReturn
 
 from gpu_lsp import __version__, compiled
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 
-# What a shell reports for a process killed by SIGPIPE (128 + 13), as `yes | head` does.
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+# What a shell reports for a process stopped by SIGINT (128 + 2) or killed by SIGPIPE (128 + 13), as `yes | head` does.
+EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+
+
+class CliError(Exception):
+    """A failure the user can act on (bad option, unreadable input, unwritable output): one line, then `status`."""
+
+    def __init__(self, message: str, status: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line `PROG: error: MESSAGE` (exit status 2), without the usage text."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see {self.prog} --help)")
 
 
 def version_line(prog: str) -> str:
@@ -29,27 +56,78 @@ def print_version(prog: str) -> int:
     return 0
 
 
-def quiet_on_closed_pipe(main: Callable[..., int]) -> Callable[..., int]:
-    """Wrap a console entry point: a reader that closes the pipe early (`| head`) ends it with status 141, silently."""
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null: Python flushes it again at exit, and that flush must not fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
-    @functools.wraps(main)
-    def wrapper(*args: object, **kwargs: object) -> int:
-        try:
-            status = main(*args, **kwargs)
-            sys.stdout.flush()
-            return status
-        except BrokenPipeError:
-            # Python flushes stdout again at exit; point it at /dev/null so that flush cannot fail.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-            return EXIT_BROKEN_PIPE
 
-    return wrapper
+def console_entry(prog: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
+    """Wrap a console entry point in the error contract: a CliError is one line `PROG: error: ...` and its status,
+    Ctrl-C is `PROG: error: interrupted` and 130, and a reader that closes the pipe early (`| head`) ends it with
+    status 141, silently. Never a traceback for any of them."""
+
+    def decorate(main: Callable[..., int]) -> Callable[..., int]:
+        @functools.wraps(main)
+        def wrapper(*args: object, **kwargs: object) -> int:
+            try:
+                status = main(*args, **kwargs)
+                sys.stdout.flush()
+                return status
+            except BrokenPipeError:
+                _silence_stdout()
+                return EXIT_BROKEN_PIPE
+            except CliError as exc:
+                _flush_quietly()
+                sys.stderr.write(f"{prog}: error: {exc.message}\n")
+                return exc.status
+            except KeyboardInterrupt:
+                _flush_quietly()
+                sys.stderr.write(f"{prog}: error: interrupted\n")
+                return EXIT_INTERRUPTED
+
+        return wrapper
+
+    return decorate
+
+
+def _flush_quietly() -> None:
+    """Flush what the program printed before an error; a closed pipe only silences it."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        _silence_stdout()
+
+
+def read_text(path: str, stdin: BinaryIO | None = None) -> str:
+    """The UTF-8 text of `path` ('-': `stdin`, standard input by default); CliError (status 2) for a missing,
+    unreadable, binary or non-UTF-8 file or a folder."""
+    from gpu_lsp.lint.discovery import decode
+
+    try:
+        data = (stdin or sys.stdin.buffer).read() if path == "-" else Path(path).read_bytes()
+    except IsADirectoryError:
+        raise CliError(f"{path} is a folder, not a file") from None
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    source = decode(data, skipped=False)
+    if isinstance(source, str):
+        raise CliError(f"{'<stdin>' if path == '-' else path}: {source}")
+    return source.text
+
+
+def write_text(path: str, text: str) -> None:
+    """Write `text` to the file `path`; CliError (status 2) when it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def file_parser(prog: str, description: str) -> argparse.ArgumentParser:
     """An argument parser whose first argument is one .mlir file (`-`: standard input)."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = CliParser(prog=prog, description=description)
     parser.add_argument("file", help="the .mlir file ('-' for standard input)")
     return parser

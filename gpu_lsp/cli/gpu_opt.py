@@ -9,7 +9,7 @@ piece with -split-input-file) is parsed and verified by `verify_chunk`; passes
 run in command-line order on a chunk without errors; the chunk is then printed
 like mlir-opt prints it. Errors and warnings go to standard error as
 `FILE:LINE:COL: error: MESSAGE` with the source line and a caret, and the exit
-status is 1 (2 for a usage error). With -verify-diagnostics the diagnostics are
+status is 1 (2 for a usage error or an unreadable input, unwritable output). With -verify-diagnostics the diagnostics are
 matched against `expected-*` annotations instead and the exit status says
 whether they all matched.
 """
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from gpu_lsp.analysis import verify_chunk
-from gpu_lsp.cli.common import print_version, quiet_on_closed_pipe
+from gpu_lsp.cli.common import EXIT_USAGE, CliError, console_entry, print_version, read_text, write_text
 from gpu_lsp.cli.verify_diagnostics import Reported, VerifyProblem, check, parse_expectations
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
@@ -30,7 +30,7 @@ from gpu_lsp.ir.core import Operation
 from gpu_lsp.lit.runner import ToolRun
 from gpu_lsp.parser.api import Chunk, parse
 from gpu_lsp.passes.catalog import PASSES
-from gpu_lsp.passes.driver import PipelineError, flag_pass, pass_pipeline
+from gpu_lsp.passes.driver import PipelineError, flag_pass, option_error, pass_pipeline
 from gpu_lsp.text import LineIndex
 
 USAGE = (
@@ -154,7 +154,11 @@ def parse_args(argv: list[str]) -> Options:
             except PipelineError as exc:
                 raise UsageError(f"invalid pass pipeline '{value}': {exc}") from None
         elif (runner := flag_pass(name)) is not None:
-            opts.passes.append((name, runner, parse_pass_options(value) if eq else {}))
+            options = parse_pass_options(value) if eq else {}
+            problem = option_error(name, options)
+            if problem is not None:
+                raise UsageError(problem)
+            opts.passes.append((name, runner, options))
         else:
             raise UsageError(f"unknown option '{arg}'")
     if len(inputs) > 1:
@@ -323,15 +327,7 @@ class InProcess:
         return ToolRun(status, out.getvalue(), err.getvalue())
 
 
-def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        return data.decode("utf-8", "replace"), "<stdin>"
-    with open(path, encoding="utf-8", errors="replace", newline="") as f:
-        return f.read(), path
-
-
-@quiet_on_closed_pipe
+@console_entry("gpu-opt")
 def main(argv: list[str] | None = None) -> int:
     """Console entry point (`gpu-opt`)."""
     args = sys.argv[1:] if argv is None else argv
@@ -342,15 +338,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         opts = parse_args(args)
     except UsageError as exc:
-        sys.stderr.write(f"gpu-opt: {exc}\n{USAGE}\n")
-        return 2
+        raise CliError(f"{exc} (see gpu-opt --help)", EXIT_USAGE) from None
     except SystemExit as done:
         return int(done.code or 0)
-    try:
-        text, name = _read(opts.input)
-    except OSError as exc:
-        sys.stderr.write(f"gpu-opt: could not open input file '{opts.input}': {exc.strerror}\n")
-        return 1
+    text, name = read_text(opts.input), "<stdin>" if opts.input == "-" else opts.input
     if opts.output is None or opts.output == "-":
         return run(opts, text, name, sys.stdout, sys.stderr)
     import io
@@ -358,12 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     buffer = io.StringIO()
     status = run(opts, text, name, buffer, sys.stderr)
     if status == 0:
-        try:
-            with open(opts.output, "w", encoding="utf-8", newline="") as f:
-                f.write(buffer.getvalue())
-        except OSError as exc:
-            sys.stderr.write(f"gpu-opt: could not write '{opts.output}': {exc.strerror}\n")
-            return 1
+        write_text(opts.output, buffer.getvalue())
     return status
 
 

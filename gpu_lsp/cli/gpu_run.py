@@ -7,11 +7,16 @@ import json
 import re
 import signal
 import sys
+from pathlib import Path
 
-from gpu_lsp.cli.common import file_parser, quiet_on_closed_pipe, version_line
+from gpu_lsp.cli.common import CliError, console_entry, file_parser, read_text, version_line, write_text
 from gpu_lsp.runner import BACKENDS
 
 _SIZE = re.compile(r"^\s*(\d+)\s*([kKmMgGtT]?)(i?[bB])?\s*$")
+# The limits a run has unless --timeout / --max-memory say otherwise (`none` lifts one); README, "gpu-run".
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_MAX_MEMORY = "4G"
+NO_LIMIT = "none"
 
 
 def parse_size(text: str) -> int:
@@ -23,13 +28,36 @@ def parse_size(text: str) -> int:
     return int(m.group(1)) * scale
 
 
+def memory_limit(text: str) -> int | None:
+    """`--max-memory`: a size above zero, or `none` (no cap)."""
+    if text.strip().lower() == NO_LIMIT:
+        return None
+    size = parse_size(text)
+    if size <= 0:
+        raise argparse.ArgumentTypeError(f"must be above zero, or '{NO_LIMIT}' (got {text!r})")
+    return size
+
+
+def time_limit(text: str) -> float | None:
+    """`--timeout`: seconds above zero, or `none` (no limit)."""
+    if text.strip().lower() == NO_LIMIT:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above zero, or '{NO_LIMIT}' (got {text!r})")
+    return seconds
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = file_parser(
         "gpu-run",
         "Run a host function of an MLIR file (default @main) and the GPU kernels it launches, "
         "on a GPU through CuPy or on the CPU with NumPy; prints the program's output like mlir-runner.",
     )
-    p.add_argument("--entry", default="main", help="the func.func to run (default: main)")
+    p.add_argument("--entry", default="main", help="the func.func to run, with or without the @ (default: main)")
     p.add_argument(
         "--arg",
         action="append",
@@ -44,8 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="cut the file at '// -----' lines and run every piece that defines the entry function",
     )
     p.add_argument("--backend", choices=BACKENDS, default="auto", help="auto picks cupy when a GPU is usable, else numpy")
-    p.add_argument("--timeout", type=float, default=None, metavar="S", help="stop the program after S seconds")
-    p.add_argument("--max-memory", type=parse_size, default=None, metavar="BYTES", help="cap the program's allocations (e.g. 512M)")
+    p.add_argument(
+        "--timeout", type=time_limit, default=DEFAULT_TIMEOUT, metavar="S",
+        help=f"stop the program after S seconds (default: {DEFAULT_TIMEOUT:g}; '{NO_LIMIT}': no limit)",
+    )
+    p.add_argument(
+        "--max-memory", type=memory_limit, default=parse_size(DEFAULT_MAX_MEMORY), metavar="BYTES",
+        help=f"cap the program's allocations (e.g. 512M; default: {DEFAULT_MAX_MEMORY}; '{NO_LIMIT}': no cap)",
+    )
+    p.add_argument(
+        "--no-print-args", dest="print_args", action="store_false",
+        help="do not print the memref arguments given with --arg after the run",
+    )
     p.add_argument("--time", action="store_true", help="report each kernel's time on standard error")
     p.add_argument("--trace", metavar="PATH", help="write the run as Chrome trace-event JSON (Perfetto, chrome://tracing)")
     p.add_argument("--version", action="version", version=version_line("gpu-run").rstrip())
@@ -53,21 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:
-        return f.read()
-
-
-@quiet_on_closed_pipe
+@console_entry("gpu-run")
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        text = _read(args.file)
-    except OSError as exc:
-        print(f"gpu-run: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
+    text = read_text(args.file)
+    if args.trace is not None and not Path(args.trace).absolute().parent.is_dir():
+        raise CliError(f"cannot write {args.trace}: no such folder")
     filename = "<stdin>" if args.file == "-" else args.file
     if args.emit_cuda:
         from gpu_lsp.runner.codegen import emit_program_cuda
@@ -104,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         result = run_text(
             text,
             filename=filename,
-            entry=args.entry,
+            entry=args.entry.removeprefix("@"),
             args=args.arg,
             split=args.split_input_file,
             backend=args.backend,
@@ -113,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             stdout=out,
             stderr=err,
             trace=args.trace is not None,
+            print_args=args.print_args,
         )
     except RunTimeout as exc:
         sys.stdout.flush()
@@ -123,8 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             signal.setitimer(signal.ITIMER_REAL, 0)
     sys.stdout.flush()
     if args.trace is not None and result.trace is not None:
-        with open(args.trace, "w", encoding="utf-8") as f:
-            json.dump(result.trace, f)
+        write_text(args.trace, json.dumps(result.trace))
     if args.time:
         for name, seconds in result.timings:
             print(f"gpu-run: kernel {name} ({result.backend}): {seconds * 1e3:.3f} ms", file=sys.stderr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.symbols import SymbolTables
+from gpu_lsp.ir.views import fresh_token_name
 from gpu_lsp.parser.api import Chunk
 from gpu_lsp.text import LineIndex, TextRange
 
@@ -113,6 +114,12 @@ class RuleContext:
             i += 1
         names.add(candidate)
         return candidate
+
+    def fresh_token(self) -> str:
+        """A name for a new async token (`views.fresh_token_name`: `tN`) that no value of the chunk uses; reserved."""
+        name = fresh_token_name(self.value_names)
+        self.value_names.add(name)
+        return name
 
     def is_halted(self, op: Operation) -> bool:
         """Whether verification stopped at an ancestor of `op`."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
@@ -288,3 +290,12 @@ def copy_operands(op: Operation) -> tuple[Value, Value] | None:
     if op.name not in ("gpu.memcpy", "gpu.memset") or len(op.operands) < 2:
         return None
     return op.operands[-2], op.operands[-1]
+
+
+def fresh_token_name(taken: Container[str]) -> str:
+    """The name (without `%`) of a new async token, one scheme for every fix and refactoring: `tN`, the first N
+    that `taken` does not hold."""
+    k = 0
+    while f"t{k}" in taken:
+        k += 1
+    return f"t{k}"

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import TextIO
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
+from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.lint import formats
 from gpu_lsp.lint.cache import Cache, cache_folder, check_cached
 from gpu_lsp.lint.check import FileReport, FixMode, fix_level
 from gpu_lsp.lint.config import OUTPUT_FORMATS, SEVERITY_NAMES, ConfigError, Settings, apply_cli, load_settings
 from gpu_lsp.lint.discovery import discover
 from gpu_lsp.lint.formats import statistics
-from gpu_lsp.lint.formats.common import Context, all_problems, fix_applies
+from gpu_lsp.lint.formats.common import Context, all_problems, fix_applies, fix_count
 from gpu_lsp.lint.rules import known_codes, rule_info
 from gpu_lsp.lint.shard import parse_shard, select_shard
 
@@ -150,18 +151,20 @@ def unified_diff(report: FileReport) -> str:
 def _fix_listing(reports: list[FileReport], applied: bool, context: Context) -> str:
     """`Fixed N errors:` then, per file, `N × CODE (name)` (ruff's --show-fixes)."""
     per_file: list[tuple[str, Counter[str]]] = []
+    severities: Counter[Severity] = Counter()
     if applied:
         per_file = [(r.display, r.applied) for r in reports if r.applied]
+        for report in reports:
+            severities.update(report.applied_severities)
     else:
         for report in reports:
-            counts = Counter(d.code for d in report.diagnostics if fix_applies(d, context.fix_level))
-            if counts:
-                per_file.append((report.display, counts))
-    total = sum(sum(c.values()) for _, c in per_file)
-    verb = "Fixed" if applied else "Would fix"
-    if not total:
+            fixable = [d for d in report.diagnostics if fix_applies(d, context.fix_level)]
+            if fixable:
+                per_file.append((report.display, Counter(d.code for d in fixable)))
+                severities.update(d.severity for d in fixable)
+    if not severities:
         return f"{'No errors fixed' if applied else 'No fixes available'}.\n"
-    lines = [f"{verb} {total} error{'s' if total != 1 else ''}:"]
+    lines = [f"{'Fixed' if applied else 'Would fix'} {fix_count(severities)}:"]
     for display, counts in per_file:
         lines.append(f"- {display}:")
         for code in sorted(counts):
@@ -170,9 +173,10 @@ def _fix_listing(reports: list[FileReport], applied: bool, context: Context) -> 
 
 
 def exit_status(reports: list[FileReport], context: Context, settings: Settings, diff: bool) -> int:
-    """1 when a diagnostic at or above `fail-on` remains, a file could not be checked, or --diff would change a file."""
+    """2 when a file could not be read or written; else 1 when a diagnostic at or above `fail-on` remains or
+    --diff would change a file."""
     if any(p.level == "error" for p in all_problems(reports, context)):
-        return EXIT_FINDINGS
+        return EXIT_ERROR
     if diff:
         return EXIT_FINDINGS if any(r.changed for r in reports) else EXIT_CLEAN
     if any(d.severity >= settings.fail_on for r in reports for d in r.diagnostics):
@@ -238,11 +242,11 @@ def run(
                 stdout.write(unified_diff(report))
         for problem in all_problems(reports, context):
             stderr.write(problem.line() + "\n")
-        would = sum(sum(r.applied.values()) for r in reports)
-        stderr.write(
-            f"Would fix {would} error{'s' if would != 1 else ''}.\n" if would else "No errors would be fixed.\n"
-        )
-        return EXIT_CLEAN if args.exit_zero else exit_status(reports, context, settings, diff=True)
+        would: Counter[Severity] = Counter()
+        for report in reports:
+            would.update(report.applied_severities)
+        stderr.write(f"Would fix {fix_count(would)}.\n" if would else "No errors would be fixed.\n")
+        return _final(exit_status(reports, context, settings, diff=True), args.exit_zero)
 
     stdin_fix = mode is FixMode.COMPUTE and reading_stdin
     if stdin_fix:
@@ -263,4 +267,9 @@ def run(
             emitters[fmt](report_stream, reports, context)
     for problem in all_problems(reports, context):
         stderr.write(problem.line() + "\n")
-    return EXIT_CLEAN if args.exit_zero else exit_status(reports, context, settings, diff=False)
+    return _final(exit_status(reports, context, settings, diff=False), args.exit_zero)
+
+
+def _final(status: int, exit_zero: bool) -> int:
+    """`--exit-zero` turns findings into 0; a file that could not be read or written stays 2."""
+    return EXIT_CLEAN if exit_zero and status == EXIT_FINDINGS else status

@@ -38,6 +38,7 @@ class FileReport:
     problem: Problem | None = None
     original: str | None = None
     applied: Counter[str] = field(default_factory=Counter)
+    applied_severities: Counter[Severity] = field(default_factory=Counter)
     titles: list[tuple[str, str]] = field(default_factory=list)
 
     @property
@@ -82,6 +83,7 @@ def check_source(
     outcome = fix_text(source.text, partial(analyze, mlir_version=settings.mlir_version), pick, fix_level(settings))
     report.text, report.diagnostics = keep_line_endings(source.text, outcome.text), outcome.diagnostics
     report.original, report.applied, report.titles = source.text, outcome.applied, outcome.titles
+    report.applied_severities = outcome.severities
     if not outcome.converged:
         report.problem = Problem(target.display, f"fixes did not converge after {outcome.rounds} rounds", "warning")
     if report.changed:

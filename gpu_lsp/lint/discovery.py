@@ -165,14 +165,15 @@ def discover(
     return ordered, problems
 
 
-def decode(data: bytes) -> Source | str:
-    """Bytes to a Source, or the one-line reason they are not MLIR text."""
+def decode(data: bytes, skipped: bool = True) -> Source | str:
+    """Bytes to a Source, or the one-line reason they are not MLIR text (ending in `, skipped` when `skipped`)."""
+    tail = ", skipped" if skipped else ""
     if b"\0" in data:
-        return "binary file (contains NUL bytes), skipped"
+        return f"binary file (contains NUL bytes){tail}"
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return f"invalid UTF-8 at byte {exc.start}, skipped"
+        return f"invalid UTF-8 at byte {exc.start}{tail}"
     if text.startswith(BOM):
         return Source(text[1:], bom=True)
     return Source(text)

@@ -22,6 +22,7 @@ class FixOutcome:
     text: str
     diagnostics: list[Diagnostic]
     applied: Counter[str] = field(default_factory=Counter)
+    severities: Counter[Severity] = field(default_factory=Counter)
     titles: list[tuple[str, str]] = field(default_factory=list)
     rounds: int = 0
     converged: bool = True
@@ -118,6 +119,7 @@ def fix_text(
         for diagnostic in accepted:
             assert diagnostic.fix is not None
             outcome.applied[diagnostic.code] += 1
+            outcome.severities[diagnostic.severity] += 1
             outcome.titles.append((diagnostic.code, diagnostic.fix.title))
         text, raw = new_text, new_raw
         rejected.clear()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
@@ -54,6 +55,11 @@ def warm_up() -> None:
     check.analyze(WARM_UP)
 
 
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to report (a worker would print a traceback of its own)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def check_all(
     targets: list[Target],
     settings: Settings,
@@ -78,8 +84,15 @@ def check_all(
     # reach, they are not touched (and so not copied) by each worker's garbage collections.
     gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as executor:
-            return list(executor.map(run, targets, chunksize=chunksize))
+        executor = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_ignore_interrupts)
+        try:
+            reports = list(executor.map(run, targets, chunksize=chunksize))
+        except BaseException as exc:
+            # On Ctrl-C the parent reports it at once; workers drop what is queued and end after their current files.
+            executor.shutdown(wait=not isinstance(exc, KeyboardInterrupt), cancel_futures=True)
+            raise
+        executor.shutdown()
+        return reports
     except (BrokenProcessPool, OSError):
         # A worker died (killed, out of memory) or none could start: finish in this process.
         return [run(target) for target in targets]

@@ -7,14 +7,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
 from gpu_lsp.diagnostics.registry import suppressible
 from gpu_lsp.diagnostics.sanitizer.graph import issues_async_work
+from gpu_lsp.diagnostics.sanitizer.host import GPU_HOST_OPS
+from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.commands import RUN_ON_GPU, SHOW_ASYNC_GRAPH
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, op_at, unit_memo
-from gpu_lsp.lsp.ir_queries import launches_kernels, takes_arguments
+from gpu_lsp.lsp.ir_queries import takes_arguments
 from gpu_lsp.lsp.positions import LineTable
 from gpu_lsp.passes.registration import RefactoringDef, Site
 from gpu_lsp.text import Edit, TextRange
@@ -182,7 +185,8 @@ def compute_refactoring(snapshot: Snapshot, refactoring_id: str, offset: int) ->
     """(title, edits) of a refactoring on the snapshot's text; `RefactorError` says why not."""
     from gpu_lsp.passes.catalog import compute
 
-    result = compute(refactoring_id, snapshot.text, offset, snapshot.parsed.split)
+    version = snapshot.lint_key[2] if len(snapshot.lint_key) > 2 and snapshot.lint_key[2] is not None else NEWEST
+    result = compute(refactoring_id, snapshot.text, offset, snapshot.parsed.split, version)
     return result.title, list(result.edits)
 
 
@@ -195,36 +199,72 @@ class Lens:
 
 
 def code_lenses(snapshot: Snapshot) -> list[Lens]:
-    """Above each func.func: `Run on GPU` when it launches kernels and gpu-run can enter it (no
-    arguments), `Show async graph` when its host code issues async GPU work."""
+    """Above each func.func: `Run on GPU` when gpu-run can enter it (no arguments) and it does GPU work (a launch,
+    a copy, an allocation, ...) itself or through the functions it calls, `Show async graph` when its host code
+    issues async GPU work."""
     index = document_index(snapshot)
-    out = []
+    facts: list[tuple[int, _LensFacts]] = []
     for unit in index.units:
         if unit.index.children:
             continue
-        funcs, _, _ = unit_memo(unit, "lensed", snapshot.lines, lambda op=unit.op: _lensed(op))
-        for op, runnable, async_work in funcs:
-            name = op.properties["sym_name"].value
-            d = index.symbol_def(op)
-            rng = d.range if d is not None else op.name_range
-            if runnable:
-                out.append(Lens(rng, "▶ Run on GPU", RUN_ON_GPU, (snapshot.uri, name)))
-            if async_work:
-                out.append(Lens(rng, "Show async graph", SHOW_ASYNC_GRAPH, (snapshot.uri, name)))
+        found, _, _ = unit_memo(unit, "lens_facts", snapshot.lines, lambda op=unit.op: _lens_facts(op))
+        facts.extend((unit.chunk, f) for f in found)
+    working = _doing_gpu_work({(chunk, f.name): f for chunk, f in facts})
+    out = []
+    for chunk, f in facts:
+        runnable = f.enterable and (chunk, f.name) in working
+        if not (runnable or f.async_work):
+            continue
+        d = index.symbol_def(f.op)
+        rng = d.range if d is not None else f.op.name_range
+        if rng is None:
+            continue
+        if runnable:
+            out.append(Lens(rng, "▶ Run on GPU", RUN_ON_GPU, (snapshot.uri, f.name)))
+        if f.async_work:
+            out.append(Lens(rng, "Show async graph", SHOW_ASYNC_GRAPH, (snapshot.uri, f.name)))
     return out
 
 
-def _lensed(root: Operation) -> list[tuple[Operation, bool, bool]]:
-    """(func, runnable, issues async work) of each named func.func under `root` that gets a lens."""
+@dataclass(frozen=True)
+class _LensFacts:
+    """What the lenses of one named func.func depend on, read from its own body."""
+
+    op: Operation
+    name: str
+    enterable: bool  # gpu-run can enter it: no arguments
+    gpu_work: bool
+    callees: tuple[str, ...]
+    async_work: bool
+
+
+def _lens_facts(root: Operation) -> list[_LensFacts]:
     out = []
     for f in _funcs(root):
-        if f.properties.get("sym_name") is None:
+        name = f.properties.get("sym_name")
+        if name is None:
             continue
-        runnable = launches_kernels(f) and not takes_arguments(f)
-        async_work = issues_async_work(f)
-        if runnable or async_work:
-            out.append((f, runnable, async_work))
+        callees = []
+        for op in f.nested():
+            callee = op.get_attr("callee") if op.name == "func.call" else None
+            if isinstance(callee, SymbolRefAttr) and not callee.nested:
+                callees.append(callee.root)
+        gpu_work = any(op.name in GPU_HOST_OPS for op in f.nested())
+        out.append(_LensFacts(f, name.value, not takes_arguments(f), gpu_work, tuple(callees), issues_async_work(f)))
     return out
+
+
+def _doing_gpu_work(funcs: dict[tuple[int, str], _LensFacts]) -> set[tuple[int, str]]:
+    """The (chunk, name) of every function that does GPU work itself or calls, directly or not, one that does."""
+    found = {key for key, f in funcs.items() if f.gpu_work}
+    grew = True
+    while grew:
+        grew = False
+        for (chunk, name), f in funcs.items():
+            if (chunk, name) not in found and any((chunk, c) in found for c in f.callees):
+                found.add((chunk, name))
+                grew = True
+    return found
 
 
 def _funcs(op):

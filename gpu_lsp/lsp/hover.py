@@ -20,6 +20,7 @@ from gpu_lsp.lsp.ir_queries import (
     value_owner_op,
     waits_on,
 )
+from gpu_lsp.lsp.type_hover import type_hover
 from gpu_lsp.text import TextRange
 
 _SHOWN_TRAITS = ("async", "isolated", "pure", "terminator", "symbol", "symbol_table", "function")
@@ -38,7 +39,8 @@ def hover(snapshot: Snapshot, offset: int) -> HoverResult | None:
     index = document_index(snapshot)
     occ = index.at(offset)
     if occ is None:
-        return None
+        written = type_hover(snapshot.text, offset)
+        return None if written is None else HoverResult(*written)
     ctx = _Context(snapshot, index)
     target = occ.target
     if occ.kind == OP and isinstance(target, Operation):

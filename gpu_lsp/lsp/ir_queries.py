@@ -176,11 +176,6 @@ def waits_on(value: Value, limit: int = 50) -> list[Value]:
     return out[:limit]
 
 
-def launches_kernels(func: Operation) -> bool:
-    """Whether a func.func body contains a gpu.launch or gpu.launch_func."""
-    return any(op.name in ("gpu.launch", "gpu.launch_func") for op in func.nested())
-
-
 def takes_arguments(func: Operation) -> bool:
     """Whether a func.func has parameters (its function_type's inputs, else its entry block's)."""
     ftype = func.get_attr("function_type")

@@ -19,25 +19,15 @@ from gpu_lsp.diagnostics.registry import code_tags
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.lint_cache import Part
+from gpu_lsp.lsp.rule_links import rule_link
 from gpu_lsp.text import TextRange
 
 SOURCE = "gpu-lint"
 # The most diagnostics published for one document (whole units: a little more is possible).
 MAX_DIAGNOSTICS = 10_000
-DOCS_URL = "https://github.com/gpu-lsp/gpu-lsp/blob/main/docs/rules.md"
 DATA_VERSION = 1
 LSP_SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
 LSP_TAGS = {"unnecessary": 1, "deprecated": 2}
-
-
-@functools.cache
-def docs_link(code: str) -> str:
-    """The rule's section in docs/rules.md (anchors are `gpuxxx-rule-name`)."""
-    from gpu_lsp.diagnostics.registry import get
-
-    rule = get(code)
-    anchor = f"{code.lower()}-{rule.name}" if rule is not None and rule.name else code.lower()
-    return f"{DOCS_URL}#{anchor}"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -70,7 +60,10 @@ def template(snap: Snapshot, d: Diagnostic, severity: Severity, base_line: int, 
     t = _Template(snap, base_line)
     out = ['{"range":', t.range(d.range), ',"severity":', str(LSP_SEVERITY.get(severity, 1))]
     if d.code:
-        out += [',"code":', _quote(d.code), ',"codeDescription":{"href":', _quote(docs_link(d.code)), "}"]
+        out += [',"code":', _quote(d.code)]
+        link = rule_link(d.code)
+        if link is not None:
+            out += [',"codeDescription":{"href":', _quote(link), "}"]
     out += [',"source":"', SOURCE, '","message":', _quote(d.message)]
     names = set(d.tags) | set(code_tags(d.code))
     tags = [str(LSP_TAGS[tag]) for tag in sorted(names) if tag in LSP_TAGS]

@@ -13,14 +13,8 @@ from gpu_lsp.diagnostics.model import Diagnostic, Severity
 
 BACKENDS = ("auto", "cupy", "numpy")
 
-_SEVERITY_NAMES = {
-    "error": Severity.ERROR,
-    "warning": Severity.WARNING,
-    "warn": Severity.WARNING,
-    "information": Severity.INFO,
-    "info": Severity.INFO,
-    "hint": Severity.HINT,
-}
+# The levels as gpu-lint spells them (`severity` in its configuration, `--fail-on`): error, warning, info, hint.
+LEVELS = {s.label: s for s in sorted(Severity, reverse=True)}
 
 
 @dataclass(frozen=True)
@@ -129,6 +123,19 @@ def _codes(value: Any, name: str, problems: list[str]) -> tuple[str, ...] | None
     return tuple(v.strip().upper() for v in value if v.strip())
 
 
+class SettingProblems:
+    """What was wrong with the user's settings: each problem is told once (window/showMessage) while it lasts."""
+
+    def __init__(self) -> None:
+        self._told: set[str] = set()
+
+    def new(self, problems: list[str]) -> list[str]:
+        """The problems of the settings just read that the user was not told about yet."""
+        fresh = [p for p in problems if p not in self._told]
+        self._told = set(problems)
+        return fresh
+
+
 def parse_settings(raw: Any, base: EditorSettings | None = None) -> tuple[EditorSettings, list[str]]:
     """Settings from a client payload, starting from `base`; also the problems found.
 
@@ -146,13 +153,13 @@ def parse_settings(raw: Any, base: EditorSettings | None = None) -> tuple[Editor
         if isinstance(raw_sev, dict):
             severity = {}
             for code, name in raw_sev.items():
-                level = _SEVERITY_NAMES.get(str(name).lower())
+                level = LEVELS.get(name) if isinstance(name, str) else None
                 if level is None:
-                    problems.append(f"gpuLsp.lint.severity.{code}: unknown severity {name!r}")
+                    problems.append(f"gpuLsp.lint.severity.{code} must be one of {', '.join(LEVELS)}, not {name!r}")
                     continue
                 severity[str(code).upper()] = level
         elif raw_sev is not None:
-            problems.append("gpuLsp.lint.severity must map rule codes to error/warning/information/hint")
+            problems.append(f"gpuLsp.lint.severity must map rule codes to {', '.join(LEVELS)}")
         if "mlirVersion" in lint:
             version = lint["mlirVersion"]
             try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_lsp.lsp.settings import BACKENDS, EditorSettings
+from gpu_lsp.lsp.settings import BACKENDS, LEVELS, EditorSettings
 
 _DEFAULTS = EditorSettings()
 
@@ -28,7 +28,8 @@ SERVER_SETTINGS: tuple[SettingSpec, ...] = (
         "lint.severity",
         "object",
         {code: level.name.lower() for code, level in _DEFAULTS.severity.items()},
-        "Report rules (codes or prefixes) at another level: error, warning, information or hint.",
+        f"Report rules (codes or prefixes) at another level: {', '.join(list(LEVELS)[:-1])} or {list(LEVELS)[-1]} "
+        "(as gpu-lint spells them).",
     ),
     SettingSpec(
         "lint.mlirVersion",
@@ -59,7 +60,21 @@ def json_schema() -> dict[str, dict[str, Any]]:
     return out
 
 
-if __name__ == "__main__":
+def markdown_table() -> str:
+    """The settings as the Markdown table docs/configuration.md shows (checked by tests/lsp/test_settings_parity.py)."""
     import json
 
-    print(json.dumps(json_schema(), indent=2))
+    rows = ["| Setting | Type | Default | Meaning |", "|---|---|---|---|"]
+    for spec in SERVER_SETTINGS:
+        kind = " or ".join(spec.type) if isinstance(spec.type, list) else spec.type
+        if spec.enum:
+            kind += ": " + ", ".join(f"`{v}`" for v in spec.enum)
+        rows.append(f"| `gpuLsp.{spec.key}` | {kind} | `{json.dumps(spec.default)}` | {spec.description} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    sys.stdout.write(markdown_table() if sys.argv[1:] == ["--markdown"] else json.dumps(json_schema(), indent=2) + "\n")

@@ -8,6 +8,7 @@ action for it is `refactor.pass_refactoring(...)` listed in `REFACTORINGS`.
 
 from __future__ import annotations
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.parser.api import parse
 from gpu_lsp.passes import refactor
@@ -51,11 +52,13 @@ def available_at(text: str, offset: int, split: bool = False) -> list[Refactorin
     return available(refactor.site_at(parse(text, split), offset))
 
 
-def compute(refactoring_id: str, text: str, offset: int, split: bool = False) -> Refactoring:
-    """The edits of one refactoring; raises RefactorError."""
+def compute(refactoring_id: str, text: str, offset: int, split: bool = False, mlir_version: int = NEWEST) -> Refactoring:
+    """The edits of one refactoring, for the LLVM `mlir_version` lowers with; raises RefactorError."""
     item = REFACTORINGS.get(refactoring_id)
     if item is None:
         raise RefactorError(f"unknown refactoring '{refactoring_id}'")
+    if item.versioned:
+        return item.run(text, offset, split, mlir_version=mlir_version)
     return item.run(text, offset, split)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.passes.base import PASS_ERROR, PassFailure, to_diagnostics
+from gpu_lsp.passes.base import PassFailure, to_diagnostics
 from gpu_lsp.passes.catalog import PASSES
 from gpu_lsp.passes.pipeline import Nest, PassSpec, PipelineError, parse_pipeline, run_pipeline
 from gpu_lsp.text import TextRange
@@ -25,14 +25,15 @@ def run_nest_diagnostics(nest: Nest, module: Operation) -> list[Diagnostic]:
     return []
 
 
-def _flag(name: str) -> Callable[..., list[Diagnostic]]:
+def option_error(name: str, options: dict[str, str]) -> str | None:
+    """Why `-name=options` is not a valid pass flag (an option the pass does not have), or None."""
     allowed = PASSES[name].options
+    unknown = [key for key in options if key not in allowed]
+    return f"'{name}' does not have an option named '{unknown[0]}'" if unknown else None
 
+
+def _flag(name: str) -> Callable[..., list[Diagnostic]]:
     def run(module: Operation, **options: str) -> list[Diagnostic]:
-        for key in options:
-            if key not in allowed:
-                message = f"'{name}' does not have an option named '{key}'"
-                return [Diagnostic(PASS_ERROR, message, _fallback(module))]
         nest = Nest("builtin.module")
         nest.add(PassSpec(name, dict(options)))
         return run_nest_diagnostics(nest, module)
@@ -57,4 +58,4 @@ def pass_pipeline(text: str) -> Callable[..., list[Diagnostic]]:
     return run
 
 
-__all__ = ["PipelineError", "flag_pass", "pass_pipeline"]
+__all__ = ["PipelineError", "flag_pass", "option_error", "pass_pipeline"]

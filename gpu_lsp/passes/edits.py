@@ -14,10 +14,13 @@ the pass, its `edits()` compares the IR with the recorded one by identity:
   text but for those uses;
 * a new op that takes the place of removed ones takes over their result names;
 * `gpu.container_module` on an implicit module wraps the chunk in
-  `module attributes {gpu.container_module} { ... }`, its lines indented one level.
+  `module attributes {gpu.container_module} { ... }`: two lines inserted, the lines between
+  them unchanged (not re-indented);
+* an op printed anew replaces only the tokens that differ from its text (`_add_tokens`), so a
+  three-line `gpu.launch_func` that gains `async [%t0]` keeps its three lines.
 
 Names: values that existed keep their source names; new values get fresh names
-(a name the value carries, a printer hint such as `%c8`, or `%t`/`%v`) made
+(a name the value carries, a token `%tN` (`views.fresh_token_name`), a printer hint such as `%c8`, or `%v`) made
 unique within their isolated-from-above scope. Comments and formatting outside
 the printed ops are untouched.
 """
@@ -25,15 +28,20 @@ the printed ops are untouched.
 from __future__ import annotations
 
 import difflib
+import re
 
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import opdefs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from gpu_lsp.ir.views import fresh_token_name
 from gpu_lsp.parser.api import Chunk
-from gpu_lsp.text import Edit, TextRange, apply_edits
+from gpu_lsp.text import Edit, TextRange
 
 MARKER = "gpu_lsp.edit_marker"
+# The tokens `_add_tokens` compares: strings, comments, names of values/symbols/blocks/attributes, words, arrows,
+# and single punctuation marks.
+TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|[%@^!#][\w$.#]*|[\w.$]+|->|::|\S')
 
 
 def _regions_sig(op: Operation) -> tuple:
@@ -147,7 +155,9 @@ class _EditNames:
         key = id(scope)
         taken = self.taken.get(key)
         if taken is None:
-            taken = set()
+            # Every name the source used stays taken: a removed op's result name may be inherited by the op
+            # that replaces it (`_inherit_names`) after fresh names were chosen.
+            taken = {_base(name) for name in self.snap.values.values() if name}
             root = scope if scope is not None else self.snap.module
             original = self.snap.values
             stack = [root]
@@ -175,7 +185,7 @@ class _EditNames:
             name = value.name
         elif isinstance(value, BlockArgument):
             taken = self._taken(value)
-            name = _unique(_hint(value), taken)
+            name = _fresh(value, taken)
             taken.add(name)
         elif isinstance(value, OpResult):
             self._name_results(value.owner)
@@ -205,7 +215,7 @@ class _EditNames:
                 self.values[result] = f"{base}#{k}"
             return
         for result in fresh:
-            name = _unique(_hint(result), taken)
+            name = _fresh(result, taken)
             taken.add(name)
             self.values[result] = name
 
@@ -225,8 +235,15 @@ class _EditNames:
         return f"%{_base(name)}:{count}" if count > 1 else f"%{name}"
 
 
+def _fresh(value: Value, taken: set[str]) -> str:
+    """A new value's name: a token `tN` (one scheme for every refactoring and fix), anything else after its hint."""
+    if value.type == T.TOKEN and not value.name:
+        return fresh_token_name(taken)
+    return _unique(_hint(value), taken)
+
+
 def _hint(value: Value) -> str:
-    """The name a new value asks for: its own (copied ops keep theirs), a printer hint, or t/v."""
+    """The name a new value asks for: its own (copied ops keep theirs), a printer hint, or v."""
     if isinstance(value, BlockArgument):
         owner = value.owner.parent.parent if value.owner.parent is not None else None
         if owner is not None and opdefs.has_trait(owner.name, "function") and value.owner is owner.regions[0].blocks[0]:
@@ -241,7 +258,7 @@ def _hint(value: Value) -> str:
         for index, name in hook(value.owner) if hook is not None else ():
             if index == value.index and name:
                 return name
-    return "t" if value.type == T.TOKEN else "v"
+    return "v"
 
 
 class ChunkBeforePass:
@@ -360,7 +377,32 @@ class _Differ:
                 for block in region.blocks:
                     self._block(block, region)
             return
-        self._add(rng.start, rng.end, self._print(op, indent))
+        self._add_tokens(rng.start, rng.end, self._print(op, indent))
+
+    def _add_tokens(self, start: int, end: int, printed: str) -> None:
+        """Turn `text[start:end]` into `printed` by replacing only the tokens that differ: the text's own layout
+        (line breaks, alignment, comments) stays wherever the tokens around it are the same."""
+        old = [(m.start(), m.end(), m.group()) for m in TOKEN.finditer(self.text[start:end])]
+        new = [(m.start(), m.end(), m.group()) for m in TOKEN.finditer(printed)]
+        generic = self.text[start : start + 1] == '"' or printed[:1] == '"' or " = \"" in printed[:200]
+        if not old or not new or generic:  # the generic form is printed whole (its layout is the printer's)
+            self._add(start, end, printed)
+            return
+        matcher = difflib.SequenceMatcher(None, [t for *_, t in old], [t for *_, t in new], autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                continue
+            if i1 < i2:  # replace or delete a run of old tokens (with the space before it when only deleting)
+                a = old[i1][0] if j1 < j2 or i1 == 0 else old[i1 - 1][1]
+                b = old[i2 - 1][1] if j1 < j2 or i1 > 0 else old[i2][0] if i2 < len(old) else end - start
+                text = printed[new[j1][0] : new[j2 - 1][1]] if j1 < j2 else ""
+            elif i1 > 0:  # insert after an old token, with the printed space before the new ones
+                a = b = old[i1 - 1][1]
+                text = printed[new[j1 - 1][1] if j1 > 0 else 0 : new[j2 - 1][1]]
+            else:  # insert before the first token
+                a = b = old[0][0]
+                text = printed[new[j1][0] : new[j2][0] if j2 < len(new) else len(printed)]
+            self._add(start + a, start + b, text)
 
     def _operands_renamed(self, op: Operation, old_sig: tuple) -> bool:
         """When only operands changed (a value replaced by another), rewrite just those uses; False if not possible."""
@@ -540,29 +582,9 @@ class _Differ:
             end = self._line_end(ranges[-1].end)
         else:
             start = end = chunk.end
-        self._reindent(start, end)
+        # The module's lines are inserted around the chunk's: the lines in between keep their indentation.
         self.edits.insert(0, Edit(TextRange(start, start), head + "\n"))  # before the first line's indentation
         self._insert(end, "\n}")
-
-    def _reindent(self, start: int, end: int, unit: str = "  ") -> None:
-        """Indent the (edited) lines of `text[start:end]` by `unit`, as one line-start insertion per unchanged line."""
-        inside = [e for e in self.edits if start <= e.range.start and e.range.end <= end]
-        outside = [e for e in self.edits if not (start <= e.range.start and e.range.end <= end)]
-        local = [Edit(TextRange(e.range.start - start, e.range.end - start), e.new_text) for e in _merge(inside)]
-        old_lines = self.text[start:end].splitlines(keepends=True)
-        new_lines = apply_edits(self.text[start:end], local).splitlines(keepends=True)
-        matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-        offsets = [start]
-        for line in old_lines:
-            offsets.append(offsets[-1] + len(line))
-        edits: list[Edit] = []
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag == "equal":
-                edits.extend(Edit(TextRange(offsets[i], offsets[i]), unit) for i in range(i1, i2) if old_lines[i].strip())
-            else:
-                text = "".join(unit + line if line.strip() else line for line in new_lines[j1:j2])
-                edits.append(Edit(TextRange(offsets[i1], offsets[i2]), text))
-        self.edits = outside + edits
 
 
 def _merge(edits: list[Edit]) -> list[Edit]:

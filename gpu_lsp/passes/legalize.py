@@ -1,8 +1,10 @@
 """Legalize GPU host code for `gpu-to-llvm`: each async op waits on at most one token.
 
-The lowering maps a token to a stream and rejects a `gpu.launch_func` with more
-than one dependency and a synchronous op with dependencies (section 3 of the
-upstream reference). This rewrite, offered as one fix-all:
+The lowering maps a token to a stream and, depending on the LLVM version, rejects a
+`gpu.launch_func` with more than one dependency and a synchronous op with dependencies
+(section 3 of the upstream reference; `mlir_versions` says which versions: at LLVM 23
+it joins a launch's dependencies itself). This rewrite, offered as one fix-all, changes
+only what the lowering of `mlir_version` does not take (what GPU201/GPU202 report):
 
 * joins the dependencies of an op that has several: `%j = gpu.wait async [%a, %b]`
   right before it, which then depends on `%j` alone (gpu.wait itself may join);
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST, Lowering, dependencies_fact, sync_dependencies_fact
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
@@ -46,13 +49,13 @@ def _set_dependencies(op: Operation, deps: list) -> None:
     touch(op)
 
 
-def legalize(root: Operation) -> LegalizeResult:
-    """Rewrite every async op nested in `root`, in place."""
+def legalize(root: Operation, mlir_version: int = NEWEST) -> LegalizeResult:
+    """Rewrite every async op nested in `root` that the lowering of `mlir_version` does not take, in place."""
     with paused_gc():
-        return _legalize(root)
+        return _legalize(root, mlir_version)
 
 
-def _legalize(root: Operation) -> LegalizeResult:
+def _legalize(root: Operation, mlir_version: int) -> LegalizeResult:
     result = LegalizeResult()
     for op in list(root.walk()):
         if not is_async_op(op) or op.parent is None:
@@ -62,13 +65,14 @@ def _legalize(root: Operation) -> LegalizeResult:
         if op.name == "gpu.wait":
             continue
         deps = async_dependencies(op)
-        if len(deps) > 1:
+        if len(deps) > 1 and dependencies_fact(op.name).at(mlir_version) is not Lowering.LOWERED:
             join = wait_op(deps, True, op.loc)
             insert_before(join, op)
             _set_dependencies(op, [join.results[0]])
             result.joined.append(op)
             deps = async_dependencies(op)
-        if deps and async_token(op) is None and "hostShared" not in op.properties:
+        lowered = sync_dependencies_fact(op.name).at(mlir_version) is Lowering.LOWERED
+        if deps and async_token(op) is None and "hostShared" not in op.properties and not lowered:
             token = op.add_result(T.TOKEN)
             touch(op)
             insert_after(wait_op([token], False, op.loc), op)

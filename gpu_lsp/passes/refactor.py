@@ -24,9 +24,11 @@ from collections.abc import Callable
 from functools import wraps
 from typing import TypeVar
 
+from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.types import UnknownType
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.passes.async_region import make_async_func
 from gpu_lsp.passes.base import PassFailure
@@ -108,6 +110,9 @@ def _launches_in(op: Operation) -> list[Operation]:
 
 
 def _outline(text: str, chunk: Chunk, launches: list[Operation], sink: bool, data_layout: str) -> list[Edit]:
+    for launch in launches:
+        if any(isinstance(v.type, UnknownType) for op in launch.walk() for v in (*op.operands, *op.results)):
+            raise RefactorError("the launch uses values whose type gpu-lsp cannot read (an op it does not know)")
     snap = ChunkBeforePass(text, chunk)
     if sink:
         for launch in launches:
@@ -183,6 +188,9 @@ def make_function_async(text: str, offset: int, split: bool = False) -> Refactor
         make_async_func(func)
     except PassFailure as exc:
         raise RefactorError(exc.diagnostics[0].message) from None
+    for op in func.walk():
+        if op.facts.unnamed_async is not None:  # `gpu.wait async` without a name: its token may now be used
+            snap.force(op)
     edits = snap.edits()
     if not edits:
         raise RefactorError("the function's GPU ops are already asynchronous")
@@ -190,12 +198,12 @@ def make_function_async(text: str, offset: int, split: bool = False) -> Refactor
 
 
 @_paused_gc
-def legalize_for_lowering(text: str, split: bool = False) -> Refactoring:
-    """One token per async op for gpu-to-llvm: join dependencies, async + wait, name tokens."""
+def legalize_for_lowering(text: str, split: bool = False, mlir_version: int = NEWEST) -> Refactoring:
+    """What gpu-to-llvm of `mlir_version` needs: join dependencies, async + wait, name tokens."""
 
     def rewrite(chunk: Chunk) -> list[Edit] | None:
         snap = ChunkBeforePass(text, chunk)
-        result = legalize(chunk.module)
+        result = legalize(chunk.module, mlir_version)
         for op in result.named:
             snap.force(op)
         return snap.edits() if result.changed else None
@@ -292,6 +300,7 @@ LEGALIZE_DEF = RefactoringDef(
     "Legalize GPU async tokens for lowering (gpu-to-llvm)",
     FIX_ALL,
     lambda site: True,
-    lambda text, offset, split: legalize_for_lowering(text, split),
+    lambda text, offset, split, mlir_version=NEWEST: legalize_for_lowering(text, split, mlir_version),
     tolerate=UNNAMED_ASYNC,
+    versioned=True,
 )

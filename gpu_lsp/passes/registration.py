@@ -101,16 +101,18 @@ class RefactoringDef:
     parses afresh and returns the refactoring's edits, or raises `RefactorError`.
     `tolerate`: a chunk with errors offers the refactoring only when every error message
     contains it (None: never). `command`: the workspace/executeCommand id that runs it at a
-    position (`uri, line, character`), if any.
+    position (`uri, line, character`), if any. `versioned`: `run` also takes `mlir_version=`
+    (what it rewrites depends on the LLVM version lowered with).
     """
 
     id: str
     title: str
     kind: str
     applies: Callable[[Site], bool]
-    run: Callable[[str, int, bool], Refactoring]
+    run: Callable[..., Refactoring]
     command: str | None = None
     tolerate: str | None = None
+    versioned: bool = False
 
     def result(self, edits: Iterable[Edit]) -> Refactoring:
         """This refactoring with its computed edits."""

@@ -21,9 +21,9 @@ from gpu_lsp.runner.backend_numpy import NumpyBackend
 from gpu_lsp.runner.entry_args import entry_values
 from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_
 from gpu_lsp.runner.interp import BRANCHES, HANDLERS, Ctx, Interpreter
-from gpu_lsp.runner.memory import MemoryPool
+from gpu_lsp.runner.memory import MemoryPool, MemRef
 from gpu_lsp.runner.program import Program
-from gpu_lsp.runner.runtime import Runtime, format_g
+from gpu_lsp.runner.runtime import Runtime, format_g, print_memref
 from gpu_lsp.runner.tokens import Tracker
 from gpu_lsp.runner.trace import TracingTracker
 
@@ -181,8 +181,12 @@ def run_program(
     chunk_threads: int | None = None,
     trace: bool = False,
     args: list[str] | None = None,
+    print_args: bool = False,
 ) -> RunResult:
-    """Run `entry` of the program in `text` with `args` (`--arg` texts, see entry_args); output goes to the callbacks and into the result."""
+    """Run `entry` of the program in `text` with `args` (`--arg` texts, see entry_args); output goes to the callbacks and into the result.
+
+    With `print_args`, every memref argument is printed after the entry's results, as `printMemref` prints it.
+    """
     out_parts: list[str] = []
     err_parts: list[str] = []
 
@@ -239,6 +243,10 @@ def run_program(
         dev.synchronize()
         for value in results:
             out(_format_result(value) + "\n")
+        if print_args:
+            for k, value in enumerate(values):
+                if isinstance(value, MemRef) and isinstance(value.type, T.MemRefType):
+                    out(f"argument #{k} ({value.type}) after the run:\n{print_memref(value, value.type.element, unranked=False)}")
     except RunError as exc:
         error = exc
     except RecursionError:

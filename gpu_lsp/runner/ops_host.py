@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from gpu_lsp.diagnostics.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
@@ -84,8 +86,9 @@ def _wait(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
         g = GpuOp(it, op, deps)
         it.set_results(op, g.finish(), env, ctx, mask)
         return
+    started = time.perf_counter()
     it.backend.wait_host(deps)
-    it.tracker.host_wait(deps)
+    it.tracker.host_wait(deps, op, started)
 
 
 @handles("gpu.alloc")

@@ -112,7 +112,8 @@ class Tracker:
             self.nodes[i].done = True
         self.pending = [n for n in self.pending if not n.done]
 
-    def host_wait(self, tokens: list[Token]) -> None:
+    def host_wait(self, tokens: list[Token], op: Operation | None = None, started: float | None = None) -> None:
+        """The host blocks until `tokens` complete (`op`, a blocking `gpu.wait` begun at perf_counter `started`)."""
         for t in tokens:
             t.consumed = True
             t.waited = True

@@ -31,6 +31,7 @@ class TracingTracker(Tracker):
         super().__init__(where)
         self.origin = time.perf_counter()
         self.spans: dict[int, TraceSpan] = {}
+        self.host_waits: list[TraceSpan] = []
         self.lanes = StreamAssigner()
 
     def begin(self, op: Operation, deps: list[Token]) -> Node:
@@ -41,6 +42,13 @@ class TracingTracker(Tracker):
         self.spans[node.id] = TraceSpan(op, lane, time.perf_counter() - self.origin, parents=parents)
         return node
 
+    def host_wait(self, tokens: list[Token], op: Operation | None = None, started: float | None = None) -> None:
+        """A blocking `gpu.wait` is a span on the host track, from when it began until its tokens completed."""
+        super().host_wait(tokens, op, started)
+        if op is not None and started is not None:
+            parents = [t.node.id for t in tokens if t.node is not None and t.node.id in self.spans]
+            self.host_waits.append(TraceSpan(op, HOST_LANE, started - self.origin, time.perf_counter() - self.origin, parents))
+
     def end(self, node: Node, is_async: bool) -> None:
         span = self.spans.get(node.id)
         if span is not None:
@@ -50,12 +58,13 @@ class TracingTracker(Tracker):
     def document(self, backend: str) -> dict:
         """The Trace Event Format document: complete events, thread names, flow start/finish pairs."""
         events: list[dict] = [{"ph": "M", "pid": PID, "name": "process_name", "args": {"name": f"gpu-run ({backend})"}}]
-        for lane in sorted({s.lane for s in self.spans.values()}):
-            name = "host (synchronous)" if lane == HOST_LANE else f"stream {lane}"
+        spans = sorted([*self.spans.values(), *self.host_waits], key=lambda s: s.start)
+        for lane in sorted({s.lane for s in spans}):
+            name = "host" if lane == HOST_LANE else f"stream {lane}"
             events.append({"ph": "M", "pid": PID, "tid": _tid(lane), "name": "thread_name", "args": {"name": name}})
             events.append({"ph": "M", "pid": PID, "tid": _tid(lane), "name": "thread_sort_index", "args": {"sort_index": _tid(lane)}})
         flow = 0
-        for span in self.spans.values():
+        for span in spans:
             end = span.end if span.end is not None else span.start
             events.append(
                 {

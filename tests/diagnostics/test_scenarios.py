@@ -61,7 +61,7 @@ func.func @main(%c1: index) {
     assert text[d.range.start : d.range.end] == "async"
     assert d.fix.applicability is Applicability.SAFE
     fixed = apply_edits(text, list(d.fix.edits))
-    assert "%t = gpu.launch async" in fixed
+    assert "%t0 = gpu.launch async" in fixed  # new tokens are %tN, the first N free
     assert [x.code for x in lint_text(fixed) if x.severity >= Severity.ERROR] == []
     assert [e[3] for e in oracle_errors(text)][:1] == ["custom op 'gpu.launch' needs to be named when marked 'async'"]
     assert oracle_errors(fixed) == []
@@ -87,7 +87,7 @@ def test_launch_func_with_two_dependencies() -> None:
     assert d.code == "GPU201" and d.severity is Severity.WARNING
     assert "`%a`, `%b`" in d.message and "gpu.wait async [%a, %b]" in d.message and "LLVM ≤ 22" in d.message
     fixed = apply_edits(text, list(d.fix.edits))
-    assert "%join = gpu.wait async [%a, %b]\n    %t = gpu.launch_func async [%join]" in fixed
+    assert "%t0 = gpu.wait async [%a, %b]\n    %t = gpu.launch_func async [%t0]" in fixed
     assert lint_text(fixed, settings=llvm22) == []
     assert oracle_errors(fixed) == []
 
@@ -97,7 +97,7 @@ def test_synchronous_launch_func_with_a_dependency() -> None:
     (d,) = lint_text(text)
     assert d.code == "GPU202" and "`%t0`" in d.message
     fixed = apply_edits(text, list(d.fix.edits))
-    assert f"%t = gpu.launch_func async [%t0] {LAUNCH}\n    gpu.wait [%t]" in fixed
+    assert f"%t1 = gpu.launch_func async [%t0] {LAUNCH}\n    gpu.wait [%t1]" in fixed
     assert lint_text(fixed) == []
     assert oracle_errors(fixed) == []
 

@@ -112,7 +112,7 @@ def test_bad_input_is_one_line_each_and_the_rest_is_checked(gpu_lint, write, tmp
         handle.truncate(50 * 1024 * 1024)
     (tmp_path / "empty").mkdir()
     result = gpu_lint(".", "empty", "missing.mlir", *G)
-    assert result.code == 1
+    assert result.code == 2  # a file that cannot be read is an I/O error, whatever else was found
     assert result.err.splitlines() == [
         "warning: empty: no .mlir files found",
         "error: missing.mlir: no such file or folder",
@@ -138,7 +138,7 @@ def test_stdin_with_a_filename(gpu_lint, write) -> None:
     write("pyproject.toml", '[tool.gpu-lint.per-file-ignores]\n"kernels/*" = ["GPU0"]\n')
     assert gpu_lint("--stdin-filename", "kernels/k.mlir", *G, stdin=BROKEN.encode()).code == 0
     result = gpu_lint("-", *G, stdin=b"\xff\xfe")
-    assert result.code == 1 and result.err == "error: -: invalid UTF-8 at byte 0, skipped\n"
+    assert result.code == 2 and result.err == "error: -: invalid UTF-8 at byte 0, skipped\n"
 
 
 def test_exclude_options(gpu_lint, write) -> None:
@@ -254,7 +254,7 @@ def test_diff_prints_and_writes_nothing(gpu_lint, write, fake_rules) -> None:
     write("b.mlir", VALID)
     result = gpu_lint("--diff", *G)
     assert result.code == 1 and a.read_text() == FIXABLE
-    assert result.err == "Would fix 2 errors.\n"
+    assert result.err == "Would fix 2 warnings.\n"
     assert_snapshot("cli-diff.txt", result.out)
     clean = gpu_lint("--diff", "b.mlir", *G)
     assert (clean.code, clean.out, clean.err) == (0, "", "No errors would be fixed.\n")
@@ -265,12 +265,23 @@ def test_show_fixes(gpu_lint, write, fake_rules) -> None:
     write("b.mlir", "// TODO\n" + FIXABLE)
     before = gpu_lint("--show-fixes", *G)
     assert before.out.startswith(
-        "Would fix 4 errors:\n- a.mlir:\n    2 × GPU390 (trailing-whitespace)\n- b.mlir:\n    2 × GPU390 (trailing-whitespace)\n"
+        "Would fix 4 warnings:\n- a.mlir:\n    2 × GPU390 (trailing-whitespace)\n- b.mlir:\n    2 × GPU390 (trailing-whitespace)\n"
     )
     after = gpu_lint("--fix", "--show-fixes", *G)
-    assert after.out.startswith("Fixed 4 errors:\n- a.mlir:\n    2 × GPU390 (trailing-whitespace)\n- b.mlir:\n")
+    assert after.out.startswith("Fixed 4 warnings:\n- a.mlir:\n    2 × GPU390 (trailing-whitespace)\n- b.mlir:\n")
     machine = gpu_lint("--show-fixes", "--output-format", "sarif")
     assert machine.err == "No fixes available.\n" and json.loads(machine.out)
+
+
+def test_fix_counts_say_the_severities_fixed(gpu_lint, write, fake_rules) -> None:
+    """Two warnings and an info fixed are not "3 errors" (issue 26)."""
+    write("a.mlir", "// TODO\n" + FIXABLE)
+    before = gpu_lint("--show-fixes", "--unsafe-fixes", *G)
+    assert before.out.startswith("Would fix 3 diagnostics (2 warnings, 1 info):\n")
+    diff = gpu_lint("--diff", "--unsafe-fixes", *G)
+    assert diff.err == "Would fix 3 diagnostics (2 warnings, 1 info).\n"
+    after = gpu_lint("--fix", "--unsafe-fixes", "--show-fixes", *G)
+    assert after.out.startswith("Fixed 3 diagnostics (2 warnings, 1 info):\n")
 
 
 def test_a_fix_never_breaks_the_parse(gpu_lint, write, fake_rules) -> None:
@@ -345,5 +356,5 @@ def test_an_internal_error_is_one_line_and_the_other_files_are_checked(gpu_lint,
     write("a.mlir", "func.func @boom() {\n  return\n}\n")
     write("b.mlir", BROKEN)
     result = gpu_lint("--output-format", "concise")
-    assert result.code == 1 and "b.mlir:2:13: GPU003" in result.out
+    assert result.code == 2 and "b.mlir:2:13: GPU003" in result.out
     assert result.err == "error: a.mlir: internal error while checking: RecursionError: maximum recursion depth exceeded\n"

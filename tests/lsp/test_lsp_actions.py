@@ -180,5 +180,18 @@ def test_published_diagnostics_mark_redundant_waits_unnecessary() -> None:
     [d] = snap.diagnostics
     published = diagnostic_dict(snap, d)
     assert published["code"] == "GPU205" and published["tags"] == [1]
-    assert published["codeDescription"]["href"].endswith("docs/rules.md#gpu205-redundant-single-token-wait")
+    assert published["codeDescription"]["href"].endswith("/GPU205.md")
     assert published["data"]["fix"]["safe"] is True and published["source"] == "gpu-lint"
+
+
+def test_every_example_main_gets_a_run_lens() -> None:
+    """`@main` calls the function that does the GPU work: gpu-run can enter it, so it gets the lens (issue 26);
+    the functions with arguments it calls do not."""
+    from support import REPO
+
+    def runs(example: str) -> list[str]:
+        return [lens.arguments[1] for lens in _runs(code_lenses(snapshot((REPO / "examples" / example).read_text())))]
+
+    assert runs("async_pipeline.mlir") == ["main"]
+    assert runs("outlined_module.mlir") == ["main"]
+    assert runs("mistakes.mlir") == ["main", "unnamed_async_token"]

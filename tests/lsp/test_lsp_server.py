@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import pytest
 import pytest_lsp
@@ -129,7 +132,10 @@ async def test_diagnostics_on_open_carry_code_docs_source_and_version(client: Re
     d = _the(published, "GPU003")
     assert d.source == "gpu-lint" and d.message == "use of undeclared SSA value name"
     assert d.severity == types.DiagnosticSeverity.Error
-    assert d.code_description.href.endswith("docs/rules.md#gpu003-undefined-value")
+    # The link resolves: the rule's page, written from the registry (issue 26: it named a repository that does not exist).
+    assert d.code_description.href.startswith("file://") and d.code_description.href.endswith("/GPU003.md")
+    page = Path(url2pathname(urlparse(d.code_description.href).path)).read_text()
+    assert "GPU003" in page and "undefined-value" in page
     assert d.range.start == position(BROKEN, at(BROKEN, "%t55"))
     join = _the(await within(wait_published(client, A, 1)), "GPU201")
     assert join.severity == types.DiagnosticSeverity.Warning
@@ -143,8 +149,8 @@ async def test_quick_fix_from_diagnostic_data(client: RecordingClient) -> None:
     fix = actions[0]
     assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
     fixed = _apply(OUTLINED, _edits(client, fix.edit, A))
-    assert "gpu.launch_func async [%join] @kernels::@scale" in fixed
-    assert "%join = gpu.wait async [%t2, %t3]" in fixed
+    assert "gpu.launch_func async [%t7] @kernels::@scale" in fixed
+    assert "%t7 = gpu.wait async [%t2, %t3]" in fixed
     ignored = _apply(OUTLINED, _edits(client, actions[1].edit, A))
     assert "    // gpu-lint: ignore[GPU201]\n    %t4 = gpu.launch_func" in ignored
 
@@ -166,7 +172,7 @@ async def test_fix_all_source_action(client: RecordingClient) -> None:
     actions = await _actions(client, A, join, only=["source.fixAll"])
     assert [a.kind for a in actions] == ["source.fixAll.gpu-lint", "source.fixAll"]  # lint fixes, then legalize
     action = actions[0]
-    assert "gpu.launch_func async [%join]" in _apply(OUTLINED, _edits(client, action.edit, A))
+    assert "gpu.launch_func async [%t7]" in _apply(OUTLINED, _edits(client, action.edit, A))
 
 
 async def test_refactorings_from_the_passes_resolve_to_edits(client: RecordingClient) -> None:
@@ -342,7 +348,7 @@ async def test_code_lens_and_commands(client: RecordingClient) -> None:
     result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[A])))
     assert result["applied"] is True
     [applied] = client.applied[mark:]
-    assert "gpu.launch_func async [%join]" in _apply(OUTLINED, _edits(client, applied.edit, A))
+    assert "gpu.launch_func async [%t7]" in _apply(OUTLINED, _edits(client, applied.edit, A))
     result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[B])))
     assert result == {"applied": False, "message": "No auto-fixable problems."}
     with pytest.raises(JsonRpcException, match="no gpu.launch here"):

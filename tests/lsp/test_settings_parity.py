@@ -58,3 +58,27 @@ def test_every_server_setting_is_a_neovim_option() -> None:
     defaults = json.loads(proc.stdout)
     # A Lua table cannot hold nil: a setting whose default is null (unset) is absent there.
     assert defaults == _nested({s.key: s.default for s in SERVER_SETTINGS if s.default is not None})
+
+
+def test_the_configuration_docs_show_every_setting_from_the_schema() -> None:
+    """docs/configuration.md's table is the schema's (issue 26: `gpuLsp.lint.mlirVersion` was missing)."""
+    from gpu_lsp.lsp.settings_schema import markdown_table
+
+    docs = (REPO / "docs" / "configuration.md").read_text()
+    shown = docs.split("checks it -->\n", 1)[1].split("<!-- /settings -->", 1)[0]
+    assert shown == markdown_table(), "run `python -m gpu_lsp.lsp.settings_schema --markdown` and paste the table"
+    vscode = (REPO / "editors" / "vscode" / "README.md").read_text()
+    assert all(f"`gpuLsp.{s.key}`" in vscode for s in SERVER_SETTINGS)
+
+
+def test_levels_are_spelled_as_the_linter_spells_them() -> None:
+    from gpu_lsp.diagnostics.model import Severity
+    from gpu_lsp.lint.config import SEVERITY_NAMES
+
+    settings, problems = parse_settings({"gpuLsp": {"lint": {"severity": {name: name for name in SEVERITY_NAMES}}}})
+    assert problems == [] and settings.severity == dict(zip(map(str.upper, SEVERITY_NAMES), SEVERITY_NAMES.values()))
+    settings, problems = parse_settings({"gpuLsp": {"lint": {"severity": {"GPU3": "information"}}}})
+    assert settings.severity == {} and problems == ["gpuLsp.lint.severity.GPU3 must be one of error, warning, info, hint, not 'information'"]
+    manifest = json.loads((REPO / "editors" / "vscode" / "package.json").read_text())
+    levels = manifest["contributes"]["configuration"]["properties"]["gpuLsp.lint.severity"]["additionalProperties"]["enum"]
+    assert set(levels) == set(SEVERITY_NAMES) and Severity.INFO.label == "info"

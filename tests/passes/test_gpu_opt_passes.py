@@ -65,6 +65,10 @@ def test_bad_pipelines_are_usage_errors(pipeline):
         gpu_opt.parse_args([f"--pass-pipeline={pipeline}"])
 
 
-def test_unknown_pass_option():
-    status, _, err = opt(["-gpu-kernel-outlining=nope=1"], variant(1, 0))
-    assert status == 1 and "does not have an option named 'nope'" in err
+def test_unknown_pass_option_is_a_usage_error(capsys):
+    """`-gpu-kernel-outlining=foo=bar`: exit 2 and one line, not a diagnostic at the file's first line (issue 26)."""
+    with pytest.raises(gpu_opt.UsageError, match="'gpu-kernel-outlining' does not have an option named 'nope'"):
+        gpu_opt.parse_args(["-gpu-kernel-outlining=nope=1"])
+    assert gpu_opt.main(["-gpu-kernel-outlining=foo=bar", "-"]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", "gpu-opt: error: 'gpu-kernel-outlining' does not have an option named 'foo' (see gpu-opt --help)\n")

@@ -125,6 +125,6 @@ def test_the_untouched_launch_after_an_outlined_one_keeps_its_text_and_names() -
     done = R.outline_launch(text, text.index("gpu.launch async [%t0]") + 3)
     after = apply_edits(text, list(done.edits))
     second = text[text.index("  %t5 = gpu.launch") : text.index("  gpu.wait [%t5]")]
-    assert "".join("  " + line if line.strip() else line for line in second.splitlines(keepends=True)) in after
+    assert second in after  # not re-indented inside the module outlining writes out (issue 26)
     assert "%t4 = gpu.launch_func async [%t0]" in after
-    assert after.startswith("// Two inline launches; outline the first one only.\nmodule attributes {gpu.container_module} {\n  func.func @two(")
+    assert after.startswith("// Two inline launches; outline the first one only.\nmodule attributes {gpu.container_module} {\nfunc.func @two(")

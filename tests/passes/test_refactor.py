@@ -113,8 +113,10 @@ def test_legalize_fix_all():
     text = COMMENTS.replace("%t3 = gpu.wait async", "gpu.wait async")  # an unnamed token
     new_text = apply(R.legalize_for_lowering(text), text)
     assert "gpu.wait async [%t0, %t1]" in new_text  # the join
-    assert "gpu.memcpy async [%t2]" in new_text and "gpu.wait [%t_0]" in new_text  # async + blocking wait
-    assert "\n  %t_1 = gpu.wait async\n" in new_text  # the name
+    # async + blocking wait, new tokens named %tN (the first free N), the op's own text kept but for the tokens
+    assert "%t4 = gpu.memcpy async [%t2] %dx, %x : memref<?xf32>, memref<?xf32>  // trailing comment" in new_text
+    assert "gpu.wait [%t4]" in new_text
+    assert "\n  %t5 = gpu.wait async\n" in new_text  # the name
     expected, _ = run(COMMENTS, "builtin.module()")
     legalize(expected)
     assert_same_ir(expected, parse(new_text).chunks[0].module, "legalize")
@@ -139,3 +141,31 @@ def test_refactorings_at_computes_every_offered_one():
     assert [r.id for r in done] == [R.OUTLINE_LAUNCH, R.OUTLINE_FUNCTION, R.OUTLINE_FILE, R.LEGALIZE]
     for refactoring in done:
         apply(refactoring, COMMENTS)
+
+
+def test_legalize_follows_the_llvm_version() -> None:
+    """At LLVM 23 gpu-to-llvm joins a launch_func's dependencies itself and GPU201 reports nothing: Legalize leaves
+    them (issue 26: it joined them); at LLVM 22 it joins them as GPU201's fix does."""
+    text = (
+        "module attributes {gpu.container_module} {\n"
+        "  gpu.module @k {\n    gpu.func @f() kernel {\n      gpu.return\n    }\n  }\n"
+        "  func.func @main() {\n    %c1 = arith.constant 1 : index\n"
+        "    %t0 = gpu.wait async\n    %t1 = gpu.wait async\n"
+        "    %t2 = gpu.launch_func async [%t0, %t1] @k::@f\n        blocks in (%c1, %c1, %c1)\n        threads in (%c1, %c1, %c1)\n"
+        "    gpu.wait [%t2]\n    return\n  }\n}\n"
+    )
+    with pytest.raises(R.RefactorError, match="nothing to legalize"):
+        R.legalize_for_lowering(text)
+    joined = apply(R.legalize_for_lowering(text, mlir_version=22), text)
+    assert "    %t3 = gpu.wait async [%t0, %t1]\n    %t2 = gpu.launch_func async [%t3] @k::@f\n        blocks in (%c1, %c1, %c1)\n" in joined
+
+
+def test_make_async_names_an_unnamed_async_op_it_uses() -> None:
+    """Issue 26: on an unnamed `gpu.wait async` the rewrite used its token as an undeclared value."""
+    text = (
+        "func.func @f(%m: memref<4xf32>, %h: memref<4xf32>) {\n  gpu.wait async\n"
+        "  gpu.memcpy %m, %h : memref<4xf32>, memref<4xf32>\n  return\n}\n"
+    )
+    new_text = apply(R.make_function_async(text, text.index("gpu.memcpy")), text)
+    assert "  %t0 = gpu.wait async\n  %t1 = gpu.memcpy async [%t0] %m, %h" in new_text
+    assert [d for d in parse(new_text).chunks[0].diagnostics if d.severity >= Severity.ERROR] == []

@@ -116,3 +116,50 @@ def test_missing_cupy_names_the_install_command(program: Path, capsys, monkeypat
     err = capsys.readouterr().err
     assert err.startswith("gpu-run: no GPU: cupy is not installed: pip install 'gpu-lsp[gpu]' (CuPy for CUDA 12)")
     assert "cupy-cuda11x" in err and err.count("\n") == 1
+
+
+def test_entry_with_or_without_the_at_sign(program: Path, capsys) -> None:
+    """`--entry @other` runs @other; a missing one is named once, not `@@add` (issue 26)."""
+    assert main(["--backend", "numpy", "--entry", "@other", str(program)]) == 0
+    assert capsys.readouterr().out == "5\n"
+    assert main(["--backend", "numpy", "--entry", "@add", str(program)]) == 1
+    err = capsys.readouterr().err
+    assert "entry function @add not found" in err and "@@" not in err
+
+
+FILL = """
+func.func @fill(%a: memref<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 2.5 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %f, %a[%i] : memref<4xf32>
+  }
+  return
+}
+"""
+
+
+def test_memref_arguments_are_printed_after_the_run(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "fill.mlir"
+    path.write_text(FILL)
+    argv = ["--backend", "numpy", "--entry", "fill", "--arg", "4:range", "--arg", "2", str(path)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("argument #0 (memref<4xf32>) after the run:\nMemref base@ = ")
+    assert out.endswith("sizes = [4] strides = [1] data = \n[2.5,  2.5,  2,  3]\n")
+    assert main([*argv, "--no-print-args"]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_limits_have_defaults_and_refuse_zero_or_below(capsys) -> None:
+    from gpu_lsp.cli.gpu_run import DEFAULT_MAX_MEMORY, DEFAULT_TIMEOUT, build_parser
+
+    args = build_parser().parse_args(["x.mlir"])
+    assert (args.timeout, args.max_memory) == (DEFAULT_TIMEOUT, parse_size(DEFAULT_MAX_MEMORY))
+    args = build_parser().parse_args(["x.mlir", "--timeout", "none", "--max-memory", "none"])
+    assert (args.timeout, args.max_memory) == (None, None)
+    for bad in (["--timeout", "0"], ["--timeout", "-1"], ["--timeout", "nan"], ["--max-memory", "0"]):
+        assert main([*bad, "x.mlir"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"gpu-run: error: argument {bad[0]}: ") and err.count("\n") == 1, err

@@ -145,6 +145,42 @@ def test_function_selection_and_errors(tmp_path: Path, capsys) -> None:
     code, out, _ = graph(path, "json", "--function", "@twice")
     assert code == 0 and [f["name"] for f in json.loads(out)["functions"]] == ["twice"]
     code, _, err = graph(path, "json", "--function", "nowhere")
-    assert code == 1 and "no host function @nowhere" in err
+    assert code == 2 and err == f"gpu-lint graph: error: no host function @nowhere issues GPU work in {path}\n"
     assert gpu_lint(["graph", str(tmp_path / "missing.mlir")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def _hazard_codes(doc: dict) -> list[str]:
+    return sorted(h["code"] for fn in doc["functions"] for n in fn["nodes"] for h in n.get("hazards", []))
+
+
+def test_the_mlir_version_option_and_setting(tmp_path: Path, monkeypatch) -> None:
+    """The hazards drawn are those of the LLVM asked for: `--mlir-version`, else the configured one (issue 26)."""
+    path = FIXTURES / "GPU201.mlir"
+    newest = _hazard_codes(document(path))
+    code, out, _ = graph(path, "json", "--mlir-version", "18")
+    assert code == 0 and len(_hazard_codes(json.loads(out))) > len(newest)  # GPU201 reports more below LLVM 23
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gpu-lint.toml").write_text("mlir-version = 18\n")
+    assert _hazard_codes(document(path)) == _hazard_codes(json.loads(out))
+    code, _, err = graph(path, "json", "--mlir-version", "99")
+    assert code == 2 and err.startswith("gpu-lint graph: error: --mlir-version must be an LLVM major version")
+
+
+def test_an_empty_file_says_there_is_nothing_to_draw(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.mlir"
+    empty.write_text("")
+    for fmt in ("dot", "svg"):
+        code, out, err = graph(empty, fmt)
+        assert (code, out) == (0, "")
+        assert err == f"gpu-lint graph: nothing to draw: no host function issues GPU work in {empty}\n"
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
+def test_svg_says_which_function_it_drew() -> None:
+    path = FIXTURES / "GPU411.mlir"
+    code, out, err = graph(path, "svg")
+    assert code == 0 and out.count("</svg>") == 1
+    assert err == "gpu-lint graph: note: drew @main, the first of 6 functions (--function NAME draws another; --format html draws them all)\n"
+    code, out, err = graph(path, "svg", "--function", "twice")
+    assert (code, err) == (0, "") and "twice" in out

@@ -23,8 +23,6 @@ ASYNC_OPS = tuple(sorted(name for name, spec in OPS.items() if spec.has("async")
 
 
 def _result_base(ty: T.Type) -> str:
-    if ty.is_token:
-        return "t"
     if isinstance(ty, (T.MemRefType, T.UnrankedMemRefType)):
         return "m"
     return "v"
@@ -70,7 +68,7 @@ def unnamed_async_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         message = op_error(op, "needs to be named when async keyword is specified")
     else:
         message = f"custom op '{op.name}' needs to be named when marked 'async'"
-    names = [ctx.fresh_name(_result_base(r.type)) for r in op.results]
+    names = [ctx.fresh_token() if r.type.is_token else ctx.fresh_name(_result_base(r.type)) for r in op.results]
     edits = []
     if names and op.range is not None:
         token = async_token(op)

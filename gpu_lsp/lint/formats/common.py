@@ -70,10 +70,22 @@ _PLURALS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INF
 
 def by_severity(diagnostics: Iterable[Diagnostic]) -> str:
     """`1 error, 6 warnings, 2 hints`: the counts per severity, most severe first (empty when none)."""
-    counts = Counter(d.severity for d in diagnostics)
+    return severity_counts(Counter(d.severity for d in diagnostics))
+
+
+def severity_counts(counts: Counter[Severity]) -> str:
+    """`1 error, 6 warnings, 2 hints` from counts per severity, most severe first (empty when none)."""
     return ", ".join(
         f"{counts[s]} {s.label if counts[s] == 1 else _PLURALS[s]}" for s in sorted(counts, reverse=True)
     )
+
+
+def fix_count(counts: Counter[Severity]) -> str:
+    """What fixes applied to: `3 diagnostics (1 error, 1 warning, 1 hint)`, `1 error`."""
+    total = sum(counts.values())
+    if len(counts) == 1:
+        return severity_counts(counts)
+    return f"{total} diagnostic{'s' if total != 1 else ''} ({severity_counts(counts)})"
 
 
 def summary(reports: list[FileReport], context: Context) -> str:
@@ -82,7 +94,9 @@ def summary(reports: list[FileReport], context: Context) -> str:
     fixed = sum(sum(r.applied.values()) for r in reports)
     found = len(remaining) + fixed
     if found == 0:
-        return "All checks passed!\n"
+        # A file that could not be checked is an error line of its own, never "passed".
+        failed = any(p.level == "error" for p in all_problems(reports, context))
+        return "" if failed else "All checks passed!\n"
     noun = "diagnostic" if found == 1 else "diagnostics"
     counts = by_severity(remaining)
     if fixed:

@@ -1,0 +1,35 @@
+"""codeDescription.href: the rule's page, written where the link points, with the installed version's text (issue 26)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
+
+import pytest
+
+from gpu_lsp.lint.rule_pages import pages
+from gpu_lsp.lsp import rule_links
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    rule_links._pages.cache_clear()
+    rule_links.rule_link.cache_clear()
+    yield tmp_path
+    rule_links._pages.cache_clear()
+    rule_links.rule_link.cache_clear()
+
+
+def test_a_rule_links_to_its_page(fresh: Path) -> None:
+    link = rule_links.rule_link("GPU201")
+    assert link is not None and link.startswith("file://")
+    path = Path(url2pathname(urlparse(link).path))
+    assert path.is_relative_to(fresh / "cache" / "gpu-lsp") and path.read_text() == pages()["GPU201.md"]
+    assert rule_links.rule_link("GPU000") is None
+
+
+def test_no_link_when_the_pages_cannot_be_written(fresh: Path) -> None:
+    (fresh / "cache").write_text("a file where the folder should be")
+    assert rule_links.rule_link("GPU201") is None
