@@ -1,0 +1,253 @@
+"""The access model of a kernel body: each memory access with its buffer, space, indices, barrier interval and path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gpu_lsp.diagnostics.rules._util import ALIAS_OPS
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DialectAttr
+from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
+
+GLOBAL, WORKGROUP, PRIVATE = "global", "workgroup", "private"
+SPACES = (GLOBAL, WORKGROUP)
+READ, WRITE, ATOMIC = "read", "write", "atomic"
+# op name -> (memref operand, first index operand, kind); the indices run to the end of the
+# operands unless the op has trailing operands (listed in TRAILING).
+ACCESS_OPS: dict[str, tuple[int, int, str]] = {
+    "memref.load": (0, 1, READ),
+    "memref.store": (1, 2, WRITE),
+    "vector.load": (0, 1, READ),
+    "vector.store": (1, 2, WRITE),
+    "memref.atomic_rmw": (1, 2, ATOMIC),
+    "memref.generic_atomic_rmw": (0, 1, ATOMIC),
+}
+# Numeric memory spaces as NVVM numbers them.
+_NUMERIC_SPACES = {3: WORKGROUP, 5: PRIVATE, 1: GLOBAL, 0: GLOBAL}
+MAX_CALL_DEPTH = 4
+
+
+@dataclass(frozen=True)
+class Guard:
+    """One step of a path condition: an `scf.if` branch (its i1 and which branch), a loop
+    (`scf.for`: its induction variable ranges over the loop's bounds; `lockstep` when its body
+    holds a barrier, so both threads of a pair are in the same iteration), or control flow the
+    model does not follow (`unknown`)."""
+
+    op: Operation
+    kind: str  # "if" | "for" | "unknown"
+    taken: bool = True
+    lockstep: bool = False
+
+
+@dataclass(frozen=True)
+class Access:
+    """A load, store, atomic or vector transfer of a kernel body."""
+
+    op: Operation
+    root: Value  # the buffer, through views and through the arguments of called functions
+    space: str
+    kind: str
+    indices: tuple[Value, ...]
+    width: int  # elements touched along the last dimension (a vector access touches several)
+    shape: tuple[int | None, ...]
+    epochs: tuple[tuple, tuple]  # the barrier interval, per address space of SPACES
+    guards: tuple[Guard, ...]
+    bindings: dict[Value, Value] = field(hash=False, compare=False)  # callee argument -> caller value
+    direct: bool = True  # indexes the root itself, not a view of it
+
+
+def address_space(ty: T.Type) -> str:
+    """The address space of a memref type: global unless it names workgroup or private memory."""
+    space = getattr(ty, "memory_space", None)
+    if isinstance(space, DialectAttr) and space.name == "address_space":
+        body = (space.body or "").strip()
+        return body if body in (WORKGROUP, PRIVATE) else GLOBAL
+    value = getattr(space, "value", None)
+    if isinstance(value, int):
+        return _NUMERIC_SPACES.get(value, GLOBAL)
+    return GLOBAL
+
+
+def fenced_spaces(barrier: Operation) -> tuple[str, ...]:
+    """The address spaces a `gpu.barrier` orders: those its `memfence` names, all when it names none."""
+    attr = barrier.properties.get("address_spaces") or barrier.attributes.get("address_spaces")
+    if attr is None:
+        return SPACES
+    named = str(attr)
+    return tuple(s for s in SPACES if s in named)
+
+
+def resolve(value: Value, bindings: dict[Value, Value]) -> Value:
+    """A value seen from the kernel: through the arguments of the device functions it was passed to."""
+    for _ in range(MAX_CALL_DEPTH + 1):
+        bound = bindings.get(value)
+        if bound is None:
+            return value
+        value = bound
+    return value
+
+
+def _root(value: Value, bindings: dict[Value, Value]) -> tuple[Value, bool]:
+    direct = True
+    for _ in range(2 * MAX_CALL_DEPTH + 2):
+        value = resolve(value, bindings)
+        if isinstance(value, OpResult) and value.owner.name in ALIAS_OPS and value.owner.operands:
+            direct = direct and value.owner.name == "memref.cast"
+            value = value.owner.operands[0]
+            continue
+        break
+    return value, direct
+
+
+@dataclass
+class KernelModel:
+    """The accesses of one kernel body, and whether the model followed all of it."""
+
+    kernel: Operation
+    accesses: list[Access] = field(default_factory=list)
+    complete: bool = True  # no call or unstructured control flow it could not follow
+
+
+class _Walker:
+    def __init__(self, kernel: Operation, callee: Callable[[Operation], Operation | None]) -> None:
+        self.model = KernelModel(kernel)
+        self.callee = callee
+        self.barrier_cache: dict[int, tuple[str, ...]] = {}
+
+    def barriers_in(self, op: Operation, depth: int = 0) -> tuple[str, ...]:
+        """The address spaces that barriers nested in `op` (through calls) order."""
+        found = self.barrier_cache.get(id(op))
+        if found is not None:
+            return found
+        spaces: set[str] = set()
+        for inner in op.nested():
+            if inner.name == "gpu.barrier":
+                spaces.update(fenced_spaces(inner))
+            elif inner.name == "func.call" and depth < MAX_CALL_DEPTH:
+                target = self.callee(inner)
+                if target is not None:
+                    spaces.update(self.barriers_in(target, depth + 1))
+        result = tuple(s for s in SPACES if s in spaces)
+        self.barrier_cache[id(op)] = result
+        return result
+
+    def block(self, block: Block, epochs: list[tuple], guards: tuple[Guard, ...], bindings: dict[Value, Value], depth: int) -> None:
+        for op in block.operations:
+            self.op(op, epochs, guards, bindings, depth)
+
+    def op(self, op: Operation, epochs: list[tuple], guards: tuple[Guard, ...], bindings: dict[Value, Value], depth: int) -> None:
+        name = op.name
+        if name == "gpu.barrier":
+            for i, space in enumerate(SPACES):
+                if space in fenced_spaces(op):
+                    epochs[i] = epochs[i][:-1] + (epochs[i][-1] + 1,)
+            return
+        if name in ACCESS_OPS or name in ("vector.transfer_read", "vector.transfer_write"):
+            self.access(op, epochs, guards, bindings)
+            if name != "memref.generic_atomic_rmw":
+                return
+        if name == "func.call":
+            self.call(op, epochs, guards, bindings, depth)
+            return
+        if not op.regions:
+            return
+        if len(op.regions) and any(len(r.blocks) > 1 for r in op.regions):
+            self.model.complete = False
+        fenced = self.barriers_in(op)
+        if name == "scf.if":
+            for taken, region in zip((True, False), op.regions):
+                inner = [e + (id(op), taken, 0) if s in fenced else e for e, s in zip(epochs, SPACES)]
+                for b in region.blocks:
+                    self.block(b, inner, guards + (Guard(op, "if", taken),), bindings, depth)
+        elif name == "scf.for":
+            inner = [e + (id(op), 0) if s in fenced else e for e, s in zip(epochs, SPACES)]
+            guard = Guard(op, "for", lockstep=bool(fenced))
+            for region in op.regions:
+                for b in region.blocks:
+                    self.block(b, inner, guards + (guard,), bindings, depth)
+        elif name != "memref.generic_atomic_rmw":
+            inner = [e + (id(op), 0) if s in fenced else e for e, s in zip(epochs, SPACES)]
+            guard = Guard(op, "unknown")
+            for region in op.regions:
+                for b in region.blocks:
+                    self.block(b, inner, guards + (guard,), bindings, depth)
+        for i, space in enumerate(SPACES):
+            if space in fenced:
+                epochs[i] = epochs[i] + (id(op), "after")
+
+    def call(self, op: Operation, epochs: list[tuple], guards: tuple[Guard, ...], bindings: dict[Value, Value], depth: int) -> None:
+        target = self.callee(op)
+        if target is None or depth >= MAX_CALL_DEPTH or not target.regions or not target.regions[0].blocks:
+            self.model.complete = False
+            return
+        entry = target.regions[0].blocks[0]
+        inner = dict(bindings)
+        inner.update(zip(entry.arguments, op.operands))
+        for b in target.regions[0].blocks:
+            self.block(b, epochs, guards, inner, depth + 1)
+
+    def access(self, op: Operation, epochs: list[tuple], guards: tuple[Guard, ...], bindings: dict[Value, Value]) -> None:
+        name = op.name
+        if name in ACCESS_OPS:
+            memref_at, first, kind = ACCESS_OPS[name]
+            last = len(op.operands)
+        else:
+            memref_at, first = (0, 1) if name == "vector.transfer_read" else (1, 2)
+            kind = READ if name == "vector.transfer_read" else WRITE
+            buffer = op.operands[memref_at] if len(op.operands) > memref_at else None
+            rank = len(buffer.type.shape) if buffer is not None and isinstance(buffer.type, T.MemRefType) else 0
+            last = first + rank
+        if len(op.operands) <= memref_at:
+            return
+        buffer = op.operands[memref_at]
+        ty = buffer.type
+        if not isinstance(ty, T.MemRefType):
+            return
+        indices = tuple(op.operands[first:last])
+        if len(indices) != ty.rank:
+            self.model.complete = False
+            return
+        root, direct = _root(buffer, bindings)
+        space = address_space(root.type)
+        if space == PRIVATE or _private_alloc(root):
+            return
+        width = _width(op)
+        self.model.accesses.append(
+            Access(op, root, space, kind, indices, width, ty.shape, (epochs[0], epochs[1]), guards, bindings, direct)
+        )
+
+
+def _private_alloc(root: Value) -> bool:
+    """A buffer allocated inside the kernel by `memref.alloca` (each thread has its own)."""
+    return isinstance(root, OpResult) and root.owner.name == "memref.alloca"
+
+
+def _width(op: Operation) -> int:
+    """Elements an access touches along the last dimension: a vector's last size, 1 for scalars."""
+    vector = None
+    if op.name in ("vector.load", "vector.transfer_read"):
+        vector = op.results[0].type if op.results else None
+    elif op.name in ("vector.store", "vector.transfer_write"):
+        vector = op.operands[0].type if op.operands else None
+    if isinstance(vector, T.VectorType) and vector.shape:
+        return vector.shape[-1]
+    return 1
+
+
+def kernel_model(kernel: Operation, callee: Callable[[Operation], Operation | None]) -> KernelModel:
+    """The accesses of a `gpu.func` kernel or a `gpu.launch` body; `callee` finds a `func.call`'s target."""
+    walker = _Walker(kernel, callee)
+    start = [(0,), (0,)]
+    for region in kernel.regions[:1]:
+        if len(region.blocks) > 1:
+            walker.model.complete = False
+        for b in region.blocks:
+            walker.block(b, start, (), {}, 0)
+    return walker.model
+
+
+def is_block_argument_of(value: Value, op: Operation) -> bool:
+    """Whether `value` is an argument of the entry block of `op`'s first region."""
+    return isinstance(value, BlockArgument) and bool(op.regions) and bool(op.regions[0].blocks) and value.owner is op.regions[0].blocks[0]
