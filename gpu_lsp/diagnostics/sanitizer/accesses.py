@@ -26,6 +26,27 @@ ACCESS_OPS: dict[str, tuple[int, int, str]] = {
 # Numeric memory spaces as NVVM numbers them.
 _NUMERIC_SPACES = {3: WORKGROUP, 5: PRIVATE, 1: GLOBAL, 0: GLOBAL}
 MAX_CALL_DEPTH = 4
+AXES = ("x", "y", "z")
+DIM_OPS = {"gpu.thread_id": "tid", "gpu.block_id": "bid", "gpu.block_dim": "bdim", "gpu.grid_dim": "gdim"}
+
+
+@dataclass
+class Launch:
+    """What the launch sites fix about a kernel: block and grid sizes, scalar parameters (None: symbolic)."""
+
+    block: tuple[int | None, int | None, int | None] = (None, None, None)
+    grid: tuple[int | None, int | None, int | None] = (None, None, None)
+    params: dict[Value, int] = field(default_factory=dict)
+    launch_args: dict[Value, tuple[str, int]] = field(default_factory=dict)  # gpu.launch's block arguments
+
+
+def axis_of(op: Operation) -> int | None:
+    dim = op.properties.get("dimension") or op.attributes.get("dimension")
+    text = str(dim) if dim is not None else ""
+    for i, axis in enumerate(AXES):
+        if text.endswith(axis) or text.endswith(f"{axis}>"):
+            return i
+    return None
 
 
 @dataclass(frozen=True)

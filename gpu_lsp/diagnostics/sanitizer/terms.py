@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import z3
 
-from gpu_lsp.diagnostics.sanitizer.accesses import Access, Guard, resolve
+from gpu_lsp.diagnostics.sanitizer.accesses import AXES, DIM_OPS, Access, Guard, Launch, axis_of, resolve
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr
 from gpu_lsp.ir.core import BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.traits import constant_int
 
-AXES = ("x", "y", "z")
-DIM_OPS = {"gpu.thread_id": "tid", "gpu.block_id": "bid", "gpu.block_dim": "bdim", "gpu.grid_dim": "gdim"}
 # arith predicates -> z3 comparisons (signed and unsigned alike: indices are taken as non-negative).
 _COMPARE = {
     "eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
@@ -21,16 +19,6 @@ _COMPARE = {
     "sgt": lambda a, b: a > b, "ugt": lambda a, b: a > b, "sge": lambda a, b: a >= b, "uge": lambda a, b: a >= b,
 }
 _PREDICATE_NAMES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-
-
-@dataclass
-class Launch:
-    """What the launch sites fix about a kernel: block and grid sizes, scalar parameters (None: symbolic)."""
-
-    block: tuple[int | None, int | None, int | None] = (None, None, None)
-    grid: tuple[int | None, int | None, int | None] = (None, None, None)
-    params: dict[Value, int] = field(default_factory=dict)
-    launch_args: dict[Value, tuple[str, int]] = field(default_factory=dict)  # gpu.launch's block arguments
 
 
 @dataclass(frozen=True)
@@ -51,13 +39,16 @@ class Threads:
         self.shared: dict[str, z3.ArithRef] = {}
         self.constraints: list[z3.BoolRef] = []
         self.ids: list[dict[str, z3.ArithRef]] = [{}, {}]
-        for t in (0, 1):
-            for kind in ("tid", "bid"):
-                for i, axis in enumerate(AXES):
-                    var = z3.Int(f"{kind}{t}_{axis}")
-                    self.ids[t][f"{kind}_{axis}"] = var
-                    size = self.size("bdim" if kind == "tid" else "gdim", i)
-                    self.constraints += [var >= 0, var < size.expr]
+
+    def id_var(self, t: int, kind: str, axis: int) -> z3.ArithRef:
+        """The variable of a thread or block id of thread `t`, bounded by its size when first used."""
+        key = f"{kind}_{AXES[axis]}"
+        var = self.ids[t].get(key)
+        if var is None:
+            var = self.ids[t][key] = z3.Int(f"{kind}{t}_{AXES[axis]}")
+            size = self.size("bdim" if kind == "tid" else "gdim", axis)
+            self.constraints += [var >= 0, var < size.expr]
+        return var
 
     def size(self, kind: str, axis: int) -> Term:
         """A block or grid size: the launch sites' constant, else a positive symbol."""
@@ -99,7 +90,7 @@ class Threads:
         if name in DIM_OPS:
             return self._dim(op, DIM_OPS[name], t)
         if name == "gpu.global_id":
-            axis = _axis(op)
+            axis = axis_of(op)
             if axis is None:
                 return self.unknown(t)
             tid, bid, size = self.thread_id(t, "tid", axis), self.thread_id(t, "bid", axis), self.size("bdim", axis)
@@ -146,7 +137,7 @@ class Threads:
         return self.unknown(t)
 
     def _dim(self, op: Operation, kind: str, t: int) -> Term:
-        axis = _axis(op)
+        axis = axis_of(op)
         if axis is None:
             return self.unknown(t)
         if kind in ("tid", "bid"):
@@ -156,7 +147,7 @@ class Threads:
     def thread_id(self, t: int, kind: str, axis: int) -> Term:
         """A thread or block id of thread `t`: exact when the launch sites fix its range."""
         size = self.size("bdim" if kind == "tid" else "gdim", axis)
-        return Term(self.ids[t][f"{kind}_{AXES[axis]}"], size.exact)
+        return Term(self.id_var(t, kind, axis), size.exact)
 
     def _compare(self, op: Operation, t: int, bindings: dict[Value, Value]) -> Term:
         predicate = op.properties.get("predicate") or op.attributes.get("predicate")
@@ -216,15 +207,6 @@ class Threads:
         if body is None or not body.arguments:
             return None
         return self.term(body.arguments[0], t, bindings).expr
-
-
-def _axis(op: Operation) -> int | None:
-    dim = op.properties.get("dimension") or op.attributes.get("dimension")
-    text = str(dim) if dim is not None else ""
-    for i, axis in enumerate(AXES):
-        if text.endswith(axis) or text.endswith(f"{axis}>"):
-            return i
-    return None
 
 
 def _predicate_name(attr: object) -> str | None:
