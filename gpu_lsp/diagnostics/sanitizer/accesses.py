@@ -76,7 +76,7 @@ class Access:
     epochs: tuple[tuple, tuple]  # the barrier interval, per address space of SPACES
     guards: tuple[Guard, ...]
     bindings: dict[Value, Value] = field(hash=False, compare=False)  # callee argument -> caller value
-    direct: bool = True  # indexes the root itself, not a view of it
+    direct: bool = True  # indexes the root itself (not a view of it) with a footprint the model knows
 
 
 def address_space(ty: T.Type) -> str:
@@ -196,7 +196,7 @@ class _Walker:
                     self.block(b, inner, guards + (guard,), bindings, depth)
         for i, space in enumerate(SPACES):
             if space in fenced:
-                epochs[i] = epochs[i] + (id(op), "after")
+                epochs[i] = epochs[i] + (id(op), "after", 0)
 
     def call(self, op: Operation, epochs: list[tuple], guards: tuple[Guard, ...], bindings: dict[Value, Value], depth: int) -> None:
         target = self.callee(op)
@@ -235,6 +235,8 @@ class _Walker:
         if space == PRIVATE or _private_alloc(root):
             return
         width = _width(op)
+        if width < 0:  # a vector of several dimensions: its footprint is not modelled
+            width, direct = 1, False
         self.model.accesses.append(
             Access(op, root, space, kind, indices, width, ty.shape, (epochs[0], epochs[1]), guards, bindings, direct)
         )
@@ -246,14 +248,15 @@ def _private_alloc(root: Value) -> bool:
 
 
 def _width(op: Operation) -> int:
-    """Elements an access touches along the last dimension: a vector's last size, 1 for scalars."""
+    """Elements an access touches along the last dimension: a vector's size, 1 for scalars, -1 for a
+    vector of several dimensions."""
     vector = None
     if op.name in ("vector.load", "vector.transfer_read"):
         vector = op.results[0].type if op.results else None
     elif op.name in ("vector.store", "vector.transfer_write"):
         vector = op.operands[0].type if op.operands else None
     if isinstance(vector, T.VectorType) and vector.shape:
-        return vector.shape[-1]
+        return vector.shape[-1] if len(vector.shape) == 1 else -1
     return 1
 
 

@@ -63,7 +63,8 @@ class Checker:
         oa, ob = z3.Int("off0"), z3.Int("off1")
         facts += [oa >= 0, oa < a.width, ob >= 0, ob < b.width]
         facts += [x == y for x, y in zip(ia[:-1], ib[:-1])]
-        facts.append(ia[-1] + oa == ib[-1] + ob)
+        if ia and ib:
+            facts.append(ia[-1] + oa == ib[-1] + ob)
         for guard in a.guards:
             if guard.lockstep and guard in b.guards:
                 va, vb = th.loop_variable(guard, 0, a.bindings), th.loop_variable(guard, 1, b.bindings)
@@ -78,7 +79,8 @@ class Checker:
         else:
             facts.append(z3.Or(z3.Not(same_block), other_thread))
         state, found = self.solve(facts)
-        if state == FOUND and found is not None and ea and eb:
+        # Two distinct threads exist only for some launch sizes unless the launch sites fix them all.
+        if state == FOUND and found is not None and ea and eb and th.launch_known:
             element = [x + (oa if i == len(ia) - 1 else 0) for i, x in enumerate(ia)]
             return FOUND, Race(a, b, _witness(found, th, element))
         return (UNDECIDED if state == FOUND else state), None

@@ -39,6 +39,7 @@ class Threads:
         self.shared: dict[str, z3.ArithRef] = {}
         self.constraints: list[z3.BoolRef] = []
         self.ids: list[dict[str, z3.ArithRef]] = [{}, {}]
+        self.launch_known = None not in launch.block and None not in launch.grid
 
     def id_var(self, t: int, kind: str, axis: int) -> z3.ArithRef:
         """The variable of a thread or block id of thread `t`, bounded by its size when first used."""
