@@ -56,19 +56,15 @@ def kernel_launch(kernel: Operation, ctx: RuleContext) -> Launch:
     return launch
 
 
-def callee_finder(ctx: RuleContext):
-    """A function finding the `func.func` a `func.call` calls (None when it has no body here)."""
-
-    def find(call: Operation) -> Operation | None:
-        ref = call.properties.get("callee") or call.attributes.get("callee")
-        if not isinstance(ref, SymbolRefAttr):
-            return None
-        target = ctx.symbols.lookup_nearest(call, ref)
-        if target is None or target.name != "func.func" or not target.regions or not target.regions[0].blocks:
-            return None
-        return target
-
-    return find
+def callee_of(call: Operation, ctx: RuleContext) -> Operation | None:
+    """The `func.func` with a body that a `func.call` calls, when it is in this chunk."""
+    ref = call.properties.get("callee") or call.attributes.get("callee")
+    if not isinstance(ref, SymbolRefAttr):
+        return None
+    target = ctx.symbols.lookup_nearest(call, ref)
+    if target is None or target.name != "func.func" or not target.regions or not target.regions[0].blocks:
+        return None
+    return target
 
 
 def cached_verdicts(kernel: Operation, ctx: RuleContext) -> Verdicts:
@@ -76,5 +72,5 @@ def cached_verdicts(kernel: Operation, ctx: RuleContext) -> Verdicts:
     key = ("sanitizer.verdicts", id(kernel))
     found = ctx.cache.get(key)
     if found is None:
-        found = ctx.cache[key] = check_kernel(kernel, kernel_launch(kernel, ctx), callee_finder(ctx))
+        found = ctx.cache[key] = check_kernel(kernel, kernel_launch(kernel, ctx), lambda call: callee_of(call, ctx))
     return found
