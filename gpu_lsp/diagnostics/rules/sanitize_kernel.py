@@ -10,7 +10,8 @@ from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
 from gpu_lsp.diagnostics.sanitizer.accesses import ACCESS_OPS, WORKGROUP, Access
 from gpu_lsp.diagnostics.sanitizer.kernel_checks import cached_verdicts
-from gpu_lsp.diagnostics.sanitizer.verdicts import Verdicts, Witness
+from gpu_lsp.diagnostics.sanitizer.verdicts import Verdicts
+from gpu_lsp.diagnostics.sanitizer.witness import Witness
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.traits import constant_int

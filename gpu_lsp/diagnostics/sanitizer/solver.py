@@ -6,7 +6,7 @@ import z3
 
 from gpu_lsp.diagnostics.sanitizer.accesses import AXES, SPACES, WORKGROUP, Access, Launch
 from gpu_lsp.diagnostics.sanitizer.terms import Threads
-from gpu_lsp.diagnostics.sanitizer.verdicts import FOUND, PROVEN, QUERY_MS, UNDECIDED, OutOfBounds, Race, Witness
+from gpu_lsp.diagnostics.sanitizer.witness import FOUND, PROVEN, QUERY_MS, UNDECIDED, OutOfBounds, Race, Witness
 
 
 def _epoch(access: Access, space: str) -> tuple:

@@ -9,44 +9,14 @@ from typing import TYPE_CHECKING
 
 from gpu_lsp.diagnostics.sanitizer.accesses import ATOMIC, READ, Access, KernelModel, Launch, kernel_model
 from gpu_lsp.diagnostics.sanitizer.linear import in_bounds, race_free
+from gpu_lsp.diagnostics.sanitizer.witness import FOUND, PROVEN, UNDECIDED, OutOfBounds, Race
 from gpu_lsp.ir.core import Operation, Value
 
 if TYPE_CHECKING:
     from gpu_lsp.diagnostics.sanitizer.solver import Checker
 
-QUERY_MS = 200  # z3's time limit per query; an undecided query is never a warning
 KERNEL_MS = 1500  # the budget of one kernel: what is left undecided past it stays undecided
 MAX_ACCESSES = 64  # larger kernels are not analysed (their queries would outrun the budget)
-PROVEN, FOUND, UNDECIDED = "proven", "found", "undecided"
-
-
-@dataclass(frozen=True)
-class Witness:
-    """Two threads (block and thread ids), the element they both touch, and the symbols it needs."""
-
-    blocks: tuple[tuple[int, ...], tuple[int, ...]]
-    threads: tuple[tuple[int, ...], tuple[int, ...]]
-    element: tuple[int, ...]
-
-    def thread(self, t: int) -> str:
-        return f"thread ({', '.join(map(str, self.threads[t]))}) of block ({', '.join(map(str, self.blocks[t]))})"
-
-
-@dataclass(frozen=True)
-class Race:
-    """Two accesses of one buffer, unordered, touching the same element, at least one writing."""
-
-    first: Access
-    second: Access
-    witness: Witness
-
-
-@dataclass(frozen=True)
-class OutOfBounds:
-    """An access whose index leaves the buffer's shape for some thread."""
-
-    access: Access
-    witness: Witness
 
 
 @dataclass
