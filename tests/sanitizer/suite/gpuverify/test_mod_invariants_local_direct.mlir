@@ -5,7 +5,7 @@
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @foo(%C: memref<1xi32>) workgroup(%A: memref<261888xi32, #gpu.address_space<workgroup>>, %B: memref<261888xi32, #gpu.address_space<workgroup>>) kernel {
+    gpu.func @foo(%C: memref<1xi32>) workgroup(%A: memref<261904xi32, #gpu.address_space<workgroup>>, %B: memref<261904xi32, #gpu.address_space<workgroup>>) kernel {
       %tx = gpu.thread_id x
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -15,9 +15,9 @@ module attributes {gpu.container_module} {
       scf.for %i = %c0 to %c1024 step %c1 {
         %ia = arith.muli %i, %c256 : index
         %a = arith.addi %ia, %tx : index
-        memref.store %t, %A[%a] : memref<261888xi32, #gpu.address_space<workgroup>>
-        %v = memref.load %A[%a] : memref<261888xi32, #gpu.address_space<workgroup>>
-        memref.store %v, %B[%a] : memref<261888xi32, #gpu.address_space<workgroup>>
+        memref.store %t, %A[%a] : memref<261904xi32, #gpu.address_space<workgroup>>
+        %v = memref.load %A[%a] : memref<261904xi32, #gpu.address_space<workgroup>>
+        memref.store %v, %B[%a] : memref<261904xi32, #gpu.address_space<workgroup>>
       }
       gpu.return
     }
