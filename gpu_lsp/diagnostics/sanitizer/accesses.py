@@ -9,6 +9,7 @@ from gpu_lsp.diagnostics.rules._util import ALIAS_OPS
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
+from gpu_lsp.ir.traits import constant_int
 
 GLOBAL, WORKGROUP, PRIVATE = "global", "workgroup", "private"
 SPACES = (GLOBAL, WORKGROUP)
@@ -52,14 +53,16 @@ def axis_of(op: Operation) -> int | None:
 @dataclass(frozen=True)
 class Guard:
     """One step of a path condition: an `scf.if` branch (its i1 and which branch), a loop
-    (`scf.for`: its induction variable ranges over the loop's bounds; `lockstep` when its body
-    holds a barrier, so both threads of a pair are in the same iteration), or control flow the
-    model does not follow (`unknown`)."""
+    (`scf.for`: its induction variable ranges over the loop's bounds; `scf.while`: the body's
+    arguments take the values of `iterations`, one tuple per trip, computed from constants;
+    `lockstep` when its body holds a barrier, so both threads of a pair are in the same
+    iteration), or control flow the model does not follow (`unknown`)."""
 
     op: Operation
-    kind: str  # "if" | "for" | "unknown"
+    kind: str  # "if" | "for" | "while" | "unknown"
     taken: bool = True
     lockstep: bool = False
+    iterations: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,8 @@ class Access:
     epochs: tuple[tuple, tuple]  # the barrier interval, per address space of SPACES
     guards: tuple[Guard, ...]
     bindings: dict[Value, Value] = field(hash=False, compare=False)  # callee argument -> caller value
-    direct: bool = True  # indexes the root itself (not a view of it) with a footprint the model knows
+    direct: bool = True  # indexes the root (or a unit-stride subview) with a footprint the model knows
+    offsets: tuple[tuple[Value | int, ...], ...] = ()  # per dimension, added to the index by subviews
 
 
 def address_space(ty: T.Type) -> str:
@@ -110,16 +114,49 @@ def resolve(value: Value, bindings: dict[Value, Value]) -> Value:
     return value
 
 
-def _root(value: Value, bindings: dict[Value, Value]) -> tuple[Value, bool]:
+_DYNAMIC = -(2**63)  # how MLIR marks a dynamic entry of a static offset, size or stride list
+
+
+def _unit_subview_offsets(op: Operation) -> list[Value | int] | None:
+    """Per dimension, where a rank-preserving `memref.subview` with unit strides starts in its source."""
+    offsets, strides = op.properties.get("static_offsets"), op.properties.get("static_strides")
+    values = getattr(offsets, "values", None)
+    if values is None or tuple(getattr(strides, "values", ())) != (1,) * len(values):
+        return None
+    source, result = op.operands[0].type, op.results[0].type if op.results else None
+    if not isinstance(source, T.MemRefType) or not isinstance(result, T.MemRefType) or source.rank != result.rank:
+        return None
+    dynamic = iter(op.operands[1:])
+    out: list[Value | int] = []
+    for v in values:
+        if v == _DYNAMIC:
+            operand = next(dynamic, None)
+            if operand is None:
+                return None
+            out.append(operand)
+        else:
+            out.append(v)
+    return out
+
+
+def _root(value: Value, bindings: dict[Value, Value]) -> tuple[Value, bool, tuple[tuple[Value | int, ...], ...]]:
+    """The buffer a memref value views, whether the model knows the view's indexing, and the offsets
+    (per dimension) that unit-stride subviews add to an index."""
     direct = True
+    offsets: list[tuple[Value | int, ...]] = []
     for _ in range(2 * MAX_CALL_DEPTH + 2):
         value = resolve(value, bindings)
         if isinstance(value, OpResult) and value.owner.name in ALIAS_OPS and value.owner.operands:
-            direct = direct and value.owner.name == "memref.cast"
-            value = value.owner.operands[0]
+            owner = value.owner
+            starts = _unit_subview_offsets(owner) if owner.name == "memref.subview" else None
+            if starts is not None:
+                offsets = [tuple(o) + (s,) for o, s in zip(offsets or [()] * len(starts), starts)]
+            else:
+                direct = direct and owner.name == "memref.cast"
+            value = owner.operands[0]
             continue
         break
-    return value, direct
+    return value, direct, tuple(offsets)
 
 
 @dataclass
@@ -190,8 +227,9 @@ class _Walker:
                     self.block(b, inner, guards + (guard,), bindings, depth)
         elif name != "memref.generic_atomic_rmw":
             inner = [e + (id(op), 0) if s in fenced else e for e, s in zip(epochs, SPACES)]
-            guard = Guard(op, "unknown")
-            for region in op.regions:
+            trips = while_iterations(op, bindings) if name == "scf.while" else None
+            for i, region in enumerate(op.regions):
+                guard = Guard(op, "while", lockstep=bool(fenced), iterations=trips) if trips and i == 1 else Guard(op, "unknown")
                 for b in region.blocks:
                     self.block(b, inner, guards + (guard,), bindings, depth)
         for i, space in enumerate(SPACES):
@@ -230,7 +268,9 @@ class _Walker:
         if len(indices) != ty.rank:
             self.model.complete = False
             return
-        root, direct = _root(buffer, bindings)
+        root, direct, offsets = _root(buffer, bindings)
+        if offsets and isinstance(root.type, T.MemRefType):
+            ty = root.type  # the indices are checked against the buffer the view is part of
         space = address_space(root.type)
         if space == PRIVATE or _private_alloc(root):
             return
@@ -238,7 +278,7 @@ class _Walker:
         if width < 0:  # a vector of several dimensions: its footprint is not modelled
             width, direct = 1, False
         self.model.accesses.append(
-            Access(op, root, space, kind, indices, width, ty.shape, (epochs[0], epochs[1]), guards, bindings, direct)
+            Access(op, root, space, kind, indices, width, ty.shape, (epochs[0], epochs[1]), guards, bindings, direct, offsets)
         )
 
 
@@ -275,3 +315,81 @@ def kernel_model(kernel: Operation, callee: Callable[[Operation], Operation | No
 def is_block_argument_of(value: Value, op: Operation) -> bool:
     """Whether `value` is an argument of the entry block of `op`'s first region."""
     return isinstance(value, BlockArgument) and bool(op.regions) and bool(op.regions[0].blocks) and value.owner is op.regions[0].blocks[0]
+
+
+MAX_TRIPS = 64
+# Integer semantics of the arith ops a uniform `scf.while` may count with (None: not computable).
+_INT_OPS: dict[str, Callable[[int, int], int | None]] = {
+    "arith.addi": lambda a, b: a + b,
+    "arith.subi": lambda a, b: a - b,
+    "arith.muli": lambda a, b: a * b,
+    "arith.divui": lambda a, b: a // b if b > 0 and a >= 0 else None,
+    "arith.divsi": lambda a, b: a // b if b > 0 and a >= 0 else None,
+    "arith.shrui": lambda a, b: a >> b if 0 <= b < 64 and a >= 0 else None,
+    "arith.shli": lambda a, b: a << b if 0 <= b < 64 else None,
+}
+# Comparisons by predicate keyword (on ints, and on z3 terms alike).
+COMPARE: dict[str, Callable] = {
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "slt": lambda a, b: a < b, "sle": lambda a, b: a <= b,
+    "sgt": lambda a, b: a > b, "sge": lambda a, b: a >= b, "ult": lambda a, b: a < b, "ule": lambda a, b: a <= b,
+    "ugt": lambda a, b: a > b, "uge": lambda a, b: a >= b,
+}
+PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+
+
+def predicate_name(op: Operation) -> str | None:
+    """The predicate of an `arith.cmpi`, as its keyword."""
+    attr = op.properties.get("predicate") or op.attributes.get("predicate")
+    value = getattr(attr, "value", attr)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(PREDICATES):
+        return PREDICATES[value]
+    text = str(value)
+    return text if text in COMPARE else None
+
+
+def _evaluate(value: Value, env: dict[Value, int], bindings: dict[Value, Value], depth: int = 0) -> int | None:
+    value = resolve(value, bindings)
+    if value in env:
+        return env[value]
+    known = constant_int(value)
+    if known is not None or depth > 16 or not isinstance(value, OpResult):
+        return known
+    op = value.owner
+    if len(op.operands) != 2:
+        return _evaluate(op.operands[0], env, bindings, depth + 1) if op.name in ("arith.index_cast", "arith.index_castui") and op.operands else None
+    a = _evaluate(op.operands[0], env, bindings, depth + 1)
+    b = _evaluate(op.operands[1], env, bindings, depth + 1) if a is not None else None
+    if a is None or b is None:
+        return None
+    if op.name == "arith.cmpi":
+        name = predicate_name(op)
+        return int(COMPARE[name](a, b)) if name is not None else None
+    fn = _INT_OPS.get(op.name)
+    return fn(a, b) if fn is not None else None
+
+
+def while_iterations(op: Operation, bindings: dict[Value, Value]) -> tuple[tuple[int, ...], ...] | None:
+    """The values of an `scf.while` body's arguments on each trip, when constants decide them all."""
+    if len(op.regions) != 2 or any(len(r.blocks) != 1 for r in op.regions):
+        return None
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    condition, yielded = before.terminator, after.terminator
+    if condition is None or condition.name != "scf.condition" or yielded is None or not condition.operands:
+        return None
+    current = [_evaluate(v, {}, bindings) for v in op.operands]
+    trips: list[tuple[int, ...]] = []
+    for _ in range(MAX_TRIPS + 1):
+        if None in current or len(current) != len(before.arguments):
+            return None
+        env: dict[Value, int] = {arg: v for arg, v in zip(before.arguments, current) if v is not None}
+        go = _evaluate(condition.operands[0], env, bindings)
+        passed = [_evaluate(v, env, bindings) for v in condition.operands[1:]]
+        if go is None or None in passed or len(passed) != len(after.arguments):
+            return None
+        if not go:
+            return tuple(trips)
+        trip = tuple(v for v in passed if v is not None)
+        trips.append(trip)
+        env = {arg: v for arg, v in zip(after.arguments, trip)}
+        current = [_evaluate(v, env, bindings) for v in yielded.operands]
+    return None

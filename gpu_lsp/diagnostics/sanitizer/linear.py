@@ -76,7 +76,7 @@ def _range(sym: tuple[str, int], launch: Launch) -> int:
 
 def in_bounds(access: Access, launch: Launch) -> bool:
     """Whether every thread's index lies inside the static shape, whatever path leads there."""
-    if None in access.shape or not access.direct:
+    if None in access.shape or not access.direct or access.offsets:
         return False
     last = len(access.indices) - 1
     for i, (index, size) in enumerate(zip(access.indices, access.shape)):
@@ -120,7 +120,7 @@ def _injective(forms: list[Linear], launch: Launch, kinds: tuple[str, ...]) -> b
 
 def race_free(a: Access, b: Access, launch: Launch) -> bool:
     """Whether two accesses with the same linear indices never touch one element from two threads."""
-    if not (a.direct and b.direct) or a.width != 1 or b.width != 1:
+    if not (a.direct and b.direct) or a.width != 1 or b.width != 1 or a.offsets or b.offsets:
         return False
     forms_a = [linear(i, a, launch) for i in a.indices]
     forms_b = [linear(i, b, launch) for i in b.indices]

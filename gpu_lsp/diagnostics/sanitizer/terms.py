@@ -6,19 +6,11 @@ from dataclasses import dataclass
 
 import z3
 
-from gpu_lsp.diagnostics.sanitizer.accesses import AXES, DIM_OPS, Access, Guard, Launch, axis_of, resolve
+from gpu_lsp.diagnostics.sanitizer.accesses import AXES, COMPARE, DIM_OPS, Access, Guard, Launch, axis_of, predicate_name, resolve
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr
 from gpu_lsp.ir.core import BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.traits import constant_int
-
-# arith predicates -> z3 comparisons (signed and unsigned alike: indices are taken as non-negative).
-_COMPARE = {
-    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b,
-    "slt": lambda a, b: a < b, "ult": lambda a, b: a < b, "sle": lambda a, b: a <= b, "ule": lambda a, b: a <= b,
-    "sgt": lambda a, b: a > b, "ugt": lambda a, b: a > b, "sge": lambda a, b: a >= b, "uge": lambda a, b: a >= b,
-}
-_PREDICATE_NAMES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 
 
 @dataclass(frozen=True)
@@ -130,6 +122,8 @@ class Threads:
         owner = value.owner.parent_op
         if owner is not None and owner.name == "scf.for" and value.index == 0:
             return Term(z3.Int(f"iv{t}_{id(value)}"), True)  # its range is the loop's guard
+        if owner is not None and owner.name == "scf.while" and len(owner.regions) == 2 and value.owner in owner.regions[1].blocks:
+            return Term(z3.Int(f"w{t}_{id(value)}"), True)  # its values are the loop's guard
         if owner is not None and owner.name in ("gpu.func", "func.func"):
             var = self.shared.get(f"p_{id(value)}")
             if var is None:
@@ -151,12 +145,11 @@ class Threads:
         return Term(self.id_var(t, kind, axis), size.exact)
 
     def _compare(self, op: Operation, t: int, bindings: dict[Value, Value]) -> Term:
-        predicate = op.properties.get("predicate") or op.attributes.get("predicate")
-        name = _predicate_name(predicate)
+        name = predicate_name(op)
         a, b = (self.term(v, t, bindings) for v in op.operands)
         if name is None or not (z3.is_int(a.expr) and z3.is_int(b.expr)):
             return self.unknown_bool(t)
-        return Term(_COMPARE[name](a.expr, b.expr), a.exact and b.exact)
+        return Term(COMPARE[name](a.expr, b.expr), a.exact and b.exact)
 
     def unknown_bool(self, t: int) -> Term:
         self.fresh += 1
@@ -183,18 +176,34 @@ class Threads:
                 k = self.unknown(t).expr
                 out += [k >= 0, var == lb.expr + k * step.expr]
             return out, lb.exact and ub.exact and step.exact
+        if guard.kind == "while" and len(op.regions) == 2 and op.regions[1].blocks:
+            args = op.regions[1].blocks[0].arguments
+            trip = self.trip(guard, t)
+            values = [self.term(a, t, bindings).expr for a in args]
+            return [trip >= 0, trip < len(guard.iterations), z3.Or(*(
+                z3.And(trip == k, *(v == x for v, x in zip(values, tuple_))) for k, tuple_ in enumerate(guard.iterations)
+            ))], True
         return [], False
+
+    def trip(self, guard: Guard, t: int) -> z3.ArithRef:
+        """Which trip of a while loop thread `t` is in."""
+        return z3.Int(f"trip{t}_{id(guard.op)}")
 
     def access(self, access: Access, t: int) -> tuple[list[z3.ArithRef], list[z3.BoolRef], bool]:
         """The indices thread `t` uses in `access`, its path constraints, and whether all are exact."""
         exact = access.direct
         indices = []
-        for v in access.indices:
+        for d, v in enumerate(access.indices):
             term = self.term(v, t, access.bindings)
             if not z3.is_int(term.expr):
                 term = self.unknown(t)
-            indices.append(term.expr)
+            expr = term.expr
             exact = exact and term.exact
+            for part in access.offsets[d] if access.offsets else ():
+                offset = Term(z3.IntVal(part), True) if isinstance(part, int) else self.term(part, t, access.bindings)
+                expr = expr + offset.expr if z3.is_int(offset.expr) else self.unknown(t).expr
+                exact = exact and offset.exact and z3.is_int(offset.expr)
+            indices.append(expr)
         path: list[z3.BoolRef] = []
         for g in access.guards:
             cons, ok = self.guard(g, t, access.bindings)
@@ -203,19 +212,13 @@ class Threads:
         return indices, path, exact
 
     def loop_variable(self, guard: Guard, t: int, bindings: dict[Value, Value]) -> z3.ArithRef | None:
-        """The induction variable of a loop guard, for thread `t`."""
+        """The induction variable of a loop guard (a while loop's trip), for thread `t`."""
+        if guard.kind == "while":
+            return self.trip(guard, t)
         body = guard.op.regions[0].blocks[0] if guard.op.regions and guard.op.regions[0].blocks else None
         if body is None or not body.arguments:
             return None
         return self.term(body.arguments[0], t, bindings).expr
-
-
-def _predicate_name(attr: object) -> str | None:
-    value = getattr(attr, "value", attr)
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(_PREDICATE_NAMES):
-        return _PREDICATE_NAMES[value]
-    text = str(value)
-    return text if text in _COMPARE else None
 
 
 def _sorts_match(a: Term, b: Term) -> bool:
