@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.sanitizer.accesses import Launch
 from gpu_lsp.diagnostics.sanitizer.host import kernel_of
-from gpu_lsp.diagnostics.sanitizer.terms import Launch
 from gpu_lsp.diagnostics.sanitizer.verdicts import Verdicts, check_kernel, params_of
 from gpu_lsp.ir.attributes import DenseArrayAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Operation, Value
