@@ -22,9 +22,17 @@ def _scale(a: Linear, k: int) -> Linear:
     return tuple((s, c * k) for s, c in a[0] if c * k), a[1] * k
 
 
-def linear(value: Value, access: Access, launch: Launch, depth: int = 0) -> Linear | None:
-    """`value` as a linear form of thread and block ids with known ranges, else None."""
+def linear(value: Value, access: Access, launch: Launch, memo: dict, depth: int = 0) -> Linear | None:
+    """`value` as a linear form of thread and block ids with known ranges, else None (memoized in `memo`)."""
     value = resolve(value, access.bindings)
+    key = (id(value), id(access.bindings) if access.bindings else 0)
+    if key in memo:
+        return memo[key]
+    found = memo[key] = _linear(value, access, launch, memo, depth)
+    return found
+
+
+def _linear(value: Value, access: Access, launch: Launch, memo: dict, depth: int) -> Linear | None:
     known = constant_int(value)
     if known is not None:
         return (), known
@@ -44,10 +52,10 @@ def linear(value: Value, access: Access, launch: Launch, depth: int = 0) -> Line
         axis = axis_of(op)
         return _symbol(kind, axis, launch) if axis is not None else None
     if op.name in _CASTS and op.operands:
-        return linear(op.operands[0], access, launch, depth + 1)
+        return linear(op.operands[0], access, launch, memo, depth + 1)
     if op.name in ("arith.addi", "arith.subi", "arith.muli") and len(op.operands) == 2:
-        a = linear(op.operands[0], access, launch, depth + 1)
-        b = linear(op.operands[1], access, launch, depth + 1) if a is not None else None
+        a = linear(op.operands[0], access, launch, memo, depth + 1)
+        b = linear(op.operands[1], access, launch, memo, depth + 1) if a is not None else None
         if a is None or b is None:
             return None
         if op.name == "arith.muli":
@@ -74,13 +82,13 @@ def _range(sym: tuple[str, int], launch: Launch) -> int:
     return size if size is not None else 0
 
 
-def in_bounds(access: Access, launch: Launch) -> bool:
+def in_bounds(access: Access, launch: Launch, memo: dict) -> bool:
     """Whether every thread's index lies inside the static shape, whatever path leads there."""
     if None in access.shape or not access.direct or access.offsets:
         return False
     last = len(access.indices) - 1
     for i, (index, size) in enumerate(zip(access.indices, access.shape)):
-        form = linear(index, access, launch)
+        form = linear(index, access, launch, memo)
         if form is None or size is None:
             return False
         low = high = form[1]
@@ -118,12 +126,12 @@ def _injective(forms: list[Linear], launch: Launch, kinds: tuple[str, ...]) -> b
     return False
 
 
-def race_free(a: Access, b: Access, launch: Launch) -> bool:
+def race_free(a: Access, b: Access, launch: Launch, memo: dict) -> bool:
     """Whether two accesses with the same linear indices never touch one element from two threads."""
     if not (a.direct and b.direct) or a.width != 1 or b.width != 1 or a.offsets or b.offsets:
         return False
-    forms_a = [linear(i, a, launch) for i in a.indices]
-    forms_b = [linear(i, b, launch) for i in b.indices]
+    forms_a = [linear(i, a, launch, memo) for i in a.indices]
+    forms_b = [linear(i, b, launch, memo) for i in b.indices]
     if None in forms_a or forms_a != forms_b:
         return False
     kinds = ("tid",) if a.space == WORKGROUP else ("tid", "bid")

@@ -49,6 +49,7 @@ class _Run:
         self.out = Verdicts(model, launch)
         self.deadline = time.perf_counter() + KERNEL_MS / 1000
         self._checker: Checker | None = None
+        self.memo: dict = {}  # the fast path's linear forms
 
     def checker(self) -> Checker | None:
         if time.perf_counter() > self.deadline:
@@ -66,7 +67,7 @@ class _Run:
         if all(size is None for size in a.shape):
             self.out.bounds_state[key] = UNDECIDED  # no static size to check against
             return
-        if in_bounds(a, self.launch):
+        if in_bounds(a, self.launch, self.memo):
             self.out.bounds_state[key] = PROVEN
             return
         checker = self.checker()
@@ -80,7 +81,7 @@ class _Run:
 
     def race(self, a: Access, b: Access) -> bool:
         """Decide one pair; whether it races."""
-        if race_free(a, b, self.launch):
+        if race_free(a, b, self.launch, self.memo):
             state, found = PROVEN, None
         else:
             checker = self.checker()
