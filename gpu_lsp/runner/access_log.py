@@ -11,11 +11,13 @@ import numpy as np
 
 from gpu_lsp.ir.attributes import ArrayAttr, DialectAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.runner.errors import Locator
+from gpu_lsp.runner.errors import Locator, RunError
 from gpu_lsp.runner.lanes import Space, materialize
 from gpu_lsp.runner.memory import PRIVATE, WORKGROUP, MemRef
 
 MAX_CONFLICTS = 1000
+# Accesses recorded per launch (about 24 bytes each) before racecheck gives up with an error.
+MAX_ACCESSES = 10_000_000
 GLOBAL_SPACE = "global"
 WORKGROUP_SPACE = "workgroup"
 READ, WRITE, ATOMIC = "read", "write", "atomic"
@@ -69,6 +71,7 @@ class Recorder:
     conflicts: list[Conflict] = field(default_factory=list)
     names: dict[int, str] = field(default_factory=dict)  # buffer id -> name, for attributions
     _events: list[_Event] = field(default_factory=list)
+    _recorded: int = 0
     _space: Space | None = None
     _epochs: dict[str, np.ndarray] = field(default_factory=dict)
 
@@ -89,6 +92,9 @@ class Recorder:
         positions = np.flatnonzero(active)
         if positions.size == 0:
             return
+        self._recorded += positions.size
+        if self._recorded > MAX_ACCESSES:
+            raise RunError(f"--racecheck records at most {MAX_ACCESSES} accesses per launch, and this launch makes more: launch fewer threads", op)
         epochs = self._epochs[which].reshape(-1)[positions]
         self._events.append(_Event(op, mem, _KIND_CODES[kind], space, positions, full[positions], epochs))
 
@@ -103,7 +109,7 @@ class Recorder:
 
     def end_launch(self) -> None:
         """Check the launch's accesses and forget them."""
-        events, self._events, self._space = self._events, [], None
+        events, self._events, self._space, self._recorded = self._events, [], None, 0
         if events and len(self.conflicts) < self.limit:
             self.conflicts.extend(_conflicts(events, self.limit - len(self.conflicts), self.locator, self.names))
 

@@ -8,6 +8,7 @@ import pytest
 from sanitizer.suite_loader import SUITE, load_suite
 
 from gpu_lsp.cli.gpu_run import main
+from gpu_lsp.runner import access_log
 from gpu_lsp.runner.racecheck import Access, Conflict, run_racecheck
 
 # Labelled races no run of the suite's launch shows (the suite README says why).
@@ -120,6 +121,14 @@ def test_threads_of_different_blocks_race_on_global_memory_whatever_the_barriers
     assert {(c.element, c.first.block, c.second.block, c.first.thread, c.second.thread) for c in found} == {
         ((t,), (0, 0, 0), (1, 0, 0), (t, 0, 0), (t, 0, 0)) for t in range(2)
     }
+
+
+def test_a_launch_with_too_many_accesses_stops_with_one_error(monkeypatch) -> None:
+    monkeypatch.setattr(access_log, "MAX_ACCESSES", 10)
+    store = "      memref.store %one, %buf[%tid] : memref<16xi32>\n"
+    run = run_racecheck(program(store * 3), filename="k.mlir")
+    assert run.result.error is not None and run.result.error.message.startswith("--racecheck records at most 10 accesses per launch")
+    assert run_racecheck(program(store * 2), filename="k.mlir").result.error is None
 
 
 def test_the_cli_reports_the_first_race_on_stderr_and_exits_with_1(tmp_path: Path, capsys) -> None:
