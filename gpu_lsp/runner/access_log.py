@@ -69,7 +69,7 @@ class Recorder:
     locator: Locator
     limit: int = MAX_CONFLICTS
     conflicts: list[Conflict] = field(default_factory=list)
-    names: dict[int, str] = field(default_factory=dict)  # buffer id -> name, for attributions
+    names: dict[int, str] = field(default_factory=dict)  # buffer id -> SSA name of a workgroup/private attribution
     _events: list[_Event] = field(default_factory=list)
     _recorded: int = 0
     _space: Space | None = None
@@ -113,9 +113,6 @@ class Recorder:
         if events and len(self.conflicts) < self.limit:
             self.conflicts.extend(_conflicts(events, self.limit - len(self.conflicts), self.locator, self.names))
 
-    def buffer_name(self, mem: MemRef) -> str:
-        return _buffer_name(mem, self.names)
-
 
 def _fenced_spaces(op: Operation) -> tuple[str, ...]:
     attr = op.get_attr("address_spaces")
@@ -126,6 +123,7 @@ def _fenced_spaces(op: Operation) -> tuple[str, ...]:
 
 
 def _buffer_name(mem: MemRef, names: dict[int, str]) -> str:
+    """The SSA name of the attribution or of the allocation's result."""
     if mem.buf.id in names:
         return names[mem.buf.id]
     op = mem.buf.op
