@@ -123,6 +123,33 @@ def test_threads_of_different_blocks_race_on_global_memory_whatever_the_barriers
     }
 
 
+def test_launches_are_checked_one_at_a_time_gpu_launch_bodies_included() -> None:
+    """Two launches are ordered by the stream; a `gpu.launch` body races like a gpu.func."""
+    text = """func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %buf = gpu.alloc host_shared () : memref<4xi32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %t = arith.index_cast %tx : index to i32
+    memref.store %t, %buf[%tx] : memref<4xi32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %v = memref.load %buf[%c0] : memref<4xi32>
+    %t = arith.index_cast %tx : index to i32
+    memref.store %t, %buf[%c1] : memref<4xi32>
+    gpu.terminator
+  }
+  gpu.dealloc %buf : memref<4xi32>
+  return
+}
+"""
+    found = conflicts(text)
+    assert {(c.buffer, c.element, c.first.kind, c.second.kind) for c in found} == {("%buf", (1,), "write", "write")}
+    assert len(found) == 6  # every pair of the four threads storing buf[1] in the second launch
+
+
 def test_a_launch_with_too_many_accesses_stops_with_one_error(monkeypatch) -> None:
     monkeypatch.setattr(access_log, "MAX_ACCESSES", 10)
     store = "      memref.store %one, %buf[%tid] : memref<16xi32>\n"
