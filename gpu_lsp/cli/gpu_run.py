@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=None, metavar="S", help="stop the program after S seconds")
     p.add_argument("--max-memory", type=parse_size, default=None, metavar="BYTES", help="cap the program's allocations (e.g. 512M)")
     p.add_argument("--time", action="store_true", help="report each kernel's time on standard error")
+    p.add_argument(
+        "--racecheck", action="store_true", help="record kernel accesses (NumPy backend) and report the first race; exit 1 if any"
+    )
     p.add_argument("--trace", metavar="PATH", help="write the run as Chrome trace-event JSON (Perfetto, chrome://tracing)")
     p.add_argument("--version", action="version", version=version_line("gpu-run").rstrip())
     p.add_argument("--emit-cuda", action="store_true", help="print the generated CUDA C of every kernel instead of running")
@@ -80,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from gpu_lsp.runner import run_text
     from gpu_lsp.runner.errors import RunTimeout
+    from gpu_lsp.runner.racecheck import MAX_CONFLICTS
 
     if args.timeout is not None and hasattr(signal, "SIGALRM"):
         # A hard stop a little after the interpreter's own deadline (which it checks between ops).
@@ -110,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             stdout=out,
             stderr=err,
             trace=args.trace is not None,
+            racecheck=MAX_CONFLICTS if args.racecheck else None,
         )
     except RunTimeout as exc:
         sys.stdout.flush()

@@ -7,11 +7,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from support import oracle
 
 from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics.model import Severity
 from sanitizer.suite_loader import SUITE, SuiteError, SuiteKernel, load_suite, parse_kernel
-from support import oracle
 
 KERNELS = load_suite()
 CONSTANT = re.compile(r"(%\w+) = arith\.constant (\d+) : index")

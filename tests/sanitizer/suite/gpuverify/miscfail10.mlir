@@ -1,7 +1,7 @@
 // verdict: race
 // source: mc-imperial/gpuverify testsuite/OpenCL/misc/fail/miscfail10/kernel.cl
 // launch: block=(64, 1, 1) grid=(64, 1, 1)
-// note: the pointer choice i > 0 ? h1 : h2 became arith.select on the memrefs; i passed as 1
+// note: num_groups scaled down from 64 to 4; the pointer choice i > 0 ? h1 : h2 became arith.select on the memrefs; i passed as 1
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -1,6 +1,7 @@
 // verdict: race-free
 // source: mc-imperial/gpuverify testsuite/OpenCL/test_2d_local_index_inference/kernel.cl
-// launch: block=(128, 1, 1) grid=(64, 1, 1)
+// launch: block=(128, 1, 1) grid=(4, 1, 1)
+// note: num_groups scaled down from 64 to 4
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -42,9 +43,9 @@ module attributes {gpu.container_module} {
   func.func @main() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
+    %c4 = arith.constant 4 : index
     %c128 = arith.constant 128 : index
-    gpu.launch_func @kernels::@foo blocks in (%c64, %c1, %c1) threads in (%c128, %c1, %c1)
+    gpu.launch_func @kernels::@foo blocks in (%c4, %c1, %c1) threads in (%c128, %c1, %c1)
     return
   }
 }

@@ -1,7 +1,7 @@
 // verdict: race-free
 // source: mc-imperial/gpuverify testsuite/OpenCL/test_mod_invariants/global_direct/kernel.cl
-// launch: block=(16, 1, 1) grid=(8, 1, 1)
-// note: A and B sized to the largest index written, 1023 * 256 + 127; C is unused
+// launch: block=(16, 1, 1) grid=(2, 1, 1)
+// note: num_groups scaled down from 8 to 2; A and B hold 1024 rows of 256; C is unused
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -27,7 +27,7 @@ module attributes {gpu.container_module} {
   func.func @main() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %c8 = arith.constant 8 : index
+    %c2 = arith.constant 2 : index
     %c16 = arith.constant 16 : index
     %c262144 = arith.constant 262144 : index
     %A = gpu.alloc host_shared () : memref<262144xi32>
@@ -45,7 +45,7 @@ module attributes {gpu.container_module} {
       %C_v = arith.index_cast %C_i0 : index to i32
       memref.store %C_v, %C[%C_i0] : memref<1xi32>
     }
-    gpu.launch_func @kernels::@foo blocks in (%c8, %c1, %c1) threads in (%c16, %c1, %c1) args(%A : memref<262144xi32>, %B : memref<262144xi32>, %C : memref<1xi32>)
+    gpu.launch_func @kernels::@foo blocks in (%c2, %c1, %c1) threads in (%c16, %c1, %c1) args(%A : memref<262144xi32>, %B : memref<262144xi32>, %C : memref<1xi32>)
     gpu.dealloc %A : memref<262144xi32>
     gpu.dealloc %B : memref<262144xi32>
     gpu.dealloc %C : memref<1xi32>

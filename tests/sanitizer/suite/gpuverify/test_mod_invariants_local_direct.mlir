@@ -1,7 +1,7 @@
 // verdict: race-free
 // source: mc-imperial/gpuverify testsuite/OpenCL/test_mod_invariants/local_direct/kernel.cl
-// launch: block=(16, 1, 1) grid=(8, 1, 1)
-// note: A and B sized to the largest index, 1023 * 256 + 15; C is unused
+// launch: block=(16, 1, 1) grid=(2, 1, 1)
+// note: num_groups scaled down from 8 to 2; A and B sized to the largest index, 1023 * 256 + 15; C is unused
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -25,14 +25,14 @@ module attributes {gpu.container_module} {
   func.func @main() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %c8 = arith.constant 8 : index
+    %c2 = arith.constant 2 : index
     %c16 = arith.constant 16 : index
     %C = gpu.alloc host_shared () : memref<1xi32>
     scf.for %C_i0 = %c0 to %c1 step %c1 {
       %C_v = arith.index_cast %C_i0 : index to i32
       memref.store %C_v, %C[%C_i0] : memref<1xi32>
     }
-    gpu.launch_func @kernels::@foo blocks in (%c8, %c1, %c1) threads in (%c16, %c1, %c1) args(%C : memref<1xi32>)
+    gpu.launch_func @kernels::@foo blocks in (%c2, %c1, %c1) threads in (%c16, %c1, %c1) args(%C : memref<1xi32>)
     gpu.dealloc %C : memref<1xi32>
     return
   }
