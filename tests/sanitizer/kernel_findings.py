@@ -9,6 +9,9 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
+from gpu_lsp.diagnostics.rules.sanitize_kernel import is_checked_kernel
+from gpu_lsp.diagnostics.sanitizer.kernel_checks import cached_verdicts
+from gpu_lsp.diagnostics.sanitizer.witness import Race
 from gpu_lsp.parser.api import parse
 from sanitizer.suite_loader import SuiteKernel
 
@@ -45,3 +48,15 @@ def findings(kernel: SuiteKernel) -> Findings:
         found.extend(run_rules(RuleContext(chunk, text), rules))
     seconds = time.perf_counter() - start
     return Findings(kernel, tuple(d for d in found if d.code in HAZARDS and d.severity >= Severity.WARNING), seconds)
+
+
+def races(kernel: SuiteKernel) -> list[Race]:
+    """The races GPU416 reports on the kernel's file, with their witnesses and both accesses."""
+    text = kernel.path.read_text()
+    out: list[Race] = []
+    for chunk in parse(text, split=True).chunks:
+        ctx = RuleContext(chunk, text)
+        for op in ctx.index.named("gpu.func", "gpu.launch"):
+            if is_checked_kernel(op):
+                out.extend(cached_verdicts(op, ctx).races)
+    return out

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gpu_lsp.diagnostics.rules._util import ALIAS_OPS
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.accesses import ALIAS_OPS
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.traits import constant_int
