@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.accesses import ALIAS_OPS
+from gpu_lsp.ir.accesses import ALIAS_OPS, READS, WRITES
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.traits import constant_int
@@ -27,6 +27,9 @@ ACCESS_OPS: dict[str, tuple[int, int, str]] = {
 # Numeric memory spaces as NVVM numbers them.
 _NUMERIC_SPACES = {3: WORKGROUP, 5: PRIVATE, 1: GLOBAL, 0: GLOBAL}
 MAX_CALL_DEPTH = 4
+# Ops taking a memref without touching its elements (views are followed by the access that uses them).
+_NO_ACCESS = ALIAS_OPS | {"memref.dim", "memref.rank", "memref.extract_strided_metadata", "memref.extract_aligned_pointer_as_index",
+                          "memref.dealloc", "scf.yield", "func.return", "gpu.return", "gpu.yield"}
 AXES = ("x", "y", "z")
 DIM_OPS = {"gpu.thread_id": "tid", "gpu.block_id": "bid", "gpu.block_dim": "bdim", "gpu.grid_dim": "gdim"}
 
@@ -209,6 +212,8 @@ class _Walker:
         if name == "func.call":
             self.call(op, epochs, guards, bindings, depth)
             return
+        if name not in ACCESS_OPS and (name in READS or name in WRITES or _takes_memref(op)):
+            self.model.complete = False  # it may read or write a buffer the model does not see
         if not op.regions:
             return
         if len(op.regions) and any(len(r.blocks) > 1 for r in op.regions):
@@ -274,6 +279,7 @@ class _Walker:
         space = address_space(root.type)
         if space == PRIVATE or _private_alloc(root):
             return
+        direct = direct and _same_for_every_thread(root, self.model.kernel)
         width = _width(op)
         if width < 0:  # a vector of several dimensions: its footprint is not modelled
             width, direct = 1, False
@@ -282,9 +288,29 @@ class _Walker:
         )
 
 
+def _takes_memref(op: Operation) -> bool:
+    return op.name not in _NO_ACCESS and any(isinstance(v.type, T.MemRefType) for v in op.operands)
+
+
 def _private_alloc(root: Value) -> bool:
-    """A buffer allocated inside the kernel by `memref.alloca` (each thread has its own)."""
-    return isinstance(root, OpResult) and root.owner.name == "memref.alloca"
+    """A buffer allocated inside the kernel by `memref.alloca` or `memref.alloc` (each thread has its own)."""
+    return isinstance(root, OpResult) and root.owner.name in ("memref.alloca", "memref.alloc")
+
+
+# Ops inside a kernel whose result is the same buffer for every thread.
+_SHARED_BUFFERS = frozenset({"memref.get_global", "gpu.dynamic_shared_memory"})
+
+
+def _same_for_every_thread(root: Value, kernel: Operation) -> bool:
+    """Whether every thread of the launch sees `root` as one buffer: a kernel argument or
+    attribution, a value captured from the host, a global or the dynamic shared memory."""
+    if isinstance(root, BlockArgument):
+        entry = kernel.regions[0].blocks[0] if kernel.regions and kernel.regions[0].blocks else None
+        owner = root.owner.parent_op
+        return root.owner is entry or owner is None or (owner is not kernel and not kernel.is_ancestor_of(owner))
+    if isinstance(root, OpResult):
+        return root.owner.name in _SHARED_BUFFERS or not kernel.is_ancestor_of(root.owner)
+    return False
 
 
 def _width(op: Operation) -> int:
@@ -310,11 +336,6 @@ def kernel_model(kernel: Operation, callee: Callable[[Operation], Operation | No
         for b in region.blocks:
             walker.block(b, start, (), {}, 0)
     return walker.model
-
-
-def is_block_argument_of(value: Value, op: Operation) -> bool:
-    """Whether `value` is an argument of the entry block of `op`'s first region."""
-    return isinstance(value, BlockArgument) and bool(op.regions) and bool(op.regions[0].blocks) and value.owner is op.regions[0].blocks[0]
 
 
 MAX_TRIPS = 64
