@@ -29,10 +29,13 @@ def is_checked_kernel(op: Operation) -> bool:
 
 
 def _launch_text(verdicts: Verdicts) -> str:
-    block, grid = verdicts.launch.block, verdicts.launch.grid
+    """The launch a witness holds for: sizes, and the parameters the launch sites pass as constants."""
+    launch = verdicts.launch
+    block, grid = launch.block, launch.grid
     if None in block or None in grid:
         return ""
-    return f" (launch: block ({', '.join(map(str, block))}), grid ({', '.join(map(str, grid))}))"
+    params = "".join(f", {value_name(arg)} = {value}" for arg, value in launch.params.items())
+    return f" (launch: block ({', '.join(map(str, block))}), grid ({', '.join(map(str, grid))}){params})"
 
 
 def _element(access: Access, witness: Witness) -> str:
