@@ -277,7 +277,7 @@ class _Walker:
         if offsets and isinstance(root.type, T.MemRefType):
             ty = root.type  # the indices are checked against the buffer the view is part of
         space = address_space(root.type)
-        if space == PRIVATE or _private_alloc(root):
+        if space == PRIVATE or _private_alloc(root, self.model.kernel):
             return
         direct = direct and _same_for_every_thread(root, self.model.kernel)
         width = _width(op)
@@ -292,9 +292,9 @@ def _takes_memref(op: Operation) -> bool:
     return op.name not in _NO_ACCESS and any(isinstance(v.type, T.MemRefType) for v in op.operands)
 
 
-def _private_alloc(root: Value) -> bool:
+def _private_alloc(root: Value, kernel: Operation) -> bool:
     """A buffer allocated inside the kernel by `memref.alloca` or `memref.alloc` (each thread has its own)."""
-    return isinstance(root, OpResult) and root.owner.name in ("memref.alloca", "memref.alloc")
+    return isinstance(root, OpResult) and root.owner.name in ("memref.alloca", "memref.alloc") and kernel.is_ancestor_of(root.owner)
 
 
 # Ops inside a kernel whose result is the same buffer for every thread.
