@@ -176,6 +176,15 @@ class _Walker:
         self.model = KernelModel(kernel)
         self.callee = callee
         self.barrier_cache: dict[int, tuple[str, ...]] = {}
+        self._varying: dict | None = None
+
+    def varying(self) -> dict:
+        """The kernel's values that may differ between threads, computed when first asked."""
+        if self._varying is None:
+            from gpu_lsp.diagnostics.sanitizer.kernels import taints  # through the rule package, loaded by then
+
+            self._varying = taints(self.model.kernel)
+        return self._varying
 
     def barriers_in(self, op: Operation, depth: int = 0) -> tuple[str, ...]:
         """The address spaces that barriers nested in `op` (through calls) order."""
@@ -279,7 +288,7 @@ class _Walker:
         space = address_space(root.type)
         if space == PRIVATE or _private_alloc(root, self.model.kernel):
             return
-        direct = direct and _same_for_every_thread(root, self.model.kernel)
+        direct = direct and _same_for_every_thread(root, self.model.kernel, self.varying)
         width = _width(op)
         if width < 0:  # a vector of several dimensions: its footprint is not modelled
             width, direct = 1, False
@@ -301,15 +310,20 @@ def _private_alloc(root: Value, kernel: Operation) -> bool:
 _SHARED_BUFFERS = frozenset({"memref.get_global", "gpu.dynamic_shared_memory"})
 
 
-def _same_for_every_thread(root: Value, kernel: Operation) -> bool:
+def _same_for_every_thread(root: Value, kernel: Operation, varying: Callable[[], dict]) -> bool:
     """Whether every thread of the launch sees `root` as one buffer: a kernel argument or
-    attribution, a value captured from the host, a global or the dynamic shared memory."""
+    attribution, a value captured from the host, a global, the dynamic shared memory, or an
+    `arith.select` of the kernel body on a condition the same for every thread (`varying`
+    gives the kernel's thread-dependent values)."""
     if isinstance(root, BlockArgument):
         entry = kernel.regions[0].blocks[0] if kernel.regions and kernel.regions[0].blocks else None
         owner = root.owner.parent_op
         return root.owner is entry or owner is None or (owner is not kernel and not kernel.is_ancestor_of(owner))
     if isinstance(root, OpResult):
-        return root.owner.name in _SHARED_BUFFERS or not kernel.is_ancestor_of(root.owner)
+        owner = root.owner
+        if owner.name == "arith.select" and owner.operands and kernel.is_ancestor_of(owner):
+            return owner.operands[0] not in varying()
+        return owner.name in _SHARED_BUFFERS or not kernel.is_ancestor_of(owner)
     return False
 
 
