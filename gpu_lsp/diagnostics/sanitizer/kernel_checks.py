@@ -31,6 +31,20 @@ def _known(func: Operation, name: str) -> tuple[int | None, int | None, int | No
     return None, None, None
 
 
+def _launch_sites(ctx: RuleContext) -> dict[int, list[Operation]]:
+    """id of each `gpu.func` -> the `gpu.launch_func`s of the chunk launching it, found once per chunk."""
+    key = ("sanitizer.launch_sites",)
+    found = ctx.cache.get(key)
+    if found is None:
+        found = {}
+        for op in ctx.index.named("gpu.launch_func"):
+            func = kernel_of(op, ctx)
+            if func is not None:
+                found.setdefault(id(func), []).append(op)
+        ctx.cache[key] = found
+    return found
+
+
 def kernel_launch(kernel: Operation, ctx: RuleContext) -> Launch:
     """What the launch sites of `kernel` (a `gpu.func` or a `gpu.launch`) fix about it."""
     if kernel.name == "gpu.launch":
@@ -41,7 +55,7 @@ def kernel_launch(kernel: Operation, ctx: RuleContext) -> Launch:
         if entry is not None:
             launch.launch_args = dict(zip(entry.arguments[:12], _LAUNCH_ARG_ROLES))
         return launch
-    sites = [op for op in ctx.index.named("gpu.launch_func") if kernel_of(op, ctx) is kernel]
+    sites = _launch_sites(ctx).get(id(kernel), [])
     entry = kernel.regions[0].blocks[0] if kernel.regions and kernel.regions[0].blocks else None
     if not sites:
         return Launch(block=_known(kernel, "known_block_size"), grid=_known(kernel, "known_grid_size"))
