@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not print the memref arguments given with --arg after the run",
     )
     p.add_argument("--time", action="store_true", help="report each kernel's time on standard error")
+    p.add_argument(
+        "--racecheck", action="store_true", help="record kernel accesses (NumPy backend) and report the first race; exit 1 if any"
+    )
     p.add_argument("--trace", metavar="PATH", help="write the run as Chrome trace-event JSON (Perfetto, chrome://tracing)")
     p.add_argument("--version", action="version", version=version_line("gpu-run").rstrip())
     p.add_argument("--emit-cuda", action="store_true", help="print the generated CUDA C of every kernel instead of running")
@@ -112,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     from gpu_lsp.runner.oslimits import enforce
 
     enforce(args.backend, args.max_memory, args.timeout)  # the OS backs --max-memory and --timeout
+    from gpu_lsp.runner.racecheck import MAX_CONFLICTS
 
     if args.timeout is not None and hasattr(signal, "SIGALRM"):
         # A hard stop a little after the interpreter's own deadline (which it checks between ops).
@@ -143,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             stderr=err,
             trace=args.trace is not None,
             print_args=args.print_args,
+            racecheck=MAX_CONFLICTS if args.racecheck else None,
         )
     except RunTimeout as exc:
         sys.stdout.flush()

@@ -20,6 +20,7 @@ from gpu_lsp.lsp.ir_queries import (
     value_owner_op,
     waits_on,
 )
+from gpu_lsp.lsp.kernel_hover import kernel_checks_doc
 from gpu_lsp.lsp.type_hover import type_hover
 from gpu_lsp.text import TextRange
 
@@ -101,6 +102,9 @@ class _Context:
             kernel = kernel_of(self.index, op)
             if kernel is not None:
                 lines.append(f"Launches:\n```mlir\n{signature_text(kernel, self.text)}\n```")
+        checks = kernel_checks_doc(self.snapshot, op, self.line)
+        if checks:
+            lines.append(checks)
         return "\n\n".join(lines)
 
     # --- values --------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.parser.api import parse_chunk, split_ranges
 from gpu_lsp.runner import ops_affine, ops_core, ops_device, ops_host, ops_vector  # noqa: F401  (importing registers the handlers)
+from gpu_lsp.runner.access_log import Conflict, Recorder, describe
 from gpu_lsp.runner.backend_numpy import NumpyBackend
 from gpu_lsp.runner.entry_args import entry_values
 from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_
@@ -46,6 +47,7 @@ class RunResult:
     timings: list[tuple[str, float]] = field(default_factory=list)
     note: str | None = None
     trace: dict | None = None  # Chrome trace-event JSON, when asked for
+    races: list[Conflict] = field(default_factory=list)  # conflicting access pairs, with racecheck on
 
 
 def select_backend(name, chunk_threads: int | None = None):
@@ -150,6 +152,7 @@ def run_text(text: str, *, split: bool = False, entry: str = "main", **kwargs) -
         [d for r in results for d in r.diagnostics],
         [t for r in results for t in r.timings],
         next((r.note for r in results if r.note), None),
+        races=[c for r in results for c in r.races],
     )
 
 
@@ -182,10 +185,13 @@ def run_program(
     trace: bool = False,
     args: list[str] | None = None,
     print_args: bool = False,
+    racecheck: int | None = None,
 ) -> RunResult:
     """Run `entry` of the program in `text` with `args` (`--arg` texts, see entry_args); output goes to the callbacks and into the result.
 
     With `print_args`, every memref argument is printed after the entry's results, as `printMemref` prints it.
+    `racecheck` (a number of conflicting pairs to keep) records every kernel access on the NumPy
+    backend and reports the first conflicting pair (racecheck.py); the run then exits with 1.
     """
     out_parts: list[str] = []
     err_parts: list[str] = []
@@ -209,6 +215,11 @@ def run_program(
         err(f"{filename}: error: not running a program that does not verify\n")
         return RunResult("".join(out_parts), "".join(err_parts), 1, str(backend), diagnostics=errors)
 
+    if racecheck is not None:
+        if backend == "cupy":
+            err("gpu-run: --racecheck records accesses on the NumPy backend only\n")
+            return RunResult("".join(out_parts), "".join(err_parts), 1, str(backend))
+        backend = "numpy" if isinstance(backend, str) else backend
     try:
         dev, note = select_backend(backend, chunk_threads)
     except NoDevice as exc:
@@ -221,6 +232,8 @@ def run_program(
     runtime = Runtime(out, err)
     deadline = None if timeout is None else time.monotonic() + timeout
     it = Interpreter(program, dev, runtime, tracker, locator, deadline, MemoryPool(max_memory), out)
+    if racecheck is not None:
+        it.racecheck = Recorder(locator, racecheck)
     error: RunError | None = None
     saved_errors = np.seterr(all="ignore")  # wrapping integers and IEEE specials are the semantics
     try:
@@ -264,13 +277,18 @@ def run_program(
         err(locator.format("warning", w.message, w.op) + "\n")
     if error is not None:
         err(locator.format("error", error.message, error.op) + "\n")
+    races = it.racecheck.conflicts if it.racecheck is not None else []
+    if races:
+        line, col = races[0].second.location
+        more = f" ({len(races)} conflicting pairs found)" if len(races) > 1 else ""
+        err(f"{filename}:{line}:{col}: error: {describe(races[0], filename)}{more}\n")
     diagnostics = [locator.warning_diagnostic(w) for w in warnings]
     if error is not None:
         diagnostics.append(locator.diagnostic(error))
     return RunResult(
         "".join(out_parts),
         "".join(err_parts),
-        1 if error is not None else 0,
+        1 if error is not None or races else 0,
         dev.name,
         error,
         warnings,
@@ -278,6 +296,7 @@ def run_program(
         list(dev.timings),
         note,
         tracker.document(dev.name) if isinstance(tracker, TracingTracker) else None,
+        races,
     )
 
 

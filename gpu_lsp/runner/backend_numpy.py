@@ -108,7 +108,10 @@ class NumpyBackend:
             for b0 in range(0, total, per_chunk):
                 b1 = min(total, b0 + per_chunk)
                 space = Space(grid, block, b0, b1)
-                ctx = Ctx(space, True, Access(space, True, it.locator.where), launch)
+                access = Access(space, True, it.locator.where)
+                if it.racecheck is not None:
+                    access.recorder = it.racecheck.chunk(space)
+                ctx = Ctx(space, True, access, launch)
                 env = Env(kernel.parent_env)
                 fixed = self._entry_values(kernel, launch, space, args)
                 attrs = self._attributions(it, kernel, entry, len(fixed), space, launch)
@@ -121,6 +124,8 @@ class NumpyBackend:
         finally:
             for buf in launch.buffers:
                 it.pool.free(buf)
+            if it.racecheck is not None:
+                it.racecheck.end_launch()
         self.timings.append((kernel.name, time.perf_counter() - start))
 
     def _entry_values(self, kernel, launch: KernelLaunch, space: Space, args: list) -> list:
@@ -153,5 +158,7 @@ class NumpyBackend:
                 buf = it.pool.allocate(count * dt.itemsize * space.B * space.N, PRIVATE, kernel.op)
                 offset = space.linear_thread().scale(count)
             launch.buffers.append(buf)
+            if it.racecheck is not None and arg.name:
+                it.racecheck.names[buf.id] = f"%{arg.name}"
             out.append(MemRef(buf, dt, offset, tuple(ty.shape), contiguous_strides(ty.shape), ty))
         return out

@@ -19,6 +19,7 @@ from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.opdefs.cf_ops import case_values
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.traits import REGION_RETURNS
+from gpu_lsp.runner.access_log import Recorder
 from gpu_lsp.runner.dtypes import dtype_of
 from gpu_lsp.runner.errors import RunError, RunTimeout, Unsupported
 from gpu_lsp.runner.lanes import Lin, Space, is_uniform, materialize, merge, normalize_mask
@@ -98,6 +99,7 @@ class Interpreter:
         self.host_access = Access(None, False, locator.where)
         self.loop_plans: dict[int, object] = {}  # hostloop.Plan (or None) of each host scf.for run so far
         self.compiled_loops: dict[tuple[int, int], list] = {}  # hostcompile closures of host scf.for bodies
+        self.racecheck: Recorder | None = None  # when `gpu-run --racecheck` records kernel accesses
 
     # --- limits -----------------------------------------------------------------------------
 

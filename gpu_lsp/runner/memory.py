@@ -161,6 +161,7 @@ class Access:
         self.space = space
         self.device = device  # True inside a kernel
         self.where = where  # op -> "file:line:col"
+        self.recorder: Any = None  # access_log.Recorder of the chunk when `gpu-run --racecheck` records accesses
 
     # --- permission -------------------------------------------------------------------------
 
@@ -277,6 +278,8 @@ class Access:
     def load(self, mem: MemRef, indices: list, op: Operation, mask):
         self.check_live(mem, op, "reads")
         addr = self.address(mem, indices, op, mask)
+        if self.recorder is not None:
+            self.recorder.record(mem, addr, mask, op, "read")
         return self.gather(mem, addr, mask)
 
     def gather(self, mem: MemRef, addr, mask):
@@ -305,6 +308,8 @@ class Access:
     def store(self, mem: MemRef, indices: list, value, op: Operation, mask) -> None:
         self.check_live(mem, op, "writes")
         addr = self.address(mem, indices, op, mask)
+        if self.recorder is not None:
+            self.recorder.record(mem, addr, mask, op, "write")
         self.scatter(mem, addr, value, mask)
 
     def scatter(self, mem: MemRef, addr, value, mask) -> None:

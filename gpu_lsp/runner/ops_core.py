@@ -936,6 +936,8 @@ def _atomic_rmw(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> Non
     access = ctx.access if ctx.device else it.host_access
     access.check_live(mem, op, "updates")
     addr = access.address(mem, _indices(idx, ctx.space), op, mask)
+    if access.recorder is not None:
+        access.recorder.record(mem, addr, mask, op, "atomic")
     old = atomic_update(name, mem, addr, value, ctx.space, mask, op)
     if op.results:
         it.assign(env, op.results[0], old, ctx, mask)

@@ -105,6 +105,8 @@ def _barrier(it: Interpreter, op: Operation, env: Env, ctx: Ctx, mask) -> None:
     # Threads of a chunk run in lockstep: every op before the barrier has completed
     # for every thread before any op after it starts.
     device_only(ctx, op)
+    if ctx.access.recorder is not None:
+        ctx.access.recorder.barrier(op, mask)
 
 
 def _full(value, space: Space) -> np.ndarray:

@@ -21,6 +21,7 @@ from sanitizer.programs import Program, generate
 
 COUNT = 240
 RACE, LIFETIME, LIMITS, DIVERGENT, PLACEMENT = "GPU410", "GPU411", "GPU413", "GPU414", "GPU415"
+HOST_CODES = frozenset(f"GPU41{i}" for i in range(6))
 ERRORS = (
     ("already freed", LIFETIME),
     ("threads per block", LIMITS),
@@ -61,11 +62,13 @@ def observed(program: Program) -> set[tuple[str, int]]:
 
 
 def reported(text: str) -> set[tuple[str, int]]:
-    """(code, line) of each GPU41x diagnostic, in the same form as `run_hazards`."""
+    """(code, line) of each GPU410-415 diagnostic, in the same form as `run_hazards` (the races and
+    out-of-bounds accesses inside kernels, GPU416/417, are checked against `gpu-run --racecheck`
+    in test_kernel_races.py)."""
     lines = LineIndex(text)
     out: set[tuple[str, int]] = set()
     for d in lint_text(text):
-        if d.code.startswith("GPU41"):
+        if d.code in HOST_CODES:
             out.add((d.code, lines.position(d.range.start)[0] + 1 if d.code == RACE else 0))
     return out
 

@@ -7,6 +7,7 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     meta,
     performance,
     sanitize_barrier,
+    sanitize_kernel,
     sanitize_launch,
     sanitize_lifetime,
     sanitize_placement,

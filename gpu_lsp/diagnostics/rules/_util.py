@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Applicability, Fix
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.accesses import ALIAS_OPS
 from gpu_lsp.ir.core import Operation, OpResult, Value
 from gpu_lsp.ir.views import async_token
 from gpu_lsp.text import Edit, TextRange
@@ -113,18 +114,6 @@ def wait_before(ctx: RuleContext, first: Operation, second: Operation) -> Fix | 
     return fix(f"Wait for `{name}` before `{second.name}`", [insert_line_before(ctx, second, f"gpu.wait [{name}]")], Applicability.UNSAFE)
 
 
-ALIAS_OPS = frozenset(
-    {
-        "memref.cast",
-        "memref.subview",
-        "memref.view",
-        "memref.reinterpret_cast",
-        "memref.collapse_shape",
-        "memref.expand_shape",
-        "memref.memory_space_cast",
-        "memref.transpose",
-    }
-)
 
 
 def buffer_value(value: Value) -> Value:

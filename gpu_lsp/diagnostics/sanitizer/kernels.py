@@ -131,6 +131,12 @@ def _taint_block(block: Block, out: dict[Value, Taint]) -> None:
                     for arg, init in zip(body.arguments[1:], op.operands[3:]):
                         if init in out:
                             out[arg] = out[init]
+            elif name == "scf.while":
+                before = _entry(op)
+                if before is not None:  # the loop-carried values start from the operands
+                    for arg, init in zip(before.arguments, op.operands):
+                        if init in out:
+                            out[arg] = out[init]
             for region in op.regions:
                 for inner in region.blocks:
                     _taint_block(inner, out)
