@@ -103,7 +103,7 @@ class GpuLanguageServer(LanguageServer):
         self.encoding = "utf-16"
         self._config_problems: set[str] = set()
         self.setting_problems = SettingProblems()
-        quiet_answered_errors()
+        quiet_answered_errors(JsonRpcException)
         self._unshown_problems: list[str] = []  # found on the analysis thread, shown from the event loop
         self._queued = 0  # jobs submitted to the analysis thread and not started yet
         self._queued_lock = threading.Lock()

@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import logging
 
-from pygls.exceptions import JsonRpcException
-
 # pygls's logger for a request whose handler raised ("Exception occurred for message ...").
 PYGLS_RPC_LOGGER = "pygls.protocol.json_rpc"
 
 
 class AnsweredErrorFilter(logging.Filter):
-    """Turns the record of an error already answered to the client into one line at INFO, without the stack."""
+    """Turns the record of an error already answered to the client (an `answered` exception:
+    pygls's JsonRpcException, given by the server) into one line at INFO, without the stack."""
+
+    def __init__(self, answered: type[BaseException]) -> None:
+        super().__init__()
+        self.answered = answered
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        if isinstance(exc, JsonRpcException):
-            record.msg = f"{record.getMessage()}: answered with error {exc.code}: {exc.message}"
+        if isinstance(exc, self.answered):
+            code, message = getattr(exc, "code", "?"), getattr(exc, "message", str(exc))
+            record.msg = f"{record.getMessage()}: answered with error {code}: {message}"
             record.args = ()
             record.exc_info = None
             record.exc_text = None
@@ -25,8 +29,8 @@ class AnsweredErrorFilter(logging.Filter):
         return True
 
 
-def quiet_answered_errors() -> None:
+def quiet_answered_errors(answered: type[BaseException]) -> None:
     """Install the filter on pygls's logger (once)."""
     logger = logging.getLogger(PYGLS_RPC_LOGGER)
     if not any(isinstance(f, AnsweredErrorFilter) for f in logger.filters):
-        logger.addFilter(AnsweredErrorFilter())
+        logger.addFilter(AnsweredErrorFilter(answered))
