@@ -9,7 +9,7 @@ from gpu_lsp.ir.op_facts import OpFacts
 from gpu_lsp.parser.api import parse
 
 # `OpFacts` fields that only say how something was written.
-_SYNTAX_ONLY = ("unnamed_async", "implicit")
+_SYNTAX_ONLY = ("unnamed_async", "implicit", "aliases")  # where and how the source wrote it, not IR
 
 # Attributes upstream always sets to a default that the syntax readers leave out
 # when the text does (mlir-opt then prints them): compared as absent.
