@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from gpu_lsp import __version__
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
+from gpu_lsp.diagnostics.registry import rule_url
 from gpu_lsp.lint.check import FileReport
 from gpu_lsp.lint.formats.common import Context, Position, Positions, all_problems
 from gpu_lsp.lint.rules import RuleInfo, all_rules, rule_info
@@ -33,7 +34,7 @@ def _region(start: Position, end: Position) -> dict:
     return {"startLine": start.row, "startColumn": start.column, "endLine": end.row, "endColumn": end.column}
 
 
-def _descriptor(rule: RuleInfo) -> dict:
+def _descriptor(rule: RuleInfo, docs_url: str) -> dict:
     descriptor: dict = {
         "id": rule.code,
         "name": rule.name,
@@ -43,8 +44,9 @@ def _descriptor(rule: RuleInfo) -> dict:
     }
     if rule.doc:
         descriptor["help"] = {"text": rule.doc, "markdown": rule.doc}
-    if rule.url:
-        descriptor["helpUri"] = rule.url
+    url = rule_url(rule.code, docs_url)
+    if url:
+        descriptor["helpUri"] = url
     return descriptor
 
 
@@ -118,7 +120,7 @@ def document(reports: list[FileReport], context: Context) -> dict:
                 "name": "gpu-lint",
                 "version": __version__,
                 "informationUri": INFORMATION_URI,
-                "rules": [_descriptor(rule) for rule in rules],
+                "rules": [_descriptor(rule, context.docs_url) for rule in rules],
             }
         },
         "originalUriBaseIds": {SRCROOT: {"uri": context.cwd.resolve().as_uri() + "/"}},
