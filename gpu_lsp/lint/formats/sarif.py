@@ -16,7 +16,6 @@ from gpu_lsp.lint.rules import RuleInfo, all_rules, rule_info
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 VERSION = "2.1.0"
-INFORMATION_URI = "https://github.com/gpu-lsp/gpu-lsp"
 SRCROOT = "%SRCROOT%"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
 APPLICABILITY = {Applicability.SAFE: "safe", Applicability.UNSAFE: "unsafe", Applicability.DISPLAY_ONLY: "display-only"}
@@ -119,7 +118,6 @@ def document(reports: list[FileReport], context: Context) -> dict:
             "driver": {
                 "name": "gpu-lint",
                 "version": __version__,
-                "informationUri": INFORMATION_URI,
                 "rules": [_descriptor(rule, context.docs_url) for rule in rules],
             }
         },
