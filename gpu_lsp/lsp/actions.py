@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -230,12 +231,12 @@ def code_lenses(snapshot: Snapshot) -> list[Lens]:
 
 def _rejected_chunks(snapshot: Snapshot) -> set[int]:
     """The indexes of the chunks with a parse or verifier error (what mlir-opt rejects)."""
-    chunks = snapshot.parsed.chunks
+    starts = [c.start for c in snapshot.parsed.chunks]
     out = set()
     for d in snapshot.diagnostics:
         rule = get_rule(d.code)
         if d.severity is Severity.ERROR and rule is not None and rule.phase < Phase.LINT:
-            out.add(next((i for i, c in enumerate(chunks) if c.start <= d.range.start <= c.end), len(chunks) - 1))
+            out.add(max(bisect.bisect_right(starts, d.range.start) - 1, 0))
     return out
 
 
