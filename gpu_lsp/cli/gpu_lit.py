@@ -101,7 +101,7 @@ def main(argv: Sequence[str], gpu_opt: Tool) -> int:
             try:
                 sys.stdout.write(update_chunk(text, name, tool, max(update[0], 0), max(update[1], 0)))
             except UpdateError as exc:
-                sys.stderr.write(f"gpu-opt: {name}: cannot update the CHECK lines: {exc}\n")
+                sys.stderr.write(f"gpu-opt: error: {name}: cannot update the CHECK lines: {exc}\n")
                 return 1
             return 0
         result = run_file(text, name, tool, only)
