@@ -23,7 +23,10 @@ EXAMPLE = str(REPO / "examples" / "async_pipeline.mlir")
 TOOLS: dict[str, tuple[Callable[[list[str]], int], list[str]]] = {
     "gpu-lint": (gpu_lint.main, []),
     "gpu-lint graph": (gpu_lint.main, ["graph"]),
+    "gpu-lint format": (gpu_lint.main, ["format"]),
+    "gpu-lint merge-sarif": (gpu_lint.main, ["merge-sarif"]),
     "gpu-opt": (gpu_opt.main, []),
+    "gpu-opt --lit": (gpu_opt.main, ["--lit"]),
     "gpu-run": (gpu_run.main, ["--backend", "numpy"]),
 }
 BAD_INPUTS = {
@@ -43,7 +46,10 @@ BAD_OPTIONS = {
     "gpu-lint": ["--no-such-option", EXAMPLE],
     "gpu-lint rule": ["rule", "--no-such-option"],
     "gpu-lint graph": ["graph", "--format", "png", EXAMPLE],
+    "gpu-lint format": ["format", "--no-such-option", EXAMPLE],
+    "gpu-lint merge-sarif": ["merge-sarif", "--no-such-option", EXAMPLE],
     "gpu-opt": ["-gpu-kernel-outlining=foo=bar", EXAMPLE],
+    "gpu-opt --lit": ["--lit", "--no-such-option", EXAMPLE],
     "gpu-run": ["--timeout", "0", EXAMPLE],
     "gpu-lsp": ["--tcp"],
 }
@@ -51,16 +57,20 @@ MAINS: dict[str, Callable[[list[str]], int]] = {
     "gpu-lint": gpu_lint.main,
     "gpu-lint rule": gpu_lint.main,
     "gpu-lint graph": gpu_lint.main,
+    "gpu-lint format": gpu_lint.main,
+    "gpu-lint merge-sarif": gpu_lint.main,
     "gpu-opt": gpu_opt.main,
+    "gpu-opt --lit": gpu_opt.main,
     "gpu-run": gpu_run.main,
     "gpu-lsp": gpu_lsp_main.main,
 }
+PROGS = ("", "gpu-lint", "gpu-lint graph", "gpu-lint format", "gpu-lint merge-sarif", "gpu-opt", "gpu-run", "gpu-lsp")
 
 
 def _one_error_line(err: str) -> str:
     lines = err.splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
-    assert lines[0].split(": error: ")[0] in ("", "gpu-lint", "gpu-lint graph", "gpu-opt", "gpu-run", "gpu-lsp") or lines[0].startswith("error: "), err
+    assert lines[0].split(": error: ")[0] in PROGS or lines[0].startswith("error: "), err
     return lines[0]
 
 
@@ -74,8 +84,9 @@ def _bad_input(tmp_path: Path, kind: str) -> str:
     return str(path)
 
 
-# A folder is what gpu-lint checks (recursively), not bad input.
-CASES = [(tool, kind) for tool in sorted(TOOLS) for kind in sorted(BAD_INPUTS) if (tool, kind) != ("gpu-lint", "folder")]
+# A folder is what gpu-lint checks and formats (recursively), not bad input.
+FOLDER_TOOLS = ("gpu-lint", "gpu-lint format")
+CASES = [(tool, kind) for tool in sorted(TOOLS) for kind in sorted(BAD_INPUTS) if not (tool in FOLDER_TOOLS and kind == "folder")]
 
 
 @pytest.mark.parametrize("tool, kind", CASES)
@@ -110,6 +121,15 @@ def test_an_output_that_cannot_be_written(tool: str, argv: list[str], capsys) ->
     status = MAINS[tool](argv)
     line = _one_error_line(capsys.readouterr().err)
     assert status == EXIT_USAGE and "cannot write /missing-folder/" in line, line
+
+
+def test_merged_sarif_that_cannot_be_written(tmp_path: Path, capsys) -> None:
+    shard = str(tmp_path / "shard.sarif")
+    assert gpu_lint.main([EXAMPLE, "--isolated", "--output-format", "sarif", "-o", shard]) in (0, 1)
+    capsys.readouterr()
+    status = gpu_lint.main(["merge-sarif", shard, "-o", "/missing-folder/merged.sarif"])
+    line = _one_error_line(capsys.readouterr().err)
+    assert (status, line) == (EXIT_USAGE, "gpu-lint merge-sarif: error: cannot write /missing-folder/merged.sarif: No such file or directory")
 
 
 # Prints an empty line (the test's sign that it runs), then loops for ever.

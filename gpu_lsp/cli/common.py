@@ -14,10 +14,13 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, NoReturn
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 from gpu_lsp import __version__, compiled
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
+
+if TYPE_CHECKING:
+    from gpu_lsp.lint.discovery import Source
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -103,18 +106,25 @@ def _flush_quietly() -> None:
 def read_text(path: str, stdin: BinaryIO | None = None) -> str:
     """The UTF-8 text of `path` ('-': `stdin`, standard input by default); CliError (status 2) for a missing,
     unreadable, binary or non-UTF-8 file or a folder."""
+    return read_source(path, stdin).text
+
+
+def read_source(path: str, stdin: BinaryIO | None = None, name: str = "") -> Source:
+    """`read_text`, with whether the file starts with a byte order mark (to write it back with one); messages call
+    the file `name` (default: `path`)."""
     from gpu_lsp.lint.discovery import decode
 
+    name = name or ("<stdin>" if path == "-" else path)
     try:
         data = (stdin or sys.stdin.buffer).read() if path == "-" else Path(path).read_bytes()
     except IsADirectoryError:
-        raise CliError(f"{path} is a folder, not a file") from None
+        raise CliError(f"{name} is a folder, not a file") from None
     except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise CliError(f"cannot read {name}: {exc.strerror or exc}") from None
     source = decode(data, skipped=False)
     if isinstance(source, str):
-        raise CliError(f"{'<stdin>' if path == '-' else path}: {source}")
-    return source.text
+        raise CliError(f"{name}: {source}")
+    return source
 
 
 def write_text(path: str, text: str) -> None:

@@ -6,37 +6,35 @@ Files and folders are found as `gpu-lint check` finds them (`exclude`, .gitignor
 an option the files are rewritten; `--check` lists the files that would change, `--diff`
 prints what would change as a unified diff; both write nothing and exit 1 when a file
 would change. What the formatter leaves as written (a chunk with errors, an op it cannot
-print exactly) is reported on standard error. Exit status 2: a usage error, a file that
-cannot be read or written, or a configuration error.
+print exactly) is reported on standard error. A rewritten file keeps its byte order mark;
+its CRLF line ends become LF. Exit status 2: a usage error, a file that cannot be read
+(missing, binary, not UTF-8) or written, or a configuration error.
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
 from pathlib import Path
 from typing import TextIO
 
+from gpu_lsp.cli.common import EXIT_USAGE, CliError, CliParser, read_source
 from gpu_lsp.formatter.core import format_text
 from gpu_lsp.lint.config import ConfigError, load_settings
-from gpu_lsp.lint.discovery import discover
-
-EXIT_USAGE = 2
+from gpu_lsp.lint.discovery import BOM, discover
 
 
 def format_command(argv: list[str], stdin: TextIO, out: TextIO, err: TextIO) -> int:
     """Run `gpu-lint format ARGS`; the exit status."""
-    parser = argparse.ArgumentParser(prog="gpu-lint format", description="Format MLIR files (comments, names and layout kept).")
+    parser = CliParser(prog="gpu-lint format", description="Format MLIR files (comments, names and layout kept).")
     parser.add_argument("paths", nargs="*", help="files or folders (default: .); - reads standard input")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file would change")
     parser.add_argument("--diff", action="store_true", help="print a unified diff of the changes instead of writing them")
     try:
         args = parser.parse_args(argv)
+        settings = load_settings(Path.cwd())
     except SystemExit as exc:
         return int(exc.code or 0)
-    try:
-        settings = load_settings(Path.cwd())
-    except ConfigError as exc:
+    except (CliError, ConfigError) as exc:
         err.write(f"gpu-lint format: error: {exc}\n")
         return EXIT_USAGE
     targets, problems = discover(args.paths, settings)
@@ -46,10 +44,15 @@ def format_command(argv: list[str], stdin: TextIO, out: TextIO, err: TextIO) -> 
         status = EXIT_USAGE if problem.level == "error" else status
     changed = unchanged = 0
     for target in targets:
+        bom = False
         try:
-            text = stdin.read() if target.path is None else Path(target.path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            err.write(f"gpu-lint format: {target.display}: cannot read: {getattr(exc, 'strerror', None) or exc}\n")
+            if target.path is None:
+                text = stdin.read()
+            else:
+                source = read_source(target.path, name=target.display)
+                text, bom = source.text.replace("\r\n", "\n"), source.bom
+        except CliError as exc:
+            err.write(f"gpu-lint format: error: {exc}\n")
             status = EXIT_USAGE
             continue
         result = format_text(text)
@@ -70,11 +73,11 @@ def format_command(argv: list[str], stdin: TextIO, out: TextIO, err: TextIO) -> 
             out.write(result.text)
         else:
             try:
-                Path(target.path).write_text(result.text, encoding="utf-8")
+                Path(target.path).write_text(BOM * bom + result.text, encoding="utf-8")
             except OSError as exc:
-                err.write(f"gpu-lint format: {target.display}: cannot write: {exc.strerror}\n")
+                err.write(f"gpu-lint format: error: cannot write {target.display}: {exc.strerror or exc}\n")
                 status = EXIT_USAGE
-    if not any(t.path is None for t in targets):
+    if changed + unchanged and not any(t.path is None for t in targets):
         dry = args.check or args.diff
         done, kept = ("would be reformatted", "already formatted") if dry else ("reformatted", "left unchanged")
         err.write(f"{_files(changed)} {done}, {_files(unchanged)} {kept}\n")

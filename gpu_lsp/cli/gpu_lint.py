@@ -38,7 +38,7 @@ def concise_format(out: TextIO, reports: list[FileReport], context: Context) -> 
 
 
 def json_format(out: TextIO, reports: list[FileReport], context: Context) -> None:
-    emit_json(out, [FileDiagnostics(r.display, r.text or "", r.diagnostics) for r in reports], context.fix_level)
+    emit_json(out, [FileDiagnostics(r.display, r.text or "", r.diagnostics) for r in reports], context.docs_url)
 
 
 EMITTERS = {**formats.FORMATS, "text": text_format, "concise": concise_format, "json": json_format}

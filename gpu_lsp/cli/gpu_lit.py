@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gpu_lsp.cli.common import EXIT_USAGE, CliError, read_text
 from gpu_lsp.lit.report import as_json, render
 from gpu_lsp.lit.runner import ExternalTool, Tool, run_file
 from gpu_lsp.lit.update import UpdateError, update_chunk
@@ -74,37 +75,33 @@ def _parse(argv: Sequence[str]) -> _Args:
     return out
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.buffer.read().decode("utf-8", "replace")
-    with open(path, encoding="utf-8", errors="replace", newline="") as f:
-        return f.read()
-
-
 def main(argv: Sequence[str], gpu_opt: Tool) -> int:
-    """Run (or update) the lit tests named in `argv` (what follows `--lit`); `gpu_opt` is gpu-opt in process."""
+    """Run (or update) the lit tests named in `argv` (what follows `--lit`); `gpu_opt` is gpu-opt in process.
+    A usage error raises CliError (status 2); a file that cannot be read is one line `gpu-opt: error: ...`, status 2."""
+    if any(arg in ("-h", "--help", "-help") for arg in argv):
+        sys.stdout.write(USAGE + "\n")
+        return 0
     try:
         args = _parse(argv)
         only = _pair(args.values["only"], "only") if "only" in args.values else (-1, -1)
         update = _pair(args.values["update"], "update") if "update" in args.values else None
     except _Usage as exc:
-        sys.stderr.write(f"gpu-opt: {exc}\n{USAGE}\n")
-        return 2
+        raise CliError(f"{exc} (see gpu-opt --lit --help)") from None
     tool = ExternalTool(args.values["mlir-opt"]) if "mlir-opt" in args.values else gpu_opt
     status = 0
     for path in args.files:
         name = args.values.get("name", "<stdin>" if path == "-" else path)
         try:
-            text = _read(path)
-        except OSError as exc:
-            sys.stderr.write(f"gpu-opt: could not open input file '{path}': {exc.strerror}\n")
-            status = 2
+            text = read_text(path)
+        except CliError as exc:
+            sys.stderr.write(f"gpu-opt: error: {exc.message}\n")
+            status = EXIT_USAGE
             continue
         if update is not None:
             try:
                 sys.stdout.write(update_chunk(text, name, tool, max(update[0], 0), max(update[1], 0)))
             except UpdateError as exc:
-                sys.stderr.write(f"gpu-opt: {name}: cannot update the CHECK lines: {exc}\n")
+                sys.stderr.write(f"gpu-opt: error: {name}: cannot update the CHECK lines: {exc}\n")
                 return 1
             return 0
         result = run_file(text, name, tool, only)

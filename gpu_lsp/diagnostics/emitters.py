@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
-from gpu_lsp.diagnostics.registry import get as get_rule
+from gpu_lsp.diagnostics.registry import rule_url
 from gpu_lsp.text import LineIndex, TextRange
 
 APPLICABILITY = {Applicability.SAFE: "safe", Applicability.UNSAFE: "unsafe", Applicability.DISPLAY_ONLY: "display-only"}
@@ -105,11 +105,10 @@ def fix_json(fix: Fix | None, index: LineIndex) -> dict | None:
     }
 
 
-def to_json(files: Iterable[FileDiagnostics]) -> list[dict]:
-    """One object per diagnostic (ruff's JSON fields, plus severity and notes)."""
+def to_json(files: Iterable[FileDiagnostics], docs_url: str = "") -> list[dict]:
+    """One object per diagnostic (ruff's JSON fields, plus severity and notes); `url` is null without a `docs_url`."""
     out = []
     for f, index, d in _each(files):
-        rule = get_rule(d.code)
         out.append(
             {
                 "code": d.code,
@@ -118,15 +117,14 @@ def to_json(files: Iterable[FileDiagnostics]) -> list[dict]:
                 "filename": f.display,
                 **_span(index, d.range),
                 "fix": fix_json(d.fix, index),
-                "url": rule.url if rule is not None else None,
+                "url": rule_url(d.code, docs_url),
                 "notes": [{"message": r.message, **_span(index, r.range)} for r in d.related],
             }
         )
     return out
 
 
-def emit_json(out: TextIO, files: Iterable[FileDiagnostics], fix_level: Applicability = Applicability.SAFE) -> None:
+def emit_json(out: TextIO, files: Iterable[FileDiagnostics], docs_url: str = "") -> None:
     """A JSON list of diagnostic objects (see `to_json`)."""
-    del fix_level
-    json.dump(to_json(files), out, indent=2)
+    json.dump(to_json(files, docs_url), out, indent=2)
     out.write("\n")

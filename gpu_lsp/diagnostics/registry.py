@@ -19,7 +19,6 @@ from gpu_lsp.text import TextRange
 CODE_RE = re.compile(r"^GPU\d{3}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 DOC_SECTIONS = ("## What it does", "## Why is this bad?", "## Example", "## Fix safety", "## References")
-DOCS_URL = "https://github.com/gpu-lsp/gpu-lsp/blob/main/docs/rules.md#"
 
 
 class FixAvailability(enum.Enum):
@@ -97,9 +96,10 @@ class Rule:
         first = " ".join(body.split("\n\n")[0].split())
         return first
 
-    @property
-    def url(self) -> str:
-        return DOCS_URL + f"{self.code.lower()}-{self.name}"
+
+def rule_url(code: str, docs_url: str) -> str | None:
+    """The link to rule `code`'s page (docs/rules/GPUxxx.md) under the configured `docs-url`; None when none is set."""
+    return f"{docs_url.rstrip('/')}/{code}.md" if docs_url else None
 
 
 RULES: dict[str, Rule] = {}

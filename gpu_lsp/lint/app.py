@@ -232,7 +232,7 @@ def run(
         return EXIT_ERROR
     cache = None if args.no_cache else Cache(cache_folder(settings), settings)
     reports = check_cached(targets, settings, cache, mode, args.jobs, stdin)
-    context = Context(problems, fix_level(settings), cwd, fixing=mode is not FixMode.NONE)
+    context = Context(problems, fix_level(settings), cwd, fixing=mode is not FixMode.NONE, docs_url=settings.docs_url)
     fmt = settings.output_format
     human = fmt in HUMAN_FORMATS
 

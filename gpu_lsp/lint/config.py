@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Severity
@@ -65,6 +66,7 @@ class Settings:
     fail_on: Severity = Severity.WARNING
     mlir_version: int = NEWEST
     cache_dir: str = ".gpu-lint-cache"  # relative to the project root
+    docs_url: str = ""  # where the rule pages are served; reports link rules only when set
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
 
@@ -228,6 +230,12 @@ def _mlir_version(key: str, value: Any, where: str) -> int:
         raise ConfigError(f"{where}: '{key}' {exc}") from None
 
 
+def _docs_url(key: str, value: Any, where: str) -> str:
+    if not isinstance(value, str) or urlsplit(value).scheme not in ("http", "https", "file"):
+        raise ConfigError(f"{where}: '{key}' must be an http(s) or file URL of the rule pages' folder (got {value!r})")
+    return value
+
+
 def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None) -> dict[str, Any]:
     """Validate one `[tool.gpu-lint]` table and return Settings field overrides."""
     out: dict[str, Any] = {}
@@ -276,6 +284,8 @@ def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None
             if not isinstance(value, str) or not value:
                 raise ConfigError(f"{where}: 'cache-dir' must be a folder name")
             out["cache_dir"] = value
+        elif key == "docs-url":
+            out["docs_url"] = _docs_url(key, value, where)
         else:
             hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
@@ -298,6 +308,7 @@ KEYS = (
     "fail-on",
     "mlir-version",
     "cache-dir",
+    "docs-url",
 )
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-from typing import Any, TextIO
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from gpu_lsp.lint.discovery import decode
 
 EXIT_USAGE = 2
 
@@ -58,26 +61,39 @@ def merge(logs: list[tuple[str, Any]]) -> dict[str, Any]:
     return {"$schema": first_log.get("$schema"), "version": first_log.get("version"), "runs": [merged]}
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line (the command line interface's CliParser; this layer cannot import it)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise MergeError(f"{message} (see {self.prog} --help)")
+
+
+def _read(name: str) -> str:
+    """The UTF-8 text of the file `name`; MergeError for a missing, unreadable, binary or non-UTF-8 file or a folder."""
+    try:
+        data = Path(name).read_bytes()
+    except IsADirectoryError:
+        raise MergeError(f"{name} is a folder, not a file") from None
+    except OSError as exc:
+        raise MergeError(f"cannot read {name}: {exc.strerror or exc}") from None
+    source = decode(data, skipped=False)
+    if isinstance(source, str):
+        raise MergeError(f"{name}: {source}")
+    return source.text
+
+
 def merge_command(argv: list[str], out: TextIO, err: TextIO) -> int:
     """`gpu-lint merge-sarif FILE... [-o OUT]`: write the merged log to OUT (standard output by default)."""
-    parser = argparse.ArgumentParser(
-        prog="gpu-lint merge-sarif", description="Merge the SARIF logs of gpu-lint --shard runs into one run."
-    )
+    parser = _Parser(prog="gpu-lint merge-sarif", description="Merge the SARIF logs of gpu-lint --shard runs into one run.")
     parser.add_argument("files", nargs="+", metavar="FILE", help="SARIF logs written by gpu-lint")
     parser.add_argument("-o", "--output-file", metavar="FILE", help="write the merged log to FILE")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
     logs = []
     try:
+        args = parser.parse_args(argv)
         for name in args.files:
             try:
-                with open(name, encoding="utf-8") as handle:
-                    logs.append((name, json.load(handle)))
-            except OSError as exc:
-                raise MergeError(f"{name}: cannot read: {exc.strerror or exc}") from None
-            except (ValueError, UnicodeDecodeError) as exc:
+                logs.append((name, json.loads(_read(name))))
+            except ValueError as exc:
                 raise MergeError(f"{name}: invalid JSON: {exc}") from None
         try:
             text = json.dumps(merge(logs), indent=2, ensure_ascii=False) + "\n"
@@ -91,6 +107,8 @@ def merge_command(argv: list[str], out: TextIO, err: TextIO) -> int:
                 raise MergeError(f"cannot write {args.output_file}: {exc.strerror or exc}") from None
         else:
             out.write(text)
+    except SystemExit as exc:
+        return int(exc.code or 0)
     except MergeError as exc:
         err.write(f"gpu-lint merge-sarif: error: {exc}\n")
         return EXIT_USAGE

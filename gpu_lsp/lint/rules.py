@@ -1,4 +1,4 @@
-"""What reports need to know about a rule code: its name, summary, documentation, severity and URL."""
+"""What reports need to know about a rule code: its name, summary, documentation and severity."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ class RuleInfo:
     summary: str
     doc: str
     severity: Severity
-    url: str | None
     fixable: bool
 
 
@@ -34,9 +33,9 @@ def rule_info(code: str) -> RuleInfo:
     """The registered rule for `code`, or a bare description of an unregistered code."""
     rule = _registry().get(code)
     if rule is None:
-        return RuleInfo(code, code.lower(), "", "", Severity.ERROR, None, False)
+        return RuleInfo(code, code.lower(), "", "", Severity.ERROR, False)
     fixable = rule.fix is not FixAvailability.NONE
-    return RuleInfo(rule.code, rule.name, rule.summary, rule.doc, rule.severity, rule.url, fixable)
+    return RuleInfo(rule.code, rule.name, rule.summary, rule.doc, rule.severity, fixable)
 
 
 def all_rules() -> list[RuleInfo]:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
-from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix
-from gpu_lsp.diagnostics.registry import suppressible
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
+from gpu_lsp.diagnostics.registry import Phase, suppressible
+from gpu_lsp.diagnostics.registry import get as get_rule
 from gpu_lsp.diagnostics.sanitizer.graph import issues_async_work
 from gpu_lsp.diagnostics.sanitizer.host import GPU_HOST_OPS
 from gpu_lsp.ir.attributes import SymbolRefAttr
@@ -201,8 +203,9 @@ class Lens:
 def code_lenses(snapshot: Snapshot) -> list[Lens]:
     """Above each func.func: `Run on GPU` when gpu-run can enter it (no arguments) and it does GPU work (a launch,
     a copy, an allocation, ...) itself or through the functions it calls, `Show async graph` when its host code
-    issues async GPU work."""
+    issues async GPU work. No `Run on GPU` in a chunk that does not parse or verify (gpu-run would refuse it)."""
     index = document_index(snapshot)
+    broken = _rejected_chunks(snapshot)
     facts: list[tuple[int, _LensFacts]] = []
     for unit in index.units:
         if unit.index.children:
@@ -212,7 +215,7 @@ def code_lenses(snapshot: Snapshot) -> list[Lens]:
     working = _doing_gpu_work({(chunk, f.name): f for chunk, f in facts})
     out = []
     for chunk, f in facts:
-        runnable = f.enterable and (chunk, f.name) in working
+        runnable = f.enterable and (chunk, f.name) in working and chunk not in broken
         if not (runnable or f.async_work):
             continue
         d = index.symbol_def(f.op)
@@ -223,6 +226,17 @@ def code_lenses(snapshot: Snapshot) -> list[Lens]:
             out.append(Lens(rng, "▶ Run on GPU", RUN_ON_GPU, (snapshot.uri, f.name)))
         if f.async_work:
             out.append(Lens(rng, "Show async graph", SHOW_ASYNC_GRAPH, (snapshot.uri, f.name)))
+    return out
+
+
+def _rejected_chunks(snapshot: Snapshot) -> set[int]:
+    """The indexes of the chunks with a parse or verifier error (what mlir-opt rejects)."""
+    starts = [c.start for c in snapshot.parsed.chunks]
+    out = set()
+    for d in snapshot.diagnostics:
+        rule = get_rule(d.code)
+        if d.severity is Severity.ERROR and rule is not None and rule.phase < Phase.LINT:
+            out.add(max(bisect.bisect_right(starts, d.range.start) - 1, 0))
     return out
 
 

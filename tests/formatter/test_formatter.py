@@ -132,3 +132,14 @@ def test_gpu_lint_format_check_diff_and_in_place(tmp_path: Path, monkeypatch: py
     assert _run(["format", "-"], MESSY)[:2] == (0, FORMATTED)
     status, _, err = _run(["format", "missing.mlir"])
     assert status == 2 and "missing.mlir" in err and "Traceback" not in err
+
+
+def test_gpu_lint_format_keeps_a_byte_order_mark(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file starting with a BOM is formatted like any other (not "the chunk has errors") and keeps its BOM;
+    CRLF line ends alone are no reason to rewrite a file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.mlir").write_bytes(b"\xef\xbb\xbf" + MESSY.encode())
+    (tmp_path / "b.mlir").write_bytes(FORMATTED.replace("\n", "\r\n").encode())
+    status, out, err = _run(["format", "."])
+    assert (status, out, err) == (0, "", "1 file reformatted, 1 file left unchanged\n")
+    assert (tmp_path / "a.mlir").read_bytes() == b"\xef\xbb\xbf" + FORMATTED.encode()

@@ -147,8 +147,13 @@ def test_gpu_opt_lit_usage_errors_are_one_line(tmp_path: Path, capsys: pytest.Ca
     assert gpu_opt.main(["--lit", "--bogus", "x.mlir"]) == 2
     assert gpu_opt.main(["--lit", str(tmp_path / "missing.mlir")]) == 2
     err = capsys.readouterr().err
-    assert "needs a test file" in err and "unknown option '--bogus'" in err and "could not open input file" in err
+    assert "needs a test file" in err and "unknown option '--bogus'" in err and "cannot read " in err and "missing.mlir: No such file or directory" in err
     assert "Traceback" not in err
+    refused = tmp_path / "no_filecheck.mlir"
+    refused.write_text("// RUN: mlir-opt %s\nfunc.func @f() {\n  return\n}\n", encoding="utf-8")
+    assert gpu_opt.main(["--lit", "--update", "1:1", str(refused)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"gpu-opt: error: {refused}: cannot update the CHECK lines: the RUN line has no FileCheck stage\n"
 
 
 def test_gpu_opt_lit_json_gives_one_object_per_chunk_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -194,4 +194,20 @@ def test_every_example_main_gets_a_run_lens() -> None:
 
     assert runs("async_pipeline.mlir") == ["main"]
     assert runs("outlined_module.mlir") == ["main"]
-    assert runs("mistakes.mlir") == ["main", "unnamed_async_token"]
+    assert runs("mistakes.mlir") == ["main"]
+
+
+def test_no_run_lens_in_a_chunk_that_does_not_verify() -> None:
+    """@unnamed_async_token's chunk has a verifier error (GPU100): gpu-run would refuse it, so no Run lens there;
+    naming the token brings it back, and the other chunks' lenses do not depend on it."""
+    from support import REPO
+
+    text = (REPO / "examples" / "mistakes.mlir").read_text()
+    fixed = text.replace("  gpu.wait async\n  return", "  %t = gpu.wait async\n  gpu.wait [%t]\n  return")
+    assert fixed != text
+
+    def runs(source: str) -> list[str]:
+        return [lens.arguments[1] for lens in _runs(code_lenses(snapshot(source)))]
+
+    assert "unnamed_async_token" not in runs(text)
+    assert runs(fixed) == ["main", "unnamed_async_token"]

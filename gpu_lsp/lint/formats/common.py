@@ -23,12 +23,13 @@ class Position:
 
 @dataclass
 class Context:
-    """What a format may need besides the reports: problems, the fix level, where paths are relative to."""
+    """What a format may need besides the reports: problems, the fix level, where paths are relative to, rule links."""
 
     problems: list[Problem] = field(default_factory=list)
     fix_level: Applicability = Applicability.SAFE
     cwd: Path = field(default_factory=Path.cwd)
     fixing: bool = False
+    docs_url: str = ""  # the `docs-url` setting: base of the rule links (none when empty)
 
 
 class Positions:

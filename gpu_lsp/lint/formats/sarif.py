@@ -9,13 +9,13 @@ from urllib.parse import quote
 
 from gpu_lsp import __version__
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
+from gpu_lsp.diagnostics.registry import rule_url
 from gpu_lsp.lint.check import FileReport
 from gpu_lsp.lint.formats.common import Context, Position, Positions, all_problems
 from gpu_lsp.lint.rules import RuleInfo, all_rules, rule_info
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 VERSION = "2.1.0"
-INFORMATION_URI = "https://github.com/gpu-lsp/gpu-lsp"
 SRCROOT = "%SRCROOT%"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
 APPLICABILITY = {Applicability.SAFE: "safe", Applicability.UNSAFE: "unsafe", Applicability.DISPLAY_ONLY: "display-only"}
@@ -33,7 +33,7 @@ def _region(start: Position, end: Position) -> dict:
     return {"startLine": start.row, "startColumn": start.column, "endLine": end.row, "endColumn": end.column}
 
 
-def _descriptor(rule: RuleInfo) -> dict:
+def _descriptor(rule: RuleInfo, docs_url: str) -> dict:
     descriptor: dict = {
         "id": rule.code,
         "name": rule.name,
@@ -43,8 +43,9 @@ def _descriptor(rule: RuleInfo) -> dict:
     }
     if rule.doc:
         descriptor["help"] = {"text": rule.doc, "markdown": rule.doc}
-    if rule.url:
-        descriptor["helpUri"] = rule.url
+    url = rule_url(rule.code, docs_url)
+    if url:
+        descriptor["helpUri"] = url
     return descriptor
 
 
@@ -117,8 +118,7 @@ def document(reports: list[FileReport], context: Context) -> dict:
             "driver": {
                 "name": "gpu-lint",
                 "version": __version__,
-                "informationUri": INFORMATION_URI,
-                "rules": [_descriptor(rule) for rule in rules],
+                "rules": [_descriptor(rule, context.docs_url) for rule in rules],
             }
         },
         "originalUriBaseIds": {SRCROOT: {"uri": context.cwd.resolve().as_uri() + "/"}},
