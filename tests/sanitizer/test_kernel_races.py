@@ -104,3 +104,13 @@ def test_race_witnesses_reproduced_by_racecheck(kernel: SuiteKernel, found: list
         assert any(confirmed) or any(by_ops)
     else:
         assert all(confirmed), [r.witness for r, ok in zip(found, confirmed) if not ok]
+
+
+def test_a_witness_does_not_depend_on_what_was_checked_before() -> None:
+    """The solver is shared within a launch and z3 keeps state: the witness must still be one (the least ids)."""
+    racy = [r.kernel for r in RESULTS if any(d.code == "GPU416" for d in r.warnings)][:4]
+    assert len(racy) >= 2
+    forward = [findings(k).warnings for k in racy]
+    backward = [findings(k).warnings for k in reversed(racy)][::-1]
+    assert [[d.message for d in w] for w in forward] == [[d.message for d in w] for w in backward]
+    assert forward == [r.warnings for r in RESULTS if r.kernel in racy]

@@ -38,6 +38,18 @@ def _witness(model: z3.ModelRef, threads: Threads, element: list) -> Witness:
     )
 
 
+def _least(facts: list, keys: list) -> z3.ModelRef | None:
+    """A model of `facts` whose `keys` are lexicographically least: the witness then depends on the
+    query alone, not on what the shared solver was asked before. None when the optimiser times out."""
+    opt = z3.Optimize()
+    opt.set("timeout", QUERY_MS)
+    opt.set(priority="lex")
+    opt.add(*facts)
+    for key in keys:
+        opt.minimize(key)
+    return opt.model() if opt.check() == z3.sat else None
+
+
 class Checker:
     """Queries about the accesses of one kernel launch, sharing one solver."""
 
@@ -47,8 +59,13 @@ class Checker:
         self.solver.set("timeout", QUERY_MS)
 
     def solve(self, facts: list) -> tuple[str, z3.ModelRef | None]:
+        """Whether `facts` hold for some threads; a found model is the least in block then thread ids."""
         th = self.threads
-        return _solve(self.solver, th.constraints + facts)
+        state, model = _solve(self.solver, th.constraints + facts)
+        if state == FOUND:
+            ids = [ids[f"{kind}_{a}"] for ids in th.ids for kind in ("bid", "tid") for a in AXES if f"{kind}_{a}" in ids]
+            model = _least(th.constraints + facts, ids) or model
+        return state, model
 
     def race(self, a: Access, b: Access) -> tuple[str, Race | None]:
         """Whether two threads running `a` and `b` can touch one element unordered, with a witness."""
