@@ -19,6 +19,8 @@ from gpu_lsp.lsp.skeleton import brace_pairs
 @pytest.fixture
 def small_progressive(monkeypatch):
     monkeypatch.setattr(documents, "PROGRESSIVE_SIZE", 1000)
+    # A few segments per step, whatever the machine's speed (a quiet one parses 64 in its 20 ms).
+    monkeypatch.setattr(documents, "STEP_SEGMENTS", 2)
 
 
 def _flat(nodes: list[SymbolNode], depth: int = 0) -> list[tuple]:
