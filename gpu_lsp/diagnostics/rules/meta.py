@@ -78,7 +78,8 @@ declare(
     rules still ran; the failing rule's findings for the file are missing.
 
     ## Why is this bad?
-    It is a bug in gpu-lint, not in your code. Please report it with the file.
+    It is a bug in gpu-lint, not in your code. Please report it to the maintainers of the
+    gpu-lsp checkout you installed from, with the file and `gpu-lint --version`.
 
     ## Example
     ```text
@@ -89,7 +90,7 @@ declare(
     There is no fix.
 
     ## References
-    - [gpu-lsp issue tracker](https://github.com/gpu-lsp/gpu-lsp/issues)
+    - `gpu_lsp/diagnostics/rule_engine.py`, which catches the exception
     """,
     checked_by="gpu_lsp/diagnostics/rule_engine.py",
     upstream=False,
