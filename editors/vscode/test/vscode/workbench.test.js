@@ -1,8 +1,9 @@
 'use strict';
 // The extension in real VS Code: code-server serves the workbench, headless Chromium (driven
 // by playwright-core) shows it. Installs the .vsix from `make vsix` into a throw-away profile,
-// opens a workspace with the two-dependency fixture and asserts through the workbench (the
-// async graph webview's content through its frames).
+// opens a workspace with the fixtures (two_deps.mlir; lit_launch.mlir for lit, formatting and
+// the pipeline) and asserts through the workbench (the async graph webview's content through
+// its frames; the Testing view's state icons; the diff editor's two sides).
 // `make vscode-e2e` (part of `make test`) installs code-server and playwright-core from this
 // folder's lockfiles (Node 24 from ./node24) and runs it; Chromium is Debian's (.ci/run).
 // Environment: GPU_LSP_PYTHON (default: the repository's .venv/bin/python), CHROMIUM (default
