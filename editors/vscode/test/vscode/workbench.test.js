@@ -1,13 +1,15 @@
 'use strict';
 // The extension in real VS Code: code-server serves the workbench, headless Chromium (driven
 // by playwright-core) shows it. Installs the .vsix from `make vsix` into a throw-away profile,
-// opens a workspace with the two-dependency fixture and asserts through the workbench (the
-// async graph webview's content through its frames).
+// opens a workspace with the fixtures (two_deps.mlir; lit_launch.mlir for lit, formatting and
+// the pipeline) and asserts through the workbench (the async graph webview's content through
+// its frames; the Testing view's state icons; the diff editor's two sides).
 // `make vscode-e2e` (part of `make test`) installs code-server and playwright-core from this
 // folder's lockfiles (Node 24 from ./node24) and runs it; Chromium is Debian's (.ci/run).
 // Environment: GPU_LSP_PYTHON (default: the repository's .venv/bin/python), CHROMIUM (default
 // /usr/bin/chromium), GPU_LSP_SCREENSHOTS (where failure screenshots go; default: the run's
-// temporary folder, kept when a test fails).
+// temporary folder, kept when a test fails), GPU_LSP_DOC_IMAGES (when set, the docs' screenshots
+// are written there: `GPU_LSP_DOC_IMAGES=$PWD/docs/images make vscode-e2e` refreshes docs/images).
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
@@ -35,7 +37,7 @@ async function startCodeServer(root, userSettings, ws) {
   const ud = path.join(root, 'user');
   const ed = path.join(root, 'extensions');
   fs.mkdirSync(path.join(ud, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(ud, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', ...userSettings }));
+  fs.writeFileSync(path.join(ud, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden', ...userSettings }));
   const base = [CODE_SERVER_ENTRY, '--extensions-dir', ed, '--user-data-dir', ud];
   execFileSync(CODE_SERVER_NODE, [...base, '--install-extension', VSIX], { stdio: 'ignore', timeout: 60_000 });
   const port = 20000 + Math.floor(Math.random() * 20000);
@@ -164,12 +166,19 @@ function workspace(extraFiles = {}) {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-ws-'));
   fs.copyFileSync(FIXTURE, path.join(ws, 'two_deps.mlir'));
   // gpu-lint.toml: the fixtures' project configuration (mlir-version = 22, where GPU201 applies).
-  for (const name of ['inline_launch.mlir', 'gpu-lint.toml']) fs.copyFileSync(path.join(path.dirname(FIXTURE), name), path.join(ws, name));
+  for (const name of ['inline_launch.mlir', 'lit_launch.mlir', 'gpu-lint.toml']) fs.copyFileSync(path.join(path.dirname(FIXTURE), name), path.join(ws, name));
   for (const [name, text] of Object.entries(extraFiles)) {
     fs.mkdirSync(path.dirname(path.join(ws, name)), { recursive: true });
     fs.writeFileSync(path.join(ws, name), text, { mode: 0o755 });
   }
   return ws;
+}
+
+/** Saves a screenshot of the workbench as `name`.png for the docs, when GPU_LSP_DOC_IMAGES is set. */
+async function docImage(page, name) {
+  if (!env.GPU_LSP_DOC_IMAGES) return;
+  fs.mkdirSync(env.GPU_LSP_DOC_IMAGES, { recursive: true });
+  await page.screenshot({ path: path.join(env.GPU_LSP_DOC_IMAGES, `${name}.png`) });
 }
 
 const serverCommand = () => [PYTHON, '-m', 'gpu_lsp'];
@@ -208,8 +217,9 @@ test('trusted: Problems with code and range, server version, hover, Run on GPU o
       await palette(page, 'Go to Line/Column', '24:13');
       await palette(page, 'Quick Fix...');
       await page.click('.action-widget .monaco-list-row:has-text("Join %t2, %t3")', { timeout: 30_000 });
-      await waitForEditorText(page, /%join = gpu\.wait async \[%t2, %t3\][\s\S]*gpu\.launch_func async \[%join\]/, 'the quick fix');
-      await graph.locator('.node:has-text("%join = gpu.wait async [%t2, %t3]")').waitFor({ timeout: 30_000 });
+      // The join is named with the next free %tN; the view's lines are not in document order.
+      await waitForEditorText(page, /^(?=[\s\S]*%t7(: !gpu\.async\.token)? = gpu\.wait async \[%t2, %t3\])(?=[\s\S]*gpu\.launch_func async \[%t7\])/, 'the quick fix');
+      await graph.locator('.node:has-text("%t7 = gpu.wait async [%t2, %t3]")').waitFor({ timeout: 30_000 });
       // The outline command on an inline gpu.launch in another file.
       await page.click('.explorer-folders-view .monaco-list-row:has-text("inline_launch.mlir")');
       await page.waitForSelector('.tab.active:has-text("inline_launch.mlir")', { timeout: 30_000 });
@@ -253,5 +263,50 @@ test('untrusted: the workspace cannot choose the server command, diagnostics sti
   } finally {
     fs.rmSync(ws, { recursive: true, force: true });
     fs.rmSync(marker, { force: true });
+  }
+});
+
+test('lit tests in the Testing view, Format Document, a two-pass pipeline as steps and a diff', { timeout: 300_000 }, async () => {
+  const ws = workspace();
+  try {
+    const settings = { 'gpuLsp.server.command': serverCommand(), 'security.workspace.trust.enabled': false };
+    await withWorkbench('tools', settings, ws, async (page) => {
+      await page.click('.explorer-folders-view .monaco-list-row:has-text("lit_launch.mlir")');
+      await page.waitForSelector('.tab.active:has-text("lit_launch.mlir")', { timeout: 30_000 });
+      await page.waitForSelector(`.statusbar-item:has-text("GPU LSP ${VERSION}")`, { timeout: 60_000 });
+      // lit: the document is a test with a child per chunk; chunk 1 passes, chunk 2's CHECK fails.
+      await palette(page, 'Test: Run All Tests');
+      await palette(page, 'View: Show Testing');
+      const tree = '.test-explorer .monaco-list-row';
+      await page.click(`${tree}:has-text("lit_launch.mlir") .monaco-tl-twistie`, { timeout: 90_000 });
+      await page.waitForSelector(`${tree}:has-text("chunk 2 (line 17)"):has(.codicon-testing-failed-icon)`, { timeout: 90_000 });
+      await page.waitForSelector(`${tree}:has-text("chunk 1 (line 1)"):has(.codicon-testing-passed-icon)`, { timeout: 10_000 });
+      await docImage(page, 'lit-testing-view');
+      await page.click('.tab:has-text("lit_launch.mlir")');
+      // Format Document: chunk 2's spacing as mlir-opt prints it; CHECK lines kept (the view's
+      // lines are not in document order).
+      await palette(page, 'Format Document');
+      const text = await waitForEditorText(page, /^(?=[\s\S]*func\.func @two\(%a: i32, %b: i32\) -> i32 \{)(?=[\s\S]*^  %0 = arith\.addi %a, %b : i32$)/m, 'Format Document');
+      assert.match(text, /\/\/ CHECK: arith\.muli/);
+      await docImage(page, 'formatter');
+      // The IR after each pass: the first pair in a diff editor, then the next pair (both steps).
+      await palette(page, 'Go to Line/Column', '9:3');
+      await palette(page, 'GPU LSP: Show IR After Each Pass');
+      await page.waitForSelector('.quick-input-widget:visible input[placeholder*="pass pipeline"]', { timeout: 30_000 });
+      await page.keyboard.type('gpu-launch-sink-index-computations,gpu-kernel-outlining');
+      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("run this pipeline")', { timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.tab.active:has-text("input ↔ gpu-launch-sink-index-computations")', { timeout: 60_000 });
+      await page.waitForSelector('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines:has-text("gpu.launch blocks")', { timeout: 30_000 });
+      await palette(page, 'GPU LSP: Pipeline: Next Step');
+      await page.waitForSelector('.tab.active:has-text("gpu-launch-sink-index-computations ↔ gpu-kernel-outlining")', { timeout: 30_000 });
+      const side = (which) => `.monaco-diff-editor .${which}-in-monaco-diff-editor .view-lines`;
+      await page.waitForSelector(`${side('modified')}:has-text("gpu.launch_func")`, { timeout: 30_000 });
+      assert.match((await page.innerText(side('modified'))).replace(/\u00a0/g, ' '), /gpu\.module @launch_kernel \{/);
+      assert.match((await page.innerText(side('original'))).replace(/\u00a0/g, ' '), /gpu\.launch blocks/);
+      await docImage(page, 'pipeline-diff');
+    });
+  } finally {
+    fs.rmSync(ws, { recursive: true, force: true });
   }
 });
