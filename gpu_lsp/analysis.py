@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 
 from gpu_lsp.diagnostics import suppression
-from gpu_lsp.diagnostics.context import OpIndex, RuleContext
+from gpu_lsp.diagnostics.context import OpIndex, RuleContext, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, REDUCTION_KINDS, version_of
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, always_reported, load_rules
@@ -59,7 +59,7 @@ def lint_chunk(chunk: Chunk, text: str | None = None, settings: object | None = 
     """Every diagnostic of one chunk: the parser's, the verifier's and the linter's (no suppressions)."""
     selection = Selection.of(settings)
     rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
-    ctx = RuleContext(chunk, text, version_of(settings))
+    ctx = RuleContext(chunk, text, version_of(settings), report_undecided=report_undecided_of(settings))
     return list(chunk.diagnostics) + run_rules(ctx, rules)
 
 
@@ -139,7 +139,8 @@ def _chosen_rules(settings: object | None, rules: Callable[[Rule], bool] | None)
 
 def _contexts(parsed: ParsedFile, settings: object | None) -> list[RuleContext]:
     version = version_of(settings)
-    return [RuleContext(chunk, parsed.text, version) for chunk in parsed.chunks]
+    undecided = report_undecided_of(settings)
+    return [RuleContext(chunk, parsed.text, version, report_undecided=undecided) for chunk in parsed.chunks]
 
 
 def finish_lint(parsed: ParsedFile, found: list[Diagnostic], settings: object | None = None) -> list[Diagnostic]:

@@ -46,15 +46,23 @@ class OpIndex:
         return out
 
 
+def report_undecided_of(settings: object | None) -> bool:
+    """The `report_undecided` of any settings object (off when it has none)."""
+    return getattr(settings, "report_undecided", False) is True
+
+
 class RuleContext:
     """Per-chunk state shared by the rules of one run."""
 
-    def __init__(self, chunk: Chunk, text: str | None = None, mlir_version: int = NEWEST, exhaustive: bool = True) -> None:
+    def __init__(
+        self, chunk: Chunk, text: str | None = None, mlir_version: int = NEWEST, exhaustive: bool = True, report_undecided: bool = False
+    ) -> None:
         self.chunk = chunk
         self.text = text
         self.mlir_version = mlir_version  # the LLVM major version the user compiles with
         # The linter reports every problem a verifier finds; mlir-opt (verify_chunk) stops at the first, like upstream.
         self.exhaustive = exhaustive
+        self.report_undecided = report_undecided  # GPU416/GPU417 add an info per access the solver left undecided
         self.module = chunk.module
         self.halted: set[int] = set()  # ops whose nested ops are not verified (MLIR stops there)
         self.cache: dict = {}  # per-chunk memo shared by rules (keyed by rule-chosen tuples)

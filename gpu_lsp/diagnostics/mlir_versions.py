@@ -342,9 +342,10 @@ def check_version(value: object) -> int:
 
 @dataclass(frozen=True)
 class AtVersion:
-    """Settings that choose only the `mlir-version` (every rule selected)."""
+    """Settings that choose only the `mlir-version` and `report-undecided` (every rule selected)."""
 
     mlir_version: int = NEWEST
+    report_undecided: bool = False
 
 
 def version_of(settings: object | None) -> int:

@@ -105,6 +105,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"the LLVM major version you compile with; lowering checks follow it (default: {NEWEST})",
     )
+    parser.add_argument(
+        "--report-undecided",
+        action="store_true",
+        default=None,
+        help="an info for each kernel access GPU416/GPU417 cannot decide, saying why (default: no)",
+    )
     parser.add_argument("-j", "--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument("--cache-dir", metavar="DIR", help="the cache folder (default: .gpu-lint-cache in the project root)")
@@ -134,6 +140,7 @@ def resolve_settings(args: argparse.Namespace, cwd: Path | None = None) -> Setti
         output_format=args.output_format,
         fail_on=SEVERITY_NAMES[args.fail_on] if args.fail_on else None,
         mlir_version=args.mlir_version,
+        report_undecided=args.report_undecided,
         cache_dir=None if args.cache_dir is None else str((cwd or Path.cwd()) / args.cache_dir),
     )
 

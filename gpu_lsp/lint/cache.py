@@ -57,7 +57,7 @@ def build_key() -> str:
 
 def settings_key(settings: Settings) -> str:
     """The part of the settings that decides every file's findings (per-file ignores are added per file)."""
-    return repr((settings.select, settings.extend_select, settings.ignore, settings.severity, settings.mlir_version))
+    return repr((settings.select, settings.extend_select, settings.ignore, settings.severity, settings.mlir_version, settings.report_undecided))
 
 
 def cache_folder(settings: Settings) -> Path:

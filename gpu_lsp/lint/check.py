@@ -47,9 +47,9 @@ class FileReport:
         return self.original is not None and self.original != self.text
 
 
-def analyze(text: str, mlir_version: int = NEWEST) -> list[Diagnostic]:
+def analyze(text: str, mlir_version: int = NEWEST, report_undecided: bool = False) -> list[Diagnostic]:
     """Every diagnostic of every rule for `mlir_version`, suppression comments applied, before select/ignore (chunk by chunk at `// -----`)."""
-    return lint_text(text, settings=AtVersion(mlir_version))
+    return lint_text(text, settings=AtVersion(mlir_version, report_undecided))
 
 
 def choose(diagnostics: list[Diagnostic], settings: Settings, path: str | None) -> list[Diagnostic]:
@@ -76,11 +76,11 @@ def check_source(
     report = FileReport(target.display, target.path)
     pick = partial(choose, settings=settings, path=config_path)
     if mode is FixMode.NONE:
-        report.diagnostics = pick(analyze(source.text, mlir_version=settings.mlir_version))
+        report.diagnostics = pick(analyze(source.text, mlir_version=settings.mlir_version, report_undecided=settings.report_undecided))
         # Reports only need the text to place diagnostics; a clean file's text is not sent back to the parent.
         report.text = source.text if report.diagnostics else None
         return report
-    outcome = fix_text(source.text, partial(analyze, mlir_version=settings.mlir_version), pick, fix_level(settings))
+    outcome = fix_text(source.text, partial(analyze, mlir_version=settings.mlir_version, report_undecided=settings.report_undecided), pick, fix_level(settings))
     report.text, report.diagnostics = keep_line_endings(source.text, outcome.text), outcome.diagnostics
     report.original, report.applied, report.titles = source.text, outcome.applied, outcome.titles
     report.applied_severities = outcome.severities

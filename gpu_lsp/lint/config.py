@@ -65,6 +65,7 @@ class Settings:
     output_format: str = "text"
     fail_on: Severity = Severity.WARNING
     mlir_version: int = NEWEST
+    report_undecided: bool = False
     cache_dir: str = ".gpu-lint-cache"  # relative to the project root
     docs_url: str = ""  # where the rule pages are served; reports link rules only when set
     root: Path = field(default_factory=Path.cwd)
@@ -280,6 +281,8 @@ def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None
             out["fail_on"] = _severity(key, value, where)
         elif key == "mlir-version":
             out["mlir_version"] = _mlir_version(key, value, where)
+        elif key == "report-undecided":
+            out["report_undecided"] = _expect_bool(key, value, where)
         elif key == "cache-dir":
             if not isinstance(value, str) or not value:
                 raise ConfigError(f"{where}: 'cache-dir' must be a folder name")
@@ -307,6 +310,7 @@ KEYS = (
     "output-format",
     "fail-on",
     "mlir-version",
+    "report-undecided",
     "cache-dir",
     "docs-url",
 )

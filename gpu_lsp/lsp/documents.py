@@ -125,6 +125,7 @@ def lint_key(settings: object | None) -> tuple:
         tuple(getattr(settings, "select", ()) or ()),
         tuple(getattr(settings, "ignore", ()) or ()),
         getattr(settings, "mlir_version", None),
+        getattr(settings, "report_undecided", False),
     )
 
 

@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from gpu_lsp.analysis import lint_parsed
-from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.context import RuleContext, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import version_of
 from gpu_lsp.diagnostics.model import Diagnostic, Related
 from gpu_lsp.diagnostics.registry import Selection, always_reported, load_rules
@@ -216,7 +216,7 @@ class IncrementalLinter:
                 rng = source_range(op)
                 found = [
                     d
-                    for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings))
+                    for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings), report_undecided_of(settings))
                     if rng.start <= d.range.start <= rng.end and enabled(d.code)
                 ]
                 slots[i] = Part(op, found, faces.get(i))
@@ -236,8 +236,8 @@ class IncrementalLinter:
         return LintResult(parts, complete)
 
     @staticmethod
-    def _lint_unit(chunk: Chunk, unit: Operation, text: str, rules: list, mlir_version: int) -> list[Diagnostic]:
-        ctx = RuleContext(chunk, text, mlir_version)
+    def _lint_unit(chunk: Chunk, unit: Operation, text: str, rules: list, mlir_version: int, report_undecided: bool) -> list[Diagnostic]:
+        ctx = RuleContext(chunk, text, mlir_version, report_undecided=report_undecided)
         ctx.module = unit  # the rules' view: this unit only (the index is built from it)
         return run_rules(ctx, rules)
 

@@ -25,6 +25,7 @@ class EditorSettings:
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = field(default_factory=dict)
     mlir_version: int | None = None  # None: the project's `mlir-version`, else the newest
+    report_undecided: bool = False  # or the project's `report-undecided`
     runner_backend: str = "auto"
     run_timeout_s: float = 60.0
     run_max_memory: int = 4 * 2**30
@@ -81,6 +82,7 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
             ignore=ignore + editor.ignore,
             severity=severity,
             mlir_version=editor.mlir_version if editor.mlir_version is not None else project.mlir_version,
+            report_undecided=editor.report_undecided or project.report_undecided,
         ),
         None,
     )
@@ -166,6 +168,11 @@ def parse_settings(raw: Any, base: EditorSettings | None = None) -> tuple[Editor
                 settings = replace(settings, mlir_version=None if version is None else check_version(version))
             except ValueError as exc:
                 problems.append(f"gpuLsp.lint.mlirVersion {exc}")
+        undecided = lint.get("reportUndecided", settings.report_undecided)
+        if isinstance(undecided, bool):
+            settings = replace(settings, report_undecided=undecided)
+        else:
+            problems.append(f"gpuLsp.lint.reportUndecided must be true or false, not {undecided!r}")
         settings = replace(
             settings,
             select=settings.select if select is None else select,

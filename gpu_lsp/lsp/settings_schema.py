@@ -37,6 +37,12 @@ SERVER_SETTINGS: tuple[SettingSpec, ...] = (
         _DEFAULTS.mlir_version,
         "The LLVM major version you compile with; null: the project's `mlir-version`, else the newest.",
     ),
+    SettingSpec(
+        "lint.reportUndecided",
+        "boolean",
+        _DEFAULTS.report_undecided,
+        "An info for each kernel access GPU416/GPU417 cannot decide, saying why; false: the project's `report-undecided`.",
+    ),
     SettingSpec("runner.backend", "string", _DEFAULTS.runner_backend, "Backend used by Run on GPU.", BACKENDS),
     SettingSpec("runner.timeout", "number", _DEFAULTS.run_timeout_s, "Seconds a Run on GPU may take before it is stopped."),
     SettingSpec("runner.maxMemory", "integer", _DEFAULTS.run_max_memory, "Bytes a Run on GPU may allocate."),

@@ -49,6 +49,15 @@ class Conflict:
     second: Access
 
 
+@dataclass(frozen=True)
+class Focus:
+    """One access to look for: the line of its op and the block and thread ids that run it."""
+
+    line: int
+    block: tuple[int, int, int]
+    thread: tuple[int, int, int]
+
+
 @dataclass
 class _Event:
     """One execution of an access op by the active threads of a chunk."""
@@ -70,10 +79,12 @@ class Recorder:
     limit: int = MAX_CONFLICTS
     conflicts: list[Conflict] = field(default_factory=list)
     names: dict[int, str] = field(default_factory=dict)  # buffer id -> SSA name of a workgroup/private attribution
+    focus: frozenset[Focus] | None = None  # when set, only these accesses are recorded (and so can conflict)
     _events: list[_Event] = field(default_factory=list)
     _recorded: int = 0
     _space: Space | None = None
     _epochs: dict[str, np.ndarray] = field(default_factory=dict)
+    _seen: set[tuple[int, int, int, int]] = field(default_factory=set)  # focused accesses recorded in this launch
 
     def chunk(self, space: Space) -> Recorder:
         """Start a chunk of blocks of the current launch: every thread in its first barrier interval."""
@@ -90,28 +101,57 @@ class Recorder:
         full = np.broadcast_to(np.asarray(materialize(addr, space), dtype=np.int64), space.shape).reshape(-1)
         active = np.ones(full.shape, bool) if mask is None else np.broadcast_to(mask, space.shape).reshape(-1)
         positions = np.flatnonzero(active)
+        epochs_now = self._epochs[which].reshape(-1)
+        if self.focus is not None:
+            positions = self._first_seen(op, positions, space, full, epochs_now)
         if positions.size == 0:
             return
         self._recorded += positions.size
         if self._recorded > MAX_ACCESSES:
             raise RunError(f"--racecheck records at most {MAX_ACCESSES} accesses per launch, and this launch makes more: launch fewer threads", op)
-        epochs = self._epochs[which].reshape(-1)[positions]
+        epochs = epochs_now[positions]
         self._events.append(_Event(op, mem, _KIND_CODES[kind], space, positions, full[positions], epochs))
+
+    def _first_seen(self, op: Operation, positions: np.ndarray, space: Space, addresses: np.ndarray, epochs: np.ndarray) -> np.ndarray:
+        """The focused positions among `positions`, less those that already made this access (a loop repeating it)."""
+        keep = []
+        for p in np.intersect1d(positions, _focused(self.focus or frozenset(), self.locator.line_col(op)[0], space)):
+            key = (id(op), space.b0 * space.N + int(p), int(addresses[p]), int(epochs[p]))
+            if key not in self._seen:
+                self._seen.add(key)
+                keep.append(p)
+        return np.array(keep, np.int64)
 
     def barrier(self, op: Operation, mask) -> None:
         """The active threads pass a barrier: a new interval for each address space it fences."""
         if self._space is None:
             return
         fenced = _fenced_spaces(op)
-        step = np.ones(self._space.shape, np.int64) if mask is None else np.broadcast_to(mask, self._space.shape).astype(np.int64)
+        if mask is None:
+            step = np.ones(self._space.shape, np.int64)
+        else:
+            active = np.broadcast_to(mask, self._space.shape)
+            step = (active & active.all(axis=1, keepdims=True)).astype(np.int64)  # a divergent barrier orders nothing
         for which in fenced:
             self._epochs[which] += step
 
     def end_launch(self) -> None:
         """Check the launch's accesses and forget them."""
         events, self._events, self._space, self._recorded = self._events, [], None, 0
+        self._seen.clear()
         if events and len(self.conflicts) < self.limit:
             self.conflicts.extend(_conflicts(events, self.limit - len(self.conflicts), self.locator, self.names))
+
+
+def _focused(focus: frozenset[Focus], line: int, space: Space) -> np.ndarray:
+    """The flat (block, thread) positions in the chunk of the focused accesses on `line`."""
+    (bx, by, _), (gx, gy, _) = space.block, space.grid
+    out = []
+    for f in focus:
+        b = f.block[0] + gx * (f.block[1] + gy * f.block[2]) - space.b0
+        if f.line == line and 0 <= b < space.B:
+            out.append(b * space.N + f.thread[0] + bx * (f.thread[1] + by * f.thread[2]))
+    return np.array(out, np.int64)
 
 
 def _fenced_spaces(op: Operation) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.parser.api import parse_chunk, split_ranges
 from gpu_lsp.runner import ops_affine, ops_core, ops_device, ops_host, ops_vector  # noqa: F401  (importing registers the handlers)
-from gpu_lsp.runner.access_log import Conflict, Recorder, describe
+from gpu_lsp.runner.access_log import Conflict, Focus, Recorder, describe
 from gpu_lsp.runner.backend_numpy import NumpyBackend
 from gpu_lsp.runner.entry_args import entry_values
 from gpu_lsp.runner.errors import Locator, NoDevice, RunError, Unsupported, Warning_
@@ -186,12 +186,14 @@ def run_program(
     args: list[str] | None = None,
     print_args: bool = False,
     racecheck: int | None = None,
+    racecheck_focus: frozenset[Focus] | None = None,
 ) -> RunResult:
     """Run `entry` of the program in `text` with `args` (`--arg` texts, see entry_args); output goes to the callbacks and into the result.
 
     With `print_args`, every memref argument is printed after the entry's results, as `printMemref` prints it.
     `racecheck` (a number of conflicting pairs to keep) records every kernel access on the NumPy
     backend and reports the first conflicting pair (racecheck.py); the run then exits with 1.
+    `racecheck_focus` records only the accesses it names (racecheck.py).
     """
     out_parts: list[str] = []
     err_parts: list[str] = []
@@ -233,7 +235,7 @@ def run_program(
     deadline = None if timeout is None else time.monotonic() + timeout
     it = Interpreter(program, dev, runtime, tracker, locator, deadline, MemoryPool(max_memory), out)
     if racecheck is not None:
-        it.racecheck = Recorder(locator, racecheck)
+        it.racecheck = Recorder(locator, racecheck, focus=racecheck_focus)
     error: RunError | None = None
     saved_errors = np.seterr(all="ignore")  # wrapping integers and IEEE specials are the semantics
     try:

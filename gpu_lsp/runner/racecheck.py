@@ -8,6 +8,8 @@ same buffer, at least one writes, they are not both atomic, and nothing orders t
 
 - a `gpu.barrier` orders the accesses of one block before it against those after it, for the
   address spaces its `memfence` names (all of them without `memfence`; none with `memfence []`);
+- a barrier that only some threads of a block reach (under a condition that differs between
+  them: undefined behaviour, GPU414) orders nothing in that block;
 - barriers never order threads of different blocks, so two blocks conflict on global memory
   whatever barriers they pass; workgroup memory is per block, so blocks never share it;
 - private memory (`memref.alloca`, private attributions) is per thread and never conflicts.
@@ -19,7 +21,7 @@ the element and the memory space) on standard error and exits with 1.
 Python API, for tests and tools:
 
     run_racecheck(text, *, filename="<stdin>", entry="main", args=None, timeout=None,
-                  limit=MAX_CONFLICTS) -> RacecheckRun
+                  limit=MAX_CONFLICTS, focus=None) -> RacecheckRun
 
 runs the program on the NumPy backend and returns `RacecheckRun(conflicts, result)`: every
 conflicting pair found (up to `limit`, the earliest first), each a `Conflict(buffer, space,
@@ -27,16 +29,19 @@ element, first, second)` whose `Access(op_name, location, kind, block, thread)` 
 op, its `(line, column)`, `"read"`/`"write"`/`"atomic"`, and the block and thread ids; and the
 `RunResult` of the run. Accesses recorded before a run error (say an out-of-bounds index)
 are checked too. Recording is off unless asked for: normal runs pay one `None` test per access.
+`focus`, a set of `Focus(line, block, thread)`, records only those accesses (the op on that
+1-based line run by that thread): a long kernel's specific pair is then found past the
+`limit` earliest conflicts, and faster.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_lsp.runner.access_log import MAX_CONFLICTS, Access, Conflict
+from gpu_lsp.runner.access_log import MAX_CONFLICTS, Access, Conflict, Focus
 from gpu_lsp.runner.api import RunResult, run_text
 
-__all__ = ["MAX_CONFLICTS", "Access", "Conflict", "RacecheckRun", "run_racecheck"]
+__all__ = ["MAX_CONFLICTS", "Access", "Conflict", "Focus", "RacecheckRun", "run_racecheck"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,10 @@ def run_racecheck(
     args: list[str] | None = None,
     timeout: float | None = None,
     limit: int = MAX_CONFLICTS,
+    focus: frozenset[Focus] | None = None,
 ) -> RacecheckRun:
-    """Run the program on the NumPy backend with racecheck on; every conflicting pair (up to `limit`) and the run."""
-    result = run_text(text, filename=filename, entry=entry, args=args, timeout=timeout, backend="numpy", racecheck=limit)
+    """Run the program on the NumPy backend with racecheck on; every conflicting pair (up to `limit`, among the `focus` accesses) and the run."""
+    result = run_text(
+        text, filename=filename, entry=entry, args=args, timeout=timeout, backend="numpy", racecheck=limit, racecheck_focus=focus
+    )
     return RacecheckRun(list(result.races), result)

@@ -9,7 +9,7 @@ from sanitizer.suite_loader import SUITE, load_suite
 
 from gpu_lsp.cli.gpu_run import main
 from gpu_lsp.runner import access_log
-from gpu_lsp.runner.racecheck import Access, Conflict, run_racecheck
+from gpu_lsp.runner.racecheck import Access, Conflict, Focus, run_racecheck
 
 # Labelled races no run of the suite's launch shows (the suite README says why).
 NOT_OBSERVED = {"gpuverify/globalarray_fail.mlir"}
@@ -89,6 +89,36 @@ def test_a_barrier_that_does_not_fence_global_memory_does_not_order_it(fence: st
     found = conflicts(program(body))
     assert {(c.space, c.element, c.first.kind, c.second.kind) for c in found} == {("global", (i,), "write", "read") for i in (1, 2, 3)}
     assert conflicts(program(body.replace(f"memfence {fence}", "memfence [#gpu.address_space<global>]"))) == []
+
+
+def test_a_barrier_only_some_threads_of_a_block_reach_orders_nothing() -> None:
+    """Thread 0 alone passes the barrier: its store and thread 1's load stay unordered."""
+    body = f"""      %t = arith.index_cast %tid : index to i32
+      memref.store %t, %s[%tid] : {WG}
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {{
+        gpu.barrier
+      }}
+      %n = arith.addi %tid, %c1 : index
+      %v = memref.load %s[%n] : {WG}
+"""
+    assert {(c.first.thread[0], c.second.thread[0]) for c in conflicts(program(body, workgroup=WG))} == {(1, 0), (2, 1), (3, 2)}
+    uniform = body.replace("arith.cmpi eq, %tid, %c0", "arith.cmpi eq, %bid, %c0")
+    assert conflicts(program(uniform, workgroup=WG)) == []
+
+
+def test_focus_records_only_the_named_accesses_each_once() -> None:
+    """Every thread stores %buf[0] 50 times; focused on two threads, the one pair between them, past the cap."""
+    body = """      %c50 = arith.constant 50 : index
+      scf.for %i = %c0 to %c50 step %c1 {
+        memref.store %one, %buf[%c0] : memref<16xi32>
+      }
+"""
+    text = program(body, block=64)
+    assert len(run_racecheck(text, limit=10).conflicts) == 10
+    store = Focus(11, (0, 0, 0), (5, 0, 0)), Focus(11, (0, 0, 0), (42, 0, 0))
+    found = run_racecheck(text, limit=10, focus=frozenset(store)).conflicts
+    assert [(c.first.thread, c.second.thread, c.element) for c in found] == [((5, 0, 0), (42, 0, 0), (0,))]
 
 
 def test_workgroup_memory_is_per_block_and_private_memory_per_thread() -> None:

@@ -10,6 +10,7 @@ from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
 from gpu_lsp.diagnostics.sanitizer.accesses import ACCESS_OPS, WORKGROUP, Access
 from gpu_lsp.diagnostics.sanitizer.kernel_checks import cached_verdicts
+from gpu_lsp.diagnostics.sanitizer.undecided import undecided_accesses
 from gpu_lsp.diagnostics.sanitizer.verdicts import Verdicts
 from gpu_lsp.diagnostics.sanitizer.witness import Witness
 from gpu_lsp.ir import types as T
@@ -58,7 +59,8 @@ def kernel_data_race(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     within 200 ms: the warning names a witness (both threads, the element, the launch) and
     the other access. What the solver cannot decide, or what depends on a value the model
     does not know (a loaded value, a parameter passed differently, an unknown launch size),
-    is never reported; hover on the kernel says which accesses are proven race-free.
+    is never a warning (with `report-undecided`, an info saying why); hover on the kernel
+    says which accesses are proven race-free.
 
     ## Why is this bad?
     The value read or left behind depends on how the threads are scheduled: a data race,
@@ -96,6 +98,9 @@ def kernel_data_race(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
             at(a.op),
             related=(Related(f"{w.thread(1)} {_VERBS[b.kind]} {_element(a, w)} here", at(b.op)),),
         )
+    if ctx.report_undecided:
+        for access, reason in undecided_accesses(verdicts, bounds=False):
+            yield Violation(f"undecided: whether `{access.op.name}` races with another access is not decided: {reason}", at(access.op), severity=Severity.INFO)
 
 
 @rule("GPU417", "out-of-bounds-access", Severity.WARNING, ops=("gpu.func", "gpu.launch", "memref.load", "memref.store"))
@@ -108,7 +113,8 @@ def out_of_bounds_access(op: Operation, ctx: RuleContext) -> Iterator[Violation]
     conditions and loops around the access allow, reaches an element outside the shape,
     and the warning names that thread and element. In host code, constant indices into
     static shapes are checked. Dynamic sizes, indices the model does not know and what the
-    solver cannot decide within its time limit are never reported.
+    solver cannot decide within its time limit are never a warning (with `report-undecided`,
+    an info saying why).
 
     ## Why is this bad?
     An access outside a buffer reads garbage or overwrites another allocation; on a GPU it
@@ -149,6 +155,9 @@ def out_of_bounds_access(op: Operation, ctx: RuleContext) -> Iterator[Violation]
             f"out-of-bounds access: {w.thread(0)} {_VERBS[a.kind]} {_element(a, w)}{span} outside the shape {shape}{launch}",
             at(a.op),
         )
+    if ctx.report_undecided:
+        for access, reason in undecided_accesses(verdicts, bounds=True):
+            yield Violation(f"undecided: whether `{access.op.name}` stays inside its buffer is not decided: {reason}", at(access.op), severity=Severity.INFO)
 
 
 def _host_bounds(op: Operation) -> Iterator[Violation]:

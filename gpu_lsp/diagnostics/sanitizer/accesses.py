@@ -42,6 +42,8 @@ class Launch:
     grid: tuple[int | None, int | None, int | None] = (None, None, None)
     params: dict[Value, int] = field(default_factory=dict)
     launch_args: dict[Value, tuple[str, int]] = field(default_factory=dict)  # gpu.launch's block arguments
+    # ("bdim" | "gdim", axis) -> the least `upper_bound` the body's id ops put on that size
+    size_bounds: dict[tuple[str, int], int] = field(default_factory=dict)
 
 
 def axis_of(op: Operation) -> int | None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from gpu_lsp.diagnostics.context import RuleContext
-from gpu_lsp.diagnostics.sanitizer.accesses import Launch
+from gpu_lsp.diagnostics.sanitizer.accesses import DIM_OPS, Launch, axis_of
 from gpu_lsp.diagnostics.sanitizer.host import kernel_of
 from gpu_lsp.diagnostics.sanitizer.verdicts import Verdicts, check_kernel, params_of
-from gpu_lsp.ir.attributes import DenseArrayAttr, SymbolRefAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.traits import constant_int
 from gpu_lsp.ir.views import LaunchFuncView, LaunchView
@@ -31,6 +31,17 @@ def _known(func: Operation, name: str) -> tuple[int | None, int | None, int | No
     return None, None, None
 
 
+def _either(
+    sites: tuple[int | None, int | None, int | None], known: tuple[int | None, int | None, int | None]
+) -> tuple[int | None, int | None, int | None]:
+    """Per axis, the launch sites' size, else the kernel's `known_*_size`."""
+    return (
+        sites[0] if sites[0] is not None else known[0],
+        sites[1] if sites[1] is not None else known[1],
+        sites[2] if sites[2] is not None else known[2],
+    )
+
+
 def _launch_sites(ctx: RuleContext) -> dict[int, list[Operation]]:
     """id of each `gpu.func` -> the `gpu.launch_func`s of the chunk launching it, found once per chunk."""
     key = ("sanitizer.launch_sites",)
@@ -45,8 +56,32 @@ def _launch_sites(ctx: RuleContext) -> dict[int, list[Operation]]:
     return found
 
 
+def size_bounds(kernel: Operation) -> dict[tuple[str, int], int]:
+    """("bdim" | "gdim", axis) -> the least `upper_bound` the body's id ops put on that size."""
+    # An id stays below its upper_bound and a size is at most it (beyond is undefined behaviour):
+    # `gpu.thread_id x upper_bound 16` and `gpu.block_dim x upper_bound 16` both bound the block's x size by 16.
+    out: dict[tuple[str, int], int] = {}
+    for op in kernel.walk():
+        kind = DIM_OPS.get(op.name)
+        if kind is None:
+            continue
+        attr = op.properties.get("upper_bound") or op.attributes.get("upper_bound")
+        axis = axis_of(op)
+        if axis is None or not isinstance(attr, IntegerAttr) or isinstance(attr.value, bool):
+            continue
+        key = ("bdim" if kind in ("tid", "bdim") else "gdim", axis)
+        out[key] = min(out.get(key, attr.value), attr.value)
+    return out
+
+
 def kernel_launch(kernel: Operation, ctx: RuleContext) -> Launch:
     """What the launch sites of `kernel` (a `gpu.func` or a `gpu.launch`) fix about it."""
+    launch = _sites_launch(kernel, ctx)
+    launch.size_bounds = size_bounds(kernel)
+    return launch
+
+
+def _sites_launch(kernel: Operation, ctx: RuleContext) -> Launch:
     if kernel.name == "gpu.launch":
         view = LaunchView(kernel)
         entry = view.entry
@@ -60,7 +95,10 @@ def kernel_launch(kernel: Operation, ctx: RuleContext) -> Launch:
     if not sites:
         return Launch(block=_known(kernel, "known_block_size"), grid=_known(kernel, "known_grid_size"))
     sites_views = [LaunchFuncView(op) for op in sites]
-    launch = Launch(block=_agreed([v.block_sizes for v in sites_views]), grid=_agreed([v.grid_sizes for v in sites_views]))
+    launch = Launch(
+        block=_either(_agreed([v.block_sizes for v in sites_views]), _known(kernel, "known_block_size")),
+        grid=_either(_agreed([v.grid_sizes for v in sites_views]), _known(kernel, "known_grid_size")),
+    )
     if entry is not None:
         passed: dict[Value, list[int | None]] = {arg: [] for arg in entry.arguments}
         for site in sites_views:

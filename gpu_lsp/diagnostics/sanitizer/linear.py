@@ -102,6 +102,8 @@ def in_bounds(access: Access, launch: Launch, memo: dict) -> bool:
 
 def _injective(forms: list[Linear], launch: Launch, kinds: tuple[str, ...]) -> bool:
     """Whether distinct threads (differing in the ids of `kinds`) always get distinct index tuples."""
+    if any((launch.block if kind == "tid" else launch.grid)[axis] is None for kind in kinds for axis in range(3)):
+        return False  # an unknown size may hold two threads that differ on any axis: the solver decides
     coefficients: dict[tuple[str, int], list[int]] = {}
     for form in forms:
         for sym, c in form[0]:

@@ -53,6 +53,9 @@ class Threads:
         if var is None:
             var = self.shared[key] = z3.Int(key)
             self.constraints.append(var >= 1)
+            bound = self.launch.size_bounds.get((kind, axis))
+            if bound is not None:
+                self.constraints.append(var <= bound)
         return Term(var, False)
 
     def unknown(self, t: int) -> Term:

@@ -31,7 +31,7 @@ local defaults = {
   -- `lint.mlirVersion` (the LLVM major version you compile with) is unset (nil) by default: the
   -- project's `mlir-version` (pyproject.toml [tool.gpu-lint] / gpu-lint.toml) applies, else 23.
   settings = {
-    lint = { select = {}, ignore = {}, severity = vim.empty_dict() },
+    lint = { select = {}, ignore = {}, severity = vim.empty_dict(), reportUndecided = false },
     runner = { backend = 'auto', timeout = 60, maxMemory = 4294967296 },
   },
   filetypes = { 'mlir' },
