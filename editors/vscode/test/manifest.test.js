@@ -32,6 +32,7 @@ const EXPECTED_SETTINGS = {
   'gpuLsp.lint.ignore': { type: 'array', default: [] },
   'gpuLsp.lint.severity': { type: 'object', default: {} },
   'gpuLsp.lint.mlirVersion': { type: ['integer', 'null'], default: null },
+  'gpuLsp.lint.reportUndecided': { type: 'boolean', default: false },
   'gpuLsp.runner.backend': { type: 'string', default: 'auto', enum: ['auto', 'cupy', 'numpy'] },
   'gpuLsp.runner.timeout': { type: 'number', default: 60 },
   'gpuLsp.runner.maxMemory': { type: 'integer', default: 4294967296 },
