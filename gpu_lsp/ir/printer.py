@@ -22,6 +22,8 @@ import struct
 from collections.abc import Callable, Iterable
 from typing import Protocol, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import (
     ArrayAttr,
@@ -782,6 +784,8 @@ def required_function_type(op: Operation) -> T.FunctionType:
     return ty
 
 
+# The formatter and the pipeline view subclass it in interpreted code (compiled builds, setup.py).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OpPrinter:
     """Writes operations; the argument custom printers receive (MLIR's OpAsmPrinter).
 

@@ -278,11 +278,11 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     enum = ENUMS.get(constraint)
     if enum is not None and enum.angled:
         c.punct("<")
-        tok = c.any_keyword()
-        if tok.value not in enum.cases:
-            c.fail(enum.unknown(tok.value), tok)
+        keyword = c.any_keyword()  # not `tok`: that name is peek()'s Optional below (mypyc checks types)
+        if keyword.value not in enum.cases:
+            c.fail(enum.unknown(keyword.value), keyword)
         c.punct(">")
-        return enum.attribute(tok.value)
+        return enum.attribute(keyword.value)
     if enum is not None:
         tok = c.peek()
         # A keyword, or the same word as a string (`arith.cmpi "eq", ...`).
