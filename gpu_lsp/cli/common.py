@@ -112,18 +112,12 @@ def read_text(path: str, stdin: BinaryIO | None = None) -> str:
 def read_source(path: str, stdin: BinaryIO | None = None, name: str = "") -> Source:
     """`read_text`, with whether the file starts with a byte order mark (to write it back with one); messages call
     the file `name` (default: `path`)."""
-    from gpu_lsp.lint.discovery import decode
+    from gpu_lsp.lint.discovery import read_named
 
     name = name or ("<stdin>" if path == "-" else path)
-    try:
-        data = (stdin or sys.stdin.buffer).read() if path == "-" else Path(path).read_bytes()
-    except IsADirectoryError:
-        raise CliError(f"{name} is a folder, not a file") from None
-    except OSError as exc:
-        raise CliError(f"cannot read {name}: {exc.strerror or exc}") from None
-    source = decode(data, skipped=False)
+    source = read_named(name, (stdin or sys.stdin.buffer).read if path == "-" else Path(path).read_bytes)
     if isinstance(source, str):
-        raise CliError(f"{name}: {source}")
+        raise CliError(source)
     return source
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,6 +164,19 @@ def discover(
             problems.append(Problem(display_name(path, cwd), "no such file or folder"))
     ordered = sorted(targets.values(), key=lambda t: (t.path is None, t.display))
     return ordered, problems
+
+
+def read_named(name: str, read: Callable[[], bytes]) -> Source | str:
+    """What `read` gives, decoded, or the one-line reason file `name` cannot be read as MLIR text
+    (a folder, an OS error, binary or non-UTF-8 bytes): the CLIs' shared reader."""
+    try:
+        data = read()
+    except IsADirectoryError:
+        return f"{name} is a folder, not a file"
+    except OSError as exc:
+        return f"cannot read {name}: {exc.strerror or exc}"
+    source = decode(data, skipped=False)
+    return f"{name}: {source}" if isinstance(source, str) else source
 
 
 def decode(data: bytes, skipped: bool = True) -> Source | str:

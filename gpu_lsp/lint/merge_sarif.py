@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from gpu_lsp.lint.discovery import decode
+from gpu_lsp.lint.discovery import read_named
 
 EXIT_USAGE = 2
 
@@ -70,15 +70,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _read(name: str) -> str:
     """The UTF-8 text of the file `name`; MergeError for a missing, unreadable, binary or non-UTF-8 file or a folder."""
-    try:
-        data = Path(name).read_bytes()
-    except IsADirectoryError:
-        raise MergeError(f"{name} is a folder, not a file") from None
-    except OSError as exc:
-        raise MergeError(f"cannot read {name}: {exc.strerror or exc}") from None
-    source = decode(data, skipped=False)
+    source = read_named(name, Path(name).read_bytes)
     if isinstance(source, str):
-        raise MergeError(f"{name}: {source}")
+        raise MergeError(source)
     return source.text
 
 
