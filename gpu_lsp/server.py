@@ -980,10 +980,21 @@ async def pipeline_steps(ls: GpuLanguageServer, params: Any):
     uri = params.textDocument.uri
     pipeline = str(getattr(params, "pipeline", "") or "")
     line = int(getattr(params, "line", 0) or 0)
+    from gpu_lsp.passes.steps import StepError
+
+    if ls.settings.lit_mlir_opt:  # the user's mlir-opt runs the pipeline, in a child
+        from gpu_lsp.lsp.pipeline import mlir_opt_steps_json
+
+        snap = await ls.in_analysis(ls.snapshot_of, uri)
+        if snap is None:
+            return None
+        try:
+            return await mlir_opt_steps_json(snap, pipeline, line, ls.settings.lit_mlir_opt, ls.settings.run_timeout_s, ls.settings.run_max_memory)
+        except StepError as exc:
+            raise JsonRpcException(code=INVALID_PARAMS, message=f"{C.PIPELINE_STEPS}: {exc}") from None
 
     def run():
         from gpu_lsp.lsp.pipeline import steps_json
-        from gpu_lsp.passes.steps import StepError
 
         snap = ls.snapshot_of(uri)
         if snap is None:
@@ -1140,7 +1151,7 @@ async def run_lit_command(ls: GpuLanguageServer, uri: str, run: int = 0, chunk: 
     text = doc.text
     args = lit.child_args(_file_name(uri), ls.settings.lit_mlir_opt) + ["--json", "--only", f"{int(run)}:{int(chunk)}"]
     try:
-        rows = lit.parse_rows(*await lit.run_child(args, text, ls.settings.run_timeout_s))
+        rows = lit.parse_rows(*await lit.run_child(args, text, ls.settings.run_timeout_s, ls.settings.run_max_memory))
     except lit.LitError as exc:
         raise _command_error(f"Run lit test: {exc}") from None
     snap = await ls.in_analysis(ls.snapshot_of, uri)
@@ -1164,7 +1175,7 @@ async def update_checks_command(ls: GpuLanguageServer, uri: str, run: int, chunk
     text, version = doc.text, doc.version
     args = lit.child_args(_file_name(uri), ls.settings.lit_mlir_opt) + ["--update", f"{int(run)}:{int(chunk)}"]
     try:
-        status, out, err = await lit.run_child(args, text, ls.settings.run_timeout_s)
+        status, out, err = await lit.run_child(args, text, ls.settings.run_timeout_s, ls.settings.run_max_memory)
     except lit.LitError as exc:
         raise _command_error(f"Update CHECK lines: {exc}") from None
     if status != 0:

@@ -8,15 +8,15 @@ unchanged, and dropped at the next edit.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sys
 
 from gpu_lsp.lit.runlines import run_lines
 from gpu_lsp.lit.runner import chunks_of
+from gpu_lsp.lsp import tool_child
 from gpu_lsp.lsp.actions import Lens
 from gpu_lsp.lsp.commands import RUN_LIT
 from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.runner.child import python_module
 from gpu_lsp.text import TextRange
 
 SOURCE = "gpu-lit"
@@ -70,21 +70,13 @@ def update_targets(snap: Snapshot, offset: int) -> list[tuple[str, int, int]]:
     return out
 
 
-async def run_child(args: list[str], text: str, timeout: float) -> tuple[int, str, str]:
-    """`gpu-opt --lit ARGS -` in a child process, `text` on its stdin: (status, stdout, stderr)."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "gpu_lsp.cli.gpu_opt", "--lit", *args, "-",
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )
+async def run_child(args: list[str], text: str, timeout: float, max_memory: int) -> tuple[int, str, str]:
+    """`gpu-opt --lit ARGS -` in a limited child process (lsp/tool_child.py), `text` on its stdin:
+    (status, stdout, stderr)."""
     try:
-        out, err = await asyncio.wait_for(proc.communicate(text.encode("utf-8")), timeout)
-    except TimeoutError:
-        raise LitError(f"the lit run did not finish within {timeout:g} s; it was stopped") from None
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-    return int(proc.returncode or 0), out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+        return await tool_child.run_child([*python_module("gpu_lsp.cli.gpu_opt"), "--lit", *args, "-"], text, timeout, max_memory)
+    except tool_child.ChildError as exc:
+        raise LitError(f"the lit run {exc}") from None
 
 
 def child_args(name: str, mlir_opt: str | None) -> list[str]:

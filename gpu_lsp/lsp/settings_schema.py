@@ -50,7 +50,7 @@ SERVER_SETTINGS: tuple[SettingSpec, ...] = (
         "lit.mlirOpt",
         ["string", "null"],
         _DEFAULTS.lit_mlir_opt,
-        "The mlir-opt that lit RUN lines run (Run lit test, Update CHECK lines); null: gpu-opt, in gpu-lsp.",
+        "The mlir-opt that lit RUN lines (Run lit test, Update CHECK lines) and Show IR after each pass run; null: gpu-opt, in gpu-lsp.",
     ),
 )
 

@@ -64,6 +64,11 @@ def print_with_origins(module: Operation, source: str) -> tuple[str, tuple[tuple
     return header + "".join(p.out) + "\n", tuple(origins)
 
 
+def chunk_range(text: str, offset: int) -> tuple[int, int]:
+    """(start, end) of the `// -----` chunk of `text` holding `offset` (the whole text without markers)."""
+    return next(((s, e) for s, e in split_ranges(text) if s <= offset <= e), (0, len(text)))
+
+
 def pipeline_steps(text: str, pipeline: str, offset: int = 0) -> list[Step]:
     """The steps of `pipeline` on the `// -----` chunk of `text` holding `offset` (the whole text
     without markers); raises StepError when the pipeline or the chunk cannot run."""
@@ -71,7 +76,7 @@ def pipeline_steps(text: str, pipeline: str, offset: int = 0) -> list[Step]:
         nest = parse_pipeline(pipeline)
     except (PipelineError, KeyError) as exc:
         raise StepError(f"invalid pass pipeline '{pipeline}': {exc}") from None
-    start, end = next(((s, e) for s, e in split_ranges(text) if s <= offset <= e), (0, len(text)))
+    start, end = chunk_range(text, offset)
     chunk = parse_chunk(text, start, end)
     errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
     if errors:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import os
 import signal
+from collections.abc import Callable
 
 from gpu_lsp.runner.errors import RunTimeout
 
@@ -77,3 +78,17 @@ def enforce(backend: str, max_memory: int | None, timeout: float | None) -> None
     if max_memory is not None and uses_numpy(backend):
         cap = max_memory + ADDRESS_SPACE_SLACK
         _lower(resource.RLIMIT_AS, cap, cap)
+
+
+def tool_limits(max_memory: int, timeout: float) -> Callable[[], None]:
+    """A `preexec_fn` for a tool child (a user's `mlir-opt`, a lit run): address space at `max_memory`
+    plus the slack, CPU time at `timeout` plus the slack (SIGXCPU ends it, then SIGKILL)."""
+
+    def apply() -> None:
+        import resource
+
+        cpu = math.ceil(timeout) + CPU_SLACK
+        _lower(resource.RLIMIT_CPU, cpu, cpu + CPU_KILL_AFTER)
+        _lower(resource.RLIMIT_AS, max_memory + ADDRESS_SPACE_SLACK, max_memory + ADDRESS_SPACE_SLACK)
+
+    return apply

@@ -3,6 +3,8 @@ as diagnostics, Update CHECK lines; textDocument/formatting and rangeFormatting;
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 import pytest_lsp
 from lsp_client import CONFIG, RecordingClient, open_document, raw_request, wait_published, within
@@ -131,3 +133,17 @@ async def test_pipeline_steps_and_the_pass_list(client: RecordingClient) -> None
         await within(raw_request(client, "gpu-lsp/pipelineSteps", {"textDocument": {"uri": T}, "pipeline": "nope"}))
     names = [_get(p, "name") for p in await within(raw_request(client, "gpu-lsp/passes", {}))]
     assert "gpu-kernel-outlining" in names and names == sorted(names)
+
+
+async def test_pipeline_steps_through_a_configured_mlir_opt(client: RecordingClient, tmp_path) -> None:
+    fake = tmp_path / "mlir-opt"
+    dump = "// -----// IR Dump {0} MyPass (my-pass) ('builtin.module' operation) //----- //\nmodule {{\n  // {1}\n}}\n\n"
+    fake.write_text(f"#!{sys.executable}\nimport sys\nsys.stdin.read()\nsys.stderr.write({dump.format('Before', 'input') + dump.format('After', 'after')!r})\n")
+    fake.chmod(0o755)
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"gpuLsp": {"lit": {"mlirOpt": str(fake)}}}))
+    try:
+        params = {"textDocument": {"uri": T}, "pipeline": "my-pass", "line": 3}
+        steps = _get(await within(raw_request(client, "gpu-lsp/pipelineSteps", params)), "steps")
+        assert [(_get(s, "name"), _get(s, "text")) for s in steps] == [("input", "module {\n  // input\n}\n"), ("my-pass", "module {\n  // after\n}\n")]
+    finally:
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"gpuLsp": {"lit": {"mlirOpt": None}}}))

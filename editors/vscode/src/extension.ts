@@ -90,7 +90,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   registerAsyncGraph(context, () => (client?.state === State.Running ? client : undefined));
   registerLitTests(context, () => (client?.state === State.Running ? client : undefined));
-  registerPipeline(context, () => (client?.state === State.Running ? client : undefined));
+  registerPipeline(context, () => (client?.state === State.Running ? client : undefined), litMlirOptIsTheUsers);
 
   await enqueue(startClient);
 }
@@ -223,7 +223,7 @@ export const middleware: Middleware = {
   },
 };
 
-/** Whether the `mlir-opt` lit runs would use is the user's own (always, in a trusted workspace). */
+/** Whether the `mlir-opt` lit runs and pipelines would use is the user's own (always, in a trusted workspace). */
 function litMlirOptIsTheUsers(): boolean {
   const config = vscode.workspace.getConfiguration('gpuLsp');
   return config.get<string | null>('lit.mlirOpt', null) === serverSetting<string | null>(config, 'lit.mlirOpt', null);

@@ -3,6 +3,7 @@
 // at the cursor; each step is a read-only virtual document `gpu-lsp-ir:/N/STEP.mlir`, and two
 // consecutive steps open side by side in a diff editor. Next/previous move the pair; Go to
 // Definition in a step jumps to the source of the op on that line, when the op survives from it.
+// With gpuLsp.lit.mlirOpt set, the server runs the pipeline through that mlir-opt instead.
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -60,11 +61,15 @@ async function askPipeline(client: LanguageClient): Promise<string | undefined> 
   });
 }
 
-async function showPipeline(client: () => LanguageClient | undefined, pipeline?: unknown): Promise<void> {
+async function showPipeline(client: () => LanguageClient | undefined, mlirOptIsTheUsers: () => boolean, pipeline?: unknown): Promise<void> {
   const running = client();
   const editor = vscode.window.activeTextEditor;
   if (!running || !editor) {
     void vscode.window.showErrorMessage('gpu-lsp: open an .mlir file with the server running to show a pipeline.');
+    return;
+  }
+  if (!mlirOptIsTheUsers()) {
+    void vscode.window.showErrorMessage('gpu-lsp: in Restricted Mode a pipeline runs only the mlir-opt of your user settings (gpuLsp.lit.mlirOpt).');
     return;
   }
   const text = typeof pipeline === 'string' ? pipeline : await askPipeline(running);
@@ -84,8 +89,9 @@ async function showPipeline(client: () => LanguageClient | undefined, pipeline?:
   await showPair(0);
 }
 
-/** Registers the pipeline commands, the `gpu-lsp-ir` documents and their Go to Definition. */
-export function registerPipeline(context: vscode.ExtensionContext, client: () => LanguageClient | undefined): void {
+/** Registers the pipeline commands, the `gpu-lsp-ir` documents and their Go to Definition; a pipeline
+ * runs only while the `mlir-opt` the server would run (gpuLsp.lit.mlirOpt) is the user's own. */
+export function registerPipeline(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, mlirOptIsTheUsers: () => boolean): void {
   context.subscriptions.push(
     changed,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
@@ -100,7 +106,7 @@ export function registerPipeline(context: vscode.ExtensionContext, client: () =>
         return origin ? new vscode.Location(source, new vscode.Position(origin[1], origin[2])) : undefined;
       },
     }),
-    vscode.commands.registerCommand(PIPELINE_COMMANDS.show, (pipeline?: unknown) => showPipeline(client, pipeline)),
+    vscode.commands.registerCommand(PIPELINE_COMMANDS.show, (pipeline?: unknown) => showPipeline(client, mlirOptIsTheUsers, pipeline)),
     vscode.commands.registerCommand(PIPELINE_COMMANDS.next, () => showPair(at + 1)),
     vscode.commands.registerCommand(PIPELINE_COMMANDS.previous, () => showPair(at - 1)),
   );
