@@ -22,15 +22,17 @@ class CheckOutcome:
     closest: tuple[int, str] | None = None  # (1-based output line, its text) closest to the pattern
 
 
-def _closest(pattern: str, output: str) -> tuple[int, str] | None:
-    """The output line that holds most of the literal text of a pattern (the more alike, on a tie)."""
+def _closest(pattern: str, output: str, within: tuple[int, int] | None) -> tuple[int, str] | None:
+    """The output line (among lines `within`, 1-based and inclusive, when given) that holds most of
+    the literal text of a pattern (the more alike, on a tie)."""
     literal = _BLOCK.sub(" ", pattern).strip()
     best: tuple[int, float, int, str] | None = None
     matcher = difflib.SequenceMatcher(autojunk=False)
     matcher.set_seq2(literal)
+    first, last = within or (1, output.count("\n") + 1)
     for number, line in enumerate(output.split("\n"), 1):
         text = line.strip()
-        if not text:
+        if not text or not first <= number <= last:
             continue
         matcher.set_seq1(text)
         shared = sum(block.size for block in matcher.get_matching_blocks())
@@ -48,8 +50,9 @@ def _pattern(check_text: str, line: int) -> str | None:
     return rest.strip() if colon else None
 
 
-def filecheck(args: tuple[str, ...], check_text: str, check_name: str, output: str) -> CheckOutcome:
-    """Run FileCheck with `args` (`%s` names the check file) over `output`."""
+def filecheck(args: tuple[str, ...], check_text: str, check_name: str, output: str, within: tuple[int, int] | None = None) -> CheckOutcome:
+    """Run FileCheck with `args` (`%s` names the check file) over `output`; the closest line to a
+    failed pattern is looked for among the output lines `within` (1-based, inclusive), else all."""
     from filecheck.finput import FInput
     from filecheck.matcher import Matcher
     from filecheck.options import parse_argv_options
@@ -73,5 +76,5 @@ def filecheck(args: tuple[str, ...], check_text: str, check_name: str, output: s
         return CheckOutcome(False, message)
     line = int(m.group(1))
     pattern = _pattern(check_text, line)
-    closest = _closest(pattern, output) if pattern else None
+    closest = _closest(pattern, output, within) if pattern else None
     return CheckOutcome(False, message, line, pattern, closest)

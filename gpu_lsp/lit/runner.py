@@ -27,6 +27,8 @@ from gpu_lsp.lit.runlines import RunLine, run_lines
 from gpu_lsp.parser.api import split_ranges
 
 STDIN = "<stdin>"
+# What separates the chunks' outputs of a -split-input-file run.
+SPLIT_OUTPUT = re.compile(r"^// -----\n", re.M)
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,17 @@ def run_pipeline(run: RunLine, tool: Tool, text: str, name: str) -> ToolRun:
     return ToolRun(result.status, result.stdout, errors)
 
 
+def chunk_output_lines(stdout: str, chunk: Chunk, chunks: int) -> tuple[int, int] | None:
+    """The 1-based first and last lines of a -split-input-file run's `stdout` that `chunk` (of
+    `chunks`) printed; None when the output is not cut into that many pieces."""
+    marks = list(SPLIT_OUTPUT.finditer(stdout))
+    if len(marks) != chunks - 1:
+        return None
+    start = marks[chunk.index - 1].end() if chunk.index > 0 else 0
+    end = marks[chunk.index].start() if chunk.index < len(marks) else len(stdout)
+    return stdout.count("\n", 0, start) + 1, stdout.count("\n", 0, max(start, end - 1)) + 1
+
+
 def _has_checks(text: str, prefixes: tuple[str, ...]) -> bool:
     names = "|".join(map(re.escape, prefixes))
     return re.search(rf"(^|[^\w-])({names})(-(DAG|COUNT-\d+|NOT|EMPTY|NEXT|SAME|LABEL))?(\{{LITERAL\}})?:", text, re.M) is not None
@@ -161,7 +174,8 @@ def run_file(text: str, path: str, tool: Tool, only: tuple[int, int] = (-1, -1))
             continue
         whole = run_pipeline(run, tool, text, path)
         result.outputs[index] = whole
-        for chunk in chunks_of(text, run.split):
+        chunks = chunks_of(text, run.split)
+        for chunk in chunks:
             if only[1] not in (-1, chunk.index):
                 continue
             padded = chunk.padded(text)
@@ -173,6 +187,7 @@ def run_file(text: str, path: str, tool: Tool, only: tuple[int, int] = (-1, -1))
             elif run.filecheck is None:
                 result.results.append(ChunkResult(index, chunk, True, ""))
             else:
-                outcome = filecheck(run.filecheck, padded, path, whole.stdout)
+                within = chunk_output_lines(whole.stdout, chunk, len(chunks)) if run.split else None
+                outcome = filecheck(run.filecheck, padded, path, whole.stdout, within)
                 result.results.append(ChunkResult(index, chunk, outcome.passed, "" if outcome.passed else outcome.message, outcome))
     return result

@@ -13,12 +13,11 @@ from __future__ import annotations
 import re
 
 from gpu_lsp.lit.runlines import run_lines
-from gpu_lsp.lit.runner import Tool, chunks_of, refusal, run_pipeline
+from gpu_lsp.lit.runner import SPLIT_OUTPUT, Tool, chunks_of, refusal, run_pipeline
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _SSA = re.compile(r"%([0-9]+|[A-Za-z_$.-][\w$.-]*)")
 _FUNCTION = re.compile(r"^\s*(?:[\w.]+\.)?func\s+(?:\w+\s+)*@[\w$.-]+\(")
-_SPLIT_OUTPUT = re.compile(r"^// -----\n", re.M)
 
 
 class UpdateError(Exception):
@@ -139,7 +138,7 @@ def update_chunk(text: str, path: str, tool: Tool, run_index: int, chunk_index: 
     whole = run_pipeline(run, tool, text, path).stdout if run.split else result.stdout
     if result.status != 0:
         raise UpdateError("the chunk does not run: " + (result.stderr.strip().split("\n")[0] or f"exit status {result.status}"))
-    outputs = _SPLIT_OUTPUT.split(result.stdout) if run.split else [result.stdout]
+    outputs = SPLIT_OUTPUT.split(result.stdout) if run.split else [result.stdout]
     lines = text.split("\n")
     # The chunk's last line holds the next `// -----` marker unless the chunk ends the file.
     stop = chunk.last_line + 1 if chunk.end == len(text) else chunk.last_line

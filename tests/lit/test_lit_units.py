@@ -82,6 +82,45 @@ def test_run_file_fails_only_the_chunk_whose_checks_fail() -> None:
     assert failed.check.closest is not None and "arith.subi" in failed.check.closest[1]
 
 
+THREE = """\
+// RUN: mlir-opt %s -split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @one
+// CHECK: arith.muli
+func.func @one(%a: i64) -> i64 {
+  %0 = arith.muli %a, %a : i64
+  return %0 : i64
+}
+
+// -----
+
+// CHECK-LABEL: func.func @two
+func.func @two() {
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @three
+// CHECK: arith.muli %{{.*}} : i64
+func.func @three(%b: i64) -> i64 {
+  %1 = arith.addi %b, %b : i64
+  return %1 : i64
+}
+"""
+
+
+def test_the_closest_output_line_of_a_later_chunk_comes_from_that_chunks_output() -> None:
+    result = run_file(THREE, "t.mlir", TOOL)
+    assert [(r.chunk.index, r.passed) for r in result.results] == [(0, True), (1, True), (2, False)]
+    check = result.results[2].check
+    assert check is not None and check.line == 20 and check.closest is not None
+    output = result.outputs[0].stdout.split("\n")
+    assert any("arith.muli" in line for line in output), "chunk 1's output holds the line a whole-output search would pick"
+    number, line = check.closest
+    assert line == "%0 = arith.addi %arg0, %arg0 : i64" and output[number - 1].strip() == line
+
+
 def test_a_chunk_the_tool_rejects_fails_with_the_tools_message() -> None:
     text = TEST.replace("%0 = arith.subi %a, %a : i32", "%0 = arith.subi %a, %a : i64")
     result = run_file(text, "t.mlir", TOOL)
