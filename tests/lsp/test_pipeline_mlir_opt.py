@@ -16,6 +16,7 @@ import pytest
 from support import REPO, SHARED
 from support import oracle as oracle_support
 
+from gpu_lsp.lsp import tool_child
 from gpu_lsp.lsp.pipeline import mlir_opt_steps
 from gpu_lsp.passes.ir_dump import pass_pipeline
 from gpu_lsp.passes.steps import StepError
@@ -113,13 +114,16 @@ def test_a_failing_pass_is_the_last_step_with_its_error(fake: tuple[str, Path]) 
     assert 'module attributes {test.done = ["first"]} {' in last
 
 
-def test_what_cannot_run_is_one_message(fake: tuple[str, Path], tmp_path: Path) -> None:
+def test_what_cannot_run_is_one_message(fake: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(StepError, match="'nope' does not refer to a registered pass"):
         _steps(fake[0], "first,nope")
     with pytest.raises(StepError, match="could not start"):
         _steps(str(tmp_path / "missing-mlir-opt"), "first")
     with pytest.raises(StepError, match="did not finish within 1 s and was stopped"):
         _steps(fake[0], "sleep", timeout=1)
+    monkeypatch.setattr(tool_child, "MAX_OUTPUT", 100)
+    with pytest.raises(StepError, match="printed more than"):
+        _steps(fake[0], "first,second")
 
 
 def test_a_typed_pipeline_is_anchored_on_the_module_once() -> None:

@@ -2,7 +2,7 @@
 // The extension in real VS Code: code-server serves the workbench, headless Chromium (driven
 // by playwright-core) shows it. Installs the .vsix from `make vsix` into a throw-away profile,
 // opens a workspace with the fixtures (two_deps.mlir; lit_launch.mlir for lit, formatting and
-// the pipeline) and asserts through the workbench (the async graph webview's content through
+// the pipeline) and Python modules that must never be imported from it, and asserts through the workbench (the async graph webview's content through
 // its frames; the Testing view's state icons; the diff editor's two sides).
 // `make vscode-e2e` (part of `make test`) installs code-server and playwright-core from this
 // folder's lockfiles (Node 24 from ./node24) and runs it; Chromium is Debian's (.ci/run).
@@ -11,7 +11,7 @@
 // temporary folder, kept when a test fails), GPU_LSP_DOC_IMAGES (when set, the docs' screenshots
 // are written there: `GPU_LSP_DOC_IMAGES=$PWD/docs/images make vscode-e2e` refreshes docs/images).
 
-const { test } = require('node:test');
+const { test, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -162,8 +162,24 @@ async function problemRow(page) {
   return (await row.innerText()).replace(/\s+/g, ' ');
 }
 
+// Python modules a hostile repository may hold, each leaving a file in MARKERS when imported: a
+// Python started in (or with a path into) the workspace would import them before the real ones
+// (docs/security.md). Every workspace holds them; every test asserts that none was imported.
+const MARKERS = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-imported-'));
+const HOSTILE = ['gpu_lsp/__init__.py', 'gpu_lsp/__main__.py', 'json.py', 'pygls/__init__.py', 'lsprotocol/__init__.py', 'lark.py', 'numpy.py', 'filecheck/__init__.py'];
+const hostileModules = () =>
+  Object.fromEntries(HOSTILE.map((name) => [name, `open(${JSON.stringify(path.join(MARKERS, name.replace(/\//g, '.')))}, 'w').close()\n`]));
+
+after(() => fs.rmSync(MARKERS, { recursive: true, force: true }));
+
+/** Fails when a hostile module of the workspace was imported (by the install check, the server or a child). */
+function assertNoWorkspaceImport() {
+  assert.deepEqual(fs.readdirSync(MARKERS), [], 'modules of the workspace were imported');
+}
+
 function workspace(extraFiles = {}) {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-ws-'));
+  extraFiles = { ...hostileModules(), ...extraFiles };
   fs.copyFileSync(FIXTURE, path.join(ws, 'two_deps.mlir'));
   // gpu-lint.toml: the fixtures' project configuration (mlir-version = 22, where GPU201 applies).
   for (const name of ['inline_launch.mlir', 'lit_launch.mlir', 'gpu-lint.toml']) fs.copyFileSync(path.join(path.dirname(FIXTURE), name), path.join(ws, name));
@@ -187,7 +203,8 @@ test('trusted: Problems with code and range, server version, hover, Run on GPU o
   assert.ok(fs.existsSync(VSIX), `${VSIX} is missing: run make vsix`);
   const ws = workspace();
   try {
-    const settings = { 'gpuLsp.server.command': serverCommand(), 'gpuLsp.runner.backend': 'numpy', 'security.workspace.trust.enabled': false };
+    // The interpreter as gpuLsp.server.pythonPath: the extension's install check runs it too.
+    const settings = { 'gpuLsp.server.pythonPath': PYTHON, 'gpuLsp.runner.backend': 'numpy', 'security.workspace.trust.enabled': false };
     await withWorkbench('trusted', settings, ws, async (page) => {
       const row = await problemRow(page);
       assert.match(row, /`gpu\.launch_func` depends on 2 tokens/);
@@ -227,12 +244,13 @@ test('trusted: Problems with code and range, server version, hover, Run on GPU o
       await palette(page, 'GPU LSP: Outline gpu.launch into a Kernel');
       await waitForEditorText(page, /gpu\.launch_func\s+@inline_kernel::@inline_kernel/, 'the outline command');
     });
+    assertNoWorkspaceImport();
   } finally {
     fs.rmSync(ws, { recursive: true, force: true });
   }
 });
 
-test('untrusted: the workspace cannot choose the server command, diagnostics still appear, Run is refused', { timeout: 300_000 }, async () => {
+test('untrusted: the workspace cannot choose the server command nor have its modules imported, diagnostics still appear, Run is refused', { timeout: 300_000 }, async () => {
   const marker = path.join(os.tmpdir(), `gpu-lsp-evil-${process.pid}`);
   const ws = workspace({
     'evil-server': `#!/bin/sh\ntouch "${marker}"\nexit 1\n`,
@@ -244,7 +262,7 @@ test('untrusted: the workspace cannot choose the server command, diagnostics sti
   );
   try {
     const settings = {
-      'gpuLsp.server.command': serverCommand(),
+      'gpuLsp.server.pythonPath': PYTHON,
       'gpuLsp.runner.backend': 'numpy',
       'security.workspace.trust.enabled': true,
       'security.workspace.trust.startupPrompt': 'never',
@@ -260,6 +278,7 @@ test('untrusted: the workspace cannot choose the server command, diagnostics sti
       await page.waitForSelector('.notification-toast:has-text("disabled in Restricted Mode")', { timeout: 30_000 });
     });
     assert.ok(!fs.existsSync(marker), 'the workspace-chosen server command was run');
+    assertNoWorkspaceImport();
   } finally {
     fs.rmSync(ws, { recursive: true, force: true });
     fs.rmSync(marker, { force: true });
@@ -284,11 +303,13 @@ test('lit tests in the Testing view, Format Document, a two-pass pipeline as ste
       await docImage(page, 'lit-testing-view');
       await page.click('.tab:has-text("lit_launch.mlir")');
       // Format Document: chunk 2's spacing as mlir-opt prints it; CHECK lines kept (the view's
-      // lines are not in document order).
+      // lines are not in document order). A screenshot before and after.
+      await waitForEditorText(page, /^(?=[\s\S]*func\.func @two\(%a: i32, {3}%b : i32\) -> i32 \{)(?=[\s\S]*^ {4}%0 = arith\.addi %a,%b : i32$)/m, 'before formatting');
+      await docImage(page, 'formatter-before');
       await palette(page, 'Format Document');
       const text = await waitForEditorText(page, /^(?=[\s\S]*func\.func @two\(%a: i32, %b: i32\) -> i32 \{)(?=[\s\S]*^  %0 = arith\.addi %a, %b : i32$)/m, 'Format Document');
       assert.match(text, /\/\/ CHECK: arith\.muli/);
-      await docImage(page, 'formatter');
+      await docImage(page, 'formatter-after');
       // The IR after each pass: the first pair in a diff editor, then the next pair (both steps).
       await palette(page, 'Go to Line/Column', '9:3');
       await palette(page, 'GPU LSP: Show IR After Each Pass');
@@ -306,6 +327,7 @@ test('lit tests in the Testing view, Format Document, a two-pass pipeline as ste
       assert.match((await page.innerText(side('original'))).replace(/\u00a0/g, ' '), /gpu\.launch blocks/);
       await docImage(page, 'pipeline-diff');
     });
+    assertNoWorkspaceImport();
   } finally {
     fs.rmSync(ws, { recursive: true, force: true });
   }
