@@ -250,7 +250,7 @@ test('trusted: Problems with code and range, server version, hover, Run on GPU o
   }
 });
 
-test('untrusted: the workspace cannot choose the server command nor have its modules imported, diagnostics still appear, Run is refused', { timeout: 300_000 }, async () => {
+test('untrusted: the workspace cannot choose the server command or mlir-opt nor have its modules imported, diagnostics still appear, Run is refused', { timeout: 300_000 }, async () => {
   const marker = path.join(os.tmpdir(), `gpu-lsp-evil-${process.pid}`);
   const ws = workspace({
     'evil-server': `#!/bin/sh\ntouch "${marker}"\nexit 1\n`,
@@ -258,7 +258,11 @@ test('untrusted: the workspace cannot choose the server command nor have its mod
   fs.mkdirSync(path.join(ws, '.vscode'));
   fs.writeFileSync(
     path.join(ws, '.vscode', 'settings.json'),
-    JSON.stringify({ 'gpuLsp.server.command': [path.join(ws, 'evil-server')], 'gpuLsp.server.pythonPath': path.join(ws, 'evil-server') }),
+    JSON.stringify({
+      'gpuLsp.server.command': [path.join(ws, 'evil-server')],
+      'gpuLsp.server.pythonPath': path.join(ws, 'evil-server'),
+      'gpuLsp.lit.mlirOpt': path.join(ws, 'evil-server'),
+    }),
   );
   try {
     const settings = {
@@ -276,6 +280,14 @@ test('untrusted: the workspace cannot choose the server command nor have its mod
       await page.waitForTimeout(500);
       await page.keyboard.press('Enter');
       await page.waitForSelector('.notification-toast:has-text("disabled in Restricted Mode")', { timeout: 30_000 });
+      // The workspace's gpuLsp.lit.mlirOpt is ignored: a pipeline runs through gpu-opt's own passes.
+      await palette(page, 'Go to Line/Column', '24:13');
+      await palette(page, 'GPU LSP: Show IR After Each Pass');
+      await page.waitForSelector('.quick-input-widget:visible input[placeholder*="pass pipeline"]', { timeout: 30_000 });
+      await page.keyboard.type('gpu-kernel-outlining');
+      await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("run this pipeline")', { timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.tab.active:has-text("input ↔ gpu-kernel-outlining")', { timeout: 60_000 });
     });
     assert.ok(!fs.existsSync(marker), 'the workspace-chosen server command was run');
     assertNoWorkspaceImport();
