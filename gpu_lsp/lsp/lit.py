@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 
 from gpu_lsp.lit.runlines import run_lines
 from gpu_lsp.lit.runner import chunks_of
 from gpu_lsp.lsp.actions import Lens
 from gpu_lsp.lsp.commands import RUN_LIT
 from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.runner.child import neutral_cwd, python_module, reaped
 from gpu_lsp.text import TextRange
 
 SOURCE = "gpu-lit"
@@ -73,17 +73,14 @@ def update_targets(snap: Snapshot, offset: int) -> list[tuple[str, int, int]]:
 async def run_child(args: list[str], text: str, timeout: float) -> tuple[int, str, str]:
     """`gpu-opt --lit ARGS -` in a child process, `text` on its stdin: (status, stdout, stderr)."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "gpu_lsp.cli.gpu_opt", "--lit", *args, "-",
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        *python_module("gpu_lsp.cli.gpu_opt"), "--lit", *args, "-",
+        cwd=neutral_cwd(), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(text.encode("utf-8")), timeout)
-    except TimeoutError:
-        raise LitError(f"the lit run did not finish within {timeout:g} s; it was stopped") from None
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+    async with reaped(proc):
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(text.encode("utf-8")), timeout)
+        except TimeoutError:
+            raise LitError(f"the lit run did not finish within {timeout:g} s; it was stopped") from None
     return int(proc.returncode or 0), out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
 
