@@ -6,24 +6,26 @@ Files and folders are found as `gpu-lint check` finds them (`exclude`, .gitignor
 an option the files are rewritten; `--check` lists the files that would change, `--diff`
 prints what would change as a unified diff; both write nothing and exit 1 when a file
 would change. What the formatter leaves as written (a chunk with errors, an op it cannot
-print exactly) is reported on standard error. A rewritten file keeps its byte order mark;
-its CRLF line ends become LF. Exit status 2: a usage error, a file that cannot be read
-(missing, binary, not UTF-8) or written, or a configuration error.
+print exactly) is reported on standard error. Files are rewritten as `--fix` writes them
+(lint/writeback.py: a temporary file renamed over the original, byte order mark, CRLF line
+ends and mode kept, a file saved meanwhile skipped). Exit status 2: a usage error, a file
+that cannot be read (missing, binary, not UTF-8) or written, or a configuration error.
 """
 
 from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from gpu_lsp.cli.common import EXIT_USAGE, CliError, CliParser, read_source
 from gpu_lsp.formatter.core import format_text
 from gpu_lsp.lint.config import ConfigError, load_settings
-from gpu_lsp.lint.discovery import BOM, discover
+from gpu_lsp.lint.discovery import Source, discover
+from gpu_lsp.lint.writeback import keep_line_endings, write_fixed
 
 
-def format_command(argv: list[str], stdin: TextIO, out: TextIO, err: TextIO) -> int:
+def format_command(argv: list[str], stdin: BinaryIO, out: TextIO, err: TextIO) -> int:
     """Run `gpu-lint format ARGS`; the exit status."""
     parser = CliParser(prog="gpu-lint format", description="Format MLIR files (comments, names and layout kept).")
     parser.add_argument("paths", nargs="*", help="files or folders (default: .); - reads standard input")
@@ -44,17 +46,13 @@ def format_command(argv: list[str], stdin: TextIO, out: TextIO, err: TextIO) -> 
         status = EXIT_USAGE if problem.level == "error" else status
     changed = unchanged = 0
     for target in targets:
-        bom = False
         try:
-            if target.path is None:
-                text = stdin.read()
-            else:
-                source = read_source(target.path, name=target.display)
-                text, bom = source.text.replace("\r\n", "\n"), source.bom
+            source = read_source(target.path or "-", stdin, name=target.display)
         except CliError as exc:
             err.write(f"gpu-lint format: error: {exc}\n")
             status = EXIT_USAGE
             continue
+        text = source.text.replace("\r\n", "\n")
         result = format_text(text)
         for kept_as_written in result.problems:
             err.write(f"gpu-lint format: {target.display}: {kept_as_written}\n")
@@ -72,10 +70,10 @@ def format_command(argv: list[str], stdin: TextIO, out: TextIO, err: TextIO) -> 
         elif target.path is None:
             out.write(result.text)
         else:
-            try:
-                Path(target.path).write_text(BOM * bom + result.text, encoding="utf-8")
-            except OSError as exc:
-                err.write(f"gpu-lint format: error: cannot write {target.display}: {exc.strerror or exc}\n")
+            formatted = Source(keep_line_endings(source.text, result.text), source.bom)
+            failure = write_fixed(target.path, source, formatted, target.root, what="the formatted text")
+            if failure is not None:
+                err.write(f"gpu-lint format: error: {target.display}: {failure}\n")
                 status = EXIT_USAGE
     if changed + unchanged and not any(t.path is None for t in targets):
         dry = args.check or args.diff

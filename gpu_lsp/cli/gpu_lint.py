@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "format":
         from gpu_lsp.cli.gpu_format import format_command
 
-        return format_command(argv[1:], sys.stdin, sys.stdout, sys.stderr)
+        return format_command(argv[1:], sys.stdin.buffer, sys.stdout, sys.stderr)
     if argv and argv[0] == "graph":
         from gpu_lsp.cli.gpu_graph import graph_command
 

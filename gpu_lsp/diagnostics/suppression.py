@@ -157,11 +157,13 @@ def unused(
     text: str, directives: list[Directive], enabled: Callable[[str], bool], known_codes: Iterable[str]
 ) -> list[Diagnostic]:
     """GPU901 for each directive entry that suppressed nothing (codes that are disabled are not reported)."""
+    if not enabled(UNUSED):
+        return []
     codes = list(known_codes)
     out: list[Diagnostic] = []
     for directive in directives:
         if not directive.codes:
-            if not directive.used and enabled(UNUSED):
+            if not directive.used:
                 out.append(
                     Diagnostic(
                         UNUSED,

@@ -44,21 +44,21 @@ def _unchanged(path: str, expected: bytes) -> bool:
         return handle.read(len(expected) + 1) == expected
 
 
-def write_fixed(path: str, original: Source, fixed: Source, root: str | None = None) -> str | None:
+def write_fixed(path: str, original: Source, fixed: Source, root: str | None = None, what: str = "fixes") -> str | None:
     """Replace the file at `path` (read as `original`) by `fixed`; the one-line reason it was not
-    written, else None. `root`: the real path of the folder the file was found below."""
+    written (`what` names the new text), else None. `root`: the real path of the folder the file was found below."""
     real = os.path.realpath(path)
     if root is not None and not _inside(real, os.path.realpath(root)):
-        return f"fixes not written: the file is a link to {real}, outside {root}"
+        return f"{what} not written: the file is a link to {real}, outside {root}"
     temp = None
     try:
         info = os.stat(real)
         if not stat.S_ISREG(info.st_mode):
-            return "fixes not written: not a regular file"
+            return f"{what} not written: not a regular file"
         if not info.st_mode & 0o222 or not os.access(real, os.W_OK):
-            return "cannot write fixes: the file is read-only"
+            return f"cannot write {what}: the file is read-only"
         if not _unchanged(real, encode(original)):
-            return "fixes not written: the file changed since it was read"
+            return f"{what} not written: the file changed since it was read"
         folder, name = os.path.split(real)
         handle, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".gpu-lint", dir=folder)
         with os.fdopen(handle, "wb") as out:
@@ -69,12 +69,12 @@ def write_fixed(path: str, original: Source, fixed: Source, root: str | None = N
             with contextlib.suppress(OSError):  # not allowed to give the file away: it keeps our owner
                 os.fchown(out.fileno(), info.st_uid, info.st_gid)
         if not _unchanged(real, encode(original)):
-            return "fixes not written: the file changed since it was read"
+            return f"{what} not written: the file changed since it was read"
         os.replace(temp, real)
         temp = None
         _sync_folder(folder)
     except OSError as exc:
-        return f"cannot write fixes: {exc.strerror or exc}"
+        return f"cannot write {what}: {exc.strerror or exc}"
     finally:
         if temp is not None:
             with contextlib.suppress(OSError):

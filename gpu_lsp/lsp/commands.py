@@ -11,7 +11,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from gpu_lsp.runner.child import neutral_cwd, python_module
+from gpu_lsp.runner.child import neutral_cwd, python_module, reaped
 
 T = TypeVar("T")
 
@@ -97,14 +97,11 @@ async def run_in_child(
     assert proc.stdin is not None and proc.stderr is not None  # both are pipes
     proc.stdin.write(json.dumps(job).encode())
     proc.stdin.close()
-    try:
-        result = await asyncio.wait_for(_read_events(proc, on_output), timeout + 5)
-    except TimeoutError:
-        raise CommandError(f"Run on GPU: @{function} did not finish within {timeout:g} s; the run was stopped.") from None
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+    async with reaped(proc):
+        try:
+            result = await asyncio.wait_for(_read_events(proc, on_output), timeout + 5)
+        except TimeoutError:
+            raise CommandError(f"Run on GPU: @{function} did not finish within {timeout:g} s; the run was stopped.") from None
     if result is None:
         err = (await proc.stderr.read()).decode(errors="replace")
         tail = err.strip().splitlines()[-5:]

@@ -3,8 +3,11 @@ hold a `gpu_lsp/` or `json.py` of its own)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import sys
+from collections.abc import AsyncIterator
 
 
 def python_module(module: str) -> list[str]:
@@ -16,3 +19,14 @@ def python_module(module: str) -> list[str]:
 def neutral_cwd() -> str:
     """A working directory outside any workspace: the file system's root."""
     return os.path.abspath(os.sep)
+
+
+@contextlib.asynccontextmanager
+async def reaped(proc: asyncio.subprocess.Process) -> AsyncIterator[asyncio.subprocess.Process]:
+    """Kill and reap `proc` when the block is left before it ended (a timeout, a cancelled request)."""
+    try:
+        yield proc
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()

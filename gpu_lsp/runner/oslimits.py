@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import os
 import signal
-from collections.abc import Callable
+import sys
 
 from gpu_lsp.runner.errors import RunTimeout
 
@@ -80,15 +80,33 @@ def enforce(backend: str, max_memory: int | None, timeout: float | None) -> None
         _lower(resource.RLIMIT_AS, cap, cap)
 
 
-def tool_limits(max_memory: int, timeout: float) -> Callable[[], None]:
-    """A `preexec_fn` for a tool child (a user's `mlir-opt`, a lit run): address space at `max_memory`
-    plus the slack, CPU time at `timeout` plus the slack (SIGXCPU ends it, then SIGKILL)."""
+# The first words on stderr of a tool that `under_limits` could not start.
+START_FAILURE = "could not start: "
+# Sets the limits given as arguments, then becomes the tool: the code of `under_limits`' small
+# isolated interpreter, so nothing runs between fork and exec in the (threaded) process that starts it.
+_SET_LIMITS_AND_EXEC = """\
+import os, resource, sys
+def lower(kind, soft, hard):
+    current = resource.getrlimit(kind)[1]
+    if current != resource.RLIM_INFINITY:
+        soft, hard = min(soft, current), min(hard, current)
+    resource.setrlimit(kind, (soft, hard))
+cpu, kill, space = map(int, sys.argv[1:4])
+failure, argv = sys.argv[4], sys.argv[5:]
+lower(resource.RLIMIT_CPU, cpu, kill)
+lower(resource.RLIMIT_AS, space, space)
+try:
+    os.execvp(argv[0], argv)
+except OSError as exc:
+    sys.stderr.write(failure + (exc.strerror or str(exc)) + "\\n")
+    sys.exit(127)
+"""
 
-    def apply() -> None:
-        import resource
 
-        cpu = math.ceil(timeout) + CPU_SLACK
-        _lower(resource.RLIMIT_CPU, cpu, cpu + CPU_KILL_AFTER)
-        _lower(resource.RLIMIT_AS, max_memory + ADDRESS_SPACE_SLACK, max_memory + ADDRESS_SPACE_SLACK)
-
-    return apply
+def under_limits(argv: list[str], max_memory: int, timeout: float) -> list[str]:
+    """`argv` (a path or a name looked up on PATH, then its arguments) run with the address space capped
+    at `max_memory` plus the slack and CPU time at `timeout` plus the slack (SIGXCPU ends it, then
+    SIGKILL). A start that fails exits 127 with a line `could not start: REASON` on stderr."""
+    cpu = math.ceil(timeout) + CPU_SLACK
+    space = max_memory + ADDRESS_SPACE_SLACK
+    return [sys.executable, "-I", "-c", _SET_LIMITS_AND_EXEC, str(cpu), str(cpu + CPU_KILL_AFTER), str(space), START_FAILURE, *argv]

@@ -71,6 +71,16 @@ def test_unused_suppression_of_a_disabled_rule_is_not_reported() -> None:
     assert lint_text(text, settings=Settings()) == []
 
 
+def test_ignoring_the_meta_rules_silences_unused_codes_too() -> None:
+    class Settings:
+        select = ()
+        ignore = ("GPU9",)
+
+    text = "func.func @f() {\n  gpu.wait  // gpu-lint: ignore[GPU302, GPU201]\n  return\n}\n"
+    assert codes(text) == ["GPU901"]
+    assert lint_text(text, settings=Settings()) == []
+
+
 def test_invalid_entries_and_directives() -> None:
     text = "func.func @f() {\n  gpu.wait  // gpu-lint: ignore[empty-wait]\n  gpu.wait  // gpu-lint: noqa\n  return\n}\n"
     found = lint_text(text)

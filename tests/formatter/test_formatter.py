@@ -101,13 +101,13 @@ def test_range_formatting_changes_only_the_lines_in_the_range() -> None:
     assert apply_edits(MESSY, all_lines) == FORMATTED
 
 
-def _run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+def _run(argv: list[str], stdin: str | bytes = "") -> tuple[int, str, str]:
     import contextlib
     import sys
 
     out, err = io.StringIO(), io.StringIO()
     saved = sys.stdin
-    sys.stdin = io.StringIO(stdin)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin if isinstance(stdin, bytes) else stdin.encode()), encoding="utf-8")
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             status = gpu_lint(argv)
@@ -143,3 +143,18 @@ def test_gpu_lint_format_keeps_a_byte_order_mark(tmp_path: Path, monkeypatch: py
     status, out, err = _run(["format", "."])
     assert (status, out, err) == (0, "", "1 file reformatted, 1 file left unchanged\n")
     assert (tmp_path / "a.mlir").read_bytes() == b"\xef\xbb\xbf" + FORMATTED.encode()
+
+
+def test_gpu_lint_format_writes_like_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CRLF files stay CRLF, a read-only file is left whole with one error line, binary standard input is refused."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "crlf.mlir").write_bytes(MESSY.replace("\n", "\r\n").encode())
+    locked = tmp_path / "locked.mlir"
+    locked.write_text(MESSY, encoding="utf-8")
+    locked.chmod(0o444)
+    status, out, err = _run(["format", "crlf.mlir", "locked.mlir"])
+    assert (tmp_path / "crlf.mlir").read_bytes() == FORMATTED.replace("\n", "\r\n").encode()
+    assert status == 2 and "locked.mlir: cannot write the formatted text: the file is read-only" in err, err
+    assert locked.read_text(encoding="utf-8") == MESSY
+    status, out, err = _run(["format", "-"], b"\x7fELF\x00\x01")
+    assert (status, out) == (2, "") and "binary" in err and len(err.splitlines()) == 1, err

@@ -1,5 +1,5 @@
 """No code from the workspace runs: a repository holding its own `gpu_lsp/`, `json.py`,
-`pygls/` and `lark.py` is opened in headless Neovim and the server's Run child starts in it;
+`pygls/` and `lark.py` is opened in headless Neovim and the server's Run and lit children start in it;
 nothing of it is imported and diagnostics still work (adversarial suite, issue 29)."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from support import REPO
 
+from gpu_lsp.lsp import lit
 from gpu_lsp.lsp.commands import run_in_child
 
 E2E_INIT = REPO / "editors" / "neovim" / "test" / "e2e_init.lua"
@@ -33,6 +34,15 @@ func.func @main() {
   return
 }
 func.func private @printF32(f32)
+"""
+
+LIT_TEST = """\
+// RUN: mlir-opt %s | FileCheck %s
+// CHECK: gpu.wait
+func.func @f() {
+  gpu.wait
+  return
+}
 """
 
 
@@ -75,4 +85,12 @@ async def test_the_run_child_starts_outside_the_workspace(tmp_path: Path, monkey
     monkeypatch.chdir(tmp_path)
     result = await run_in_child(PRINTS, "main", "numpy", 60)
     assert result["ok"] and result["stdout"] == "1.5", result
+    assert not marker.exists(), f"workspace code ran: {marker.read_text()}"
+
+
+async def test_the_lit_child_starts_outside_the_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = hostile_workspace(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    rows = lit.parse_rows(*await lit.run_child(lit.child_args("k.mlir", None) + ["--json"], LIT_TEST, 60, 2**30))
+    assert [row["passed"] for row in rows] == [True], rows
     assert not marker.exists(), f"workspace code ran: {marker.read_text()}"

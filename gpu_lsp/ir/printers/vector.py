@@ -39,27 +39,30 @@ def _transfer_attrs(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, elided)
 
 
-@printer("vector.transfer_read")
-def _transfer_read(p: OpPrinter, op: Operation) -> None:
-    base = op.operands[0]
+def _transfer_operands(p: OpPrinter, op: Operation, base_at: int) -> Value:
+    """The operands of a transfer op from its base on (`%base[%i, %j], %pad, %mask`); returns the base."""
+    base = op.operands[base_at]
     n = _rank(base.type)
-    idx, rest = op.operands[1 : 1 + n], op.operands[1 + n :]
-    p.write(f" {p.value(base)}[{p.values(idx)}]")
+    idx, rest = op.operands[base_at + 1 : base_at + 1 + n], op.operands[base_at + 1 + n :]
+    p.write(f"{p.value(base)}[{p.values(idx)}]")
     if rest:
         p.write(", " + p.values(rest))
     _transfer_attrs(p, op)
+    return base
+
+
+@printer("vector.transfer_read")
+def _transfer_read(p: OpPrinter, op: Operation) -> None:
+    p.write(" ")
+    base = _transfer_operands(p, op, 0)
     p.write(f" : {p.type(base.type)}, {p.value_types(op.results)}")
 
 
 @printer("vector.transfer_write")
 def _transfer_write(p: OpPrinter, op: Operation) -> None:
-    value, base = op.operands[0], op.operands[1]
-    n = _rank(base.type)
-    idx, rest = op.operands[2 : 2 + n], op.operands[2 + n :]
-    p.write(f" {p.value(value)}, {p.value(base)}[{p.values(idx)}]")
-    if rest:
-        p.write(", " + p.values(rest))
-    _transfer_attrs(p, op)
+    value = op.operands[0]
+    p.write(f" {p.value(value)}, ")
+    base = _transfer_operands(p, op, 1)
     p.write(f" : {p.type(value.type)}, {p.type(base.type)}")
 
 
