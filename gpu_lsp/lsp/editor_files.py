@@ -214,15 +214,21 @@ def advertised_capabilities() -> dict[str, Any]:
 
 
 def _py(value: Any, indent: str = "") -> str:
-    """`value` as a Python literal: a dict one entry a line, a list on one line when it fits."""
+    """`value` as a Python literal: a dict one entry a line, a list on as few lines as it fits."""
     inner = indent + "    "
     if isinstance(value, dict) and value:
         return "{\n" + "".join(f"{inner}{_py(k)}: {_py(v, inner)},\n" for k, v in value.items()) + indent + "}"
     if isinstance(value, list):
         line = "[" + ", ".join(_py(v, inner) for v in value) + "]"
-        if len(line) <= 100:
+        if len(indent) + len(line) <= 140:
             return line
-        return "[\n" + "".join(f"{inner}{_py(v, inner)},\n" for v in value) + indent + "]"
+        rows = [inner]
+        for v in value:
+            item = _py(v, inner) + ","
+            if len(rows[-1]) + len(item) > 120:
+                rows.append(inner)
+            rows[-1] += item if rows[-1] == inner else " " + item
+        return "[\n" + "".join(row + "\n" for row in rows) + indent + "]"
     return json.dumps(value) if isinstance(value, str) else repr(value)
 
 
