@@ -17,11 +17,11 @@ from gpu_lsp.runner.child import neutral_cwd, python_module
 T = TypeVar("T")
 
 # The ids are the manifest's (lsp/manifest.py).
-FIX_ALL = M.FIX_ALL.id
-RUN_ON_GPU = M.RUN_ON_GPU.id
+FIX_ALL = M.FIX_ALL
+RUN_ON_GPU = M.RUN_ON_GPU
 # lit tests (lsp/lit.py, docs/lit.md): run a test's chunks; rewrite a chunk's CHECK lines.
-RUN_LIT = M.RUN_LIT.id
-UPDATE_CHECKS = M.UPDATE_CHECKS.id
+RUN_LIT = M.RUN_LIT
+UPDATE_CHECKS = M.UPDATE_CHECKS
 # A client-side command (the VS Code extension and the Neovim plugin register it; the server does
 # not advertise it): the "Show async graph" lens opens the graph of (uri, function).
 SHOW_ASYNC_GRAPH = M.SHOW_ASYNC_GRAPH.id
@@ -41,7 +41,7 @@ def advertised() -> list[str]:
     """Every workspace/executeCommand id, in the order the server registers (and advertises) them."""
     from gpu_lsp.passes.catalog import REFACTORINGS
 
-    return [c.id for c in M.SERVER_COMMANDS] + [r.command for r in REFACTORINGS if r.command is not None]
+    return list(M.SERVER_COMMANDS) + [r.command for r in REFACTORINGS if r.command is not None]
 
 
 def canonical(command: str) -> str:

@@ -24,24 +24,16 @@ SERVER_PREFIX = f"{SECTION}.server."
 
 
 @dataclass(frozen=True)
-class ServerCommand:
-    """A workspace/executeCommand command of the server; `summary` says what it does with its arguments."""
-
-    id: str
-    summary: str
-
-
-@dataclass(frozen=True)
 class ClientCommand:
     """A command the editor clients offer: in VS Code's palette (`vscode`), as a Neovim `:command` (`nvim`).
 
-    `mlir_only`: listed in the palette only in an MLIR editor; `context`: in the editor's context
+    `summary`: the Neovim command's description; `mlir_only`: listed in the palette only in an MLIR editor; `context`: in the editor's context
     menu (in this order); `run_menu`: the editor title's run button; `nargs`: the Neovim command's.
     """
 
     id: str
     title: str
-    summary: str
+    summary: str = ""
     vscode: bool = True
     nvim: str | None = None
     nargs: int | str = 0
@@ -51,12 +43,13 @@ class ClientCommand:
     run_menu: bool = False
 
 
-FIX_ALL = ServerCommand(f"{SERVER_PREFIX}fixAll", "apply every safe fix of (uri)")
-RUN_ON_GPU = ServerCommand(f"{SERVER_PREFIX}runOnGpu", "run the host function (uri, function) through the runner")
-RUN_LIT = ServerCommand(f"{SERVER_PREFIX}runLitTest", "run RUN line `run` on chunk `chunk` of a lit test (uri, run, chunk; 0: all)")
-UPDATE_CHECKS = ServerCommand(f"{SERVER_PREFIX}updateCheckLines", "rewrite a lit chunk's CHECK lines from its output (uri, run, chunk)")
+# The server's own commands (with their arguments); the refactorings' are declared with the refactoring.
+FIX_ALL = f"{SERVER_PREFIX}fixAll"  # (uri): apply every safe fix
+RUN_ON_GPU = f"{SERVER_PREFIX}runOnGpu"  # (uri, function): run a host function through the runner
+RUN_LIT = f"{SERVER_PREFIX}runLitTest"  # (uri, run, chunk; 0: all): run a lit test's RUN line on its chunks
+UPDATE_CHECKS = f"{SERVER_PREFIX}updateCheckLines"  # (uri, run, chunk): rewrite a chunk's CHECK lines from its output
 
-SERVER_COMMANDS: tuple[ServerCommand, ...] = (FIX_ALL, RUN_ON_GPU, RUN_LIT, UPDATE_CHECKS)
+SERVER_COMMANDS: tuple[str, ...] = (FIX_ALL, RUN_ON_GPU, RUN_LIT, UPDATE_CHECKS)
 
 # The server command ids of the first release (VS Code extension 0.1.0 and the Neovim plugin of
 # then send them): accepted as aliases of `gpuLsp.server.<name>`, not advertised.
@@ -74,7 +67,7 @@ SHOW_ASYNC_GRAPH = ClientCommand(
 )
 
 CLIENT_COMMANDS: tuple[ClientCommand, ...] = (
-    ClientCommand(f"{SECTION}.restartServer", "Restart Language Server", "restart the server", mlir_only=False),
+    ClientCommand(f"{SECTION}.restartServer", "Restart Language Server", mlir_only=False),
     ClientCommand(
         f"{SECTION}.runOnGpu",
         "Run Function on GPU",
@@ -102,7 +95,7 @@ CLIENT_COMMANDS: tuple[ClientCommand, ...] = (
         nvim="GpuLspFixAll",
         context=True,
     ),
-    ClientCommand(f"{SECTION}.showOutput", "Show Server Output", "show the server's output channel", mlir_only=False),
+    ClientCommand(f"{SECTION}.showOutput", "Show Server Output", mlir_only=False),
     SHOW_ASYNC_GRAPH,
     ClientCommand(
         f"{SECTION}.showPipeline",

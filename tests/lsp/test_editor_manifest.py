@@ -66,3 +66,18 @@ def test_every_neovim_command_has_a_handler() -> None:
     init = (REPO / "editors" / "neovim" / "lua" / "gpu_lsp" / "init.lua").read_text()
     handled = {f"gpuLsp.{name}" for name in re.findall(r"^  \[CLIENT\.(\w+)\] = \{", init, re.M)}
     assert handled == {c.id for c in M.CLIENT_COMMANDS if c.nvim}
+
+
+def test_one_new_entry_reaches_every_derived_file(checkout: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(M, "SETTINGS", (*M.SETTINGS, M.Setting("lint.toy", "boolean", True, "A toy setting.")))
+    monkeypatch.setattr(M, "CLIENT_COMMANDS", (*M.CLIENT_COMMANDS, M.ClientCommand("gpuLsp.toy", "Toy", "a toy", nvim="GpuLspToy")))
+    assert sorted(editor_files.stale(checkout)) == sorted([editor_files.PACKAGE_JSON, editor_files.TS_IDS, editor_files.LUA_TABLES, editor_files.CONFIG_DOC])
+    editor_files.write(checkout)
+    package = json.loads((checkout / editor_files.PACKAGE_JSON).read_text())
+    assert package["contributes"]["configuration"]["properties"]["gpuLsp.lint.toy"]["default"] is True
+    assert package["contributes"]["commands"][-1] == {"command": "gpuLsp.toy", "title": "Toy", "category": "GPU LSP"}
+    assert {"command": "gpuLsp.toy", "when": "editorLangId == mlir"} in package["contributes"]["menus"]["commandPalette"]
+    lua = (checkout / editor_files.LUA_TABLES).read_text()
+    assert "      toy = true,\n" in lua and "{ name = 'GpuLspToy', command = 'gpuLsp.toy', nargs = 0, desc = 'gpu-lsp: a toy' }" in lua
+    assert "  toy: 'gpuLsp.toy',\n" in (checkout / editor_files.TS_IDS).read_text()
+    assert "| `gpuLsp.lint.toy` | boolean | `true` | A toy setting. |\n" in (checkout / editor_files.CONFIG_DOC).read_text()
