@@ -94,7 +94,10 @@ def restricted() -> list[str]:
 
 def package_json(current: str) -> str:
     """`current` (package.json's text) with its derived sections rewritten, the rest as it is."""
-    data = json.loads(current)
+    try:
+        data = json.loads(current)
+    except ValueError as exc:
+        raise ManifestError(f"{PACKAGE_JSON} is not JSON: {exc}") from None
     data.setdefault("contributes", {}).update(contributions())
     data.setdefault("capabilities", {}).setdefault("untrustedWorkspaces", {})["restrictedConfigurations"] = restricted()
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

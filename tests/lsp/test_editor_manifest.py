@@ -49,6 +49,11 @@ def test_a_stale_file_is_found_and_only_the_derived_parts_are_rewritten(checkout
 def test_a_checkout_without_the_editors_is_one_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(editor_files.ManifestError, match="not found: run this in a gpu-lsp checkout"):
         editor_files.stale(tmp_path)
+    for name in DERIVED:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{")
+    with pytest.raises(editor_files.ManifestError, match="package.json is not JSON"):
+        editor_files.stale(tmp_path)
     assert editor_files.main(["--bogus"]) == 2
     assert "usage:" in capsys.readouterr().err
 
