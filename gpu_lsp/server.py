@@ -24,6 +24,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from gpu_lsp import __version__
 from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
+from gpu_lsp.lsp import manifest as M
 from gpu_lsp.lsp.bounded import OVERSIZED
 from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
 from gpu_lsp.lsp.heap import HeapPolicy
@@ -42,12 +43,7 @@ OPEN_SLICE_S = 0.5
 PREPARE_SLICE_S = 0.015
 REQUEST_FAILED = -32803
 INVALID_PARAMS = -32602
-CODE_ACTION_KINDS = [
-    types.CodeActionKind.QuickFix,
-    types.CodeActionKind.RefactorRewrite,
-    types.CodeActionKind.SourceFixAll,
-    "source.fixAll.gpu-lint",
-]
+CODE_ACTION_KINDS = list(M.CODE_ACTION_KINDS)
 
 
 class _Dropped:
@@ -68,6 +64,12 @@ class GpuProtocol(LanguageServerProtocol):
                 log.warning("invalid params for %s (id %s)", data.get("method"), data.get("id"))
                 self._send_response(data["id"], error=exc.to_response_error())
             return _Dropped()
+
+    @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(self, params: types.ExecuteCommandParams):
+        """A first-release command id (`gpu-lsp.*`, not advertised) runs the command it stands for."""
+        params.command = C.canonical(params.command)
+        return (yield from super().lsp_workspace__execute_command(params))
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
@@ -661,7 +663,7 @@ async def workspace_symbol(ls: GpuLanguageServer, params: types.WorkspaceSymbolP
 
 @server.feature(
     types.TEXT_DOCUMENT_COMPLETION,
-    types.CompletionOptions(trigger_characters=["%", "^", "@", "#", "!", ".", "[", ":", " "], resolve_provider=False),
+    types.CompletionOptions(trigger_characters=list(M.COMPLETION_TRIGGERS), resolve_provider=False),
 )
 @guarded(None)
 async def completion(ls: GpuLanguageServer, params: types.CompletionParams):
@@ -786,7 +788,7 @@ async def inlay_hint(ls: GpuLanguageServer, params: types.InlayHintParams):
 
 @server.feature(
     types.TEXT_DOCUMENT_SIGNATURE_HELP,
-    types.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]),
+    types.SignatureHelpOptions(trigger_characters=list(M.SIGNATURE_TRIGGERS), retrigger_characters=list(M.SIGNATURE_RETRIGGERS)),
 )
 @guarded(None)
 async def signature_help(ls: GpuLanguageServer, params: types.SignatureHelpParams):

@@ -3,7 +3,8 @@
 Importing pygls and lsprotocol takes most of a second on a loaded machine, longer than an
 editor should wait for `initialize`. This module (standard library only) reads the first
 message; when it is `initialize`, it answers with the capabilities the pygls server
-computes for that client (`CAPABILITIES`, checked against pygls by a test), then imports
+computes for that client (from `advertised.CAPABILITIES`, generated from lsp/manifest.py and
+checked against pygls by a test), then imports
 the server and replays the request to it under another id, dropping that second answer.
 Everything else reaches the server untouched, after the gate (gate.py: framing and
 JSON-RPC errors) let it through.
@@ -21,48 +22,6 @@ if TYPE_CHECKING:
 
 REPLAY_ID = "gpu-lsp-bootstrap-initialize"
 
-# What the pygls server advertises (gpu_lsp/server.py), for a client that supports
-# everything; `capabilities()` adjusts the parts pygls derives from the client's. The
-# command list is `lsp.commands.advertised()` written out (importing the refactoring
-# registry would cost the early answer ~0.4 s); tests/lsp/test_lsp_registries.py checks it.
-CAPABILITIES: dict = {
-    "codeActionProvider": {
-        "codeActionKinds": ["quickfix", "refactor.rewrite", "source.fixAll", "source.fixAll.gpu-lint"],
-        "resolveProvider": True,
-    },
-    "codeLensProvider": {"resolveProvider": False},
-    "completionProvider": {"resolveProvider": False, "triggerCharacters": ["%", "^", "@", "#", "!", ".", "[", ":", " "]},
-    "definitionProvider": True,
-    "documentHighlightProvider": True,
-    "documentSymbolProvider": True,
-    "executeCommandProvider": {
-        "commands": ["gpu-lsp.fixAll", "gpu-lsp.runOnGpu", "gpu-lsp.runLitTest", "gpu-lsp.updateCheckLines", "gpu-lsp.outlineKernel", "gpu-lsp.makeAsync"]
-    },
-    "documentFormattingProvider": True,
-    "documentRangeFormattingProvider": True,
-    "foldingRangeProvider": True,
-    "hoverProvider": True,
-    "inlayHintProvider": {"resolveProvider": False},
-    "positionEncoding": "utf-16",
-    "referencesProvider": True,
-    "renameProvider": {"prepareProvider": True},
-    "selectionRangeProvider": True,
-    "semanticTokensProvider": {
-        "full": True,
-        "legend": {
-            "tokenModifiers": ["declaration", "definition", "readonly", "async", "defaultLibrary", "documentation"],
-            "tokenTypes": [
-                "namespace", "type", "class", "enumMember", "function", "macro", "variable", "parameter",
-                "property", "label", "keyword", "comment", "string", "number", "decorator",
-            ],
-        },
-        "range": True,
-    },
-    "signatureHelpProvider": {"retriggerCharacters": [","], "triggerCharacters": ["(", ","]},
-    "textDocumentSync": {"change": 2, "openClose": True, "save": {"includeText": False}},
-    "workspace": {"fileOperations": {}, "workspaceFolders": {"changeNotifications": True, "supported": True}},
-    "workspaceSymbolProvider": {"resolveProvider": False},
-}
 _ENCODINGS = ("utf-8", "utf-16", "utf-32")
 
 
@@ -76,6 +35,8 @@ def _get(d: object, *path: str) -> object:
 
 def capabilities(client: dict) -> dict:
     """The server capabilities pygls computes for `client` (its ClientCapabilities as JSON)."""
+    from gpu_lsp.lsp.advertised import CAPABILITIES  # data only, no import of its own
+
     caps = json.loads(json.dumps(CAPABILITIES))
     encodings = _get(client, "general", "positionEncodings")
     for encoding in encodings if isinstance(encodings, list) else []:

@@ -1,4 +1,4 @@
-"""Server command ids, and running a host function through the runner in a child process.
+"""Server command ids (from lsp/manifest.py), and running a host function through the runner in a child process.
 
 The refactorings' commands come from the refactoring registry (`passes/catalog.py`);
 the commands here are no refactoring.
@@ -11,18 +11,20 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from gpu_lsp.lsp import manifest as M
 from gpu_lsp.runner.child import neutral_cwd, python_module, reaped
 
 T = TypeVar("T")
 
-FIX_ALL = "gpu-lsp.fixAll"
-RUN_ON_GPU = "gpu-lsp.runOnGpu"
+# The ids are the manifest's (lsp/manifest.py).
+FIX_ALL = M.FIX_ALL
+RUN_ON_GPU = M.RUN_ON_GPU
 # lit tests (lsp/lit.py, docs/lit.md): run a test's chunks; rewrite a chunk's CHECK lines.
-RUN_LIT = "gpu-lsp.runLitTest"
-UPDATE_CHECKS = "gpu-lsp.updateCheckLines"
+RUN_LIT = M.RUN_LIT
+UPDATE_CHECKS = M.UPDATE_CHECKS
 # A client-side command (the VS Code extension and the Neovim plugin register it; the server does
 # not advertise it): the "Show async graph" lens opens the graph of (uri, function).
-SHOW_ASYNC_GRAPH = "gpuLsp.showAsyncGraph"
+SHOW_ASYNC_GRAPH = M.SHOW_ASYNC_GRAPH.id
 # A custom request (not a command): the async dependency graph of a document (docs/async-graph.md).
 ASYNC_GRAPH = "gpu-lsp/asyncGraph"
 # Custom requests of "Show IR after each pass" (lsp/pipeline.py, docs/pipelines.md): the IR after each
@@ -39,7 +41,12 @@ def advertised() -> list[str]:
     """Every workspace/executeCommand id, in the order the server registers (and advertises) them."""
     from gpu_lsp.passes.catalog import REFACTORINGS
 
-    return [FIX_ALL, RUN_ON_GPU, RUN_LIT, UPDATE_CHECKS] + [r.command for r in REFACTORINGS if r.command is not None]
+    return list(M.SERVER_COMMANDS) + [r.command for r in REFACTORINGS if r.command is not None]
+
+
+def canonical(command: str) -> str:
+    """The id a command is registered under: itself, or the one a first-release id (`gpu-lsp.*`) stands for."""
+    return M.RELEASED_ALIASES.get(command, command)
 
 
 class OneRunPerDocument:

@@ -1,4 +1,4 @@
-"""Child process of `gpu-lsp.runOnGpu`: read a job as JSON on stdin, run it under OS limits
+"""Child process of `gpuLsp.server.runOnGpu`: read a job as JSON on stdin, run it under OS limits
 (runner/oslimits.py), print the result as JSON."""
 
 from __future__ import annotations

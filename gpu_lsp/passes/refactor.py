@@ -271,7 +271,7 @@ OUTLINE_LAUNCH_DEF = RefactoringDef(
     REWRITE,
     lambda site: site.launch is not None,
     outline_launch,
-    command="gpu-lsp.outlineKernel",
+    command="gpuLsp.server.outlineKernel",
 )
 OUTLINE_FUNCTION_DEF = RefactoringDef(
     OUTLINE_FUNCTION,
@@ -293,7 +293,7 @@ ASYNC_FUNCTION_DEF = RefactoringDef(
     REWRITE,
     _async_function_applies,
     make_function_async,
-    command="gpu-lsp.makeAsync",
+    command="gpuLsp.server.makeAsync",
 )
 LEGALIZE_DEF = RefactoringDef(
     LEGALIZE,

@@ -77,13 +77,13 @@ def test_fix_all_takes_safe_non_overlapping_fixes() -> None:
 
 
 def _runs(lenses: list) -> list:
-    return [lens for lens in lenses if lens.command == "gpu-lsp.runOnGpu"]
+    return [lens for lens in lenses if lens.command == "gpuLsp.server.runOnGpu"]
 
 
 def test_run_code_lens_above_functions_that_launch_kernels() -> None:
     snap = snapshot(RUNNABLE)
     [lens, graph] = code_lenses(snap)
-    assert lens.command == "gpu-lsp.runOnGpu" and lens.arguments == (snap.uri, "main")
+    assert lens.command == "gpuLsp.server.runOnGpu" and lens.arguments == (snap.uri, "main")
     assert "Run on GPU" in lens.title and RUNNABLE[lens.range.start : lens.range.end] == "@main"
     assert graph.title == "Show async graph" and graph.range == lens.range
     no_args = INLINE.split("// -----")[0].replace("@inline(%a: memref<?xf32>, %n: index)", "@inline()")

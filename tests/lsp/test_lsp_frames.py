@@ -130,7 +130,7 @@ def test_protocol_errors_follow_the_spec(server: RawServer) -> None:
     server.send({"id": 4, "method": "textDocument/hover", "jsonrpc": "1.0", "params": hover})
     assert server.answer(4)["error"]["code"] == -32600
     server.send({"method": "$/cancelRequest", "params": {"id": {"nested": 1}}})
-    server.send({"id": 5, "method": "workspace/executeCommand", "params": {"command": "gpu-lsp.fixAll", "arguments": None}})
+    server.send({"id": 5, "method": "workspace/executeCommand", "params": {"command": "gpuLsp.server.fixAll", "arguments": None}})
     error = server.answer(5)["error"]
     assert error["code"] == -32602 and "Traceback" not in error["message"]
     server.send({"id": 6, "method": "workspace/symbol", "params": {"query": "x"}})

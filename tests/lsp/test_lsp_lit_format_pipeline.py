@@ -52,13 +52,14 @@ async def client(lsp_client: RecordingClient):
 
 
 async def _run(client: RecordingClient, *args: object) -> dict:
-    params = types.ExecuteCommandParams(command="gpu-lsp.runLitTest", arguments=[T, *args])
+    params = types.ExecuteCommandParams(command="gpuLsp.server.runLitTest", arguments=[T, *args])
     return await within(client.workspace_execute_command_async(params), 60)
 
 
 async def test_lenses_run_the_test_and_its_chunks(client: RecordingClient) -> None:
     lenses = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=T))))
-    got = [(lens.range.start.line, lens.command.title, list(lens.command.arguments[1:])) for lens in lenses if lens.command.command == "gpu-lsp.runLitTest"]
+    runs = [lens for lens in lenses if lens.command.command == "gpuLsp.server.runLitTest"]
+    got = [(lens.range.start.line, lens.command.title, list(lens.command.arguments[1:])) for lens in runs]
     assert got == [(0, "▶ Run lit test", [1, 0]), (3, "▶ Run chunk 1", [0, 1]), (11, "▶ Run chunk 2", [0, 2])]
 
 
@@ -76,10 +77,10 @@ async def test_update_check_lines_is_a_code_action_whose_edit_makes_the_chunk_pa
     # Raw JSON: pygls' client reads a CodeAction that carries a Command as a Command.
     params = {"textDocument": {"uri": T}, "range": {"start": {"line": 12, "character": 0}, "end": {"line": 12, "character": 0}}, "context": {"diagnostics": []}}
     actions = await within(raw_request(client, "textDocument/codeAction", params))
-    [update] = [a for a in actions if isinstance(a.get("command"), dict) and a["command"]["command"] == "gpu-lsp.updateCheckLines"]
+    [update] = [a for a in actions if isinstance(a.get("command"), dict) and a["command"]["command"] == "gpuLsp.server.updateCheckLines"]
     assert (update["title"], update["kind"], update["command"]["arguments"]) == ("Update CHECK lines of chunk 2", "refactor.rewrite", [T, 1, 2])
     mark = len(client.applied)
-    cmd = types.ExecuteCommandParams(command="gpu-lsp.updateCheckLines", arguments=[T, 1, 2])
+    cmd = types.ExecuteCommandParams(command="gpuLsp.server.updateCheckLines", arguments=[T, 1, 2])
     result = await within(client.workspace_execute_command_async(cmd), 60)
     assert result["applied"] is True
     [applied] = client.applied[mark:]

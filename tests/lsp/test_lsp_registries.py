@@ -12,7 +12,7 @@ from lsp_samples import OUTLINED, snapshot
 from support import REPO
 
 from gpu_lsp.cli import gpu_opt
-from gpu_lsp.lsp import bootstrap, commands
+from gpu_lsp.lsp import advertised, commands
 from gpu_lsp.lsp.actions import compute_refactoring, refactorings_available
 from gpu_lsp.passes.catalog import PASSES, REFACTORINGS
 from gpu_lsp.passes.pass_pages import render
@@ -39,7 +39,7 @@ def toy_pass(func, options: dict[str, str]) -> None:
     sink_index_computations(func)
 
 
-TOY_ACTION = pass_refactoring(toy_pass, "test.toy-sink", "Toy: sink this function's index computations", command="gpu-lsp.toySink")
+TOY_ACTION = pass_refactoring(toy_pass, "test.toy-sink", "Toy: sink this function's index computations", command="gpuLsp.server.toySink")
 
 
 @contextmanager
@@ -73,12 +73,12 @@ def test_a_toy_pass_registered_once_is_everywhere() -> None:
         assert title == TOY_ACTION.title
         launch_body = apply_edits(SINKABLE, edits).split("gpu.launch", 1)[1].split("gpu.terminator")[0]
         assert "arith.constant 1 : index" in launch_body
-        assert "gpu-lsp.toySink" in commands.advertised()
+        assert "gpuLsp.server.toySink" in commands.advertised()
         assert "| `-test-toy-sink` | `func.func` |" in render() and "| `test.toy-sink` |" in render()
         status, out, err = opt_run(["-test-toy-sink"], SINKABLE)
         assert status == 0, err
         assert out.split("gpu.launch", 1)[1].split("gpu.terminator")[0].count("arith.constant") == 1
-    assert "gpu-lsp.toySink" not in commands.advertised()
+    assert "gpuLsp.server.toySink" not in commands.advertised()
 
 
 def opt_run(args: list[str], text: str) -> tuple[int, str, str]:
@@ -110,12 +110,13 @@ def _client_ids(path: str, pattern: str) -> set[str]:
 
 
 def test_the_bootstrap_advertises_the_registered_commands() -> None:
-    assert bootstrap.CAPABILITIES["executeCommandProvider"]["commands"] == commands.advertised()
+    assert advertised.CAPABILITIES["executeCommandProvider"]["commands"] == commands.advertised()
 
 
 def test_the_editor_clients_use_the_advertised_command_ids() -> None:
     advertised = set(commands.advertised())
-    vscode = _client_ids("editors/vscode/src/util.ts", r"'(gpu-lsp\.[A-Za-z]+)'")
-    neovim = _client_ids("editors/neovim/lua/gpu_lsp/init.lua", r"'(gpu-lsp\.[A-Za-z]+)'")
+    assert all(c.startswith("gpuLsp.server.") for c in advertised), "one id style: gpuLsp.server.<name>"
+    vscode = _client_ids("editors/vscode/src/manifest.ts", r"'(gpuLsp\.server\.[A-Za-z]+)'")
+    neovim = _client_ids("editors/neovim/lua/gpu_lsp/manifest.lua", r"'(gpuLsp\.server\.[A-Za-z]+)'")
     assert vscode == advertised
     assert neovim == advertised

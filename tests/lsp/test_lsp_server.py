@@ -75,12 +75,12 @@ async def test_capabilities(client: RecordingClient) -> None:
     assert caps.semantic_tokens_provider.full and caps.semantic_tokens_provider.range
     assert "macro" in caps.semantic_tokens_provider.legend.token_types
     assert set(caps.execute_command_provider.commands) == {
-        "gpu-lsp.runOnGpu",
-        "gpu-lsp.fixAll",
-        "gpu-lsp.runLitTest",
-        "gpu-lsp.updateCheckLines",
-        "gpu-lsp.outlineKernel",
-        "gpu-lsp.makeAsync",
+        "gpuLsp.server.runOnGpu",
+        "gpuLsp.server.fixAll",
+        "gpuLsp.server.runLitTest",
+        "gpuLsp.server.updateCheckLines",
+        "gpuLsp.server.outlineKernel",
+        "gpuLsp.server.makeAsync",
     }
 
 
@@ -205,7 +205,7 @@ async def test_refactoring_commands_apply_their_edits(client: RecordingClient) -
     pos = position(INLINE, at(INLINE, "gpu.launch async", 3))
     result = await within(
         client.workspace_execute_command_async(
-            types.ExecuteCommandParams(command="gpu-lsp.outlineKernel", arguments=[B, pos.line, pos.character])
+            types.ExecuteCommandParams(command="gpuLsp.server.outlineKernel", arguments=[B, pos.line, pos.character])
         )
     )
     assert result == {"applied": True, "message": "Outline this gpu.launch into a gpu.func"}
@@ -215,7 +215,7 @@ async def test_refactoring_commands_apply_their_edits(client: RecordingClient) -
         pos = position(INLINE, at(INLINE, "cf.cond_br"))
         await within(
             client.workspace_execute_command_async(
-                types.ExecuteCommandParams(command="gpu-lsp.makeAsync", arguments=[B, pos.line, pos.character])
+                types.ExecuteCommandParams(command="gpuLsp.server.makeAsync", arguments=[B, pos.line, pos.character])
             )
         )
 
@@ -345,32 +345,36 @@ async def test_code_lens_and_commands(client: RecordingClient) -> None:
     ]
     assert "gpuLsp.showAsyncGraph" not in client.init_result.capabilities.execute_command_provider.commands
     mark = len(client.applied)
-    result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[A])))
+    result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpuLsp.server.fixAll", arguments=[A])))
     assert result["applied"] is True
     [applied] = client.applied[mark:]
     assert "gpu.launch_func async [%t7]" in _apply(OUTLINED, _edits(client, applied.edit, A))
-    result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[B])))
+    result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpuLsp.server.fixAll", arguments=[B])))
     assert result == {"applied": False, "message": "No auto-fixable problems."}
+    # The first release's id (`gpu-lsp.*`, what a 0.1.0 client sends) still runs the command; it is not advertised.
+    legacy = types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[B])
+    assert await within(client.workspace_execute_command_async(legacy)) == result
+    assert "gpu-lsp.fixAll" not in client.init_result.capabilities.execute_command_provider.commands
     with pytest.raises(JsonRpcException, match="no gpu.launch here"):
-        await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.outlineKernel", arguments=[B, 0, 0])))
+        await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpuLsp.server.outlineKernel", arguments=[B, 0, 0])))
     run = await within(
-        client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.runOnGpu", arguments=[A, "main"])), 60
+        client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpuLsp.server.runOnGpu", arguments=[A, "main"])), 60
     )
     assert run["backend"] == "numpy" and not run["ok"] and "takes arguments" in run["message"]
     uri = "file:///work/run.mlir"
     open_document(client, uri, RUNNABLE)
     [lens, graph] = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))))
-    assert lens.command.command == "gpu-lsp.runOnGpu" and list(lens.command.arguments) == [uri, "main"]
+    assert lens.command.command == "gpuLsp.server.runOnGpu" and list(lens.command.arguments) == [uri, "main"]
     assert graph.command.command == "gpuLsp.showAsyncGraph" and list(graph.command.arguments) == [uri, "main"]
     run = await within(
-        client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.runOnGpu", arguments=[uri, "@main"])), 60
+        client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpuLsp.server.runOnGpu", arguments=[uri, "@main"])), 60
     )
     assert run["ok"] and run["stdout"] == "2.5\n" and run["message"].startswith("@main finished on numpy")
     assert any(m.message == "@main: 2.5" for m in client.log_messages), "program output is streamed as log messages"
     ends = [r for reports in client.progress_reports.values() for r in reports if isinstance(r, types.WorkDoneProgressEnd)]
     assert any(r.message.startswith("@main finished") for r in ends), "the run reports progress and ends with its summary"
     with pytest.raises(JsonRpcException, match="is not open"):
-        await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.runOnGpu", arguments=["file:///x.mlir", "main"])))
+        await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpuLsp.server.runOnGpu", arguments=["file:///x.mlir", "main"])))
 
 
 async def test_configuration_change_refilters_diagnostics(client: RecordingClient) -> None:
@@ -398,7 +402,7 @@ async def test_malformed_requests_get_errors_and_the_server_lives_on(client: Rec
     with pytest.raises(JsonRpcException):
         await within(raw_request(client, "textDocument/hover", {"textDocument": {}}))
     with pytest.raises(JsonRpcException):
-        await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpu-lsp.fixAll", arguments=[1, 2, 3])))
+        await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpuLsp.server.fixAll", arguments=[1, 2, 3])))
     unknown = await within(
         client.text_document_hover_async(
             types.HoverParams(text_document=types.TextDocumentIdentifier(uri="file:///nope.mlir"), position=types.Position(line=0, character=0))

@@ -10,9 +10,11 @@ import subprocess
 import pytest
 from support import REPO
 
+from gpu_lsp.lsp.editor_files import server_defaults, vscode_setting
+from gpu_lsp.lsp.manifest import SETTINGS, Setting
 from gpu_lsp.lsp.settings import EditorSettings, parse_settings
-from gpu_lsp.lsp.settings_schema import SERVER_SETTINGS, json_schema
 
+SERVER_SETTINGS = [s for s in SETTINGS if s.server]
 # Settings only the clients read: how to start the server and how to trace it.
 CLIENT_ONLY = {"gpuLsp.server.pythonPath", "gpuLsp.server.command", "gpuLsp.server.extraArgs", "gpuLsp.trace.server"}
 
@@ -32,14 +34,28 @@ def test_the_schema_defaults_are_the_servers() -> None:
     assert bad == EditorSettings() and problems, "the schema's enum is what the server enforces"
 
 
+def _other_value(spec: Setting) -> object:
+    """A valid value of `spec` that is not its default."""
+    if spec.enum and spec.type == "string":
+        return next(v for v in spec.enum if v != spec.default)
+    kind = spec.type[0] if isinstance(spec.type, tuple) else spec.type
+    return {"array": ["GPU1"], "object": {"GPU3": "hint"}, "integer": spec.minimum or 2, "boolean": not spec.default, "number": 1.5}.get(kind, "x")
+
+
+def test_the_manifest_knows_which_settings_the_server_reads() -> None:
+    assert {f"gpuLsp.{s.key}" for s in SETTINGS if not s.server} == CLIENT_ONLY
+    for spec in SETTINGS:
+        settings, problems = parse_settings({"gpuLsp": _nested({spec.key: _other_value(spec)})})
+        assert problems == [] and (settings != EditorSettings()) == spec.server, spec.key
+
+
 def test_every_server_setting_is_a_vscode_setting() -> None:
     manifest = json.loads((REPO / "editors" / "vscode" / "package.json").read_text())
     props = manifest["contributes"]["configuration"]["properties"]
-    schema = json_schema()
-    assert set(props) - CLIENT_ONLY == set(schema)
-    for key, spec in schema.items():
-        got = props[key]
-        assert (got["type"], got["default"], got.get("enum")) == (spec["type"], spec["default"], spec.get("enum")), key
+    assert set(props) - CLIENT_ONLY == {f"gpuLsp.{s.key}" for s in SERVER_SETTINGS}
+    for spec in SERVER_SETTINGS:
+        got, want = props[f"gpuLsp.{spec.key}"], vscode_setting(spec)
+        assert (got["type"], got["default"], got.get("enum")) == (want["type"], spec.default, want.get("enum")), spec.key
 
 
 def test_every_server_setting_is_a_neovim_option() -> None:
@@ -57,16 +73,14 @@ def test_every_server_setting_is_a_neovim_option() -> None:
     )
     defaults = json.loads(proc.stdout)
     # A Lua table cannot hold nil: a setting whose default is null (unset) is absent there.
-    assert defaults == _nested({s.key: s.default for s in SERVER_SETTINGS if s.default is not None})
+    assert defaults == _nested({s.key: s.default for s in SERVER_SETTINGS if s.default is not None}) == server_defaults()
 
 
-def test_the_configuration_docs_show_every_setting_from_the_schema() -> None:
-    """docs/configuration.md's table is the schema's (issue 26: `gpuLsp.lint.mlirVersion` was missing)."""
-    from gpu_lsp.lsp.settings_schema import markdown_table
-
+def test_the_configuration_docs_show_every_setting() -> None:
+    """docs/configuration.md's table is the manifest's (issue 26: `gpuLsp.lint.mlirVersion` was missing)."""
     docs = (REPO / "docs" / "configuration.md").read_text()
     shown = docs.split("checks it -->\n", 1)[1].split("<!-- /settings -->", 1)[0]
-    assert shown == markdown_table(), "run `python -m gpu_lsp.lsp.settings_schema --markdown` and paste the table"
+    assert all(f"| `gpuLsp.{s.key}` |" in shown for s in SERVER_SETTINGS)
     vscode = (REPO / "editors" / "vscode" / "README.md").read_text()
     assert all(f"`gpuLsp.{s.key}`" in vscode for s in SERVER_SETTINGS)
 

@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 import { registerAsyncGraph } from './graph';
 import { registerLitTests } from './litTests';
+import { COMMANDS } from './manifest';
 import { registerPipeline } from './pipeline';
 import {
   SERVER_COMMANDS,
@@ -37,16 +38,6 @@ let neutralCwd = __dirname;
 const CLIENT_ID = 'gpuLsp';
 const CLIENT_NAME = 'GPU LSP';
 const LANGUAGE_ID = 'mlir';
-
-/** The extension's own command ids; distinct from the server's `gpu-lsp.*` ids. */
-const COMMANDS = {
-  restartServer: 'gpuLsp.restartServer',
-  runOnGpu: 'gpuLsp.runOnGpu',
-  outlineKernel: 'gpuLsp.outlineKernel',
-  makeAsync: 'gpuLsp.makeAsync',
-  fixAll: 'gpuLsp.fixAll',
-  showOutput: 'gpuLsp.showOutput',
-} as const;
 
 type ServerState = 'starting' | 'ready' | 'stopped' | 'error';
 

@@ -4,8 +4,9 @@
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { COMMANDS } from './manifest';
 
-export const SHOW_ASYNC_GRAPH = 'gpuLsp.showAsyncGraph';
+export const SHOW_ASYNC_GRAPH = COMMANDS.showAsyncGraph;
 const REQUEST = 'gpu-lsp/asyncGraph';
 const REFRESH_MS = 400;
 

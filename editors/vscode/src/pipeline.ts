@@ -7,12 +7,13 @@
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { COMMANDS } from './manifest';
 import { pipelineItems, type PassInfo } from './util';
 
 export const PIPELINE_COMMANDS = {
-  show: 'gpuLsp.showPipeline',
-  next: 'gpuLsp.pipelineNext',
-  previous: 'gpuLsp.pipelinePrevious',
+  show: COMMANDS.showPipeline,
+  next: COMMANDS.pipelineNext,
+  previous: COMMANDS.pipelinePrevious,
 } as const;
 const SCHEME = 'gpu-lsp-ir';
 

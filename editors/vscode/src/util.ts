@@ -20,15 +20,8 @@ export interface ResolvedCommand {
   ignored: string[];
 }
 
-/** Server-side command ids (workspace/executeCommand), as the server advertises them. */
-export const SERVER_COMMANDS = {
-  runOnGpu: 'gpu-lsp.runOnGpu',
-  outlineKernel: 'gpu-lsp.outlineKernel',
-  makeAsync: 'gpu-lsp.makeAsync',
-  fixAll: 'gpu-lsp.fixAll',
-  runLitTest: 'gpu-lsp.runLitTest',
-  updateCheckLines: 'gpu-lsp.updateCheckLines',
-} as const;
+// Command ids and the restricted settings come from the manifest (generated from gpu_lsp/lsp/manifest.py).
+export { RESTRICTED_SETTINGS, SERVER_COMMANDS } from './manifest';
 
 /** The `// -----` chunks of a lit test (1-based index, 0-based first line): one per marker line plus the first. */
 export function litChunks(text: string): { index: number; line: number }[] {
@@ -125,9 +118,6 @@ export function installCommand(python: string): string {
   const quoted = /[\s"'$`\\]/.test(python) ? `"${python.replace(/(["\\$`])/g, '\\$1')}"` : python;
   return `${quoted} -m pip install .`;
 }
-
-/** The settings a workspace may not choose in Restricted Mode (package.json's restrictedConfigurations). */
-export const RESTRICTED_SETTINGS = ['server.command', 'server.pythonPath', 'server.extraArgs', 'lit.mlirOpt'] as const;
 
 /** What `WorkspaceConfiguration.inspect` reports for one setting (the scopes that matter here). */
 export interface InspectedSetting<T> {

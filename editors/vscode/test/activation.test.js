@@ -189,9 +189,9 @@ test('an untrusted workspace cannot choose the server command, and Run on GPU is
     // The client's own registration of the server command is refused too; other commands pass.
     const sent = [];
     const next = (command, args) => sent.push([command, args]);
-    assert.equal(await extension.middleware.executeCommand('gpu-lsp.runOnGpu', ['file:///x.mlir', 'main'], next), undefined);
-    await extension.middleware.executeCommand('gpu-lsp.fixAll', ['file:///x.mlir'], next);
-    assert.deepEqual(sent, [['gpu-lsp.fixAll', ['file:///x.mlir']]]);
+    assert.equal(await extension.middleware.executeCommand('gpuLsp.server.runOnGpu', ['file:///x.mlir', 'main'], next), undefined);
+    await extension.middleware.executeCommand('gpuLsp.server.fixAll', ['file:///x.mlir'], next);
+    assert.deepEqual(sent, [['gpuLsp.server.fixAll', ['file:///x.mlir']]]);
     await extension.deactivate();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

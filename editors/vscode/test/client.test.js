@@ -1,7 +1,7 @@
 'use strict';
 // Drives the real gpu-lsp server over stdio the way VS Code's language client does:
 // initialize -> initialized -> didChangeConfiguration -> didOpen -> publishDiagnostics ->
-// codeAction -> codeLens -> executeCommand gpu-lsp.fixAll (-> workspace/applyEdit ->
+// codeAction -> codeLens -> executeCommand gpuLsp.server.fixAll (-> workspace/applyEdit ->
 // didChange -> publishDiagnostics) -> shutdown -> exit.
 //
 //   npm run test:client
@@ -29,7 +29,7 @@ const FIXTURE = path.join(__dirname, 'fixtures', 'two_deps.mlir');
 const WAIT_MS = 15_000;
 const REQUEST_MS = 30_000;
 
-const SERVER_COMMANDS = ['gpu-lsp.runOnGpu', 'gpu-lsp.outlineKernel', 'gpu-lsp.makeAsync', 'gpu-lsp.fixAll'];
+const SERVER_COMMANDS = ['gpuLsp.server.runOnGpu', 'gpuLsp.server.outlineKernel', 'gpuLsp.server.makeAsync', 'gpuLsp.server.fixAll'];
 
 /** What VS Code sends for the `gpuLsp` section (initializationOptions + configuration). */
 const GPU_LSP_SETTINGS = {
@@ -366,17 +366,17 @@ test('gpu-lsp over stdio, driven like VS Code', { timeout: 120_000 }, async (t) 
         );
       }
       t.diagnostic(`lenses: ${JSON.stringify(resolved.map((l) => l.command))}`);
-      const run = resolved.find((l) => l.command && l.command.command === 'gpu-lsp.runOnGpu');
-      assert.ok(run, 'a lens with command gpu-lsp.runOnGpu');
+      const run = resolved.find((l) => l.command && l.command.command === 'gpuLsp.server.runOnGpu');
+      assert.ok(run, 'a lens with command gpuLsp.server.runOnGpu');
       assert.match(run.command.title, /Run on GPU/);
       assert.deepEqual(run.command.arguments?.slice(0, 2), [uri, 'main']);
     });
 
-    await step('executeCommand gpu-lsp.fixAll edits the document through workspace/applyEdit', async () => {
+    await step('executeCommand gpuLsp.server.fixAll edits the document through workspace/applyEdit', async () => {
       assert.ok(diagnostic, 'needs the diagnostic');
       const from = inbox.mark();
       const before = document.text;
-      await request('workspace/executeCommand', { command: 'gpu-lsp.fixAll', arguments: [uri] });
+      await request('workspace/executeCommand', { command: 'gpuLsp.server.fixAll', arguments: [uri] });
       await inbox.waitFor('workspace/applyEdit', () => true, { from, what: 'workspace/applyEdit' });
       assert.ok(appliedEdits.length > 0, 'an edit for the open document');
       assert.notEqual(document.text, before);

@@ -123,10 +123,10 @@ test('contributes every command, each registered by the bundle', () => {
   for (const c of manifest.contributes.commands) {
     assert.ok(c.title && c.category, `${c.command} has a title and category`);
     assert.ok(bundle.includes(`"${c.command}"`), `${c.command} appears in the bundle`);
-    assert.ok(!c.command.startsWith('gpu-lsp.'), `${c.command} must not clash with the server's gpu-lsp.* ids`);
+    assert.ok(!c.command.startsWith('gpuLsp.server.'), `${c.command} must not clash with the server's gpuLsp.server.* ids`);
   }
   // The server-side ids are sent with workspace/executeCommand.
-  for (const server of ['gpu-lsp.runOnGpu', 'gpu-lsp.outlineKernel', 'gpu-lsp.makeAsync', 'gpu-lsp.fixAll', 'gpu-lsp.runLitTest']) {
+  for (const server of ['gpuLsp.server.runOnGpu', 'gpuLsp.server.outlineKernel', 'gpuLsp.server.makeAsync', 'gpuLsp.server.fixAll', 'gpuLsp.server.runLitTest']) {
     assert.ok(bundle.includes(`"${server}"`), `${server} appears in the bundle`);
   }
 });

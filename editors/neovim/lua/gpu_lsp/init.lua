@@ -21,19 +21,21 @@
 
 local M = {}
 
+-- Generated from the server's manifest (gpu_lsp/lsp/manifest.py): option defaults, command ids, :commands.
+local manifest = require('gpu_lsp.manifest')
+local SERVER = manifest.server_commands
+local CLIENT = manifest.client_commands
+
 local NAME = 'gpu_lsp'
 
 local defaults = {
   -- Command that starts the server over stdio.
   cmd = { 'python3', '-m', 'gpu_lsp' },
   -- Sent as initializationOptions, and answered for workspace/configuration section `gpuLsp`.
-  -- The server's settings (gpu_lsp/lsp/settings_schema.py), with the server's defaults.
+  -- The server's settings (docs/configuration.md), with the server's defaults.
   -- `lint.mlirVersion` (the LLVM major version you compile with) is unset (nil) by default: the
   -- project's `mlir-version` (pyproject.toml [tool.gpu-lint] / gpu-lint.toml) applies, else 23.
-  settings = {
-    lint = { select = {}, ignore = {}, severity = vim.empty_dict(), reportUndecided = false },
-    runner = { backend = 'auto', timeout = 60, maxMemory = 4294967296 },
-  },
+  settings = manifest.settings,
   filetypes = { 'mlir' },
   -- Files or directories that mark the project root (searched upwards from the buffer).
   root_markers = { 'pyproject.toml', '.git' },
@@ -288,7 +290,7 @@ local function text_lines(text)
   return lines
 end
 
---- The result of gpu-lsp.runOnGpu as lines of text: the summary, then the program's
+--- The result of the server's runOnGpu as lines of text: the summary, then the program's
 --- output and errors as it printed them.
 function M.format_run(result)
   if type(result) ~= 'table' then
@@ -439,7 +441,7 @@ function M.run(name, bufnr)
     return
   end
   notify('running @' .. name .. ' ...')
-  M.execute('gpu-lsp.runOnGpu', { vim.uri_from_bufnr(bufnr), name }, bufnr, function(result)
+  M.execute(SERVER.runOnGpu, { vim.uri_from_bufnr(bufnr), name }, bufnr, function(result)
     if result == nil or result == vim.NIL then
       notify('@' .. name .. ' finished')
       return
@@ -459,21 +461,21 @@ local function at_cursor(command)
   end
 end
 
-M.outline = at_cursor('gpu-lsp.outlineKernel')
-M.make_async = at_cursor('gpu-lsp.makeAsync')
+M.outline = at_cursor(SERVER.outlineKernel)
+M.make_async = at_cursor(SERVER.makeAsync)
 
 -- lit tests (lua/gpu_lsp/lit.lua, docs/lit.md): run RUN line `run` and chunk `chunk` (1-based, 0 or
 -- nil: all), the failures into the quickfix list; update the CHECK lines of the chunk at the cursor.
 function M.run_lit(bufnr, run, chunk)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  M.execute('gpu-lsp.runLitTest', { vim.uri_from_bufnr(bufnr), run or 0, chunk or 0 }, bufnr, function(result)
+  M.execute(SERVER.runLitTest, { vim.uri_from_bufnr(bufnr), run or 0, chunk or 0 }, bufnr, function(result)
     require('gpu_lsp.lit').show(bufnr, result)
   end)
 end
 
 function M.update_checks(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  local command = require('gpu_lsp.lit').update_command(bufnr, 'gpu-lsp.updateCheckLines')
+  local command = require('gpu_lsp.lit').update_command(bufnr, SERVER.updateCheckLines)
   if command == nil then
     notify('no lit chunk with FileCheck at the cursor', vim.log.levels.WARN)
     return
@@ -483,47 +485,31 @@ end
 
 function M.fix_all(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  M.execute('gpu-lsp.fixAll', { vim.uri_from_bufnr(bufnr) }, bufnr)
+  M.execute(SERVER.fixAll, { vim.uri_from_bufnr(bufnr) }, bufnr)
 end
 
+-- What each client command of the manifest's :commands does (`complete`: its argument completion).
+local handlers = {
+  [CLIENT.runOnGpu] = { run = function(opts) M.run(opts.args) end },
+  [CLIENT.outlineKernel] = { run = function() M.outline() end },
+  [CLIENT.makeAsync] = { run = function() M.make_async() end },
+  [CLIENT.fixAll] = { run = function() M.fix_all() end },
+  [CLIENT.showAsyncGraph] = { run = function() require('gpu_lsp.graph').show() end },
+  [CLIENT.showPipeline] = {
+    run = function(opts) require('gpu_lsp.pipeline').run(opts.args) end,
+    complete = function(arglead) return require('gpu_lsp.pipeline').complete(arglead) end,
+  },
+  [CLIENT.pipelineNext] = { run = function() require('gpu_lsp.pipeline').next() end },
+  [CLIENT.pipelinePrevious] = { run = function() require('gpu_lsp.pipeline').prev() end },
+  [CLIENT.runLitTest] = { run = function() M.run_lit() end },
+  [CLIENT.updateCheckLines] = { run = function() M.update_checks() end },
+}
+
 local function define_user_commands()
-  local cmd = vim.api.nvim_create_user_command
-  cmd('GpuLspRun', function(opts)
-    M.run(opts.args)
-  end, { nargs = '?', desc = 'gpu-lsp: run a func.func (default: the one at the cursor) on the GPU' })
-  cmd('GpuLspOutline', function()
-    M.outline()
-  end, { desc = 'gpu-lsp: outline the gpu.launch at the cursor into a kernel' })
-  cmd('GpuLspMakeAsync', function()
-    M.make_async()
-  end, { desc = 'gpu-lsp: make the gpu op at the cursor async' })
-  cmd('GpuLspFixAll', function()
-    M.fix_all()
-  end, { desc = 'gpu-lsp: apply every automatic fix in the buffer' })
-  cmd('GpuLspGraph', function()
-    require('gpu_lsp.graph').show()
-  end, { desc = 'gpu-lsp: show the async dependency graph of the buffer' })
-  cmd('GpuLspPipeline', function(opts)
-    require('gpu_lsp.pipeline').run(opts.args)
-  end, {
-    nargs = 1,
-    complete = function(arglead)
-      return require('gpu_lsp.pipeline').complete(arglead)
-    end,
-    desc = 'gpu-lsp: the IR after each pass of a pipeline, two steps side by side in diff mode',
-  })
-  cmd('GpuLspPipelineNext', function()
-    require('gpu_lsp.pipeline').next()
-  end, { desc = 'gpu-lsp: the next pair of pipeline steps' })
-  cmd('GpuLspPipelinePrev', function()
-    require('gpu_lsp.pipeline').prev()
-  end, { desc = 'gpu-lsp: the previous pair of pipeline steps' })
-  cmd('GpuLitRun', function()
-    M.run_lit()
-  end, { desc = 'gpu-lsp: run the buffer\'s lit test chunk by chunk, failures into the quickfix list' })
-  cmd('GpuLitUpdate', function()
-    M.update_checks()
-  end, { desc = 'gpu-lsp: rewrite the CHECK lines of the chunk at the cursor from its output' })
+  for _, c in ipairs(manifest.user_commands) do
+    local handler = handlers[c.command]
+    vim.api.nvim_create_user_command(c.name, handler.run, { nargs = c.nargs, complete = handler.complete, desc = c.desc })
+  end
 end
 
 -- ---------------------------------------------------------------------------
@@ -546,17 +532,17 @@ function M.setup(opts)
   define_user_commands()
 
   -- Code lens "Run on GPU": run through M.run so the result is shown.
-  vim.lsp.commands['gpu-lsp.runOnGpu'] = function(command, ctx)
+  vim.lsp.commands[SERVER.runOnGpu] = function(command, ctx)
     local args = command.arguments or {}
     M.run(args[2], ctx and ctx.bufnr)
   end
   -- Code lenses "Run lit test" / "Run chunk N" (uri, run, chunk): through M.run_lit, into the quickfix list.
-  vim.lsp.commands['gpu-lsp.runLitTest'] = function(command, ctx)
+  vim.lsp.commands[SERVER.runLitTest] = function(command, ctx)
     local args = command.arguments or {}
     M.run_lit(type(args[1]) == 'string' and vim.uri_to_bufnr(args[1]) or (ctx and ctx.bufnr), args[2], args[3])
   end
   -- Code lens "Show async graph" (uri, function): a command of the clients, not of the server.
-  vim.lsp.commands['gpuLsp.showAsyncGraph'] = function(command, ctx)
+  vim.lsp.commands[CLIENT.showAsyncGraph] = function(command, ctx)
     local args = command.arguments or {}
     local bufnr = type(args[1]) == 'string' and vim.uri_to_bufnr(args[1]) or (ctx and ctx.bufnr)
     require('gpu_lsp.graph').show(bufnr, args[2])

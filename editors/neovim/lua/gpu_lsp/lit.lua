@@ -1,4 +1,4 @@
--- lit tests (docs/lit.md): the results of the server's `gpu-lsp.runLitTest` in the quickfix list,
+-- lit tests (docs/lit.md): the results of the server's `gpuLsp.server.runLitTest` in the quickfix list,
 -- and "Update CHECK lines" for the chunk at the cursor (the server's code action of that name).
 
 local M = {}
