@@ -65,6 +65,15 @@ class TypeRule:
     transform: str = "same"
 
 
+@dataclass(frozen=True)
+class Since:
+    """The LLVM version that introduced an op, the change that did, and whether the oracle's MLIR has the op."""
+
+    version: int
+    source: str
+    oracle: bool = True
+
+
 @dataclass
 class OpDef:
     """An operation's declaration; readers and printers of hand-written forms attach to it."""
@@ -84,6 +93,7 @@ class OpDef:
     type_rules: tuple[TypeRule, ...] = ()
     format: str | None = None
     successor_operands: tuple[str, ...] = ()
+    since: Since | None = None
     reader: Callable[..., Any] | None = field(default=None, compare=False)
     printer: Callable[..., Any] | None = field(default=None, compare=False)
 
@@ -369,10 +379,12 @@ def declare(
     default_dialect: str | None = None,
     inherent: Iterable[str] = (),
     successor_operands: str = "",
+    since: Since | None = None,
 ) -> OpDef:
     """One op definition from ODS-style text; `inherent` names attributes not declared in `ins`.
 
-    `successor_operands` names, per successor, the operand group passed to it (BranchOpInterface).
+    `successor_operands` names, per successor, the operand group passed to it (BranchOpInterface);
+    `since`: the LLVM version that introduced the op, when newer than every version gpu-lsp knows.
     """
     trait_set = frozenset(traits.split())
     unknown = trait_set - TRAITS
@@ -399,6 +411,7 @@ def declare(
         type_rules=type_rules(types),
         format=format,
         successor_operands=tuple(successor_operands.split()),
+        since=since,
     )
     if format is not None and not syntax:
         definition.syntax = render_syntax(definition, parse_format(format))
