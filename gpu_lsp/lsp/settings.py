@@ -30,6 +30,7 @@ class EditorSettings:
     run_timeout_s: float = 60.0
     run_max_memory: int = 4 * 2**30
     lit_mlir_opt: str | None = None  # a real mlir-opt for lit RUN lines (lsp/lit.py); None: gpu-opt
+    op_definitions: tuple[str, ...] = ()  # the project's `op-definitions` files (not an editor setting)
 
     def apply(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """The diagnostics with the user's severity overrides (select/ignore are the linter's)."""
@@ -62,6 +63,7 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
     if path is None:
         return editor, None
     from gpu_lsp.lint.config import ConfigError, settings_for_document
+    from gpu_lsp.lint.op_definitions import load_op_definitions
     from gpu_lsp.lint.rules import known_codes
 
     try:
@@ -75,6 +77,7 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
     )
     severity = {("GPU" if k == "ALL" else k): v for k, v in project.severity}
     severity.update(editor.severity)
+    declared = load_op_definitions(project.op_definitions)
     return (
         replace(
             editor,
@@ -83,9 +86,18 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
             severity=severity,
             mlir_version=editor.mlir_version if editor.mlir_version is not None else project.mlir_version,
             report_undecided=editor.report_undecided or project.report_undecided,
+            op_definitions=project.op_definitions,
         ),
-        None,
+        _definition_problem(declared),
     )
+
+
+def _definition_problem(lines: list[str]) -> str | None:
+    """The first error of the project's op-definitions files, and how many more there are."""
+    if not lines:
+        return None
+    more = len(lines) - 1
+    return lines[0] + (f" (and {more} more error{'s' if more > 1 else ''}: run gpu-lint)" if more else "")
 
 
 def _file_path(uri: str) -> Path | None:
