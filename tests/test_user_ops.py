@@ -78,6 +78,22 @@ MISTAKES = [
     ('[ops.a]\nsummary = "no dialect"\n', (0, 0, 7), "'a' is not an op name"),
     ('dialect = "t"\n[ops.a]\nresults = "(ins I32:$r)"\n', (2, 10, 24), "'results' must be written `(outs ...)`"),
     ("dialect = \"t\"\n[ops.a\n", (1, 6, 7), "invalid TOML"),
+    # What mlir-tblgen checks of a format (ir/opdefs/format_checks.py)
+    ('dialect = "t"\n[ops.a]\narguments = "(ins I32:$x)"\nassemblyFormat = "$x"\n', (3, 17, 21), "'attr-dict' directive not found"),
+    ('dialect = "t"\n[ops.a]\narguments = "(ins I32:$x, I32:$y)"\nassemblyFormat = "$x attr-dict"\n', (3, 17, 31), "operand #1, named 'y', not found"),
+    ('dialect = "t"\n[ops.a]\nregions = "(region AnyRegion:$r)"\nassemblyFormat = "attr-dict"\n', (3, 17, 28), "region #0, named 'r', not found"),
+    ('dialect = "t"\n[ops.a]\narguments = "(ins I32:$x)"\nassemblyFormat = "$x $x attr-dict"\n', (3, 18, 20), "'x' is already bound"),
+    (
+        'dialect = "t"\n[ops.a]\narguments = "(ins AnyInteger:$x)"\nassemblyFormat = "$x attr-dict"\n',
+        (3, 17, 31),
+        "type of operand #0, named 'x', is not buildable and a buildable type cannot be inferred",
+    ),
+    (
+        'dialect = "t"\n[ops.a]\narguments = "(ins I32:$x)"\nresults = "(outs AnyType:$r)"\nassemblyFormat = "$x attr-dict"\n',
+        (4, 17, 31),
+        "type of result #0, named 'r', is not buildable",
+    ),
+    ('dialect = "t"\n[ops.a]\narguments = "(ins I64Attr:$n)"\nassemblyFormat = "$n attr-dict `:` type($n)"\n', (3, 18, 20), "'n' is not an operand or result"),
 ]
 
 
@@ -95,6 +111,27 @@ def test_unmodelled_traits_and_interfaces_are_accepted_so_td_lists_copy_as_is() 
     traits = '["Commutative", "DeclareOpInterfaceMethods<InferIntRangeInterface>", "MemWrite", "ElementwiseMappable"]'
     read = read_user_ops(f'dialect = "t"\n[ops.a]\ntraits = {traits}\n')
     assert read.errors == () and read.ops[0].traits == frozenset()
+
+
+def test_types_the_format_leaves_out_may_be_built_inferred_or_matched() -> None:
+    text = """dialect = "t"
+[ops.built]
+arguments = "(ins I32:$x)"
+results = "(outs Index:$r)"
+assemblyFormat = "$x attr-dict"
+[ops.matched]
+arguments = "(ins AnyInteger:$x, AnyInteger:$y)"
+results = "(outs AnyInteger:$r)"
+traits = ['AllTypesMatch<["x", "y", "r"]>']
+assemblyFormat = "$x `,` $y attr-dict `:` type($r)"
+[ops.inferred]
+arguments = "(ins AnyInteger:$x)"
+results = "(outs AnyInteger:$r)"
+traits = ["DeclareOpInterfaceMethods<InferTypeOpInterface>"]
+assemblyFormat = "$x attr-dict `:` type($x)"
+"""
+    read = read_user_ops(text)
+    assert read.errors == () and [op.name for op in read.ops] == ["t.built", "t.matched", "t.inferred"]
 
 
 def test_built_in_ops_cannot_be_declared_and_two_files_cannot_share_an_op(tmp_path: Path) -> None:
@@ -153,6 +190,17 @@ func.func @f(%x: f32, %i: i32, %n: index) {
     assert messages["GPU101"] == "'scratch.fma' op expected 3 operands, but found 2"
 
 
+def test_gpu_opt_takes_the_definitions_on_its_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    kernel = str(EXAMPLE / "kernel.mlir")
+    try:
+        assert gpu_opt.main([f"-op-definitions={DEFINITIONS}", kernel]) == 0
+        assert "%1 = scratch.fma %arg2, %arg0, %arg1 : f32" in capsys.readouterr().out
+    finally:
+        install(str(DEFINITIONS), ())
+    assert gpu_opt.main(["--op-definitions", "missing.toml", kernel]) == 2
+    assert capsys.readouterr().err == "missing.toml: error: cannot read op definitions: No such file or directory\n"
+
+
 def _printed(text: str, generic: bool) -> str:
     out, err = io.StringIO(), io.StringIO()
     assert (gpu_opt.run(gpu_opt.Options(generic=generic), text, "k.mlir", out, err), err.getvalue()) == (0, "")
@@ -166,3 +214,18 @@ def test_declared_ops_print_in_custom_and_generic_form_and_read_back(scratch: st
     assert "scratch.flush %0 nontemporal : memref<32xf32, 3>" in custom
     assert '"scratch.alloc"(%0) <{alignment = 16 : i64}> : (index) -> memref<32xf32, 3>' in generic
     assert (_printed(custom, False), _printed(generic, False), _printed(custom, True)) == (custom, custom, generic)
+
+
+def test_any_cut_of_a_file_using_declared_ops_is_read_without_an_internal_error(scratch: str) -> None:
+    text = (EXAMPLE / "kernel.mlir").read_text(encoding="utf-8")
+    body = text.index("%c32")
+    for end in range(body, len(text), 3):
+        cut = text[:end] + "\n"
+        assert [d.message for d in analyze(cut) if d.code == "GPU999"] == [], cut
+        assert _printed_or_error(cut)
+
+
+def _printed_or_error(text: str) -> bool:
+    """gpu-opt prints the text or reports its errors: no exception, no internal error."""
+    out, err = io.StringIO(), io.StringIO()
+    return gpu_opt.run(gpu_opt.Options(), text, "k.mlir", out, err) in (0, 1) and "internal" not in err.getvalue()

@@ -8,16 +8,8 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_lsp.ir.opdefs.format import (
-    Custom,
-    FormatSyntaxError,
-    FunctionalType,
-    OIList,
-    OptionalGroup,
-    TypeOf,
-    parse_format,
-    variables,
-)
+from gpu_lsp.ir.opdefs.format import FormatSyntaxError, parse_format
+from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import OpDef, declare, split_top_level
 
 # ODS trait names and the model's (see model.TRAITS); memory effects other than none are the default.
@@ -206,7 +198,7 @@ def _declaration(name: str, key: str, table: Any, where: _Locator) -> OpDef:
         field = next((f for f in _LIST if lists[f] and found and found[1] in (lists[f] or "")), None)
         raise fail(str(exc).replace('"', "'"), field, found[1] if found else None) from None
     if fmt is not None:
-        _check_format(definition, fmt, fail)
+        _check_format(definition, fmt, table.get("traits", []), fail)
     return definition
 
 
@@ -263,43 +255,9 @@ def _ignored(trait: str) -> bool:
     return trait in _EFFECTS or trait in _UNMODELLED or _INTERFACE.match(trait) is not None
 
 
-def _check_format(definition: OpDef, fmt: str, fail: Any) -> None:
-    """Every `$name` the format uses is declared, and no `custom<...>` (its code would be needed)."""
-    directives = parse_format(fmt)
-    declared = {a.name for a in (definition.operands or ()) + (definition.results or ())}
-    declared |= {a.name for a in definition.attributes} | {a.name for a in definition.regions or ()}
-    declared |= {a.name for a in definition.successors or ()} | {"operands", "results", "regions", "successors"}
-    for name in variables(directives) + _typed(directives):
-        if name not in declared:
-            raise fail(f"assemblyFormat: `${name}` is not an argument, result, region or successor", "assemblyFormat", f"${name}")
-    if _has_custom(directives):
-        raise fail("assemblyFormat: `custom<...>` directives need code; declared ops cannot use them", "assemblyFormat", "custom<")
-
-
-def _typed(directives: tuple[Any, ...]) -> list[str]:
-    """The names `type($x)` and `functional-type($a, $b)` refer to (inside groups too)."""
-    out: list[str] = []
-    for d in directives:
-        if isinstance(d, TypeOf):
-            out.append(d.name)
-        elif isinstance(d, FunctionalType):
-            out.extend((d.inputs, d.outputs))
-        elif isinstance(d, OptionalGroup):
-            out.extend(_typed(d.elements) + _typed(d.else_elements))
-        elif isinstance(d, OIList):
-            for clause in d.clauses:
-                out.extend(_typed(clause))
-        elif isinstance(d, Custom):
-            out.extend(_typed(d.args))
-    return out
-
-
-def _has_custom(directives: tuple[Any, ...]) -> bool:
-    for d in directives:
-        if isinstance(d, Custom):
-            return True
-        if isinstance(d, OptionalGroup) and (_has_custom(d.elements) or _has_custom(d.else_elements)):
-            return True
-        if isinstance(d, OIList) and any(_has_custom(c) for c in d.clauses):
-            return True
-    return False
+def _check_format(definition: OpDef, fmt: str, traits: list[str], fail: Any) -> None:
+    """What ODS checks of an assembly format (format_checks.py), as an error at the piece concerned."""
+    infers = any("InferTypeOpInterface" in trait for trait in traits)
+    problem = format_problem(definition, parse_format(fmt), infers_results=infers)
+    if problem is not None:
+        raise fail(f"assemblyFormat: {problem[0]}", "assemblyFormat", problem[1])
