@@ -10,7 +10,9 @@ import pytest
 
 from gpu_lsp.cli import gpu_opt
 from gpu_lsp.ir.opdefs import install, installed_from, lookup, op_names
+from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.model import OPTIONAL, VARIADIC
+from gpu_lsp.ir.opdefs.user_enums import install_enums
 from gpu_lsp.ir.opdefs.user_ops import read_user_ops
 from gpu_lsp.lint.check import analyze
 from gpu_lsp.lint.op_definitions import load_op_definitions
@@ -78,6 +80,10 @@ MISTAKES = [
     ('[ops.a]\nsummary = "no dialect"\n', (0, 0, 7), "'a' is not an op name"),
     ('dialect = "t"\n[ops.a]\nresults = "(ins I32:$r)"\n', (2, 10, 24), "'results' must be written `(outs ...)`"),
     ("dialect = \"t\"\n[ops.a\n", (1, 6, 7), "invalid TOML"),
+    ('dialect = "t"\n[enums.K]\ncases = ["a", "b c"]\n', (2, 8, 20), "'cases' must be a list of keywords"),
+    ('dialect = "t"\n[enums.K]\ncases = ["a"]\ndefault = "z"\n', (3, 10, 13), "'default' must be one of the cases (a)"),
+    ('[enums.K]\ncases = ["a"]\nmnemonic = "k"\n', (2, 11, 14), "needs the file's `dialect"),
+    ('dialect = "t"\n[enums.GPU_DimensionAttr]\ncases = ["a"]\n', (1, 0, 25), "enum GPU_DimensionAttr is built in"),
     # What mlir-tblgen checks of a format (ir/opdefs/format_checks.py)
     ('dialect = "t"\n[ops.a]\narguments = "(ins I32:$x)"\nassemblyFormat = "$x"\n', (3, 17, 21), "'attr-dict' directive not found"),
     ('dialect = "t"\n[ops.a]\narguments = "(ins I32:$x, I32:$y)"\nassemblyFormat = "$x attr-dict"\n', (3, 17, 31), "operand #1, named 'y', not found"),
@@ -136,18 +142,22 @@ assemblyFormat = "$x attr-dict `:` type($x)"
 
 def test_built_in_ops_cannot_be_declared_and_two_files_cannot_share_an_op(tmp_path: Path) -> None:
     one, two = tmp_path / "one.toml", tmp_path / "two.toml"
-    one.write_text('dialect = "t"\n\n[ops.a]\n[ops."gpu.barrier"]\n', encoding="utf-8")
-    two.write_text('dialect = "t"\n[ops.a]\n', encoding="utf-8")
+    one.write_text('dialect = "t"\n\n[ops.a]\n[ops."gpu.barrier"]\n[enums.K]\ncases = ["x"]\n', encoding="utf-8")
+    two.write_text('dialect = "t"\n[ops.a]\n[enums.K]\ncases = ["y"]\n', encoding="utf-8")
     try:
         assert load_op_definitions([str(one), str(two)]) == [
             f"{one}:4:1: error: operation gpu.barrier is built in; a project cannot declare it again",
+            f"{two}:3:1: error: enum K is already declared in {one}",
             f"{two}:2:1: error: operation t.a is already declared in {one}",
         ]
+        assert ENUMS["K"].cases == ("x",)
         assert installed_from("t.a") == str(one) and installed_from("gpu.barrier") is None
         assert load_op_definitions([str(tmp_path / "none.toml")])[0].endswith("error: cannot read op definitions: No such file or directory")
     finally:
-        install(str(one), ())
-        install(str(two), ())
+        for path in (str(one), str(two)):
+            install(path, ())
+            install_enums(path, ())
+    assert "K" not in ENUMS
     assert lookup("t.a") is None and "t.a" not in op_names() and lookup("gpu.barrier") is not None
 
 
@@ -229,3 +239,49 @@ def _printed_or_error(text: str) -> bool:
     """gpu-opt prints the text or reports its errors: no exception, no internal error."""
     out, err = io.StringIO(), io.StringIO()
     return gpu_opt.run(gpu_opt.Options(), text, "k.mlir", out, err) in (0, 1) and "internal" not in err.getvalue()
+
+
+LOOPS = """dialect = "w"
+
+[enums.W_KindAttr]
+cases = ["fast", "exact"]
+mnemonic = "kind"
+
+[enums.W_ModeAttr]
+cases = ["a", "b", "c"]
+default = "b"
+
+[ops.loop]
+summary = "A loop."
+arguments = "(ins Index:$n, W_KindAttr:$kind, W_ModeAttr:$mode)"
+regions = "(region SizedRegion<1>:$body)"
+traits = ['SingleBlockImplicitTerminator<"w.end">']
+assemblyFormat = "$n $kind (`mode` $mode^)? $body attr-dict"
+
+[ops.end]
+traits = ["Terminator", 'HasParent<"w.loop">']
+assemblyFormat = "attr-dict"
+"""
+
+
+def test_enums_are_declared_with_the_ops_and_read_as_keywords(tmp_path: Path) -> None:
+    path = tmp_path / "w.toml"
+    path.write_text(LOOPS, encoding="utf-8")
+    read = read_user_ops(LOOPS)
+    assert read.errors == () and [e.constraint for e in read.enums] == ["W_KindAttr", "W_ModeAttr"]
+    assert "W_KindAttr" not in ENUMS  # reading declares nothing
+    loop = read.ops[0]
+    assert loop.syntax == "w.loop %n fast|exact [mode a|b|c] { ... }" and loop.implicit_terminator == "w.end"
+    assert loop.attribute("mode") is not None and loop.attribute("mode").default == "b"
+    try:
+        assert load_op_definitions([str(path)]) == []
+        text = "func.func @f(%x: index) {\n  w.loop %x exact mode c {\n  }\n  w.loop %x slow {\n  }\n  return\n}\n"
+        found = analyze(text)
+        assert [(d.code, d.message) for d in found] == [("GPU002", "custom op 'w.loop' expected W_KindAttr to be one of: fast, exact")]
+        good = text.replace("  w.loop %x slow {\n  }\n", "")
+        assert '"w.loop"(%arg0) <{kind = #w<kind exact>, mode = 2 : i32}> ({\n      "w.end"() : () -> ()' in _printed(good, True)
+        assert _printed(good, False).count("w.end") == 0  # the implicit terminator is not printed
+    finally:
+        install(str(path), ())
+        install_enums(str(path), ())
+    assert "W_KindAttr" not in ENUMS and lookup("w.loop") is None

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from gpu_lsp.ir.opdefs import install
+from gpu_lsp.ir.opdefs.user_enums import install_enums
 from gpu_lsp.ir.opdefs.user_ops import read_user_ops
 
 
@@ -25,8 +26,9 @@ def load_op_definitions(paths: Iterable[str]) -> list[str]:
             continue
         found = read_user_ops(text)
         problems.extend(error.describe(path) for error in found.errors)
-        headers = dict(zip((op.name for op in found.ops), found.headers, strict=True))
-        problems.extend(replace(headers[op.name], message=why).describe(path) for op, why in install(path, found.ops))
+        headers = dict(found.headers)
+        refused = install_enums(path, found.enums) + [(op.name, why) for op, why in install(path, found.ops)]
+        problems.extend(replace(headers[name], message=why).describe(path) for name, why in refused)
     return problems
 
 

@@ -135,7 +135,9 @@ class OpDef:
 
 _ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
 _WRAPPER = re.compile(r"(Variadic|Optional|VariadicRegion|VariadicSuccessor|VariadicOfVariadic)<(.*)>\Z")
-_ATTR_WRAPPER = re.compile(r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z")
+_ATTR_WRAPPER = re.compile(
+    r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|DefaultValuedStrAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z"
+)
 
 
 def split_top_level(text: str, sep: str = ",") -> list[str]:
@@ -200,7 +202,7 @@ def _attr_arg(constraint: str, name: str) -> AttrArg:
         return AttrArg(name, "UnitAttr", optional=True)
     pieces = split_top_level(inner or "")
     default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
-    stored = wrapper in ("DefaultValuedAttr", "DefaultValuedProp") and default is not None
+    stored = wrapper in ("DefaultValuedAttr", "DefaultValuedStrAttr", "DefaultValuedProp") and default is not None
     return AttrArg(name, _unconfined(pieces[0]) if pieces else "Attr", optional=True, default=default, stored_default=stored)
 
 

@@ -8,9 +8,12 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
+from gpu_lsp.ir.opdefs.definition_file import DefinitionError, Locator, Mistake, syntax_error
+from gpu_lsp.ir.opdefs.enums import EnumDef
 from gpu_lsp.ir.opdefs.format import FormatSyntaxError, parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import OpDef, declare, split_top_level
+from gpu_lsp.ir.opdefs.user_enums import enums_known, read_enum
 
 # ODS trait names and the model's (see model.TRAITS); memory effects other than none are the default.
 _TRAITS = {
@@ -33,22 +36,9 @@ _KEYS = ("summary", "arguments", "results", "regions", "successors", "traits", "
 _OP_NAME = re.compile(r"[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)+\Z")
 _LIST = {"arguments": "ins", "results": "outs", "regions": "region", "successors": "successor"}
 _PARENT = re.compile(r"(HasParent|ParentOneOf)<(.*)>\Z", re.S)
+_IMPLICIT = re.compile(r"SingleBlockImplicitTerminator<\s*[\"'](.*)[\"']\s*>\Z", re.S)
 _MATCH = re.compile(r"AllTypesMatch<(.*)>\Z", re.S)
 _EFFECT_LIST = re.compile(r"MemoryEffects<\[(.*)\]>\Z", re.S)
-
-
-@dataclass(frozen=True)
-class DefinitionError:
-    """A mistake in an op-definitions file, at 0-based `line`, columns `start`..`end` of that line."""
-
-    message: str
-    line: int
-    start: int
-    end: int
-
-    def describe(self, path: str) -> str:
-        """`path:line:col: error: message`, the one-line form gpu-lint prints."""
-        return f"{path}:{self.line + 1}:{self.start + 1}: error: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -57,111 +47,59 @@ class UserOps:
 
     ops: tuple[OpDef, ...]
     errors: tuple[DefinitionError, ...]
-    headers: tuple[DefinitionError, ...] = ()  # per op, where its table starts (for errors about a whole op)
+    enums: tuple[EnumDef, ...] = ()
+    # Where each op's and enum's table starts, by name (for errors about a whole declaration).
+    headers: tuple[tuple[str, DefinitionError], ...] = ()
 
 
-class _Locator:
-    """Where tables and keys sit in the TOML text (tomllib gives values, not positions)."""
-
-    _HEADER = re.compile(r"\s*\[\s*ops\s*\.\s*(\"[^\"]*\"|'[^']*'|[A-Za-z_][\w.$-]*)\s*\]")
-    _KEY = re.compile(r"\s*([A-Za-z_][\w-]*)\s*=")
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-        self.tables: dict[str, int] = {}
-        self.keys: dict[tuple[str, str], int] = {}
-        current: str | None = None
-        for number, line in enumerate(self.lines):
-            header = self._HEADER.match(line)
-            if header is not None:
-                current = header[1].strip("\"'")
-                self.tables.setdefault(current, number)
-            elif line.lstrip().startswith("["):
-                current = None
-            elif current is not None and (key := self._KEY.match(line)) is not None:
-                self.keys.setdefault((current, key[1]), number)
-
-    def error(self, message: str, table: str, key: str | None = None, piece: str | None = None) -> DefinitionError:
-        """An error on `piece` of the value of `key` in `[ops.table]` (the key, else the table header)."""
-        line = self.keys.get((table, key)) if key is not None else None
-        if line is None:
-            line = self.tables.get(table, 0)
-            text = self.lines[line] if line < len(self.lines) else ""
-            return DefinitionError(message, line, len(text) - len(text.lstrip()), len(text.rstrip()))
-        found = self._find(line, piece) if piece else None
-        if found is not None:
-            return DefinitionError(message, found[0], found[1], found[1] + len(piece or ""))
-        text = self.lines[line]
-        start = text.index("=") + 1
-        start += len(text[start:]) - len(text[start:].lstrip())
-        return DefinitionError(message, line, start, len(text.rstrip()))
-
-    def _find(self, line: int, piece: str) -> tuple[int, int] | None:
-        """The first place at or after `line` (a value may span lines) where `piece` is written."""
-        for number in range(line, min(line + 40, len(self.lines))):
-            text = self.lines[number]
-            quoted = max(text.find(f'"{piece}"'), text.find(f"'{piece}'"))
-            column = quoted + 1 if quoted >= 0 else text.find(piece)
-            if column >= 0:
-                return number, column
-            if number > line and self._KEY.match(self.lines[number]):
-                return None
-        return None
-
-
-def _syntax_error(text: str, exc: tomllib.TOMLDecodeError) -> DefinitionError:
-    """tomllib's message says `(at line L, column C)`; the range is that place."""
-    found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-    message = "invalid TOML: " + re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-    if found is None:
-        return DefinitionError(message, 0, 0, 0)
-    line, column = int(found[1]) - 1, int(found[2]) - 1
-    return DefinitionError(message, line, column, column + 1)
+_TOP = ("dialect", "ops", "enums")
 
 
 @functools.lru_cache(maxsize=32)
 def read_user_ops(text: str) -> UserOps:
-    """The op declarations of an op-definitions file's text (cached by content; nothing in it is executed)."""
+    """The op and enum declarations of an op-definitions file's text (cached by content; nothing in it is executed)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return UserOps((), (_syntax_error(text, exc),))
-    where = _Locator(text)
-    errors: list[DefinitionError] = []
-    unknown = [k for k in data if k not in ("dialect", "ops")]
-    for key in unknown:
-        errors.append(DefinitionError(f"unknown key '{key}' (expected 'dialect' and [ops.<name>] tables)", 0, 0, 0))
+        return UserOps((), (syntax_error(text, exc),))
+    where = Locator(text)
+    errors = [DefinitionError(f"unknown key '{k}' (expected 'dialect', [ops.<name>] and [enums.<name>] tables)", 0, 0, 0) for k in data if k not in _TOP]
     dialect = data.get("dialect")
     if dialect is not None and not (isinstance(dialect, str) and re.fullmatch(r"[A-Za-z_]\w*", dialect)):
         errors.append(DefinitionError("'dialect' must be a dialect name such as \"toy\"", 0, 0, 0))
         dialect = None
-    tables = data.get("ops", {})
-    if not isinstance(tables, dict):
-        return UserOps((), (*errors, DefinitionError("'ops' must be tables: [ops.<name>]", 0, 0, 0)))
-    ops: list[OpDef] = []
-    headers: list[DefinitionError] = []
-    for key, table in tables.items():
-        name = key if "." in key or dialect is None else f"{dialect}.{key}"
+    tables = {kind: data.get(kind, {}) for kind in ("enums", "ops")}
+    for kind, value in tables.items():
+        if not isinstance(value, dict):
+            errors.append(DefinitionError(f"'{kind}' must be tables: [{kind}.<name>]", 0, 0, 0))
+            tables[kind] = {}
+    enums: list[EnumDef] = []
+    headers: list[tuple[str, DefinitionError]] = []
+    for key, table in tables["enums"].items():
         try:
-            ops.append(_declaration(name, key, table, where))
-        except _Mistake as mistake:
+            enums.append(read_enum(key, table, dialect, where))
+        except Mistake as mistake:
             errors.append(mistake.error)
         else:
-            headers.append(where.error("", key))
-    return UserOps(tuple(ops), tuple(errors), tuple(headers))
+            headers.append((key, where.error("", f"enums.{key}")))
+    ops: list[OpDef] = []
+    with enums_known(tuple(enums)):
+        for key, table in tables["ops"].items():
+            name = key if "." in key or dialect is None else f"{dialect}.{key}"
+            try:
+                ops.append(_declaration(name, key, table, where))
+            except Mistake as mistake:
+                errors.append(mistake.error)
+            else:
+                headers.append((name, where.error("", f"ops.{key}")))
+    return UserOps(tuple(ops), tuple(errors), tuple(enums), tuple(headers))
 
 
-class _Mistake(Exception):
-    def __init__(self, error: DefinitionError) -> None:
-        super().__init__(error.message)
-        self.error = error
+def _declaration(name: str, key: str, table: Any, where: Locator) -> OpDef:
+    """One `[ops.<key>]` table as an OpDef; raises Mistake at the first error."""
 
-
-def _declaration(name: str, key: str, table: Any, where: _Locator) -> OpDef:
-    """One `[ops.<key>]` table as an OpDef; raises _Mistake at the first error."""
-
-    def fail(message: str, field: str | None = None, piece: str | None = None) -> _Mistake:
-        return _Mistake(where.error(message, key, field, piece))
+    def fail(message: str, field: str | None = None, piece: str | None = None) -> Mistake:
+        return Mistake(where.error(message, f"ops.{key}", field, piece))
 
     if not isinstance(table, dict):
         raise fail(f"'ops.{key}' must be a table")
@@ -176,7 +114,7 @@ def _declaration(name: str, key: str, table: Any, where: _Locator) -> OpDef:
         elif not isinstance(value, str):
             raise fail(f"'{field}' must be a string", field)
     lists = {field: _dag(table.get(field), field, fail) for field in _LIST}
-    traits, parents, types = _traits(table.get("traits", []), fail)
+    facts = _traits(table.get("traits", []), fail)
     fmt = table.get("assemblyFormat")
     try:
         definition = declare(
@@ -186,10 +124,11 @@ def _declaration(name: str, key: str, table: Any, where: _Locator) -> OpDef:
             outs=lists["results"] if lists["results"] is not None else "",
             regions=lists["regions"] if lists["regions"] is not None else "",
             successors=lists["successors"],
-            traits=" ".join(traits),
-            types=types,
+            traits=" ".join(dict.fromkeys(facts.traits)),
+            types=facts.types,
             format=fmt,
-            parents=" ".join(parents),
+            parents=" ".join(facts.parents),
+            implicit_terminator=facts.implicit_terminator,
         )
     except FormatSyntaxError as exc:
         raise fail(f"assemblyFormat: {exc}", "assemblyFormat") from None
@@ -224,27 +163,39 @@ def _unwrap(piece: str) -> str:
     return f"{split_top_level(found[1])[0]}:{found[2]}"
 
 
-def _traits(values: list[str], fail: Any) -> tuple[list[str], list[str], list[str]]:
-    """ODS traits as (model traits, parent op names, type rules)."""
-    traits: list[str] = []
-    parents: list[str] = []
-    types: list[str] = []
+@dataclass
+class _Traits:
+    """What an op's ODS trait list says, in the model's terms."""
+
+    traits: list[str]
+    parents: list[str]
+    types: list[str]
+    implicit_terminator: str | None = None
+
+
+def _traits(values: list[str], fail: Any) -> _Traits:
+    """ODS traits as model traits, parent op names, type rules and an implicit terminator."""
+    out = _Traits([], [], [])
     for value in values:
         text = value.strip()
         parent = _PARENT.match(text)
         match = _MATCH.match(text)
+        implicit = _IMPLICIT.match(text)
         if text in _TRAITS:
-            traits.append(_TRAITS[text])
+            out.traits.append(_TRAITS[text])
         elif _ignored(text):
             continue
         elif parent is not None:
-            parents.extend(n.strip("\"' ") for n in split_top_level(parent[2].strip("[] ")))
+            out.parents.extend(n.strip("\"' ") for n in split_top_level(parent[2].strip("[] ")))
         elif match is not None:
             names = [n.strip("\"' $") for n in split_top_level(match[1].strip("[] "))]
-            types.append(f"AllTypesMatch<{', '.join(names)}>")
+            out.types.append(f"AllTypesMatch<{', '.join(names)}>")
+        elif implicit is not None:
+            out.traits.append("single_block")
+            out.implicit_terminator = implicit[1].strip()
         else:
             raise fail(f"unknown trait '{text}' (see docs/downstream-dialects.md for the traits gpu-lsp reads)", "traits", text)
-    return traits, parents, types
+    return out
 
 
 def _ignored(trait: str) -> bool:
