@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import oracle
 
 from gpu_lsp.cli import gpu_opt
 from gpu_lsp.ir.opdefs import install, installed_from, lookup, op_names
@@ -285,3 +286,13 @@ def test_enums_are_declared_with_the_ops_and_read_as_keywords(tmp_path: Path) ->
         install(str(path), ())
         install_enums(str(path), ())
     assert "W_KindAttr" not in ENUMS and lookup("w.loop") is None
+
+
+def test_upstream_reads_the_generic_form_back_unchanged(scratch: str) -> None:
+    """With -allow-unregistered-dialect, mlir-opt prints our generic form of the example as we do."""
+    if not oracle.available():
+        pytest.skip("numba-cuda-mlir is not installed")
+    generic = _printed((EXAMPLE / "kernel.mlir").read_text(encoding="utf-8"), True)
+    result, diagnostics = oracle._run(generic, "builtin.module()", True)
+    assert diagnostics == []
+    assert str(result.module.operation.get_asm(print_generic_op_form=True)) == generic

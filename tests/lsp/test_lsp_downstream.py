@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsp_client import CONFIG, RecordingClient, open_document, position, wait_published, within
-from lsp_samples import at
+from lsp_samples import at, snapshot
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from gpu_lsp.ir.opdefs import install, installed_from
+from gpu_lsp.lint.op_definitions import load_op_definitions
+from gpu_lsp.lsp.completion import complete
 from gpu_lsp.lsp.settings import EditorSettings, for_document
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "downstream"
@@ -37,6 +39,22 @@ def test_for_document_declares_the_projects_ops_and_reports_mistakes(tmp_path: P
         assert installed_from("scratch.fma") is None
     finally:
         install(definitions, ())
+
+
+def test_declared_ops_are_completed_with_their_summary_and_syntax() -> None:
+    definitions = str(EXAMPLE / "scratch.ops.toml")
+    text = "func.func @f() {\n  scratch.f\n  return\n}\n"
+    try:
+        assert load_op_definitions([definitions]) == []
+        entries = {e.label: e for e in complete(snapshot(text), at(text, "scratch.f", 9))}
+    finally:
+        install(definitions, ())
+    assert {"scratch.fma", "scratch.flush"} <= set(entries)
+    fma = entries["scratch.fma"]
+    assert (fma.detail, fma.documentation) == (
+        "a * b + c, element-wise, on floats of one type.",
+        "```mlir\n%result = scratch.fma %a, %b, %c : T\n```",
+    )
 
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
