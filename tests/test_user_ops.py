@@ -209,7 +209,7 @@ def test_gpu_opt_takes_the_definitions_on_its_command_line(capsys: pytest.Captur
     finally:
         install(str(DEFINITIONS), ())
     assert gpu_opt.main(["--op-definitions", "missing.toml", kernel]) == 2
-    assert capsys.readouterr().err == "missing.toml: error: cannot read op definitions: No such file or directory\n"
+    assert capsys.readouterr().err == "missing.toml:1:1: error: cannot read op definitions: No such file or directory\n"
 
 
 def _printed(text: str, generic: bool) -> str:

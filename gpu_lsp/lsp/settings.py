@@ -63,7 +63,6 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
     if path is None:
         return editor, None
     from gpu_lsp.lint.config import ConfigError, settings_for_document
-    from gpu_lsp.lint.op_definitions import load_op_definitions
     from gpu_lsp.lint.rules import known_codes
 
     try:
@@ -77,7 +76,6 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
     )
     severity = {("GPU" if k == "ALL" else k): v for k, v in project.severity}
     severity.update(editor.severity)
-    declared = load_op_definitions(project.op_definitions)
     return (
         replace(
             editor,
@@ -88,16 +86,8 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
             report_undecided=editor.report_undecided or project.report_undecided,
             op_definitions=project.op_definitions,
         ),
-        _definition_problem(declared),
+        None,
     )
-
-
-def _definition_problem(lines: list[str]) -> str | None:
-    """The first error of the project's op-definitions files, and how many more there are."""
-    if not lines:
-        return None
-    more = len(lines) - 1
-    return lines[0] + (f" (and {more} more error{'s' if more > 1 else ''}: run gpu-lint)" if more else "")
 
 
 def _file_path(uri: str) -> Path | None:

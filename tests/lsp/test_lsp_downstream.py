@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from pytest_lsp import client_capabilities
 from gpu_lsp.ir.opdefs import install, installed_from
 from gpu_lsp.lint.op_definitions import load_op_definitions
 from gpu_lsp.lsp.completion import complete
+from gpu_lsp.lsp.definition_diagnostics import definition_messages
 from gpu_lsp.lsp.settings import EditorSettings, for_document
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "downstream"
@@ -26,19 +28,26 @@ def _project(folder: Path) -> Path:
     return folder / "kernel.mlir"
 
 
-def test_for_document_declares_the_projects_ops_and_reports_mistakes(tmp_path: Path) -> None:
+def test_the_projects_files_are_declared_and_their_errors_published_on_them(tmp_path: Path) -> None:
     kernel = _project(tmp_path)
-    definitions = str(tmp_path / "scratch.ops.toml")
+    definitions = tmp_path / "scratch.ops.toml"
+    settings, problem = for_document(EditorSettings(), kernel.as_uri())
+    assert problem is None and settings.op_definitions == (str(definitions),)
+    published: dict[str, tuple[str, ...]] = {}
     try:
-        settings, problem = for_document(EditorSettings(), kernel.as_uri())
-        assert problem is None and settings.op_definitions == (definitions,)
-        assert installed_from("scratch.fma") == definitions
-        Path(definitions).write_text('dialect = "scratch"\n[ops.fma]\nresults = "(outs F32:$r"\n[ops.x]\ntraits = ["Nope"]\n')
-        _, problem = for_document(EditorSettings(), kernel.as_uri())
-        assert problem is not None and problem.startswith(f"{definitions}:3:11: error: ") and problem.endswith("(and 1 more error: run gpu-lint)")
-        assert installed_from("scratch.fma") is None
+        assert definition_messages(settings.op_definitions, published) == []  # no errors: nothing to say
+        assert installed_from("scratch.fma") == str(definitions)
+        definitions.write_text('dialect = "scratch"\n[ops.fma]\ntraits = ["Pure", "Nope"]\n', encoding="utf-8")
+        (message,) = definition_messages(settings.op_definitions, published)
+        (diagnostic,) = json.loads(message)["params"]["diagnostics"]
+        assert diagnostic["range"] == {"start": {"line": 2, "character": 19}, "end": {"line": 2, "character": 23}}
+        assert diagnostic["message"].startswith("unknown trait 'Nope'") and diagnostic["severity"] == 1
+        assert installed_from("scratch.fma") is None and installed_from("scratch.yield") is None
+        shutil.copy(EXAMPLE / "scratch.ops.toml", definitions)
+        (cleared,) = definition_messages(settings.op_definitions, published)
+        assert json.loads(cleared)["params"] == {"uri": definitions.as_uri(), "version": None, "diagnostics": []}
     finally:
-        install(definitions, ())
+        install(str(definitions), ())
 
 
 def test_declared_ops_are_completed_with_their_summary_and_syntax() -> None:
@@ -68,6 +77,8 @@ async def client(lsp_client: RecordingClient):
 @pytest.mark.asyncio(loop_scope="module")
 async def test_the_server_checks_and_hovers_declared_ops(client: RecordingClient, tmp_path: Path) -> None:
     kernel = _project(tmp_path)
+    with (tmp_path / "scratch.ops.toml").open("a", encoding="utf-8") as definitions:
+        definitions.write('\n[ops.bad]\ntraits = ["Nope"]\n')
     text = kernel.read_text(encoding="utf-8").replace("    gpu.return\n", "    scratch.yield\n    gpu.return\n")
     uri = kernel.as_uri()
     open_document(client, uri, text)
@@ -84,3 +95,8 @@ async def test_the_server_checks_and_hovers_declared_ops(client: RecordingClient
     assert "**scratch.fma** — a * b + c, element-wise, on floats of one type." in hover.contents.value
     assert "%result = scratch.fma %a, %b, %c : T" in hover.contents.value
     assert f"Declared by this project in `{tmp_path / 'scratch.ops.toml'}`" in hover.contents.value
+    definitions = (tmp_path / "scratch.ops.toml").as_uri()
+    (errors,) = [p.diagnostics for p in client.published if p.uri == definitions]
+    assert [(d.range.start.line, d.range.start.character, d.message.split(" (")[0]) for d in errors] == [
+        (38, 11, "unknown trait 'Nope'")
+    ]
