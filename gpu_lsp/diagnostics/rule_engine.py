@@ -130,14 +130,13 @@ def _fits(traits: tuple[str, ...], name: str) -> bool:
     return all(has_trait(name, t) for t in traits)
 
 
-def _declared_checks(rules: list[Rule], name: str) -> tuple[list, list]:
-    """The (entry, region) checks of the rules whose `declared` test an op a project declares passes."""
-    entry: list = []
-    regions: list = []
+def _declared_checks(rules: list[Rule], name: str) -> dict[Stage, list]:
+    """By stage, the checks of the rules whose `declared` test an op a project declares passes."""
+    out: dict[Stage, list] = {}
     for rule in rules:
         if rule.check is not None and _declares(rule, name):
-            (regions if rule.stage == Stage.REGIONS else entry).append((rule, rule.check))
-    return entry, regions
+            out.setdefault(rule.stage, []).append((rule, rule.check))
+    return out
 
 
 def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
@@ -167,12 +166,16 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
             return [(rule, fn) for rule, fn, traits in anys[stage] if not traits or _fits(traits, name)]
 
         declared = _declared_checks(rules, name)
-        named = tables[Stage.ATTRIBUTES].get(name, []) + tables[Stage.ENTRANCE].get(name, []) + declared[0]
+
+        def own(stage: Stage) -> list:
+            return tables[stage].get(name, []) + declared.get(stage, [])
+
+        named = own(Stage.ATTRIBUTES) + own(Stage.ENTRANCE)
         entrance = every(Stage.ENTRANCE)
         found = plans[name] = (
             named + every(Stage.ATTRIBUTES) + entrance,
             named + entrance,
-            tables[Stage.REGIONS].get(name, []) + declared[1],
+            own(Stage.REGIONS),
             every(Stage.REGIONS),
         )
         return found
