@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import fields
 
-from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, OIList, OptionalGroup, TypeOf, variables
+from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, TypeOf, variables
 from gpu_lsp.ir.opdefs.model import OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type
 
@@ -46,16 +47,17 @@ def format_problem(op: OpDef, directives: tuple[Directive, ...], infers_results:
 
 
 def _walk(directives: tuple[Directive, ...]) -> Iterator[Directive]:
-    """Every directive, those inside optional groups, oilist clauses and custom directives too."""
+    """Every directive, and those any of them holds (optional groups, oilist clauses, custom directives)."""
     for d in directives:
         yield d
-        if isinstance(d, OptionalGroup):
-            yield from _walk(d.elements + d.else_elements)
-        elif isinstance(d, OIList):
-            for clause in d.clauses:
-                yield from _walk(clause)
-        elif isinstance(d, Custom):
-            yield from _walk(d.args)
+        for f in fields(d):
+            value = getattr(d, f.name)
+            if isinstance(value, tuple):
+                for item in value:
+                    if isinstance(item, tuple):
+                        yield from _walk(item)
+                    elif not isinstance(item, str):
+                        yield from _walk((item,))
 
 
 def _names(op: OpDef) -> set[str]:
