@@ -15,6 +15,7 @@ from pytest_lsp import client_capabilities
 
 from gpu_lsp.ir.opdefs import install, installed_from
 from gpu_lsp.lint.op_definitions import load_op_definitions
+from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.completion import complete
 from gpu_lsp.lsp.definition_diagnostics import definition_messages
 from gpu_lsp.lsp.settings import EditorSettings, for_document
@@ -64,6 +65,24 @@ def test_declared_ops_are_completed_with_their_summary_and_syntax() -> None:
         "a * b + c, element-wise, on floats of one type.",
         "```mlir\n%result = scratch.fma %a, %b, %c : T\n```",
     )
+
+
+@pytest.mark.skipif(lint_child._context() is None, reason="the lint workers need a forkserver")
+def test_a_lint_worker_declares_the_projects_ops_itself(tmp_path: Path) -> None:
+    kernel = _project(tmp_path)
+    text = kernel.read_text(encoding="utf-8").replace("    gpu.return\n", "    scratch.yield\n    gpu.return\n")
+    definitions = str(tmp_path / "scratch.ops.toml")
+    settings = EditorSettings(op_definitions=(definitions,))
+    try:
+        assert load_op_definitions([definitions]) == []
+        parsed = engine.parse_document(text)
+        child = lint_child.start(text, settings, parsed)
+        assert child is not None
+        found = child.wait()
+    finally:
+        install(definitions, ())
+    assert found is not None
+    assert [(d.code, d.message) for d in found] == [("GPU102", "'scratch.yield' op expects parent op 'scratch.for_each_lane'")]
 
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
