@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, TypeOf, variables
 from gpu_lsp.ir.opdefs.model import OpDef
@@ -50,7 +50,7 @@ def _walk(directives: tuple[Directive, ...]) -> Iterator[Directive]:
     """Every directive, and those any of them holds (optional groups, oilist clauses, custom directives)."""
     for d in directives:
         yield d
-        for f in fields(d):
+        for f in fields(d) if is_dataclass(d) else ():
             value = getattr(d, f.name)
             if isinstance(value, tuple):
                 for item in value:
