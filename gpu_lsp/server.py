@@ -107,6 +107,9 @@ class GpuLanguageServer(LanguageServer):
         self.setting_problems = SettingProblems()
         quiet_answered_errors(JsonRpcException)
         self._unshown_problems: list[str] = []  # found on the analysis thread, shown from the event loop
+        # The op-definitions files' errors, as published (lsp/definition_diagnostics.py), and what to publish next.
+        self._definitions_published: dict[str, tuple[str, ...]] = {}
+        self._unsent_definitions: list[str] = []
         self._queued = 0  # jobs submitted to the analysis thread and not started yet
         self._queued_lock = threading.Lock()
         self.lit_found: dict[str, tuple[str, list[str]]] = {}  # lsp/lit.py: a lit run's diagnostics per document
@@ -158,10 +161,16 @@ class GpuLanguageServer(LanguageServer):
             self._config_problems.add(problem)
             log.warning("configuration: %s", problem)
             self._unshown_problems.append(problem)
+        if settings.op_definitions:
+            from gpu_lsp.lsp.definition_diagnostics import definition_messages
+
+            self._unsent_definitions += definition_messages(settings.op_definitions, self._definitions_published)
         return settings
 
     def _show_config_problems(self) -> None:
         """Tell the user, once each, about configuration files the server could not use (on the event loop)."""
+        while self._unsent_definitions:
+            self.send_raw(self._unsent_definitions.pop(0))
         while self._unshown_problems:
             problem = self._unshown_problems.pop(0)
             self.window_show_message(

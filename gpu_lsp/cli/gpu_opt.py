@@ -27,6 +27,7 @@ from gpu_lsp.cli.verify_diagnostics import Reported, VerifyProblem, check, parse
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.lint.op_definitions import load_op_definitions
 from gpu_lsp.lit.runner import ToolRun
 from gpu_lsp.parser.api import Chunk, parse
 from gpu_lsp.passes.catalog import PASSES
@@ -35,7 +36,8 @@ from gpu_lsp.text import LineIndex
 
 USAGE = (
     "usage: gpu-opt [-split-input-file] [-allow-unregistered-dialect] [-mlir-print-op-generic]\n"
-    "               [-verify-diagnostics] [-mlir-version=N] [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]\n"
+    "               [-verify-diagnostics] [-mlir-version=N] [-op-definitions=FILE ...]\n"
+    "               [-PASS[=OPTIONS] ...] [-o OUT] [FILE|-]\n"
     "               [--version] [--help]\n"
     "       gpu-opt --lit [--mlir-opt PATH] [-v | --json] [--update RUN:CHUNK] FILE..."
 )
@@ -61,6 +63,7 @@ class Options:
     generic: bool = False
     verify_diagnostics: bool = False
     mlir_version: int = NEWEST
+    op_definitions: list[str] = field(default_factory=list)  # a project's own ops (docs/downstream-dialects.md)
     passes: list[tuple[str, PassFn, dict[str, str]]] = field(default_factory=list)
 
 
@@ -139,6 +142,9 @@ def parse_args(argv: list[str]) -> Options:
                 opts.mlir_version = check_version(int(value) if value.isdigit() else value)
             except ValueError as exc:
                 raise UsageError(f"option --mlir-version {exc}") from None
+        elif name == "op-definitions":
+            value, i = _option_value(argv, i, value if eq else None, "--op-definitions", "a file name")
+            opts.op_definitions.append(value)
         elif name == "o":
             value, i = _option_value(argv, i, value if eq else None, "-o", "a file name")
             opts.output = value
@@ -341,6 +347,10 @@ def main(argv: list[str] | None = None) -> int:
         raise CliError(f"{exc} (see gpu-opt --help)", EXIT_USAGE) from None
     except SystemExit as done:
         return int(done.code or 0)
+    declared = load_op_definitions(opts.op_definitions)
+    if declared:
+        sys.stderr.write("".join(f"{line}\n" for line in declared))
+        return EXIT_USAGE
     text, name = read_text(opts.input), "<stdin>" if opts.input == "-" else opts.input
     if opts.output is None or opts.output == "-":
         return run(opts, text, name, sys.stdout, sys.stderr)

@@ -7,7 +7,9 @@ import functools
 from dataclasses import dataclass
 from typing import TypeVar
 
+from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.opdefs.gpu_ops import NAMED_BARRIERS
 
 # The newest LLVM major version the project describes, and the default `mlir-version`.
 NEWEST = 23
@@ -244,13 +246,15 @@ class OpPieceFact:
         return "every LLVM version" if self.since <= OLDEST else f"LLVM ≥ {self.since}"
 
 
-_BARRIER_SCOPES = "llvm-project PR #195692 (2026-05): gpu.barrier scope and named barriers"
+_BARRIER_SCOPES = NAMED_BARRIERS.source
 
+# Pieces of ops; the ops themselves are dated by their declarations (`since`).
 OP_PIECES = (
     OpPieceFact("gpu.barrier", "address_spaces", 23, True, "llvm-project PR #177425 (2026-01-22): gpu.barrier memfence", "memfence"),
     OpPieceFact("gpu.barrier", "scope", 23, False, _BARRIER_SCOPES, "scope"),
     OpPieceFact("gpu.barrier", "named_barrier", 23, False, _BARRIER_SCOPES, "named"),
-    OpPieceFact("gpu.initialize_named_barrier", None, 23, False, _BARRIER_SCOPES),
+) + tuple(
+    OpPieceFact(d.name, None, d.since.version, d.since.oracle, d.since.source) for d in OPS.values() if d.since is not None
 )
 
 

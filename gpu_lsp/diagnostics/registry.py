@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gpu_lsp.diagnostics.model import Fix, Related, Severity
-from gpu_lsp.ir.opdefs import op_names
+from gpu_lsp.ir.opdefs import OPS, OpDef, installed_from, op_names
 from gpu_lsp.text import TextRange
 
 CODE_RE = re.compile(r"^GPU\d{3}$")
@@ -88,6 +88,9 @@ class Rule:
     always_reported: bool = False
     tags: tuple[str, ...] = ()
     linted: bool = True  # gpu-lint emits it (gpu-run's and the passes' codes: no)
+    # The ops a check of declared facts concerns, as a test of their declaration: `ops` holds the
+    # built-in ops it passes; the engine asks it of ops a project declares (ir/opdefs/user_ops.py).
+    declared: Callable[[OpDef], bool] | None = field(default=None, compare=False)
 
     @property
     def summary(self) -> str:
@@ -188,10 +191,16 @@ def rule(
     stage: Stage = Stage.ENTRANCE,
     traits: tuple[str, ...] = (),
     tags: tuple[str, ...] = (),
+    declared: Callable[[OpDef], bool] | None = None,
 ):
-    """Decorator registering a check function (its docstring is the rule's documentation)."""
+    """Decorator registering a check function (its docstring is the rule's documentation).
+
+    `declared` in place of `ops`: the check concerns every op whose declaration passes the test.
+    """
     if traits and tuple(ops) != (ANY_OP,):
         raise ValueError(f"rule {code}: traits narrow a check of every op (ops=({ANY_OP!r},))")
+    if declared is not None:
+        ops = tuple(sorted(n for n, d in OPS.items() if installed_from(n) is None and declared(d)))
 
     def wrap(fn: Callable) -> Callable:
         register(
@@ -209,6 +218,7 @@ def rule(
                 traits=tuple(traits),
                 module=fn.__module__,
                 tags=tuple(tags),
+                declared=declared,
             )
         )
         return fn

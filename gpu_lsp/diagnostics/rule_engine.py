@@ -10,7 +10,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import ANY_OP, HOOKS, Phase, Rule, Stage, Violation
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.opdefs import has_trait
+from gpu_lsp.ir.opdefs import has_trait, installed_from, lookup
 from gpu_lsp.text import TextRange
 
 log = logging.getLogger(__name__)
@@ -88,11 +88,20 @@ def checked_ops(ctx: RuleContext, rule: Rule) -> list[Operation]:
     `run_rules`' order: each is checked on its own, so they may be checked a slice at a time."""
     by_name = ctx.index.by_name
     out: list[Operation] = []
-    for name in rule.ops:
+    names = list(rule.ops)
+    if rule.declared is not None:
+        names += [n for n in by_name if n not in rule.ops and _declares(rule, n)]
+    for name in names:
         for op in ctx.index.ops if name == ANY_OP else by_name.get(name, ()):
             if not rule.traits or _fits(rule.traits, op.name):
                 out.append(op)
     return out
+
+
+def _declares(rule: Rule, name: str) -> bool:
+    """Whether op `name`, declared by a project, passes the `declared` test of `rule`."""
+    definition = lookup(name) if installed_from(name) is not None else None
+    return definition is not None and rule.declared is not None and rule.declared(definition)
 
 
 class OpSlices:
@@ -121,6 +130,15 @@ def _fits(traits: tuple[str, ...], name: str) -> bool:
     return all(has_trait(name, t) for t in traits)
 
 
+def _declared_checks(rules: list[Rule], name: str) -> dict[Stage, list]:
+    """By stage, the checks of the rules whose `declared` test an op a project declares passes."""
+    out: dict[Stage, list] = {}
+    for rule in rules:
+        if rule.check is not None and _declares(rule, name):
+            out.setdefault(rule.stage, []).append((rule, rule.check))
+    return out
+
+
 def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
     """MLIR's verifier order: attributes and invariants on entry (a failure skips the nested
     ops), then the nested ops, then the region checks when everything inside verified.
@@ -147,12 +165,17 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
         def every(stage: Stage) -> list:
             return [(rule, fn) for rule, fn, traits in anys[stage] if not traits or _fits(traits, name)]
 
-        named = tables[Stage.ATTRIBUTES].get(name, []) + tables[Stage.ENTRANCE].get(name, [])
+        declared = _declared_checks(rules, name)
+
+        def own(stage: Stage) -> list:
+            return tables[stage].get(name, []) + declared.get(stage, [])
+
+        named = own(Stage.ATTRIBUTES) + own(Stage.ENTRANCE)
         entrance = every(Stage.ENTRANCE)
         found = plans[name] = (
             named + every(Stage.ATTRIBUTES) + entrance,
             named + entrance,
-            tables[Stage.REGIONS].get(name, []),
+            own(Stage.REGIONS),
             every(Stage.REGIONS),
         )
         return found

@@ -19,6 +19,7 @@ from gpu_lsp.lint.config import OUTPUT_FORMATS, SEVERITY_NAMES, ConfigError, Set
 from gpu_lsp.lint.discovery import discover
 from gpu_lsp.lint.formats import statistics
 from gpu_lsp.lint.formats.common import Context, all_problems, fix_applies, fix_count
+from gpu_lsp.lint.op_definitions import load_op_definitions
 from gpu_lsp.lint.rules import known_codes, rule_info
 from gpu_lsp.lint.shard import parse_shard, select_shard
 
@@ -207,6 +208,10 @@ def run(
         settings = resolve_settings(args, cwd)
     except ConfigError as exc:
         stderr.write(f"gpu-lint: error: {exc}\n")
+        return EXIT_ERROR
+    declared = load_op_definitions(settings.op_definitions)
+    if declared:
+        stderr.write("".join(f"{line}\n" for line in declared))
         return EXIT_ERROR
     if args.show_settings:
         stdout.write(settings.describe())

@@ -18,6 +18,7 @@ from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Related, S
 from gpu_lsp.lint.check import FileReport, FixMode
 from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import Source, Target, read_source
+from gpu_lsp.lint.op_definitions import definitions_fingerprint
 from gpu_lsp.lint.pool import check_all
 from gpu_lsp.lint.rules import all_rules
 from gpu_lsp.text import Edit, TextRange
@@ -57,7 +58,10 @@ def build_key() -> str:
 
 def settings_key(settings: Settings) -> str:
     """The part of the settings that decides every file's findings (per-file ignores are added per file)."""
-    return repr((settings.select, settings.extend_select, settings.ignore, settings.severity, settings.mlir_version, settings.report_undecided))
+    return repr((
+        settings.select, settings.extend_select, settings.ignore, settings.severity, settings.mlir_version,
+        settings.report_undecided, definitions_fingerprint(settings.op_definitions),
+    ))
 
 
 def cache_folder(settings: Settings) -> Path:

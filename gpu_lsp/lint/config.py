@@ -68,6 +68,7 @@ class Settings:
     report_undecided: bool = False
     cache_dir: str = ".gpu-lint-cache"  # relative to the project root
     docs_url: str = ""  # where the rule pages are served; reports link rules only when set
+    op_definitions: tuple[str, ...] = ()  # a project's op-definitions files (absolute; lint/op_definitions.py)
     root: Path = field(default_factory=Path.cwd)
     config_file: Path | None = None
 
@@ -289,6 +290,8 @@ def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None
             out["cache_dir"] = value
         elif key == "docs-url":
             out["docs_url"] = _docs_url(key, value, where)
+        elif key == "op-definitions":
+            out["op_definitions"] = _expect_list(key, value, where)
         else:
             hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
@@ -313,6 +316,7 @@ KEYS = (
     "report-undecided",
     "cache-dir",
     "docs-url",
+    "op-definitions",
 )
 
 
@@ -411,14 +415,35 @@ def load_settings(
         table = table_of(path)
         if table is None:
             raise ConfigError(f"{path}: no [tool.gpu-lint] table")
-        settings = replace(settings, root=path.parent, config_file=path, **_parse_table(table, _where(path), known))
+        overrides = _parse_table(table, _where(path), known)
+        if "op_definitions" in overrides:
+            overrides["op_definitions"] = definition_paths(overrides["op_definitions"], path.parent, _where(path))
+        settings = replace(settings, root=path.parent, config_file=path, **overrides)
     for text in inline:
         try:
             table = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"--config '{text}': invalid TOML: {exc}") from None
-        settings = replace(settings, **_parse_table(table, f"--config '{text}'", known))
+        overrides = _parse_table(table, f"--config '{text}'", known)
+        if "op_definitions" in overrides:
+            overrides["op_definitions"] = definition_paths(overrides["op_definitions"], cwd, f"--config '{text}'")
+        settings = replace(settings, **overrides)
     return settings
+
+
+def definition_paths(paths: Iterable[str], folder: Path, where: str) -> tuple[str, ...]:
+    """`op-definitions` as absolute paths: relative ones from the config file's folder, and never outside it."""
+    out: list[str] = []
+    for text in paths:
+        given = Path(text).expanduser()
+        if given.is_absolute():
+            out.append(str(given))
+            continue
+        resolved = (folder / given).resolve()
+        if not resolved.is_relative_to(folder.resolve()):
+            raise ConfigError(f"{where}: 'op-definitions' path '{text}' leaves the project folder (write an absolute path)")
+        out.append(str(resolved))
+    return tuple(out)
 
 
 def settings_for_document(path: Path, known: frozenset[str] | None = None) -> Settings:

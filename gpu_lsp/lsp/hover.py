@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
-from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.opdefs import installed_from, lookup
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import OP, SYMBOL, AliasKey, DocumentIndex, SymbolUse, document_index, value_group
@@ -96,6 +96,9 @@ class _Context:
         traits = [t for t in _SHOWN_TRAITS if spec.has(t)]
         if traits:
             lines.append("Traits: " + ", ".join(f"`{t}`" for t in traits))
+        source = installed_from(op.name)
+        if source is not None:
+            lines.append(f"Declared by this project in `{source}` (`op-definitions`).")
         if not op.known and not op.generic:
             lines.append("⚠ This op did not match its custom syntax; only its names and regions were read.")
         if op.name == "gpu.launch_func":

@@ -30,6 +30,7 @@ class EditorSettings:
     run_timeout_s: float = 60.0
     run_max_memory: int = 4 * 2**30
     lit_mlir_opt: str | None = None  # a real mlir-opt for lit RUN lines (lsp/lit.py); None: gpu-opt
+    op_definitions: tuple[str, ...] = ()  # the project's `op-definitions` files (not an editor setting)
 
     def apply(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """The diagnostics with the user's severity overrides (select/ignore are the linter's)."""
@@ -83,6 +84,7 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
             severity=severity,
             mlir_version=editor.mlir_version if editor.mlir_version is not None else project.mlir_version,
             report_undecided=editor.report_undecided or project.report_undecided,
+            op_definitions=project.op_definitions,
         ),
         None,
     )

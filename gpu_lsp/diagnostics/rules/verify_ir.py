@@ -12,18 +12,22 @@ from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
-from gpu_lsp.ir.opdefs import OPS, OpDef, definition, has_trait, lookup, op_names
+from gpu_lsp.ir.opdefs import OpDef, definition, has_trait, lookup, op_names
 from gpu_lsp.ir.opdefs.model import SINGLE, Arg
 from gpu_lsp.ir.operands import segment_sizes
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.resolve import UndefinedValue
 
-# Ops whose definitions declare their operands, results or regions (ODS's count traits) and
-# those with a HasParent trait.
-_COUNTED = tuple(
-    sorted(n for n, d in OPS.items() if d.operands is not None or d.results is not None or d.regions is not None)
-)
-_PARENTED = tuple(sorted(n for n, d in OPS.items() if d.parents))
+
+def _counted(d: OpDef) -> bool:
+    """Ops whose definitions declare their operands, results or regions (ODS's count traits)."""
+    return d.operands is not None or d.results is not None or d.regions is not None
+
+
+def _parented(d: OpDef) -> bool:
+    """Ops with a HasParent trait."""
+    return bool(d.parents)
+
 _SINGLE_WORDS = {"operand": "requires a single operand", "result": "requires one result", "region": "requires one region"}
 
 
@@ -76,7 +80,7 @@ def _invariant_error(op: Operation, definition: OpDef) -> str | None:
     return f"requires attribute '{missing}'" if missing is not None else None
 
 
-@rule("GPU101", "wrong-operand-count", Severity.ERROR, ops=_COUNTED, upstream=True)
+@rule("GPU101", "wrong-operand-count", Severity.ERROR, declared=_counted, upstream=True)
 def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -116,7 +120,7 @@ def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         yield Violation(op_error(op, message), at(op))
 
 
-@rule("GPU102", "invalid-parent-op", Severity.ERROR, ops=_PARENTED, upstream=True)
+@rule("GPU102", "invalid-parent-op", Severity.ERROR, declared=_parented, upstream=True)
 def invalid_parent_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

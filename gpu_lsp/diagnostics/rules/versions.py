@@ -34,9 +34,12 @@ def syntax_of_another_version(op: Operation, ctx: RuleContext) -> Iterator[Viola
     Reports a reduction word of `gpu.all_reduce` or `gpu.subgroup_reduce` that the chosen
     `mlir-version` does not have, saying which versions spell it how. It takes the place of
     the parser's generic `invalid op kind`. It also reports an op, or a keyword of an op,
-    newer than the chosen version: `gpu.barrier memfence [...]` (LLVM 23, PR #177425),
-    `gpu.barrier named(...)`, `gpu.barrier scope <...>` and `gpu.initialize_named_barrier`
-    (LLVM 23, PR #195692; the oracle's pre-release LLVM 23 predates the last three).
+    newer than the chosen version: an op whose declaration dates it (`gpu.ballot`, LLVM 23;
+    `gpu.subgroup_broadcast`, 22; `gpu.rotate`, 21; `gpu.cluster_dim_blocks`, 19;
+    `gpu.dynamic_shared_memory`, 18; `gpu.initialize_named_barrier`, 23, ...),
+    `gpu.barrier memfence [...]` (LLVM 23, PR #177425), `gpu.barrier named(...)` and
+    `gpu.barrier scope <...>` (LLVM 23, PR #195692; the oracle's pre-release LLVM 23
+    predates these and the named-barrier op).
 
     ## Why is this bad?
     LLVM 18 (llvm-project PRs #73423 and #75901) replaced the ambiguous `min`/`max` by

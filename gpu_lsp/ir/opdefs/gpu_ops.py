@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.opdefs.families import OpClass, op_class
-from gpu_lsp.ir.opdefs.model import OpDef, declare
+from gpu_lsp.ir.opdefs.model import OpDef, Since, declare
 
 # gpu.binary's offloading handler when its text names none (custom<OffloadingHandler>); not printed.
 DEFAULT_HANDLER = DialectAttr("gpu", "select_object")
 _UPPER_BOUND = "OptionalAttr<IndexAttr>:$upper_bound"
 _UPPER_BOUND_FORMAT = "(`upper_bound` $upper_bound^)?"
+
+
+# The changes that introduced ops newer than LLVM 14 (`since`: GPU009 reports them at older `mlir-version`s).
+_CLUSTERS = Since(18, "llvm-project PR #72871 (2023-11): thread block clusters, gpu.cluster_id and gpu.cluster_dim")
+_CLUSTER_BLOCKS = Since(19, "llvm-project PR #95245 (2024-06): gpu.cluster_dim_blocks and gpu.cluster_block_id")
+NAMED_BARRIERS = Since(23, "llvm-project PR #195692 (2026-05): gpu.barrier scope and named barriers", oracle=False)
 
 
 def _index_op(ins: str, format: str) -> OpClass:
@@ -132,10 +138,10 @@ OPS: tuple[OpDef, ...] = (
     _dimension_op("block_dim", "The number of threads per block."),
     _dimension_op("grid_dim", "The number of blocks in the grid."),
     _dimension_op("global_id", "The thread index within the whole grid."),
-    _dimension_op("cluster_id", "The cluster index within the grid."),
-    _dimension_op("cluster_dim", "The number of clusters in the grid."),
-    _dimension_op("cluster_dim_blocks", "The number of blocks per cluster."),
-    _dimension_op("cluster_block_id", "The block index within its cluster."),
+    _dimension_op("cluster_id", "The cluster index within the grid.", since=_CLUSTERS),
+    _dimension_op("cluster_dim", "The number of clusters in the grid.", since=_CLUSTERS),
+    _dimension_op("cluster_dim_blocks", "The number of blocks per cluster.", since=_CLUSTER_BLOCKS),
+    _dimension_op("cluster_block_id", "The block index within its cluster.", since=_CLUSTER_BLOCKS),
     _lane_query("lane_id", "The lane index within the subgroup."),
     _subgroup_query("subgroup_id", "The subgroup index within the workgroup."),
     _subgroup_query("num_subgroups", "The number of subgroups in the workgroup."),
@@ -183,6 +189,7 @@ OPS: tuple[OpDef, ...] = (
         outs="AnyIntegerOrFloatOr1DVector:$rotateResult, I1:$valid",
         types=("AllTypesMatch<value, rotateResult>",),
         format="$value `,` $offset `,` $width attr-dict `:` type($value)",
+        since=Since(21, "llvm-project PR #142796 (2025-06): gpu.rotate"),
     ),
     declare(
         "gpu.subgroup_broadcast",
@@ -192,6 +199,7 @@ OPS: tuple[OpDef, ...] = (
         outs="AnyType:$result",
         types=("AllTypesMatch<result, src>",),
         format="$src `,` $broadcast_type ($lane^)? attr-dict `:` type($result)",
+        since=Since(22, "llvm-project PR #152808 (2025-08): gpu.subgroup_broadcast"),
     ),
     declare(
         "gpu.barrier",
@@ -224,6 +232,7 @@ OPS: tuple[OpDef, ...] = (
         ins="",
         outs="MemRefRankOf<[I8], [1]>:$resultMemref",
         format="attr-dict `:` type($resultMemref)",
+        since=Since(18, "llvm-project PR #71546 (2023-11): gpu.dynamic_shared_memory"),
     ),
     declare(
         "gpu.warp_execute_on_lane_0",
@@ -390,6 +399,7 @@ OPS: tuple[OpDef, ...] = (
         ins="I1:$predicate",
         outs="AnySignlessInteger:$result",
         format="$predicate attr-dict `:` type($result)",
+        since=Since(23, "llvm-project PR #188647 (2026-03): gpu.ballot"),
     ),
     declare(
         "gpu.create_dn_tensor",
@@ -709,5 +719,6 @@ OPS: tuple[OpDef, ...] = (
         regions="",
         format="$member_count attr-dict `:` type($member_count) `->` type($result)",
         syntax="%b = gpu.initialize_named_barrier %count : i32 -> !gpu.named_barrier",
+        since=NAMED_BARRIERS,
     ),
 )

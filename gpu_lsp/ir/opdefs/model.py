@@ -65,6 +65,15 @@ class TypeRule:
     transform: str = "same"
 
 
+@dataclass(frozen=True)
+class Since:
+    """The LLVM version that introduced an op, the change that did, and whether the oracle's MLIR has the op."""
+
+    version: int
+    source: str
+    oracle: bool = True
+
+
 @dataclass
 class OpDef:
     """An operation's declaration; readers and printers of hand-written forms attach to it."""
@@ -84,6 +93,7 @@ class OpDef:
     type_rules: tuple[TypeRule, ...] = ()
     format: str | None = None
     successor_operands: tuple[str, ...] = ()
+    since: Since | None = None
     reader: Callable[..., Any] | None = field(default=None, compare=False)
     printer: Callable[..., Any] | None = field(default=None, compare=False)
 
@@ -125,7 +135,9 @@ class OpDef:
 
 _ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
 _WRAPPER = re.compile(r"(Variadic|Optional|VariadicRegion|VariadicSuccessor|VariadicOfVariadic)<(.*)>\Z")
-_ATTR_WRAPPER = re.compile(r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z")
+_ATTR_WRAPPER = re.compile(
+    r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|DefaultValuedStrAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z"
+)
 
 
 def split_top_level(text: str, sep: str = ",") -> list[str]:
@@ -190,7 +202,7 @@ def _attr_arg(constraint: str, name: str) -> AttrArg:
         return AttrArg(name, "UnitAttr", optional=True)
     pieces = split_top_level(inner or "")
     default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
-    stored = wrapper in ("DefaultValuedAttr", "DefaultValuedProp") and default is not None
+    stored = wrapper in ("DefaultValuedAttr", "DefaultValuedStrAttr", "DefaultValuedProp") and default is not None
     return AttrArg(name, _unconfined(pieces[0]) if pieces else "Attr", optional=True, default=default, stored_default=stored)
 
 
@@ -369,10 +381,12 @@ def declare(
     default_dialect: str | None = None,
     inherent: Iterable[str] = (),
     successor_operands: str = "",
+    since: Since | None = None,
 ) -> OpDef:
     """One op definition from ODS-style text; `inherent` names attributes not declared in `ins`.
 
-    `successor_operands` names, per successor, the operand group passed to it (BranchOpInterface).
+    `successor_operands` names, per successor, the operand group passed to it (BranchOpInterface);
+    `since`: the LLVM version that introduced the op, when newer than every version gpu-lsp knows.
     """
     trait_set = frozenset(traits.split())
     unknown = trait_set - TRAITS
@@ -399,6 +413,7 @@ def declare(
         type_rules=type_rules(types),
         format=format,
         successor_operands=tuple(successor_operands.split()),
+        since=since,
     )
     if format is not None and not syntax:
         definition.syntax = render_syntax(definition, parse_format(format))

@@ -1,0 +1,77 @@
+"""A project's enum attributes (`[enums.<Constraint>]` of an op-definitions file), read as EnumDefs and made known."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.opdefs.definition_file import Locator, Mistake
+from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
+
+_BUILT_IN = frozenset(ENUMS)
+_KEYS = ("cases", "mnemonic", "default")
+_WORD = re.compile(r"[A-Za-z_][\w.]*\Z")
+# Per source: the enums it gave, the names installed, the refusals.
+_INSTALLED: dict[str, tuple[tuple[EnumDef, ...], tuple[str, ...], list[tuple[str, str]]]] = {}
+
+
+def read_enum(name: str, table: Any, dialect: str | None, where: Locator) -> EnumDef:
+    """`[enums.Name]`: `cases`, and `mnemonic` for an EnumAttr held as `#dialect<mnemonic case>` (else an i32)."""
+    header = f"enums.{name}"
+    if not isinstance(table, dict):
+        raise Mistake(where.error(f"'enums.{name}' must be a table", header))
+    if name in _BUILT_IN:
+        raise Mistake(where.error(f"enum {name} is built in; a project cannot declare it again", header))
+    for key in table:
+        if key not in _KEYS:
+            raise Mistake(where.error(f"unknown key '{key}' (expected one of {', '.join(_KEYS)})", header, key, key))
+    cases = table.get("cases")
+    if not isinstance(cases, list) or not cases or not all(isinstance(c, str) and _WORD.match(c) for c in cases):
+        raise Mistake(where.error("'cases' must be a list of keywords", header, "cases"))
+    mnemonic = table.get("mnemonic", "")
+    if not isinstance(mnemonic, str) or (mnemonic and not _WORD.match(mnemonic)):
+        raise Mistake(where.error("'mnemonic' must be a keyword", header, "mnemonic"))
+    if mnemonic and dialect is None:
+        raise Mistake(where.error("an enum with a 'mnemonic' needs the file's `dialect = \"...\"`", header, "mnemonic"))
+    default = table.get("default")
+    if default is not None and default not in cases:
+        raise Mistake(where.error(f"'default' must be one of the cases ({', '.join(cases)})", header, "default"))
+    return EnumDef(name, tuple(cases), dialect or "", mnemonic, name, T.I32, default)
+
+
+@contextmanager
+def enums_known(enums: tuple[EnumDef, ...]) -> Iterator[None]:
+    """The enums in ENUMS while a file's ops are declared (their defaults and hover syntax name the cases)."""
+    added = [e.constraint for e in enums if e.constraint not in ENUMS]
+    ENUMS.update((e.constraint, e) for e in enums if e.constraint in added)
+    try:
+        yield
+    finally:
+        for name in added:
+            if not any(name in kept for _, kept, _ in _INSTALLED.values()):
+                ENUMS.pop(name, None)
+
+
+def install_enums(source: str, enums: tuple[EnumDef, ...]) -> list[tuple[str, str]]:
+    """Make a project's enums known in place of those `source` installed before; (name, why) for each refused."""
+    last = _INSTALLED.get(source)
+    if last is not None and last[0] is enums:
+        return last[2]
+    for name in last[1] if last is not None else ():
+        ENUMS.pop(name, None)
+    _INSTALLED.pop(source, None)
+    taken = {name: other for other, (_, kept, _) in _INSTALLED.items() for name in kept}
+    refused: list[tuple[str, str]] = []
+    added: list[str] = []
+    for enum in enums:
+        if enum.constraint in taken:
+            refused.append((enum.constraint, f"enum {enum.constraint} is already declared in {taken[enum.constraint]}"))
+        else:
+            ENUMS[enum.constraint] = enum
+            added.append(enum.constraint)
+    if enums:
+        _INSTALLED[source] = (enums, tuple(added), refused)
+    return refused
