@@ -34,8 +34,8 @@ def test_a_misspelled_printer_or_reader_name_raises() -> None:
 
 def test_a_format_hook_registered_twice_raises() -> None:
     import gpu_lsp.ir.printers  # noqa: F401  (files the custom printers)
-    from gpu_lsp.ir.format_printer import CUSTOM_PRINTERS, custom_printer
-    from gpu_lsp.parser.format_reader import CUSTOM_READERS, TYPE_INFERENCE, custom_reader, infers_types
+    from gpu_lsp.ir.opdefs.format_print import CUSTOM_PRINTERS, custom_printer
+    from gpu_lsp.ir.opdefs.format_read import CUSTOM_READERS, TYPE_INFERENCE, custom_reader, infers_types
 
     assert "AsyncDependencies" in CUSTOM_READERS and "AsyncDependencies" in CUSTOM_PRINTERS
     before = (dict(CUSTOM_READERS), dict(CUSTOM_PRINTERS), dict(TYPE_INFERENCE))

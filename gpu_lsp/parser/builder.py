@@ -5,19 +5,19 @@ from __future__ import annotations
 import re
 from typing import Final
 
-import gpu_lsp.dialects  # noqa: F401  (attaches the hand-written readers)
+import gpu_lsp.ir.opdefs.readers  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.ir.op_facts import NO_FACTS, writable_facts
 from gpu_lsp.ir.opdefs import lookup, op_names
-from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
-from gpu_lsp.parser.format_reader import read_format
-from gpu_lsp.parser.lexer import wrong_token_offset
-from gpu_lsp.parser.raw import Group, RawAlias, RawBlock, RawOp, RawRegion
-from gpu_lsp.parser.tokens import Tok
-from gpu_lsp.parser.tolerant import read_tolerant
+from gpu_lsp.ir.opdefs.format_read import read_format
+from gpu_lsp.syntax.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref
+from gpu_lsp.syntax.lexer import unescape, wrong_token_offset
+from gpu_lsp.syntax.raw import Group, RawAlias, RawBlock, RawOp, RawRegion
+from gpu_lsp.syntax.tokens import Tok
+from gpu_lsp.syntax.tolerant import read_tolerant
 from gpu_lsp.text import TextRange
 
 _RESULT_ENTRY: Final = re.compile(r"%([\w$.\-]+)(?:\s*:\s*(\d+))?")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import arg_def, assignment_list, bind_types, element_type, read_attrs_then_operands, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
-from gpu_lsp.parser.raw import Group
-from gpu_lsp.parser.tokens import Tok
+from gpu_lsp.ir.opdefs.common_read import arg_def, assignment_list, bind_types, element_type, read_attrs_then_operands, value_defs
+from gpu_lsp.syntax.cursor import ArgDef, Cursor, OpState, Ref
+from gpu_lsp.syntax.raw import Group
+from gpu_lsp.syntax.tokens import Tok
 
 
 def _index_refs(items: list, out: list[Ref]) -> None:

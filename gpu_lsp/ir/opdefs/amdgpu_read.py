@@ -7,8 +7,8 @@ import re
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr
 from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.parser.cursor import Cursor, OpState
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
+from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader
+from gpu_lsp.syntax.cursor import Cursor, OpState
 
 # After the first size, the lexer reads `x16x32` as one word.
 _REST = re.compile(r"(?:x\d+)+")

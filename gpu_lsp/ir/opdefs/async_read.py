@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_function_like
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.common_read import read_function_like
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, item_end, item_start
-from gpu_lsp.parser.format_reader import FormatState, custom_reader, infers_types
-from gpu_lsp.parser.types import TypeSyntaxError, parse_type
+from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader, infers_types
+from gpu_lsp.syntax.cursor import ArgDef, Cursor, OpState, item_end, item_start
+from gpu_lsp.syntax.types import TypeSyntaxError, parse_type
 
 ASYNC_TOKEN = T.DialectType("async", "token")
 

@@ -6,8 +6,8 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.opdefs.cf_ops import case_values_attr
 from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.parser.cursor import Cursor, OpState, Ref
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
+from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader
+from gpu_lsp.syntax.cursor import Cursor, OpState, Ref
 
 
 def read_weights(c: Cursor, st: OpState) -> None:

@@ -9,9 +9,9 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
-from gpu_lsp.parser.tokens import Tok
+from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader
+from gpu_lsp.syntax.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.syntax.tokens import Tok
 
 X = TypeVar("X")
 

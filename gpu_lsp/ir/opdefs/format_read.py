@@ -16,9 +16,9 @@ from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format
 from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
-from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, FormatError, OpState, Ref, group_tokens, item_end, item_start
-from gpu_lsp.parser.lexer import tokenize
-from gpu_lsp.parser.raw import RawRegion
+from gpu_lsp.syntax.cursor import SYMBOL_NAME, BlockRef, Cursor, FormatError, OpState, Ref, group_tokens, item_end, item_start
+from gpu_lsp.syntax.lexer import tokenize
+from gpu_lsp.syntax.raw import RawRegion
 
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.common_read import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
+from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader, read_format
 from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
 from gpu_lsp.ir.opdefs.typing import buildable_type
-from gpu_lsp.parser.cursor import ArgDef, Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.format_reader import FormatState, custom_reader, read_format
+from gpu_lsp.syntax.cursor import ArgDef, Cursor, FormatError, OpState, Ref
 
 
 def segments(*sizes: int) -> DenseArrayAttr:

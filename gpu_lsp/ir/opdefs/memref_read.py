@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import OpaqueAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.common_read import element_type
 from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.parser.cursor import Cursor, OpState
-from gpu_lsp.parser.format_reader import FormatState, custom_reader, infers_types
+from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader, infers_types
+from gpu_lsp.syntax.cursor import Cursor, OpState
 
 
 @custom_reader("GlobalMemrefOpTypeAndInitialValue")

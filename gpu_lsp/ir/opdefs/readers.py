@@ -1,22 +1,25 @@
 """Hand-written readers of the ops whose upstream parser is hand-written; importing this attaches them."""
 
-from gpu_lsp.dialects import (
-    affine,
-    amdgpu,
-    arith,
-    async_,
-    bufferization,
-    builtin,
-    cf,
-    func,
-    gpu,
-    llvm,
-    memref,
-    nvvm,
-    scf,
-    spirv,
-    transform,
-    vector,
+from gpu_lsp.ir.opdefs import (
+    affine_read,
+    amdgpu_read,
+    arith_read,
+    async_read,
+    bufferization_read,
+    builtin_read,
+    cf_read,
+    func_read,
+    gpu_read,
+    llvm_read,
+    memref_read,
+    nvvm_read,
+    scf_read,
+    spirv_read,
+    transform_read,
+    vector_read,
 )
 
-READER_MODULES = (affine, amdgpu, arith, async_, bufferization, builtin, cf, func, gpu, llvm, memref, nvvm, scf, spirv, transform, vector)
+READER_MODULES = (
+    affine_read, amdgpu_read, arith_read, async_read, bufferization_read, builtin_read, cf_read, func_read, gpu_read,
+    llvm_read, memref_read, nvvm_read, scf_read, spirv_read, transform_read, vector_read,
+)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import assignment_list, bind_types, mixed_index_list, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.common_read import assignment_list, bind_types, mixed_index_list, value_defs
 from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref, item_end, item_start
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
+from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader
+from gpu_lsp.syntax.cursor import ArgDef, Cursor, OpState, Ref, item_end, item_start
 
 
 def _arrow_types(c: Cursor) -> list[T.Type]:

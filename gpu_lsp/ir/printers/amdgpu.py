@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.attributes import IntegerAttr
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs.format import Directive, Var
+from gpu_lsp.ir.opdefs.format_print import FormatContext, custom_printer
 
 
 @custom_printer("MNKDimensionList")

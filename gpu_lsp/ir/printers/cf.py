@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs.cf_ops import case_values
 from gpu_lsp.ir.opdefs.format import Directive
+from gpu_lsp.ir.opdefs.format_print import FormatContext, custom_printer
 
 
 @custom_printer("SwitchOpCases")

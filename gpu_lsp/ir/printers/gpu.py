@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gpu_lsp.ir.attributes import Attribute, DialectAttr, IntegerAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
+from gpu_lsp.ir.opdefs.format_print import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import (

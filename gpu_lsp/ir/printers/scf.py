@@ -5,9 +5,9 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr
 from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format import Directive, Var
+from gpu_lsp.ir.opdefs.format_print import FormatContext, custom_printer
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import OpPrinter
 

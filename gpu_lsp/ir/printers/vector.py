@@ -5,10 +5,10 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
-from gpu_lsp.ir.format_printer import OpPrinter as FormatPrinter
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format import Directive, Var
+from gpu_lsp.ir.opdefs.format_print import FormatContext, custom_printer
+from gpu_lsp.ir.opdefs.format_print import OpPrinter as FormatPrinter
 from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, result_names
 
 
