@@ -41,7 +41,7 @@ from gpu_lsp.ir.attributes import (
 from gpu_lsp.ir.core import Block, Operation, OpResult, Region, Span, Value
 from gpu_lsp.ir.floats import float_text
 from gpu_lsp.ir.opdefs import OPS, OpDef
-from gpu_lsp.ir.opdefs.format_print import print_format
+from gpu_lsp.ir.opdefs.format import print_format
 from gpu_lsp.ir.opdefs.model import SINGLE
 
 INDENT = 2
@@ -580,7 +580,9 @@ def custom_form(spec: OpDef | None) -> Callable[[OpPrinter, Operation], None] | 
         return None
     if spec.printer is not None:
         return spec.printer
-    return print_format if spec.format is not None else None
+    if spec.format is None:
+        return None
+    return lambda p, op: print_format(p, op, spec)
 
 
 def _lossy_reader(spec: OpDef | None) -> bool:

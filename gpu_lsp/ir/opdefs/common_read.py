@@ -8,8 +8,6 @@ from typing import TypeVar
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
 from gpu_lsp.ir.op_facts import writable_facts
-from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader
 from gpu_lsp.syntax.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
 from gpu_lsp.syntax.tokens import Tok
 
@@ -368,8 +366,3 @@ def mixed_values(c: Cursor, opener: str = "[") -> tuple[list[Ref], DenseArrayAtt
     return refs, DenseArrayAttr(T.I64, tuple(statics))
 
 
-@custom_reader("DynamicIndexList")
-def _dynamic_index_list(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """custom<DynamicIndexList>($values, $static_values): `[%a, 4, %b]`."""
-    dynamic, static = (d.name for d in args[:2] if isinstance(d, Var))
-    fs.operands[dynamic], st.properties[static] = mixed_values(c)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.op_facts import writable_facts
-from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs import definition, reader
 from gpu_lsp.ir.opdefs.common_read import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
 from gpu_lsp.ir.opdefs.enums import ENUMS
-from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
-from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader, read_format
+from gpu_lsp.ir.opdefs.format import read_format
+from gpu_lsp.ir.opdefs.format_customs import read_async_dependencies
 from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
 from gpu_lsp.ir.opdefs.typing import buildable_type
-from gpu_lsp.syntax.cursor import ArgDef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.syntax.cursor import ArgDef, Cursor, FormatError, OpState
 
 
 def segments(*sizes: int) -> DenseArrayAttr:
@@ -20,23 +20,6 @@ def segments(*sizes: int) -> DenseArrayAttr:
 
 
 # --- shared pieces ----------------------------------------------------------------------------
-
-
-def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
-    """`[async] [[%dep, ...]]` (upstream's parseAsyncDependencies): whether `async` is written, and the deps.
-
-    An unnamed `async` op is still read (with an unnamed token result) and
-    marked, so that one diagnostic with a fix reports it.
-    """
-    tok = c.optional_keyword("async")
-    if tok is not None and st.num_results == 0:
-        writable_facts(st).unnamed_async = (tok.start_pos, tok.end_pos)
-    refs: list[Ref] = []
-    if c.is_group("["):
-        sub = c.group("[")
-        refs = sub.operand_list(T.TOKEN)
-        sub.done()
-    return tok is not None, refs
 
 
 def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
@@ -254,33 +237,9 @@ def _warp_execute(c: Cursor, st: OpState) -> None:
 @reader("gpu.printf")
 def _printf(c: Cursor, st: OpState) -> None:
     """The declared format, and a clearer error than a stray operand for the old syntax (no ',')."""
-    read_format(c, st)
+    read_format(c, st, definition("gpu.printf"))
     if c.is_operand():
         c.expected("',' between the format string and the arguments")
-
-
-@custom_reader("AllReduceOperation")
-def _all_reduce_operation(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """`custom<AllReduceOperation>($op)`: an optional reduction keyword (upstream's parseAllReduceOperation)."""
-    (op,) = args
-    assert isinstance(op, Var)
-    if not c.is_token("BARE"):
-        return
-    kind = c.next().value
-    enum = ENUMS["GPU_AllReduceOperationAttr"]
-    if kind not in enum.cases:
-        c.fail("invalid op kind")
-    st.properties[op.name] = enum.attribute(kind)
-
-
-@custom_reader("AsyncDependencies")
-def _async_dependencies(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """`custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)`."""
-    token, deps = args
-    assert isinstance(token, TypeOf) and isinstance(deps, Var)
-    is_async, refs = read_async_dependencies(c, st)
-    fs.types[token.name] = [T.TOKEN] if is_async else []
-    fs.operands[deps.name] = refs
 
 
 # --- gpu.spmm_buffer_size: its variadic results need resultSegmentSizes, which formats do not write

@@ -3,125 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from collections.abc import Iterable
 
+from gpu_lsp.ir.opdefs import format_customs  # noqa: F401  (registers the custom directives the formats name)
 from gpu_lsp.ir.opdefs.enums import ENUMS
-from gpu_lsp.ir.opdefs.flags import FLAGS
-from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format
+from gpu_lsp.ir.opdefs.format import render_syntax
+from gpu_lsp.ir.opdefs.opdef import OPTIONAL, SINGLE, TRAITS, VARIADIC, Arg, AttrArg, OpDef, TypeRule
 from gpu_lsp.ir.opdefs.typing import known_transform
-
-# Trait names (lower case, like the rest of the code base; ODS names in brackets):
-#   isolated        IsolatedFromAbove       terminator     IsTerminator
-#   symbol          Symbol                  symbol_table   SymbolTable
-#   async           GPU_AsyncOpInterface    pure           Pure (no memory effects)
-#   no_terminator   NoTerminator            single_block   SingleBlock
-#   graph           graph regions           function       FunctionOpInterface
-#   return_like     ReturnLike              constant_like  ConstantLike
-#   recursive_effects  RecursiveMemoryEffects
-#   same_type       SameOperandsAndResultType
-#   attr_sized_operands  AttrSizedOperandSegments (derived from the operands)
-#   region_return   ReturnLike or RegionBranchTerminatorOpInterface (and gpu.terminator): a
-#                   terminator that hands its operands to the parent op or the caller, not a branch
-TRAITS = frozenset({
-    "isolated", "terminator", "symbol", "symbol_table", "async", "pure", "no_terminator",
-    "single_block", "graph", "function", "return_like", "constant_like", "recursive_effects",
-    "same_type", "attr_sized_operands", "region_return",
-})
-
-SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
-
-@dataclass(frozen=True)
-class Arg:
-    """One named operand, result, attribute, region or successor of an op definition."""
-
-    name: str
-    constraint: str
-    kind: str = SINGLE
-
-
-@dataclass(frozen=True)
-class AttrArg:
-    """One inherent attribute: its name, constraint and whether it may be absent.
-
-    `stored_default`: a DefaultValuedAttr, whose default the op holds when the text leaves it out.
-    """
-
-    name: str
-    constraint: str
-    optional: bool = False
-    default: str | None = None
-    stored_default: bool = False
-
-
-@dataclass(frozen=True)
-class TypeRule:
-    """A type one argument takes from another (AllTypesMatch, TypesMatchWith)."""
-
-    target: str
-    source: str
-    transform: str = "same"
-
-
-@dataclass
-class OpDef:
-    """An operation's declaration; readers and printers of hand-written forms attach to it."""
-
-    name: str
-    summary: str = ""
-    syntax: str = ""
-    traits: frozenset[str] = frozenset()
-    operands: tuple[Arg, ...] | None = None
-    results: tuple[Arg, ...] | None = None
-    attributes: tuple[AttrArg, ...] = ()
-    regions: tuple[Arg, ...] | None = None
-    successors: tuple[Arg, ...] | None = None
-    parents: tuple[str, ...] = ()
-    implicit_terminator: str | None = None
-    default_dialect: str | None = None
-    type_rules: tuple[TypeRule, ...] = ()
-    format: str | None = None
-    successor_operands: tuple[str, ...] = ()
-    reader: Callable[..., Any] | None = field(default=None, compare=False)
-    printer: Callable[..., Any] | None = field(default=None, compare=False)
-
-    @property
-    def dialect(self) -> str:
-        return self.name.split(".", 1)[0]
-
-    @property
-    def inherent(self) -> tuple[str, ...]:
-        """Names of the inherent attributes (properties), as `getAttributeNames()`."""
-        names = tuple(a.name for a in self.attributes)
-        return names + ("operandSegmentSizes",) if self.has("attr_sized_operands") else names
-
-    def has(self, trait: str) -> bool:
-        return trait in self.traits
-
-    # Lookups by name (readers ask for every name of every op they read): built on first use.
-    @cached_property
-    def _operands_by_name(self) -> dict[str, Arg]:
-        return {a.name: a for a in self.operands or ()}
-
-    @cached_property
-    def _results_by_name(self) -> dict[str, Arg]:
-        return {a.name: a for a in self.results or ()}
-
-    @cached_property
-    def _attributes_by_name(self) -> dict[str, AttrArg]:
-        return {a.name: a for a in self.attributes}
-
-    def operand(self, name: str) -> Arg | None:
-        return self._operands_by_name.get(name)
-
-    def result(self, name: str) -> Arg | None:
-        return self._results_by_name.get(name)
-
-    def attribute(self, name: str) -> AttrArg | None:
-        return self._attributes_by_name.get(name)
-
 
 _ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
 _WRAPPER = re.compile(r"(Variadic|Optional|VariadicRegion|VariadicSuccessor|VariadicOfVariadic)<(.*)>\Z")
@@ -234,124 +122,6 @@ def type_rules(texts: Iterable[str]) -> tuple[TypeRule, ...]:
     return tuple(rules)
 
 
-# --- the one-line form an op is written in (hover, completion), from its format ------------
-
-
-def _type_placeholder(arg: Arg | None) -> str:
-    if arg is None:
-        return "T"
-    constraint = arg.constraint
-    if "MemRef" in constraint:
-        return "memref<...>"
-    if constraint == "Index":
-        return "index"
-    if "Vector" in constraint:
-        return "vector<...>"
-    return "T"
-
-
-# How hover text shows a `custom<Name>(...)` hook whose arguments read badly one by one.
-_CUSTOM_SYNTAX = {"DynamicIndexList": "[...]", "AwaitResultType": "T", "MNKDimensionList": "MxNxK"}
-
-
-class _Writer:
-    def __init__(self, op: OpDef) -> None:
-        self.op = op
-        self.parts: list[str] = []
-        self.should_emit_space = True
-        self.last_was_punctuation = False
-
-    def element(self, text: str) -> None:
-        if self.should_emit_space or not self.last_was_punctuation:
-            self.parts.append(" ")
-        self.parts.append(text)
-        self.should_emit_space, self.last_was_punctuation = True, False
-
-    def literal(self, text: str) -> None:
-        if text in ("", " ", "\\n"):
-            if text == " ":
-                self.parts.append(" ")
-            self.should_emit_space, self.last_was_punctuation = False, True
-            return
-        spaced = len(text) != 1 and text != "->" or text[0] not in ("<>(){}[]," if not self.last_was_punctuation else ">)}],")
-        if self.should_emit_space and spaced:
-            self.parts.append(" ")
-        self.parts.append(text)
-        self.should_emit_space = len(text) != 1 or text[0] not in "<({["
-        self.last_was_punctuation = not (text[0] == "_" or text[0].isalpha())
-
-    def literal_text(self, text: str) -> None:
-        """Text glued to what precedes it (`overflow<nsw, nuw>`)."""
-        self.parts.append(text)
-        self.should_emit_space, self.last_was_punctuation = True, False
-
-    def directives(self, directives: tuple[Directive, ...]) -> None:
-        op = self.op
-        for d in directives:
-            if isinstance(d, Literal):
-                self.literal(d.text)
-            elif isinstance(d, Var):
-                self.variable(d.name)
-            elif isinstance(d, TypeOf):
-                self.element(_type_placeholder(op.operand(d.name) or op.result(d.name)))
-            elif isinstance(d, FunctionalType):
-                self.element("(T, ...) -> (U, ...)")
-            elif isinstance(d, AttrDict):
-                continue
-            elif isinstance(d, OptionalGroup):
-                self.optional(d.elements)
-            elif isinstance(d, OIList):
-                for clause in d.clauses:
-                    self.optional(clause)
-            elif isinstance(d, Custom) and d.name in _CUSTOM_SYNTAX:
-                self.element(_CUSTOM_SYNTAX[d.name])
-            elif isinstance(d, Custom):
-                self.directives(d.args)
-
-    def optional(self, elements: tuple[Directive, ...]) -> None:
-        """` [...]`: what may be left out (a unit attribute's variable stands in its keyword)."""
-        self.parts.append(" [")
-        self.should_emit_space, self.last_was_punctuation = False, True
-        self.directives(tuple(e for e in elements if not (isinstance(e, Var) and self.is_unit(e.name))))
-        self.parts.append("]")
-
-    def is_unit(self, name: str) -> bool:
-        attr = self.op.attribute(name)
-        return attr is not None and attr.constraint == "UnitAttr"
-
-    def variable(self, name: str) -> None:
-        op = self.op
-        operand = op.operand(name)
-        if operand is not None:
-            self.element(f"%{name}" if operand.kind == SINGLE else f"%{name}, ...")
-            return
-        attr = op.attribute(name)
-        if attr is not None and attr.constraint in FLAGS:
-            kind = FLAGS[attr.constraint]
-            flags = ((kind.all_name,) if kind.all_name else ()) + kind.flags
-            joint = kind.separator.strip() + ("" if kind.separator.strip() == "|" else " ")
-            self.literal_text("<" + joint.join(flags[:3]) + (joint + "...>" if len(flags) > 3 else ">"))
-        elif attr is not None and attr.constraint in ENUMS:
-            self.element("|".join(ENUMS[attr.constraint].cases[:4]) + ("|..." if len(ENUMS[attr.constraint].cases) > 4 else ""))
-        elif attr is not None and attr.constraint == "UnitAttr":
-            return
-        elif any(r.name == name for r in op.regions or ()):
-            self.element("{ ... }")
-        else:
-            self.element(name if attr is None else f"<{name}>")
-
-
-def render_syntax(op: OpDef, directives: tuple[Directive, ...]) -> str:
-    """`%result = memref.load %memref[%indices, ...] : memref<...>` for memref.load's format."""
-    writer = _Writer(op)
-    if directives and isinstance(directives[0], Literal) and directives[0].text == "":
-        directives = directives[1:]  # the op name is still spaced from what follows (see format_printer)
-    writer.directives(directives)
-    results = [f"%{r.name}" if r.kind == SINGLE else f"%{r.name}..." for r in op.results or ()]
-    head = f"{', '.join(results)} = {op.name}" if results else op.name
-    return head + "".join(writer.parts)
-
-
 def declare(
     name: str,
     summary: str = "",
@@ -401,5 +171,5 @@ def declare(
         successor_operands=tuple(successor_operands.split()),
     )
     if format is not None and not syntax:
-        definition.syntax = render_syntax(definition, parse_format(format))
+        definition.syntax = render_syntax(definition)
     return definition

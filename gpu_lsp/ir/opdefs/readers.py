@@ -2,7 +2,6 @@
 
 from gpu_lsp.ir.opdefs import (
     affine_read,
-    amdgpu_read,
     arith_read,
     async_read,
     bufferization_read,
@@ -20,6 +19,6 @@ from gpu_lsp.ir.opdefs import (
 )
 
 READER_MODULES = (
-    affine_read, amdgpu_read, arith_read, async_read, bufferization_read, builtin_read, cf_read, func_read, gpu_read,
+    affine_read, arith_read, async_read, bufferization_read, builtin_read, cf_read, func_read, gpu_read,
     llvm_read, memref_read, nvvm_read, scf_read, spirv_read, transform_read, vector_read,
 )

@@ -6,8 +6,6 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.common_read import assignment_list, bind_types, mixed_index_list, value_defs
-from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.ir.opdefs.format_read import FormatState, custom_reader
 from gpu_lsp.syntax.cursor import ArgDef, Cursor, OpState, Ref, item_end, item_start
 
 
@@ -168,13 +166,3 @@ def _execute_region(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@custom_reader("SwitchCases")
-def _switch_cases(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """`case 2 {...} case 5 {...}`: each case value and its region."""
-    cases_name, regions_name = (d.name for d in args if isinstance(d, Var))
-    values: list[int] = []
-    regions = fs.regions.setdefault(regions_name, [])
-    while c.optional_keyword("case"):
-        values.append(c.integer())
-        regions.append(c.region())
-    st.properties[cases_name] = DenseArrayAttr(T.I64, tuple(values))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.attributes import Attribute, DialectAttr, IntegerAttr, StringAttr, UnitAttr
+from gpu_lsp.ir.attributes import Attribute, IntegerAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
-from gpu_lsp.ir.opdefs.format_print import FormatContext, custom_printer
+from gpu_lsp.ir.opdefs.format_customs import enum_keyword
 from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import (
@@ -27,13 +26,6 @@ INDEX_OPS = (
     "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id",
     "gpu.cluster_id", "gpu.cluster_dim", "gpu.cluster_dim_blocks", "gpu.cluster_block_id",
 )
-
-
-def enum_keyword(attr) -> str:
-    """`#gpu<dim x>` -> `x`: the bare spelling custom formats use."""
-    if isinstance(attr, DialectAttr) and attr.body is not None:
-        return attr.body.split(None, 1)[-1]
-    return str(attr)
 
 
 def _groups(op: Operation) -> dict[str, list]:
@@ -209,17 +201,6 @@ def _launch_func(p: OpPrinter, op: Operation) -> None:
 # --- collectives ------------------------------------------------------------------------------
 
 
-@custom_printer("AllReduceOperation")
-def _all_reduce_operation(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
-    """`custom<AllReduceOperation>($op)`: the reduction keyword when there is one."""
-    (op,) = args
-    assert isinstance(op, Var)
-    ctx.space()
-    kind = ctx.op.get_attr(op.name)
-    if kind is not None:
-        ctx.p.write(enum_keyword(kind))
-
-
 @result_names("gpu.shuffle")
 def _shuffle_names(op: Operation):
     return [(0, "shuffleResult"), (1, "valid")]
@@ -246,19 +227,6 @@ def _warp_execute(p: OpPrinter, op: Operation) -> None:
 
 
 # --- host-side runtime ------------------------------------------------------------------------
-
-
-@custom_printer("AsyncDependencies")
-def _async_dependencies(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
-    """`custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)`: `async [%deps]`, each when present."""
-    token, deps = args
-    assert isinstance(token, TypeOf) and isinstance(deps, Var)
-    ctx.space()
-    text = "async" if ctx.values(token.name) else ""
-    values = ctx.values(deps.name)
-    if values:
-        text += (" " if text else "") + "[" + ctx.p.values(values) + "]"
-    ctx.p.write(text)
 
 
 @result_names("gpu.alloc")
