@@ -286,7 +286,9 @@ class Bracketed(Directive):
         sub = c.group(self.opener)
         for d in self.elements:
             d.read(sub, st, fs)
-        sub.done()
+        if not sub.at_end:
+            # The closing literal is what the generated parser reads next.
+            sub.expected_by_parser(f"'{_CLOSERS[self.opener]}'")
 
     def _read_braced(self, c: Cursor, st: OpState, fs: FormatState) -> None:
         """`` `{` $enum `}` ``: the lexer reads the braces and what is between them as one dictionary token."""

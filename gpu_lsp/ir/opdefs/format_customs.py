@@ -8,7 +8,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, OpaqueAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.op_facts import writable_facts
-from gpu_lsp.ir.opdefs.common_read import mixed_values
+from gpu_lsp.ir.opdefs.common_read import mixed_values, paren_typed_operands
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Custom, Hover, custom_directive
 from gpu_lsp.ir.opdefs.format_print import FormatContext, OpPrinter
@@ -302,3 +302,74 @@ def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
         refs = sub.operand_list(T.TOKEN)
         sub.done()
     return tok is not None, refs
+
+
+# gpu.binary's offloading handler when none is written (upstream's #gpu.select_object default).
+DEFAULT_HANDLER = DialectAttr("gpu", "select_object")
+
+
+@custom_directive("OffloadingHandler")
+class OffloadingHandler(Custom):
+    """gpu.binary's `<#handler>`, left out when it is the default handler (upstream's parseOffloadingHandler)."""
+
+    def read(self, c: Cursor, st: OpState, fs: FormatState) -> None:
+        (name,) = self.var_names()
+        if c.optional_punct("<"):
+            st.properties[name] = c.attr()
+            c.punct(">")
+        else:
+            st.properties[name] = DEFAULT_HANDLER
+
+    def print(self, ctx: FormatContext) -> None:
+        (name,) = self.var_names()
+        handler = ctx.op.get_attr(name)
+        ctx.space()
+        if handler is not None and handler != DEFAULT_HANDLER:
+            ctx.write("<" + ctx.p.attr(handler) + ">")
+
+    def render(self, h: Hover) -> None:
+        h.element("[<handler>]")
+
+
+_LAUNCH_DIMENSIONS = tuple(f"{kind}Size{axis}" for kind in ("grid", "block") for axis in "XYZ")
+
+
+@custom_directive("LaunchDimType")
+class LaunchDimType(Custom):
+    """gpu.launch_func's `: T` after the sizes: the type of every grid, block and cluster size, `index` when left out."""
+
+    def read(self, c: Cursor, st: OpState, fs: FormatState) -> None:
+        ty = c.type() if c.optional_punct(":") else T.INDEX
+        clusters = self.type_names()[1:] if fs.operands.get(self.type_names()[1]) else []
+        for name in _LAUNCH_DIMENSIONS + tuple(clusters):
+            fs.types[name] = [ty]
+
+    def print(self, ctx: FormatContext) -> None:
+        ctx.space()
+        sizes = ctx.values(self.type_names()[0])
+        if sizes and not sizes[0].type.is_index:
+            ctx.write(": " + ctx.p.type(sizes[0].type))
+
+    def render(self, h: Hover) -> None:
+        h.element("[: T]")
+
+
+@custom_directive("LaunchFuncOperands")
+class LaunchFuncOperands(Custom):
+    """gpu.launch_func's `args(%a : T, ...)`, left out when the kernel takes no operands."""
+
+    def read(self, c: Cursor, st: OpState, fs: FormatState) -> None:
+        (name,) = self.var_names()
+        refs = paren_typed_operands(c, "')' in argument list") if c.optional_keyword("args") else []
+        fs.operands[name] = refs
+        fs.types[name] = [ref.type for ref in refs if ref.type is not None]
+
+    def print(self, ctx: FormatContext) -> None:
+        (name,) = self.var_names()
+        ctx.space()
+        values = ctx.values(name)
+        if values:
+            ctx.write("args(" + ", ".join(f"{ctx.p.value(v)} : {ctx.p.type(v.type)}" for v in values) + ")")
+
+    def render(self, h: Hover) -> None:
+        h.element("[args(%a : T, ...)]")

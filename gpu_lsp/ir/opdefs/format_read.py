@@ -138,6 +138,8 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     if element is not None:
         return DenseArrayAttr(element, tuple(_integer_list(c)))
     if constraint in _SYMBOL_ATTRS:
+        if not c.is_symbol() and c.is_attr():
+            c.fail("invalid kind of attribute specified")  # upstream parses any attribute, then checks its kind
         return c.symbol()
     if constraint == "StrAttr":
         return StringAttr(c.string())

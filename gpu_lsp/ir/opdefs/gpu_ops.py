@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.opdefs.families import OpClass, op_class
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 # gpu.binary's offloading handler when its text names none (custom<OffloadingHandler>); not printed.
-DEFAULT_HANDLER = DialectAttr("gpu", "select_object")
 _UPPER_BOUND = "OptionalAttr<IndexAttr>:$upper_bound"
 _UPPER_BOUND_FORMAT = "(`upper_bound` $upper_bound^)?"
 
@@ -30,6 +28,7 @@ OPS: tuple[OpDef, ...] = (
         outs="",
         regions="SizedRegion<1>:$bodyRegion",
         traits="graph isolated no_terminator symbol symbol_table",
+        format="$sym_name (`<` $offloadingHandler^ `>`)? ($targets^)? attr-dict-with-keyword $bodyRegion",
         syntax="gpu.module @name [<handler>] [[#target, ...]] [attributes {...}] { ... }",
     ),
     declare(
@@ -39,6 +38,7 @@ OPS: tuple[OpDef, ...] = (
         outs="",
         regions="",
         traits="symbol",
+        format="$sym_name custom<OffloadingHandler>($offloadingHandler) attr-dict $objects",
         syntax="gpu.binary @name [<handler>] [attr-dict] [#gpu.object<...>, ...]",
     ),
     declare(
@@ -92,6 +92,16 @@ OPS: tuple[OpDef, ...] = (
         outs="Optional<GPU_AsyncToken>:$asyncToken",
         regions="",
         traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) "
+            "(`<` $asyncObject^ `:` type($asyncObject) `>`)? $kernel "
+            "( `clusters` `in` ` ` `(` $clusterSizeX^ `,` $clusterSizeY `,` $clusterSizeZ `)` )? "
+            "`blocks` `in` ` ` `(` $gridSizeX `,` $gridSizeY `,` $gridSizeZ `)` "
+            "`threads` `in` ` ` `(` $blockSizeX `,` $blockSizeY `,` $blockSizeZ `)` "
+            "custom<LaunchDimType>(type($gridSizeX), ref($clusterSizeX), type($clusterSizeX), type($clusterSizeY), type($clusterSizeZ)) "
+            "(`dynamic_shared_memory_size` $dynamicSharedMemorySize^)? (`cooperative` $cooperative^)? "
+            "custom<LaunchFuncOperands>($kernelOperands, type($kernelOperands)) attr-dict"
+        ),
         syntax=(
             "%t = gpu.launch_func [async [%deps]] [<%stream : T>] @module::@kernel [clusters in (...)] "
             "blocks in (%gx, %gy, %gz) threads in (%bx, %by, %bz) [: T] [dynamic_shared_memory_size %s] "

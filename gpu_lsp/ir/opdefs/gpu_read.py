@@ -10,7 +10,6 @@ from gpu_lsp.ir.opdefs.common_read import arg_def, paren_typed_operands, read_op
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import read_format
 from gpu_lsp.ir.opdefs.format_customs import read_async_dependencies
-from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
 from gpu_lsp.ir.opdefs.typing import buildable_type
 from gpu_lsp.syntax.cursor import ArgDef, Cursor, FormatError, OpState
 
@@ -92,31 +91,6 @@ def read_dim3_operands(c: Cursor, keyword: str, ty: T.Type | None) -> list:
 # --- structure and launch ops -----------------------------------------------------------------
 
 
-def _name_and_handler(c: Cursor, st: OpState) -> None:
-    """`@name [<#handler>]` of gpu.module and gpu.binary."""
-    read_symbol_name(c, st)
-    if c.optional_punct("<"):
-        st.properties["offloadingHandler"] = c.attr()
-        c.punct(">")
-
-
-@reader("gpu.module")
-def _module(c: Cursor, st: OpState) -> None:
-    _name_and_handler(c, st)
-    if c.is_group("["):
-        st.properties["targets"] = c.attr()
-    c.attr_dict_with_keyword(st)
-    st.add_region(c.region())
-
-
-@reader("gpu.binary")
-def _binary(c: Cursor, st: OpState) -> None:
-    _name_and_handler(c, st)
-    st.properties.setdefault("offloadingHandler", DEFAULT_HANDLER)
-    c.optional_attr_dict(st)
-    st.properties["objects"] = c.attr()
-
-
 @reader("gpu.func")
 def _func(c: Cursor, st: OpState) -> None:
     read_symbol_name(c, st)
@@ -169,44 +143,6 @@ def _launch(c: Cursor, st: OpState) -> None:
     st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm)
     st.attributes.setdefault("workgroup_attributions", IntegerAttr(len(workgroup), T.I64))
     writable_facts(st).attributions = (len(workgroup), len(private))
-    add_token(st, is_async)
-
-
-@reader("gpu.launch_func")
-def _launch_func(c: Cursor, st: OpState) -> None:
-    is_async, ndeps = read_async(c, st)
-    stream = None
-    if c.optional_punct("<"):
-        stream = c.operand()
-        stream.type = c.colon_type()
-        c.punct(">")
-    if not c.is_symbol():
-        c.fail("invalid kind of attribute specified")
-    st.properties["kernel"] = c.symbol()
-    cluster = []
-    if c.is_keyword("clusters"):
-        cluster = read_dim3_operands(c, "clusters", None)
-    grid = read_dim3_operands(c, "blocks", None)
-    block = read_dim3_operands(c, "threads", None)
-    dim_type: T.Type = T.INDEX
-    if c.optional_punct(":"):
-        dim_type = c.type()
-    for r in grid + block + cluster:
-        r.type = dim_type
-    st.refs.extend(grid + block + cluster)
-    dsm = 0
-    if c.optional_keyword("dynamic_shared_memory_size"):
-        st.refs.append(c.operand(T.I32))
-        dsm = 1
-    read_cooperative(c, st)
-    args = paren_typed_operands(c, "')' in argument list") if c.optional_keyword("args") else []
-    st.refs.extend(args)
-    nargs = len(args)
-    c.optional_attr_dict(st)
-    if stream is not None:
-        st.refs.append(stream)
-    nc = 1 if cluster else 0
-    st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm, nargs, 1 if stream else 0)
     add_token(st, is_async)
 
 

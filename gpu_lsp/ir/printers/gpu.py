@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.attributes import Attribute, IntegerAttr, StringAttr, UnitAttr
+from gpu_lsp.ir.attributes import IntegerAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import printer
 from gpu_lsp.ir.opdefs.format_customs import enum_keyword
-from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import (
     GENERIC_DISCARDABLE,
@@ -58,30 +57,6 @@ def _index_names(op: Operation):
 
 
 # --- structure and launch ---------------------------------------------------------------------
-
-
-@printer("gpu.module")
-def _module(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value))
-    handler = op.get_attr("offloadingHandler")
-    if handler is not None:
-        p.write("<" + p.attr(handler) + ">")
-    targets = op.get_attr("targets")
-    if targets is not None:
-        p.write(" " + p.attr(targets))
-    p.attr_dict(op, ("sym_name", "targets", "offloadingHandler"), keyword=True)
-    p.write(" ")
-    p.region(op.regions[0], entry_args=False, terminators=False)
-
-
-@printer("gpu.binary")
-def _binary(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value) + " ")
-    handler = op.get_attr("offloadingHandler")
-    if handler is not None and handler != DEFAULT_HANDLER:
-        p.write("<" + p.attr(handler) + ">")
-    p.attr_dict(op, ("sym_name", "objects", "offloadingHandler"))
-    p.write(" " + p.attr(required_attr(op, "objects", Attribute)))
 
 
 def _attributions(p: OpPrinter, keyword: str, args, attrs=None) -> None:
@@ -172,30 +147,6 @@ def _launch(p: OpPrinter, op: Operation) -> None:
     p.write(" ")
     p.region(region, entry_args=False)
     p.attr_dict(op, ("workgroup_attributions", "module", "function", "cooperative"))
-
-
-@printer("gpu.launch_func")
-def _launch_func(p: OpPrinter, op: Operation) -> None:
-    groups = _groups(op)
-    deps = groups["asyncDependencies"]
-    grid, block, cluster = _xyz(groups, "gridSize"), _xyz(groups, "blockSize"), _xyz(groups, "clusterSize")
-    dsm, args, obj = groups["dynamicSharedMemorySize"], groups["kernelOperands"], groups["asyncObject"]
-    p.write(" " + async_deps(p, op, deps))
-    if obj:
-        p.write(f"<{p.value(obj[0])} : {p.type(obj[0].type)}>")
-    p.write(" " + p.attr(required_attr(op, "kernel", Attribute)))
-    if cluster:
-        p.write(" clusters in (" + p.values(cluster) + ")")
-    p.write(" blocks in (" + p.values(grid) + ") threads in (" + p.values(block) + ") ")
-    if grid and not grid[0].type.is_index:
-        p.write(": " + p.type(grid[0].type))
-    if dsm:
-        p.write(" dynamic_shared_memory_size " + p.value(dsm[0]))
-    _cooperative(p, op)
-    p.write(" ")
-    if args:
-        p.write("args(" + ", ".join(f"{p.value(a)} : {p.type(a.type)}" for a in args) + ")")
-    p.attr_dict(op, ("kernel", "cooperative"))
 
 
 # --- collectives ------------------------------------------------------------------------------
