@@ -157,7 +157,7 @@ class FormatContext(Spacing):
 
     def attr_dict(self, mentioned: Iterable[str], keyword: bool) -> None:
         """The attributes the format does not write: not those it names, nor defaults, nor segment sizes."""
-        elided = set(mentioned) | {"operandSegmentSizes"} | self._at_default() | _segment_attrs(self.definition)
+        elided = set(mentioned) | {"operandSegmentSizes", "resultSegmentSizes"} | self._at_default() | _segment_attrs(self.definition)
         self.p.attr_dict(self.op, elided, keyword=keyword)
         self.last_was_punctuation = False
 

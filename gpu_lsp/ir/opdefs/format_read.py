@@ -258,6 +258,9 @@ def finish(st: OpState, fs: FormatState) -> None:
     if op.has("attr_sized_operands"):
         sizes = tuple(len(fs.operands.get(arg.name, [])) for arg in op.operands or ())
         st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, sizes)
+    if op.has("attr_sized_results"):
+        counts = tuple(1 if arg.kind == SINGLE else len(fs.types.get(arg.name, [])) for arg in op.results or ())
+        st.properties["resultSegmentSizes"] = DenseArrayAttr(T.I32, counts)
     for arg in op.regions or ():
         for raw in fs.regions.get(arg.name, []):
             st.add_region(raw)

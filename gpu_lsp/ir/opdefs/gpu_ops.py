@@ -566,13 +566,17 @@ OPS: tuple[OpDef, ...] = (
         "gpu.spmm_buffer_size",
         "The workspace sizes of a SpMM.",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnmatB, AnyType:$dnmatC, "
-            "OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, "
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, GPU_TransposeModeAttr:$modeB, "
+            "GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnmatB, GPU_SparseDnTensorHandle:$dnmatC, "
             "TypeAttr:$computeType"
         ),
         outs="Variadic<Index>:$bufferSzs, Optional<GPU_AsyncToken>:$asyncToken",
         regions="",
-        traits="async",
+        traits="async attr_sized_results",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatB (`{` $modeB^ `}`)? `,` $dnmatC attr-dict `:` type($bufferSzs) `into` $computeType"
+        ),
         syntax="%size, %t = gpu.spmm_buffer_size async [%dep] %spA[{T}], %dnB[{T}], %dnC : index into f32",
     ),
     declare(

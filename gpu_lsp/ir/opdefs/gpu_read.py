@@ -7,10 +7,8 @@ from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import definition, reader
 from gpu_lsp.ir.opdefs.common_read import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
-from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import read_format
 from gpu_lsp.ir.opdefs.format_customs import read_async_dependencies
-from gpu_lsp.ir.opdefs.typing import buildable_type
 from gpu_lsp.syntax.cursor import ArgDef, Cursor, FormatError, OpState
 
 
@@ -178,39 +176,3 @@ def _printf(c: Cursor, st: OpState) -> None:
         c.expected("',' between the format string and the arguments")
 
 
-# --- gpu.spmm_buffer_size: its variadic results need resultSegmentSizes, which formats do not write
-
-
-def _handle_type(constraint: str) -> T.Type:
-    ty = buildable_type(constraint)
-    assert ty is not None, constraint
-    return ty
-
-
-def _handle(c: Cursor, st: OpState, ty: T.Type, mode: str) -> None:
-    """A handle operand and its optional `{TRANSPOSE}` mode (lexed as a dictionary token)."""
-    st.refs.append(c.operand(ty))
-    item = c.peek()
-    if c.is_attr_dict():
-        modes = ENUMS["GPU_TransposeModeAttr"]
-        word = item.value[1:-1].strip()
-        if word not in modes.cases:
-            c.fail(f"expected {modes.what} to be one of: {', '.join(modes.cases)}", item)
-        c.next()
-        st.properties[mode] = modes.attribute(word)
-
-
-@reader("gpu.spmm_buffer_size")
-def _spmm_buffer_size(c: Cursor, st: OpState) -> None:
-    is_async, _ = read_async(c, st)
-    dn_tensor = _handle_type("GPU_SparseDnTensorHandle")
-    _handle(c, st, _handle_type("GPU_SparseSpMatHandle"), "modeA")
-    c.punct(",")
-    _handle(c, st, dn_tensor, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(dn_tensor))
-    c.optional_attr_dict(st)
-    st.result_types.extend(c.colon_type_list())
-    c.keyword("into")
-    st.properties["computeType"] = c.attr()
-    add_token(st, is_async)

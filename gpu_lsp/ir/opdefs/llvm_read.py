@@ -186,9 +186,6 @@ def _typed_nullary(name: str, summary: str) -> None:
     reader(name)(parse)
 
 
-_typed_nullary("llvm.mlir.undef", "An undefined value.")
-_typed_nullary("llvm.mlir.poison", "A poison value.")
-_typed_nullary("llvm.mlir.zero", "The zero value of a type (null for pointers).")
 _typed_nullary("llvm.mlir.none", "The `none` token.")
 
 

@@ -17,12 +17,13 @@ from typing import Any
 #   recursive_effects  RecursiveMemoryEffects
 #   same_type       SameOperandsAndResultType
 #   attr_sized_operands  AttrSizedOperandSegments (derived from the operands)
+#   attr_sized_results   AttrSizedResultSegments
 #   region_return   ReturnLike or RegionBranchTerminatorOpInterface (and gpu.terminator): a
 #                   terminator that hands its operands to the parent op or the caller, not a branch
 TRAITS = frozenset({
     "isolated", "terminator", "symbol", "symbol_table", "async", "pure", "no_terminator",
     "single_block", "graph", "function", "return_like", "constant_like", "recursive_effects",
-    "same_type", "attr_sized_operands", "region_return",
+    "same_type", "attr_sized_operands", "attr_sized_results", "region_return",
 })
 
 SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
@@ -89,7 +90,8 @@ class OpDef:
     def inherent(self) -> tuple[str, ...]:
         """Names of the inherent attributes (properties), as `getAttributeNames()`."""
         names = tuple(a.name for a in self.attributes)
-        return names + ("operandSegmentSizes",) if self.has("attr_sized_operands") else names
+        names += ("operandSegmentSizes",) if self.has("attr_sized_operands") else ()
+        return names + ("resultSegmentSizes",) if self.has("attr_sized_results") else names
 
     def has(self, trait: str) -> bool:
         return trait in self.traits

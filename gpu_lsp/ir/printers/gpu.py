@@ -10,7 +10,6 @@ from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import (
     GENERIC_DISCARDABLE,
     GENERIC_EXTRA,
-    GENERIC_FROM_SOURCE,
     GENERIC_PROPERTIES,
     CannotPrint,
     OpPrinter,
@@ -187,7 +186,7 @@ def _alloc_names(op: Operation):
         yield 1, "asyncToken"
 
 
-# --- sparse (cuSPARSE) ops: upstream's result names; spmm_buffer_size (read by hand) prints from source
+# --- sparse (cuSPARSE) ops: upstream's result names
 
 _SPARSE_NAMES = {
     "gpu.create_coo": "spmat", "gpu.create_coo_aos": "spmat", "gpu.create_csr": "spmat",
@@ -215,7 +214,7 @@ def _sparse_names(op: Operation):
 
 
 # Generic form: gpu.func's symbol name is a discardable attribute upstream, gpu.launch's
-# attribution count a property; the IR of gpu.spmm_buffer_size (read by hand) lacks its segment sizes.
+# attribution count a property.
 GENERIC_DISCARDABLE["gpu.func"] = frozenset(("sym_name",))
 GENERIC_PROPERTIES["gpu.launch"] = frozenset(("workgroup_attributions",))
 
@@ -241,4 +240,3 @@ def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
 
 
 GENERIC_EXTRA["gpu.func"] = _func_generic
-GENERIC_FROM_SOURCE.add("gpu.spmm_buffer_size")
