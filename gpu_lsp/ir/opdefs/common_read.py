@@ -257,6 +257,19 @@ def bind_types(c: Cursor, args: list[ArgDef], refs: list[Ref], types: list[T.Typ
         r.type = t
 
 
+def loop_carried(c: Cursor, st: OpState, keyword: str) -> tuple[list[ArgDef], list[Ref]]:
+    """`iter_args(%arg = %init, ...) -> (T, ...)` (or `shared_outs`): the region arguments, their
+    operands and the op's result types, each pair typed by its result; nothing when `keyword` is absent."""
+    if not c.optional_keyword(keyword):
+        return [], []
+    args, inits = assignment_list(c)
+    c.punct("->")
+    results = c.result_types()
+    bind_types(c, args, inits, results)
+    st.result_types.extend(results)
+    return args, inits
+
+
 def _typed_arg_def(sub: Cursor) -> ArgDef:
     tok = sub.def_value()
     sub.punct(":")

@@ -170,7 +170,7 @@ class Custom(Directive):
         return variables(self.args)
 
     def anchor(self) -> str | None:
-        return next((n for n in (a.anchor() for a in self.args) if n is not None), None)
+        return first_anchor(self.args)
 
     def present(self, c: Cursor, fs: FormatState) -> bool:
         return not c.at_end and not c.is_attr_dict() and not c.is_punct(":")
@@ -274,7 +274,7 @@ class Bracketed(Directive):
         return variables(self.elements)
 
     def anchor(self) -> str | None:
-        return next((n for n in (e.anchor() for e in self.elements) if n is not None), None)
+        return first_anchor(self.elements)
 
     def present(self, c: Cursor, fs: FormatState) -> bool:
         return c.is_attr_dict() if self.opener == "{" else c.is_group(self.opener)
@@ -322,6 +322,11 @@ class Bracketed(Directive):
         for d in self.elements:
             d.render(h)
         h.literal(_CLOSERS[self.opener])
+
+
+def first_anchor(directives: tuple[Directive, ...]) -> str | None:
+    """The anchor of the first directive that has one (an optional group's default anchor)."""
+    return next((n for n in (d.anchor() for d in directives) if n is not None), None)
 
 
 def _print_all(ctx: FormatContext, directives: tuple[Directive, ...]) -> None:
@@ -489,7 +494,7 @@ class _Reader:
             self.take(")")
         self.take("?")
         if anchor is None:
-            anchor = next((n for n in (e.anchor() for e in elements) if n is not None), None)
+            anchor = first_anchor(elements)
         return OptionalGroup(elements, anchor, else_elements)
 
 

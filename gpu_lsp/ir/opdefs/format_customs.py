@@ -17,7 +17,6 @@ from gpu_lsp.syntax.cursor import Cursor, OpState, Ref
 from gpu_lsp.syntax.types import TypeSyntaxError, parse_type
 
 
-@custom_directive("DynamicIndexList")
 class DynamicIndexList(Custom):
     """`custom<DynamicIndexList>($values, $static_values)`: `[%a, 4, %b]`."""
 
@@ -46,7 +45,6 @@ def dynamic_index_list(p: OpPrinter, static: Attribute | None, dynamic: list[Val
 _MNK_REST = re.compile(r"(?:x\d+)+")
 
 
-@custom_directive("MNKDimensionList")
 class MNKDimensionList(Custom):
     """`custom<MNKDimensionList>($m, $n, $k)`: `16x16x32`, three i32 attributes (upstream AMDGPUDialect.cpp)."""
 
@@ -71,7 +69,6 @@ class MNKDimensionList(Custom):
         h.element("MxNxK")
 
 
-@custom_directive("AwaitResultType")
 class AwaitResultType(Custom):
     """`!async.value<T>` gives async.await a result of type T; `!async.token` none."""
 
@@ -100,7 +97,6 @@ def unwrapped(ty: T.Type) -> T.Type:
     return T.UNKNOWN
 
 
-@custom_directive("GlobalMemrefOpTypeAndInitialValue")
 class GlobalMemrefOpTypeAndInitialValue(Custom):
     """`memref<4xf32>`, then nothing (external), `= uninitialized` or `= dense<...>` typed as the tensor of the memref."""
 
@@ -135,7 +131,6 @@ class GlobalMemrefOpTypeAndInitialValue(Custom):
             p.write(" = " + (text.rsplit(" : ", 1)[0] if " : " in text and text.startswith(("dense", "sparse")) else text))
 
 
-@custom_directive("SwitchCases")
 class SwitchCases(Custom):
     """scf.index_switch's `case 2 {...} case 5 {...}`: each case value and its region, each case on a new line."""
 
@@ -158,7 +153,6 @@ class SwitchCases(Custom):
             p.region(region, entry_args=False)
 
 
-@custom_directive("SwitchOpCases")
 class SwitchOpCases(Custom):
     """cf.switch's `default: ^bb(%a : T), 42: ^bb2, ...`: the default and each case's successor and operands."""
 
@@ -238,7 +232,6 @@ def case_values(op: Operation) -> list[int]:
     return values * count if len(values) == 1 else values
 
 
-@custom_directive("AllReduceOperation")
 class AllReduceOperation(Custom):
     """`custom<AllReduceOperation>($op)`: an optional reduction keyword (upstream's parseAllReduceOperation)."""
 
@@ -267,7 +260,6 @@ def enum_keyword(attr: Attribute | None) -> str:
     return str(attr)
 
 
-@custom_directive("AsyncDependencies")
 class AsyncDependencies(Custom):
     """`custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)`: `async [%deps]`, each when present."""
 
@@ -308,7 +300,6 @@ def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
 DEFAULT_HANDLER = DialectAttr("gpu", "select_object")
 
 
-@custom_directive("OffloadingHandler")
 class OffloadingHandler(Custom):
     """gpu.binary's `<#handler>`, left out when it is the default handler (upstream's parseOffloadingHandler)."""
 
@@ -334,7 +325,6 @@ class OffloadingHandler(Custom):
 _LAUNCH_DIMENSIONS = tuple(f"{kind}Size{axis}" for kind in ("grid", "block") for axis in "XYZ")
 
 
-@custom_directive("LaunchDimType")
 class LaunchDimType(Custom):
     """gpu.launch_func's `: T` after the sizes: the type of every grid, block and cluster size, `index` when left out."""
 
@@ -354,7 +344,6 @@ class LaunchDimType(Custom):
         h.element("[: T]")
 
 
-@custom_directive("LaunchFuncOperands")
 class LaunchFuncOperands(Custom):
     """gpu.launch_func's `args(%a : T, ...)`, left out when the kernel takes no operands."""
 
@@ -373,3 +362,11 @@ class LaunchFuncOperands(Custom):
 
     def render(self, h: Hover) -> None:
         h.element("[args(%a : T, ...)]")
+
+
+# Filed by class name (a decorator would make mypyc compile the classes as non-extension classes).
+for _kind in (
+    DynamicIndexList, MNKDimensionList, AwaitResultType, GlobalMemrefOpTypeAndInitialValue, SwitchCases, SwitchOpCases,
+    AllReduceOperation, AsyncDependencies, OffloadingHandler, LaunchDimType, LaunchFuncOperands,
+):
+    custom_directive(_kind.__name__)(_kind)

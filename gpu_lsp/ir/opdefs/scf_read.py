@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.ir.opdefs.common_read import assignment_list, bind_types, mixed_index_list, value_defs
+from gpu_lsp.ir.opdefs.common_read import assignment_list, bind_types, loop_carried, mixed_index_list, value_defs
 from gpu_lsp.syntax.cursor import ArgDef, Cursor, OpState, Ref, item_end, item_start
 
 
@@ -27,14 +27,7 @@ def _for(c: Cursor, st: OpState) -> None:
     ub = c.operand()
     c.keyword("step")
     step = c.operand()
-    args: list[ArgDef] = []
-    inits: list[Ref] = []
-    if c.optional_keyword("iter_args"):
-        args, inits = assignment_list(c)
-        c.punct("->")
-        results = c.result_types()
-        bind_types(c, args, inits, results)
-        st.result_types.extend(results)
+    args, inits = loop_carried(c, st, "iter_args")
     iv_type: T.Type = T.INDEX
     if c.optional_punct(":"):
         iv_type = c.type()
@@ -137,14 +130,7 @@ def _forall(c: Cursor, st: OpState) -> None:
         st.properties["staticUpperBound"] = DenseArrayAttr(T.I64, tuple(ubs))
         st.properties["staticStep"] = DenseArrayAttr(T.I64, tuple(steps))
         sizes = (len(lb), len(ub), len(step))
-    outs: list[ArgDef] = []
-    inits: list[Ref] = []
-    if c.optional_keyword("shared_outs"):
-        outs, inits = assignment_list(c)
-        c.punct("->")
-        results = c.result_types()
-        bind_types(c, outs, inits, results)
-        st.result_types.extend(results)
+    outs, inits = loop_carried(c, st, "shared_outs")
     st.refs.extend(operands + inits)
     st.add_region(c.region(), ivs + outs)
     c.optional_attr_dict(st)
