@@ -19,30 +19,26 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 
 # The modules that run for every op of every parse and lint, as globs under gpu_lsp/. Not
-# compiled: parser/structure.py (its classes subclass Lark's),
+# compiled: syntax/structure.py (its classes subclass Lark's),
 # ir/op_facts.py (its shared record overrides __setattr__), ir/types.py and ir/attributes.py
 # (compiled code compares two values typed by a compiled base class by identity, skipping the
 # subclasses' dataclass __eq__), and the declarations' tables, which run once at import.
 NATIVE = (
-    "parser/tokens.py",
-    "parser/lexer.py",
-    "parser/raw.py",
+    "syntax/*.py",
     "parser/builder.py",
     "parser/resolve.py",
-    "parser/cursor.py",
-    "parser/format_reader.py",
-    "parser/gpu_syntax.py",
-    "parser/types.py",
     "parser/api.py",
     "parser/incremental.py",
     "ir/*.py",
-    "dialects/*.py",
+    "ir/opdefs/format*.py",
+    "ir/opdefs/*_read.py",
+    "ir/opdefs/readers.py",
     "diagnostics/rule_engine.py",
     "diagnostics/context.py",
     "diagnostics/rules/*.py",
     "diagnostics/sanitizer/*.py",
 )
-NOT_NATIVE = ("ir/op_facts.py", "ir/types.py", "ir/attributes.py")
+NOT_NATIVE = ("ir/op_facts.py", "ir/types.py", "ir/attributes.py", "syntax/structure.py", "syntax/tolerant.py")
 
 
 def native_sources() -> list[str]:

@@ -33,12 +33,12 @@ from gpu_lsp.gcpause import paused_gc  # noqa: E402
 from gpu_lsp.ir.opdefs import op_names  # noqa: E402
 from gpu_lsp.parser.api import parse  # noqa: E402
 from gpu_lsp.parser.builder import Builder  # noqa: E402
-from gpu_lsp.parser.cursor import ParseContext  # noqa: E402
 from gpu_lsp.parser.incremental import reparse  # noqa: E402
-from gpu_lsp.parser.lexer import tokenize  # noqa: E402
-from gpu_lsp.parser.raw import RawOp  # noqa: E402
 from gpu_lsp.parser.resolve import Resolver  # noqa: E402
-from gpu_lsp.parser.structure import parse_structure  # noqa: E402
+from gpu_lsp.syntax.cursor import ParseContext  # noqa: E402
+from gpu_lsp.syntax.lexer import tokenize  # noqa: E402
+from gpu_lsp.syntax.raw import RawOp  # noqa: E402
+from gpu_lsp.syntax.structure import parse_structure  # noqa: E402
 from gpu_lsp.text import TextRange  # noqa: E402
 
 

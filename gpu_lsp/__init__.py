@@ -7,5 +7,5 @@ def compiled() -> bool:
     """Whether this install runs the parser and the checks compiled by mypyc (a wheel built by setup.py)."""
     from importlib.util import find_spec
 
-    spec = find_spec("gpu_lsp.parser.lexer")
+    spec = find_spec("gpu_lsp.syntax.lexer")
     return spec is not None and spec.origin is not None and not spec.origin.endswith(".py")

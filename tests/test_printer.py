@@ -15,7 +15,8 @@ from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import FloatAttr, IntegerAttr, StringAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.printer import escape_string, float_text, sanitize
+from gpu_lsp.ir.floats import float_text
+from gpu_lsp.ir.printer import escape_string, sanitize
 from gpu_lsp.ir.printers import print_module, print_op
 from gpu_lsp.parser.api import parse
 

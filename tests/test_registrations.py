@@ -33,19 +33,36 @@ def test_a_misspelled_printer_or_reader_name_raises() -> None:
 
 
 def test_a_format_hook_registered_twice_raises() -> None:
-    import gpu_lsp.ir.printers  # noqa: F401  (files the custom printers)
-    from gpu_lsp.ir.format_printer import CUSTOM_PRINTERS, custom_printer
-    from gpu_lsp.parser.format_reader import CUSTOM_READERS, TYPE_INFERENCE, custom_reader, infers_types
+    import gpu_lsp.ir.opdefs.readers  # noqa: F401  (files the type inference of the readers)
+    from gpu_lsp.ir.opdefs.format import CUSTOM_DIRECTIVES, Custom, custom_directive
+    from gpu_lsp.ir.opdefs.format_read import TYPE_INFERENCE, infers_types
 
-    assert "AsyncDependencies" in CUSTOM_READERS and "AsyncDependencies" in CUSTOM_PRINTERS
-    before = (dict(CUSTOM_READERS), dict(CUSTOM_PRINTERS), dict(TYPE_INFERENCE))
+    assert "AsyncDependencies" in CUSTOM_DIRECTIVES
+    before = (dict(CUSTOM_DIRECTIVES), dict(TYPE_INFERENCE))
     with pytest.raises(ValueError, match=r"custom<AsyncDependencies> registered twice"):
-        custom_reader("AsyncDependencies")(lambda c, st, fs, args: None)
-    with pytest.raises(ValueError, match=r"custom<AsyncDependencies> registered twice"):
-        custom_printer("AsyncDependencies")(lambda ctx, args: None)
+        custom_directive("AsyncDependencies")(Custom)
     with pytest.raises(ValueError, match=r"type inference of vector.shuffle registered twice"):
         infers_types("vector.shuffle")(lambda st, fs: None)
-    assert before == (CUSTOM_READERS, CUSTOM_PRINTERS, TYPE_INFERENCE)
+    assert before == (CUSTOM_DIRECTIVES, TYPE_INFERENCE)
+
+
+def test_every_custom_directive_a_format_names_reads_and_prints() -> None:
+    """Each `custom<Name>` of a format read by the engine is one registered class, with both halves."""
+    from gpu_lsp.ir.opdefs import OPS
+    from gpu_lsp.ir.opdefs.format import Custom, parse_format
+
+    def customs(directives: tuple) -> list[Custom]:
+        out = []
+        for d in directives:
+            if isinstance(d, Custom):
+                out.append(d)
+            for inner in (getattr(d, "elements", ()), getattr(d, "else_elements", ()), *getattr(d, "clauses", ())):
+                out.extend(customs(inner))
+        return out
+
+    used = {type(c) for op in OPS.values() if op.format is not None and op.reader is None for c in customs(parse_format(op.format))}
+    assert Custom not in used and len(used) >= 8
+    assert all(kind.read is not Custom.read and kind.print is not Custom.print for kind in used)
 
 
 def test_a_rule_docstring_mypyc_dropped_is_read_from_the_source(tmp_path, monkeypatch) -> None:

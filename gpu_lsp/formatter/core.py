@@ -32,8 +32,8 @@ from gpu_lsp.ir.core import Block, Operation
 from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.ir.printer import INDENT, Aliases, Formatter, OpPrinter, default_dialect
 from gpu_lsp.parser.api import Chunk, parse, parse_chunk
-from gpu_lsp.parser.lexer import Comment
 from gpu_lsp.passes.edits import source_names
+from gpu_lsp.syntax.lexer import Comment
 from gpu_lsp.text import TextRange
 
 

@@ -14,7 +14,7 @@ import re
 from typing import Final
 
 from gpu_lsp.ir.attributes import DialectAttr
-from gpu_lsp.ir.printer import float_text
+from gpu_lsp.ir.floats import float_text
 
 # Each target's parameters in declared order, with the text of its default (None: no default to elide).
 _TARGET_PARAMS: Final[dict[str, tuple[tuple[str, str | None], ...]]] = {

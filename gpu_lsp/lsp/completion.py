@@ -13,7 +13,7 @@ from gpu_lsp.ir.symbols import is_symbol_table
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import DocumentIndex, document_index, op_at
 from gpu_lsp.lsp.ir_queries import kernel_params, signature_text
-from gpu_lsp.parser.cursor import ParseContext
+from gpu_lsp.syntax.cursor import ParseContext
 from gpu_lsp.text import TextRange
 
 # Kinds, named like LSP's CompletionItemKind members (convert.py maps them).

@@ -71,7 +71,7 @@ Target = Value | Block | Operation | SymbolUse | AliasKey
 
 def unquote_symbol(name: str) -> str:
     if name.startswith('"'):
-        from gpu_lsp.parser.cursor import unescape
+        from gpu_lsp.syntax.lexer import unescape
 
         return unescape(name[1:-1])
     return name

@@ -10,7 +10,7 @@ from gpu_lsp.ir.core import BlockArgument, Operation, Value
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import SYMBOL, DocumentIndex, TokenEnds, Unit, document_index
-from gpu_lsp.parser.lexer import tokenize
+from gpu_lsp.syntax.lexer import tokenize
 
 TOKEN_TYPES = (
     "namespace",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.parser.types import TypeSyntaxError, parse_type
+from gpu_lsp.syntax.types import TypeSyntaxError, parse_type
 from gpu_lsp.text import TextRange
 
 # Where a type or attribute may start; a `<` right after one opens its body, read to the matching `>`.

@@ -11,11 +11,11 @@ from gpu_lsp.ir.core import Anchor, Operation, Span
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.parser.builder import SYNTAX, Builder
-from gpu_lsp.parser.cursor import ParseContext
-from gpu_lsp.parser.lexer import Comment, tokenize
-from gpu_lsp.parser.raw import RawAlias, RawOp
 from gpu_lsp.parser.resolve import Resolver
-from gpu_lsp.parser.structure import parse_structure
+from gpu_lsp.syntax.cursor import ParseContext
+from gpu_lsp.syntax.lexer import Comment, tokenize
+from gpu_lsp.syntax.raw import RawAlias, RawOp
+from gpu_lsp.syntax.structure import parse_structure
 from gpu_lsp.text import TextRange
 
 SPLIT_MARKER = "// -----"

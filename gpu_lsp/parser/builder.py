@@ -5,19 +5,19 @@ from __future__ import annotations
 import re
 from typing import Final
 
-import gpu_lsp.dialects  # noqa: F401  (attaches the hand-written readers)
+import gpu_lsp.ir.opdefs.readers  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.ir.op_facts import NO_FACTS, writable_facts
-from gpu_lsp.ir.opdefs import lookup, op_names
-from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref, unescape
-from gpu_lsp.parser.format_reader import read_format
-from gpu_lsp.parser.lexer import wrong_token_offset
-from gpu_lsp.parser.raw import Group, RawAlias, RawBlock, RawOp, RawRegion
-from gpu_lsp.parser.tokens import Tok
-from gpu_lsp.parser.tolerant import read_tolerant
+from gpu_lsp.ir.opdefs import OpDef, lookup, op_names
+from gpu_lsp.ir.opdefs.format import read_format
+from gpu_lsp.syntax.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref
+from gpu_lsp.syntax.lexer import unescape, wrong_token_offset
+from gpu_lsp.syntax.raw import Group, RawAlias, RawBlock, RawOp, RawRegion
+from gpu_lsp.syntax.tokens import Tok
+from gpu_lsp.syntax.tolerant import read_tolerant
 from gpu_lsp.text import TextRange
 
 _RESULT_ENTRY: Final = re.compile(r"%([\w$.\-]+)(?:\s*:\s*(\d+))?")
@@ -205,13 +205,13 @@ class Builder:
         if generic:
             state = self._generic(raw, name, num_named)
         elif spec is not None and spec.reader is None and spec.format is not None:
-            state = self._read_format(raw, name, num_named, end_pos)
+            state = self._read_format(raw, spec, num_named, end_pos)
         elif spec is not None:
             state = OpState(name, num_named)
             cursor = Cursor(self.ctx, raw.items, end_pos, name)
             self.ctx.name_range = (name_tok.start_pos, name_tok.end_pos)
             try:
-                (spec.reader or (read_format if spec.format is not None else read_tolerant))(cursor, state)
+                (spec.reader or read_tolerant)(cursor, state)
                 if not cursor.at_end and cursor.is_token("LOC"):
                     state.loc = cursor.optional_loc()
                 cursor.done()
@@ -273,9 +273,10 @@ class Builder:
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 
-    def _read_format(self, raw: RawOp, name: str, num_named: int, end_pos: int) -> OpState | None:
+    def _read_format(self, raw: RawOp, spec: OpDef, num_named: int, end_pos: int) -> OpState | None:
         """Read an op by its assembly format, or take the reading of an op written with the same tokens."""
         ctx = self.ctx
+        name = spec.name
         values: list[Tok] = []
         key_parts: list = [name, num_named, len(ctx.type_aliases), len(ctx.attr_aliases)]
         key = tuple(key_parts) if _shape(raw.items, values, key_parts) else None
@@ -288,7 +289,7 @@ class Builder:
         cursor = Cursor(ctx, raw.items, end_pos, name)
         ctx.name_range = (raw.name.start_pos, raw.name.end_pos)
         try:
-            read_format(cursor, state)
+            read_format(cursor, state, spec)
             if not cursor.at_end and cursor.is_token("LOC"):
                 state.loc = cursor.optional_loc()
             cursor.done()

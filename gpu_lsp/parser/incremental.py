@@ -29,11 +29,11 @@ from gpu_lsp.ir.core import Block, Operation
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.api import Chunk, ParsedFile, implicit_module, parse, parse_chunk, split_ranges
 from gpu_lsp.parser.builder import SYNTAX, Builder
-from gpu_lsp.parser.cursor import ParseContext
-from gpu_lsp.parser.lexer import Comment, tokenize
-from gpu_lsp.parser.raw import RawAlias, RawOp
 from gpu_lsp.parser.resolve import Resolver
-from gpu_lsp.parser.structure import parse_structure
+from gpu_lsp.syntax.cursor import ParseContext
+from gpu_lsp.syntax.lexer import Comment, tokenize
+from gpu_lsp.syntax.raw import RawAlias, RawOp
+from gpu_lsp.syntax.structure import parse_structure
 from gpu_lsp.text import TextRange
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Value
-from gpu_lsp.ir.opdefs.cf_ops import case_values
+from gpu_lsp.ir.opdefs.format_customs import case_values
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.traits import REGION_RETURNS
 from gpu_lsp.runner.access_log import Recorder

@@ -6,7 +6,7 @@ import random
 
 from support.corpus import all_corpus_files
 
-from gpu_lsp.parser.lexer import _MASTER, _SPACE_CHARS, scan_token
+from gpu_lsp.syntax.lexer import _MASTER, _SPACE_CHARS, scan_token
 
 # Characters that start tokens, break them, or start none (non-ASCII digits and letters included).
 _NOISE = list(" \t\n%^@#!-+.0123456789xeE\"\\az_$<>{}()[]:,=*?|/~`;&\u00e9\u0660\f")

@@ -6,7 +6,7 @@ from gpu_lsp.analysis import verify_chunk
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.parser.api import parse
-from gpu_lsp.parser.lexer import tokenize
+from gpu_lsp.syntax.lexer import tokenize
 
 PIPELINE = """\
 func.func @pipeline(%arg0: memref<?xf32>, %n: index) {

@@ -11,7 +11,7 @@ from support.corpus import corpus_files, split_chunks
 
 from gpu_lsp.analysis import analyze_text
 from gpu_lsp.parser.api import parse
-from gpu_lsp.parser.lexer import MAX_NESTING
+from gpu_lsp.syntax.lexer import MAX_NESTING
 
 _TOKEN = re.compile(r"\s+|%[\w$.#-]+|\^[\w$.-]+|@[\w$.-]+|[\w.$]+|\"(?:[^\"\\\n]|\\.)*\"|->|.", re.S)
 _INSERTS = [

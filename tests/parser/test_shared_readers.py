@@ -1,4 +1,4 @@
-"""The llvm, spirv and affine readers built on dialects/common.py's shared pieces read operands and types as upstream does."""
+"""The llvm, spirv and affine readers built on ir/opdefs/common_read.py's shared pieces read operands and types as upstream does."""
 
 from __future__ import annotations
 

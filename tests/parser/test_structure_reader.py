@@ -14,10 +14,10 @@ from support.corpus import all_corpus_files, split_chunks
 from support.mutate import mutate
 
 from gpu_lsp.ir.opdefs import op_names
-from gpu_lsp.parser.lexer import tokenize
-from gpu_lsp.parser.raw import Group, NotInGrammar, RawAlias, RawBlock, RawOp, RawRegion, Reader
-from gpu_lsp.parser.structure import _parse_with_recovery, parse_structure
-from gpu_lsp.parser.tokens import Tok
+from gpu_lsp.syntax.lexer import tokenize
+from gpu_lsp.syntax.raw import Group, NotInGrammar, RawAlias, RawBlock, RawOp, RawRegion, Reader
+from gpu_lsp.syntax.structure import _parse_with_recovery, parse_structure
+from gpu_lsp.syntax.tokens import Tok
 
 # Edits that break the structure the way a person typing does.
 _STRAYS = ("{", "}", "(", ")", "[", "]", "^bb9:", "^bb9(%z: i32):", "#a = ", "!t = ", "%r = ", "{-# x #-}", "@", ":")

@@ -14,7 +14,7 @@ from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DialectAttr, Intege
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.symbols import is_symbol_table
 from gpu_lsp.ir.views import AllocView
-from gpu_lsp.parser.types import TypeSyntaxError, parse_type
+from gpu_lsp.syntax.types import TypeSyntaxError, parse_type
 
 FLOAT_ONLY_KINDS = ("minnumf", "maxnumf", "minimumf", "maximumf")
 INT_ONLY_KINDS = ("minsi", "minui", "maxsi", "maxui", "and", "or", "xor")

@@ -1,6 +1,6 @@
 """GPU122, GPU123: what upstream's gpu type and attribute parsers reject, found while parsing.
 
-The checks live in gpu_lsp/parser/gpu_syntax.py: the parser runs them on every type and
+The checks live in gpu_lsp/syntax/gpu_syntax.py: the parser runs them on every type and
 attribute token it reads, so that the problem is reported where upstream's parser reports it
 (the type keyword, the attribute mnemonic or the `<` opening its parameters).
 """
@@ -53,7 +53,7 @@ declare(
     ## References
     - [`gpu` dialect types](https://mlir.llvm.org/docs/Dialects/GPU/#types)
     """,
-    checked_by="gpu_lsp/parser/gpu_syntax.py (while the parser reads each type)",
+    checked_by="gpu_lsp/syntax/gpu_syntax.py (while the parser reads each type)",
 )
 
 declare(
@@ -109,5 +109,5 @@ declare(
     - [`gpu` dialect attributes](https://mlir.llvm.org/docs/Dialects/GPU/)
     - [GPU compilation: `#gpu.object`, offloading handlers](https://mlir.llvm.org/docs/Dialects/GPU/#gpu-compilation)
     """,
-    checked_by="gpu_lsp/parser/gpu_syntax.py (while the parser reads each attribute)",
+    checked_by="gpu_lsp/syntax/gpu_syntax.py (while the parser reads each attribute)",
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import OpDef
+from gpu_lsp.ir.opdefs.opdef import OpDef
 from gpu_lsp.ir.opdefs.table import OPS, definition, has_trait, install, installed_from, lookup, op_names, printer, reader
 
 __all__ = [

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, OpaqueAttr
-from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 OPS: tuple[OpDef, ...] = (
@@ -55,17 +52,3 @@ OPS: tuple[OpDef, ...] = (
 )
 
 
-def case_values_attr(values: list[int], flag: T.Type) -> Attribute:
-    """The `case_values` property: a dense vector of the flag's type (a splat when all are equal, as upstream prints)."""
-    body = str(values[0]) if len(set(values)) == 1 else "[" + ", ".join(map(str, values)) + "]"
-    return OpaqueAttr(f"dense<{body}>", "dense", T.VectorType((len(values),), flag))
-
-
-def case_values(op: Operation) -> list[int]:
-    """cf.switch's case values, in successor order (its `case_values` property)."""
-    attr = op.get_attr("case_values")
-    if not isinstance(attr, OpaqueAttr) or not attr.text.startswith("dense<"):
-        return []
-    values = [int(v) for v in attr.text[len("dense<") : -1].strip("[]").split(",") if v.strip()]
-    count = attr.type.shape[0] if isinstance(attr.type, T.VectorType) and attr.type.shape else len(values)
-    return values * count if len(values) == 1 else values

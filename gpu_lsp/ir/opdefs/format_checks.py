@@ -50,7 +50,9 @@ def _walk(directives: tuple[Directive, ...]) -> Iterator[Directive]:
     """Every directive, and those any of them holds (optional groups, oilist clauses, custom directives)."""
     for d in directives:
         yield d
-        for f in fields(d) if is_dataclass(d) else ():
+        if not is_dataclass(d):
+            continue
+        for f in fields(d):
             value = getattr(d, f.name)
             if isinstance(value, tuple):
                 for item in value:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.opdefs.families import OpClass, op_class
 from gpu_lsp.ir.opdefs.model import OpDef, Since, declare
 
 # gpu.binary's offloading handler when its text names none (custom<OffloadingHandler>); not printed.
-DEFAULT_HANDLER = DialectAttr("gpu", "select_object")
 _UPPER_BOUND = "OptionalAttr<IndexAttr>:$upper_bound"
 _UPPER_BOUND_FORMAT = "(`upper_bound` $upper_bound^)?"
 
@@ -36,6 +34,7 @@ OPS: tuple[OpDef, ...] = (
         outs="",
         regions="SizedRegion<1>:$bodyRegion",
         traits="graph isolated no_terminator symbol symbol_table",
+        format="$sym_name (`<` $offloadingHandler^ `>`)? ($targets^)? attr-dict-with-keyword $bodyRegion",
         syntax="gpu.module @name [<handler>] [[#target, ...]] [attributes {...}] { ... }",
     ),
     declare(
@@ -45,6 +44,7 @@ OPS: tuple[OpDef, ...] = (
         outs="",
         regions="",
         traits="symbol",
+        format="$sym_name custom<OffloadingHandler>($offloadingHandler) attr-dict $objects",
         syntax="gpu.binary @name [<handler>] [attr-dict] [#gpu.object<...>, ...]",
     ),
     declare(
@@ -98,6 +98,16 @@ OPS: tuple[OpDef, ...] = (
         outs="Optional<GPU_AsyncToken>:$asyncToken",
         regions="",
         traits="async",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) "
+            "(`<` $asyncObject^ `:` type($asyncObject) `>`)? $kernel "
+            "( `clusters` `in` ` ` `(` $clusterSizeX^ `,` $clusterSizeY `,` $clusterSizeZ `)` )? "
+            "`blocks` `in` ` ` `(` $gridSizeX `,` $gridSizeY `,` $gridSizeZ `)` "
+            "`threads` `in` ` ` `(` $blockSizeX `,` $blockSizeY `,` $blockSizeZ `)` "
+            "custom<LaunchDimType>(type($gridSizeX), ref($clusterSizeX), type($clusterSizeX), type($clusterSizeY), type($clusterSizeZ)) "
+            "(`dynamic_shared_memory_size` $dynamicSharedMemorySize^)? (`cooperative` $cooperative^)? "
+            "custom<LaunchFuncOperands>($kernelOperands, type($kernelOperands)) attr-dict"
+        ),
         syntax=(
             "%t = gpu.launch_func [async [%deps]] [<%stream : T>] @module::@kernel [clusters in (...)] "
             "blocks in (%gx, %gy, %gz) threads in (%bx, %by, %bz) [: T] [dynamic_shared_memory_size %s] "
@@ -566,13 +576,17 @@ OPS: tuple[OpDef, ...] = (
         "gpu.spmm_buffer_size",
         "The workspace sizes of a SpMM.",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, AnyType:$spmatA, AnyType:$dnmatB, AnyType:$dnmatC, "
-            "OptionalAttr<GPU_TransposeModeAttr>:$modeA, OptionalAttr<GPU_TransposeModeAttr>:$modeB, "
+            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, GPU_TransposeModeAttr:$modeB, "
+            "GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnmatB, GPU_SparseDnTensorHandle:$dnmatC, "
             "TypeAttr:$computeType"
         ),
         outs="Variadic<Index>:$bufferSzs, Optional<GPU_AsyncToken>:$asyncToken",
         regions="",
-        traits="async",
+        traits="async attr_sized_results",
+        format=(
+            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatB (`{` $modeB^ `}`)? `,` $dnmatC attr-dict `:` type($bufferSzs) `into` $computeType"
+        ),
         syntax="%size, %t = gpu.spmm_buffer_size async [%dep] %spA[{T}], %dnB[{T}], %dnC : index into f32",
     ),
     declare(

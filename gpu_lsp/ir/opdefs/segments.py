@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.opdefs.model import SINGLE, Arg, OpDef
+from gpu_lsp.ir.opdefs.opdef import SINGLE, Arg, OpDef
 
 V = TypeVar("V")
 

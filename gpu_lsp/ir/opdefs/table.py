@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Literal, TypeVar
 
 from gpu_lsp.ir.opdefs import declarations
-from gpu_lsp.ir.opdefs.model import OpDef
+from gpu_lsp.ir.opdefs.opdef import OpDef
 
 OPS: dict[str, OpDef] = {}
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.printer import Aliases, Formatter, Names, OpPrinter, default_dialect, root_of
-from gpu_lsp.ir.printers import affine, amdgpu, arith, async_, bufferization, builtin, cf, func, gpu, index, llvm, memref, scf, tensor, transform, vector
+from gpu_lsp.ir.printers import affine, arith, async_, bufferization, builtin, func, gpu, index, llvm, memref, scf, tensor, transform, vector
 
-PRINTER_MODULES = (affine, amdgpu, arith, async_, bufferization, builtin, cf, func, gpu, index, llvm, memref, scf, tensor, transform, vector)
+PRINTER_MODULES = (affine, arith, async_, bufferization, builtin, func, gpu, index, llvm, memref, scf, tensor, transform, vector)
 
 
 def print_op(op: Operation, generic: bool = False, source: str | None = None, local_scope: bool = False) -> str:

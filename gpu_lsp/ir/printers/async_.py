@@ -5,9 +5,7 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.opdefs.format import Directive, TypeOf
 from gpu_lsp.ir.printer import GENERIC_EXTRA, OpPrinter, result_names
 from gpu_lsp.ir.printers.func import function_op
 from gpu_lsp.ir.printers.scf import arrow_types, entry_args
@@ -38,13 +36,6 @@ def _execute(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, keyword=True)
     p.write(" ")
     p.region(op.regions[0], entry_args=False)
-
-
-@custom_printer("AwaitResultType")
-def _await_result_type(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
-    operand = next(d.name for d in args if isinstance(d, TypeOf))
-    ctx.space()
-    ctx.p.write(ctx.p.types(v.type for v in ctx.values(operand)))
 
 
 @printer("async.func")

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.attributes import Attribute, DialectAttr, IntegerAttr, StringAttr, UnitAttr
+from gpu_lsp.ir.attributes import IntegerAttr, StringAttr, UnitAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
-from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
+from gpu_lsp.ir.opdefs.format_customs import enum_keyword
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import (
     GENERIC_DISCARDABLE,
     GENERIC_EXTRA,
-    GENERIC_FROM_SOURCE,
     GENERIC_PROPERTIES,
     CannotPrint,
     OpPrinter,
@@ -27,13 +24,6 @@ INDEX_OPS = (
     "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id",
     "gpu.cluster_id", "gpu.cluster_dim", "gpu.cluster_dim_blocks", "gpu.cluster_block_id",
 )
-
-
-def enum_keyword(attr) -> str:
-    """`#gpu<dim x>` -> `x`: the bare spelling custom formats use."""
-    if isinstance(attr, DialectAttr) and attr.body is not None:
-        return attr.body.split(None, 1)[-1]
-    return str(attr)
 
 
 def _groups(op: Operation) -> dict[str, list]:
@@ -66,30 +56,6 @@ def _index_names(op: Operation):
 
 
 # --- structure and launch ---------------------------------------------------------------------
-
-
-@printer("gpu.module")
-def _module(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value))
-    handler = op.get_attr("offloadingHandler")
-    if handler is not None:
-        p.write("<" + p.attr(handler) + ">")
-    targets = op.get_attr("targets")
-    if targets is not None:
-        p.write(" " + p.attr(targets))
-    p.attr_dict(op, ("sym_name", "targets", "offloadingHandler"), keyword=True)
-    p.write(" ")
-    p.region(op.regions[0], entry_args=False, terminators=False)
-
-
-@printer("gpu.binary")
-def _binary(p: OpPrinter, op: Operation) -> None:
-    p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value) + " ")
-    handler = op.get_attr("offloadingHandler")
-    if handler is not None and handler != DEFAULT_HANDLER:
-        p.write("<" + p.attr(handler) + ">")
-    p.attr_dict(op, ("sym_name", "objects", "offloadingHandler"))
-    p.write(" " + p.attr(required_attr(op, "objects", Attribute)))
 
 
 def _attributions(p: OpPrinter, keyword: str, args, attrs=None) -> None:
@@ -182,42 +148,7 @@ def _launch(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, ("workgroup_attributions", "module", "function", "cooperative"))
 
 
-@printer("gpu.launch_func")
-def _launch_func(p: OpPrinter, op: Operation) -> None:
-    groups = _groups(op)
-    deps = groups["asyncDependencies"]
-    grid, block, cluster = _xyz(groups, "gridSize"), _xyz(groups, "blockSize"), _xyz(groups, "clusterSize")
-    dsm, args, obj = groups["dynamicSharedMemorySize"], groups["kernelOperands"], groups["asyncObject"]
-    p.write(" " + async_deps(p, op, deps))
-    if obj:
-        p.write(f"<{p.value(obj[0])} : {p.type(obj[0].type)}>")
-    p.write(" " + p.attr(required_attr(op, "kernel", Attribute)))
-    if cluster:
-        p.write(" clusters in (" + p.values(cluster) + ")")
-    p.write(" blocks in (" + p.values(grid) + ") threads in (" + p.values(block) + ") ")
-    if grid and not grid[0].type.is_index:
-        p.write(": " + p.type(grid[0].type))
-    if dsm:
-        p.write(" dynamic_shared_memory_size " + p.value(dsm[0]))
-    _cooperative(p, op)
-    p.write(" ")
-    if args:
-        p.write("args(" + ", ".join(f"{p.value(a)} : {p.type(a.type)}" for a in args) + ")")
-    p.attr_dict(op, ("kernel", "cooperative"))
-
-
 # --- collectives ------------------------------------------------------------------------------
-
-
-@custom_printer("AllReduceOperation")
-def _all_reduce_operation(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
-    """`custom<AllReduceOperation>($op)`: the reduction keyword when there is one."""
-    (op,) = args
-    assert isinstance(op, Var)
-    ctx.space()
-    kind = ctx.op.get_attr(op.name)
-    if kind is not None:
-        ctx.p.write(enum_keyword(kind))
 
 
 @result_names("gpu.shuffle")
@@ -248,19 +179,6 @@ def _warp_execute(p: OpPrinter, op: Operation) -> None:
 # --- host-side runtime ------------------------------------------------------------------------
 
 
-@custom_printer("AsyncDependencies")
-def _async_dependencies(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
-    """`custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)`: `async [%deps]`, each when present."""
-    token, deps = args
-    assert isinstance(token, TypeOf) and isinstance(deps, Var)
-    ctx.space()
-    text = "async" if ctx.values(token.name) else ""
-    values = ctx.values(deps.name)
-    if values:
-        text += (" " if text else "") + "[" + ctx.p.values(values) + "]"
-    ctx.p.write(text)
-
-
 @result_names("gpu.alloc")
 def _alloc_names(op: Operation):
     yield 0, "memref"
@@ -268,7 +186,7 @@ def _alloc_names(op: Operation):
         yield 1, "asyncToken"
 
 
-# --- sparse (cuSPARSE) ops: upstream's result names; spmm_buffer_size (read by hand) prints from source
+# --- sparse (cuSPARSE) ops: upstream's result names
 
 _SPARSE_NAMES = {
     "gpu.create_coo": "spmat", "gpu.create_coo_aos": "spmat", "gpu.create_csr": "spmat",
@@ -296,7 +214,7 @@ def _sparse_names(op: Operation):
 
 
 # Generic form: gpu.func's symbol name is a discardable attribute upstream, gpu.launch's
-# attribution count a property; the IR of gpu.spmm_buffer_size (read by hand) lacks its segment sizes.
+# attribution count a property.
 GENERIC_DISCARDABLE["gpu.func"] = frozenset(("sym_name",))
 GENERIC_PROPERTIES["gpu.launch"] = frozenset(("workgroup_attributions",))
 
@@ -322,4 +240,3 @@ def _func_generic(op: Operation, props: dict, attrs: dict) -> None:
 
 
 GENERIC_EXTRA["gpu.func"] = _func_generic
-GENERIC_FROM_SOURCE.add("gpu.spmm_buffer_size")

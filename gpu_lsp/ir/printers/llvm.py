@@ -90,5 +90,6 @@ def _global(p: OpPrinter, op: Operation) -> None:
         p.region(op.regions[0], entry_args=False)
 
 
-# The llvm readers keep linkage, calling convention and the `!llvm.func` type loosely.
-GENERIC_FROM_SOURCE.update(name for name in OPS if name.startswith(("llvm.", "nvvm.", "rocdl.")))
+# The llvm readers keep linkage, calling convention and the `!llvm.func` type loosely; what a
+# declared format reads is complete, so those ops print generically.
+GENERIC_FROM_SOURCE.update(name for name, op in OPS.items() if name.startswith(("llvm.", "nvvm.", "rocdl.")) and op.format is None)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.printer import GENERIC_EXTRA, SOURCE_FORM, OpPrinter, result_names
 
 _NAMES = {
@@ -45,24 +43,6 @@ def _metadata_names(op: Operation):
 
 def _indexed(p: OpPrinter, memref, indices) -> str:
     return f"{p.value(memref)}[{p.values(indices)}]"
-
-
-@custom_printer("GlobalMemrefOpTypeAndInitialValue")
-def _global_type_and_initial_value(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
-    p = ctx.p
-    type_name, init_name = (d.name for d in args if isinstance(d, Var))
-    ty = ctx.op.get_attr(type_name)
-    ctx.space()
-    if isinstance(ty, TypeAttr):
-        p.write(p.type(ty.type))
-    elif ty is not None:
-        p.write(p.attr(ty))
-    init = ctx.op.get_attr(init_name)
-    if isinstance(init, UnitAttr):
-        p.write(" = uninitialized")
-    elif init is not None:
-        text = p.attr(init)
-        p.write(" = " + (text.rsplit(" : ", 1)[0] if " : " in text and text.startswith(("dense", "sparse")) else text))
 
 
 @printer("memref.alloca_scope")

@@ -5,9 +5,7 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr
 from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.printer import OpPrinter
 
@@ -155,13 +153,3 @@ def _execute_region(p: OpPrinter, op: Operation) -> None:
     p.attr_dict(op, ("no_inline",))
 
 
-@custom_printer("SwitchCases")
-def _switch_cases(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
-    """printSwitchCases: each `case N {...}` on a new line."""
-    cases_name, regions_name = (d.name for d in args if isinstance(d, Var))
-    p = ctx.p
-    ctx.space()
-    cases = ctx.op.get_attr(cases_name)
-    for value, region in zip(cases.values if isinstance(cases, DenseArrayAttr) else (), ctx.regions(regions_name) or ()):
-        p.write(f"\n{' ' * p.indent}case {value} ")
-        p.region(region, entry_args=False)

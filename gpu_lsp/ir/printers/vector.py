@@ -3,28 +3,10 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, OpaqueAttr
+from gpu_lsp.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.ir.format_printer import FormatContext, custom_printer
-from gpu_lsp.ir.format_printer import OpPrinter as FormatPrinter
 from gpu_lsp.ir.opdefs import printer
-from gpu_lsp.ir.opdefs.format import Directive, Var
 from gpu_lsp.ir.printer import GENERIC_EXTRA, GENERIC_FROM_SOURCE, OpPrinter, result_names
-
-
-def dynamic_index_list(p: FormatPrinter, static: Attribute | None, dynamic: list[Value]) -> str:
-    """custom<DynamicIndexList>: `[0, %i, 2]`."""
-    if not isinstance(static, DenseArrayAttr):
-        return "[" + p.values(dynamic) + "]"
-    it = iter(dynamic)
-    return "[" + ", ".join(p.value(next(it)) if v == T.STATIC_DYNAMIC else str(v) for v in static.values) + "]"
-
-
-@custom_printer("DynamicIndexList")
-def _dynamic_index_list(ctx: FormatContext, args: tuple[Directive, ...]) -> None:
-    dynamic, static = (d.name for d in args[:2] if isinstance(d, Var))
-    ctx.space()
-    ctx.p.write(dynamic_index_list(ctx.p, ctx.op.get_attr(static), ctx.values(dynamic)))
 
 
 def _rank(ty: T.Type) -> int:

@@ -1,24 +1,20 @@
-"""Read an op by its declared assembly format: the reader half of what ODS generates."""
+"""The reader's side of the format engine: what the directives read so far, and operands, attributes and types by name."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.hooks import filed_under
 from gpu_lsp.ir.op_facts import writable_facts
-from gpu_lsp.ir.opdefs import definition
 from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
-from gpu_lsp.ir.opdefs.format import AttrDict, Custom, Directive, FunctionalType, Literal, OIList, OptionalGroup, TypeOf, Var, parse_format
-from gpu_lsp.ir.opdefs.model import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
+from gpu_lsp.ir.opdefs.opdef import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
-from gpu_lsp.parser.cursor import SYMBOL_NAME, BlockRef, Cursor, FormatError, OpState, Ref, group_tokens, item_end, item_start
-from gpu_lsp.parser.lexer import tokenize
-from gpu_lsp.parser.raw import RawRegion
+from gpu_lsp.syntax.cursor import SYMBOL_NAME, BlockRef, Cursor, FormatError, OpState, Ref, item_end, item_start
+from gpu_lsp.syntax.raw import RawRegion
 
 _SYMBOL_ATTRS = ("SymbolRefAttr", "FlatSymbolRefAttr")
 
@@ -38,16 +34,6 @@ class FormatState:
         self.type_counts: dict[str, int] = {}
 
 
-# `custom<Name>(...)` hooks: fn(cursor, op state, format state, the directive's arguments).
-CustomReader = Callable[[Cursor, OpState, FormatState, tuple[Directive, ...]], None]
-CUSTOM_READERS: dict[str, CustomReader] = {}
-
-
-def custom_reader(name: str) -> Callable[[CustomReader], CustomReader]:
-    """Register the reader of `custom<name>`; a name registered twice is a programming error."""
-    return filed_under(CUSTOM_READERS, name, f"custom<{name}>")
-
-
 # Types an op infers where its format writes none (upstream's InferTypeOpInterface, or a
 # TypesMatchWith whose transform needs the type parser): fn(op state, format state) fills `fs.types`.
 TypeInference = Callable[[OpState, FormatState], None]
@@ -59,174 +45,28 @@ def infers_types(name: str) -> Callable[[TypeInference], TypeInference]:
     return filed_under(TYPE_INFERENCE, name, f"type inference of {name}")
 
 
-def read_format(c: Cursor, st: OpState) -> None:
-    """Read `st.name` by its declaration's assembly format into `st`."""
-    op = definition(st.name)
-    assert op.format is not None
-    fs = FormatState(op)
-    _read(c, st, fs, _reading_plan(op.format))
-    _finish(st, fs)
+def variable_present(c: Cursor, op: OpDef, name: str) -> bool:
+    """Whether `$name` is next: an operand, a region, an enum keyword, a symbol, a string or an attribute."""
+    if op.operand(name) is not None or name == "operands":
+        return c.is_operand()
+    if region_arg(op, name) is not None:
+        return c.is_region()
+    attr = op.attribute(name)
+    if attr is not None and attr.constraint in ENUMS:
+        return c.is_token("BARE") and c.peek().value in ENUMS[attr.constraint].cases
+    if attr is not None and attr.constraint in _SYMBOL_ATTRS + ("SymbolNameAttr",):
+        return c.is_symbol()
+    if attr is not None and attr.constraint == "StrAttr":
+        return c.is_token("STRING")
+    return c.is_attr()
 
 
-# --- directives -----------------------------------------------------------------------------
-
-
-class _Bracketed:
-    """Directives between a literal `(`/`[` and its closing literal (the cursor reads them as a group)."""
-
-    __slots__ = ("opener", "elements")
-
-    def __init__(self, opener: str, elements: list) -> None:
-        self.opener = opener
-        self.elements = elements
-
-
-_CLOSERS = {"(": ")", "[": "]", "{": "}"}
-
-
-@cache
-def _reading_plan(text: str) -> list:
-    """A format's directives, bracket-nested, once per format (callers only read the list)."""
-    return _bracketed(parse_format(text))
-
-
-def _bracketed(directives: tuple[Directive, ...]) -> list:
-    """Nest the directives between matching bracket literals, as the lexer nests tokens."""
-    out: list = []
-    stack: list[tuple[str, list]] = []
-    for d in directives:
-        if isinstance(d, Literal) and d.text in _CLOSERS:
-            stack.append((d.text, out))
-            out = []
-        elif isinstance(d, Literal) and stack and d.text == _CLOSERS[stack[-1][0]]:
-            opener, parent = stack.pop()
-            parent.append(_Bracketed(opener, out))
-            out = parent
-        elif isinstance(d, OptionalGroup):
-            out.append(OptionalGroup(tuple(_bracketed(d.elements)), d.anchor, tuple(_bracketed(d.else_elements))))
-        elif isinstance(d, OIList):
-            out.append(OIList(tuple(tuple(_bracketed(clause)) for clause in d.clauses)))
-        else:
-            out.append(d)
-    if stack:
-        raise ValueError(f"unbalanced brackets in an assembly format: {directives}")
-    return out
-
-
-def _read(c: Cursor, st: OpState, fs: FormatState, directives: list) -> None:
-    for d in directives:
-        if isinstance(d, Literal):
-            _literal(c, d.text)
-        elif isinstance(d, _Bracketed) and d.opener == "{":
-            _braced_keyword(c, st, fs, d.elements)
-        elif isinstance(d, _Bracketed):
-            sub = c.group(d.opener)
-            _read(sub, st, fs, d.elements)
-            sub.done()
-        elif isinstance(d, Var):
-            _variable(c, st, fs, d.name)
-        elif isinstance(d, TypeOf):
-            _type_of(c, fs, d)
-        elif isinstance(d, FunctionalType):
-            fn = c.function_type()
-            _set_types(fs, d.inputs, list(fn.inputs))
-            _set_types(fs, d.outputs, list(fn.results))
-        elif isinstance(d, AttrDict):
-            if d.keyword:
-                c.attr_dict_with_keyword(st)
-            else:
-                c.optional_attr_dict(st)
-        elif isinstance(d, OptionalGroup):
-            if _present(c, fs.op, next((e for e in d.elements if not _is_spacing(e)), None)):
-                _read(c, st, fs, list(d.elements))
-            else:
-                _read(c, st, fs, list(d.else_elements))
-        elif isinstance(d, Custom):
-            CUSTOM_READERS[d.name](c, st, fs, d.args)
-        elif isinstance(d, OIList):
-            _oilist(c, st, fs, d)
-
-
-def _oilist(c: Cursor, st: OpState, fs: FormatState, d: OIList) -> None:
-    """The clauses of an oilist, in any order, until the next item opens none of them."""
-    seen: set[str] = set()
-    while (clause := next((cl for cl in d.clauses if _present(c, fs.op, cl[0])), None)) is not None:
-        keyword = clause[0].text  # type: ignore[union-attr]
-        if keyword in seen:
-            c.fail_at_name(f"`{keyword}` clause can appear at most once in the expansion of the oilist directive")
-        seen.add(keyword)
-        _read(c, st, fs, list(clause))
-
-
-def _braced_keyword(c: Cursor, st: OpState, fs: FormatState, elements: list) -> None:
-    """`` `{` $enum `}` ``: the lexer reads the braces and the keyword as one dictionary token."""
-    attr = fs.op.attribute(elements[0].name) if len(elements) == 1 and isinstance(elements[0], Var) else None
-    enum = ENUMS.get(attr.constraint) if attr is not None else None
-    if not c.is_attr_dict():
-        c.expected("'{'")
-    tok = c.next()
-    if attr is None or enum is None:
-        # Anything else between the braces (`{` `rounding` `=` $rounding `}`) is read from the token's text.
-        lexed = tokenize(c.ctx.text, start=tok.start_pos + 1, end=tok.end_pos - 1, attr_mode=True)
-        inside = Cursor(c.ctx, group_tokens(lexed.tokens), tok.end_pos - 1, c.op_name)
-        _read(inside, st, fs, elements)
-        if not inside.at_end:
-            inside.expected_by_parser("'}'")
-        return
-    case = tok.value[1:-1].strip()
-    if case not in enum.cases:
-        c.fail(enum.unknown(case), tok)
-    st.properties[attr.name] = enum.attribute(case)
-
-
-def _is_spacing(d: object) -> bool:
-    return isinstance(d, Literal) and d.text in _SPACING
-
-
-_SPACING = ("", " ", "\\n")
-
-
-def _literal(c: Cursor, text: str) -> None:
-    if text in _SPACING:
-        return
-    if text[0].isalpha() or text[0] == "_":
-        c.keyword(text)
-    else:
-        c.punct(text)
-
-
-def _present(c: Cursor, op: OpDef, first: object) -> bool:
-    """Whether an optional group is written: its first element is next."""
-    if isinstance(first, Literal):
-        text = first.text
-        return c.is_keyword(text) if text[0].isalpha() or text[0] == "_" else c.is_punct(text)
-    if isinstance(first, _Bracketed):
-        return c.is_attr_dict() if first.opener == "{" else c.is_group(first.opener)
-    if isinstance(first, TypeOf):
-        return c.is_type()
-    if isinstance(first, Var):
-        if op.operand(first.name) is not None or first.name == "operands":
-            return c.is_operand()
-        if _region(op, first.name) is not None:
-            return c.is_region()
-        attr = op.attribute(first.name)
-        if attr is not None and attr.constraint in ENUMS:
-            return c.is_token("BARE") and c.peek().value in ENUMS[attr.constraint].cases
-        if attr is not None and attr.constraint in _SYMBOL_ATTRS + ("SymbolNameAttr",):
-            return c.is_symbol()
-        if attr is not None and attr.constraint == "StrAttr":
-            return c.is_token("STRING")
-        return c.is_attr()
-    if isinstance(first, Custom):
-        return not c.at_end and not c.is_attr_dict() and not c.is_punct(":")
-    return False
-
-
-def _region(op: OpDef, name: str) -> Arg | None:
+def region_arg(op: OpDef, name: str) -> Arg | None:
     return next((r for r in op.regions or () if r.name == name), None)
 
 
-def _variable(c: Cursor, st: OpState, fs: FormatState, name: str) -> None:
+def read_variable(c: Cursor, st: OpState, fs: FormatState, name: str) -> None:
+    """`$name`: an operand group, a region, a successor or an attribute, as ODS reads each."""
     op = fs.op
     operand = op.operand(name)
     if operand is not None:
@@ -249,7 +89,7 @@ def _variable(c: Cursor, st: OpState, fs: FormatState, name: str) -> None:
         for arg, ref in zip(op.operands or (), refs):
             fs.operands[arg.name] = [ref]
         return
-    region = _region(op, name)
+    region = region_arg(op, name)
     if region is not None:
         found = fs.regions.setdefault(name, [])
         if region.kind != VARIADIC:
@@ -298,6 +138,8 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     if element is not None:
         return DenseArrayAttr(element, tuple(_integer_list(c)))
     if constraint in _SYMBOL_ATTRS:
+        if not c.is_symbol() and c.is_attr():
+            c.fail("invalid kind of attribute specified")  # upstream parses any attribute, then checks its kind
         return c.symbol()
     if constraint == "StrAttr":
         return StringAttr(c.string())
@@ -340,16 +182,16 @@ def _flags(c: Cursor, flags: FlagsDef) -> Attribute:
     return attr
 
 
-def _type_of(c: Cursor, fs: FormatState, d: TypeOf) -> None:
-    name = d.name
+def read_type_of(c: Cursor, fs: FormatState, name: str, qualified: bool) -> None:
+    """`type($name)`: one type, a dialect type in its stripped form (`<...>`) unless `qualified`, or a list."""
     arg = _arg(fs.op, name)
     if arg is not None and arg.kind == SINGLE:
-        stripped = None if d.qualified else stripped_type(arg.constraint)
+        stripped = None if qualified else stripped_type(arg.constraint)
         fs.types[name] = [_stripped(c, *stripped) if stripped is not None and c.is_punct("<") else c.type()]
         return
     if _arg(fs.op, name) is not None and _arg(fs.op, name).kind == OPTIONAL and not fs.operands.get(name, [None]):  # type: ignore[union-attr]
         return
-    _set_types(fs, name, c.type_list())
+    set_types(fs, name, c.type_list())
 
 
 def _stripped(c: Cursor, dialect: str, mnemonic: str) -> T.Type:
@@ -369,7 +211,7 @@ def _arg(op: OpDef, name: str) -> Arg | None:
     return op.operand(name) or op.result(name)
 
 
-def _set_types(fs: FormatState, name: str, types: list[T.Type]) -> None:
+def set_types(fs: FormatState, name: str, types: list[T.Type]) -> None:
     """Types of one named operand/result, or of all operands/results (`operands`, `results`)."""
     declared = _arg(fs.op, name) is not None
     fs.type_counts[name] = len(types)
@@ -395,7 +237,8 @@ def _spread(fs: FormatState, args: tuple[Arg, ...], types: list[T.Type], use_cou
 # --- after the directives: types, operands, results, segments ---------------------------------
 
 
-def _finish(st: OpState, fs: FormatState) -> None:
+def finish(st: OpState, fs: FormatState) -> None:
+    """After the directives: types left out, operands and results in order, segments, inherent attributes."""
     op = fs.op
     _check_type_counts(fs)
     _infer_types(fs)
@@ -415,6 +258,9 @@ def _finish(st: OpState, fs: FormatState) -> None:
     if op.has("attr_sized_operands"):
         sizes = tuple(len(fs.operands.get(arg.name, [])) for arg in op.operands or ())
         st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, sizes)
+    if op.has("attr_sized_results"):
+        counts = tuple(1 if arg.kind == SINGLE else len(fs.types.get(arg.name, [])) for arg in op.results or ())
+        st.properties["resultSegmentSizes"] = DenseArrayAttr(T.I32, counts)
     for arg in op.regions or ():
         for raw in fs.regions.get(arg.name, []):
             st.add_region(raw)

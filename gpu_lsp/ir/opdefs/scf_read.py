@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import assignment_list, bind_types, mixed_index_list, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref, item_end, item_start
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
+from gpu_lsp.ir.opdefs.common_read import assignment_list, bind_types, loop_carried, mixed_index_list, value_defs
+from gpu_lsp.syntax.cursor import ArgDef, Cursor, OpState, Ref, item_end, item_start
 
 
 def _arrow_types(c: Cursor) -> list[T.Type]:
@@ -29,14 +27,7 @@ def _for(c: Cursor, st: OpState) -> None:
     ub = c.operand()
     c.keyword("step")
     step = c.operand()
-    args: list[ArgDef] = []
-    inits: list[Ref] = []
-    if c.optional_keyword("iter_args"):
-        args, inits = assignment_list(c)
-        c.punct("->")
-        results = c.result_types()
-        bind_types(c, args, inits, results)
-        st.result_types.extend(results)
+    args, inits = loop_carried(c, st, "iter_args")
     iv_type: T.Type = T.INDEX
     if c.optional_punct(":"):
         iv_type = c.type()
@@ -139,14 +130,7 @@ def _forall(c: Cursor, st: OpState) -> None:
         st.properties["staticUpperBound"] = DenseArrayAttr(T.I64, tuple(ubs))
         st.properties["staticStep"] = DenseArrayAttr(T.I64, tuple(steps))
         sizes = (len(lb), len(ub), len(step))
-    outs: list[ArgDef] = []
-    inits: list[Ref] = []
-    if c.optional_keyword("shared_outs"):
-        outs, inits = assignment_list(c)
-        c.punct("->")
-        results = c.result_types()
-        bind_types(c, outs, inits, results)
-        st.result_types.extend(results)
+    outs, inits = loop_carried(c, st, "shared_outs")
     st.refs.extend(operands + inits)
     st.add_region(c.region(), ivs + outs)
     c.optional_attr_dict(st)
@@ -168,13 +152,3 @@ def _execute_region(c: Cursor, st: OpState) -> None:
     c.optional_attr_dict(st)
 
 
-@custom_reader("SwitchCases")
-def _switch_cases(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """`case 2 {...} case 5 {...}`: each case value and its region."""
-    cases_name, regions_name = (d.name for d in args if isinstance(d, Var))
-    values: list[int] = []
-    regions = fs.regions.setdefault(regions_name, [])
-    while c.optional_keyword("case"):
-        values.append(c.integer())
-        regions.append(c.region())
-    st.properties[cases_name] = DenseArrayAttr(T.I64, tuple(values))

@@ -2,30 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type
-from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import OpaqueAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.parser.cursor import Cursor, OpState
-from gpu_lsp.parser.format_reader import FormatState, custom_reader, infers_types
-
-
-@custom_reader("GlobalMemrefOpTypeAndInitialValue")
-def _global_type_and_initial_value(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """`memref<4xf32>`, then nothing (external), `= uninitialized` or `= dense<...>` typed as the tensor of the memref."""
-    type_name, init_name = (d.name for d in args if isinstance(d, Var))
-    ty = c.type()
-    st.properties[type_name] = TypeAttr(ty)
-    if not c.optional_punct("="):
-        return
-    if c.optional_keyword("uninitialized"):
-        st.properties[init_name] = UnitAttr()
-        return
-    init = c.attr()
-    if isinstance(init, OpaqueAttr) and init.type is None and isinstance(ty, T.MemRefType):
-        init = OpaqueAttr(init.text, init.kind, T.TensorType(ty.shape, ty.element))
-    st.properties[init_name] = init
+from gpu_lsp.ir.opdefs.common_read import element_type
+from gpu_lsp.ir.opdefs.format_read import FormatState, infers_types
+from gpu_lsp.syntax.cursor import Cursor, OpState
 
 
 @reader("memref.alloca_scope")

@@ -161,7 +161,7 @@ def _split(s: str, lo: int, hi: int) -> list[tuple[int, int]] | None:
 
 
 def _unescape(body: str) -> str:
-    from gpu_lsp.parser.cursor import unescape
+    from gpu_lsp.syntax.lexer import unescape
 
     return unescape(body)
 

@@ -25,12 +25,11 @@ from gpu_lsp.ir.attributes import (
     integer_literal_error,
 )
 from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts
-from gpu_lsp.ir.opdefs import lookup
-from gpu_lsp.parser import gpu_syntax
-from gpu_lsp.parser.lexer import tokenize
-from gpu_lsp.parser.raw import Group, RawRegion
-from gpu_lsp.parser.tokens import Tok
-from gpu_lsp.parser.types import TypeSyntaxError, hash_attr, parse_type, squeeze
+from gpu_lsp.syntax import gpu_syntax
+from gpu_lsp.syntax.lexer import tokenize, unescape
+from gpu_lsp.syntax.raw import Group, RawRegion
+from gpu_lsp.syntax.tokens import Tok
+from gpu_lsp.syntax.types import TypeSyntaxError, hash_attr, parse_type, squeeze
 from gpu_lsp.text import TextRange
 
 _SPACED_DIMS: Final = re.compile(r"(?<=[\d?\]])[ \t\n]*x[ \t\n]*(?=[\d?\[A-Za-z!])|(?<=<)[ \t\n]+(?=[\d?\[])")
@@ -243,7 +242,7 @@ class Cursor:
             return
         item = self.peek()
         dialect = self.ctx.region_dialect
-        if isinstance(item, Tok) and item.type == "BARE" and lookup(f"{dialect}.{item.value}") is None:
+        if isinstance(item, Tok) and item.type == "BARE" and f"{dialect}.{item.value}" not in self.ctx.op_names:
             # upstream's parser reads the word as the name of the next op
             word = item.value
             message = (
@@ -724,38 +723,6 @@ def symbol_ref(text: str) -> SymbolRefAttr:
         if text.startswith("::", i):
             i += 2
     return SymbolRefAttr(parts[0], tuple(parts[1:]))
-
-
-def unescape(body: str) -> str:
-    """Undo MLIR string escapes (`\\n`, `\\"`, `\\\\`, `\\XX` hex)."""
-    if "\\" not in body:
-        return body
-    out = []
-    i = 0
-    n = len(body)
-    while i < n:
-        ch = body[i]
-        if ch != "\\" or i + 1 >= n:
-            out.append(ch)
-            i += 1
-            continue
-        nxt = body[i + 1]
-        if nxt in '"\\':
-            out.append(nxt)
-            i += 2
-        elif nxt == "n":
-            out.append("\n")
-            i += 2
-        elif nxt == "t":
-            out.append("\t")
-            i += 2
-        elif i + 2 < n and all(c in "0123456789abcdefABCDEF" for c in body[i + 1 : i + 3]):
-            out.append(chr(int(body[i + 1 : i + 3], 16)))
-            i += 3
-        else:
-            out.append(nxt)
-            i += 2
-    return "".join(out)
 
 
 def parse_dense_array(text: str, cursor: Cursor, item: Tok) -> DenseArrayAttr:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from gpu_lsp.parser.tokens import Tok
+from gpu_lsp.syntax.tokens import Tok
 
 # Token kinds that are structure (brackets, regions, op and block starts); every other token is
 # an atom of an operation's item list.

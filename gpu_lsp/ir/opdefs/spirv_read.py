@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import (
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import StringAttr
+from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.common_read import (
     comma_operands,
     comma_separated,
     read_branch,
@@ -17,13 +20,10 @@ from gpu_lsp.dialects.common import (
     typed_operand_list,
     unary_same_type,
 )
-from gpu_lsp.dialects.llvm import split_top
-from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import StringAttr
-from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import Cursor, OpState
-from gpu_lsp.parser.tolerant import read_tolerant
-from gpu_lsp.parser.types import TypeSyntaxError, parse_type
+from gpu_lsp.ir.opdefs.llvm_read import split_top
+from gpu_lsp.syntax.cursor import Cursor, OpState
+from gpu_lsp.syntax.tolerant import read_tolerant
+from gpu_lsp.syntax.types import TypeSyntaxError, parse_type
 
 BINARY = (
     "IAdd", "ISub", "IMul", "SDiv", "UDiv", "SMod", "SRem", "UMod", "FAdd", "FSub", "FMul", "FDiv",

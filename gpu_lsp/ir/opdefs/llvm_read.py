@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
-from gpu_lsp.dialects.arith import read_modifiers
-from gpu_lsp.dialects.cf import read_weights
-from gpu_lsp.dialects.common import (
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.op_facts import writable_facts
+from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.arith_read import read_modifiers
+from gpu_lsp.ir.opdefs.cf_read import read_weights
+from gpu_lsp.ir.opdefs.common_read import (
     bind_colon_types,
     comma_operands,
     comma_separated,
@@ -23,12 +26,9 @@ from gpu_lsp.dialects.common import (
     successor,
     unary_same_type,
 )
-from gpu_lsp.ir import types as T
-from gpu_lsp.ir.op_facts import writable_facts
-from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.enums import ENUMS
-from gpu_lsp.parser.cursor import Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.types import TypeSyntaxError, parse_type
+from gpu_lsp.syntax.cursor import Cursor, FormatError, OpState, Ref
+from gpu_lsp.syntax.types import TypeSyntaxError, parse_type
 
 _LLVM_TYPE_WORD = re.compile(r"(ptr|struct|array|void|func|vec|token|label|metadata|target|x86_amx|ppc_fp128)\b")
 
@@ -186,9 +186,6 @@ def _typed_nullary(name: str, summary: str) -> None:
     reader(name)(parse)
 
 
-_typed_nullary("llvm.mlir.undef", "An undefined value.")
-_typed_nullary("llvm.mlir.poison", "A poison value.")
-_typed_nullary("llvm.mlir.zero", "The zero value of a type (null for pointers).")
 _typed_nullary("llvm.mlir.none", "The `none` token.")
 
 

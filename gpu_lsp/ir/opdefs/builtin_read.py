@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir.attributes import StringAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import SYMBOL_NAME, Cursor, OpState
+from gpu_lsp.syntax.cursor import SYMBOL_NAME, Cursor, OpState
 
 
 @reader("builtin.module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir.attributes import OpaqueAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.syntax.cursor import Cursor, OpState
 
 _XYZ = ("x", "y", "z")
 NVVM_SREGS = (

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import element_type
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import Cursor, OpState, Ref
-from gpu_lsp.parser.format_reader import FormatState, infers_types
+from gpu_lsp.ir.opdefs.common_read import element_type
+from gpu_lsp.ir.opdefs.format_read import FormatState, infers_types
+from gpu_lsp.syntax.cursor import Cursor, OpState, Ref
 
 
 def _base_indices(c: Cursor) -> tuple[Ref, list[Ref]]:

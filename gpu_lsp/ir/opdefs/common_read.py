@@ -8,10 +8,8 @@ from typing import TypeVar
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DictAttr, StringAttr, TypeAttr
 from gpu_lsp.ir.op_facts import writable_facts
-from gpu_lsp.ir.opdefs.format import Directive, Var
-from gpu_lsp.parser.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.format_reader import FormatState, custom_reader
-from gpu_lsp.parser.tokens import Tok
+from gpu_lsp.syntax.cursor import SYMBOL_NAME, ArgDef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.syntax.tokens import Tok
 
 X = TypeVar("X")
 
@@ -259,6 +257,19 @@ def bind_types(c: Cursor, args: list[ArgDef], refs: list[Ref], types: list[T.Typ
         r.type = t
 
 
+def loop_carried(c: Cursor, st: OpState, keyword: str) -> tuple[list[ArgDef], list[Ref]]:
+    """`iter_args(%arg = %init, ...) -> (T, ...)` (or `shared_outs`): the region arguments, their
+    operands and the op's result types, each pair typed by its result; nothing when `keyword` is absent."""
+    if not c.optional_keyword(keyword):
+        return [], []
+    args, inits = assignment_list(c)
+    c.punct("->")
+    results = c.result_types()
+    bind_types(c, args, inits, results)
+    st.result_types.extend(results)
+    return args, inits
+
+
 def _typed_arg_def(sub: Cursor) -> ArgDef:
     tok = sub.def_value()
     sub.punct(":")
@@ -368,8 +379,3 @@ def mixed_values(c: Cursor, opener: str = "[") -> tuple[list[Ref], DenseArrayAtt
     return refs, DenseArrayAttr(T.I64, tuple(statics))
 
 
-@custom_reader("DynamicIndexList")
-def _dynamic_index_list(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """custom<DynamicIndexList>($values, $static_values): `[%a, 4, %b]`."""
-    dynamic, static = (d.name for d in args[:2] if isinstance(d, Var))
-    fs.operands[dynamic], st.properties[static] = mixed_values(c)

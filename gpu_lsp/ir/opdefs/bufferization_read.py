@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.syntax.cursor import Cursor, OpState
 
 
 @reader("bufferization.alloc_tensor")

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.op_facts import writable_facts
-from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.ir.opdefs.enums import ENUMS
-from gpu_lsp.ir.opdefs.format import Directive, TypeOf, Var
-from gpu_lsp.ir.opdefs.gpu_ops import DEFAULT_HANDLER
-from gpu_lsp.ir.opdefs.typing import buildable_type
-from gpu_lsp.parser.cursor import ArgDef, Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.format_reader import FormatState, custom_reader, read_format
+from gpu_lsp.ir.opdefs import definition, reader
+from gpu_lsp.ir.opdefs.common_read import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
+from gpu_lsp.ir.opdefs.format import read_format
+from gpu_lsp.ir.opdefs.format_customs import read_async_dependencies
+from gpu_lsp.syntax.cursor import ArgDef, Cursor, FormatError, OpState
 
 
 def segments(*sizes: int) -> DenseArrayAttr:
@@ -20,23 +17,6 @@ def segments(*sizes: int) -> DenseArrayAttr:
 
 
 # --- shared pieces ----------------------------------------------------------------------------
-
-
-def read_async_dependencies(c: Cursor, st: OpState) -> tuple[bool, list[Ref]]:
-    """`[async] [[%dep, ...]]` (upstream's parseAsyncDependencies): whether `async` is written, and the deps.
-
-    An unnamed `async` op is still read (with an unnamed token result) and
-    marked, so that one diagnostic with a fix reports it.
-    """
-    tok = c.optional_keyword("async")
-    if tok is not None and st.num_results == 0:
-        writable_facts(st).unnamed_async = (tok.start_pos, tok.end_pos)
-    refs: list[Ref] = []
-    if c.is_group("["):
-        sub = c.group("[")
-        refs = sub.operand_list(T.TOKEN)
-        sub.done()
-    return tok is not None, refs
 
 
 def read_async(c: Cursor, st: OpState) -> tuple[bool, int]:
@@ -109,31 +89,6 @@ def read_dim3_operands(c: Cursor, keyword: str, ty: T.Type | None) -> list:
 # --- structure and launch ops -----------------------------------------------------------------
 
 
-def _name_and_handler(c: Cursor, st: OpState) -> None:
-    """`@name [<#handler>]` of gpu.module and gpu.binary."""
-    read_symbol_name(c, st)
-    if c.optional_punct("<"):
-        st.properties["offloadingHandler"] = c.attr()
-        c.punct(">")
-
-
-@reader("gpu.module")
-def _module(c: Cursor, st: OpState) -> None:
-    _name_and_handler(c, st)
-    if c.is_group("["):
-        st.properties["targets"] = c.attr()
-    c.attr_dict_with_keyword(st)
-    st.add_region(c.region())
-
-
-@reader("gpu.binary")
-def _binary(c: Cursor, st: OpState) -> None:
-    _name_and_handler(c, st)
-    st.properties.setdefault("offloadingHandler", DEFAULT_HANDLER)
-    c.optional_attr_dict(st)
-    st.properties["objects"] = c.attr()
-
-
 @reader("gpu.func")
 def _func(c: Cursor, st: OpState) -> None:
     read_symbol_name(c, st)
@@ -189,44 +144,6 @@ def _launch(c: Cursor, st: OpState) -> None:
     add_token(st, is_async)
 
 
-@reader("gpu.launch_func")
-def _launch_func(c: Cursor, st: OpState) -> None:
-    is_async, ndeps = read_async(c, st)
-    stream = None
-    if c.optional_punct("<"):
-        stream = c.operand()
-        stream.type = c.colon_type()
-        c.punct(">")
-    if not c.is_symbol():
-        c.fail("invalid kind of attribute specified")
-    st.properties["kernel"] = c.symbol()
-    cluster = []
-    if c.is_keyword("clusters"):
-        cluster = read_dim3_operands(c, "clusters", None)
-    grid = read_dim3_operands(c, "blocks", None)
-    block = read_dim3_operands(c, "threads", None)
-    dim_type: T.Type = T.INDEX
-    if c.optional_punct(":"):
-        dim_type = c.type()
-    for r in grid + block + cluster:
-        r.type = dim_type
-    st.refs.extend(grid + block + cluster)
-    dsm = 0
-    if c.optional_keyword("dynamic_shared_memory_size"):
-        st.refs.append(c.operand(T.I32))
-        dsm = 1
-    read_cooperative(c, st)
-    args = paren_typed_operands(c, "')' in argument list") if c.optional_keyword("args") else []
-    st.refs.extend(args)
-    nargs = len(args)
-    c.optional_attr_dict(st)
-    if stream is not None:
-        st.refs.append(stream)
-    nc = 1 if cluster else 0
-    st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm, nargs, 1 if stream else 0)
-    add_token(st, is_async)
-
-
 # --- collectives, synchronisation and debug ---------------------------------------------------
 
 
@@ -254,68 +171,8 @@ def _warp_execute(c: Cursor, st: OpState) -> None:
 @reader("gpu.printf")
 def _printf(c: Cursor, st: OpState) -> None:
     """The declared format, and a clearer error than a stray operand for the old syntax (no ',')."""
-    read_format(c, st)
+    read_format(c, st, definition("gpu.printf"))
     if c.is_operand():
         c.expected("',' between the format string and the arguments")
 
 
-@custom_reader("AllReduceOperation")
-def _all_reduce_operation(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """`custom<AllReduceOperation>($op)`: an optional reduction keyword (upstream's parseAllReduceOperation)."""
-    (op,) = args
-    assert isinstance(op, Var)
-    if not c.is_token("BARE"):
-        return
-    kind = c.next().value
-    enum = ENUMS["GPU_AllReduceOperationAttr"]
-    if kind not in enum.cases:
-        c.fail("invalid op kind")
-    st.properties[op.name] = enum.attribute(kind)
-
-
-@custom_reader("AsyncDependencies")
-def _async_dependencies(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """`custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)`."""
-    token, deps = args
-    assert isinstance(token, TypeOf) and isinstance(deps, Var)
-    is_async, refs = read_async_dependencies(c, st)
-    fs.types[token.name] = [T.TOKEN] if is_async else []
-    fs.operands[deps.name] = refs
-
-
-# --- gpu.spmm_buffer_size: its variadic results need resultSegmentSizes, which formats do not write
-
-
-def _handle_type(constraint: str) -> T.Type:
-    ty = buildable_type(constraint)
-    assert ty is not None, constraint
-    return ty
-
-
-def _handle(c: Cursor, st: OpState, ty: T.Type, mode: str) -> None:
-    """A handle operand and its optional `{TRANSPOSE}` mode (lexed as a dictionary token)."""
-    st.refs.append(c.operand(ty))
-    item = c.peek()
-    if c.is_attr_dict():
-        modes = ENUMS["GPU_TransposeModeAttr"]
-        word = item.value[1:-1].strip()
-        if word not in modes.cases:
-            c.fail(f"expected {modes.what} to be one of: {', '.join(modes.cases)}", item)
-        c.next()
-        st.properties[mode] = modes.attribute(word)
-
-
-@reader("gpu.spmm_buffer_size")
-def _spmm_buffer_size(c: Cursor, st: OpState) -> None:
-    is_async, _ = read_async(c, st)
-    dn_tensor = _handle_type("GPU_SparseDnTensorHandle")
-    _handle(c, st, _handle_type("GPU_SparseSpMatHandle"), "modeA")
-    c.punct(",")
-    _handle(c, st, dn_tensor, "modeB")
-    c.punct(",")
-    st.refs.append(c.operand(dn_tensor))
-    c.optional_attr_dict(st)
-    st.result_types.extend(c.colon_type_list())
-    c.keyword("into")
-    st.properties["computeType"] = c.attr()
-    add_token(st, is_async)

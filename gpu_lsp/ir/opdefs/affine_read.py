@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import arg_def, assignment_list, bind_types, element_type, read_attrs_then_operands, value_defs
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, Ref
-from gpu_lsp.parser.raw import Group
-from gpu_lsp.parser.tokens import Tok
+from gpu_lsp.ir.opdefs.common_read import arg_def, element_type, loop_carried, read_attrs_then_operands, value_defs
+from gpu_lsp.syntax.cursor import Cursor, OpState, Ref
+from gpu_lsp.syntax.raw import Group
+from gpu_lsp.syntax.tokens import Tok
 
 
 def _index_refs(items: list, out: list[Ref]) -> None:
@@ -84,14 +84,8 @@ def _for(c: Cursor, st: OpState) -> None:
     _bound(c, st)
     if c.optional_keyword("step"):
         c.integer()
-    args: list[ArgDef] = []
-    if c.optional_keyword("iter_args"):
-        args, inits = assignment_list(c)
-        c.punct("->")
-        results = c.result_types()
-        bind_types(c, args, inits, results)
-        st.refs.extend(inits)
-        st.result_types.extend(results)
+    args, inits = loop_carried(c, st, "iter_args")
+    st.refs.extend(inits)
     st.add_region(c.region(), [arg_def(iv, T.INDEX)] + args)
     c.optional_attr_dict(st)
 

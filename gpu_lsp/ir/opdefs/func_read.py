@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_function_like
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.ir.opdefs.common_read import read_function_like
+from gpu_lsp.syntax.cursor import Cursor, OpState
 
 
 @reader("func.func")

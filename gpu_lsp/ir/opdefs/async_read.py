@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_function_like
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.ir.opdefs.format import Directive, TypeOf
-from gpu_lsp.parser.cursor import ArgDef, Cursor, OpState, item_end, item_start
-from gpu_lsp.parser.format_reader import FormatState, custom_reader, infers_types
-from gpu_lsp.parser.types import TypeSyntaxError, parse_type
+from gpu_lsp.ir.opdefs.common_read import read_function_like
+from gpu_lsp.ir.opdefs.format_customs import unwrapped
+from gpu_lsp.ir.opdefs.format_read import FormatState, infers_types
+from gpu_lsp.syntax.cursor import ArgDef, Cursor, OpState, item_end, item_start
 
 ASYNC_TOKEN = T.DialectType("async", "token")
-
-
-def unwrapped(ty: T.Type) -> T.Type:
-    """`T` for `!async.value<T>`; unknown for anything else."""
-    if isinstance(ty, T.DialectType) and ty.dialect == "async" and ty.name == "value" and ty.body:
-        try:
-            return parse_type(ty.body)
-        except TypeSyntaxError:
-            return T.UNKNOWN
-    return T.UNKNOWN
 
 
 @reader("async.execute")
@@ -52,15 +41,6 @@ def _execute(c: Cursor, st: OpState) -> None:
     c.attr_dict_with_keyword(st)
     st.add_region(c.region(), args)
     writable_facts(st).segments = (len(deps), len(operands))
-
-
-@custom_reader("AwaitResultType")
-def _await_result_type(c: Cursor, st: OpState, fs: FormatState, args: tuple[Directive, ...]) -> None:
-    """`!async.value<T>` gives the await a result of type T; `!async.token` none."""
-    operand, result = (d.name for d in args if isinstance(d, TypeOf))
-    ty = c.type()
-    fs.types[operand] = [ty]
-    fs.types[result] = [unwrapped(ty)] if isinstance(ty, T.DialectType) and ty.name == "value" else []
 
 
 @reader("async.func")

@@ -11,9 +11,9 @@ from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer, Token
 
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.parser.lexer import LexError
-from gpu_lsp.parser.raw import STRUCTURE, Group, NotInGrammar, RawAlias, RawBlock, RawOp, RawRegion, Reader, labelled_block
-from gpu_lsp.parser.tokens import Tok
+from gpu_lsp.syntax.lexer import LexError
+from gpu_lsp.syntax.raw import STRUCTURE, Group, NotInGrammar, RawAlias, RawBlock, RawOp, RawRegion, Reader, labelled_block
+from gpu_lsp.syntax.tokens import Tok
 from gpu_lsp.text import TextRange
 
 

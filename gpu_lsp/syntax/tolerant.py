@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.parser.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
-from gpu_lsp.parser.raw import Group, RawRegion
-from gpu_lsp.parser.tokens import Tok
+from gpu_lsp.syntax.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, Ref
+from gpu_lsp.syntax.raw import Group, RawRegion
+from gpu_lsp.syntax.tokens import Tok
 
 
 def read_tolerant(c: Cursor, st: OpState) -> None:

@@ -1,4 +1,4 @@
-"""A layout-free MLIR lexer that feeds the structure parser (parser/structure.py).
+"""A layout-free MLIR lexer that feeds the structure parser (syntax/structure.py).
 
 Newlines are whitespace, as in MLIR. The lexer does the work a
 one-token-lookahead grammar cannot, from the tokens around (never from line
@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from gpu_lsp.parser.tokens import Tok
+from gpu_lsp.syntax.tokens import Tok
 from gpu_lsp.text import TextRange
 
 _BARE: Final = r"[A-Za-z_][\w$.]*"
@@ -709,3 +709,34 @@ def _lex(out: LexResult, frames: list[_Frame], text: str, op_names: frozenset[st
         frames[-1].stack.pop()
         append(Tok("RBRACE", "}", end, end))
     _close_frame_brackets(out, frames[0], end, "at the end of the input")
+
+def unescape(body: str) -> str:
+    """Undo MLIR string escapes (`\\n`, `\\"`, `\\\\`, `\\XX` hex)."""
+    if "\\" not in body:
+        return body
+    out = []
+    i = 0
+    n = len(body)
+    while i < n:
+        ch = body[i]
+        if ch != "\\" or i + 1 >= n:
+            out.append(ch)
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in '"\\':
+            out.append(nxt)
+            i += 2
+        elif nxt == "n":
+            out.append("\n")
+            i += 2
+        elif nxt == "t":
+            out.append("\t")
+            i += 2
+        elif i + 2 < n and all(c in "0123456789abcdefABCDEF" for c in body[i + 1 : i + 3]):
+            out.append(chr(int(body[i + 1 : i + 3], 16)))
+            i += 3
+        else:
+            out.append(nxt)
+            i += 2
+    return "".join(out)

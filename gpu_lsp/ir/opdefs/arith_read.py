@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gpu_lsp.dialects.common import read_typed_constant
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.opdefs import reader
-from gpu_lsp.parser.cursor import Cursor, OpState
+from gpu_lsp.ir.opdefs.common_read import read_typed_constant
+from gpu_lsp.syntax.cursor import Cursor, OpState
 
 ROUNDING_MODES = frozenset(("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"))
 

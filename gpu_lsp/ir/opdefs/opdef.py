@@ -1,0 +1,129 @@
+"""The record of one operation's declaration (operands, attributes, traits, format), as ODS holds it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+# Trait names (lower case, like the rest of the code base; ODS names in brackets):
+#   isolated        IsolatedFromAbove       terminator     IsTerminator
+#   symbol          Symbol                  symbol_table   SymbolTable
+#   async           GPU_AsyncOpInterface    pure           Pure (no memory effects)
+#   no_terminator   NoTerminator            single_block   SingleBlock
+#   graph           graph regions           function       FunctionOpInterface
+#   return_like     ReturnLike              constant_like  ConstantLike
+#   recursive_effects  RecursiveMemoryEffects
+#   same_type       SameOperandsAndResultType
+#   attr_sized_operands  AttrSizedOperandSegments (derived from the operands)
+#   attr_sized_results   AttrSizedResultSegments
+#   region_return   ReturnLike or RegionBranchTerminatorOpInterface (and gpu.terminator): a
+#                   terminator that hands its operands to the parent op or the caller, not a branch
+TRAITS = frozenset({
+    "isolated", "terminator", "symbol", "symbol_table", "async", "pure", "no_terminator",
+    "single_block", "graph", "function", "return_like", "constant_like", "recursive_effects",
+    "same_type", "attr_sized_operands", "attr_sized_results", "region_return",
+})
+
+SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
+
+@dataclass(frozen=True)
+class Arg:
+    """One named operand, result, attribute, region or successor of an op definition."""
+
+    name: str
+    constraint: str
+    kind: str = SINGLE
+
+
+@dataclass(frozen=True)
+class AttrArg:
+    """One inherent attribute: its name, constraint and whether it may be absent.
+
+    `stored_default`: a DefaultValuedAttr, whose default the op holds when the text leaves it out.
+    """
+
+    name: str
+    constraint: str
+    optional: bool = False
+    default: str | None = None
+    stored_default: bool = False
+
+
+@dataclass(frozen=True)
+class TypeRule:
+    """A type one argument takes from another (AllTypesMatch, TypesMatchWith)."""
+
+    target: str
+    source: str
+    transform: str = "same"
+
+
+@dataclass(frozen=True)
+class Since:
+    """The LLVM version that introduced an op, the change that did, and whether the oracle's MLIR has the op."""
+
+    version: int
+    source: str
+    oracle: bool = True
+
+
+@dataclass
+class OpDef:
+    """An operation's declaration; readers and printers of hand-written forms attach to it."""
+
+    name: str
+    summary: str = ""
+    syntax: str = ""
+    traits: frozenset[str] = frozenset()
+    operands: tuple[Arg, ...] | None = None
+    results: tuple[Arg, ...] | None = None
+    attributes: tuple[AttrArg, ...] = ()
+    regions: tuple[Arg, ...] | None = None
+    successors: tuple[Arg, ...] | None = None
+    parents: tuple[str, ...] = ()
+    implicit_terminator: str | None = None
+    default_dialect: str | None = None
+    type_rules: tuple[TypeRule, ...] = ()
+    format: str | None = None
+    successor_operands: tuple[str, ...] = ()
+    since: Since | None = None
+    reader: Callable[..., Any] | None = field(default=None, compare=False)
+    printer: Callable[..., Any] | None = field(default=None, compare=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0]
+
+    @property
+    def inherent(self) -> tuple[str, ...]:
+        """Names of the inherent attributes (properties), as `getAttributeNames()`."""
+        names = tuple(a.name for a in self.attributes)
+        names += ("operandSegmentSizes",) if self.has("attr_sized_operands") else ()
+        return names + ("resultSegmentSizes",) if self.has("attr_sized_results") else names
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+    # Lookups by name (readers ask for every name of every op they read): built on first use.
+    @cached_property
+    def _operands_by_name(self) -> dict[str, Arg]:
+        return {a.name: a for a in self.operands or ()}
+
+    @cached_property
+    def _results_by_name(self) -> dict[str, Arg]:
+        return {a.name: a for a in self.results or ()}
+
+    @cached_property
+    def _attributes_by_name(self) -> dict[str, AttrArg]:
+        return {a.name: a for a in self.attributes}
+
+    def operand(self, name: str) -> Arg | None:
+        return self._operands_by_name.get(name)
+
+    def result(self, name: str) -> Arg | None:
+        return self._results_by_name.get(name)
+
+    def attribute(self, name: str) -> AttrArg | None:
+        return self._attributes_by_name.get(name)
