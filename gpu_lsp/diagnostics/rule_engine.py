@@ -122,16 +122,17 @@ def _fits(traits: tuple[str, ...], name: str) -> bool:
 
 
 def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
-    """MLIR's verifier order: attributes and invariants on entry (a failure skips the nested
-    ops), then the nested ops, then the region checks when everything inside verified.
+    """MLIR's verifier order: on entry the dialect attributes, the declared constraints, then the
+    op's own verifier (a failure skips the nested ops); then the nested ops, then the region
+    checks when everything inside verified.
 
     Checks registered for every op (`ops=("*",)`) run at the ATTRIBUTES stage only on ops with
     discardable attributes, and at the REGIONS stage only on ops with regions; a rule's
     `traits` narrow them further. The checks of an op name are listed once, on first meeting it.
     """
     by_code = {r.code: r for r in rules}
-    tables: tuple[dict[str, list], dict[str, list], dict[str, list]] = ({}, {}, {})
-    anys: tuple[list, list, list] = ([], [], [])
+    tables: tuple[dict[str, list], ...] = tuple({} for _ in Stage)
+    anys: tuple[list, ...] = tuple([] for _ in Stage)
     entries = [(r, r.check, r.ops, r.stage, r.traits) for r in rules]
     entries.extend((by_code[h.code], h.fn, h.ops, h.stage, ()) for h in HOOKS if h.code in by_code)
     for rule, fn, ops, stage, traits in entries:
@@ -147,11 +148,12 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
         def every(stage: Stage) -> list:
             return [(rule, fn) for rule, fn, traits in anys[stage] if not traits or _fits(traits, name)]
 
-        named = tables[Stage.ATTRIBUTES].get(name, []) + tables[Stage.ENTRANCE].get(name, [])
+        attributes = tables[Stage.ATTRIBUTES].get(name, [])
+        own = tables[Stage.INVARIANTS].get(name, []) + every(Stage.INVARIANTS) + tables[Stage.ENTRANCE].get(name, [])
         entrance = every(Stage.ENTRANCE)
         found = plans[name] = (
-            named + every(Stage.ATTRIBUTES) + entrance,
-            named + entrance,
+            attributes + every(Stage.ATTRIBUTES) + own + entrance,
+            attributes + own + entrance,
             tables[Stage.REGIONS].get(name, []),
             every(Stage.REGIONS),
         )

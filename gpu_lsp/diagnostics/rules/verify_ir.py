@@ -76,7 +76,7 @@ def _invariant_error(op: Operation, definition: OpDef) -> str | None:
     return f"requires attribute '{missing}'" if missing is not None else None
 
 
-@rule("GPU101", "wrong-operand-count", Severity.ERROR, ops=_COUNTED, upstream=True)
+@rule("GPU101", "wrong-operand-count", Severity.ERROR, ops=_COUNTED, upstream=True, stage=Stage.INVARIANTS)
 def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -116,7 +116,7 @@ def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         yield Violation(op_error(op, message), at(op))
 
 
-@rule("GPU102", "invalid-parent-op", Severity.ERROR, ops=_PARENTED, upstream=True)
+@rule("GPU102", "invalid-parent-op", Severity.ERROR, ops=_PARENTED, upstream=True, stage=Stage.INVARIANTS)
 def invalid_parent_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
