@@ -378,7 +378,8 @@ def _gpu_attr(s: str, tok: _Tok) -> Failure | None:
     if name not in KNOWN_ATTRS:
         return Failure(ATTR_CODE, [(f"unknown attribute `{name}` in dialect `gpu`", name_start, name_end)])
     if lt < 0:
-        return None
+        # a kernel table's list of kernels is not optional
+        return Failure(ATTR_CODE, [("expected '<'", name_end, name_end)]) if name == "kernel_table" else None
     check = _ATTR_CHECKS.get(name)
     if check is None:
         f = _scan(s, lt + 1, end - 1)
