@@ -14,20 +14,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from gpu_lsp.ir import attributes as A
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import (
-    ArrayAttr,
-    Attribute,
-    BoolAttr,
-    DenseArrayAttr,
-    DictAttr,
-    FloatAttr,
-    IntegerAttr,
-    StringAttr,
-    SymbolRefAttr,
-    TypeAttr,
-    UnitAttr,
-)
 from gpu_lsp.ir.opdefs.model import split_top_level
 
 
@@ -44,7 +32,7 @@ class AttrConstraint:
     """An attribute constraint: upstream's summary and whether an attribute satisfies it."""
 
     summary: str
-    holds: Callable[[Attribute], bool]
+    holds: Callable[[A.Attribute], bool]
 
 
 # --- types ----------------------------------------------------------------------------------------
@@ -308,70 +296,64 @@ def type_constraint(name: str) -> TypeConstraint | None:
 # --- attributes -----------------------------------------------------------------------------------
 
 
-def _int_attr(ty: T.Type) -> Callable[[Attribute], bool]:
-    return lambda attr: isinstance(attr, IntegerAttr) and attr.type == ty
+def _int_attr(ty: T.Type) -> Callable[[A.Attribute], bool]:
+    return lambda attr: isinstance(attr, A.IntegerAttr) and attr.type == ty
 
 
-def _dense(element: T.Type) -> Callable[[Attribute], bool]:
-    return lambda attr: isinstance(attr, DenseArrayAttr) and attr.element == element
+def _dense(element: T.Type) -> Callable[[A.Attribute], bool]:
+    return lambda attr: isinstance(attr, A.DenseArrayAttr) and attr.element == element
 
 
 ATTRIBUTES: dict[str, AttrConstraint] = {
     "AnyAttr": AttrConstraint("any attribute", lambda attr: True),
-    "I1Attr": AttrConstraint("1-bit signless integer attribute", lambda a: isinstance(a, BoolAttr) or _int_attr(T.I1)(a)),
+    "I1Attr": AttrConstraint("1-bit signless integer attribute", lambda a: isinstance(a, A.BoolAttr) or _int_attr(T.I1)(a)),
     "I8Attr": AttrConstraint("8-bit signless integer attribute", _int_attr(T.I8)),
     "I16Attr": AttrConstraint("16-bit signless integer attribute", _int_attr(T.IntegerType(16))),
     "I32Attr": AttrConstraint("32-bit signless integer attribute", _int_attr(T.I32)),
     "I64Attr": AttrConstraint("64-bit signless integer attribute", _int_attr(T.I64)),
     "IndexAttr": AttrConstraint("index attribute", _int_attr(T.INDEX)),
-    "F32Attr": AttrConstraint("32-bit float attribute", lambda a: isinstance(a, FloatAttr) and a.type == T.F32),
-    "BoolAttr": AttrConstraint("bool attribute", lambda a: isinstance(a, BoolAttr) or _int_attr(T.I1)(a)),
-    "StrAttr": AttrConstraint("string attribute", lambda a: isinstance(a, StringAttr)),
-    "SymbolNameAttr": AttrConstraint("string attribute", lambda a: isinstance(a, StringAttr)),
-    "UnitAttr": AttrConstraint("unit attribute", lambda a: isinstance(a, UnitAttr)),
-    "TypeAttr": AttrConstraint("any type attribute", lambda a: isinstance(a, TypeAttr)),
-    "SymbolRefAttr": AttrConstraint("symbol reference attribute", lambda a: isinstance(a, SymbolRefAttr)),
+    "F32Attr": AttrConstraint("32-bit float attribute", lambda a: isinstance(a, A.FloatAttr) and a.type == T.F32),
+    "A.BoolAttr": AttrConstraint("bool attribute", lambda a: isinstance(a, A.BoolAttr) or _int_attr(T.I1)(a)),
+    "StrAttr": AttrConstraint("string attribute", lambda a: isinstance(a, A.StringAttr)),
+    "SymbolNameAttr": AttrConstraint("string attribute", lambda a: isinstance(a, A.StringAttr)),
+    "A.UnitAttr": AttrConstraint("unit attribute", lambda a: isinstance(a, A.UnitAttr)),
+    "A.TypeAttr": AttrConstraint("any type attribute", lambda a: isinstance(a, A.TypeAttr)),
+    "A.SymbolRefAttr": AttrConstraint("symbol reference attribute", lambda a: isinstance(a, A.SymbolRefAttr)),
     "FlatSymbolRefAttr": AttrConstraint(
-        "flat symbol reference attribute", lambda a: isinstance(a, SymbolRefAttr) and not a.nested
+        "flat symbol reference attribute", lambda a: isinstance(a, A.SymbolRefAttr) and not a.nested
     ),
     "DenseI8ArrayAttr": AttrConstraint("i8 dense array attribute", _dense(T.I8)),
     "DenseI16ArrayAttr": AttrConstraint("i16 dense array attribute", _dense(T.IntegerType(16))),
     "DenseI32ArrayAttr": AttrConstraint("i32 dense array attribute", _dense(T.I32)),
     "DenseI64ArrayAttr": AttrConstraint("i64 dense array attribute", _dense(T.I64)),
     "DictArrayAttr": AttrConstraint(
-        "Array of dictionary attributes", lambda a: isinstance(a, ArrayAttr) and all(isinstance(e, DictAttr) for e in a.elements)
+        "Array of dictionary attributes", lambda a: isinstance(a, A.ArrayAttr) and all(isinstance(e, A.DictAttr) for e in a.elements)
     ),
     "I64ArrayAttr": AttrConstraint(
         "64-bit integer array attribute",
-        lambda a: isinstance(a, ArrayAttr) and all(_int_attr(T.I64)(e) for e in a.elements),
+        lambda a: isinstance(a, A.ArrayAttr) and all(_int_attr(T.I64)(e) for e in a.elements),
     ),
 }
 
 
-def _int_value(attr: Attribute) -> int | None:
-    return attr.value if isinstance(attr, IntegerAttr) else None
+def _int_value(attr: A.Attribute) -> int | None:
+    return attr.value if isinstance(attr, A.IntegerAttr) else None
 
 
-def _bound(test: Callable[[int], bool]) -> Callable[[Attribute], bool]:
-    def holds(attr: Attribute) -> bool:
-        value = _int_value(attr)
-        return value is None or test(value)
-
-    return holds
-
-
-def _elements(attr: Attribute) -> int | None:
-    if isinstance(attr, DenseArrayAttr):
+def _elements(attr: A.Attribute) -> int | None:
+    if isinstance(attr, A.DenseArrayAttr):
         return len(attr.values)
-    if isinstance(attr, ArrayAttr):
+    if isinstance(attr, A.ArrayAttr):
         return len(attr.elements)
     return None
 
 
-def _count_bound(test: Callable[[int], bool]) -> Callable[[Attribute], bool]:
-    def holds(attr: Attribute) -> bool:
-        count = _elements(attr)
-        return count is None or test(count)
+def _bound(test: Callable[[int], bool], measure: Callable[[A.Attribute], int | None] = _int_value) -> Callable[[A.Attribute], bool]:
+    """Whether the number `measure` reads from an attribute (its value, by default) passes `test`."""
+
+    def holds(attr: A.Attribute) -> bool:
+        number = measure(attr)
+        return number is None or test(number)
 
     return holds
 
@@ -393,9 +375,9 @@ def _confinement(text: str) -> AttrConstraint | None:
     if head == "IntMaxValue":
         return AttrConstraint(f"whose maximum value is {number}", _bound(lambda v: v <= number))
     if head == "DenseArrayCount":
-        return AttrConstraint(f"with exactly {number} elements", _count_bound(lambda n: n == number))
+        return AttrConstraint(f"with exactly {number} elements", _bound(lambda n: n == number, _elements))
     if head == "ArrayMinCount":
-        return AttrConstraint(f"with at least {number} elements", _count_bound(lambda n: n >= number))
+        return AttrConstraint(f"with at least {number} elements", _bound(lambda n: n >= number, _elements))
     return None
 
 
