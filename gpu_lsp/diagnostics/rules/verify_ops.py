@@ -10,7 +10,7 @@ from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, hook, rule
 from gpu_lsp.diagnostics.rules._util import at, element_type, op_error, q
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DialectAttr, IntegerAttr, OpaqueAttr, UnitAttr
+from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, IntegerAttr, OpaqueAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.symbols import is_symbol_table
 from gpu_lsp.ir.views import AllocView
@@ -481,80 +481,34 @@ def invalid_known_launch_size(op: Operation, ctx: RuleContext) -> list[Violation
     return None
 
 
-def _is_gpu_attr(attr) -> bool:
-    """A `#gpu.*` attribute: none of them is a GPU target (`#nvvm.target`, `#rocdl.target`, ...)."""
-    return isinstance(attr, DialectAttr) and attr.dialect == "gpu"
-
-
-def _is_target(attr) -> bool:
-    return isinstance(attr, DialectAttr) or (isinstance(attr, OpaqueAttr) and attr.text.startswith("#"))
-
-
-@rule("GPU116", "invalid-module-attribute", Severity.ERROR, ops=("gpu.module", "gpu.binary"), upstream=True)
-def invalid_module_attribute(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+@rule("GPU116", "invalid-module-attribute", Severity.ERROR, ops=("*",), upstream=True, stage=Stage.ATTRIBUTES)
+def invalid_module_attribute(op: Operation, ctx: RuleContext) -> list[Violation] | None:
     """
     ## What it does
-    Checks the attributes of kernel containers: a `gpu.module`'s target list, when
-    written, holds at least one target attribute (`#nvvm.target`, `#rocdl.target`, ...);
-    a `gpu.binary` holds at least one `#gpu.object`; an offloading handler is an attribute
-    such as `#gpu.select_object<...>`; and `gpu.container_module` is only put on a
-    `builtin.module`.
+    Checks that `gpu.container_module`, the mark of a module that holds kernels launched by
+    `gpu.launch_func`, is only put on a `builtin.module`. (The attributes of `gpu.module` and
+    `gpu.binary` themselves, targets, objects and offloading handler, are their declarations'
+    constraints: GPU141.)
 
     ## Why is this bad?
-    Upstream's verifier rejects the op, e.g. `'gpu.module' op attribute 'targets' failed
-    to satisfy constraint: array of GPU target attributes with at least 1 elements`.
-    `gpu-module-to-binary` compiles a `gpu.module` once per target.
+    Upstream's verifier rejects the op: `expected 'gpu.container_module' attribute to be
+    attached to 'builtin.module'`. The launch verifier and the GPU passes look for the mark
+    on the module that holds the `gpu.module`s.
 
     ## Example
     ```mlir
-    gpu.module @kernels [] {
+    func.func @host() attributes {gpu.container_module} {
+      return
     }
     ```
-    Use instead: `gpu.module @kernels [#nvvm.target] { }`, or no target list.
+    Use instead: `module attributes {gpu.container_module} { ... }`.
 
     ## Fix safety
     There is no fix.
 
     ## References
-    - [`gpu.module`](https://mlir.llvm.org/docs/Dialects/GPU/#gpumodule-gpugpumoduleop)
-    - [`gpu.binary`](https://mlir.llvm.org/docs/Dialects/GPU/#gpubinary-gpubinaryop)
+    - [`gpu` dialect attributes](https://mlir.llvm.org/docs/Dialects/GPU/)
     """
-    if op.name == "gpu.module":
-        targets = op.get_attr("targets")
-        if targets is not None and not (
-            isinstance(targets, ArrayAttr) and targets.elements and all(_is_target(t) and not _is_gpu_attr(t) for t in targets.elements)
-        ):
-            yield Violation(
-                op_error(op, "attribute 'targets' failed to satisfy constraint: array of GPU target attributes with at least 1 elements"),
-                at(op),
-            )
-            return
-    else:
-        objects = op.get_attr("objects")
-        if objects is not None and not (
-            isinstance(objects, ArrayAttr)
-            and objects.elements
-            and all(isinstance(o, DialectAttr) and o.dialect == "gpu" and o.name == "object" for o in objects.elements)
-        ):
-            yield Violation(
-                op_error(op, "attribute 'objects' failed to satisfy constraint: an array of GPU object attributes with at least 1 elements"),
-                at(op),
-            )
-            return
-    handler = op.get_attr("offloadingHandler")
-    if handler is not None and not _is_target(handler):
-        yield Violation(
-            op_error(
-                op,
-                "attribute 'offloadingHandler' failed to satisfy constraint: any attribute with the "
-                "`OffloadingTranslationAttrTrait` trait.",
-            ),
-            at(op),
-        )
-
-
-@hook("GPU116", ("*",), Stage.ATTRIBUTES)
-def _container_module_placement(op: Operation, ctx: RuleContext) -> list[Violation] | None:
     attrs = op.attributes
     if not attrs or op.name == "builtin.module":
         return None

@@ -151,6 +151,20 @@ def _any_of(allowed: Sequence[TypeConstraint], summary: str = "") -> TypeConstra
     return TypeConstraint(summary or " or ".join(c.summary for c in allowed), lambda ty: any(t(ty) for t in tests))
 
 
+_LLVM_FLOATS = frozenset(("f16", "bf16", "f32", "f64", "f80", "f128"))
+
+
+def _llvm_compatible(ty: T.Type) -> bool:
+    """LLVM::isCompatibleType: signless integers, the IEEE-like floats LLVM has, vectors of them, LLVM types."""
+    if isinstance(ty, T.VectorType):
+        return _llvm_compatible(ty.element)
+    if isinstance(ty, T.DialectType):
+        return ty.dialect in ("llvm", "ptr")
+    return _signless(ty) or (isinstance(ty, T.FloatType) and ty.name in _LLVM_FLOATS)
+
+
+TYPES["LLVM_Type"] = TypeConstraint("LLVM dialect-compatible type", _llvm_compatible)
+
 # What GPUOps.td names these unions.
 TYPES["LaunchIndx"] = _any_of([_INDEX, TYPES["I32"], TYPES["I64"]])
 TYPES["AnyIntegerOrFloat"] = TypeConstraint("Integer or Float", lambda ty: _signless(ty) or isinstance(ty, T.FloatType))
@@ -334,6 +348,36 @@ ATTRIBUTES: dict[str, AttrConstraint] = {
         lambda a: isinstance(a, A.ArrayAttr) and all(_int_attr(T.I64)(e) for e in a.elements),
     ),
 }
+
+
+def _is_target(attr: A.Attribute) -> bool:
+    """An attribute that may implement a GPU interface: a dialect attribute or an alias of one."""
+    return isinstance(attr, A.DialectAttr) or (isinstance(attr, A.OpaqueAttr) and attr.text.startswith("#"))
+
+
+def _gpu_target(attr: A.Attribute) -> bool:
+    """A GPU target (`#nvvm.target`, `#rocdl.target`, ...): no `#gpu.*` attribute is one."""
+    return _is_target(attr) and not (isinstance(attr, A.DialectAttr) and attr.dialect == "gpu")
+
+
+def _gpu_object(attr: A.Attribute) -> bool:
+    return isinstance(attr, A.DialectAttr) and attr.dialect == "gpu" and attr.name == "object"
+
+
+def _non_empty_array_of(test: Callable[[A.Attribute], bool]) -> Callable[[A.Attribute], bool]:
+    return lambda attr: isinstance(attr, A.ArrayAttr) and bool(attr.elements) and all(test(e) for e in attr.elements)
+
+
+# GPUOps.td's attributes of kernel containers.
+ATTRIBUTES["GPUTargetArrayAttr"] = AttrConstraint(
+    "array of GPU target attributes with at least 1 elements", _non_empty_array_of(_gpu_target)
+)
+ATTRIBUTES["GPUObjectArrayAttr"] = AttrConstraint(
+    "an array of GPU object attributes with at least 1 elements", _non_empty_array_of(_gpu_object)
+)
+ATTRIBUTES["OffloadingTranslationAttr"] = AttrConstraint(
+    "any attribute with the `OffloadingTranslationAttrTrait` trait.", _is_target
+)
 
 
 def _int_value(attr: A.Attribute) -> int | None:
