@@ -440,7 +440,7 @@ class Cursor:
         self.expected_by_parser("non-function type")
 
     def parse_type_text(self, text: str, start: int, end: int) -> T.Type:
-        if "gpu" in text or "nvvm" in text:
+        if "gpu" in text or "nvvm" in text or "!llvm." in text:
             self.ctx.check_dialect_text(text, start)
         if text[0] == "!" and "<" not in text and "." not in text:
             alias = self.ctx.type_aliases.get(text)
