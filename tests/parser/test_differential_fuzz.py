@@ -105,6 +105,12 @@ def test_whitespace_reflows_parse_to_the_same_ir() -> None:
     assert not failures, "\n".join(failures[:20])
 
 
+def test_accepted_chunks_verify_clean() -> None:
+    """Every chunk upstream accepts gets no verifier error: declared constraints never overreach."""
+    wrong = [(chunk.id, errors[0]) for chunk in valid_chunks() if (errors := our_errors(chunk.text))]
+    assert wrong == []
+
+
 @dataclass
 class Rates:
     """Outcomes of the mutants against upstream."""

@@ -141,6 +141,7 @@ TYPES: dict[str, TypeConstraint] = {
     "AnyShaped": TypeConstraint("shaped of any type values", lambda ty: isinstance(ty, _SHAPED)),
     "GPU_AsyncToken": TypeConstraint("async token type", lambda ty: ty == T.TOKEN),
 }
+TYPES["AnyNonZeroRankedOrUnrankedMemRef"] = TYPES["AnyNon0RankedOrUnrankedMemRef"]  # its older name
 for _width in (1, 8, 16, 32, 64, 128):
     TYPES[f"I{_width}"] = TypeConstraint(f"{_width}-bit signless integer", functools.partial(_signless, width=_width))
     TYPES[f"SI{_width}"] = TypeConstraint(f"{_width}-bit signed integer", _integer(_width, "s"))
