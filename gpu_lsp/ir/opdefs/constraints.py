@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from gpu_lsp.ir import attributes as A
 from gpu_lsp.ir import types as T
@@ -298,14 +299,22 @@ def _call(text: str) -> tuple[str, list[str]]:
     return found["head"], split_top_level(found["args"])
 
 
-@functools.cache
-def type_constraint(name: str) -> TypeConstraint | None:
-    """The ODS type constraint `name` (`AnyMemRef`, `MemRefOf<[F32]>`), or None when not known."""
-    known = TYPES.get(name.strip())
+C = TypeVar("C", TypeConstraint, AttrConstraint)
+
+
+def _named(table: dict[str, C], name: str, build: Callable[[str, list[str]], C | None]) -> C | None:
+    """A constraint of `table` by name, else the one the parametric class `Head<args>` builds."""
+    known = table.get(name.strip())
     if known is not None:
         return known
     head, args = _call(name)
-    return _parametric_type(head, args) if args else None
+    return build(head, args) if args else None
+
+
+@functools.cache
+def type_constraint(name: str) -> TypeConstraint | None:
+    """The ODS type constraint `name` (`AnyMemRef`, `MemRefOf<[F32]>`), or None when not known."""
+    return _named(TYPES, name, _parametric_type)
 
 
 # --- attributes -----------------------------------------------------------------------------------
@@ -429,10 +438,11 @@ def _confinement(text: str) -> AttrConstraint | None:
 @functools.cache
 def attr_constraint(name: str) -> AttrConstraint | None:
     """The ODS attribute constraint `name` (`I64Attr`, `ConfinedAttr<I32Attr, [IntPositive]>`), or None."""
-    known = ATTRIBUTES.get(name.strip())
-    if known is not None:
-        return known
-    head, args = _call(name)
+    return _named(ATTRIBUTES, name, _confined)
+
+
+def _confined(head: str, args: list[str]) -> AttrConstraint | None:
+    """`ConfinedAttr<base, [predicates]>`: the base's summary followed by the predicates' joined with `and`."""
     if head != "ConfinedAttr" or len(args) != 2:
         return None
     base = attr_constraint(args[0])

@@ -34,8 +34,8 @@ OPS: tuple[OpDef, ...] = (
         apply_conversion_patterns.scf.scf_to_control_flow apply_conversion_patterns.scf.structural_conversions
         apply_conversion_patterns.vector.vector_to_llvm
         apply_cse apply_dce apply_licm apply_patterns
-        apply_patterns.canonicalization
-        apply_patterns.gpu.eliminate_barriers apply_patterns.gpu.gpu_rewrite_patterns apply_patterns.gpu.gpu_shuffle_to_amdgpu
+        apply_patterns.canonicalization apply_patterns.gpu.eliminate_barriers apply_patterns.gpu.gpu_rewrite_patterns
+        apply_patterns.gpu.gpu_shuffle_to_amdgpu
         apply_patterns.linalg.data_layout_propagation apply_patterns.linalg.decompose_pack_unpack apply_patterns.linalg.decompose_pad
         apply_patterns.linalg.erase_unnecessary_inputs apply_patterns.linalg.extract_slice_sinking apply_patterns.linalg.fold_add_into_dest
         apply_patterns.linalg.fold_pack_unpack_into_empty apply_patterns.linalg.fold_unit_extent_dims_via_reshapes
