@@ -12,7 +12,9 @@ from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import OpSlices, run_rules
 from gpu_lsp.gcpause import paused_gc
+from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
+from gpu_lsp.parser.builder import UNDEFINED_VALUE
 from gpu_lsp.text import LineIndex
 
 # A `RuleSteps.step` checks this many ops between looks at the clock, until its budget is spent.
@@ -43,7 +45,7 @@ def verify_chunk(
     errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
     errors.extend(d for d in run_rules(ctx, rules, (Phase.PARSE,)) if d.severity >= Severity.ERROR)
     if errors:
-        errors.sort(key=Diagnostic.sort_key)
+        errors.sort(key=lambda d: (_reported_at(chunk, d), d.sort_key()))
         first = errors[:1]
         for d in errors[1:]:  # the errors upstream emits along with the first one (gpu_syntax.py)
             if "cascade" not in d.tags:
@@ -53,6 +55,21 @@ def verify_chunk(
     out = notes + run_rules(ctx, rules, (Phase.VERIFY,))
     out.sort(key=Diagnostic.sort_key)
     return out
+
+
+def _reported_at(chunk: Chunk, d: Diagnostic) -> int:
+    """Where upstream's parser stands when it reports `d`: a name never defined is reported
+    when the isolated op around its use ends (the chunk's end at the top), so a parse error
+    before that point is the first error; any other error where it is."""
+    if d.code != UNDEFINED_VALUE:
+        return d.range.start
+    at = d.range.start
+    end = chunk.end
+    for op in chunk.module.walk():
+        rng = op.range
+        if rng is not None and rng.start <= at < rng.end and rng.end < end and has_trait(op.name, "isolated"):
+            end = rng.end
+    return end
 
 
 def lint_chunk(chunk: Chunk, text: str | None = None, settings: object | None = None) -> list[Diagnostic]:

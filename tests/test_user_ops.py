@@ -310,3 +310,18 @@ def test_the_format_checks_accept_every_built_in_format_they_can_judge() -> None
     assert len(judged) > 250
     rejected = {name for name, d in judged.items() if format_problem(d, parse_format(d.format or "")) is not None}
     assert rejected == INFERRED_IN_CODE
+
+
+def test_declared_constraints_are_checked_by_the_generic_rule(scratch: str) -> None:
+    text = """\
+func.func @f(%i: i32, %n: index) {
+  %r = scratch.fma %i, %i, %i : i32
+  %b = scratch.alloc(%n) : vector<4xf32>
+  return
+}
+"""
+    found = [(d.code, d.message) for d in analyze(text)]
+    assert found == [
+        ("GPU141", "'scratch.fma' op operand #0 must be floating-point, but got 'i32'"),
+        ("GPU141", "'scratch.alloc' op result #0 must be memref of any type values, but got 'vector<4xf32>'"),
+    ]

@@ -41,8 +41,9 @@ class Stage(enum.IntEnum):
     """When a per-op verifier check runs during the verifier's walk (MLIR's OperationVerifier)."""
 
     ATTRIBUTES = 0  # dialect attributes, on entering the op
-    ENTRANCE = 1  # the op's own invariants (ODS constraints, `verify()`); a failure skips nested ops
-    REGIONS = 2  # after the nested ops verified (`verifyRegions()`)
+    INVARIANTS = 1  # the op's declared (ODS) constraints, before its hand-written `verify()`
+    ENTRANCE = 2  # the op's own verifier (`verify()`); a failure here or before skips nested ops
+    REGIONS = 3  # after the nested ops verified (`verifyRegions()`)
 
 
 @dataclass(frozen=True)

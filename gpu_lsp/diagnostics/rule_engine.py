@@ -140,16 +140,17 @@ def _declared_checks(rules: list[Rule], name: str) -> dict[Stage, list]:
 
 
 def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
-    """MLIR's verifier order: attributes and invariants on entry (a failure skips the nested
-    ops), then the nested ops, then the region checks when everything inside verified.
+    """MLIR's verifier order: on entry the dialect attributes, the declared constraints, then the
+    op's own verifier (a failure skips the nested ops); then the nested ops, then the region
+    checks when everything inside verified.
 
     Checks registered for every op (`ops=("*",)`) run at the ATTRIBUTES stage only on ops with
     discardable attributes, and at the REGIONS stage only on ops with regions; a rule's
     `traits` narrow them further. The checks of an op name are listed once, on first meeting it.
     """
     by_code = {r.code: r for r in rules}
-    tables: tuple[dict[str, list], dict[str, list], dict[str, list]] = ({}, {}, {})
-    anys: tuple[list, list, list] = ([], [], [])
+    tables: tuple[dict[str, list], ...] = tuple({} for _ in Stage)
+    anys: tuple[list, ...] = tuple([] for _ in Stage)
     entries = [(r, r.check, r.ops, r.stage, r.traits) for r in rules]
     entries.extend((by_code[h.code], h.fn, h.ops, h.stage, ()) for h in HOOKS if h.code in by_code)
     for rule, fn, ops, stage, traits in entries:
@@ -170,11 +171,12 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
         def own(stage: Stage) -> list:
             return tables[stage].get(name, []) + declared.get(stage, [])
 
-        named = own(Stage.ATTRIBUTES) + own(Stage.ENTRANCE)
+        attributes = own(Stage.ATTRIBUTES)
+        inside = own(Stage.INVARIANTS) + every(Stage.INVARIANTS) + own(Stage.ENTRANCE)
         entrance = every(Stage.ENTRANCE)
         found = plans[name] = (
-            named + every(Stage.ATTRIBUTES) + entrance,
-            named + entrance,
+            attributes + every(Stage.ATTRIBUTES) + inside + entrance,
+            attributes + inside + entrance,
             own(Stage.REGIONS),
             every(Stage.REGIONS),
         )

@@ -105,6 +105,19 @@ class OpState:
         self.regions.append((raw, args))
 
 
+def _next_code_offset(text: str, pos: int) -> int:
+    """The start of the first token at or after `pos`, past blanks and `//` comments (the end if none)."""
+    while pos < len(text):
+        if text[pos] in " \t\r\n":
+            pos += 1
+        elif text.startswith("//", pos):
+            newline = text.find("\n", pos)
+            pos = len(text) if newline < 0 else newline
+        else:
+            break
+    return pos
+
+
 class ParseContext:
     """Shared state for one parse: aliases, the text and where the chunk starts in it."""
 
@@ -214,9 +227,11 @@ class Cursor:
         return self.i >= len(self.items)
 
     def here(self) -> tuple[int, int]:
+        """Where the next item is; after the op's last one, the token upstream's parser reads next."""
         item = self.peek()
         if item is None:
-            return self.end_pos, self.end_pos
+            at = _next_code_offset(self.ctx.text, self.end_pos)
+            return at, at
         return item_start(item), item_end(item)
 
     def fail(self, message: str, item=None, custom: bool = True) -> NoReturn:
@@ -424,7 +439,7 @@ class Cursor:
         self.expected_by_parser("non-function type")
 
     def parse_type_text(self, text: str, start: int, end: int) -> T.Type:
-        if "gpu" in text or "nvvm" in text:
+        if "gpu" in text or "nvvm" in text or "!llvm." in text:
             self.ctx.check_dialect_text(text, start)
         if text[0] == "!" and "<" not in text and "." not in text:
             alias = self.ctx.type_aliases.get(text)

@@ -242,6 +242,10 @@ def _scan(s: str, lo: int, hi: int) -> Failure | None:
 def _check_token(s: str, tok: _Tok) -> Failure | None:
     if tok.dialect == "gpu":
         return _gpu_type(s, tok) if tok.kind == "!" else _gpu_attr(s, tok)
+    if tok.kind == "!" and tok.dialect == "llvm" and tok.name:
+        f = _llvm_type(tok)
+        if f is not None:
+            return f
     if tok.kind == "#" and tok.ident == "nvvm.target":
         return _nvvm_target(s, tok)
     if tok.lt >= 0:
@@ -249,6 +253,24 @@ def _check_token(s: str, tok: _Tok) -> Failure | None:
         if f is not None:
             f.foreign = True
             return f
+    return None
+
+
+# The keywords of LLVM's type parser (LLVMTypeSyntax.cpp), and those whose parameters are not optional.
+_LLVM_TYPES = frozenset(("void", "ppc_fp128", "token", "label", "metadata", "func", "ptr", "vec", "array", "struct", "target", "x86_amx", "x86_mmx"))
+_LLVM_PARAMETRIC = frozenset(("func", "vec", "array", "struct", "target"))
+# Not a gpu type: the parser's own code (GPU001) reports it.
+LLVM_TYPE_CODE = "GPU001"
+
+
+def _llvm_type(tok: _Tok) -> Failure | None:
+    """`!llvm.keyword`: a keyword LLVM's type parser knows, with `<...>` where it needs parameters."""
+    name_start = tok.start + len("!llvm.")
+    name_end = name_start + len(tok.name)
+    if tok.name not in _LLVM_TYPES:
+        return Failure(LLVM_TYPE_CODE, [(f"unknown LLVM type: {tok.name}", name_start, name_end)])
+    if tok.lt < 0 and tok.name in _LLVM_PARAMETRIC:
+        return Failure(LLVM_TYPE_CODE, [("expected '<'", name_end, name_end)])
     return None
 
 
@@ -378,7 +400,8 @@ def _gpu_attr(s: str, tok: _Tok) -> Failure | None:
     if name not in KNOWN_ATTRS:
         return Failure(ATTR_CODE, [(f"unknown attribute `{name}` in dialect `gpu`", name_start, name_end)])
     if lt < 0:
-        return None
+        # a kernel table's list of kernels is not optional
+        return Failure(ATTR_CODE, [("expected '<'", name_end, name_end)]) if name == "kernel_table" else None
     check = _ATTR_CHECKS.get(name)
     if check is None:
         f = _scan(s, lt + 1, end - 1)
@@ -726,7 +749,7 @@ _CACHE: dict[str, tuple | None] = {}
 def check(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]] | None:
     """The first problem of one TYPE/ATTR token's text: `(code, ((message, start, end), ...))`
     with positions relative to `text`, in upstream's order; None when upstream accepts it."""
-    if "gpu" not in text and "nvvm.target" not in text:
+    if "gpu" not in text and "nvvm.target" not in text and "!llvm." not in text:
         return None
     if text in _CACHE:
         return _CACHE[text]

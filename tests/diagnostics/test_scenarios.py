@@ -55,7 +55,7 @@ func.func @main(%c1: index) {
 """
     found = [d for d in lint_text(text) if d.severity >= Severity.WARNING]
     assert [(d.code, d.message) for d in found] == [
-        ("GPU100", "'gpu.launch' op needs to be named when async keyword is specified")
+        ("GPU100", "custom op 'gpu.launch' needs to be named when marked 'async'")
     ]
     (d,) = found
     assert text[d.range.start : d.range.end] == "async"

@@ -16,7 +16,7 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     syntax,
     tools,
     unknown_ops,
-    verify_attributes,
+    verify_constraints,
     verify_func,
     verify_ir,
     verify_launch,

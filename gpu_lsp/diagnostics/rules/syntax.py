@@ -12,7 +12,9 @@ declare(
     """
     ## What it does
     Reports text that is not MLIR: a stray or missing bracket, an unterminated string,
-    a token where the structure of an operation, region or block expects another one.
+    a token where the structure of an operation, region or block expects another one, an
+    `!llvm.` type keyword LLVM does not have (`unknown LLVM type: load`) or one written
+    without the parameters it needs (`!llvm.struct` without `<...>`).
 
     ## Why is this bad?
     `mlir-opt` stops at the first syntax error and the file is not compiled at all.

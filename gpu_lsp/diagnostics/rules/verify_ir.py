@@ -80,7 +80,7 @@ def _invariant_error(op: Operation, definition: OpDef) -> str | None:
     return f"requires attribute '{missing}'" if missing is not None else None
 
 
-@rule("GPU101", "wrong-operand-count", Severity.ERROR, declared=_counted, upstream=True)
+@rule("GPU101", "wrong-operand-count", Severity.ERROR, declared=_counted, upstream=True, stage=Stage.INVARIANTS)
 def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -120,7 +120,7 @@ def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         yield Violation(op_error(op, message), at(op))
 
 
-@rule("GPU102", "invalid-parent-op", Severity.ERROR, declared=_parented, upstream=True)
+@rule("GPU102", "invalid-parent-op", Severity.ERROR, declared=_parented, upstream=True, stage=Stage.INVARIANTS)
 def invalid_parent_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

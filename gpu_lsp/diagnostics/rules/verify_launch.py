@@ -37,9 +37,8 @@ def unnamed_async_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 
     ## Why is this bad?
     Upstream's parser rejects it: `custom op 'gpu.wait' needs to be named when marked
-    'async'` (for `gpu.launch` the op's own verifier message, `'gpu.launch' op needs to be
-    named when async keyword is specified`). Even if it were accepted, the work would run
-    with nothing ever waiting for it.
+    'async'` (`gpu.launch`'s parser too, before its verifier could). Even if it were
+    accepted, the work would run with nothing ever waiting for it.
 
     ## Example
     ```mlir
@@ -62,12 +61,7 @@ def unnamed_async_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     if marker is None:
         return
     start, end = marker
-    if op.name == "gpu.launch":
-        # DESIGN.md: our tolerant parser lets the verifier run, so gpu.launch gets its own
-        # verifier's message (upstream's parser stops first with the generic one).
-        message = op_error(op, "needs to be named when async keyword is specified")
-    else:
-        message = f"custom op '{op.name}' needs to be named when marked 'async'"
+    message = f"custom op '{op.name}' needs to be named when marked 'async'"
     names = [ctx.fresh_token() if r.type.is_token else ctx.fresh_name(_result_base(r.type)) for r in op.results]
     edits = []
     if names and op.range is not None:

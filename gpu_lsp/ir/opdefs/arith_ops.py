@@ -95,7 +95,14 @@ OPS: tuple[OpDef, ...] = (
     _cast("convertf", "Converts between float types of the same width (f16 and bf16).", "FloatLike", "FloatLike", _ROUNDING, _ROUNDING_FORMAT),
     _compare("cmpi", "Integer comparison.", "Arith_CmpIPredicateAttr", "SignlessIntegerOrIndexLike", fastmath=False),
     _compare("cmpf", "Float comparison.", "Arith_CmpFPredicateAttr", "FloatLike", fastmath=True),
-    declare("arith.select", "Chooses between two values by a condition.", traits="pure", syntax="%r = arith.select %cond, %a, %b : T"),
+    declare(
+        "arith.select",
+        "Chooses between two values by a condition.",
+        ins="BoolLike:$condition, AnyType:$true_value, AnyType:$false_value",
+        outs="AnyType:$result",
+        traits="pure",
+        syntax="%r = arith.select %cond, %a, %b : T",
+    ),
     declare("arith.constant", "A constant value.", traits="constant_like pure", syntax="%c = arith.constant 42 : i32"),
     _float_unary("flush_denormals", "Replaces denormal floats by zero."),
     declare(

@@ -30,7 +30,7 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "gpu.module",
         "A GPU device compilation unit holding gpu.func kernels and device functions.",
-        ins="SymbolNameAttr:$sym_name, OptionalAttr<GPUTargetArrayAttr>:$targets, OptionalAttr<AnyAttr>:$offloadingHandler",
+        ins="SymbolNameAttr:$sym_name, OptionalAttr<GPUTargetArrayAttr>:$targets, OptionalAttr<OffloadingTranslationAttr>:$offloadingHandler",
         outs="",
         regions="SizedRegion<1>:$bodyRegion",
         traits="graph isolated no_terminator symbol symbol_table",
@@ -40,7 +40,7 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "gpu.binary",
         "Serialized device objects, usable as a kernel container by gpu.launch_func.",
-        ins="SymbolNameAttr:$sym_name, OptionalAttr<AnyAttr>:$offloadingHandler, GPUObjectArrayAttr:$objects",
+        ins="SymbolNameAttr:$sym_name, OptionalAttr<OffloadingTranslationAttr>:$offloadingHandler, GPUObjectArrayAttr:$objects",
         outs="",
         regions="",
         traits="symbol",

@@ -18,7 +18,8 @@ OPS: tuple[OpDef, ...] = (
         traits="function isolated symbol",
         syntax="llvm.func [linkage] [cconv] @name(%a: T, ...) [-> R] [attributes {...}] [{ ... }]",
     ),
-    declare("llvm.return", "Returns from an llvm.func.", traits="pure region_return return_like terminator", syntax="llvm.return [%v : T]"),
+    declare("llvm.return", "Returns from an llvm.func.", ins="Optional<LLVM_Type>:$arg", syntax="llvm.return [%v : T]",
+            traits="pure region_return return_like terminator"),
     declare("llvm.call", "Calls a function directly by symbol or indirectly through a pointer.", syntax="%r = llvm.call @f(%a) : (T) -> R"),
     declare(
         "llvm.mlir.global",

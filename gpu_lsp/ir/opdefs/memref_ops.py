@@ -27,14 +27,14 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "memref.alloc",
         "Allocates a buffer on the heap.",
-        ins="Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, OptionalAttr<I64Attr>:$alignment",
+        ins="Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, OptionalAttr<ConfinedAttr<I64Attr, [IntPositive, IntPowerOf2]>>:$alignment",
         outs="AnyMemRef:$memref",
         format="`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
     ),
     declare(
         "memref.alloca",
         "Allocates a buffer on the stack.",
-        ins="Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, OptionalAttr<I64Attr>:$alignment",
+        ins="Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, OptionalAttr<ConfinedAttr<I64Attr, [IntPositive, IntPowerOf2]>>:$alignment",
         outs="AnyMemRef:$memref",
         format="`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
     ),
@@ -83,7 +83,7 @@ OPS: tuple[OpDef, ...] = (
         traits="symbol",
         ins=(
             "SymbolNameAttr:$sym_name, OptionalAttr<StrAttr>:$sym_visibility, MemRefTypeAttr:$type, "
-            "OptionalAttr<AnyAttr>:$initial_value, UnitAttr:$constant, OptionalAttr<I64Attr>:$alignment"
+            "OptionalAttr<AnyAttr>:$initial_value, UnitAttr:$constant, OptionalAttr<ConfinedAttr<I64Attr, [IntPositive, IntPowerOf2]>>:$alignment"
         ),
         format="($sym_visibility^)? (`constant` $constant^)? $sym_name `:` custom<GlobalMemrefOpTypeAndInitialValue>($type, $initial_value) attr-dict",
     ),

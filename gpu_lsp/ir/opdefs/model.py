@@ -67,21 +67,24 @@ def _unconfined(constraint: str) -> str:
     return split_top_level(confined[1])[0] if confined else constraint
 
 
-def _attr_arg(constraint: str, name: str) -> AttrArg:
-    constraint = _unconfined(constraint)
+def _attr_arg(declared: str, name: str) -> AttrArg:
+    constraint = _unconfined(declared)
+    confined = declared if constraint != declared else ""
     wrapped = _ATTR_WRAPPER.match(constraint)
     if wrapped is None:
         enum = ENUMS.get(constraint)
         if enum is not None and enum.default is not None:
-            return AttrArg(name, constraint, optional=True, default=enum.default, stored_default=True)
-        return AttrArg(name, constraint)
+            return AttrArg(name, constraint, optional=True, default=enum.default, stored_default=True, declared=confined)
+        return AttrArg(name, constraint, declared=confined)
     wrapper, inner = wrapped[1], wrapped[2]
     if wrapper == "UnitAttr":
         return AttrArg(name, "UnitAttr", optional=True)
     pieces = split_top_level(inner or "")
     default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
     stored = wrapper in ("DefaultValuedAttr", "DefaultValuedStrAttr", "DefaultValuedProp") and default is not None
-    return AttrArg(name, _unconfined(pieces[0]) if pieces else "Attr", optional=True, default=default, stored_default=stored)
+    base = _unconfined(pieces[0]) if pieces else "Attr"
+    inner_declared = pieces[0] if pieces and base != pieces[0] else ""
+    return AttrArg(name, base, optional=True, default=default, stored_default=stored, declared=inner_declared)
 
 
 def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:

@@ -42,6 +42,8 @@ class AttrArg:
     """One inherent attribute: its name, constraint and whether it may be absent.
 
     `stored_default`: a DefaultValuedAttr, whose default the op holds when the text leaves it out.
+    `constraint` is the base attribute (how the value is written); `declared` the whole ODS
+    constraint when it says more (`ConfinedAttr<I64Attr, [IntPositive]>`), which the verifier checks.
     """
 
     name: str
@@ -49,6 +51,12 @@ class AttrArg:
     optional: bool = False
     default: str | None = None
     stored_default: bool = False
+    declared: str = ""
+
+    @property
+    def checked(self) -> str:
+        """The constraint the verifier checks (constraints.attr_constraint reads it)."""
+        return self.declared or self.constraint
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,13 @@ OPS: tuple[OpDef, ...] = (
         traits="function isolated symbol",
         syntax="transform.named_sequence @name(%root: !transform.any_op {transform.readonly}) [-> (...)] { ... transform.yield }",
     ),
+    declare(
+        "transform.apply_patterns.gpu.unroll_vectors_subgroup_mma",
+        "Patterns that unroll vector ops to the native MMA shape `[m, n, k]` of subgroup matrix ops.",
+        ins="I64Attr:$m, I64Attr:$n, I64Attr:$k",
+        outs="",
+        format="`[` $m `,` $n `,` $k `]` attr-dict",
+    ),
     *family(
         _read_loosely,
         """
@@ -27,9 +34,8 @@ OPS: tuple[OpDef, ...] = (
         apply_conversion_patterns.scf.scf_to_control_flow apply_conversion_patterns.scf.structural_conversions
         apply_conversion_patterns.vector.vector_to_llvm
         apply_cse apply_dce apply_licm apply_patterns
-        apply_patterns.canonicalization
-        apply_patterns.gpu.eliminate_barriers apply_patterns.gpu.gpu_rewrite_patterns apply_patterns.gpu.gpu_shuffle_to_amdgpu
-        apply_patterns.gpu.unroll_vectors_subgroup_mma
+        apply_patterns.canonicalization apply_patterns.gpu.eliminate_barriers apply_patterns.gpu.gpu_rewrite_patterns
+        apply_patterns.gpu.gpu_shuffle_to_amdgpu
         apply_patterns.linalg.data_layout_propagation apply_patterns.linalg.decompose_pack_unpack apply_patterns.linalg.decompose_pad
         apply_patterns.linalg.erase_unnecessary_inputs apply_patterns.linalg.extract_slice_sinking apply_patterns.linalg.fold_add_into_dest
         apply_patterns.linalg.fold_pack_unpack_into_empty apply_patterns.linalg.fold_unit_extent_dims_via_reshapes

@@ -1,0 +1,148 @@
+"""GPU141: the constraints an op's declaration states (ODS's verifyInvariants), with upstream's messages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from gpu_lsp.diagnostics.context import RuleContext
+from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.diagnostics.registry import Stage, Violation, rule
+from gpu_lsp.diagnostics.rules._util import at, op_error, q
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.opdefs.constraints import AttrConstraint, TypeConstraint, attr_constraint, type_constraint
+from gpu_lsp.ir.opdefs.model import Arg, OpDef
+from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
+from gpu_lsp.text import TextRange
+
+
+@dataclass(frozen=True)
+class _Checks:
+    """What the declaration of one op lets the verifier check, in ODS's order."""
+
+    attributes: tuple[tuple[str, AttrConstraint], ...]
+    operands: tuple[tuple[str, TypeConstraint | None], ...]
+    results: tuple[tuple[str, TypeConstraint | None], ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.attributes or any(c for _, c in self.operands) or any(c for _, c in self.results))
+
+
+def _values(args: tuple[Arg, ...] | None) -> tuple[tuple[str, TypeConstraint | None], ...]:
+    out = []
+    for arg in args or ():
+        found = type_constraint(arg.constraint)
+        out.append((arg.name, None if found is None or arg.constraint == "AnyType" else found))
+    return tuple(out)
+
+
+# By the identity of a declaration (a project may declare an op again under the same name).
+_CHECKS: dict[int, tuple[OpDef, _Checks]] = {}
+
+
+def _checks(definition: OpDef) -> _Checks:
+    known = _CHECKS.get(id(definition))
+    if known is not None and known[0] is definition:
+        return known[1]
+    attributes = tuple((a.name, c) for a in definition.attributes if (c := attr_constraint(a.checked)) is not None and a.checked != "AnyAttr")
+    found = _Checks(attributes, _values(definition.operands), _values(definition.results))
+    _CHECKS[id(definition)] = (definition, found)
+    return found
+
+
+def _constrained(definition: OpDef) -> bool:
+    """Whether the declaration states a constraint GPU141 can check."""
+    return not _checks(definition).empty
+
+
+def _dictionary_key(op: Operation, name: str, ctx: RuleContext) -> TextRange | None:
+    """The `{` of the attribute dictionary that sets `name` in an op's custom form, if it does."""
+    rng = op.range
+    if ctx.text is None or rng is None:
+        return None
+    key = re.compile(rf"\b{re.escape(name)}\s*=").search(ctx.text, rng.start, rng.end)
+    brace = ctx.text.rfind("{", rng.start, key.start()) if key else -1
+    return TextRange(brace, brace + 1) if brace >= 0 else None
+
+
+def _attribute_violation(op: Operation, name: str, constraint: AttrConstraint, ctx: RuleContext) -> Violation | None:
+    attr = op.attributes.get(name, op.properties.get(name))
+    if attr is None or constraint.holds(attr):
+        return None
+    message = op_error(op, f"attribute '{name}' failed to satisfy constraint: {constraint.summary}")
+    written = None if op.generic else _dictionary_key(op, name, ctx)
+    if written is None:
+        return Violation(message, at(op))
+    # Upstream's parser checks an attribute of the dictionary while it builds the op's properties.
+    return Violation(f"custom op '{op.name}' {message}", written)
+
+
+def _value_violation(
+    op: Operation, what: str, checks: tuple[tuple[str, TypeConstraint | None], ...], groups: dict[str, list] | None
+) -> Violation | None:
+    if groups is None:
+        return None
+    index = 0
+    for name, constraint in checks:
+        values: Sequence[Value] = groups.get(name, ())
+        for value in values:
+            ty = value.type
+            if constraint is not None and not isinstance(ty, T.UnknownType) and not constraint.holds(ty):
+                return Violation(op_error(op, f"{what} #{index} must be {constraint.summary}, but got {q(ty)}"), at(op))
+            index += 1
+    return None
+
+
+def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[Violation]:
+    """The first broken constraint of `op`'s declaration: attributes, then operands, then results."""
+    checks = _checks(definition)
+    for name, constraint in checks.attributes:
+        found = _attribute_violation(op, name, constraint, ctx)
+        if found is not None:
+            yield found
+            return
+    found = _value_violation(op, "operand", checks.operands, operand_groups(definition, op))
+    if found is None:
+        found = _value_violation(op, "result", checks.results, result_groups(definition, op))
+    if found is not None:
+        yield found
+
+
+@rule("GPU141", "op-constraint", Severity.ERROR, declared=_constrained, upstream=True, stage=Stage.INVARIANTS)
+def op_constraint(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks what an op's declaration constrains, as upstream's generated verifier does before
+    the op's own checks: each attribute's kind and value (`alignment` of `memref.alloc` is
+    a positive power of two of type `i64`, `leadDimension` of the MMA loads an `index`),
+    then each operand's and each result's type (`gpu.shuffle` shuffles an integer, float or
+    1-D vector of them; `memref.load` reads a memref). Reports upstream's `'<op>' op operand
+    #N must be <constraint>, but got '<type>'` and `attribute '<name>' failed to satisfy
+    constraint: <constraint>`; for an attribute of a custom form's dictionary at the
+    dictionary, as upstream's parser does.
+
+    ## Why is this bad?
+    Upstream rejects the op: a value of the wrong type, or an attribute of the wrong kind
+    (`32 : i32` where `32 : index` is required; an untyped `32` is `i64`) or value, is not
+    what the op is defined on.
+
+    ## Example
+    ```mlir
+    %v, %ok = gpu.shuffle xor %i, %offset, %width : index
+    ```
+    Use instead: shuffle an `i32` or `i64` (`arith.index_cast` first).
+
+    ## Fix safety
+    There is no fix: the intended type or value is for the author to choose.
+
+    ## References
+    - [Operation definition constraints](https://mlir.llvm.org/docs/DefiningDialects/Operations/#constraints)
+    - [`gpu.shuffle`](https://mlir.llvm.org/docs/Dialects/GPU/#gpushuffle-gpushuffleop)
+    """
+    definition = lookup(op.name)
+    if definition is not None:
+        yield from violations(op, definition, ctx)

@@ -1,0 +1,87 @@
+"""Declared constraints (ir/opdefs/constraints.py) and the generic verifier rule GPU141 against upstream."""
+
+from __future__ import annotations
+
+import pytest
+from support import oracle
+
+from gpu_lsp.analysis import verify_chunk
+from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import IntegerAttr
+from gpu_lsp.ir.opdefs import OPS
+from gpu_lsp.ir.opdefs.constraints import attr_constraint, type_constraint
+from gpu_lsp.parser.api import parse
+
+
+@pytest.mark.parametrize(
+    ("name", "summary"),
+    [
+        ("MemRefRankOf<[I8], [1]>", "1D memref of 8-bit signless integer values"),
+        ("AnyTypeOf<[I32, I64]>", "32-bit signless integer or 64-bit signless integer"),
+        ("VectorOfRankAndType<[1], [Index]>", "vector of index values of ranks 1"),
+        ("VectorOfLengthAndType<[2], [F16, BF16]>", "vector of 16-bit float or bfloat16 type values of length 2"),
+        ("TensorRankOf<[AnySignlessInteger, Index], [1]>", "1D tensor of signless integer or index values"),
+        ("I<14>", "14-bit signless integer"),
+    ],
+)
+def test_parametric_type_summaries_compose_like_ods(name: str, summary: str) -> None:
+    found = type_constraint(name)
+    assert found is not None and found.summary == summary
+
+
+def test_type_predicates() -> None:
+    memref = type_constraint("MemRefRankOf<[I8], [1]>")
+    assert memref is not None
+    assert memref.holds(T.MemRefType((None,), T.I8))
+    assert not memref.holds(T.MemRefType((None, 4), T.I8))
+    assert not memref.holds(T.MemRefType((None,), T.F32))
+    signless = type_constraint("AnyIntegerOrFloat")
+    assert signless is not None and signless.holds(T.I32) and not signless.holds(T.IntegerType(32, "s"))
+
+
+def test_confined_attribute_summary_and_predicate() -> None:
+    found = attr_constraint("ConfinedAttr<I64Attr, [IntPositive, IntPowerOf2]>")
+    assert found is not None
+    assert found.summary == "64-bit signless integer attribute whose value is positive and whose value is a power of two > 0"
+    assert found.holds(IntegerAttr(64, T.I64))
+    assert not found.holds(IntegerAttr(48, T.I64))
+    assert not found.holds(IntegerAttr(64, T.I32))
+
+
+def test_unknown_names_are_not_checked() -> None:
+    assert type_constraint("NoSuchConstraint") is None
+    assert type_constraint("MemRefOf<[NoSuchConstraint]>") is None
+    assert attr_constraint("ConfinedAttr<I32Attr, [NoSuchPredicate]>") is None
+
+
+def test_declarations_keep_confined_attributes() -> None:
+    alignment = OPS["memref.alloc"].attribute("alignment")
+    assert alignment is not None and alignment.constraint == "I64Attr"
+    assert alignment.checked == "ConfinedAttr<I64Attr, [IntPositive, IntPowerOf2]>"
+
+
+# Generic forms with one broken constraint each: our first error is upstream's, word for word.
+BROKEN = {
+    "signless-integer-like": '%0 = "arith.addi"(%f, %f) : (f32, f32) -> f32',
+    "float-like result": '%0 = "arith.addf"(%f, %f) : (f32, f32) -> i32',
+    "bool-like": '%0 = "arith.select"(%f, %f, %f) : (f32, f32, f32) -> f32',
+    "fixed-width integer": '%0 = "arith.trunci"(%f) : (f32) -> i8',
+    "memref": '%0 = "memref.load"(%f) : (f32) -> f32',
+    "ranked or unranked memref": '%0 = "memref.cast"(%f) : (f32) -> f32',
+    "non-0-ranked or unranked memref": '%0 = "memref.dim"(%f, %i) : (f32, index) -> index',
+    "ranked tensor": '%0 = "tensor.extract"(%f) : (f32) -> f32',
+    "vector": '%0 = "vector.extract"(%f) <{static_position = array<i64>}> : (f32) -> f32',
+    "index result": '%0 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> f32',
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_first_error_is_upstreams(case: str) -> None:
+    if not oracle.available():
+        pytest.skip("numba-cuda-mlir (the oracle's MLIR) is not installed")
+    text = f"func.func @f(%f: f32, %i: index) {{\n  {BROKEN[case]}\n  return\n}}\n"
+    theirs = [d[3] for d in oracle.verify(text) if d[2] == "error"]
+    chunk = parse(text).chunks[0]
+    ours = [d.message for d in verify_chunk(chunk, text=text) if d.severity >= Severity.ERROR]
+    assert theirs and ours[:1] == theirs[:1]
