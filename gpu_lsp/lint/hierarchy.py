@@ -30,6 +30,7 @@ class Resolver:
         self._fixed = fixed
         self._nearest: dict[Path, Path | None] = {}
         self._settings: dict[Path, Settings | None] = {}
+        self._of_folder: dict[Path, Settings | None] = {}
 
     def config_of(self, folder: Path) -> Path | None:
         """The nearest configuration file at or above the (absolute) `folder`, memoized per folder."""
@@ -42,7 +43,13 @@ class Resolver:
         """The settings of the files in `folder`; None when its configuration file is broken (see `errors`)."""
         if self._fixed:
             return self.base
-        config = self.config_of(Path(os.path.abspath(folder)))
+        folder = Path(os.path.abspath(folder))
+        if folder not in self._of_folder:
+            self._of_folder[folder] = self._read(self.config_of(folder))
+        return self._of_folder[folder]
+
+    def _read(self, config: Path | None) -> Settings | None:
+        """The settings of a configuration file (None: the base), read once."""
         if config is None:
             return self.base
         config = config.resolve()

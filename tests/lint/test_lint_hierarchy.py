@@ -185,3 +185,14 @@ def test_run_wide_keys_come_from_the_current_folder(gpu_lint: Callable[..., Resu
     shown = gpu_lint("--show-settings", "plain").out
     assert 'output-format = "text"' in shown and 'fail-on = "warning"' in shown and "fix = false" in shown
     assert "# config file: <ROOT>/plain/gpu-lint.toml" in shown
+
+
+@pytest.mark.real_registry
+def test_fix_and_diff_follow_each_files_settings(gpu_lint: Callable[..., Result], tree: Path) -> None:
+    joined = "%t0 = gpu.wait async [%a, %b]"  # the fix of GPU201, reported with LLVM 22 only
+    diff = gpu_lint("--diff", "only202", "llvm22").out
+    assert diff.count(f"+    {joined}") == 1 and diff.index(joined) < diff.index("--- only202/k.mlir")
+    assert gpu_lint("--fix", "only202", "llvm22").code == 0
+    only202, llvm22 = ((tree / folder / "k.mlir").read_text() for folder in ("only202", "llvm22"))
+    assert joined in llvm22 and joined not in only202
+    assert "%t2 = gpu.wait async [%t1]" in only202, "GPU205's fix is not applied where only GPU202 is selected"
