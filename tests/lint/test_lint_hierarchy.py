@@ -105,6 +105,8 @@ def test_show_settings_names_the_paths_configuration(gpu_lint: Callable[..., Res
     shown = gpu_lint("--show-settings", "llvm22/k.mlir")
     assert "# config file: <ROOT>/llvm22/pyproject.toml" in shown.out and "mlir-version = 22" in shown.out
     assert "# config file: <ROOT>/gpu-lint.toml" in gpu_lint("--show-settings", "plain").out
+    piped = gpu_lint("--output-format", "json", "--stdin-filename", "llvm22/k.mlir", stdin=KERNEL.encode())
+    assert _codes(piped) == {"llvm22": ["GPU201", "GPU202", "GPU205"]}, "standard input takes its name's folder's settings"
 
 
 @pytest.mark.real_registry
