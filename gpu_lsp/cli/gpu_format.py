@@ -60,7 +60,7 @@ def format_command(argv: list[str], stdin: BinaryIO, out: TextIO, err: TextIO) -
             err.write(f"gpu-lint format: error: {exc}\n")
             status = EXIT_USAGE
             continue
-        own = resolver.for_file(Path(target.path)) if target.path is not None else resolver.base
+        own = resolver.for_file(target.path) if target.path is not None else resolver.base
         use_op_definitions(own.op_definitions if own is not None else ())
         text = source.text.replace("\r\n", "\n")
         result = format_text(text)

@@ -161,7 +161,7 @@ def _shown(args: argparse.Namespace, resolver: Resolver, cwd: Path) -> Settings 
 def _settings_of(target: Target, resolver: Resolver, stdin_filename: str | None, cwd: Path) -> Settings | None:
     """The settings one target is checked with: its folder's (standard input: `--stdin-filename`'s)."""
     if target.path is not None:
-        return resolver.for_file(Path(target.path))
+        return resolver.for_file(target.path)
     return resolver.for_file(cwd / stdin_filename) if stdin_filename else resolver.base
 
 

@@ -30,7 +30,7 @@ class Resolver:
         self._fixed = fixed
         self._nearest: dict[Path, Path | None] = {}
         self._settings: dict[Path, Settings | None] = {}
-        self._of_folder: dict[Path, Settings | None] = {}
+        self._of_folder: dict[str, Settings | None] = {}
 
     def config_of(self, folder: Path) -> Path | None:
         """The nearest configuration file at or above the (absolute) `folder`, memoized per folder."""
@@ -39,14 +39,14 @@ class Resolver:
             self._nearest[folder] = own if own is not None or folder.parent == folder else self.config_of(folder.parent)
         return self._nearest[folder]
 
-    def for_folder(self, folder: Path) -> Settings | None:
+    def for_folder(self, folder: Path | str) -> Settings | None:
         """The settings of the files in `folder`; None when its configuration file is broken (see `errors`)."""
         if self._fixed:
             return self.base
-        folder = Path(os.path.abspath(folder))
-        if folder not in self._of_folder:
-            self._of_folder[folder] = self._read(self.config_of(folder))
-        return self._of_folder[folder]
+        key = os.path.abspath(folder)
+        if key not in self._of_folder:
+            self._of_folder[key] = self._read(self.config_of(Path(key)))
+        return self._of_folder[key]
 
     def _read(self, config: Path | None) -> Settings | None:
         """The settings of a configuration file (None: the base), read once."""
@@ -64,9 +64,9 @@ class Resolver:
             self._settings[config] = settings
         return self._settings[config]
 
-    def for_file(self, path: Path) -> Settings | None:
+    def for_file(self, path: Path | str) -> Settings | None:
         """The settings of the file at `path` (those of its folder)."""
-        return self.for_folder(Path(os.path.abspath(path)).parent)
+        return self.for_folder(os.path.dirname(os.path.abspath(path)))
 
 
 def make_resolver(
