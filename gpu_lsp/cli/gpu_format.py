@@ -2,7 +2,8 @@
 
     gpu-lint format [--check] [--diff] [PATH ...]     (`-`: standard input to standard output)
 
-Files and folders are found as `gpu-lint check` finds them (`exclude`, .gitignore). Without
+Files and folders are found as `gpu-lint check` finds them (each folder's nearest configuration
+file's `exclude`, .gitignore), and each file is formatted with its configuration's `op-definitions`. Without
 an option the files are rewritten; `--check` lists the files that would change, `--diff`
 prints what would change as a unified diff; both write nothing and exit 1 when a file
 would change. What the formatter leaves as written (a chunk with errors, an op it cannot
@@ -20,8 +21,10 @@ from typing import BinaryIO, TextIO
 
 from gpu_lsp.cli.common import EXIT_USAGE, CliError, CliParser, read_source
 from gpu_lsp.formatter.core import format_text
-from gpu_lsp.lint.config import ConfigError, load_settings
+from gpu_lsp.lint.config import ConfigError
 from gpu_lsp.lint.discovery import Source, discover
+from gpu_lsp.lint.hierarchy import make_resolver
+from gpu_lsp.lint.op_definitions import use_op_definitions
 from gpu_lsp.lint.writeback import keep_line_endings, write_fixed
 
 
@@ -33,14 +36,19 @@ def format_command(argv: list[str], stdin: BinaryIO, out: TextIO, err: TextIO) -
     parser.add_argument("--diff", action="store_true", help="print a unified diff of the changes instead of writing them")
     try:
         args = parser.parse_args(argv)
-        settings = load_settings(Path.cwd())
+        resolver = make_resolver(Path.cwd(), (), False, None, {})
     except SystemExit as exc:
         return int(exc.code or 0)
     except (CliError, ConfigError) as exc:
         err.write(f"gpu-lint format: error: {exc}\n")
         return EXIT_USAGE
-    targets, problems = discover(args.paths, settings)
-    status = 0
+    declared = use_op_definitions(resolver.base.op_definitions)
+    if declared:
+        err.write("".join(f"{line}\n" for line in declared))
+        return EXIT_USAGE
+    targets, problems = discover(args.paths, resolver.base, settings_of=resolver.for_folder)
+    err.write("".join(f"gpu-lint format: error: {line}\n" for line in resolver.errors))
+    status = EXIT_USAGE if resolver.errors else 0
     for problem in problems:
         err.write(f"gpu-lint format: {problem.line()}\n")
         status = EXIT_USAGE if problem.level == "error" else status
@@ -52,6 +60,8 @@ def format_command(argv: list[str], stdin: BinaryIO, out: TextIO, err: TextIO) -
             err.write(f"gpu-lint format: error: {exc}\n")
             status = EXIT_USAGE
             continue
+        own = resolver.for_file(target.path) if target.path is not None else resolver.base
+        use_op_definitions(own.op_definitions if own is not None else ())
         text = source.text.replace("\r\n", "\n")
         result = format_text(text)
         for kept_as_written in result.problems:

@@ -57,10 +57,12 @@ def graphs_of(text: str, function: str | None = None, mlir_version: int = NEWEST
     return build_graphs(parsed, lint_parsed(parsed, AtVersion(mlir_version)), function)
 
 
-def _mlir_version(given: int | None) -> int:
-    """`--mlir-version`, else the `mlir-version` of the configuration gpu-lint would read here."""
+def _mlir_version(given: int | None, file: str) -> int:
+    """`--mlir-version`, else the `mlir-version` of the configuration gpu-lint would check `file` with
+    (standard input: the current folder's)."""
+    folder = Path.cwd() if file == "-" else (Path.cwd() / file).parent
     try:
-        return check_version(given) if given is not None else load_settings(Path.cwd(), known=known_codes()).mlir_version
+        return check_version(given) if given is not None else load_settings(folder, known=known_codes()).mlir_version
     except ValueError as exc:
         raise CliError(f"--mlir-version {exc}") from None
     except ConfigError as exc:
@@ -79,7 +81,7 @@ def graph_command(argv: list[str], stdin: BinaryIO, out: TextIO, err: TextIO) ->
 def _graph(argv: list[str], stdin: BinaryIO, out: TextIO, err: TextIO) -> int:
     args = build_parser().parse_args(argv)
     text = read_text(args.file, stdin)
-    version = _mlir_version(args.mlir_version)
+    version = _mlir_version(args.mlir_version, args.file)
     name = args.function.lstrip("@") if args.function else None
     graphs = graphs_of(text, name, version)
     if name is not None and not graphs:

@@ -13,13 +13,14 @@ from typing import TextIO
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.lint import formats
-from gpu_lsp.lint.cache import Cache, cache_folder, check_cached
+from gpu_lsp.lint.cache import Caches, check_cached
 from gpu_lsp.lint.check import FileReport, FixMode, fix_level
-from gpu_lsp.lint.config import OUTPUT_FORMATS, SEVERITY_NAMES, ConfigError, Settings, apply_cli, load_settings
-from gpu_lsp.lint.discovery import discover
+from gpu_lsp.lint.config import OUTPUT_FORMATS, SEVERITY_NAMES, ConfigError, Settings
+from gpu_lsp.lint.discovery import Target, discover
 from gpu_lsp.lint.formats import statistics
 from gpu_lsp.lint.formats.common import Context, all_problems, fix_applies, fix_count
-from gpu_lsp.lint.op_definitions import load_op_definitions
+from gpu_lsp.lint.hierarchy import Resolver, make_resolver
+from gpu_lsp.lint.op_definitions import use_op_definitions
 from gpu_lsp.lint.rules import known_codes, rule_info
 from gpu_lsp.lint.shard import parse_shard, select_shard
 
@@ -122,13 +123,12 @@ def _flat(values: list[list[str]] | None) -> list[str] | None:
     return None if values is None else [v for group in values for v in group]
 
 
-def resolve_settings(args: argparse.Namespace, cwd: Path | None = None) -> Settings:
-    """The settings the command runs with: files, then `--config` overrides, then flags. Raises ConfigError."""
-    known = known_codes()
-    settings = load_settings(cwd, args.config, args.isolated, known)
-    return apply_cli(
-        settings,
-        known,
+def resolve_settings(args: argparse.Namespace, cwd: Path) -> Resolver:
+    """Each folder's settings: its configuration file (or `--config FILE`), then `--config` overrides, then flags.
+
+    Raises ConfigError when the current folder's settings (those of run-wide keys) are broken.
+    """
+    overrides = dict(
         select=_flat(args.select),
         extend_select=_flat(args.extend_select),
         ignore=_flat(args.ignore),
@@ -142,8 +142,27 @@ def resolve_settings(args: argparse.Namespace, cwd: Path | None = None) -> Setti
         fail_on=SEVERITY_NAMES[args.fail_on] if args.fail_on else None,
         mlir_version=args.mlir_version,
         report_undecided=args.report_undecided,
-        cache_dir=None if args.cache_dir is None else str((cwd or Path.cwd()) / args.cache_dir),
+        cache_dir=None if args.cache_dir is None else str(cwd / args.cache_dir),
     )
+    return make_resolver(cwd, args.config, args.isolated, known_codes(), overrides)
+
+
+def _shown(args: argparse.Namespace, resolver: Resolver, cwd: Path) -> Settings | None:
+    """The settings `--show-settings` prints: those of the first path given (ruff's rule), else the current folder's."""
+    first = args.paths[0] if args.paths else None
+    if first == "-" or first is None:
+        first = args.stdin_filename
+    if first is None:
+        return resolver.base
+    path = cwd / first
+    return resolver.for_folder(path if path.is_dir() else path.parent)
+
+
+def _settings_of(target: Target, resolver: Resolver, stdin_filename: str | None, cwd: Path) -> Settings | None:
+    """The settings one target is checked with: its folder's (standard input: `--stdin-filename`'s)."""
+    if target.path is not None:
+        return resolver.for_file(target.path)
+    return resolver.for_file(cwd / stdin_filename) if stdin_filename else resolver.base
 
 
 def unified_diff(report: FileReport) -> str:
@@ -205,16 +224,21 @@ def run(
     stderr = stderr or sys.stderr
     cwd = (cwd or Path.cwd()).resolve()
     try:
-        settings = resolve_settings(args, cwd)
+        resolver = resolve_settings(args, cwd)
     except ConfigError as exc:
         stderr.write(f"gpu-lint: error: {exc}\n")
         return EXIT_ERROR
-    declared = load_op_definitions(settings.op_definitions)
+    settings = resolver.base
+    declared = use_op_definitions(settings.op_definitions)
     if declared:
         stderr.write("".join(f"{line}\n" for line in declared))
         return EXIT_ERROR
     if args.show_settings:
-        stdout.write(settings.describe())
+        shown = _shown(args, resolver, cwd)
+        stderr.write("".join(f"gpu-lint: error: {line}\n" for line in resolver.errors))
+        if shown is None:
+            return EXIT_ERROR
+        stdout.write(shown.describe())
         return EXIT_CLEAN
     if args.jobs is not None and args.jobs < 1:
         stderr.write("gpu-lint: error: --jobs must be at least 1\n")
@@ -227,9 +251,18 @@ def run(
     except ValueError as exc:
         stderr.write(f"gpu-lint: error: {exc}\n")
         return EXIT_ERROR
-    targets, problems = discover(args.paths, settings, args.stdin_filename, args.force_exclude, cwd)
+    found, problems = discover(args.paths, settings, args.stdin_filename, args.force_exclude, cwd, resolver.for_folder)
     if shard is not None:
-        targets = select_shard(targets, settings.root, shard)
+        found = select_shard(found, settings.root, shard)
+    targets: list[Target] = []
+    chosen: list[Settings] = []
+    for target in found:
+        own = _settings_of(target, resolver, args.stdin_filename, cwd)
+        if own is not None:
+            targets.append(target)
+            chosen.append(own)
+    stderr.write("".join(f"gpu-lint: error: {line}\n" for line in resolver.errors))
+    broken = bool(resolver.errors)
     reading_stdin = any(t.path is None for t in targets)
     if reading_stdin and stdin is None:
         stdin = sys.stdin.buffer.read()
@@ -242,8 +275,7 @@ def run(
     if reading_stdin and settings.fix and len(targets) > 1:
         stderr.write("gpu-lint: error: --fix with standard input cannot be combined with other paths\n")
         return EXIT_ERROR
-    cache = None if args.no_cache else Cache(cache_folder(settings), settings)
-    reports = check_cached(targets, settings, cache, mode, args.jobs, stdin)
+    reports = check_cached(targets, chosen, None if args.no_cache else Caches(), mode, args.jobs, stdin)
     context = Context(problems, fix_level(settings), cwd, fixing=mode is not FixMode.NONE, docs_url=settings.docs_url)
     fmt = settings.output_format
     human = fmt in HUMAN_FORMATS
@@ -258,7 +290,7 @@ def run(
         for report in reports:
             would.update(report.applied_severities)
         stderr.write(f"Would fix {fix_count(would)}.\n" if would else "No errors would be fixed.\n")
-        return _final(exit_status(reports, context, settings, diff=True), args.exit_zero)
+        return _final(exit_status(reports, context, settings, diff=True), args.exit_zero, broken)
 
     stdin_fix = mode is FixMode.COMPUTE and reading_stdin
     if stdin_fix:
@@ -279,9 +311,12 @@ def run(
             emitters[fmt](report_stream, reports, context)
     for problem in all_problems(reports, context):
         stderr.write(problem.line() + "\n")
-    return _final(exit_status(reports, context, settings, diff=False), args.exit_zero)
+    return _final(exit_status(reports, context, settings, diff=False), args.exit_zero, broken)
 
 
-def _final(status: int, exit_zero: bool) -> int:
-    """`--exit-zero` turns findings into 0; a file that could not be read or written stays 2."""
+def _final(status: int, exit_zero: bool, broken: bool) -> int:
+    """`--exit-zero` turns findings into 0; a file that could not be read or written, or a broken
+    configuration file (`broken`), makes it 2."""
+    if broken:
+        return EXIT_ERROR
     return EXIT_CLEAN if exit_zero and status == EXIT_FINDINGS else status

@@ -132,6 +132,20 @@ class Cache:
         self._ready = True
 
 
+class Caches:
+    """One Cache per configuration, in its `cache-dir` (the folder of a cache given on the command line is shared)."""
+
+    def __init__(self) -> None:
+        self._of: dict[Settings, Cache] = {}
+
+    def of(self, settings: Settings) -> Cache:
+        """The cache of the files these settings check, made when first asked for."""
+        found = self._of.get(settings)
+        if found is None:
+            found = self._of[settings] = Cache(cache_folder(settings), settings)
+        return found
+
+
 def _plain(diagnostic: Diagnostic) -> dict[str, Any]:
     fix = diagnostic.fix
     return {
@@ -189,35 +203,37 @@ def _unchanged(path: str, before: os.stat_result) -> bool:
 
 def check_cached(
     targets: list[Target],
-    settings: Settings,
-    cache: Cache | None,
+    settings: list[Settings],
+    caches: Caches | None,
     mode: FixMode = FixMode.NONE,
     jobs: int | None = None,
     stdin_data: bytes | None = None,
 ) -> list[FileReport]:
     """`pool.check_all` with the cache: a file whose entry exists is not analysed; the others are, and stored.
 
-    Without a cache, or when fixing, every file is checked. Reports are in `targets` order.
+    `settings` holds each target's settings, whose cache keeps its findings. Without caches, or when
+    fixing, every file is checked. Reports are in `targets` order.
     """
-    if cache is None or mode is not FixMode.NONE:
+    if caches is None or mode is not FixMode.NONE:
         return check_all(targets, settings, mode, jobs, stdin_data)
     reports: list[FileReport | None] = [None] * len(targets)
-    pending: dict[int, tuple[str, os.stat_result]] = {}
+    pending: dict[int, tuple[Cache, str, os.stat_result]] = {}
     misses: list[int] = []
-    for i, target in enumerate(targets):
+    for i, (target, chosen) in enumerate(zip(targets, settings, strict=True)):
+        cache = caches.of(chosen)
         found = _lookup(target, cache)
         if isinstance(found, FileReport):
             reports[i] = found
             continue
         misses.append(i)
         if found is not None:
-            pending[i] = found
-    checked = check_all([targets[i] for i in misses], settings, mode, jobs, stdin_data)
+            pending[i] = (cache, *found)
+    checked = check_all([targets[i] for i in misses], [settings[i] for i in misses], mode, jobs, stdin_data)
     for i, report in zip(misses, checked, strict=True):
         reports[i] = report
         entry = pending.get(i)
-        if entry is not None and report.problem is None and report.path is not None and _unchanged(report.path, entry[1]):
-            cache.store(entry[0], report.diagnostics)
+        if entry is not None and report.problem is None and report.path is not None and _unchanged(report.path, entry[2]):
+            entry[0].store(entry[1], report.diagnostics)
     return [r for r in reports if r is not None]
 
 

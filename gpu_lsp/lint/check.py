@@ -16,7 +16,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.lint.config import Settings
 from gpu_lsp.lint.discovery import Problem, Source, Target, decode, force_excluded, read_source
 from gpu_lsp.lint.fixer import fix_text
-from gpu_lsp.lint.op_definitions import load_op_definitions
+from gpu_lsp.lint.op_definitions import use_op_definitions
 from gpu_lsp.lint.writeback import keep_line_endings, write_fixed
 
 
@@ -114,7 +114,7 @@ def _fix_refusal(path: str | None, diagnostics: list[Diagnostic], settings: Sett
 
 def check_target(target: Target, settings: Settings, mode: FixMode, stdin_data: bytes | None = None) -> FileReport:
     """Read and check one target; any failure becomes the report's one-line problem, never an exception."""
-    load_op_definitions(settings.op_definitions)  # a worker process declares them too (app.py reports their errors)
+    use_op_definitions(settings.op_definitions)  # this file's configuration's ops (app.py reports their errors)
     if target.path is None:
         source = decode(stdin_data or b"")
         config_path = None if target.display == "-" else target.display

@@ -361,15 +361,26 @@ def _table_of(path: Path, mtime_ns: int, size: int) -> dict[str, Any] | None:
     return table
 
 
-def find_config(start: Path) -> Path | None:
-    """The nearest config file at or above `start`: .gpu-lint.toml, gpu-lint.toml, or a pyproject.toml with [tool.gpu-lint]."""
-    folder = start.resolve()
-    for candidate in (folder, *folder.parents):
-        for name in CONFIG_NAMES:
-            path = candidate / name
-            if path.is_file() and (name != PYPROJECT or table_of(path) is not None):
+def config_in(folder: Path) -> Path | None:
+    """The config file of `folder` itself: .gpu-lint.toml, gpu-lint.toml, or a pyproject.toml with [tool.gpu-lint]
+    (one that is not valid TOML counts: reading it reports the error)."""
+    for name in CONFIG_NAMES:
+        path = folder / name
+        if path.is_file():
+            if name != PYPROJECT:
+                return path
+            try:
+                if table_of(path) is not None:
+                    return path
+            except ConfigError:
                 return path
     return None
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest config file at or above `start` (`config_in` of it, then of each folder above)."""
+    folder = start.resolve()
+    return next((found for candidate in (folder, *folder.parents) if (found := config_in(candidate)) is not None), None)
 
 
 def _where(path: Path) -> str:
@@ -396,8 +407,8 @@ def load_settings(
     The settings; raises ConfigError naming the file and the key on any problem.
     """
     cwd = (cwd or Path.cwd()).resolve()
-    files = [c for c in config if not _looks_inline(c)]
-    inline = [c for c in config if _looks_inline(c)]
+    files = [c for c in config if not looks_inline(c)]
+    inline = [c for c in config if looks_inline(c)]
     if len(files) > 1:
         raise ConfigError("--config: only one configuration file may be given")
     if files and isolated:
@@ -466,8 +477,8 @@ def _settings_of(path: Path, mtime_ns: int, size: int, known: frozenset[str] | N
     return load_settings(path.parent, (str(path),), known=known)
 
 
-def _looks_inline(value: str) -> bool:
-    """`--config` takes a file or a `key = value` override (ruff's rule: an existing file wins)."""
+def looks_inline(value: str) -> bool:
+    """Whether a `--config` value is a `key = value` override rather than a file (ruff's rule: an existing file wins)."""
     return "=" in value and not os.path.isfile(value)
 
 

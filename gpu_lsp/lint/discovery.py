@@ -85,7 +85,14 @@ def force_excluded(settings: Settings, path: Path) -> bool:
     return False
 
 
-def _walk(folder: Path, settings: Settings, stack: list[GitIgnore], found: list[Path], unreadable: list[Path]) -> None:
+# The settings of the files in a folder (None: its configuration file is broken, skip them).
+SettingsOf = Callable[[Path], Settings | None]
+
+
+def _walk(folder: Path, settings_of: SettingsOf, stack: list[GitIgnore], found: list[Path], unreadable: list[Path]) -> None:
+    settings = settings_of(folder)
+    if settings is None:
+        return
     if settings.respect_gitignore:
         loaded = GitIgnore.load(folder / ".gitignore")
         if loaded is not None:
@@ -106,7 +113,7 @@ def _walk(folder: Path, settings: Settings, stack: list[GitIgnore], found: list[
             continue
         if is_dir:
             if not entry.is_symlink():
-                _walk(path, settings, stack, found, unreadable)
+                _walk(path, settings_of, stack, found, unreadable)
         elif entry.name.endswith(SUFFIX):
             found.append(path)
 
@@ -117,6 +124,7 @@ def discover(
     stdin_filename: str | None = None,
     force_exclude: bool = False,
     cwd: Path | None = None,
+    settings_of: SettingsOf | None = None,
 ) -> tuple[list[Target], list[Problem]]:
     """Expand the command-line paths into the files to lint, sorted and without duplicates.
 
@@ -126,12 +134,15 @@ def discover(
     settings: exclude patterns, whether to honour .gitignore, the project root.
     stdin_filename: the name standard input is reported (and configured) as.
     force_exclude: apply exclusions to files named on the command line too (pre-commit passes files).
+    settings_of: the settings of each folder's files (hierarchy.py; None: `settings` everywhere), whose
+        exclusions apply in that folder.
 
     Returns
     -------
     The targets, then one Problem per path that does not exist or folder without `.mlir` files.
     """
     cwd = cwd or Path.cwd()
+    local = settings_of or (lambda _folder: settings)
     if not paths:
         paths = [STDIN] if stdin_filename else ["."]
     targets: dict[str, Target] = {}
@@ -139,7 +150,8 @@ def discover(
     for raw in paths:
         if raw == STDIN:
             name = stdin_filename or STDIN
-            if not (force_exclude and stdin_filename and force_excluded(settings, cwd / name)):
+            named = local((cwd / name).parent) if stdin_filename else settings
+            if named is not None and not (force_exclude and stdin_filename and force_excluded(named, cwd / name)):
                 targets.setdefault(STDIN, Target(None, display_name(cwd / name, cwd) if stdin_filename else STDIN))
             continue
         path = cwd / raw
@@ -147,16 +159,18 @@ def discover(
             found: list[Path] = []
             unreadable: list[Path] = []
             absolute = Path(os.path.abspath(path))
-            stack = ancestor_ignores(absolute) if settings.respect_gitignore else []
-            _walk(absolute, settings, stack, found, unreadable)
+            top = local(absolute)
+            stack = ancestor_ignores(absolute) if top is not None and top.respect_gitignore else []
+            _walk(absolute, local, stack, found, unreadable)
             problems.extend(Problem(display_name(folder, cwd), "cannot read folder, skipped") for folder in unreadable)
-            if not found and not unreadable:
+            if not found and not unreadable and top is not None:
                 problems.append(Problem(display_name(path, cwd), "no .mlir files found", "warning"))
             for file in found:
                 key = os.path.realpath(file)
                 targets.setdefault(key, Target(str(file), display_name(file, cwd), str(absolute)))
         elif path.exists() or path.is_symlink():
-            if force_exclude and force_excluded(settings, path):
+            named = local(Path(os.path.abspath(path)).parent)
+            if named is None or (force_exclude and force_excluded(named, path)):
                 continue
             key = os.path.realpath(path)
             targets.setdefault(key, Target(str(path), display_name(path, cwd)))

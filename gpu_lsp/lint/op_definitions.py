@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -36,6 +37,33 @@ def declare_op_definitions(paths: Iterable[str]) -> list[tuple[str, DefinitionEr
 def load_op_definitions(paths: Iterable[str]) -> list[str]:
     """`declare_op_definitions`, its errors as the one-line `path:line:col: error: message` the CLIs print."""
     return [error.describe(path) for path, error in declare_op_definitions(paths)]
+
+
+# What `use_op_definitions` declared last: the files, their stat (size, modification time), their error lines.
+_ACTIVE: list[tuple[tuple[str, ...], tuple[tuple[int, int], ...], list[str]]] = [((), (), [])]
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (info.st_size, info.st_mtime_ns)
+
+
+def use_op_definitions(paths: tuple[str, ...]) -> list[str]:
+    """Declare exactly the ops of `paths`, forgetting those other files declared (another configuration's);
+    `load_op_definitions`'s error lines. The same files, unchanged since last time, are not read again."""
+    active, stamps, errors = _ACTIVE[0]
+    now = tuple(map(_stamp, paths))
+    if paths == active and now == stamps:
+        return errors
+    for source in active:
+        install(source, ())
+        install_enums(source, ())
+    errors = load_op_definitions(paths)
+    _ACTIVE[0] = (paths, now, errors)
+    return errors
 
 
 def definitions_fingerprint(paths: Iterable[str]) -> str:

@@ -62,7 +62,7 @@ def _ignore_interrupts() -> None:
 
 def check_all(
     targets: list[Target],
-    settings: Settings,
+    settings: list[Settings],
     mode: FixMode = FixMode.NONE,
     jobs: int | None = None,
     stdin_data: bytes | None = None,
@@ -71,13 +71,14 @@ def check_all(
 
     Parameters
     ----------
+    settings: each target's settings (hierarchy.py).
     jobs: worker processes (None: one per core; 1: this process only).
     stdin_data: the bytes of standard input, for a target without a path.
     """
     workers = min(jobs or available_cores(), max(1, len(targets) // MIN_FILES_PER_WORKER))
-    run = partial(check_target, settings=settings, mode=mode, stdin_data=stdin_data)
+    run = partial(check_target, mode=mode, stdin_data=stdin_data)
     if workers <= 1:
-        return [run(target) for target in targets]
+        return list(map(run, targets, settings))
     chunksize = max(1, len(targets) // (workers * 8))
     warm_up()
     # Objects that exist now are shared with the forked workers; kept out of the collector's
@@ -86,7 +87,7 @@ def check_all(
     try:
         executor = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_ignore_interrupts)
         try:
-            reports = list(executor.map(run, targets, chunksize=chunksize))
+            reports = list(executor.map(run, targets, settings, chunksize=chunksize))
         except BaseException as exc:
             # On Ctrl-C the parent reports it at once; workers drop what is queued and end after their current files.
             executor.shutdown(wait=not isinstance(exc, KeyboardInterrupt), cancel_futures=True)
@@ -95,6 +96,6 @@ def check_all(
         return reports
     except (BrokenProcessPool, OSError):
         # A worker died (killed, out of memory) or none could start: finish in this process.
-        return [run(target) for target in targets]
+        return list(map(run, targets, settings))
     finally:
         gc.unfreeze()

@@ -155,14 +155,19 @@ def _hazard_codes(doc: dict) -> list[str]:
 
 
 def test_the_mlir_version_option_and_setting(tmp_path: Path, monkeypatch) -> None:
-    """The hazards drawn are those of the LLVM asked for: `--mlir-version`, else the configured one (issue 26)."""
-    path = FIXTURES / "GPU201.mlir"
+    """The hazards drawn are those of the LLVM asked for: `--mlir-version`, else the one configured for the file
+    (issue 26; its folder's configuration, as gpu-lint checks it)."""
+    path = tmp_path / "sub" / "GPU201.mlir"
+    path.parent.mkdir()
+    path.write_text((FIXTURES / "GPU201.mlir").read_text())
     newest = _hazard_codes(document(path))
     code, out, _ = graph(path, "json", "--mlir-version", "18")
     assert code == 0 and len(_hazard_codes(json.loads(out))) > len(newest)  # GPU201 reports more below LLVM 23
-    monkeypatch.chdir(tmp_path)
     (tmp_path / "gpu-lint.toml").write_text("mlir-version = 18\n")
-    assert _hazard_codes(document(path)) == _hazard_codes(json.loads(out))
+    assert _hazard_codes(document(path)) == _hazard_codes(json.loads(out)), "the configuration above the file's folder"
+    (path.parent / "gpu-lint.toml").write_text("mlir-version = 23\n")
+    monkeypatch.chdir(tmp_path)
+    assert _hazard_codes(document(path)) == newest, "the file's folder's configuration, not the current folder's"
     code, _, err = graph(path, "json", "--mlir-version", "99")
     assert code == 2 and err.startswith("gpu-lint graph: error: --mlir-version must be an LLVM major version")
 
