@@ -103,7 +103,7 @@ MAX_NESTING: Final = 100
 
 
 _OP_STARTS: Final = frozenset(("RESULTS", "ALIAS_DEF", "FILEMETA"))
-_NO_LIMIT: Final = 2**62
+_NO_LIMIT: Final = 1 << 40  # errors: no budget
 
 
 class TooDeep(Exception):
