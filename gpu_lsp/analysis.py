@@ -8,7 +8,7 @@ from collections.abc import Callable
 from gpu_lsp.diagnostics import suppression
 from gpu_lsp.diagnostics.context import OpIndex, RuleContext, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, REDUCTION_KINDS, version_of
-from gpu_lsp.diagnostics.model import Diagnostic, Severity
+from gpu_lsp.diagnostics.model import Diagnostic, Severity, capped
 from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import OpSlices, run_rules
 from gpu_lsp.gcpause import paused_gc
@@ -161,7 +161,8 @@ def _contexts(parsed: ParsedFile, settings: object | None) -> list[RuleContext]:
 
 
 def finish_lint(parsed: ParsedFile, found: list[Diagnostic], settings: object | None = None) -> list[Diagnostic]:
-    """`found` (`lint_findings`) after suppression comments and select/ignore, sorted."""
+    """`found` (`lint_findings`) after suppression comments and select/ignore, sorted, at most
+    `MAX_DIAGNOSTICS` of them (`model.capped`)."""
     selection = Selection.of(settings)
     version = version_of(settings)
     text = parsed.text
@@ -179,7 +180,7 @@ def finish_lint(parsed: ParsedFile, found: list[Diagnostic], settings: object | 
         kept.extend(d for d in problems if enabled(d.code))
         kept.extend(suppression.unused(text, directives, enabled, load_rules().keys()))
         kept.sort(key=Diagnostic.sort_key)
-        return kept
+        return capped(kept)
 
 
 def _one_per_defect(found: list[Diagnostic], text: str, version: int) -> list[Diagnostic]:

@@ -25,8 +25,9 @@ from gpu_lsp import __version__
 from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
 from gpu_lsp.lsp import manifest as M
-from gpu_lsp.lsp.bounded import OVERSIZED
+from gpu_lsp.lsp.bounded import OVERSIZED, local_view
 from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
+from gpu_lsp.lsp.gate import PARKED
 from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.settings import EditorSettings, SettingProblems, parse_settings
 from gpu_lsp.lsp.user_errors import quiet_answered_errors
@@ -495,7 +496,7 @@ def exit_(ls: GpuLanguageServer, *args) -> None:
 def did_open(ls: GpuLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
     try:
         item = params.text_document
-        text = OVERSIZED.open(item.uri, item.text, item.version, ls.encoding, ls.show_warning)
+        text = OVERSIZED.open(item.uri, PARKED.take(item.text), item.version, ls.encoding, ls.show_warning)
         ls.store.open(item.uri, text, item.version, item.language_id, ls.encoding)
         ls._published.pop(item.uri, None)
         ls.request_diagnostics(item.uri)
@@ -512,10 +513,11 @@ def did_change(ls: GpuLanguageServer, params: types.DidChangeTextDocumentParams)
         changes: list[Change] = []
         for change in params.content_changes:
             rng = getattr(change, "range", None)
+            text = PARKED.take(change.text)
             if rng is None:
-                changes.append((None, change.text))
+                changes.append((None, text))
             else:
-                changes.append(((rng.start.line, rng.start.character, rng.end.line, rng.end.character), change.text))
+                changes.append(((rng.start.line, rng.start.character, rng.end.line, rng.end.character), text))
         changes = OVERSIZED.change(doc, changes, params.text_document.version, ls.show_warning)
         doc.apply(changes, params.text_document.version)
         ls.request_diagnostics(doc.uri)
@@ -548,9 +550,11 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 # --- features ----------------------------------------------------------------------------------------
 
 
-def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot, int] | None:
+def _at(ls: GpuLanguageServer, uri: str, pos: types.Position, local: bool = False) -> tuple[Snapshot, int] | None:
     doc = ls.store.get(uri)
     partial = doc.opening_at(pos.line, pos.character) if doc is not None else None
+    if partial is None and local and doc is not None:  # a hover in a huge line: the ops around it (lsp/bounded.py)
+        partial = local_view(doc, pos.line, pos.character)
     if partial is not None:  # the document is being opened: answer from the part parsed so far
         return partial, V.offset_of(partial, pos)
     snap = ls.snapshot_of(uri)
@@ -559,11 +563,12 @@ def _at(ls: GpuLanguageServer, uri: str, pos: types.Position) -> tuple[Snapshot,
     return snap, V.offset_of(snap, pos)
 
 
-async def _at_position(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot, int], Any]) -> Any:
-    """Answer a request at a position: `compute(snapshot, offset)` in the analysis thread, `empty` off-document."""
+async def _at_position(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot, int], Any], local: bool = False) -> Any:
+    """Answer a request at a position: `compute(snapshot, offset)` in the analysis thread, `empty` off-document
+    (`local`: from the text around the position while a huge line waits for its analysis)."""
 
     def run():
-        found = _at(ls, params.text_document.uri, params.position)
+        found = _at(ls, params.text_document.uri, params.position, local)
         return empty if found is None else compute(*found)
 
     return await ls.in_analysis(run)
@@ -595,7 +600,7 @@ async def hover(ls: GpuLanguageServer, params: types.HoverParams):
         result = feature(snap, offset)
         return None if result is None else V.hover(snap, result.markdown, result.range, markdown)
 
-    return await _at_position(ls, params, None, compute)
+    return await _at_position(ls, params, None, compute, local=True)
 
 
 def _locations(snap: Snapshot, ranges) -> list[types.Location]:

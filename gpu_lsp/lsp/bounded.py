@@ -5,18 +5,28 @@ longer than `LONG_LINE` characters (one top-level op per line is the unit the pa
 an open by; a megabyte of ops on one line would hold the analysis thread for minutes), is
 analysed up to the cut: the store's document holds that prefix (positions in it are those
 of the whole text), and the whole text is kept here so that edits apply to it. The user is
-told once per document, and again when it becomes small enough.
+told once per document, and again when it becomes small enough. Until such a document is
+analysed, a hover in its long line is answered from a parse of the text around the position
+(`local_view`), not after the parse of the whole line.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from gpu_lsp.lint.discovery import MAX_FILE_SIZE
-from gpu_lsp.lsp.documents import Change, Document
+from gpu_lsp.lsp import engine
+from gpu_lsp.lsp.documents import Change, Document, Snapshot
+from gpu_lsp.lsp.lint_cache import LintResult
+from gpu_lsp.lsp.positions import LineTable
 
 MAX_ANALYSED = MAX_FILE_SIZE
 LONG_LINE = 50_000
+# The text parsed around a position for `local_view`, each side at most.
+LOCAL_CHARS = 2_000
+# Where an op with results starts: `%a = `, `%a, %b = `, `%a:2 = `.
+_OP_START = re.compile(r"%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+(?::\d+)?)*\s*=\s")
 
 Notify = Callable[[str], None]
 
@@ -44,6 +54,30 @@ def notice(uri: str, text: str, cut: int) -> str:
         "(diagnostics, hover and navigation cover that part; gpu-lint checks files up to "
         f"{MAX_FILE_SIZE / 1e6:.0f} MB)."
     )
+
+
+def local_view(doc: Document, line: int, character: int) -> Snapshot | None:
+    """For a position in a line longer than `LONG_LINE` of a document not analysed yet: a
+    snapshot of the ops around it alone (the text before them blank, so positions are those of
+    the document); None elsewhere."""
+    lines = doc.lines
+    if doc.snapshot is not None or not 0 <= line < len(lines.starts):
+        return None
+    text = doc.text
+    begin = lines.line_start(line)
+    stop = text.find("\n", begin)
+    stop = len(text) if stop < 0 else stop
+    if stop - begin < LONG_LINE:
+        return None
+    offset = min(lines.offset(text, line, character, doc.encoding), stop)
+    starts = [m.start() for m in _OP_START.finditer(text, max(begin, offset - LOCAL_CHARS), min(stop, offset + LOCAL_CHARS))]
+    first = max((at for at in starts if at <= offset), default=max(begin, offset - LOCAL_CHARS))
+    after = [at for at in starts if at > offset]
+    last = after[-1] if after else min(stop, offset + LOCAL_CHARS)  # whole ops only
+    column = lines.position(text, first, doc.encoding)[1]
+    local = "\n" * line + " " * column + text[first:last]
+    parsed = engine.parse_document(local)
+    return Snapshot(doc.uri, doc.version, local, LineTable.of(local), parsed, LintResult.of([]), doc.encoding)
 
 
 class Oversized:

@@ -7,7 +7,8 @@ one that is not a JSON-RPC message and to any request after `shutdown`, -32002 t
 request before `initialize` (notifications before it, and after `shutdown` but `exit`,
 are dropped), drops a `$/cancelRequest` whose id is not a number or string, and answers
 -32602 to `workspace/executeCommand` whose `arguments` are not a list. Its answers go
-through the same `LockedWriter` as the server's. Standard library only.
+through the same `LockedWriter` as the server's. The texts of a large didOpen or didChange
+are parked (`Parked`): pygls reads the message without them. Standard library only.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import threading
 from typing import BinaryIO
 
@@ -25,6 +27,7 @@ log = logging.getLogger("gpu_lsp.gate")
 NOT_INITIALIZED = -32002
 INVALID_PARAMS = -32602
 MAX_MESSAGE_ENV = "GPU_LSP_MAX_MESSAGE_MB"
+PARK_SIZE = 1_000_000  # bytes: a didOpen or didChange body this long has its texts parked
 
 
 def max_body_from_env() -> int:
@@ -66,6 +69,50 @@ def _has_arguments(params: object) -> bool:
     return isinstance(params, dict) and isinstance(params.get("arguments"), list)
 
 
+class Parked:
+    """Document texts taken out of large messages before pygls reads them: pygls decodes the rest
+    (placeholders instead of the texts), and the handlers `take` the texts back. A 20 MB didOpen
+    is then decoded once, not twice, and not converted into lsprotocol objects. A placeholder
+    holds a random key of this process, so no client can name a parked text."""
+
+    KEPT = 4  # texts not taken yet (pygls handles a message before it reads the next one)
+
+    def __init__(self) -> None:
+        self._prefix = f"\x00gpu-lsp-parked-{secrets.token_hex(16)}-"
+        self._texts: dict[str, str] = {}
+        self._count = 0
+
+    def park(self, message: dict) -> bytes:
+        """The body of `message` with the document texts of a didOpen or didChange parked."""
+        params = message.get("params")
+        if message.get("method") == "textDocument/didOpen" and isinstance(params, dict):
+            self._park_in(params.get("textDocument"))
+        elif message.get("method") == "textDocument/didChange" and isinstance(params, dict):
+            changes = params.get("contentChanges")
+            for change in changes if isinstance(changes, list) else []:
+                self._park_in(change)
+        return json.dumps(message).encode("utf-8")
+
+    def _park_in(self, holder: object) -> None:
+        if not isinstance(holder, dict) or not isinstance(holder.get("text"), str):
+            return
+        self._count += 1
+        key = f"{self._prefix}{self._count}"
+        self._texts[key] = holder["text"]
+        holder["text"] = key
+        while len(self._texts) > self.KEPT:
+            del self._texts[next(iter(self._texts))]
+
+    def take(self, text: str) -> str:
+        """The text a handler got: the parked one when `text` is its placeholder."""
+        if not text.startswith(self._prefix):
+            return text
+        return self._texts.pop(text, "")
+
+
+PARKED = Parked()
+
+
 class Gate:
     """The messages of `stream` that pygls may see, as a byte stream; the rest answered on `out`."""
 
@@ -85,24 +132,30 @@ class Gate:
             log.warning("could not answer the client")
 
     def next_message(self) -> bytes | None:
-        """The next body pygls should handle (None at the end of the stream)."""
+        """The next body pygls should handle (None at the end of the stream); a large document
+        text in it is parked (`PARKED`)."""
         while True:
             body = self.frames.next_body()
             if body is None:
                 return None
-            if self._passes(body):
-                return body
+            message = self._passing(body)
+            if message is not None:
+                return PARKED.park(message) if len(body) >= PARK_SIZE else body
 
-    def _passes(self, body: bytes) -> bool:
-        """Whether `body` goes on to pygls; if not, it was answered or dropped."""
+    def _passing(self, body: bytes) -> dict | None:
+        """The message of `body` when it goes on to pygls; None when it was answered or dropped."""
         try:
             message = json.loads(body)
         except (ValueError, RecursionError):
             self.answer(None, PARSE_ERROR, "Parse error: the message is not valid JSON")
-            return False
+            return None
         if not isinstance(message, dict):
             self.answer(None, INVALID_REQUEST, "Invalid request: a message must be a JSON object")
-            return False
+            return None
+        return message if self._checked(message) else None
+
+    def _checked(self, message: dict) -> bool:
+        """Whether a JSON object goes on to pygls; if not, it was answered or dropped."""
         msg_id = message.get("id")
         if "id" in message and not _is_id(msg_id) and msg_id is not None:
             self.answer(None, INVALID_REQUEST, "Invalid request: an id must be a number or a string")

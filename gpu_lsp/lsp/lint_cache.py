@@ -26,7 +26,7 @@ from typing import Any
 from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.diagnostics.context import RuleContext, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import version_of
-from gpu_lsp.diagnostics.model import Diagnostic, Related
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Related
 from gpu_lsp.diagnostics.registry import Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import is_container_module
@@ -160,8 +160,8 @@ class IncrementalLinter:
         result = found if found is not None else lint_parsed(parsed, settings)
         self.key = key
         self.chunks = None
-        if may_have_directives(c for chunk in parsed.chunks for c in chunk.comments):
-            return LintResult.of(result)
+        if len(result) >= MAX_DIAGNOSTICS or may_have_directives(c for chunk in parsed.chunks for c in chunk.comments):
+            return LintResult.of(result)  # at the cap (`model.capped`), what is kept is not per unit
         remembered = self._remember(parsed, result)
         if remembered is None:
             return LintResult.of(result)

@@ -14,7 +14,7 @@ import functools
 import json
 import time
 
-from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Applicability, Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import code_tags
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.documents import Snapshot
@@ -23,8 +23,6 @@ from gpu_lsp.lsp.rule_links import rule_link
 from gpu_lsp.text import TextRange
 
 SOURCE = "gpu-lint"
-# The most diagnostics published for one document (whole units: a little more is possible).
-MAX_DIAGNOSTICS = 10_000
 DATA_VERSION = 1
 LSP_SEVERITY = {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}
 LSP_TAGS = {"unnecessary": 1, "deprecated": 2}

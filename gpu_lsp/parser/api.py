@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, STOPPED, Diagnostic, stop_notice
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Anchor, Operation, Span
 from gpu_lsp.ir.op_facts import writable_facts
@@ -13,7 +13,7 @@ from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.parser.builder import SYNTAX, Builder
 from gpu_lsp.parser.resolve import Resolver
 from gpu_lsp.syntax.cursor import ParseContext
-from gpu_lsp.syntax.lexer import Comment, tokenize
+from gpu_lsp.syntax.lexer import Comment, LexResult, tokenize
 from gpu_lsp.syntax.raw import RawAlias, RawOp
 from gpu_lsp.syntax.structure import parse_structure
 from gpu_lsp.text import TextRange
@@ -93,20 +93,45 @@ def split_ranges(text: str) -> list[tuple[int, int]]:
 
 
 def parse(text: str, split: bool = False) -> ParsedFile:
-    """Parse a buffer; never raises on user input."""
+    """Parse a buffer; never raises on user input. Once `MAX_DIAGNOSTICS` syntax errors are
+    found, the rest of the buffer is left unread (`syntax_errors`)."""
     ranges = split_ranges(text) if split else [(0, len(text))]
+    chunks: list[Chunk] = []
+    left = MAX_DIAGNOSTICS
     with paused_gc():
-        chunks = [parse_chunk(text, s, e) for s, e in ranges]
+        for s, e in ranges:
+            chunk = parse_chunk(text, s, e, budget_for(left))
+            left = -1 if stopped(chunk.diagnostics) else left - len(chunk.diagnostics)
+            chunks.append(chunk)
     return ParsedFile(text, chunks, split)
 
 
-def parse_chunk(text: str, start: int, end: int) -> Chunk:
-    """Parse `text[start:end]` into one module; ranges stay in whole-buffer offsets."""
-    diagnostics: list[Diagnostic] = []
+def budget_for(left: int) -> int:
+    """The lexer's budget for the next piece of a buffer, `left` diagnostics before the cap (-1:
+    the parser stopped already, the rest is left unread): at least one error, then the notice."""
+    return 0 if left < 0 else max(left, 1)
+
+
+def stopped(found: list[Diagnostic]) -> bool:
+    """Whether the parser stopped in the piece that found `found` (its notice is the last one)."""
+    return any(STOPPED in d.tags for d in found)
+
+
+def syntax_errors(lexed: LexResult) -> list[Diagnostic]:
+    """The lexer's errors as diagnostics, and the notice where it stopped when its budget ran out
+    (a chunk given no budget is left unread without one)."""
+    found = [Diagnostic(SYNTAX, err.message, err.range) for err in lexed.errors]
+    if lexed.stopped is not None and found:
+        found.append(stop_notice(lexed.stopped))
+    return found
+
+
+def parse_chunk(text: str, start: int, end: int, budget: int = MAX_DIAGNOSTICS) -> Chunk:
+    """Parse `text[start:end]` into one module; ranges stay in whole-buffer offsets. Lexing
+    stops once `budget` syntax errors are found."""
     names = op_names()
-    lexed = tokenize(text, names, start, end)
-    for err in lexed.errors:
-        diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))
+    lexed = tokenize(text, names, start, end, budget=budget)
+    diagnostics = syntax_errors(lexed)
     raw_items, errors = parse_structure(lexed.tokens)
     for err in errors:
         diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))

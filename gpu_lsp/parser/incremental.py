@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from gpu_lsp.diagnostics.model import Diagnostic, Related
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Related
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Block, Operation
 from gpu_lsp.ir.opdefs import lookup, op_names
-from gpu_lsp.parser.api import Chunk, ParsedFile, implicit_module, parse, parse_chunk, split_ranges
+from gpu_lsp.parser.api import Chunk, ParsedFile, budget_for, implicit_module, parse, parse_chunk, split_ranges, stopped, syntax_errors
 from gpu_lsp.parser.builder import SYNTAX, Builder
 from gpu_lsp.parser.resolve import Resolver
 from gpu_lsp.syntax.cursor import ParseContext
@@ -320,8 +320,13 @@ class SegmentedFile(ParsedFile):
 def parse_units(text: str, split: bool = False) -> SegmentedFile:
     """Parse a buffer segment by segment (see above); never raises on user input."""
     ranges = split_ranges(text) if split else [(0, len(text))]
+    pieces: list[tuple[Chunk, list[Segment] | None]] = []
+    left = MAX_DIAGNOSTICS
     with paused_gc():
-        pieces = [_parse_chunk_units(text, s, e) for s, e in ranges]
+        for s, e in ranges:
+            chunk, segments = _parse_chunk_units(text, s, e, budget_for(left))
+            left = -1 if stopped(chunk.diagnostics) else left - len(chunk.diagnostics)
+            pieces.append((chunk, segments))
     return SegmentedFile(text, [c for c, _ in pieces], split, [segs for _, segs in pieces])
 
 
@@ -386,13 +391,17 @@ def _trusted(segments: list[Segment]) -> bool:
     return total != [0, 0, 0]
 
 
-def _parse_chunk_units(text: str, start: int, end: int) -> tuple[Chunk, list[Segment] | None]:
+def _parse_chunk_units(text: str, start: int, end: int, budget: int = MAX_DIAGNOSTICS) -> tuple[Chunk, list[Segment] | None]:
     segments = _segments(text, boundaries(text, start, end), end)
     if len(segments) == 1 or not _trusted(segments):
-        return parse_chunk(text, start, end), None
+        return parse_chunk(text, start, end, budget), None
     ctx = ParseContext(text, op_names())
-    for seg in segments:
-        _parse_segment(ctx, seg)
+    for i, seg in enumerate(segments):
+        if _parse_segment(ctx, seg, budget_for(budget)):
+            del segments[i + 1 :]  # the rest is left unread, and not reusable by an edit
+            budget = -1
+            break
+        budget -= len(seg.diagnostics)
     ops = [op for seg in segments for op in seg.ops]
     if len(ops) == 1 and ops[0].name == "builtin.module":
         return parse_chunk(text, start, end), None
@@ -406,15 +415,15 @@ def _parse_chunk_units(text: str, start: int, end: int) -> tuple[Chunk, list[Seg
     diagnostics.sort(key=Diagnostic.sort_key)
     ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
     chunk = Chunk(start, end, implicit_module(ops, start, end), diagnostics, _comments(segments), True, ctx)
-    return chunk, segments if local else None
+    return chunk, segments if local and budget >= 0 else None
 
 
-def _parse_segment(ctx: ParseContext, seg: Segment) -> None:
-    """Lex, parse and build one segment (names are resolved by the caller)."""
-    lexed = tokenize(ctx.text, ctx.op_names, seg.start, seg.end)
+def _parse_segment(ctx: ParseContext, seg: Segment, budget: int = MAX_DIAGNOSTICS) -> bool:
+    """Lex, parse and build one segment (names are resolved by the caller); whether lexing
+    stopped in it (`budget` syntax errors found)."""
+    lexed = tokenize(ctx.text, ctx.op_names, seg.start, seg.end, budget=budget)
     diagnostics = seg.diagnostics
-    for err in lexed.errors:
-        diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))
+    diagnostics.extend(syntax_errors(lexed))
     raw_items, errors = parse_structure(lexed.tokens)
     for err in errors:
         diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))
@@ -431,6 +440,7 @@ def _parse_segment(ctx: ParseContext, seg: Segment) -> None:
     seg.comments = lexed.comments
     seg.defines = any(op.results for op in seg.ops)
     seg.sees_top = any(op.operands or not _isolated(op) for op in seg.ops)
+    return lexed.stopped is not None and budget > 0
 
 
 def _resolves_locally(segments: list[Segment]) -> bool:
@@ -575,6 +585,7 @@ class Progressive:
         self._diagnostics: list[Diagnostic] = []
         self._comments: list[tuple[list[Comment], int]] = []
         self._ctx = ParseContext(text, op_names())
+        self._stopped = False  # at the cap of syntax errors: the segments after it are left unread
         start, end = ranges[0]
         self._chunk = Chunk(start, end, implicit_module([], start, end), [], Comments([]), True, self._ctx)
 
@@ -609,7 +620,9 @@ class Progressive:
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         with paused_gc():
             for seg in self._segments[self._next : self._next + count]:
-                _parse_segment(self._ctx, seg)
+                if _parse_segment(self._ctx, seg, budget_for(MAX_DIAGNOSTICS - len(self._diagnostics))):
+                    del self._segments[self._next + 1 :]  # the rest is left unread
+                    self._stopped = True
                 Resolver(seg.diagnostics).resolve_top(seg.ops)
                 for op in seg.ops:
                     block.append(op)
@@ -617,7 +630,7 @@ class Progressive:
                 if seg.comments:
                     self._comments.append((seg.comments, 0))
                 self._next += 1
-                if deadline is not None and time.perf_counter() >= deadline:
+                if self._stopped or (deadline is not None and time.perf_counter() >= deadline):
                     break
         if self._next == len(self._segments):
             self._finish()
@@ -651,4 +664,4 @@ class Progressive:
         chunk.diagnostics = sorted((d for seg in segments for d in seg.diagnostics), key=Diagnostic.sort_key)
         chunk.comments = _comments(segments)
         self._ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
-        self._done = SegmentedFile(self.text, [chunk], self.split, [segments])
+        self._done = SegmentedFile(self.text, [chunk], self.split, [None if self._stopped else segments])

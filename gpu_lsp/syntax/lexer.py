@@ -103,6 +103,7 @@ MAX_NESTING: Final = 100
 
 
 _OP_STARTS: Final = frozenset(("RESULTS", "ALIAS_DEF", "FILEMETA"))
+_NO_LIMIT: Final = 1 << 40  # errors: no budget
 
 
 class TooDeep(Exception):
@@ -134,12 +135,14 @@ class Comment:
 class LexResult:
     """Tokens for the parser plus comments and errors."""
 
-    __slots__ = ("tokens", "comments", "errors")
+    __slots__ = ("tokens", "comments", "errors", "stopped")
 
     def __init__(self) -> None:
         self.tokens: list[Tok] = []
         self.comments: list[Comment] = []
         self.errors: list[LexError] = []
+        # Where lexing stopped because the error budget was spent (None: it read to the end).
+        self.stopped: int | None = None
 
 
 def scan_balanced(text: str, pos: int, limit: int | None = None) -> tuple[int, bool]:
@@ -357,8 +360,12 @@ def tokenize(
     start: int = 0,
     end: int | None = None,
     attr_mode: bool = False,
+    budget: int | None = None,
 ) -> LexResult:
     """Lex `text[start:end]` into parser tokens (offsets are absolute).
+
+    With a `budget`, lexing stops before the next token once that many errors are found
+    (`LexResult.stopped`): the brackets still open are closed there, as at the end.
 
     In `attr_mode` (the inside of an attribute dictionary) nothing starts an
     operation, a block or a region. Brackets nested more than MAX_NESTING deep are an error:
@@ -374,12 +381,12 @@ def tokenize(
         first = len(out.tokens)
         deep: TooDeep | None = None
         try:
-            _lex(out, frames, text, op_names, pos, end, attr_mode)
+            _lex(out, frames, text, op_names, pos, end, attr_mode, _NO_LIMIT if budget is None else budget)
         except TooDeep as raised:
             deep = raised
         if resumed:
             _drop_until_op(out.tokens, first)
-        if deep is None:
+        if deep is None or out.stopped is not None:
             return out
         _error(out.errors, f"brackets nested more than {MAX_NESTING} deep", deep.at, deep.at + 1)
         _drop_open_op(out.tokens)
@@ -450,7 +457,9 @@ def _nesting(frames: list[_Frame]) -> int:
     return total
 
 
-def _lex(out: LexResult, frames: list[_Frame], text: str, op_names: frozenset[str], start: int, end: int, attr_mode: bool) -> None:
+def _lex(
+    out: LexResult, frames: list[_Frame], text: str, op_names: frozenset[str], start: int, end: int, attr_mode: bool, budget: int
+) -> None:
     """`tokenize`'s loop. No nested functions here: compiled by mypyc, they would share an
     environment object with this frame, a reference cycle holding every token until the cyclic
     collector runs (and the language server freezes it during an open)."""
@@ -465,6 +474,9 @@ def _lex(out: LexResult, frames: list[_Frame], text: str, op_names: frozenset[st
         while pos < end and text[pos] in _SPACE_CHARS:
             pos += 1
         if pos >= end:
+            break
+        if len(errors) >= budget:
+            out.stopped = end = pos
             break
         kind, s, e = scan_token(text, pos, end)
         if not kind:

@@ -1,15 +1,26 @@
 """Bounded work per document: a huge one-line document is analysed up to a cut, with a notice,
-and requests are answered; diagnostics per document are capped (adversarial suite, issue 29)."""
+and requests are answered; the parser stops on a file of garbage and diagnostics per document
+are capped, in gpu-lint and the server alike (adversarial suite, issue 29)."""
 
 from __future__ import annotations
 
+import json
+import random
+import string
 import time
 
+import pytest
 from test_lsp_frames import INITIALIZE, RawServer
 
-from gpu_lsp.lsp import publish
-from gpu_lsp.lsp.bounded import LONG_LINE, MAX_ANALYSED, Oversized, cut_at
+from gpu_lsp.analysis import lint_text
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, STOPPED, Diagnostic, capped
+from gpu_lsp.lsp import engine, publish
+from gpu_lsp.lsp.bounded import LONG_LINE, MAX_ANALYSED, Oversized, cut_at, local_view
 from gpu_lsp.lsp.documents import Document
+from gpu_lsp.lsp.gate import Parked
+from gpu_lsp.lsp.hover import hover
+from gpu_lsp.parser.api import parse
+from gpu_lsp.text import TextRange
 
 OP = "%v = arith.addi %a, %b : i32 "
 
@@ -37,6 +48,21 @@ def test_edits_apply_to_the_whole_text_and_the_store_sees_the_prefix() -> None:
     back = oversized.change(doc, [(None, "func.func @f() {\n  return\n}\n")], 4, notices.append)
     assert back == [(None, "func.func @f() {\n  return\n}\n")] and "analysed in full again" in notices[-1]
     assert oversized.whole_text("file:///h.mlir") is None
+
+
+def test_a_hover_in_a_huge_line_reads_the_ops_around_it_before_the_analysis() -> None:
+    text = "".join(f"%v{i} = arith.addi %a, %b : i32 " for i in range(3000))[:LONG_LINE]
+    for character in (1, 9, 30_003):
+        doc = Document("file:///h.mlir", text, 1)
+        local = local_view(doc, 0, character)
+        assert local is not None and len(local.text) < 5_000 + character
+        near = hover(local, local.offset(0, character))
+        full = doc.analysed()
+        whole = hover(full, full.offset(0, character))
+        assert near is not None and whole is not None
+        assert (near.markdown, near.range) == (whole.markdown, whole.range)
+        assert local_view(doc, 0, character) is None  # analysed: the snapshot answers
+    assert local_view(Document("file:///s.mlir", OP * 10, 1), 0, 3) is None  # a short line
 
 
 def test_a_paste_that_makes_a_document_huge_is_cut() -> None:
@@ -74,10 +100,110 @@ def test_a_huge_one_line_document_is_answered_with_a_notice() -> None:
             kind = "hover" if message.get("id") == 2 else message.get("method", "")
             if kind in ("hover", "window/showMessage", "textDocument/publishDiagnostics"):
                 seen.setdefault(kind, message)
-        assert "result" in seen["hover"]
+        assert seen["hover"]["result"]["contents"]  # answered from the ops around the position
         assert "only its first 50,000 characters are analysed" in seen["window/showMessage"]["params"]["message"]
         assert seen["textDocument/publishDiagnostics"]["params"]["diagnostics"]
         assert time.monotonic() - started < 20
+        assert server.close() == 0
+    finally:
+        server.proc.kill()
+        server.proc.wait()
+
+
+def random_text(size: int, seed: int = 29) -> str:
+    """`size` characters of random printable text (line breaks included)."""
+    rng = random.Random(seed)
+    return "".join(rng.choice(string.printable) for _ in range(size))
+
+
+def random_bytes(size: int, encoding: str) -> str:
+    """`size` random bytes decoded as `encoding` (invalid UTF-8 replaced)."""
+    rng = random.Random(7)
+    return rng.randbytes(size).decode(encoding, "replace")
+
+
+def notices(found: list[Diagnostic]) -> list[Diagnostic]:
+    return [d for d in found if STOPPED in d.tags]
+
+
+def test_the_cap_keeps_the_first_diagnostics_and_a_notice() -> None:
+    many = [Diagnostic("GPU003", f"d{i}", TextRange(i, i + 1)) for i in range(MAX_DIAGNOSTICS + 5)]
+    kept = capped(many)
+    assert len(kept) == MAX_DIAGNOSTICS and kept[:-1] == many[: MAX_DIAGNOSTICS - 1]
+    assert notices(kept) == [kept[-1]] and "only the first 9,999" in kept[-1].message
+    assert kept[-1].range.start == many[MAX_DIAGNOSTICS - 1].range.start
+    assert capped(many[:MAX_DIAGNOSTICS]) == many[:MAX_DIAGNOSTICS]
+
+
+def test_the_parser_stops_reading_garbage_at_the_cap_in_gpu_lint_and_the_server_alike() -> None:
+    text = random_text(600_000)
+    started = time.monotonic()
+    whole = parse(text, split=True)
+    parse_s = time.monotonic() - started
+    own = [d for chunk in whole.chunks for d in chunk.diagnostics]
+    [notice] = notices(own)
+    assert MAX_DIAGNOSTICS <= len(own) < 2 * MAX_DIAGNOSTICS
+    assert "the analysis stopped here after 10,000 syntax errors" in notice.message
+    assert 0 < notice.range.start < len(text) // 2  # the rest of the text is left unread
+    assert max(d.range.end for d in own) <= notice.range.start + 1
+    # The server's open (a segment at a time: every diagnostic of the segments before counts) stops too.
+    progressive = engine.start_document(text).result()
+    [early] = notices([d for chunk in progressive.chunks for d in chunk.diagnostics])
+    assert 0 < early.range.start <= notice.range.start
+    for parsed, stop in ((whole, notice), (progressive, early)):
+        reported = engine.diagnose(parsed)
+        assert len(reported) <= MAX_DIAGNOSTICS and stop in reported
+    assert len(lint_text(text)) == MAX_DIAGNOSTICS
+    assert parse_s < 10
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("{" * 1_000_000, id="only-braces"),
+        pytest.param("(" * 1_000_000, id="only-parens"),
+        pytest.param("func.func @f() {\n" + "scf.execute_region {\n" * 100_000 + "}\n" * 100_000 + "return\n}\n", id="nested-100k"),
+        pytest.param(random_bytes(1_000_000, "latin-1"), id="random-bytes-latin-1"),
+        pytest.param(random_bytes(1_000_000, "utf-8"), id="random-bytes-utf-8"),
+    ],
+)
+def test_pathological_files_are_analysed_in_bounded_time(text: str) -> None:
+    started = time.monotonic()
+    found = lint_text(text)
+    assert 1 <= len(found) <= MAX_DIAGNOSTICS
+    assert time.monotonic() - started < 20
+
+
+def test_large_texts_are_parked_out_of_the_message_pygls_decodes() -> None:
+    parked = Parked()
+    text = "x" * 2_000_000
+    opened = {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": "file:///a.mlir", "text": text}}}
+    body = parked.park(opened)
+    placeholder = json.loads(body)["params"]["textDocument"]["text"]
+    assert len(body) < 300 and placeholder != text
+    assert parked.take(placeholder) == text and parked.take(placeholder) == ""  # taken once
+    changed = {"method": "textDocument/didChange", "params": {"contentChanges": [{"text": "a"}, {"range": None, "text": "b"}]}}
+    first, second = (change["text"] for change in json.loads(parked.park(changed))["params"]["contentChanges"])
+    assert (parked.take(first), parked.take(second)) == ("a", "b")
+    assert parked.take("an ordinary text") == "an ordinary text"
+    assert Parked().take(placeholder) == placeholder  # another process's key names nothing here
+
+
+def test_a_file_of_random_text_gets_its_capped_diagnostics_quickly() -> None:
+    server = RawServer()
+    try:
+        server.send({"id": 1, "method": "initialize", "params": INITIALIZE})
+        server.answer(1)
+        server.send({"method": "initialized", "params": {}})
+        uri = "file:///tmp/random.mlir"
+        started = time.monotonic()
+        item = {"uri": uri, "languageId": "mlir", "version": 1, "text": random_text(1_000_000)}
+        server.send({"method": "textDocument/didOpen", "params": {"textDocument": item}})
+        published = server.notification("textDocument/publishDiagnostics")["params"]["diagnostics"]
+        elapsed = time.monotonic() - started
+        assert len(published) <= MAX_DIAGNOSTICS
+        assert any(d["message"].startswith("too many problems: the analysis stopped here") for d in published)
+        assert elapsed < 30
         assert server.close() == 0
     finally:
         server.proc.kill()

@@ -18,7 +18,9 @@ declare(
 
     ## Why is this bad?
     `mlir-opt` stops at the first syntax error and the file is not compiled at all.
-    gpu-lsp resynchronises at the next operation so the rest of the file is still checked.
+    gpu-lsp resynchronises at the next operation so the rest of the file is still checked,
+    up to 10,000 syntax errors: there (in a file that is not MLIR at all) it stops reading and
+    says so. At most 10,000 diagnostics of any code are reported per file.
 
     ## Example
     ```mlir
