@@ -22,6 +22,7 @@ import contextlib
 import gc
 import logging
 import multiprocessing
+import os
 import pickle
 import threading
 from multiprocessing.connection import Connection
@@ -33,6 +34,7 @@ from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.lint.op_definitions import load_op_definitions
 from gpu_lsp.lsp import engine
 from gpu_lsp.parser.api import ParsedFile
+from gpu_lsp.runner.child import neutral_cwd
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +63,21 @@ def start_workers() -> None:
         return
     from multiprocessing import forkserver
 
+    # The forkserver is `python -c ...`, whose sys.path starts with its working directory: it starts
+    # from the file system's root, so a workspace the server was started in is never imported.
     try:
+        here = os.getcwd()
+    except OSError:  # the folder was removed
+        here = None
+    try:
+        os.chdir(neutral_cwd())
         forkserver.ensure_running()
     except OSError:
         log.exception("could not start the lint workers' forkserver; linting in process")
+    finally:
+        if here is not None:
+            with contextlib.suppress(OSError):
+                os.chdir(here)
 
 
 class ChildLint:

@@ -94,3 +94,25 @@ async def test_the_lit_child_starts_outside_the_workspace(tmp_path: Path, monkey
     rows = lit.parse_rows(*await lit.run_child(lit.child_args("k.mlir", None) + ["--json"], LIT_TEST, 60, 2**30))
     assert [row["passed"] for row in rows] == [True], rows
     assert not marker.exists(), f"workspace code ran: {marker.read_text()}"
+
+
+def test_the_lint_workers_forkserver_starts_outside_the_workspace(tmp_path: Path) -> None:
+    """A server started in a workspace by a client that sets no PYTHONSAFEPATH (a console script:
+    its sys.path starts with its own folder) still imports nothing of the workspace in its workers."""
+    workspace = tmp_path / "repo"
+    marker = hostile_workspace(workspace)
+    driver = tmp_path / "server.py"
+    driver.write_text(
+        "import multiprocessing, os\n"
+        "from gpu_lsp.lsp import lint_child\n"
+        "if __name__ == '__main__':\n"
+        "    lint_child.start_workers()\n"
+        "    worker = multiprocessing.get_context('forkserver').Process(target=os.getpid)\n"
+        "    worker.start()\n"
+        "    worker.join()\n"
+        "    print(worker.exitcode, os.getcwd())\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    proc = subprocess.run([sys.executable, str(driver)], cwd=workspace, env=env, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.split() == ["0", str(workspace)], proc.stderr
+    assert not marker.exists(), f"workspace code ran: {marker.read_text()}"
