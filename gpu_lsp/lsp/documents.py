@@ -38,6 +38,9 @@ STEP_S = 0.02
 # (`Snapshot.parsed_to`; cache keys of `skeleton.TextView`s): kept from one partial snapshot to
 # the next, which uses what lies beyond its own `parsed_to`.
 TEXT_VIEWS = ("text_outline", "text_braces")
+# The JSON of the outline's symbols (`wire.encode_symbols`), kept the same way.
+SYMBOL_JSON = "symbol_json"
+CARRIED = (*TEXT_VIEWS, SYMBOL_JSON)
 
 # An LSP content change: ((start line, start character, end line, end character) or None for
 # the whole text, new text).
@@ -374,7 +377,7 @@ class Document:
         snap = Snapshot(self.uri, version, text, lines, parsed, LintResult.of(parsed.diagnostics), self.encoding)
         snap.parsed_to = parsed_to
         if old is not None and old.text is text:
-            snap.cache.update((key, old.cache[key]) for key in TEXT_VIEWS if key in old.cache)
+            snap.cache.update((key, old.cache[key]) for key in CARRIED if key in old.cache)
         if old is not None:
             index = old.cache.get("index") or old.cache.get("previous_index")
             if index is not None:
