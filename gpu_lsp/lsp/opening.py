@@ -35,10 +35,8 @@ def open_step(doc: Document) -> bool:
         views.append(view)
     behind = [view for view in views if view.end < len(snap.text)]
     if not behind:
-        ahead = wire.unencoded(snap, snap.cache["text_outline"].found)
-        if not ahead:
+        if wire.encode_ahead(snap, snap.cache["text_outline"].found, SLICE_SYMBOLS):
             return doc.analyse_step()
-        wire.encode_symbols(snap, ahead[:SLICE_SYMBOLS])
         return False
     to = doc.boundary_after(min(view.end for view in behind) + SLICE_CHARS)
     for view in behind:

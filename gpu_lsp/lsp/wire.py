@@ -80,25 +80,37 @@ def _flat(snap: Snapshot, position: Callable[[int], dict], nodes: Iterable[Symbo
     return out
 
 
+class SymbolJson:
+    """The JSON of outline symbols by node (each kept with its node, so that its id is never
+    reused), and how many of the text outline's nodes the open has encoded ahead."""
+
+    def __init__(self) -> None:
+        self.by_node: dict[int, tuple[SymbolNode, str]] = {}
+        self.ahead = 0
+
+
 def encode_symbols(snap: Snapshot, nodes: list[SymbolNode]) -> list[str]:
-    """The JSON of each `DocumentSymbol`, kept for the snapshots of the same text while it is opened
-    (`documents.CARRIED`): the open encodes the outline it found in the text ahead, a slice of
-    nodes per step (`opening.open_step`), so that the outline request only joins them."""
-    memo: dict[int, tuple[SymbolNode, str]] = snap.cached(SYMBOL_JSON, dict)
+    """The JSON of each `DocumentSymbol`, kept for the snapshots of the same text while it is
+    opened (`documents.CARRIED`)."""
+    kept: dict[int, tuple[SymbolNode, str]] = snap.cached(SYMBOL_JSON, SymbolJson).by_node
     position = _positions(snap)
     out = []
     for node in nodes:
-        entry = memo.get(id(node))
-        if entry is None or entry[0] is not node:  # the node is kept with its id: never reused
-            entry = memo[id(node)] = (node, json.dumps(_symbol(position, node), separators=(",", ":")))
+        entry = kept.get(id(node))
+        if entry is None or entry[0] is not node:
+            entry = kept[id(node)] = (node, json.dumps(_symbol(position, node), separators=(",", ":")))
         out.append(entry[1])
     return out
 
 
-def unencoded(snap: Snapshot, nodes: list[SymbolNode]) -> list[SymbolNode]:
-    """Those of `nodes` whose JSON `encode_symbols` has not kept yet."""
-    memo: dict[int, tuple[SymbolNode, str]] = snap.cached(SYMBOL_JSON, dict)
-    return [node for node in nodes if id(node) not in memo]
+def encode_ahead(snap: Snapshot, nodes: list[SymbolNode], count: int) -> bool:
+    """Encode the next `count` of `nodes` (the outline the open found in the text: the outline
+    request then only joins their JSON); whether all of them are encoded."""
+    kept: SymbolJson = snap.cached(SYMBOL_JSON, SymbolJson)
+    if kept.ahead < len(nodes):
+        encode_symbols(snap, nodes[kept.ahead : kept.ahead + count])
+        kept.ahead = min(len(nodes), kept.ahead + count)
+    return kept.ahead >= len(nodes)
 
 
 def document_symbols(snap: Snapshot, nodes: list[SymbolNode], hierarchical: bool) -> JsonText:
