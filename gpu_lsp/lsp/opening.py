@@ -1,6 +1,6 @@
 """The open of a large document, one analysis-thread job at a time: first what the text alone
 tells about the whole document (its outline and its regions, `skeleton`), a slice per call, and
-the outline's JSON (`wire.encode_symbols`), so that the requests about the whole document find
+the outline's JSON (`wire.encode_ahead`), so that the requests about the whole document find
 them ready, then its parse (`Document.analyse_step`)."""
 
 from __future__ import annotations
