@@ -26,7 +26,7 @@ from gpu_lsp import __version__
 from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
 from gpu_lsp.lsp.bounded import OVERSIZED
-from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
+from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Change, Document, DocumentStore, Snapshot
 from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.outbox import Outbox
 from gpu_lsp.lsp.settings import EditorSettings, SettingProblems, parse_settings
@@ -42,6 +42,8 @@ SETTLE_S = 0.75
 OPEN_SLICE_S = 0.5
 # Building the JSON of a large diagnostic set: the most a step takes (requests run in between).
 PREPARE_SLICE_S = 0.015
+# Lexing the semantic tokens of a document once published: the most a step takes.
+KEEP_TOKENS_SLICE_S = 0.015
 REQUEST_FAILED = -32803
 INVALID_PARAMS = -32602
 CODE_ACTION_KINDS = [
@@ -228,6 +230,15 @@ class GpuLanguageServer(LanguageServer):
                     return False
             return True
 
+    def _keep_tokens(self, doc: Document, snap: Snapshot) -> bool:
+        """Some more of the semantic tokens of the snapshot just published (`semantic_tokens.keep_step`);
+        whether they are all kept (or the document changed since)."""
+        from gpu_lsp.lsp.semantic_tokens import keep_step
+
+        if doc.closed or snap.text is not doc.text:
+            return True
+        return keep_step(snap, KEEP_TOKENS_SLICE_S)
+
     def _after_publish(self, snap: Snapshot, settle: bool) -> None:
         """Heap upkeep on the analysis thread, once the client has its diagnostics."""
         if settle:
@@ -283,9 +294,12 @@ class GpuLanguageServer(LanguageServer):
         self.send_raw(message)
         if not settle:
             self._schedule_settle(uri)
-            if doc.take_early_answers():
-                self._refresh_views()
         await self.in_analysis(self._after_publish, snap, settle)
+        if not settle:  # every unit's semantic tokens, a job at a time, before the client asks again
+            while not await self.in_analysis(self._keep_tokens, doc, snap):
+                pass
+            if doc.take_early_answers() | bool(snap.cache.pop(PARTIAL_TOKENS, False)):
+                self._refresh_views()
 
     def _refresh_views(self) -> None:
         """Ask the client to ask again for what was answered from a part of the open of a document

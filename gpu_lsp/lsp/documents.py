@@ -41,6 +41,9 @@ TEXT_VIEWS = ("text_outline", "text_braces")
 # The JSON of the outline's symbols (`wire.encode_symbols`), kept the same way.
 SYMBOL_JSON = "symbol_json"
 CARRIED = (*TEXT_VIEWS, SYMBOL_JSON)
+# Set in an analysed snapshot's cache when a request got only some of its semantic tokens
+# (`semantic_tokens.FULL_BUDGET_S`): the client is asked to refresh them once all are kept.
+PARTIAL_TOKENS = "semantic_tokens_partial"
 
 # An LSP content change: ((start line, start character, end line, end character) or None for
 # the whole text, new text).
