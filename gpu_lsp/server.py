@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import os
 import sys
@@ -13,7 +14,7 @@ import traceback
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -26,9 +27,10 @@ from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
 from gpu_lsp.lsp import manifest as M
 from gpu_lsp.lsp.bounded import OVERSIZED, local_view
-from gpu_lsp.lsp.documents import Change, Document, DocumentStore, Snapshot
+from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Change, Document, DocumentStore, Snapshot
 from gpu_lsp.lsp.gate import PARKED
 from gpu_lsp.lsp.heap import HeapPolicy
+from gpu_lsp.lsp.outbox import Outbox
 from gpu_lsp.lsp.settings import EditorSettings, SettingProblems, parse_settings
 from gpu_lsp.lsp.user_errors import quiet_answered_errors
 
@@ -42,6 +44,8 @@ SETTLE_S = 0.75
 OPEN_SLICE_S = 0.5
 # Building the JSON of a large diagnostic set: the most a step takes (requests run in between).
 PREPARE_SLICE_S = 0.015
+# Lexing the semantic tokens of a document once published: the most a step takes.
+KEEP_TOKENS_SLICE_S = 0.015
 REQUEST_FAILED = -32803
 INVALID_PARAMS = -32602
 CODE_ACTION_KINDS = list(M.CODE_ACTION_KINDS)
@@ -71,6 +75,15 @@ class GpuProtocol(LanguageServerProtocol):
         """A first-release command id (`gpu-lsp.*`, not advertised) runs the command it stands for."""
         params.command = C.canonical(params.command)
         return (yield from super().lsp_workspace__execute_command(params))
+
+    def _send_response(self, msg_id, result=None, error=None):
+        """A result the analysis thread encoded already (`wire.JsonText`) is written as it is."""
+        from gpu_lsp.lsp.wire import JsonText
+
+        if error is not None or not isinstance(result, JsonText):
+            return super()._send_response(msg_id, result, error)
+        self._result_types.pop(msg_id, None)
+        self._server.send_raw(f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result.text}}}')
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
@@ -114,6 +127,7 @@ class GpuLanguageServer(LanguageServer):
         self._queued = 0  # jobs submitted to the analysis thread and not started yet
         self._queued_lock = threading.Lock()
         self.lit_found: dict[str, tuple[str, list[str]]] = {}  # lsp/lit.py: a lit run's diagnostics per document
+        self.outbox: Outbox | None = None  # what is written to the client (`main`)
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -228,6 +242,15 @@ class GpuLanguageServer(LanguageServer):
                     return False
             return True
 
+    def _keep_tokens(self, doc: Document, snap: Snapshot) -> bool:
+        """Some more of the semantic tokens of the snapshot just published (`semantic_tokens.keep_step`);
+        whether they are all kept (or the document changed since)."""
+        from gpu_lsp.lsp.semantic_tokens import keep_step
+
+        if doc.closed or snap.text is not doc.text:
+            return True
+        return keep_step(snap, KEEP_TOKENS_SLICE_S)
+
     def _after_publish(self, snap: Snapshot, settle: bool) -> None:
         """Heap upkeep on the analysis thread, once the client has its diagnostics."""
         if settle:
@@ -283,9 +306,12 @@ class GpuLanguageServer(LanguageServer):
         self.send_raw(message)
         if not settle:
             self._schedule_settle(uri)
-            if doc.take_early_answers():
-                self._refresh_views()
         await self.in_analysis(self._after_publish, snap, settle)
+        if not settle:  # every unit's semantic tokens, a job at a time, before the client asks again
+            while not await self.in_analysis(self._keep_tokens, doc, snap):
+                pass
+            if doc.take_early_answers() | bool(snap.cache.pop(PARTIAL_TOKENS, False)):
+                self._refresh_views()
 
     def _refresh_views(self) -> None:
         """Ask the client to ask again for what was answered from a part of the open of a document
@@ -484,6 +510,8 @@ def shutdown(ls: GpuLanguageServer, *args) -> None:
 def exit_(ls: GpuLanguageServer, *args) -> None:
     """Exit at once: tearing down the IR of a large document object by object takes seconds."""
     try:
+        if ls.outbox is not None:
+            ls.outbox.drain(5.0)
         sys.stdout.flush()
     finally:
         os._exit(0 if getattr(ls.protocol, "_shutdown", False) else 1)
@@ -653,12 +681,10 @@ async def document_symbol(ls: GpuLanguageServer, params: types.DocumentSymbolPar
     hierarchical = ls.capability("text_document.document_symbol.hierarchical_document_symbol_support", False)
 
     def compute(snap: Snapshot):
+        from gpu_lsp.lsp import wire
         from gpu_lsp.lsp.document_symbols import document_symbols
 
-        nodes = document_symbols(snap)
-        if hierarchical:
-            return [V.document_symbol(snap, n) for n in nodes]
-        return V.flat_symbols(snap, nodes)
+        return wire.document_symbols(snap, document_symbols(snap), bool(hierarchical))
 
     return await _on_document(ls, params, [], compute)
 
@@ -740,9 +766,10 @@ def _legend() -> types.SemanticTokensLegend:
 @guarded(None)
 async def semantic_tokens_full(ls: GpuLanguageServer, params: types.SemanticTokensParams):
     def compute(snap: Snapshot):
+        from gpu_lsp.lsp import wire
         from gpu_lsp.lsp.semantic_tokens import semantic_tokens
 
-        return types.SemanticTokens(data=semantic_tokens(snap))
+        return wire.semantic_tokens(semantic_tokens(snap))
 
     return await _on_document(ls, params, None, compute)
 
@@ -751,11 +778,12 @@ async def semantic_tokens_full(ls: GpuLanguageServer, params: types.SemanticToke
 @guarded(None)
 async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTokensRangeParams):
     def compute(snap: Snapshot):
+        from gpu_lsp.lsp import wire
         from gpu_lsp.lsp.semantic_tokens import semantic_tokens
 
         start = V.offset_of(snap, params.range.start)
         end = V.offset_of(snap, params.range.end)
-        return types.SemanticTokens(data=semantic_tokens(snap, start, end))
+        return wire.semantic_tokens(semantic_tokens(snap, start, end))
 
     return await _on_document(ls, params, None, compute)
 
@@ -764,9 +792,10 @@ async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTok
 @guarded(list)
 async def folding_range(ls: GpuLanguageServer, params: types.FoldingRangeParams):
     def compute(snap: Snapshot):
+        from gpu_lsp.lsp import wire
         from gpu_lsp.lsp.folding import folding_ranges
 
-        return [V.fold(f) for f in folding_ranges(snap)]
+        return wire.folding_ranges(folding_ranges(snap))
 
     return await _on_document(ls, params, [], compute)
 
@@ -929,16 +958,10 @@ def _find_diagnostic(snap: Snapshot, code: str, start: int, end: int):
 @guarded(list)
 async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
     def compute(snap: Snapshot):
-        from gpu_lsp.lsp import lit
+        from gpu_lsp.lsp import lit, wire
         from gpu_lsp.lsp.actions import code_lenses
 
-        return [
-            types.CodeLens(
-                range=V.lsp_range(snap, lens.range),
-                command=types.Command(title=lens.title, command=lens.command, arguments=list(lens.arguments)),
-            )
-            for lens in code_lenses(snap) + lit.code_lenses(snap)
-        ]
+        return wire.code_lenses(snap, code_lenses(snap) + lit.code_lenses(snap))
 
     return await _on_document(ls, params, [], compute)
 
@@ -1232,4 +1255,5 @@ def main(stdin=None, stdout=None) -> None:
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     start_workers()  # before pygls starts its reader thread
-    server.start_io(stdin, stdout)
+    server.outbox = Outbox(stdout if stdout is not None else sys.stdout.buffer)
+    server.start_io(stdin, cast(BinaryIO, server.outbox))  # pygls only writes, flushes and closes it

@@ -187,7 +187,7 @@ def compute_refactoring(snapshot: Snapshot, refactoring_id: str, offset: int) ->
     """(title, edits) of a refactoring on the snapshot's text; `RefactorError` says why not."""
     from gpu_lsp.passes.catalog import compute
 
-    version = snapshot.lint_key[2] if len(snapshot.lint_key) > 2 and snapshot.lint_key[2] is not None else NEWEST
+    version = snapshot.lint_key.mlir_version if snapshot.lint_key.mlir_version is not None else NEWEST
     result = compute(refactoring_id, snapshot.text, offset, snapshot.parsed.split, version)
     return result.title, list(result.edits)
 

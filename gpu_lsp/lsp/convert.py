@@ -6,11 +6,11 @@ from lsprotocol import types
 
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.completion import CompletionEntry
-from gpu_lsp.lsp.document_symbols import SymbolNode, WorkspaceSymbol
+from gpu_lsp.lsp.document_symbols import WorkspaceSymbol
 from gpu_lsp.lsp.documents import Snapshot
-from gpu_lsp.lsp.folding import Fold
 from gpu_lsp.lsp.hints import InlayHint, SignatureResult
 from gpu_lsp.lsp.publish import DATA_VERSION, SOURCE
+from gpu_lsp.lsp.wire import SYMBOL_KINDS
 from gpu_lsp.text import Edit, TextRange
 
 __all__ = ["SOURCE"]
@@ -101,45 +101,10 @@ def has_data(d: types.Diagnostic) -> bool:
 
 # --- outline, completion, hints ----------------------------------------------------------------------
 
-_SYMBOL_KINDS = {
-    "Module": types.SymbolKind.Module,
-    "Namespace": types.SymbolKind.Namespace,
-    "Function": types.SymbolKind.Function,
-    "Event": types.SymbolKind.Event,
-    "Object": types.SymbolKind.Object,
-}
-
-
-def document_symbol(snap: Snapshot, node: SymbolNode) -> types.DocumentSymbol:
-    return types.DocumentSymbol(
-        name=node.name,
-        kind=_SYMBOL_KINDS.get(node.kind, types.SymbolKind.Object),
-        range=lsp_range(snap, node.range),
-        selection_range=lsp_range(snap, node.selection),
-        detail=node.detail or None,
-        children=[document_symbol(snap, c) for c in node.children],
-    )
-
-
-def flat_symbols(snap: Snapshot, nodes: list[SymbolNode], container: str | None = None) -> list[types.SymbolInformation]:
-    out = []
-    for node in nodes:
-        out.append(
-            types.SymbolInformation(
-                name=node.name,
-                kind=_SYMBOL_KINDS.get(node.kind, types.SymbolKind.Object),
-                location=types.Location(uri=snap.uri, range=lsp_range(snap, node.selection)),
-                container_name=container,
-            )
-        )
-        out.extend(flat_symbols(snap, node.children, node.name))
-    return out
-
-
 def workspace_symbol(sym: WorkspaceSymbol) -> types.SymbolInformation:
     return types.SymbolInformation(
         name=sym.name,
-        kind=_SYMBOL_KINDS.get(sym.kind, types.SymbolKind.Object),
+        kind=types.SymbolKind(SYMBOL_KINDS.get(sym.kind, SYMBOL_KINDS["Object"])),
         location=types.Location(uri=sym.uri, range=lsp_range(sym.snapshot, sym.range)),
         container_name=sym.container or None,
     )
@@ -179,11 +144,6 @@ def completion_item(snap: Snapshot, entry: CompletionEntry, markdown: bool) -> t
         text_edit=types.TextEdit(range=lsp_range(snap, entry.replace), new_text=new_text) if entry.replace is not None else None,
         insert_text=None if entry.replace is not None else new_text,
     )
-
-
-def fold(f: Fold) -> types.FoldingRange:
-    kind = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}.get(f.kind or "")
-    return types.FoldingRange(start_line=f.start_line, end_line=f.end_line, kind=kind)
 
 
 def selection_range(snap: Snapshot, chain: list[TextRange]) -> types.SelectionRange:

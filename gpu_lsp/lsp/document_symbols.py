@@ -14,7 +14,7 @@ from gpu_lsp.lsp.ir_queries import function_inputs
 from gpu_lsp.lsp.skeleton import Skeleton, TextView, argument_types, launch_label, skeleton
 from gpu_lsp.text import TextRange
 
-# Kinds, named like LSP's SymbolKind members (convert.py maps them).
+# Kinds, named like LSP's SymbolKind members (wire.py maps them).
 MODULE = "Module"
 NAMESPACE = "Namespace"
 FUNCTION = "Function"

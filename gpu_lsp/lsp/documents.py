@@ -19,7 +19,7 @@ from gpu_lsp.analysis import RuleSteps, finish_lint, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.index import document_index
-from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintResult
+from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintKey, LintResult
 from gpu_lsp.lsp.positions import UTF16, LineTable
 from gpu_lsp.parser.api import ParsedFile
 from gpu_lsp.text import TextRange
@@ -38,6 +38,12 @@ STEP_S = 0.02
 # (`Snapshot.parsed_to`; cache keys of `skeleton.TextView`s): kept from one partial snapshot to
 # the next, which uses what lies beyond its own `parsed_to`.
 TEXT_VIEWS = ("text_outline", "text_braces")
+# The JSON of the outline's symbols (`wire.encode_symbols`), kept the same way.
+SYMBOL_JSON = "symbol_json"
+CARRIED = (*TEXT_VIEWS, SYMBOL_JSON)
+# Set in an analysed snapshot's cache when a request got only some of its semantic tokens
+# (`semantic_tokens.FULL_BUDGET_S`): the client is asked to refresh them once all are kept.
+PARTIAL_TOKENS = "semantic_tokens_partial"
 
 # An LSP content change: ((start line, start character, end line, end character) or None for
 # the whole text, new text).
@@ -55,7 +61,7 @@ class Snapshot:
     parsed: ParsedFile
     lint: LintResult
     encoding: str = UTF16
-    lint_key: tuple = ()
+    lint_key: LintKey = field(default_factory=LintKey)
     full_parse: bool = True
     cache: dict[str, Any] = field(default_factory=dict)
     # While a large document is opened (a partial snapshot): where the part parsed so far ends
@@ -89,11 +95,11 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class RunningLint:
-    """A full lint running in a worker process: of which text, with which settings (`lint_key`),
+    """A full lint running in a worker process: of which text, with which settings (`LintKey`),
     and whether it leaves the per-op lint-phase rules to this process (the open's, `open_in_child`)."""
 
     text: str
-    key: tuple
+    key: LintKey
     child: lint_child.ChildLint
     leaves_per_op_rules: bool
 
@@ -103,7 +109,7 @@ class TakenLint:
     """The open's diagnostics, taken from its worker before `Document.analysed` (None: it failed)."""
 
     text: str
-    key: tuple
+    key: LintKey
     found: list[Diagnostic] | None
 
 
@@ -115,18 +121,6 @@ class Phase(enum.Enum):
     OPENING = "opening"
     USABLE = "usable"
     SETTLED = "settled"
-
-
-def lint_key(settings: object | None) -> tuple:
-    """What of the settings the diagnostics depend on."""
-    if settings is None:
-        return ()
-    return (
-        tuple(getattr(settings, "select", ()) or ()),
-        tuple(getattr(settings, "ignore", ()) or ()),
-        getattr(settings, "mlir_version", None),
-        getattr(settings, "report_undecided", False),
-    )
 
 
 class Document:
@@ -225,7 +219,7 @@ class Document:
         `lint_settings` (anything with `select`/`ignore`) chooses the rules; changing it
         re-lints the current IR without parsing again.
         """
-        key = lint_key(lint_settings)
+        key = LintKey.of(lint_settings)
         snap = self.snapshot
         with self._lock:
             text, version, lines = self.text, self.version, self.lines
@@ -339,7 +333,7 @@ class Document:
             return None
         child = lint_child.start(text, lint_settings, leaves_per_op_rules=True)
         if child is not None:
-            self._child = RunningLint(text, lint_key(lint_settings), child, True)
+            self._child = RunningLint(text, LintKey.of(lint_settings), child, True)
         return child
 
     def lint_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
@@ -356,7 +350,7 @@ class Document:
             return None
         parsed = progress.result()
         running = self._child
-        if running is not None and running.text is text and running.key == lint_key(lint_settings):
+        if running is not None and running.text is text and running.key == LintKey.of(lint_settings):
             child: lint_child.ChildLint | None = running.child
             if running.leaves_per_op_rules:
                 self._share = RuleSteps(parsed, lint_settings, lint_phase_rule)
@@ -374,7 +368,7 @@ class Document:
         snap = Snapshot(self.uri, version, text, lines, parsed, LintResult.of(parsed.diagnostics), self.encoding)
         snap.parsed_to = parsed_to
         if old is not None and old.text is text:
-            snap.cache.update((key, old.cache[key]) for key in TEXT_VIEWS if key in old.cache)
+            snap.cache.update((key, old.cache[key]) for key in CARRIED if key in old.cache)
         if old is not None:
             index = old.cache.get("index") or old.cache.get("previous_index")
             if index is not None:
@@ -398,7 +392,7 @@ class Document:
         progress = self._progress
         if self._child is None or progress is None or progress.text is not text or not progress.complete:
             return
-        key = lint_key(lint_settings)
+        key = LintKey.of(lint_settings)
         self._taken = TakenLint(text, key, self._child_result(text, key, progress.result(), lint_settings))
 
     def share_step(self) -> bool:
@@ -421,7 +415,7 @@ class Document:
         `child` is the lint `settle_in_child` started for it: when an edit has come since (and
         stopped it), nothing is settled; the next idle moment settles the new text."""
         snap = self.snapshot
-        key = lint_key(lint_settings)
+        key = LintKey.of(lint_settings)
         if child is not None and (self._child is None or self._child.child is not child):
             return False
         found = self._child_result(self.text, key, snap.parsed if snap is not None else None, lint_settings)
@@ -436,11 +430,11 @@ class Document:
         if child is not None:
             if self._child is not None:
                 self._child.child.cancel()
-            self._child = RunningLint(text, lint_key(lint_settings), child, False)
+            self._child = RunningLint(text, LintKey.of(lint_settings), child, False)
         return child
 
     def _child_result(
-        self, text: str, key: tuple, parsed: ParsedFile | None, lint_settings: object | None
+        self, text: str, key: LintKey, parsed: ParsedFile | None, lint_settings: object | None
     ) -> list[Diagnostic] | None:
         """The diagnostics of the child lint of `text` with these settings (waiting for it), read
         against `parsed` (this process's parse of `text`) and completed by the rules it left to
@@ -458,7 +452,7 @@ class Document:
         steps = share if share is not None and share.parsed is parsed else RuleSteps(parsed, lint_settings, lint_phase_rule)
         return finish_lint(parsed, found + steps.finish(), lint_settings)
 
-    def _diagnose(self, parsed: ParsedFile, lint_settings: object | None, key: tuple, found: list[Diagnostic] | None = None) -> LintResult:
+    def _diagnose(self, parsed: ParsedFile, lint_settings: object | None, key: LintKey, found: list[Diagnostic] | None = None) -> LintResult:
         try:
             return self._linter.full(parsed, lint_settings, key, found)
         except Exception:

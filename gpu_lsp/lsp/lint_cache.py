@@ -20,7 +20,7 @@ once the editor is idle. Documents with suppression comments are always linted i
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gpu_lsp.analysis import lint_parsed
@@ -147,14 +147,36 @@ their unit), each with the unit after it (it moves with that unit while no unit 
 that unit's anchor base at the time."""
 
 
+@dataclass(frozen=True)
+class LintKey:
+    """What of the settings the diagnostics depend on: two lints with equal keys find the same."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    mlir_version: int | None = None
+    report_undecided: bool = False
+
+    @classmethod
+    def of(cls, settings: object | None) -> LintKey:
+        """The key of `settings` (anything with `select`/`ignore`/`mlir_version`/`report_undecided`; None: the defaults)."""
+        if settings is None:
+            return cls()
+        return cls(
+            tuple(getattr(settings, "select", ()) or ()),
+            tuple(getattr(settings, "ignore", ()) or ()),
+            getattr(settings, "mlir_version", None),
+            bool(getattr(settings, "report_undecided", False)),
+        )
+
+
 class IncrementalLinter:
     """The lint results of one document, reused unit by unit across versions."""
 
     def __init__(self) -> None:
-        self.key: tuple | None = None
+        self.key: LintKey | None = None
         self.chunks: list[ChunkParts] | None = None
 
-    def full(self, parsed: ParsedFile, settings: object | None, key: tuple, found: list[Diagnostic] | None = None) -> LintResult:
+    def full(self, parsed: ParsedFile, settings: object | None, key: LintKey, found: list[Diagnostic] | None = None) -> LintResult:
         """`lint_parsed` (or `found`, its result computed elsewhere), remembering the rule
         diagnostics of each unit."""
         result = found if found is not None else lint_parsed(parsed, settings)
@@ -168,7 +190,7 @@ class IncrementalLinter:
         self.chunks = remembered
         return self._result(parsed, remembered, True, _enabled(Selection.of(settings)))
 
-    def quick(self, parsed: ParsedFile, settings: object | None, key: tuple) -> LintResult | None:
+    def quick(self, parsed: ParsedFile, settings: object | None, key: LintKey) -> LintResult | None:
         """Lint only the replaced units and the units that use a symbol whose definition
         changed; None when the edit needs a full lint."""
         if self.chunks is None or key != self.key or len(self.chunks) != len(parsed.chunks):

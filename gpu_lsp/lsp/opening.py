@@ -1,18 +1,22 @@
 """The open of a large document, one analysis-thread job at a time: first what the text alone
-tells about the whole document (its outline and its regions, `skeleton`), a slice per call, so
-that the requests about the whole document find it ready, then its parse (`Document.analyse_step`)."""
+tells about the whole document (its outline and its regions, `skeleton`), a slice per call, and
+the outline's JSON (`wire.encode_ahead`), so that the requests about the whole document find
+them ready, then its parse (`Document.analyse_step`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from gpu_lsp.lsp import wire
 from gpu_lsp.lsp.document_symbols import text_outline
 from gpu_lsp.lsp.documents import TEXT_VIEWS, Document
 from gpu_lsp.lsp.skeleton import TextView, brace_list
 
 # The text looked at per call (about 2,000 lines: ~20 ms), up to the end of a top-level op.
 SLICE_CHARS = 80_000
+# The outline's symbols encoded per call once the text views are complete (~10 ms).
+SLICE_SYMBOLS = 500
 _BUILDERS: dict[str, Callable[[str, int, int], list[Any]]] = dict(zip(TEXT_VIEWS, (text_outline, brace_list), strict=True))
 
 
@@ -31,7 +35,9 @@ def open_step(doc: Document) -> bool:
         views.append(view)
     behind = [view for view in views if view.end < len(snap.text)]
     if not behind:
-        return doc.analyse_step()
+        if wire.encode_ahead(snap, snap.cache["text_outline"].found, SLICE_SYMBOLS):
+            return doc.analyse_step()
+        return False
     to = doc.boundary_after(min(view.end for view in behind) + SLICE_CHARS)
     for view in behind:
         view.extend(snap.text, to)

@@ -8,7 +8,7 @@ from bisect import bisect_right
 
 from gpu_lsp.ir.core import BlockArgument, Operation, Value
 from gpu_lsp.ir.opdefs import lookup, op_names
-from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Snapshot
 from gpu_lsp.lsp.index import SYMBOL, DocumentIndex, TokenEnds, Unit, document_index
 from gpu_lsp.syntax.lexer import tokenize
 
@@ -33,6 +33,10 @@ TOKEN_MODIFIERS = ("declaration", "definition", "readonly", "async", "defaultLib
 
 # While a large document is opened, the time its whole-document tokens may take.
 OPENING_BUDGET_S = 0.05
+# Once analysed, the time a request for every token may spend on units whose tokens are not kept
+# yet (lexing a whole 10k-line document: ~0.3-0.8 s); the rest are kept by `keep_step`, and the
+# server asks the client to refresh the tokens it answered without them (`documents.PARTIAL_TOKENS`).
+FULL_BUDGET_S = 0.05
 _T = {name: i for i, name in enumerate(TOKEN_TYPES)}
 _M = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
 _RESULT_NAME = re.compile(r"%[\w$.\-]+")
@@ -58,7 +62,15 @@ def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | Non
     if start is None and end is None:
         if snapshot.parsed_to is not None:
             return snapshot.cached("semantic_tokens", lambda: _opening(snapshot))
-        return snapshot.cached("semantic_tokens", lambda: _full(snapshot))
+        cached = snapshot.cache.get("semantic_tokens")
+        if cached is not None:
+            return cached
+        data, complete = _full(snapshot, time.perf_counter() + FULL_BUDGET_S)
+        if complete:
+            snapshot.cache["semantic_tokens"] = data
+        else:
+            snapshot.cache[PARTIAL_TOKENS] = True
+        return data
     lo = 0 if start is None else snapshot.lines.line_start(snapshot.lines.line_of(start))
     hi = len(text) if end is None else snapshot.lines.line_end(snapshot.lines.line_of(end))
     data, _ = _encode(snapshot, _collect(snapshot, lo, hi))
@@ -126,11 +138,11 @@ def _opening(snapshot: Snapshot) -> list[int]:
     return _encode(snapshot, out)[0]
 
 
-def _full(snapshot: Snapshot) -> list[int]:
-    """Every token; each unchanged unit reuses its encoded tokens (they only move by whole lines)."""
+def _full(snapshot: Snapshot, deadline: float) -> tuple[list[int], bool]:
+    """Every token, and True; each unchanged unit reuses its encoded tokens (they only move by
+    whole lines). Past `deadline`, the tokens up to the first unit whose tokens are not kept, and False."""
     index = document_index(snapshot)
-    lines = snapshot.lines
-    starts = lines.starts
+    starts = snapshot.lines.starts
     data: list[int] = []
     prev_line = prev_char = 0
     for s, e, unit in _segments(index, 0, len(snapshot.text)):
@@ -138,17 +150,9 @@ def _full(snapshot: Snapshot) -> list[int]:
             block, ends = _encode(snapshot, _lex(snapshot, index, s, e))
             base_line = 0
         else:
-            base = unit.op.anchor.base
-            base_line = bisect_right(starts, base) - 1
-            base_col = base - starts[base_line]
-            cached = unit.index.tokens
-            if cached is None or cached[0] != base_col:
-                block, ends = _encode(snapshot, _lex(snapshot, index, s, e))
-                if ends is not None:
-                    (first_l, first_c), (last_l, last_c) = ends
-                    ends = (first_l - base_line, first_c), (last_l - base_line, last_c)
-                cached = unit.index.tokens = (base_col, block, ends)
-            _, block, ends = cached
+            if not _kept(unit, starts) and time.perf_counter() >= deadline:
+                return data, False
+            base_line, block, ends = _unit_tokens(snapshot, index, unit, starts)
         if ends is None:
             continue
         first, last = ends
@@ -158,7 +162,49 @@ def _full(snapshot: Snapshot) -> list[int]:
         data.append(first[1] - prev_char if delta_line == 0 else first[1])
         data.extend(block[2:] if len(block) > 2 else ())
         prev_line, prev_char = base_line + last[0], last[1]
-    return data
+    return data, True
+
+
+def _kept(unit: Unit, starts: list[int]) -> bool:
+    """Whether the unit's encoded tokens are kept for where it is now."""
+    base = unit.op.anchor.base
+    cached = unit.index.tokens
+    return cached is not None and cached[0] == base - starts[bisect_right(starts, base) - 1]
+
+
+def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: list[int]) -> tuple[int, list[int], TokenEnds | None]:
+    """(the line of the unit's anchor, its encoded tokens, their ends relative to that line),
+    lexed once per column of its anchor and kept."""
+    base = unit.op.anchor.base
+    base_line = bisect_right(starts, base) - 1
+    base_col = base - starts[base_line]
+    cached = unit.index.tokens
+    if cached is None or cached[0] != base_col:
+        block, ends = _encode(snapshot, _lex(snapshot, index, unit.range.start, unit.range.end))
+        if ends is not None:
+            (first_l, first_c), (last_l, last_c) = ends
+            ends = (first_l - base_line, first_c), (last_l - base_line, last_c)
+        cached = unit.index.tokens = (base_col, block, ends)
+    return base_line, cached[1], cached[2]
+
+
+def keep_step(snapshot: Snapshot, budget_s: float) -> bool:
+    """Lex and keep the tokens of more units of an analysed snapshot (what a request for every
+    token reuses): one unit at least, then as many as `budget_s` allows; whether every unit's
+    tokens are kept."""
+    if snapshot.parsed_to is not None or "semantic_tokens" in snapshot.cache:
+        return True
+    deadline = time.perf_counter() + budget_s
+    index = document_index(snapshot)
+    starts = snapshot.lines.starts
+    kept = False
+    for _, _, unit in _segments(index, 0, len(snapshot.text)):
+        if unit is not None and not _kept(unit, starts):
+            if kept and time.perf_counter() >= deadline:
+                return False
+            _unit_tokens(snapshot, index, unit, starts)
+            kept = True
+    return True
 
 
 def _flat(tokens):

@@ -1,0 +1,147 @@
+"""The JSON of the answers about a whole document (outline, folding ranges, semantic tokens,
+code lenses), built as plain lists and dicts and encoded on the analysis thread: at 100k lines an
+outline is ~7,500 symbols, which lsprotocol objects and their converter took ~0.3 s to build and
+~0.3 s more to encode on the event loop, where every other message waited for them."""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from gpu_lsp.lsp.actions import Lens
+from gpu_lsp.lsp.document_symbols import SymbolNode
+from gpu_lsp.lsp.documents import SYMBOL_JSON, Snapshot
+from gpu_lsp.lsp.folding import Fold
+from gpu_lsp.text import TextRange
+
+# LSP's SymbolKind numbers of the kinds `document_symbols` names (Object for any other).
+SYMBOL_KINDS = {"Module": 2, "Namespace": 3, "Function": 12, "Object": 19, "Event": 24}
+
+
+@dataclass(frozen=True)
+class JsonText:
+    """A result already encoded as JSON text (ASCII); the server writes it as it is."""
+
+    text: str
+
+
+def encode(value: object) -> JsonText:
+    """`value` (lists, dicts, strings, numbers) as a `JsonText`."""
+    return JsonText(json.dumps(value, separators=(",", ":")))
+
+
+def _positions(snap: Snapshot) -> Callable[[int], dict]:
+    """Offset -> LSP position of `snap`, without slicing the line when the text is ASCII."""
+    if not snap.cached("ascii", snap.text.isascii):
+        return lambda offset: dict(zip(("line", "character"), snap.position(offset), strict=True))
+    starts = snap.lines.starts
+    length = len(snap.text)
+
+    def position(offset: int) -> dict:
+        offset = max(0, min(offset, length))
+        line = bisect_right(starts, offset) - 1
+        return {"line": line, "character": offset - starts[line]}
+
+    return position
+
+
+def _range(position: Callable[[int], dict], rng: TextRange) -> dict:
+    return {"start": position(rng.start), "end": position(rng.end)}
+
+
+def _symbol(position: Callable[[int], dict], node: SymbolNode) -> dict:
+    """One `DocumentSymbol` with its children."""
+    out = {
+        "name": node.name,
+        "kind": SYMBOL_KINDS.get(node.kind, SYMBOL_KINDS["Object"]),
+        "range": _range(position, node.range),
+        "selectionRange": _range(position, node.selection),
+        "children": [_symbol(position, child) for child in node.children],
+    }
+    if node.detail:
+        out["detail"] = node.detail
+    return out
+
+
+def _flat(snap: Snapshot, position: Callable[[int], dict], nodes: Iterable[SymbolNode], container: str | None, out: list[dict]) -> list[dict]:
+    """`SymbolInformation` entries of `nodes` and their children, in order."""
+    for node in nodes:
+        entry = {
+            "name": node.name,
+            "kind": SYMBOL_KINDS.get(node.kind, SYMBOL_KINDS["Object"]),
+            "location": {"uri": snap.uri, "range": _range(position, node.selection)},
+        }
+        if container is not None:
+            entry["containerName"] = container
+        out.append(entry)
+        _flat(snap, position, node.children, node.name, out)
+    return out
+
+
+class SymbolJson:
+    """The JSON of outline symbols by node (each kept with its node, so that its id is never
+    reused), and how many of the text outline's nodes the open has encoded ahead."""
+
+    def __init__(self) -> None:
+        self.by_node: dict[int, tuple[SymbolNode, str]] = {}
+        self.ahead = 0
+
+
+def encode_symbols(snap: Snapshot, nodes: list[SymbolNode]) -> list[str]:
+    """The JSON of each `DocumentSymbol`, kept for the snapshots of the same text while it is
+    opened (`documents.CARRIED`)."""
+    kept: dict[int, tuple[SymbolNode, str]] = snap.cached(SYMBOL_JSON, SymbolJson).by_node
+    position = _positions(snap)
+    out = []
+    for node in nodes:
+        entry = kept.get(id(node))
+        if entry is None or entry[0] is not node:
+            entry = kept[id(node)] = (node, json.dumps(_symbol(position, node), separators=(",", ":")))
+        out.append(entry[1])
+    return out
+
+
+def encode_ahead(snap: Snapshot, nodes: list[SymbolNode], count: int) -> bool:
+    """Encode the next `count` of `nodes` (the outline the open found in the text: the outline
+    request then only joins their JSON); whether all of them are encoded."""
+    kept: SymbolJson = snap.cached(SYMBOL_JSON, SymbolJson)
+    if kept.ahead < len(nodes):
+        encode_symbols(snap, nodes[kept.ahead : kept.ahead + count])
+        kept.ahead = min(len(nodes), kept.ahead + count)
+    return kept.ahead >= len(nodes)
+
+
+def document_symbols(snap: Snapshot, nodes: list[SymbolNode], hierarchical: bool) -> JsonText:
+    """`DocumentSymbol[]` (or flat `SymbolInformation[]` for clients without hierarchy)."""
+    if hierarchical:
+        return JsonText("[" + ",".join(encode_symbols(snap, nodes)) + "]")
+    return encode(_flat(snap, _positions(snap), nodes, None, []))
+
+
+def folding_ranges(folds: list[Fold]) -> JsonText:
+    """`FoldingRange[]`."""
+    out = []
+    for fold in folds:
+        entry: dict = {"startLine": fold.start_line, "endLine": fold.end_line}
+        if fold.kind:  # folding.COMMENT or REGION: LSP's FoldingRangeKind values
+            entry["kind"] = fold.kind
+        out.append(entry)
+    return encode(out)
+
+
+def semantic_tokens(data: list[int]) -> JsonText:
+    """`SemanticTokens`."""
+    return encode({"data": data})
+
+
+def code_lenses(snap: Snapshot, lenses: list[Lens]) -> JsonText:
+    """`CodeLens[]`."""
+    position = _positions(snap)
+    return encode(
+        [
+            {"range": _range(position, lens.range), "command": {"title": lens.title, "command": lens.command, "arguments": list(lens.arguments)}}
+            for lens in lenses
+        ]
+    )

@@ -1,0 +1,73 @@
+"""A request during the open of a large document is answered before its analysis settles: in a
+server whose open stops after its text views and a first step of the parse (it parses no further by
+itself and publishes nothing), the outline, folding ranges, semantic tokens, code lenses and a
+hover on the last launch are answered, from the part parsed and the text."""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+
+import pytest
+import pytest_lsp
+from lsp_client import RecordingClient, make_client, within
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, client_capabilities
+from support.typing import generated
+
+# The server, with documents of more than 1,000 characters opened progressively, and its open
+# stalled after three steps (`opening.open_step` then only sleeps: the analysis never settles).
+STALLED = textwrap.dedent(
+    """
+    import sys, time
+    from gpu_lsp.lsp import documents, opening
+    documents.PROGRESSIVE_SIZE = 1000
+    documents.STEP_SEGMENTS = 2
+    step, done = opening.open_step, []
+
+    def stalled(doc):
+        done.append(doc)
+        if len(done) <= 3:
+            return step(doc)
+        time.sleep(0.01)
+        return False
+
+    opening.open_step = stalled
+    from gpu_lsp.__main__ import main
+    sys.exit(main())
+    """
+)
+CONFIG = ClientServerConfig(server_command=[sys.executable, "-c", STALLED], client_factory=make_client)
+URI = "file:///stalled/large.mlir"
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def client(lsp_client: RecordingClient):
+    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"), root_uri="file:///stalled")
+    await within(lsp_client.initialize_session(params))
+    yield
+    await within(lsp_client.shutdown_session())
+
+
+@pytest.mark.asyncio
+async def test_requests_during_a_stalled_open_are_answered(client: RecordingClient) -> None:
+    text = generated("inline", 600)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=URI, language_id="mlir", version=1, text=text)))
+    doc = types.TextDocumentIdentifier(uri=URI)
+    symbols = await within(client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc)))
+    assert [s.name for s in symbols] == re.findall(r"^func\.func @(\w+)", text, re.M), "every function, most from the text"
+    folds = await within(client.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc)))
+    last_function = text[: text.rindex("func.func @")].count("\n")
+    assert any(f.start_line == last_function for f in folds), "the regions of the part not parsed, from the text"
+    tokens = await within(client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=doc)))
+    assert tokens is not None and tokens.data
+    lenses = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=doc)))
+    assert "fn0" in [lens.command.arguments[1] for lens in lenses if lens.command is not None and lens.command.arguments]
+    launch = text.rindex("gpu.launch async") + 2
+    line = text.count("\n", 0, launch)
+    position = types.Position(line=line, character=launch - (text.rfind("\n", 0, launch) + 1))
+    hover = await within(client.text_document_hover_async(types.HoverParams(text_document=doc, position=position)))
+    assert hover is not None and "gpu.launch" in str(hover.contents)
+    assert not [p for p in client.published if p.uri == URI], "the analysis has not settled"
