@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.families import op_class
 from gpu_lsp.ir.opdefs.model import OpDef, declare
-from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, SLICE_FORMAT
+from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, sliced
 
 # The attributes of memref.load and memref.store.
 _ACCESS_ATTRS = 'DefaultValuedOptionalAttr<BoolAttr, "false">:$nontemporal, OptionalAttr<I64Attr>:$alignment'
@@ -81,9 +81,8 @@ OPS: tuple[OpDef, ...] = (
         "memref.subview",
         "A strided view of a part of a memref.",
         traits="pure",
-        ins="AnyMemRef:$source, " + MIXED_OFFSETS_SIZES_STRIDES,
         outs="AnyMemRef:$result",
-        format="$source `` " + SLICE_FORMAT + " attr-dict `:` type($source) `to` type($result)",
+        **sliced("AnyMemRef:$source", "$source", "type($source) `to` type($result)"),
     ),
     declare(
         "memref.view",

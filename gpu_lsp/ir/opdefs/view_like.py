@@ -11,3 +11,12 @@ SLICE_FORMAT = (
     "custom<DynamicIndexList>($offsets, $static_offsets) custom<DynamicIndexList>($sizes, $static_sizes) "
     "custom<DynamicIndexList>($strides, $static_strides)"
 )
+
+
+def sliced(ins: str, written: str, types: str) -> dict[str, str]:
+    """`ins` and `format` of a slice op: its operands `ins` then the offsets, sizes and strides; its
+    format writes `written` (the operands), the three lists right after them, then `:` and `types`."""
+    return {
+        "ins": f"{ins}, {MIXED_OFFSETS_SIZES_STRIDES}",
+        "format": f"{written} `` {SLICE_FORMAT} attr-dict `:` {types}",
+    }
