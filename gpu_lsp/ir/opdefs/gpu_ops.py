@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_lsp.ir.opdefs.families import OpClass, op_class
+from gpu_lsp.ir.opdefs.families import OpClass, op_class, returning
 from gpu_lsp.ir.opdefs.model import OpDef, Since, declare
 
 # gpu.binary's offloading handler when its text names none (custom<OffloadingHandler>); not printed.
@@ -130,15 +130,7 @@ OPS: tuple[OpDef, ...] = (
             "[cooperative] [args(%a : T, ...)]"
         ),
     ),
-    _gpu_op(
-        "return",
-        "Returns from a gpu.func.",
-        outs="",
-        parents="gpu.func",
-        traits="pure region_return return_like terminator",
-        ins="Variadic<AnyType>:$operands",
-        format="attr-dict ($operands^ `:` type($operands))?",
-    ),
+    returning("gpu.return", "Returns from a gpu.func.", outs="", parents="gpu.func", regions=""),
     _gpu_op(
         "terminator",
         "Ends the body of a gpu.launch.",
@@ -148,14 +140,7 @@ OPS: tuple[OpDef, ...] = (
         ins="",
         format="attr-dict",
     ),
-    _gpu_op(
-        "yield",
-        "Yields values from all_reduce and warp_execute_on_lane_0 regions.",
-        outs="",
-        traits="pure region_return return_like terminator",
-        ins="Variadic<AnyType>:$values",
-        format="attr-dict ($values^ `:` type($values))?",
-    ),
+    returning("gpu.yield", "Yields values from all_reduce and warp_execute_on_lane_0 regions.", "values", outs="", regions=""),
     _dimension_op("thread_id", "The thread index within its block."),
     _dimension_op("block_id", "The block index within the grid."),
     _dimension_op("block_dim", "The number of threads per block."),

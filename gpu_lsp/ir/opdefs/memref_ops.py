@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.families import op_class
+from gpu_lsp.ir.opdefs.families import op_class, returning
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, sliced
 
@@ -176,14 +176,7 @@ OPS: tuple[OpDef, ...] = (
         implicit_terminator="memref.alloca_scope.return",
         syntax="%r = memref.alloca_scope [-> (T)] { ... memref.alloca_scope.return %v : T }",
     ),
-    declare(
-        "memref.alloca_scope.return",
-        "Ends a memref.alloca_scope region.",
-        traits="pure region_return return_like terminator",
-        parents="memref.alloca_scope",
-        ins="Variadic<AnyType>:$results",
-        format="attr-dict ($results^ `:` type($results))?",
-    ),
+    returning("memref.alloca_scope.return", "Ends a memref.alloca_scope region.", "results", parents="memref.alloca_scope"),
     declare(
         "memref.atomic_yield",
         "Ends the region of memref.generic_atomic_rmw with the new value.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.arith_ops import FASTMATH, FASTMATH_FORMAT
+from gpu_lsp.ir.opdefs.families import returning
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _KIND = "Vector_CombiningKindAttr:$kind"
@@ -254,14 +255,7 @@ OPS: tuple[OpDef, ...] = (
         traits="recursive_effects",
         syntax="%r = vector.mask %m [, %pass] { vector.transfer_read ... } : vector<16xi1> [-> vector<16xf32>]",
     ),
-    declare(
-        "vector.yield",
-        "Ends the region of vector.mask.",
-        traits="pure region_return return_like terminator",
-        parents="vector.mask",
-        ins="Variadic<AnyType>:$operands",
-        format="attr-dict ($operands^ `:` type($operands))?",
-    ),
+    returning("vector.yield", "Ends the region of vector.mask.", parents="vector.mask"),
     declare(
         "vector.gather",
         "Gathers elements from memory at base + index vector, for the enabled lanes.",
