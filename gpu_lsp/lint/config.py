@@ -8,7 +8,7 @@ import functools
 import os
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -238,86 +238,79 @@ def _docs_url(key: str, value: Any, where: str) -> str:
     return value
 
 
+def _selector_list(key: str, value: Any, where: str, known: frozenset[str] | None) -> tuple[str, ...]:
+    return _selectors(key, value, where, known)
+
+
+def _per_file_ignores(key: str, value: Any, where: str, known: frozenset[str] | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: 'per-file-ignores' must be a table of glob = [codes]")
+    return tuple((glob, _selectors(f"per-file-ignores.{glob}", codes, where, known)) for glob, codes in value.items())
+
+
+def _severity_table(key: str, value: Any, where: str, known: frozenset[str] | None) -> tuple[tuple[str, Severity], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: 'severity' must be a table of code = level")
+    pairs = []
+    for selector, level in value.items():
+        check_selector(selector, f"{where}: 'severity'", known)
+        pairs.append((selector, _severity(f"severity.{selector}", level, where)))
+    return tuple(pairs)
+
+
+def _output_format(key: str, value: Any, where: str) -> str:
+    if value not in OUTPUT_FORMATS:
+        raise ConfigError(f"{where}: 'output-format' must be one of {', '.join(OUTPUT_FORMATS)} (got {value!r})")
+    return str(value)
+
+
+def _cache_dir(key: str, value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{where}: 'cache-dir' must be a folder name")
+    return value
+
+
+def _plain(check: Callable[[str, Any, str], Any]) -> Callable[[str, Any, str, frozenset[str] | None], Any]:
+    """A check that does not need the known codes, in the shape of those that do."""
+    return lambda key, value, where, known: check(key, value, where)
+
+
+# Each key of a `[tool.gpu-lint]` table and its check, which returns the value of the Settings
+# field of the same name (`-` written `_`).
+_KEY_CHECKS: dict[str, Callable[[str, Any, str, frozenset[str] | None], Any]] = {
+    "select": _selector_list,
+    "extend-select": _selector_list,
+    "ignore": _selector_list,
+    "per-file-ignores": _per_file_ignores,
+    "severity": _severity_table,
+    "exclude": _plain(_expect_list),
+    "extend-exclude": _plain(_expect_list),
+    "respect-gitignore": _plain(_expect_bool),
+    "fix": _plain(_expect_bool),
+    "unsafe-fixes": _plain(_expect_bool),
+    "output-format": _plain(_output_format),
+    "fail-on": _plain(_severity),
+    "mlir-version": _plain(_mlir_version),
+    "report-undecided": _plain(_expect_bool),
+    "cache-dir": _plain(_cache_dir),
+    "docs-url": _plain(_docs_url),
+    "op-definitions": _plain(_expect_list),
+}
+
+KEYS = tuple(_KEY_CHECKS)
+
+
 def _parse_table(table: dict[str, Any], where: str, known: frozenset[str] | None) -> dict[str, Any]:
     """Validate one `[tool.gpu-lint]` table and return Settings field overrides."""
     out: dict[str, Any] = {}
     for key, value in table.items():
-        if key == "select":
-            out["select"] = _selectors(key, value, where, known)
-        elif key == "extend-select":
-            out["extend_select"] = _selectors(key, value, where, known)
-        elif key == "ignore":
-            out["ignore"] = _selectors(key, value, where, known)
-        elif key == "per-file-ignores":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{where}: 'per-file-ignores' must be a table of glob = [codes]")
-            out["per_file_ignores"] = tuple(
-                (glob, _selectors(f"per-file-ignores.{glob}", codes, where, known)) for glob, codes in value.items()
-            )
-        elif key == "severity":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{where}: 'severity' must be a table of code = level")
-            pairs = []
-            for selector, level in value.items():
-                check_selector(selector, f"{where}: 'severity'", known)
-                pairs.append((selector, _severity(f"severity.{selector}", level, where)))
-            out["severity"] = tuple(pairs)
-        elif key == "exclude":
-            out["exclude"] = _expect_list(key, value, where)
-        elif key == "extend-exclude":
-            out["extend_exclude"] = _expect_list(key, value, where)
-        elif key == "respect-gitignore":
-            out["respect_gitignore"] = _expect_bool(key, value, where)
-        elif key == "fix":
-            out["fix"] = _expect_bool(key, value, where)
-        elif key == "unsafe-fixes":
-            out["unsafe_fixes"] = _expect_bool(key, value, where)
-        elif key == "output-format":
-            if value not in OUTPUT_FORMATS:
-                raise ConfigError(
-                    f"{where}: 'output-format' must be one of {', '.join(OUTPUT_FORMATS)} (got {value!r})"
-                )
-            out["output_format"] = value
-        elif key == "fail-on":
-            out["fail_on"] = _severity(key, value, where)
-        elif key == "mlir-version":
-            out["mlir_version"] = _mlir_version(key, value, where)
-        elif key == "report-undecided":
-            out["report_undecided"] = _expect_bool(key, value, where)
-        elif key == "cache-dir":
-            if not isinstance(value, str) or not value:
-                raise ConfigError(f"{where}: 'cache-dir' must be a folder name")
-            out["cache_dir"] = value
-        elif key == "docs-url":
-            out["docs_url"] = _docs_url(key, value, where)
-        elif key == "op-definitions":
-            out["op_definitions"] = _expect_list(key, value, where)
-        else:
+        check = _KEY_CHECKS.get(key)
+        if check is None:
             hint = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
             raise ConfigError(f"{where}: unknown key '{key}'{suggestion}")
+        out[key.replace("-", "_")] = check(key, value, where, known)
     return out
-
-
-KEYS = (
-    "select",
-    "extend-select",
-    "ignore",
-    "per-file-ignores",
-    "severity",
-    "exclude",
-    "extend-exclude",
-    "respect-gitignore",
-    "fix",
-    "unsafe-fixes",
-    "output-format",
-    "fail-on",
-    "mlir-version",
-    "report-undecided",
-    "cache-dir",
-    "docs-url",
-    "op-definitions",
-)
 
 
 # ---------------------------------------------------------------------------

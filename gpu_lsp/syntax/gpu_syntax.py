@@ -408,7 +408,7 @@ def _gpu_attr(s: str, tok: _Tok) -> Failure | None:
         if f is not None:
             f.foreign = True
         return f
-    return check(s, lt, end)
+    return check(s, lt, end, _split(s, lt + 1, end - 1))
 
 
 def _target_kind(s: str, a: int, b: int) -> str | None:
@@ -458,11 +458,10 @@ def _invalid_kind(s: str, a: int, b: int, hi: int, attr: str, param: str, kind: 
     )
 
 
-def _object(s: str, lt: int, end: int) -> Failure | None:
+def _object(s: str, lt: int, end: int, els: list[tuple[int, int]] | None) -> Failure | None:
     """`#gpu.object<target, [properties = {...},] [kernels = #gpu.kernel_table<...>,] [format =] "...">`."""
     attr = "GPU_ObjectAttr"
     hi = end - 1
-    els = _split(s, lt + 1, hi)
     if not els:
         return None
     ta, tb = els[0]
@@ -511,11 +510,10 @@ def _object(s: str, lt: int, end: int) -> Failure | None:
     return None
 
 
-def _select_object(s: str, lt: int, end: int) -> Failure | None:
+def _select_object(s: str, lt: int, end: int, els: list[tuple[int, int]] | None) -> Failure | None:
     """`#gpu.select_object<index or target>`."""
     attr = "GPU_SelectObjectAttr"
     hi = end - 1
-    els = _split(s, lt + 1, hi)
     if els is None:
         return None
     if not els:
@@ -556,11 +554,10 @@ def _select_object(s: str, lt: int, end: int) -> Failure | None:
     return None
 
 
-def _metadata(s: str, lt: int, end: int) -> Failure | None:
+def _metadata(s: str, lt: int, end: int, els: list[tuple[int, int]] | None) -> Failure | None:
     """`#gpu.kernel_metadata<"name", function-type[, arg_attrs = [...]][, metadata = {...}]>`."""
     attr = "GPU_KernelMetadataAttr"
     hi = end - 1
-    els = _split(s, lt + 1, hi)
     if not els:
         return None
     name = _string_value(s, *els[0])
@@ -625,12 +622,11 @@ def _metadata_name(s: str, a: int, b: int) -> str | None:
     return None
 
 
-def _kernel_table(s: str, lt: int, end: int) -> Failure | None:
+def _kernel_table(s: str, lt: int, end: int, els: list[tuple[int, int]] | None) -> Failure | None:
     """`#gpu.kernel_table<[#gpu.kernel_metadata<...>, ...]>`: names unique."""
     attr = "GPU_KernelTableAttr"
     param = ("kernel_table", "::llvm::ArrayRef<KernelMetadataAttr>")
     hi = end - 1
-    els = _split(s, lt + 1, hi)
     if not els:
         return None
     a, b = els[0]
@@ -663,6 +659,8 @@ def _kernel_table(s: str, lt: int, end: int) -> Failure | None:
     return None
 
 
+# The checks of gpu attributes' parameters: each gets `#gpu.name<...>`'s `<` and end, and the
+# parameters split at their top-level commas (None: not balanced).
 _ATTR_CHECKS = {
     "object": _object,
     "select_object": _select_object,

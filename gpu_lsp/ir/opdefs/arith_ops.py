@@ -135,7 +135,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="FloatLike:$in, FloatLike:$scale, OptionalAttr<Arith_FastMathAttr>:$fastmath",
         outs="FloatLike:$out",
-        format="$in `,` $scale (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `,` type($scale) `to` type($out)",
+        format=f"$in `,` $scale {FASTMATH_FORMAT} attr-dict `:` type($in) `,` type($scale) `to` type($out)",
     ),
     declare(
         "arith.scaling_truncf",
@@ -143,6 +143,6 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="FloatLike:$in, FloatLike:$scale, " + _ROUNDING,
         outs="FloatLike:$out",
-        format="$in `,` $scale ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `,` type($scale) `to` type($out)",
+        format=f"$in `,` $scale {_ROUNDING_FORMAT} attr-dict `:` type($in) `,` type($scale) `to` type($out)",
     ),
 )

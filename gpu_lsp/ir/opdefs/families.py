@@ -43,3 +43,16 @@ def same_type_class(prefix: str, constraint: str, operands: str, flag: str = "",
     written = " `,` ".join(f"${name}" for name in names)
     format = " ".join(part for part in (written, flag_format, "attr-dict `:` type($result)") if part)
     return op_class(prefix, traits="pure same_type", ins=ins, outs=f"{constraint}:$result", format=format)
+
+
+def returning(name: str, summary: str, operands: str = "operands", **own: Any) -> OpDef:
+    """A Pure, ReturnLike terminator that hands its variadic `operands` to its parent or caller,
+    written `attr-dict ($operands^ `:` type($operands))?`."""
+    return declare(
+        name,
+        summary,
+        traits="pure region_return return_like terminator",
+        ins=f"Variadic<AnyType>:${operands}",
+        format=f"attr-dict (${operands}^ `:` type(${operands}))?",
+        **own,
+    )

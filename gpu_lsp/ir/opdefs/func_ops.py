@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.opdefs.families import returning
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 OPS: tuple[OpDef, ...] = (
@@ -12,13 +13,7 @@ OPS: tuple[OpDef, ...] = (
         default_dialect="func",
         syntax="func.func [private] @name(%arg: T, ...) -> (R, ...) [attributes {...}] { ... }",
     ),
-    declare(
-        "func.return",
-        "Returns from a func.func.",
-        traits="pure region_return return_like terminator",
-        ins="Variadic<AnyType>:$operands",
-        format="attr-dict ($operands^ `:` type($operands))?",
-    ),
+    returning("func.return", "Returns from a func.func."),
     declare(
         "func.call",
         "Calls a function by symbol.",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.families import OpClass, op_class
+from typing import Any
+
+from gpu_lsp.ir.opdefs.families import OpClass, op_class, returning
 from gpu_lsp.ir.opdefs.model import OpDef, Since, declare
 
 # gpu.binary's offloading handler when its text names none (custom<OffloadingHandler>); not printed.
@@ -16,9 +18,27 @@ _CLUSTER_BLOCKS = Since(19, "llvm-project PR #95245 (2024-06): gpu.cluster_dim_b
 NAMED_BARRIERS = Since(23, "llvm-project PR #195692 (2026-05): gpu.barrier scope and named barriers", oracle=False)
 
 
+# A gpu op whose declaration is complete: it has no regions unless it declares them.
+_gpu_op = op_class("gpu", regions="")
+
+
 def _index_op(ins: str, format: str) -> OpClass:
     """GPU_IndexOp's shape: a pure op giving an index (with an optional upper bound)."""
     return op_class("gpu", regions="", traits="pure", ins=ins, outs="Index:$result", format=format)
+
+
+def _async_op(mnemonic: str, summary: str, *, ins: str = "", outs: str = "", format: str, **own: Any) -> OpDef:
+    """A GPU_AsyncOpInterface op: its async dependencies come first among the operands and are
+    written first (`async [%deps]`), its optional async token comes last among the results."""
+    return _gpu_op(
+        mnemonic,
+        summary,
+        traits="async",
+        ins=", ".join(part for part in ("Variadic<GPU_AsyncToken>:$asyncDependencies", ins) if part),
+        outs=", ".join(part for part in (outs, "Optional<GPU_AsyncToken>:$asyncToken") if part),
+        format=f"custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) {format}",
+        **own,
+    )
 
 
 # One index of a grid, block or cluster dimension; the lane id; the subgroup id, count and size (their type written).
@@ -37,12 +57,11 @@ OPS: tuple[OpDef, ...] = (
         format="$sym_name (`<` $offloadingHandler^ `>`)? ($targets^)? attr-dict-with-keyword $bodyRegion",
         syntax="gpu.module @name [<handler>] [[#target, ...]] [attributes {...}] { ... }",
     ),
-    declare(
-        "gpu.binary",
+    _gpu_op(
+        "binary",
         "Serialized device objects, usable as a kernel container by gpu.launch_func.",
         ins="SymbolNameAttr:$sym_name, OptionalAttr<OffloadingTranslationAttr>:$offloadingHandler, GPUObjectArrayAttr:$objects",
         outs="",
-        regions="",
         traits="symbol",
         format="$sym_name custom<OffloadingHandler>($offloadingHandler) attr-dict $objects",
         syntax="gpu.binary @name [<handler>] [attr-dict] [#gpu.object<...>, ...]",
@@ -85,21 +104,18 @@ OPS: tuple[OpDef, ...] = (
             "[function(@f)] [cooperative] [workgroup(...)] [private(...)] { ... gpu.terminator }"
         ),
     ),
-    declare(
-        "gpu.launch_func",
+    _async_op(
+        "launch_func",
         "Launches an outlined kernel (a gpu.func in a gpu.module) on a grid.",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, SymbolRefAttr:$kernel, LaunchIndx:$gridSizeX, "
+            "SymbolRefAttr:$kernel, LaunchIndx:$gridSizeX, "
             "LaunchIndx:$gridSizeY, LaunchIndx:$gridSizeZ, LaunchIndx:$blockSizeX, LaunchIndx:$blockSizeY, "
             "LaunchIndx:$blockSizeZ, Optional<LaunchIndx>:$clusterSizeX, Optional<LaunchIndx>:$clusterSizeY, "
             "Optional<LaunchIndx>:$clusterSizeZ, Optional<I32>:$dynamicSharedMemorySize, "
             "Variadic<AnyType>:$kernelOperands, Optional<AnyType>:$asyncObject, UnitAttr:$cooperative"
         ),
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
-        traits="async",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) "
+            ""
             "(`<` $asyncObject^ `:` type($asyncObject) `>`)? $kernel "
             "( `clusters` `in` ` ` `(` $clusterSizeX^ `,` $clusterSizeY `,` $clusterSizeZ `)` )? "
             "`blocks` `in` ` ` `(` $gridSizeX `,` $gridSizeY `,` $gridSizeZ `)` "
@@ -114,35 +130,17 @@ OPS: tuple[OpDef, ...] = (
             "[cooperative] [args(%a : T, ...)]"
         ),
     ),
-    declare(
-        "gpu.return",
-        "Returns from a gpu.func.",
-        outs="",
-        regions="",
-        parents="gpu.func",
-        traits="pure region_return return_like terminator",
-        ins="Variadic<AnyType>:$operands",
-        format="attr-dict ($operands^ `:` type($operands))?",
-    ),
-    declare(
-        "gpu.terminator",
+    returning("gpu.return", "Returns from a gpu.func.", outs="", parents="gpu.func", regions=""),
+    _gpu_op(
+        "terminator",
         "Ends the body of a gpu.launch.",
         outs="",
-        regions="",
         parents="gpu.launch",
         traits="pure region_return terminator",
         ins="",
         format="attr-dict",
     ),
-    declare(
-        "gpu.yield",
-        "Yields values from all_reduce and warp_execute_on_lane_0 regions.",
-        outs="",
-        regions="",
-        traits="pure region_return return_like terminator",
-        ins="Variadic<AnyType>:$values",
-        format="attr-dict ($values^ `:` type($values))?",
-    ),
+    returning("gpu.yield", "Yields values from all_reduce and warp_execute_on_lane_0 regions.", "values", outs="", regions=""),
     _dimension_op("thread_id", "The thread index within its block."),
     _dimension_op("block_id", "The block index within the grid."),
     _dimension_op("block_dim", "The number of threads per block."),
@@ -164,10 +162,9 @@ OPS: tuple[OpDef, ...] = (
         regions="AnyRegion:$body",
         format="custom<AllReduceOperation>($op) $value (`uniform` $uniform^)? $body attr-dict `:` functional-type(operands, results)",
     ),
-    declare(
-        "gpu.subgroup_reduce",
+    _gpu_op(
+        "subgroup_reduce",
         "Reduces a value across the lanes of a subgroup, optionally in clusters.",
-        regions="",
         traits="pure",
         ins=(
             "AnyIntegerOrFloatOr1DVector:$value, GPU_AllReduceOperationAttr:$op, UnitAttr:$uniform, "
@@ -180,20 +177,18 @@ OPS: tuple[OpDef, ...] = (
             "attr-dict `:` functional-type(operands, results)"
         ),
     ),
-    declare(
-        "gpu.shuffle",
+    _gpu_op(
+        "shuffle",
         "Moves a value between lanes of a subgroup (xor, up, down, idx); also returns whether the source lane was valid.",
-        regions="",
         traits="pure",
         ins="AnyIntegerOrFloatOr1DVector:$value, I32:$offset, I32:$width, GPU_ShuffleModeAttr:$mode",
         outs="AnyIntegerOrFloatOr1DVector:$shuffleResult, I1:$valid",
         types=("AllTypesMatch<value, shuffleResult>",),
         format="$mode $value `,` $offset `,` $width attr-dict `:` type($value)",
     ),
-    declare(
-        "gpu.rotate",
+    _gpu_op(
+        "rotate",
         "Rotates a value among `width` lanes.",
-        regions="",
         traits="pure",
         ins="AnyIntegerOrFloatOr1DVector:$value, I32Attr:$offset, I32Attr:$width",
         outs="AnyIntegerOrFloatOr1DVector:$rotateResult, I1:$valid",
@@ -201,21 +196,19 @@ OPS: tuple[OpDef, ...] = (
         format="$value `,` $offset `,` $width attr-dict `:` type($value)",
         since=Since(21, "llvm-project PR #142796 (2025-06): gpu.rotate"),
     ),
-    declare(
-        "gpu.subgroup_broadcast",
+    _gpu_op(
+        "subgroup_broadcast",
         "Broadcasts a value from the first active lane or from a given lane.",
-        regions="",
         ins="AnyType:$src, Optional<I32>:$lane, GPU_BroadcastTypeAttr:$broadcast_type",
         outs="AnyType:$result",
         types=("AllTypesMatch<result, src>",),
         format="$src `,` $broadcast_type ($lane^)? attr-dict `:` type($result)",
         since=Since(22, "llvm-project PR #152808 (2025-08): gpu.subgroup_broadcast"),
     ),
-    declare(
-        "gpu.barrier",
+    _gpu_op(
+        "barrier",
         "Synchronises all threads of a workgroup.",
         outs="",
-        regions="",
         ins=(
             "Optional<GPU_NamedBarrier>:$named_barrier, OptionalAttr<GPU_AddressSpaceAttrArray>:$address_spaces, "
             "DefaultValuedOptionalAttr<GPU_ScopeAttr, \"workgroup\">:$scope"
@@ -226,18 +219,16 @@ OPS: tuple[OpDef, ...] = (
         ),
         syntax="gpu.barrier [named(%b : !gpu.named_barrier)] [memfence [#gpu.address_space<...>, ...]] [scope <subgroup|workgroup|cluster>]",
     ),
-    declare(
-        "gpu.printf",
+    _gpu_op(
+        "printf",
         "Prints from device code.",
         outs="",
-        regions="",
         ins="StrAttr:$format, Variadic<AnyTypeOf<[AnyInteger, Index, AnyFloat]>>:$args",
         format="$format attr-dict (`,` $args^ `:` type($args))?",
     ),
-    declare(
-        "gpu.dynamic_shared_memory",
+    _gpu_op(
+        "dynamic_shared_memory",
         "The base of the kernel's dynamic shared memory.",
-        regions="",
         traits="pure",
         ins="",
         outs="MemRefRankOf<[I8], [1]>:$resultMemref",
@@ -254,106 +245,85 @@ OPS: tuple[OpDef, ...] = (
         implicit_terminator="gpu.yield",
         syntax="%r = gpu.warp_execute_on_lane_0(%laneid)[32] [args(%v : T, ...)] [-> (T, ...)] { ... }",
     ),
-    declare(
-        "gpu.wait",
+    _async_op(
+        "wait",
         "Waits for async tokens: blocks the host, or joins them into a new token with `async`.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) attr-dict",
+        format="attr-dict",
         syntax="[%t =] gpu.wait [async] [[%deps]]",
     ),
-    declare(
-        "gpu.alloc",
+    _async_op(
+        "alloc",
         "Allocates device (or host-shared) memory.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, UnitAttr:$hostShared",
-        outs="AnyMemRef:$memref, Optional<GPU_AsyncToken>:$asyncToken",
+        ins="Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, UnitAttr:$hostShared",
+        outs="AnyMemRef:$memref",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) (` ` `host_shared` $hostShared^)? ` ` "
+            "(` ` `host_shared` $hostShared^)? ` ` "
             "`(` $dynamicSizes `)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)"
         ),
         syntax="%m[, %t] = gpu.alloc [async [%deps]] [host_shared] (%dyn, ...) [[%sym, ...]] : memref<...>",
     ),
-    declare(
-        "gpu.dealloc",
+    _async_op(
+        "dealloc",
         "Frees device memory.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$memref",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $memref attr-dict `:` type($memref)",
+        ins="AnyMemRef:$memref",
+        format="$memref attr-dict `:` type($memref)",
         syntax="[%t =] gpu.dealloc [async [%deps]] %m : memref<...>",
     ),
-    declare(
-        "gpu.memcpy",
+    _async_op(
+        "memcpy",
         "Copies memory between host and device buffers.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$dst, AnyMemRef:$src",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dst`,` $src `:` type($dst)`,` type($src) attr-dict",
+        ins="AnyMemRef:$dst, AnyMemRef:$src",
+        format="$dst`,` $src `:` type($dst)`,` type($src) attr-dict",
         syntax="[%t =] gpu.memcpy [async [%deps]] %dst, %src : memref<...>, memref<...>",
     ),
-    declare(
-        "gpu.memset",
+    _async_op(
+        "memset",
         "Fills a buffer with a value.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$dst, AnyType:$value",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dst`,` $value `:` type($dst)`,` type($value) attr-dict",
+        ins="AnyMemRef:$dst, AnyType:$value",
+        format="$dst`,` $value `:` type($dst)`,` type($value) attr-dict",
         syntax="[%t =] gpu.memset [async [%deps]] %dst, %value : memref<...>, T",
     ),
-    declare(
-        "gpu.host_register",
+    _gpu_op(
+        "host_register",
         "Maps a host buffer for device access.",
         outs="",
-        regions="",
         ins="AnyUnrankedMemRef:$value",
         format="$value attr-dict `:` type($value)",
     ),
-    declare(
-        "gpu.host_unregister",
+    _gpu_op(
+        "host_unregister",
         "Unmaps a host buffer.",
         outs="",
-        regions="",
         ins="AnyUnrankedMemRef:$value",
         format="$value attr-dict `:` type($value)",
     ),
-    declare(
-        "gpu.set_default_device",
+    _gpu_op(
+        "set_default_device",
         "Selects the default GPU.",
         outs="",
-        regions="",
         ins="I32:$devIndex",
         format="attr-dict $devIndex",
     ),
-    declare(
-        "gpu.subgroup_mma_load_matrix",
+    _gpu_op(
+        "subgroup_mma_load_matrix",
         "Loads a warp matrix fragment from memory.",
-        regions="",
         ins="GPU_MMAMemRef:$srcMemref, Variadic<Index>:$indices, IndexAttr:$leadDimension, OptionalAttr<UnitAttr>:$transpose",
         outs="GPU_MMAMatrix:$res",
         format="$srcMemref`[`$indices`]` attr-dict `:` type($srcMemref) `->` type($res)",
     ),
-    declare(
-        "gpu.subgroup_mma_store_matrix",
+    _gpu_op(
+        "subgroup_mma_store_matrix",
         "Stores a warp matrix fragment to memory.",
         outs="",
-        regions="",
         ins=(
             "MMAMatrixOf<[SI8, UI8, I32, F16, F32, F64]>:$src, GPU_MMAMemRef:$dstMemref, Variadic<Index>:$indices, "
             "IndexAttr:$leadDimension, OptionalAttr<UnitAttr>:$transpose"
         ),
         format="$src`,` $dstMemref`[`$indices`]` attr-dict `:` type($src)`,` type($dstMemref)",
     ),
-    declare(
-        "gpu.subgroup_mma_compute",
+    _gpu_op(
+        "subgroup_mma_compute",
         "C += A * B on warp matrix fragments.",
-        regions="",
         traits="pure",
         ins=(
             "MMAMatrixOf<[SI8, UI8, F16, F32, F64]>:$opA, MMAMatrixOf<[SI8, UI8, F16, F32, F64]>:$opB, "
@@ -363,217 +333,187 @@ OPS: tuple[OpDef, ...] = (
         types=("AllTypesMatch<opC, res>",),
         format="$opA`,` $opB`,` $opC attr-dict `:` type($opA)`,` type($opB) `->` type($res)",
     ),
-    declare(
-        "gpu.subgroup_mma_constant_matrix",
+    _gpu_op(
+        "subgroup_mma_constant_matrix",
         "A warp matrix fragment with every element set to a value.",
-        regions="",
         traits="pure",
         ins="AnyTypeOf<[SI8, UI8, I32, F16, F32]>:$value",
         outs="GPU_MMAMatrix:$res",
         types=("TypesMatchWith<res, value, mma_element>",),
         format="$value attr-dict `:` type($res)",
     ),
-    declare(
-        "gpu.subgroup_mma_elementwise",
+    _gpu_op(
+        "subgroup_mma_elementwise",
         "An elementwise operation on warp matrix fragments.",
-        regions="",
         traits="pure",
         ins="Variadic<GPU_MMAMatrix>:$args, MMAElementWiseAttr:$opType",
         outs="GPU_MMAMatrix:$res",
         format="$opType $args attr-dict `:` functional-type($args, $res)",
     ),
-    declare(
-        "gpu.subgroup_mma_extract_thread_local",
+    _gpu_op(
+        "subgroup_mma_extract_thread_local",
         "Reads this thread's element of a warp matrix fragment.",
-        regions="",
         traits="pure",
         ins="GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
         outs="AnyIntegerOrFloat:$res",
         types=("TypesMatchWith<matrix, res, mma_element>",),
         format="$matrix`[`$indices`]` attr-dict `:` type($matrix) `->` type($res)",
     ),
-    declare(
-        "gpu.subgroup_mma_insert_thread_local",
+    _gpu_op(
+        "subgroup_mma_insert_thread_local",
         "Writes this thread's element of a warp matrix fragment.",
-        regions="",
         traits="pure",
         ins="AnyIntegerOrFloat:$value, GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
         outs="GPU_MMAMatrix:$res",
         types=("TypesMatchWith<matrix, value, mma_element>",),
         format="$value`,` $matrix`[`$indices`]` attr-dict `:` type($value)`,` type($matrix) `->` type($res)",
     ),
-    declare(
-        "gpu.ballot",
+    _gpu_op(
+        "ballot",
         "A bit mask of the lanes of the subgroup whose predicate is true.",
-        regions="",
         ins="I1:$predicate",
         outs="AnySignlessInteger:$result",
         format="$predicate attr-dict `:` type($result)",
         since=Since(23, "llvm-project PR #188647 (2026-03): gpu.ballot"),
     ),
-    declare(
-        "gpu.create_dn_tensor",
+    _async_op(
+        "create_dn_tensor",
         "Creates a dense tensor (vector or matrix) handle over a buffer.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, AnyMemRef:$memref, Variadic<Index>:$dims",
-        outs="GPU_SparseDnTensorHandle:$dnTensor, Optional<GPU_AsyncToken>:$asyncToken",
+        ins="AnyMemRef:$memref, Variadic<Index>:$dims",
+        outs="GPU_SparseDnTensorHandle:$dnTensor",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $memref `,` $dims attr-dict `:` "
+            "$memref `,` $dims attr-dict `:` "
             "type($dims) `into` type($memref)"
         ),
         syntax="%dn, %t = gpu.create_dn_tensor async [%dep] %mem, %rows, %cols : index, index into memref<?xf64>",
     ),
-    declare(
-        "gpu.destroy_dn_tensor",
+    _async_op(
+        "destroy_dn_tensor",
         "Destroys a dense tensor handle.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseDnTensorHandle:$dnTensor",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnTensor attr-dict",
+        ins="GPU_SparseDnTensorHandle:$dnTensor",
+        format="$dnTensor attr-dict",
         syntax="%t = gpu.destroy_dn_tensor async [%dep] %dn",
     ),
-    declare(
-        "gpu.create_coo",
+    _async_op(
+        "create_coo",
         "Creates a sparse matrix handle in COO format.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, "
+            "Index:$rows, Index:$cols, Index:$nnz, "
             "AnyMemRef:$rowIdxs, AnyMemRef:$colIdxs, AnyMemRef:$values"
         ),
-        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        outs="GPU_SparseSpMatHandle:$spmat",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` "
+            "$rows `,` $cols `,` $nnz `,` "
             "$rowIdxs `,` $colIdxs `,` $values attr-dict `:` type($rowIdxs) `,` type($colIdxs) `,` type($values)"
         ),
         syntax="%sp, %t = gpu.create_coo async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
-    declare(
-        "gpu.create_coo_aos",
+    _async_op(
+        "create_coo_aos",
         "Creates a sparse matrix handle in COO array-of-structs format.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$idxs, AnyMemRef:$values",
-        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        ins="Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$idxs, AnyMemRef:$values",
+        outs="GPU_SparseSpMatHandle:$spmat",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $idxs "
+            "$rows `,` $cols `,` $nnz `,` $idxs "
             "`,` $values attr-dict `:` type($idxs) `,` type($values)"
         ),
         syntax="%sp, %t = gpu.create_coo_aos async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
-    declare(
-        "gpu.create_csr",
+    _async_op(
+        "create_csr",
         "Creates a sparse matrix handle in CSR format.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$rowPos, "
+            "Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$rowPos, "
             "AnyMemRef:$colIdxs, AnyMemRef:$values"
         ),
-        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        outs="GPU_SparseSpMatHandle:$spmat",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $rowPos "
+            "$rows `,` $cols `,` $nnz `,` $rowPos "
             "`,` $colIdxs `,` $values attr-dict `:` type($rowPos) `,` type($colIdxs) `,` type($values)"
         ),
         syntax="%sp, %t = gpu.create_csr async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
-    declare(
-        "gpu.create_csc",
+    _async_op(
+        "create_csc",
         "Creates a sparse matrix handle in CSC format.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$colPos, "
+            "Index:$rows, Index:$cols, Index:$nnz, AnyMemRef:$colPos, "
             "AnyMemRef:$rowIdxs, AnyMemRef:$values"
         ),
-        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        outs="GPU_SparseSpMatHandle:$spmat",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $rows `,` $cols `,` $nnz `,` $colPos "
+            "$rows `,` $cols `,` $nnz `,` $colPos "
             "`,` $rowIdxs `,` $values attr-dict `:` type($colPos) `,` type($rowIdxs) `,` type($values)"
         ),
         syntax="%sp, %t = gpu.create_csc async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
-    declare(
-        "gpu.create_bsr",
+    _async_op(
+        "create_bsr",
         "Creates a sparse matrix handle in BSR format.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$brows, Index:$bcols, Index:$bnnz, "
+            "Index:$brows, Index:$bcols, Index:$bnnz, "
             "Index:$rBlockSize, Index:$cBlockSize, AnyMemRef:$bRowPos, AnyMemRef:$bColIdxs, AnyMemRef:$values"
         ),
-        outs="GPU_SparseSpMatHandle:$spmat, Optional<GPU_AsyncToken>:$asyncToken",
+        outs="GPU_SparseSpMatHandle:$spmat",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $brows `,` $bcols `,` $bnnz `,` "
+            "$brows `,` $bcols `,` $bnnz `,` "
             "$rBlockSize `,` $cBlockSize `,` $bRowPos `,` $bColIdxs `,` $values attr-dict `:` type($bRowPos) `,` "
             "type($bColIdxs) `,` type($values)"
         ),
         syntax="%sp, %t = gpu.create_bsr async [%dep] %rows, %cols, %nnz, ... : memref<?xindex>, ...",
     ),
-    declare(
-        "gpu.create_2to4_spmat",
+    _async_op(
+        "create_2to4_spmat",
         "Creates a 2:4 structured sparse matrix handle (cuSPARSELt).",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, Index:$rows, Index:$cols, "
+            "Index:$rows, Index:$cols, "
             "GPU_Prune2To4SpMatFlagAttr:$pruneFlag, AnyMemRef:$memref"
         ),
-        outs="GPU_SparseSpMatHandle:$spMat, Optional<GPU_AsyncToken>:$asyncToken",
+        outs="GPU_SparseSpMatHandle:$spMat",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) `{` $pruneFlag `}` $rows `,` $cols "
+            "`{` $pruneFlag `}` $rows `,` $cols "
             "`,` $memref attr-dict `:` type($memref)"
         ),
         syntax="%sp, %t = gpu.create_2to4_spmat async [%dep] {PRUNE_AND_CHECK} %rows, %cols, %mem : memref<?xf16>",
     ),
-    declare(
-        "gpu.destroy_sp_mat",
+    _async_op(
+        "destroy_sp_mat",
         "Destroys a sparse matrix handle.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat attr-dict",
+        ins="GPU_SparseSpMatHandle:$spmat",
+        format="$spmat attr-dict",
         syntax="%t = gpu.destroy_sp_mat async [%dep] %sp",
     ),
-    declare(
-        "gpu.spmv_buffer_size",
+    _async_op(
+        "spmv_buffer_size",
         "The workspace size of a SpMV.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeA, "
             "GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnX, GPU_SparseDnTensorHandle:$dnY, "
             "TypeAttr:$computeType"
         ),
-        outs="Index:$bufferSz, Optional<GPU_AsyncToken>:$asyncToken",
+        outs="Index:$bufferSz",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` $dnX "
+            "$spmatA (`{` $modeA^ `}`)? `,` $dnX "
             "`,` $dnY attr-dict  `into` $computeType"
         ),
         syntax="%size, %t = gpu.spmv_buffer_size async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY into f32",
     ),
-    declare(
-        "gpu.spmv",
+    _async_op(
+        "spmv",
         "Sparse matrix times dense vector.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeA, "
             "GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnX, GPU_SparseDnTensorHandle:$dnY, "
             "TypeAttr:$computeType, AnyMemRef:$buffer"
         ),
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` $dnX "
+            "$spmatA (`{` $modeA^ `}`)? `,` $dnX "
             "`,` $dnY `,` $buffer attr-dict `:` type($buffer) `into` $computeType"
         ),
         syntax="%t = gpu.spmv async [%dep] %spA[{TRANSPOSE}], %dnX, %dnY, %buffer : memref<?xf64> into f64",
     ),
-    declare(
-        "gpu.spmm_buffer_size",
+    _gpu_op(
+        "spmm_buffer_size",
         "The workspace sizes of a SpMM.",
         ins=(
             "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, GPU_TransposeModeAttr:$modeB, "
@@ -581,7 +521,6 @@ OPS: tuple[OpDef, ...] = (
             "TypeAttr:$computeType"
         ),
         outs="Variadic<Index>:$bufferSzs, Optional<GPU_AsyncToken>:$asyncToken",
-        regions="",
         traits="async attr_sized_results",
         format=(
             "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` "
@@ -589,91 +528,75 @@ OPS: tuple[OpDef, ...] = (
         ),
         syntax="%size, %t = gpu.spmm_buffer_size async [%dep] %spA[{T}], %dnB[{T}], %dnC : index into f32",
     ),
-    declare(
-        "gpu.spmm",
+    _async_op(
+        "spmm",
         "Sparse matrix times dense matrix.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeA, "
             "GPU_TransposeModeAttr:$modeB, GPU_SparseSpMatHandle:$spmatA, GPU_SparseDnTensorHandle:$dnmatB, "
             "GPU_SparseDnTensorHandle:$dnmatC, TypeAttr:$computeType, Variadic<AnyMemRef>:$buffers"
         ),
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` "
+            "$spmatA (`{` $modeA^ `}`)? `,` "
             "$dnmatB (`{` $modeB^ `}`)? `,` $dnmatC `,` $buffers attr-dict `:` type($buffers) `into` $computeType"
         ),
         syntax="%t = gpu.spmm async [%dep] %spA[{T}], %dnB[{T}], %dnC, %buffers : memref<?xf64> into f64",
     ),
-    declare(
-        "gpu.sddmm_buffer_size",
+    _async_op(
+        "sddmm_buffer_size",
         "The workspace size of an SDDMM.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeA, "
             "GPU_TransposeModeAttr:$modeB, GPU_SparseDnTensorHandle:$dnmatA, GPU_SparseDnTensorHandle:$dnmatB, "
             "GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType"
         ),
-        outs="Index:$bufferSz, Optional<GPU_AsyncToken>:$asyncToken",
+        outs="Index:$bufferSz",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatA (`{` $modeA^ `}`)? `,` "
             "$dnmatB (`{` $modeB^ `}`)? `,` $spmatC attr-dict `into` $computeType"
         ),
         syntax="%size, %t = gpu.sddmm_buffer_size async [%dep] %dnA[{T}], %dnB[{T}], %spC into f32",
     ),
-    declare(
-        "gpu.sddmm",
+    _async_op(
+        "sddmm",
         "Sampled dense-dense matrix multiplication.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_TransposeModeAttr:$modeA, "
+            "GPU_TransposeModeAttr:$modeA, "
             "GPU_TransposeModeAttr:$modeB, GPU_SparseDnTensorHandle:$dnmatA, GPU_SparseDnTensorHandle:$dnmatB, "
             "GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType, AnyMemRef:$buffer"
         ),
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $dnmatA (`{` $modeA^ `}`)? `,` "
+            "$dnmatA (`{` $modeA^ `}`)? `,` "
             "$dnmatB (`{` $modeB^ `}`)? `,` $spmatC `,` $buffer attr-dict `:` type($buffer) `into` $computeType"
         ),
         syntax="%t = gpu.sddmm async [%dep] %dnA[{T}], %dnB[{T}], %spC, %buffer : memref<?xf64> into f64",
     ),
-    declare(
-        "gpu.spgemm_create_descr",
+    _async_op(
+        "spgemm_create_descr",
         "Creates a SpGEMM operation descriptor.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies",
-        outs="GPU_SparseSpGEMMOpHandle:$desc, Optional<GPU_AsyncToken>:$asyncToken",
-        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) attr-dict",
+        outs="GPU_SparseSpGEMMOpHandle:$desc",
+        format="attr-dict",
         syntax="%desc, %t = gpu.spgemm_create_descr async [%dep]",
     ),
-    declare(
-        "gpu.spgemm_destroy_descr",
+    _async_op(
+        "spgemm_destroy_descr",
         "Destroys a SpGEMM operation descriptor.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc",
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
-        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $desc attr-dict",
+        ins="GPU_SparseSpGEMMOpHandle:$desc",
+        format="$desc attr-dict",
         syntax="%t = gpu.spgemm_destroy_descr async [%dep] %desc",
     ),
-    declare(
-        "gpu.spgemm_work_estimation_or_compute",
+    _async_op(
+        "spgemm_work_estimation_or_compute",
         "The work estimation or compute phase of a SpGEMM.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc, "
+            "GPU_SparseSpGEMMOpHandle:$desc, "
             "GPU_TransposeModeAttr:$modeA, GPU_TransposeModeAttr:$modeB, GPU_SparseSpMatHandle:$spmatA, "
             "GPU_SparseSpMatHandle:$spmatB, GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType, Index:$bufferSz, "
             "AnyMemRef:$buffer, GPU_SpGEMMWorkEstimationOrComputeKindAttr:$kind"
         ),
-        outs="Index:$bufferSzNew, Optional<GPU_AsyncToken>:$asyncToken",
+        outs="Index:$bufferSzNew",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) `{` $kind `}` $spmatA (`{` $modeA^ "
+            "`{` $kind `}` $spmatA (`{` $modeA^ "
             "`}`)? `,` $spmatB (`{` $modeB^ `}`)? `,` $spmatC `,` $desc `,` $bufferSz `,` $buffer  attr-dict `:` "
             "$computeType `into` type($buffer)"
         ),
@@ -682,55 +605,46 @@ OPS: tuple[OpDef, ...] = (
             "%desc, %size0, %buf : f32 into memref<0xi8>"
         ),
     ),
-    declare(
-        "gpu.spgemm_copy",
+    _async_op(
+        "spgemm_copy",
         "Copies the result of a SpGEMM into its output matrix.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpGEMMOpHandle:$desc, "
+            "GPU_SparseSpGEMMOpHandle:$desc, "
             "GPU_TransposeModeAttr:$modeA, GPU_TransposeModeAttr:$modeB, GPU_SparseSpMatHandle:$spmatA, "
             "GPU_SparseSpMatHandle:$spmatB, GPU_SparseSpMatHandle:$spmatC, TypeAttr:$computeType"
         ),
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmatA (`{` $modeA^ `}`)? `,` "
+            "$spmatA (`{` $modeA^ `}`)? `,` "
             "$spmatB (`{` $modeB^ `}`)? `,` $spmatC `,` $desc attr-dict `:` $computeType"
         ),
         syntax="%t = gpu.spgemm_copy async [%dep] %spA[{T}], %spB[{T}], %spC, %desc : f32",
     ),
-    declare(
-        "gpu.spmat_get_size",
+    _async_op(
+        "spmat_get_size",
         "The number of rows, columns and nonzeros of a sparse matrix.",
-        regions="",
-        traits="async",
-        ins="Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat",
-        outs="Index:$rows, Index:$cols, Index:$nnz, Optional<GPU_AsyncToken>:$asyncToken",
-        format="custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat attr-dict",
+        ins="GPU_SparseSpMatHandle:$spmat",
+        outs="Index:$rows, Index:$cols, Index:$nnz",
+        format="$spmat attr-dict",
         syntax="%rows, %cols, %nnz, %t = gpu.spmat_get_size async [%dep] %sp",
     ),
-    declare(
-        "gpu.set_csr_pointers",
+    _async_op(
+        "set_csr_pointers",
         "Sets the position, coordinate and value buffers of a CSR matrix.",
-        regions="",
-        traits="async",
         ins=(
-            "Variadic<GPU_AsyncToken>:$asyncDependencies, GPU_SparseSpMatHandle:$spmat, AnyMemRef:$positions, "
+            "GPU_SparseSpMatHandle:$spmat, AnyMemRef:$positions, "
             "AnyMemRef:$coordinates, AnyMemRef:$values"
         ),
-        outs="Optional<GPU_AsyncToken>:$asyncToken",
         format=(
-            "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies) $spmat `,` $positions `,` "
+            "$spmat `,` $positions `,` "
             "$coordinates `,` $values attr-dict `:` type($positions) `,` type($coordinates) `,` type($values)"
         ),
         syntax="%t = gpu.set_csr_pointers async [%dep] %sp, %pos, %crd, %val : memref<?xindex>, memref<?xindex>, memref<?xf32>",
     ),
-    declare(
-        "gpu.initialize_named_barrier",
+    _gpu_op(
+        "initialize_named_barrier",
         "Creates a named barrier that releases its waiters once `member_count` subgroups arrive.",
         ins="I32:$member_count",
         outs="GPU_NamedBarrier:$result",
-        regions="",
         format="$member_count attr-dict `:` type($member_count) `->` type($result)",
         syntax="%b = gpu.initialize_named_barrier %count : i32 -> !gpu.named_barrier",
         since=NAMED_BARRIERS,

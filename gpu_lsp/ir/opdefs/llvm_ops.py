@@ -9,6 +9,8 @@ _binary = op_class("llvm", "LLVM `{mnemonic}` instruction.", "%r = {name} %a, %b
 _cast = op_class("llvm", "LLVM `{mnemonic}` cast.", "%r = {name} %a : T to U", traits="pure")
 _compare = op_class("llvm", "LLVM `{mnemonic}` comparison.", '%b = {name} "slt" %a, %b : T', traits="pure")
 _read_loosely = op_class("llvm", "An LLVM dialect operation (read loosely).")
+# A value of the result type alone (undef, poison, zero).
+_constant_value = op_class("llvm.mlir", ins="", outs="LLVM_Type:$res", traits="constant_like pure", format="attr-dict `:` type($res)")
 _intrinsic = op_class("llvm.intr", "The LLVM intrinsic `llvm.{mnemonic}`.")
 
 OPS: tuple[OpDef, ...] = (
@@ -29,30 +31,9 @@ OPS: tuple[OpDef, ...] = (
     ),
     declare("llvm.mlir.addressof", "The address of a global or function.", traits="pure", syntax="%p = llvm.mlir.addressof @g : !llvm.ptr"),
     declare("llvm.mlir.constant", "An LLVM constant.", traits="constant_like pure", syntax="%c = llvm.mlir.constant(42 : i64) : i64"),
-    declare(
-        "llvm.mlir.undef",
-        "An undefined value.",
-        ins="",
-        outs="LLVM_Type:$res",
-        traits="constant_like pure",
-        format="attr-dict `:` type($res)",
-    ),
-    declare(
-        "llvm.mlir.poison",
-        "A poison value.",
-        ins="",
-        outs="LLVM_Type:$res",
-        traits="constant_like pure",
-        format="attr-dict `:` type($res)",
-    ),
-    declare(
-        "llvm.mlir.zero",
-        "The zero value of a type (null for pointers).",
-        ins="",
-        outs="LLVM_Type:$res",
-        traits="constant_like pure",
-        format="attr-dict `:` type($res)",
-    ),
+    _constant_value("undef", "An undefined value."),
+    _constant_value("poison", "A poison value."),
+    _constant_value("zero", "The zero value of a type (null for pointers)."),
     declare("llvm.mlir.none", "The `none` token.", traits="pure", syntax="%v = llvm.mlir.none : T"),
     declare("llvm.load", "Loads a value through a pointer.", syntax="%v = llvm.load %p {alignment = 4 : i64} : !llvm.ptr -> f32"),
     declare("llvm.store", "Stores a value through a pointer.", syntax="llvm.store %v, %p : f32, !llvm.ptr"),

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.opdefs.families import op_class, returning
 from gpu_lsp.ir.opdefs.model import OpDef, declare
-from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, SLICE_FORMAT
+from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, sliced
 
 # The attributes of memref.load and memref.store.
 _ACCESS_ATTRS = 'DefaultValuedOptionalAttr<BoolAttr, "false">:$nontemporal, OptionalAttr<I64Attr>:$alignment'
+
+_ALIGNMENT = "OptionalAttr<ConfinedAttr<I64Attr, [IntPositive, IntPowerOf2]>>:$alignment"
+_alloc_like = op_class(  # AllocLikeOp (alloc, alloca)
+    "memref",
+    ins=f"Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, {_ALIGNMENT}",
+    outs="AnyMemRef:$memref",
+    format="`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
+)
+_cast = op_class(  # a pure cast of a memref to a compatible memref type
+    "memref",
+    traits="pure",
+    ins="AnyRankedOrUnrankedMemRef:$source",
+    outs="AnyRankedOrUnrankedMemRef:$dest",
+    format="$source attr-dict `:` type($source) `to` type($dest)",
+)
 
 OPS: tuple[OpDef, ...] = (
     declare(
@@ -24,20 +40,8 @@ OPS: tuple[OpDef, ...] = (
         types=("TypesMatchWith<memref, value, element>",),
         format="$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)",
     ),
-    declare(
-        "memref.alloc",
-        "Allocates a buffer on the heap.",
-        ins="Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, OptionalAttr<ConfinedAttr<I64Attr, [IntPositive, IntPowerOf2]>>:$alignment",
-        outs="AnyMemRef:$memref",
-        format="`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
-    ),
-    declare(
-        "memref.alloca",
-        "Allocates a buffer on the stack.",
-        ins="Variadic<Index>:$dynamicSizes, Variadic<Index>:$symbolOperands, OptionalAttr<ConfinedAttr<I64Attr, [IntPositive, IntPowerOf2]>>:$alignment",
-        outs="AnyMemRef:$memref",
-        format="`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
-    ),
+    _alloc_like("alloc", "Allocates a buffer on the heap."),
+    _alloc_like("alloca", "Allocates a buffer on the stack."),
     declare("memref.dealloc", "Frees a buffer.", ins="AnyRankedOrUnrankedMemRef:$memref", format="$memref attr-dict `:` type($memref)"),
     declare(
         "memref.dim",
@@ -47,22 +51,8 @@ OPS: tuple[OpDef, ...] = (
         outs="Index:$result",
         format="attr-dict $source `,` $index `:` type($source)",
     ),
-    declare(
-        "memref.cast",
-        "Casts between compatible memref types.",
-        traits="pure",
-        ins="AnyRankedOrUnrankedMemRef:$source",
-        outs="AnyRankedOrUnrankedMemRef:$dest",
-        format="$source attr-dict `:` type($source) `to` type($dest)",
-    ),
-    declare(
-        "memref.memory_space_cast",
-        "Changes the memory space of a memref.",
-        traits="pure",
-        ins="AnyRankedOrUnrankedMemRef:$source",
-        outs="AnyRankedOrUnrankedMemRef:$dest",
-        format="$source attr-dict `:` type($source) `to` type($dest)",
-    ),
+    _cast("cast", "Casts between compatible memref types."),
+    _cast("memory_space_cast", "Changes the memory space of a memref."),
     declare(
         "memref.copy",
         "Copies one memref into another.",
@@ -83,7 +73,7 @@ OPS: tuple[OpDef, ...] = (
         traits="symbol",
         ins=(
             "SymbolNameAttr:$sym_name, OptionalAttr<StrAttr>:$sym_visibility, MemRefTypeAttr:$type, "
-            "OptionalAttr<AnyAttr>:$initial_value, UnitAttr:$constant, OptionalAttr<ConfinedAttr<I64Attr, [IntPositive, IntPowerOf2]>>:$alignment"
+            "OptionalAttr<AnyAttr>:$initial_value, UnitAttr:$constant, " + _ALIGNMENT
         ),
         format="($sym_visibility^)? (`constant` $constant^)? $sym_name `:` custom<GlobalMemrefOpTypeAndInitialValue>($type, $initial_value) attr-dict",
     ),
@@ -91,9 +81,8 @@ OPS: tuple[OpDef, ...] = (
         "memref.subview",
         "A strided view of a part of a memref.",
         traits="pure",
-        ins="AnyMemRef:$source, " + MIXED_OFFSETS_SIZES_STRIDES,
         outs="AnyMemRef:$result",
-        format="$source `` " + SLICE_FORMAT + " attr-dict `:` type($source) `to` type($result)",
+        **sliced("AnyMemRef:$source", "$source", "type($source) `to` type($result)"),
     ),
     declare(
         "memref.view",
@@ -187,14 +176,7 @@ OPS: tuple[OpDef, ...] = (
         implicit_terminator="memref.alloca_scope.return",
         syntax="%r = memref.alloca_scope [-> (T)] { ... memref.alloca_scope.return %v : T }",
     ),
-    declare(
-        "memref.alloca_scope.return",
-        "Ends a memref.alloca_scope region.",
-        traits="pure region_return return_like terminator",
-        parents="memref.alloca_scope",
-        ins="Variadic<AnyType>:$results",
-        format="attr-dict ($results^ `:` type($results))?",
-    ),
+    returning("memref.alloca_scope.return", "Ends a memref.alloca_scope region.", "results", parents="memref.alloca_scope"),
     declare(
         "memref.atomic_yield",
         "Ends the region of memref.generic_atomic_rmw with the new value.",

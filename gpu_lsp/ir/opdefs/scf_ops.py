@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.opdefs.families import returning
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 OPS: tuple[OpDef, ...] = (
@@ -33,13 +34,11 @@ OPS: tuple[OpDef, ...] = (
         ins="I1:$condition, Variadic<AnyType>:$args",
         format="`(` $condition `)` attr-dict ($args^ `:` type($args))?",
     ),
-    declare(
+    returning(
         "scf.yield",
         "Yields values from an scf region to its parent op.",
-        traits="pure region_return return_like terminator",
+        "results",
         parents="scf.execute_region scf.for scf.if scf.index_switch scf.while",
-        ins="Variadic<AnyType>:$results",
-        format="attr-dict ($results^ `:` type($results))?",
     ),
     declare(
         "scf.parallel",

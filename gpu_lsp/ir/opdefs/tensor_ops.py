@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs.model import OpDef, declare
-from gpu_lsp.ir.opdefs.view_like import MIXED_OFFSETS_SIZES_STRIDES, SLICE_FORMAT
+from gpu_lsp.ir.opdefs.view_like import sliced
 
 OPS: tuple[OpDef, ...] = (
     declare(
@@ -136,25 +136,22 @@ OPS: tuple[OpDef, ...] = (
         "tensor.extract_slice",
         "A slice of a tensor.",
         traits="pure",
-        ins="AnyRankedTensor:$source, " + MIXED_OFFSETS_SIZES_STRIDES,
         outs="AnyRankedTensor:$result",
-        format="$source `` " + SLICE_FORMAT + " attr-dict `:` type($source) `to` type($result)",
+        **sliced("AnyRankedTensor:$source", "$source", "type($source) `to` type($result)"),
     ),
     declare(
         "tensor.insert_slice",
         "A tensor with a slice replaced.",
         traits="pure",
-        ins="AnyRankedTensor:$source, AnyRankedTensor:$dest, " + MIXED_OFFSETS_SIZES_STRIDES,
         outs="AnyRankedTensor:$result",
         types=("AllTypesMatch<dest, result>",),
-        format="$source `into` $dest `` " + SLICE_FORMAT + " attr-dict `:` type($source) `into` type($dest)",
+        **sliced("AnyRankedTensor:$source, AnyRankedTensor:$dest", "$source `into` $dest", "type($source) `into` type($dest)"),
     ),
     declare(
         "tensor.parallel_insert_slice",
         "Inserts a slice into a shared output of scf.forall.",
         parents="scf.forall.in_parallel",
-        ins="AnyRankedTensor:$source, AnyRankedTensor:$dest, " + MIXED_OFFSETS_SIZES_STRIDES,
-        format="$source `into` $dest `` " + SLICE_FORMAT + " attr-dict `:` type($source) `into` type($dest)",
+        **sliced("AnyRankedTensor:$source, AnyRankedTensor:$dest", "$source `into` $dest", "type($source) `into` type($dest)"),
     ),
     declare(
         "tensor.reshape",

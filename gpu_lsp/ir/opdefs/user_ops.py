@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from gpu_lsp.ir.opdefs.definition_file import DefinitionError, Locator, Mistake, syntax_error
 from gpu_lsp.ir.opdefs.enums import EnumDef
@@ -14,6 +15,8 @@ from gpu_lsp.ir.opdefs.format import FormatSyntaxError, parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import OpDef, declare, split_top_level
 from gpu_lsp.ir.opdefs.user_enums import enums_known, read_enum
+
+R = TypeVar("R")  # what one table of a definition file declares
 
 # ODS trait names and the model's (see model.TRAITS); memory effects other than none are the default.
 _TRAITS = {
@@ -73,25 +76,28 @@ def read_user_ops(text: str) -> UserOps:
         if not isinstance(value, dict):
             errors.append(DefinitionError(f"'{kind}' must be tables: [{kind}.<name>]", 0, 0, 0))
             tables[kind] = {}
-    enums: list[EnumDef] = []
     headers: list[tuple[str, DefinitionError]] = []
-    for key, table in tables["enums"].items():
-        try:
-            enums.append(read_enum(key, table, dialect, where))
-        except Mistake as mistake:
-            errors.append(mistake.error)
-        else:
-            headers.append((key, where.error("", f"enums.{key}")))
-    ops: list[OpDef] = []
-    with enums_known(tuple(enums)):
-        for key, table in tables["ops"].items():
-            name = key if "." in key or dialect is None else f"{dialect}.{key}"
+
+    def read_all(kind: str, read: Callable[[str, Any], tuple[str, R]]) -> list[R]:
+        """Each `[kind.<key>]` table read as `(its name, what it declares)`; a mistake is collected instead."""
+        declared: list[R] = []
+        for key, table in tables[kind].items():
             try:
-                ops.append(_declaration(name, key, table, where))
+                name, item = read(key, table)
             except Mistake as mistake:
                 errors.append(mistake.error)
             else:
-                headers.append((name, where.error("", f"ops.{key}")))
+                declared.append(item)
+                headers.append((name, where.error("", f"{kind}.{key}")))
+        return declared
+
+    def read_op(key: str, table: Any) -> tuple[str, OpDef]:
+        name = key if "." in key or dialect is None else f"{dialect}.{key}"
+        return name, _declaration(name, key, table, where)
+
+    enums = read_all("enums", lambda key, table: (key, read_enum(key, table, dialect, where)))
+    with enums_known(tuple(enums)):
+        ops = read_all("ops", read_op)
     return UserOps(tuple(ops), tuple(errors), tuple(enums), tuple(headers))
 
 

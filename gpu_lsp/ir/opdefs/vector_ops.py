@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from gpu_lsp.ir.opdefs.arith_ops import FASTMATH, FASTMATH_FORMAT
+from gpu_lsp.ir.opdefs.families import returning
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _KIND = "Vector_CombiningKindAttr:$kind"
-_FASTMATH = 'DefaultValuedAttr<Arith_FastMathAttr, "::mlir::arith::FastMathFlags::none">:$fastmath'
 
 OPS: tuple[OpDef, ...] = (
     declare(
@@ -103,10 +104,10 @@ OPS: tuple[OpDef, ...] = (
         "vector.reduction",
         "Reduces a 1-D vector to a scalar, optionally with an accumulator.",
         traits="pure",
-        ins=f"{_KIND}, AnyVectorOfAnyRank:$vector, Optional<AnyType>:$acc, {_FASTMATH}",
+        ins=f"{_KIND}, AnyVectorOfAnyRank:$vector, Optional<AnyType>:$acc, {FASTMATH}",
         outs="AnyType:$dest",
         types=("TypesMatchWith<dest, acc>",),
-        format="$kind `,` $vector (`,` $acc^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($vector) `into` type($dest)",
+        format=f"$kind `,` $vector (`,` $acc^)? {FASTMATH_FORMAT} attr-dict `:` type($vector) `into` type($dest)",
         syntax='%r = vector.reduction <add>, %v [, %acc] [fastmath<fast>] : vector<16xf32> into f32',
     ),
     declare(
@@ -254,14 +255,7 @@ OPS: tuple[OpDef, ...] = (
         traits="recursive_effects",
         syntax="%r = vector.mask %m [, %pass] { vector.transfer_read ... } : vector<16xi1> [-> vector<16xf32>]",
     ),
-    declare(
-        "vector.yield",
-        "Ends the region of vector.mask.",
-        traits="pure region_return return_like terminator",
-        parents="vector.mask",
-        ins="Variadic<AnyType>:$operands",
-        format="attr-dict ($operands^ `:` type($operands))?",
-    ),
+    returning("vector.yield", "Ends the region of vector.mask.", parents="vector.mask"),
     declare(
         "vector.gather",
         "Gathers elements from memory at base + index vector, for the enabled lanes.",
