@@ -192,6 +192,7 @@ func.func @f(%x: f32, %i: i32, %n: index) {
 }
 """
     assert _codes(text) == [
+        (2, "GPU141", "scratch.fma"),  # operand #2 must be floating-point (AnyFloat), as for math.fma
         (2, "GPU005", "%i"),
         (3, "GPU002", '"x"'),
         (4, "GPU102", "scratch.yield"),
