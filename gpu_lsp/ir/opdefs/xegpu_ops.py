@@ -1,0 +1,72 @@
+"""The xegpu dialect's op definitions (upstream XeGPUOps.td), in the form the oracle's MLIR (LLVM 23) reads.
+
+Version facts: in 2025 upstream moved the block offsets from `create_nd_tdesc` (`%src[%i, 0]`) to
+the ops that access memory (`load_nd %desc[%i, 0]`, `store_nd`, `prefetch_nd`), which now require
+them; `shape :` and `strides :` name the operands a `create_nd_tdesc` of a dynamic source takes.
+"""
+
+from __future__ import annotations
+
+from gpu_lsp.ir.opdefs.model import declare
+
+_HINTS = (
+    "OptionalAttr<XeGPU_CacheHintAttr>:$l1_hint, OptionalAttr<XeGPU_CacheHintAttr>:$l2_hint, "
+    "OptionalAttr<XeGPU_CacheHintAttr>:$l3_hint, OptionalAttr<DistributeLayoutAttr>:$layout"
+)
+_OFFSETS = "Variadic<Index>:$offsets, DenseI64ArrayAttr:$const_offsets"
+# `%desc[0, %i]`, then ODS's prop-dict (a space, and `<{hints}>` when some are set).
+_AT = "$TensorDesc `` custom<DynamicIndexList>($offsets, $const_offsets) prop-dict attr-dict"
+
+OPS = (
+    declare(
+        "xegpu.create_nd_tdesc",
+        "Create nd-tensor descriptor operation",
+        traits="pure",
+        ins=(
+            "XeGPU_BaseAddrType:$source, Variadic<Index>:$shape, Variadic<Index>:$strides, "
+            "OptionalAttr<DenseI64ArrayAttr>:$const_shape, OptionalAttr<DenseI64ArrayAttr>:$const_strides"
+        ),
+        outs="XeGPU_TensorDesc:$TensorDesc",
+        format=(
+            "$source (`,` `shape` `:` custom<DynamicIndexList>($shape, $const_shape)^ "
+            "`,` `strides` `:` custom<DynamicIndexList>($strides, $const_strides))? "
+            "attr-dict `:` type($source) `->` qualified(type($TensorDesc))"
+        ),
+    ),
+    declare(
+        "xegpu.prefetch_nd",
+        "prefetches a n-D block to cache",
+        ins=f"XeGPU_TensorDesc:$TensorDesc, {_OFFSETS}, {_HINTS}",
+        outs="",
+        format=f"{_AT} `:` qualified(type($TensorDesc))",
+    ),
+    declare(
+        "xegpu.load_nd",
+        "loads a n-D block from memory (represented by TensorDesc)to registers (represented by vector)",
+        ins=(
+            f"XeGPU_TensorDesc:$TensorDesc, {_OFFSETS}, OptionalAttr<UnitAttr>:$packed, "
+            f"OptionalAttr<DenseI64ArrayAttr>:$transpose, {_HINTS}"
+        ),
+        outs="XeGPU_ValueType:$value",
+        format=f"{_AT} `:` qualified(type($TensorDesc)) `->` type($value)",
+    ),
+    declare(
+        "xegpu.store_nd",
+        "stores a n-D block register region back to memory, currently only supports 2D",
+        ins=f"XeGPU_ValueType:$value, XeGPU_TensorDesc:$TensorDesc, {_OFFSETS}, {_HINTS}",
+        outs="",
+        format=f"$value `,` {_AT} `:` type($value) `,` qualified(type($TensorDesc))",
+    ),
+    declare(
+        "xegpu.dpas",
+        "It performs mma computation",
+        traits="pure",
+        ins=(
+            "XeGPU_DpasOprType:$lhs, XeGPU_DpasOprType:$rhs, Optional<XeGPU_DpasResType>:$acc, "
+            "OptionalAttr<DistributeLayoutAttr>:$layout_a, OptionalAttr<DistributeLayoutAttr>:$layout_b, "
+            "OptionalAttr<DistributeLayoutAttr>:$layout_cd"
+        ),
+        outs="XeGPU_DpasResType:$result",
+        format="$lhs `,` $rhs (`,` $acc^)? attr-dict `:` type($lhs)`,` type($rhs) (`,` type($acc)^)? `->` type($result)",
+    ),
+)
