@@ -334,11 +334,17 @@ def _xegpu_vector(descr: str, kind: Callable[[T.Type], bool], ranks: Sequence[in
 
 
 _XEGPU_MEMREF = _container(lambda ty: isinstance(ty, T.MemRefType) and ty.rank > 0, "non-0-ranked.memref", _XEGPU_SCALARS)
+_XEGPU_MEMREF_1D = _container(lambda ty: isinstance(ty, T.MemRefType) and ty.rank == 1, "1D memref", _XEGPU_SCALARS)
 TYPES["XeGPU_TensorDesc"] = TypeConstraint(
     "TensorDesc describing regions of interested data.",
     lambda ty: isinstance(ty, T.DialectType) and (ty.dialect, ty.name) == ("xegpu", "tensor_desc"),
 )
-TYPES["XeGPU_BaseAddrType"] = _any_of([_XEGPU_MEMREF, *(TYPES[n] for n in ("UI64", "UI32", "I64", "I32"))])
+TYPES["XeGPU_ScalarType"] = _any_of(_XEGPU_SCALARS)
+TYPES["XeGPU_PointerType"] = _any_of([TYPES[n] for n in ("UI64", "UI32", "I64", "I32")])
+TYPES["XeGPU_BaseAddrType"] = _any_of([_XEGPU_MEMREF, TYPES["XeGPU_PointerType"]])
+TYPES["XeGPU_GatherScatterBaseAddrType"] = _any_of([_XEGPU_MEMREF_1D, TYPES["XeGPU_PointerType"]])
+TYPES["XeGPU_OffsetType"] = _container(_fixed_vector, "fixed-length vector", [_INDEX])
+TYPES["XeGPU_MaskType"] = _container(_fixed_vector, "fixed-length vector", [TYPES["I1"]])
 TYPES["XeGPU_ValueType"] = _xegpu_vector("vector", _vector, range(1, 9))
 TYPES["XeGPU_DpasOprType"] = _xegpu_vector("fixed-length vector", _fixed_vector, (1, 2, 3))
 TYPES["XeGPU_DpasResType"] = _xegpu_vector("fixed-length vector", _fixed_vector, (1, 2))

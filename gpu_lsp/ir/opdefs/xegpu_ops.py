@@ -3,6 +3,8 @@
 Version facts: in 2025 upstream moved the block offsets from `create_nd_tdesc` (`%src[%i, 0]`) to
 the ops that access memory (`load_nd %desc[%i, 0]`, `store_nd`, `prefetch_nd`), which now require
 them; `shape :` and `strides :` name the operands a `create_nd_tdesc` of a dynamic source takes.
+The gather/scatter `load`, `store` and `prefetch` take a 1D memref or pointer with `[offsets]`;
+`create_tdesc` and `update_nd_offset` are gone from the oracle's MLIR and are not declared.
 """
 
 from __future__ import annotations
@@ -15,6 +17,11 @@ _HINTS = (
 )
 _OFFSETS = "Variadic<Index>:$offsets, DenseI64ArrayAttr:$const_offsets"
 # `%desc[0, %i]`, then ODS's prop-dict (a space, and `<{hints}>` when some are set).
+# The gather/scatter ops (LLVM 23): a 1D memref or pointer, an offset per lane (or one index), a mask.
+_SCATTERED = "AnyTypeOf<[XeGPU_OffsetType, Index]>:$offsets"
+_MASK = ", AnyTypeOf<[XeGPU_MaskType, I1]>:$mask, OptionalAttr<I64Attr>:$chunk_size"
+_LOADED = "AnyTypeOf<[XeGPU_ValueType, XeGPU_ScalarType]>:$value"
+_STORED = "AnyTypeOf<[XeGPU_ValueType, XeGPU_ScalarType]>:$value, "
 _AT = "$TensorDesc `` custom<DynamicIndexList>($offsets, $const_offsets) prop-dict attr-dict"
 
 OPS = (
@@ -69,4 +76,36 @@ OPS = (
         outs="XeGPU_DpasResType:$result",
         format="$lhs `,` $rhs (`,` $acc^)? attr-dict `:` type($lhs)`,` type($rhs) (`,` type($acc)^)? `->` type($result)",
     ),
+    declare(
+        "xegpu.atomic_rmw",
+        "Atomic read-modify-write operation on the TensorDesc.",
+        ins="AtomicRMWKindAttr:$kind, XeGPU_TensorDesc:$tensorDesc, XeGPU_MaskType:$mask, XeGPU_ValueType:$value",
+        outs="XeGPU_ValueType:$result",
+        format=(
+            "$kind $tensorDesc `,` $mask `,` $value attr-dict `:` qualified(type($tensorDesc)) `,` type($mask) `,` "
+            "type($value) `->` type($result)"
+        ),
+    ),
+    declare(
+        "xegpu.fence",
+        "It synchronizes memory accesses.",
+        ins="XeGPU_MemorySpaceAttr:$memory_kind, XeGPU_FenceScopeAttr:$fence_scope",
+        outs="",
+        format="`memory_kind` `=` $memory_kind `,` `fence_scope` `=` $fence_scope attr-dict",
+    ),
+    *(
+        declare(
+            f"xegpu.{name}",
+            summary,
+            ins=f"{value}XeGPU_GatherScatterBaseAddrType:$source, {_SCATTERED}{extra}, {_HINTS}",
+            outs=outs,
+            format=f"{head}$source `[` $offsets `]`{mask} prop-dict attr-dict `:` type(operands){tail}",
+        )
+        for name, summary, value, head, extra, mask, outs, tail in (
+            ("load", "load a set of scattered data points from memory.", "", "", _MASK, " `,` $mask", _LOADED, " `->` type($value)"),
+            ("store", "store data to scattered memory locations.", _STORED, "$value `,` ", _MASK, " `,` $mask", "", ""),
+            ("prefetch", "prefetches a set of scattered data points to cache", "", "", ", OptionalAttr<I64Attr>:$offset_align_byte", "", "", ""),
+        )
+    ),
 )
+
