@@ -16,12 +16,11 @@ _HINTS = (
     "OptionalAttr<XeGPU_CacheHintAttr>:$l3_hint, OptionalAttr<DistributeLayoutAttr>:$layout"
 )
 _OFFSETS = "Variadic<Index>:$offsets, DenseI64ArrayAttr:$const_offsets"
-# `%desc[0, %i]`, then ODS's prop-dict (a space, and `<{hints}>` when some are set).
 # The gather/scatter ops (LLVM 23): a 1D memref or pointer, an offset per lane (or one index), a mask.
 _SCATTERED = "AnyTypeOf<[XeGPU_OffsetType, Index]>:$offsets"
-_MASK = ", AnyTypeOf<[XeGPU_MaskType, I1]>:$mask, OptionalAttr<I64Attr>:$chunk_size"
-_LOADED = "AnyTypeOf<[XeGPU_ValueType, XeGPU_ScalarType]>:$value"
-_STORED = "AnyTypeOf<[XeGPU_ValueType, XeGPU_ScalarType]>:$value, "
+_MASK = "AnyTypeOf<[XeGPU_MaskType, I1]>:$mask, OptionalAttr<I64Attr>:$chunk_size"
+_ELEMENTS = "AnyTypeOf<[XeGPU_ValueType, XeGPU_ScalarType]>"
+# `%desc[0, %i]`, then ODS's prop-dict (a space, and `<{hints}>` when some are set).
 _AT = "$TensorDesc `` custom<DynamicIndexList>($offsets, $const_offsets) prop-dict attr-dict"
 
 OPS = (
@@ -93,19 +92,25 @@ OPS = (
         outs="",
         format="`memory_kind` `=` $memory_kind `,` `fence_scope` `=` $fence_scope attr-dict",
     ),
-    *(
-        declare(
-            f"xegpu.{name}",
-            summary,
-            ins=f"{value}XeGPU_GatherScatterBaseAddrType:$source, {_SCATTERED}{extra}, {_HINTS}",
-            outs=outs,
-            format=f"{head}$source `[` $offsets `]`{mask} prop-dict attr-dict `:` type(operands){tail}",
-        )
-        for name, summary, value, head, extra, mask, outs, tail in (
-            ("load", "load a set of scattered data points from memory.", "", "", _MASK, " `,` $mask", _LOADED, " `->` type($value)"),
-            ("store", "store data to scattered memory locations.", _STORED, "$value `,` ", _MASK, " `,` $mask", "", ""),
-            ("prefetch", "prefetches a set of scattered data points to cache", "", "", ", OptionalAttr<I64Attr>:$offset_align_byte", "", "", ""),
-        )
+    declare(
+        "xegpu.load",
+        "load a set of scattered data points from memory.",
+        ins=f"XeGPU_GatherScatterBaseAddrType:$source, {_SCATTERED}, {_MASK}, {_HINTS}",
+        outs=f"{_ELEMENTS}:$value",
+        format="$source `[` $offsets `]` `,` $mask prop-dict attr-dict `:` type(operands) `->` type($value)",
+    ),
+    declare(
+        "xegpu.store",
+        "store data to scattered memory locations.",
+        ins=f"{_ELEMENTS}:$value, XeGPU_GatherScatterBaseAddrType:$dest, {_SCATTERED}, {_MASK}, {_HINTS}",
+        outs="",
+        format="$value `,` $dest `[` $offsets `]` `,` $mask prop-dict attr-dict `:` type(operands)",
+    ),
+    declare(
+        "xegpu.prefetch",
+        "prefetches a set of scattered data points to cache",
+        ins=f"XeGPU_GatherScatterBaseAddrType:$source, {_SCATTERED}, OptionalAttr<I64Attr>:$offset_align_byte, {_HINTS}",
+        outs="",
+        format="$source `[` $offsets `]` prop-dict attr-dict `:` type(operands)",
     ),
 )
-
