@@ -710,6 +710,12 @@ class OpPrinter:
         if entries:
             self.out.append((" attributes " if keyword else " ") + self.fmt.dict(entries))
 
+    def prop_dict(self, op: Operation, elided: Iterable[str] = ()) -> None:
+        """A prop-dict: ` ` and, when some property is not elided, `<{a = 1}>`."""
+        skip = set(elided)
+        entries = [(k, v) for k, v in op.properties.items() if k not in skip]
+        self.out.append(" <" + self.fmt.dict(entries) + ">" if entries else " ")
+
     def optional_dict(self, entries: Iterable[tuple[str, Attribute]] | DictAttr | None) -> str:
         """` {a = 1}` for a non-empty dictionary, else ''."""
         if entries is None:

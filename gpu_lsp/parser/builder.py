@@ -448,10 +448,7 @@ class Builder:
                     if succ.at_end:
                         break
                     succ.punct(",")
-            if c.is_token("PROPS"):
-                tok = c.next()
-                props_tok = Tok("DICT", tok.value[1:-1], tok.start_pos + 1, tok.end_pos - 1)
-                state.properties = dict(c.parse_dict_text(props_tok).entries)
+            c.optional_prop_dict(state)
             if c.is_group("(") and not c.is_punct("->", 1):
                 regions = c.group("(")
                 while not regions.at_end:

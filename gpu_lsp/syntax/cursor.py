@@ -516,6 +516,13 @@ class Cursor:
             for key, value in self.parse_dict_text(item).entries:
                 st.attributes[key] = value
 
+    def optional_prop_dict(self, st: OpState) -> None:
+        """`<{a = 1}>`, when written, into the op's properties."""
+        if self.is_token("PROPS"):
+            tok = self.next()
+            props = Tok("DICT", tok.value[1:-1], tok.start_pos + 1, tok.end_pos - 1)
+            st.properties.update(self.parse_dict_text(props).entries)
+
     def attr_dict_with_keyword(self, st: OpState) -> None:
         if self.optional_keyword("attributes"):
             item = self.peek()

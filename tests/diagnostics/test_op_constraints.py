@@ -73,6 +73,16 @@ BROKEN = {
     "ranked tensor": '%0 = "tensor.extract"(%f) : (f32) -> f32',
     "vector": '%0 = "vector.extract"(%f) <{static_position = array<i64>}> : (f32) -> f32',
     "index result": '%0 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> f32',
+    # XeGPUTypes.td's names (xegpu_ops.py): a tensor descriptor, block base, loaded value and dpas operand
+    "xegpu tensor_desc": '%0 = "xegpu.load_nd"(%f) <{const_offsets = array<i64: 0>}> : (f32) -> vector<8xf32>',
+    "xegpu base address": '%0 = "xegpu.create_nd_tdesc"(%i) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (index) -> f32',
+    "xegpu value": '"xegpu.store_nd"(%f, %f) <{const_offsets = array<i64: 0>}> : (f32, f32) -> ()',
+    "xegpu dpas operand": '%0 = "xegpu.dpas"(%f, %f) : (f32, f32) -> f32',
+    "xegpu gather base": '"xegpu.prefetch"(%f, %i) : (f32, index) -> ()',
+    "xegpu offsets": '"xegpu.prefetch"(%m, %f) : (memref<8xf16>, f32) -> ()',
+    "xegpu mask": '%0 = "xegpu.load"(%m, %i, %f) : (memref<8xf16>, index, f32) -> f16',
+    "xegpu atomic mask": '%0 = "xegpu.atomic_rmw"(%t, %f, %v) <{kind = 0 : i64}> : (!xegpu.tensor_desc<8xf16>, f32, vector<8xf16>) -> vector<8xf16>',
+    "xegpu dpas result": '%0 = "xegpu.dpas"(%v, %v) : (vector<8xf16>, vector<8xf16>) -> vector<2x2x2xf32>',
 }
 
 
@@ -80,7 +90,7 @@ BROKEN = {
 def test_first_error_is_upstreams(case: str) -> None:
     if not oracle.available():
         pytest.skip("numba-cuda-mlir (the oracle's MLIR) is not installed")
-    text = f"func.func @f(%f: f32, %i: index) {{\n  {BROKEN[case]}\n  return\n}}\n"
+    text = f"func.func @f(%f: f32, %i: index, %v: vector<8xf16>, %m: memref<8xf16>, %t: !xegpu.tensor_desc<8xf16>) {{\n  {BROKEN[case]}\n  return\n}}\n"
     theirs = [d[3] for d in oracle.verify(text) if d[2] == "error"]
     chunk = parse(text).chunks[0]
     ours = [d.message for d in verify_chunk(chunk, text=text) if d.severity >= Severity.ERROR]

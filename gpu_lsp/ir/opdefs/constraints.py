@@ -317,6 +317,39 @@ def type_constraint(name: str) -> TypeConstraint | None:
     return _named(TYPES, name, _parametric_type)
 
 
+# What XeGPUTypes.td names (XeGPU_ScalarType is its element types, in its order).
+_XEGPU_SCALARS = [
+    *(TypeConstraint(f"{w}-bit signless integer", functools.partial(_signless, width=w)) for w in (1, 4, 8, 16, 32, 64)),
+    *(TYPES[f"{sign}I{w}"] for sign in ("S", "U") for w in (1, 8, 16, 32, 64)),
+    *(TypeConstraint(f"{name} type", _float(name)) for name in ("f4E2M1FN", "f8E4M3FN", "f8E5M2", "f8E8M0FNU")),
+    *(TYPES[n] for n in ("F16", "F32", "F64", "BF16")),
+    TypeConstraint("tf32 type", _float("tf32")),
+]
+
+
+def _xegpu_vector(descr: str, kind: Callable[[T.Type], bool], ranks: Sequence[int]) -> TypeConstraint:
+    vector = _container(kind, descr, _XEGPU_SCALARS)
+    suffix = " of ranks " + "/".join(map(str, ranks))
+    return TypeConstraint(vector.summary + suffix, lambda ty: vector.holds(ty) and _rank(ty) in ranks)
+
+
+_XEGPU_MEMREF = _container(lambda ty: isinstance(ty, T.MemRefType) and ty.rank > 0, "non-0-ranked.memref", _XEGPU_SCALARS)
+_XEGPU_MEMREF_1D = _container(lambda ty: isinstance(ty, T.MemRefType) and ty.rank == 1, "1D memref", _XEGPU_SCALARS)
+TYPES["XeGPU_TensorDesc"] = TypeConstraint(
+    "TensorDesc describing regions of interested data.",
+    lambda ty: isinstance(ty, T.DialectType) and (ty.dialect, ty.name) == ("xegpu", "tensor_desc"),
+)
+TYPES["XeGPU_ScalarType"] = _any_of(_XEGPU_SCALARS)
+TYPES["XeGPU_PointerType"] = _any_of([TYPES[n] for n in ("UI64", "UI32", "I64", "I32")])
+TYPES["XeGPU_BaseAddrType"] = _any_of([_XEGPU_MEMREF, TYPES["XeGPU_PointerType"]])
+TYPES["XeGPU_GatherScatterBaseAddrType"] = _any_of([_XEGPU_MEMREF_1D, TYPES["XeGPU_PointerType"]])
+TYPES["XeGPU_OffsetType"] = _container(_fixed_vector, "fixed-length vector", [_INDEX])
+TYPES["XeGPU_MaskType"] = _container(_fixed_vector, "fixed-length vector", [TYPES["I1"]])
+TYPES["XeGPU_ValueType"] = _xegpu_vector("vector", _vector, range(1, 9))
+TYPES["XeGPU_DpasOprType"] = _xegpu_vector("fixed-length vector", _fixed_vector, (1, 2, 3))
+TYPES["XeGPU_DpasResType"] = _xegpu_vector("fixed-length vector", _fixed_vector, (1, 2))
+
+
 # --- attributes -----------------------------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from gpu_lsp.ir.opdefs import (
     transform_ops,
     ub_ops,
     vector_ops,
+    xegpu_ops,
 )
 
 ALL = (
@@ -54,4 +55,5 @@ ALL = (
     transform_ops.OPS,
     ub_ops.OPS,
     vector_ops.OPS,
+    xegpu_ops.OPS,
 )

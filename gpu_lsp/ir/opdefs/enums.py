@@ -121,6 +121,8 @@ _ENUMS = (
         type=T.I32,
     ),
     EnumDef("IndexCmpPredicateAttr", ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"), "index", "cmp_predicate", "the predicate"),
+    EnumDef("XeGPU_MemorySpaceAttr", ("global", "slm"), "xegpu", "memory_space", "::mlir::xegpu::MemorySpace"),
+    EnumDef("XeGPU_FenceScopeAttr", ("workgroup", "gpu"), "xegpu", "fence_scope", "::mlir::xegpu::FenceScope"),
     EnumDef("RcpRoundingModeAttr", ("approx", "rn", "rz", "rm", "rp"), "nvgpu", "rcp_rounding_mode", "::mlir::nvgpu::RcpRoundingMode"),
     EnumDef(
         "AMDGPU_DPPPermAttr",

@@ -144,7 +144,7 @@ class FunctionalType(Directive):
 
 @dataclass(frozen=True)
 class AttrDict(Directive):
-    """`attr-dict` or `attr-dict-with-keyword` (`prop-dict` reads and prints as `attr-dict`)."""
+    """`attr-dict` or `attr-dict-with-keyword`: after a `prop-dict`, the discardable attributes only."""
 
     keyword: bool = False
 
@@ -156,7 +156,23 @@ class AttrDict(Directive):
 
     def print(self, ctx: FormatContext) -> None:
         assert ctx.definition.format is not None
-        ctx.attr_dict(variables(parse_format(ctx.definition.format)), self.keyword)
+        elements = parse_format(ctx.definition.format)
+        mentioned = variables(elements)
+        if any(isinstance(d, PropDict) for d in elements):
+            mentioned = [*mentioned, *ctx.op.properties]  # the prop-dict writes them
+        ctx.attr_dict(mentioned, self.keyword)
+
+
+@dataclass(frozen=True)
+class PropDict(Directive):
+    """`prop-dict`: `<{...}>` holds the properties the format does not write; ODS prints a space before it, even when empty."""
+
+    def read(self, c: Cursor, st: OpState, fs: FormatState) -> None:
+        c.optional_prop_dict(st)
+
+    def print(self, ctx: FormatContext) -> None:
+        assert ctx.definition.format is not None
+        ctx.prop_dict(variables(parse_format(ctx.definition.format)))
 
 
 @dataclass(frozen=True)
@@ -413,8 +429,10 @@ class _Reader:
             return Var(tok[1:])
         if tok == "(":
             return self.optional_group()
-        if tok in ("attr-dict", "prop-dict"):
+        if tok == "attr-dict":
             return AttrDict()
+        if tok == "prop-dict":
+            return PropDict()
         if tok == "attr-dict-with-keyword":
             return AttrDict(keyword=True)
         if tok in ("type", "qualified"):

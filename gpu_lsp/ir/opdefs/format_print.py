@@ -37,6 +37,8 @@ class OpPrinter(Protocol):
 
     def attr_dict(self, op: Operation, elided: Iterable[str] = (), keyword: bool = False) -> None: ...
 
+    def prop_dict(self, op: Operation, elided: Iterable[str] = ()) -> None: ...
+
     def region(self, region: Region, entry_args: bool = True, terminators: bool = True) -> None: ...
 
     def block_name(self, block: Block) -> str: ...
@@ -159,6 +161,12 @@ class FormatContext(Spacing):
         """The attributes the format does not write: not those it names, nor defaults, nor segment sizes."""
         elided = set(mentioned) | {"operandSegmentSizes", "resultSegmentSizes"} | self._at_default() | _segment_attrs(self.definition)
         self.p.attr_dict(self.op, elided, keyword=keyword)
+        self.last_was_punctuation = False
+
+    def prop_dict(self, mentioned: Iterable[str]) -> None:
+        """ODS's prop-dict: a space, then `<{...}>` of the properties the format does not write."""
+        elided = set(mentioned) | {"operandSegmentSizes", "resultSegmentSizes"} | self._at_default()
+        self.p.prop_dict(self.op, elided)
         self.last_was_punctuation = False
 
     def _at_default(self) -> set[str]:
