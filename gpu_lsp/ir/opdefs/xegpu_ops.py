@@ -9,7 +9,7 @@ The gather/scatter `load`, `store` and `prefetch` take a 1D memref or pointer wi
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.model import declare
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 _HINTS = (
     "OptionalAttr<XeGPU_CacheHintAttr>:$l1_hint, OptionalAttr<XeGPU_CacheHintAttr>:$l2_hint, "
@@ -23,7 +23,7 @@ _ELEMENTS = "AnyTypeOf<[XeGPU_ValueType, XeGPU_ScalarType]>"
 # `%desc[0, %i]`, then ODS's prop-dict (a space, and `<{hints}>` when some are set).
 _AT = "$TensorDesc `` custom<DynamicIndexList>($offsets, $const_offsets) prop-dict attr-dict"
 
-OPS = (
+OPS: tuple[OpDef, ...] = (
     declare(
         "xegpu.create_nd_tdesc",
         "Create nd-tensor descriptor operation",
