@@ -126,6 +126,7 @@ class GpuLanguageServer(LanguageServer):
         self._unsent_definitions: list[str] = []
         self._queued = 0  # jobs submitted to the analysis thread and not started yet
         self._queued_lock = threading.Lock()
+        self.stopped = False  # `shutdown` came: the analysis thread takes no more jobs
         self.lit_found: dict[str, tuple[str, list[str]]] = {}  # lsp/lit.py: a lit run's diagnostics per document
         self.outbox: Outbox | None = None  # what is written to the client (`main`)
 
@@ -140,7 +141,10 @@ class GpuLanguageServer(LanguageServer):
         return self._debouncer
 
     async def in_analysis(self, fn: Callable, *args) -> Any:
-        """Run `fn(*args)` on the analysis thread."""
+        """Run `fn(*args)` on the analysis thread; after `shutdown` the awaiting task is cancelled
+        instead (a diagnostics job still running then ends quietly)."""
+        if self.stopped:
+            raise asyncio.CancelledError
 
         def job() -> Any:
             with self._queued_lock:
@@ -503,6 +507,7 @@ async def did_change_configuration(ls: GpuLanguageServer, params: types.DidChang
 
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: GpuLanguageServer, *args) -> None:
+    ls.stopped = True
     ls.analysis.shutdown(wait=False, cancel_futures=True)
 
 

@@ -17,7 +17,7 @@ DERIVED = [editor_files.PACKAGE_JSON, editor_files.TS_IDS, editor_files.LUA_TABL
 
 
 def test_the_generated_files_are_current() -> None:
-    assert editor_files.stale() == [], "run `python -m gpu_lsp.lsp.editor_files --write`"
+    assert editor_files.stale(REPO) == [], "run `python -m gpu_lsp.lsp.editor_files --write`"
 
 
 @pytest.fixture

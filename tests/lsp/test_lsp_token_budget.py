@@ -12,7 +12,10 @@ from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Document
 
 def test_a_request_answers_what_its_budget_allows_and_the_rest_is_kept_in_steps(monkeypatch) -> None:
     text = generated("inline", 300)
-    every = semantic_tokens.semantic_tokens(Document("file:///a.mlir", text, 1).analysed())
+    monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", float("inf"))  # the whole answer, however loaded the machine
+    whole = Document("file:///a.mlir", text, 1).analysed()
+    every = semantic_tokens.semantic_tokens(whole)
+    assert PARTIAL_TOKENS not in whole.cache
     snap = Document("file:///b.mlir", text, 1).analysed()
     monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", 0.0)
     first = semantic_tokens.semantic_tokens(snap)
