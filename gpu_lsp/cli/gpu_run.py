@@ -96,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 @console_entry("gpu-run")
 def main(argv: list[str] | None = None) -> int:
+    """The gpu-run program (`argv` None: the command line, in a process of its own, which the OS
+    limits apply to) or a library call with `argv` (the calling process's limits stay as they are)."""
+    own_process = argv is None
     args = build_parser().parse_args(argv)
     text = read_text(args.file)
     if args.trace is not None and not Path(args.trace).absolute().parent.is_dir():
@@ -114,10 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     from gpu_lsp.runner.errors import RunTimeout
     from gpu_lsp.runner.oslimits import enforce
 
-    enforce(args.backend, args.max_memory, args.timeout)  # the OS backs --max-memory and --timeout
+    alarm = own_process and args.timeout is not None and hasattr(signal, "SIGALRM")
+    if own_process:
+        enforce(args.backend, args.max_memory, args.timeout)  # the OS backs --max-memory and --timeout
     from gpu_lsp.runner.racecheck import MAX_CONFLICTS
 
-    if args.timeout is not None and hasattr(signal, "SIGALRM"):
+    if alarm:
         # A hard stop a little after the interpreter's own deadline (which it checks between ops).
         def on_alarm(_signum, _frame):
             raise RunTimeout("the program ran past its time limit")
@@ -154,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{filename}: error: {exc.message}", file=sys.stderr)
         return 1
     finally:
-        if args.timeout is not None and hasattr(signal, "SIGALRM"):
+        if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
     sys.stdout.flush()
     if args.trace is not None and result.trace is not None:

@@ -48,6 +48,34 @@ def test_gpu_run_stops_the_kernel_at_the_address_space_cap(tmp_path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_gpu_run_called_as_a_library_leaves_the_callers_limits_alone(tmp_path) -> None:
+    """`main([...])` in a test or a tool must not cap the calling process: a CPU limit of the caller's
+    time so far plus two minutes once killed the whole pytest run near its end (CI, exit 137)."""
+    import resource
+
+    from gpu_lsp.cli.gpu_run import main
+
+    path = tmp_path / "empty.mlir"
+    path.write_text("func.func @main() {\n  return\n}\n")
+    before = {kind: resource.getrlimit(kind) for kind in (resource.RLIMIT_CPU, resource.RLIMIT_AS)}
+    assert main(["--backend", "numpy", "--timeout", "5", "--max-memory", "64M", str(path)]) == 0
+    assert {kind: resource.getrlimit(kind) for kind in before} == before
+
+
+def test_gpu_run_as_a_program_caps_its_own_process(tmp_path) -> None:
+    path = tmp_path / "report.mlir"
+    path.write_text("func.func @main() {\n  return\n}\n")
+    script = (
+        "import resource, sys\n"
+        "from gpu_lsp.cli import gpu_run\n"
+        f"sys.argv = ['gpu-run', '--backend', 'numpy', '--timeout', '5', '--max-memory', '64M', {str(path)!r}]\n"
+        "status = gpu_run.main()\n"
+        "print(status, resource.getrlimit(resource.RLIMIT_CPU)[0] > 0, resource.getrlimit(resource.RLIMIT_AS)[0])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["0", "True", str((64 << 20) + (1 << 30))], result.stderr
+
+
 def test_the_cpu_limit_stops_a_busy_program() -> None:
     script = (
         "from gpu_lsp.runner.errors import RunTimeout\n"
