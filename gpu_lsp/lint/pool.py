@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
 import signal
+import threading
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
@@ -60,6 +63,24 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextlib.contextmanager
+def _interrupt_after_forking() -> Iterator[None]:
+    """Ctrl-C while the workers fork is raised once they are all started. Raised inside a fork's at-fork
+    hook, CPython prints it as ignored and the run goes on; raised between two forks, it leaves a worker
+    that nothing tells to end, and the exit waits for it forever."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    interrupted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: interrupted.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt
+
+
 def check_all(
     targets: list[Target],
     settings: list[Settings],
@@ -87,7 +108,9 @@ def check_all(
     try:
         executor = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_ignore_interrupts)
         try:
-            reports = list(executor.map(run, targets, settings, chunksize=chunksize))
+            with _interrupt_after_forking():
+                results = executor.map(run, targets, settings, chunksize=chunksize)  # forks every worker
+            reports = list(results)
         except BaseException as exc:
             # On Ctrl-C the parent reports it at once; workers drop what is queued and end after their current files.
             executor.shutdown(wait=not isinstance(exc, KeyboardInterrupt), cancel_futures=True)
