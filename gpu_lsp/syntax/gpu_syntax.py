@@ -60,8 +60,7 @@ OBJECT_FORMATS = frozenset({"offload", "assembly", "bin", "fatbin"})
 NVVM_TARGET_KEYS = frozenset({"O", "triple", "chip", "features", "flags", "link", "verifyTarget"})
 
 _IDENT = re.compile(r"[A-Za-z_][\w$.\-]*")
-_TYPE_IDENT = re.compile(r"[A-Za-z_][\w$.]*")
-_KEYWORD = re.compile(r"[A-Za-z_][\w$.]*")
+_KEYWORD = re.compile(r"[A-Za-z_][\w$.]*")  # a bare identifier: a keyword, or a dialect type's name after `!`
 _INT = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+)")
 _NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)")
 _TYPED_INT = re.compile(r"(-?(?:0x[0-9a-fA-F]+|\d+))(?:\s*:\s*(i\d+|index|si\d+|ui\d+))?")
@@ -170,7 +169,7 @@ def _tokens(s: str, lo: int, hi: int):
         c = s[j]
         if j < after or not ((c == "#" or c == "!") and j + 1 < hi and (s[j + 1].isalpha() or s[j + 1] == "_")):
             continue
-        m = (_IDENT if c == "#" else _TYPE_IDENT).match(s, j + 1, hi)
+        m = (_IDENT if c == "#" else _KEYWORD).match(s, j + 1, hi)
         if m is None:  # a letter outside MLIR's identifier characters: not a dialect token
             continue
         end = m.end()
