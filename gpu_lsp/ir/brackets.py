@@ -1,7 +1,8 @@
 """The bracket structure of type, attribute and ODS text: strings, matching brackets, top-level commas.
 
 `<`, `(`, `[` and `{` nest; the `>` of an arrow `->` closes nothing; a `"` string (with `\\`
-escapes) is skipped whole. Every scanner of bracketed text in gpu_lsp uses these.
+escapes) is skipped whole. The attribute checks (`syntax/gpu_syntax.py`), the canonical attribute forms,
+the op model's ODS text, the llvm/spirv readers and outlining's data layout read through these.
 """
 
 from __future__ import annotations
