@@ -12,7 +12,7 @@ import pytest
 from support import oracle
 
 from gpu_lsp.ir.attributes import DialectAttr
-from gpu_lsp.ir.canonical_attrs import canonical_attr, split_params
+from gpu_lsp.ir.canonical_attrs import canonical_attr
 from gpu_lsp.ir.printers import print_module
 from gpu_lsp.parser.api import parse
 
@@ -83,7 +83,3 @@ def test_oracle_prints_the_expected_text() -> None:
 )
 def test_canonical_text(attr: DialectAttr, text: str) -> None:
     assert str(canonical_attr(attr)) == text
-
-
-def test_split_params_keeps_brackets_strings_and_arrows_whole() -> None:
-    assert split_params('"a, b", f<x, y>, (i32) -> (), {k = [1, 2]}') == ['"a, b"', "f<x, y>", "(i32) -> ()", "{k = [1, 2]}"]

@@ -81,14 +81,20 @@ def _every_version(outcome: Lowering, form: str, example: str, reason: str, sour
     return LoweringFact(form, example, ((OLDEST, outcome),), outcome, reason, source)
 
 
+def _lowered_from(version: int, before: Lowering, oracle: Lowering, form: str, example: str, reason: str, source: str) -> LoweringFact:
+    """A form `gpu-to-llvm` treats as `before` until it lowers it from `version` on."""
+    return LoweringFact(form, example, ((OLDEST, before), (version, Lowering.LOWERED)), oracle, reason, source)
+
+
 _CONVERSION = "mlir/lib/Conversion/GPUCommon/GPUToLLVMConversion.cpp"
 _ONE_DEP = "Can only convert with exactly one async dependency."
 
-LAUNCH_FUNC_DEPENDENCIES = LoweringFact(
+LAUNCH_FUNC_DEPENDENCIES = _lowered_from(
+    23,
+    Lowering.REJECTED,
+    Lowering.LOWERED,
     "gpu.launch_func async with 2+ dependencies",
     "%t = gpu.launch_func async [%a, %b] @m::@k ...",
-    ((OLDEST, Lowering.REJECTED), (23, Lowering.LOWERED)),
-    Lowering.LOWERED,
     "Cannot convert with more than one async dependency.",
     "llvm-project PR #188987 (2026-03-27): LegalizeLaunchFuncOpPattern joins extra dependencies with events",
 )
@@ -127,11 +133,12 @@ ALLOC_SYNC_DEPENDENCIES = _every_version(
     "Can convert only async version.",
     f"{_CONVERSION} (isAsyncWithOneDependency); llvm-project PR #191661 lowers the synchronous form without dependencies only",
 )
-ALLOC_SYNC = LoweringFact(
+ALLOC_SYNC = _lowered_from(
+    23,
+    Lowering.UNCONVERTED,
+    Lowering.UNCONVERTED,  # the oracle predates the change
     "gpu.alloc (not host_shared)/gpu.dealloc without async or dependencies",
     "%m = gpu.alloc (%n) : ...",
-    ((OLDEST, Lowering.UNCONVERTED), (23, Lowering.LOWERED)),
-    Lowering.UNCONVERTED,
     "Can convert only async version.",
     "llvm-project PR #191661 (2026-05): gpu.alloc/gpu.dealloc without a token lower onto the null stream",
 )

@@ -14,6 +14,7 @@ import re
 from typing import Final
 
 from gpu_lsp.ir.attributes import DialectAttr
+from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.floats import float_text
 
 # Each target's parameters in declared order, with the text of its default (None: no default to elide).
@@ -28,8 +29,6 @@ _DEFAULT_OBJECT_FORMAT: Final = "fatbin"
 _INTEGER: Final = re.compile(r"-?\d+")
 _FLOAT: Final = re.compile(r"-?\d+\.\d*(?:[eE][-+]?\d+)?")
 _KEY: Final = re.compile(r'^("(?:[^"\\]|\\.)*"|[A-Za-z_][\w.$-]*)\s*(?:=\s*(.*))?$', re.S)
-_OPEN: Final = "<([{"
-_CLOSE: Final = ">)]}"
 
 
 def canonical_attr(attr: DialectAttr) -> DialectAttr:
@@ -54,44 +53,6 @@ def canonical_attr(attr: DialectAttr) -> DialectAttr:
     return attr
 
 
-def split_params(text: str) -> list[str]:
-    """`text` split at its top-level commas (outside brackets and strings), each part stripped."""
-    parts: list[str] = []
-    depth, start, i, n = 0, 0, 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == '"':
-            i = string_end(text, i)
-            continue
-        if ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE and not (ch == ">" and i > 0 and text[i - 1] == "-"):
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-        i += 1
-    tail = text[start:].strip()
-    if tail or parts:
-        parts.append(tail)
-    return parts
-
-
-def string_end(s: str, i: int) -> int:
-    """`s[i]` is a `"`: the index after the closing quote (len(s) when unterminated)."""
-    j = i + 1
-    n = len(s)
-    while j < n:
-        c = s[j]
-        if c == "\\":
-            j += 2
-        elif c == '"':
-            return j + 1
-        else:
-            j += 1
-    return n
-
-
 def _hash_parts(text: str) -> tuple[str, str, str | None] | None:
     """`#dialect.name<body>` as (dialect, name, body); None for any other text."""
     if not text.startswith("#") or "." not in text.split("<", 1)[0]:
@@ -113,7 +74,7 @@ def _nested(text: str) -> str:
 
 
 def _object(body: str) -> str:
-    params = split_params(body)
+    params = split_commas(body)
     if not params:
         return body
     out = [_nested(params[0])]
@@ -142,7 +103,7 @@ def _table(body: str) -> str:
     """The entries of a kernel table sorted by kernel name, each printed canonically."""
     if not (body.startswith("[") and body.endswith("]")):
         return body
-    entries = [_nested(e) for e in split_params(body[1:-1])]
+    entries = [_nested(e) for e in split_commas(body[1:-1])]
     return "[" + ", ".join(sorted(entries, key=_kernel_name)) + "]"
 
 
@@ -150,11 +111,11 @@ def _kernel_name(entry: str) -> str:
     parts = _hash_parts(entry)
     if parts is None or parts[2] is None:
         return entry
-    return split_params(parts[2])[0]
+    return split_commas(parts[2])[0]
 
 
 def _metadata(body: str) -> str:
-    params = split_params(body)
+    params = split_commas(body)
     out = []
     for param in params:
         name, _, value = param.partition(" = ")
@@ -165,7 +126,7 @@ def _metadata(body: str) -> str:
 def _target(dialect: str, body: str) -> str:
     """A target's parameters: the default-valued left out, the rest in declared order."""
     written: dict[str, str] = {}
-    for param in split_params(body):
+    for param in split_commas(body):
         name, eq, value = param.partition(" = ")
         if not eq:
             return body
@@ -187,7 +148,7 @@ def _dictionary(text: str) -> str:
     if not (text.startswith("{") and text.endswith("}")):
         return text
     entries: list[tuple[str, str]] = []
-    for entry in split_params(text[1:-1]):
+    for entry in split_commas(text[1:-1]):
         found = _KEY.match(entry)
         if found is None:
             return text

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.core import Operation, Region, erase_op
 from gpu_lsp.ir.op_facts import OpFacts
 from gpu_lsp.ir.operands import assemble
@@ -114,27 +115,6 @@ def constant_dims(values: list) -> DenseArrayAttr | None:
 _INT_VALUE = re.compile(r"^(-?\d+)\s*:\s*(\S+)$")
 
 
-def _split_top(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    quote = False
-    for i, ch in enumerate(text):
-        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
-            quote = not quote
-        elif quote:
-            continue
-        elif ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    tail = text[start:].strip()
-    if tail:
-        parts.append(tail)
-    return parts
-
-
 def _entry_value(text: str) -> str:
     m = _INT_VALUE.match(text.strip())
     return f"{m.group(1)} : {m.group(2)}" if m else text.strip()
@@ -153,9 +133,9 @@ def parse_data_layout(text: str) -> Attribute:
     if not text.startswith(prefix) or not text.endswith(">"):
         raise ValueError(f"not a data layout specification: {text}")
     entries = []
-    for part in _split_top(text[len(prefix) : -1]):
+    for part in split_commas(text[len(prefix) : -1], drop_empty=True):
         if part.startswith("#dlti.dl_entry<") and part.endswith(">"):
-            inner = _split_top(part[len("#dlti.dl_entry<") : -1])
+            inner = split_commas(part[len("#dlti.dl_entry<") : -1], drop_empty=True)
             if len(inner) != 2:
                 raise ValueError(f"malformed data layout entry: {part}")
             key, value = inner

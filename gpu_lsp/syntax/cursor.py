@@ -270,21 +270,23 @@ class Cursor:
 
     # --- tokens -----------------------------------------------------------------------------
 
-    def is_token(self, kind: str, value: str | None = None, k: int = 0) -> bool:
+    def _tok(self, k: int) -> Tok | None:
+        """The item `k` ahead when it is a token (not a group, not past the end)."""
         j = self.i + k
         items = self.items
-        if j >= len(items):
-            return False
-        item = items[j]
-        return isinstance(item, Tok) and item.type == kind and (value is None or item.value == value)
+        if j < len(items):
+            item = items[j]
+            if isinstance(item, Tok):
+                return item
+        return None
+
+    def is_token(self, kind: str, value: str | None = None, k: int = 0) -> bool:
+        tok = self._tok(k)
+        return tok is not None and tok.type == kind and (value is None or tok.value == value)
 
     def is_keyword(self, word: str, k: int = 0) -> bool:
-        j = self.i + k
-        items = self.items
-        if j >= len(items):
-            return False
-        item = items[j]
-        return isinstance(item, Tok) and item.value == word and item.type in _KEYWORD_KINDS
+        tok = self._tok(k)
+        return tok is not None and tok.value == word and tok.type in _KEYWORD_KINDS
 
     def optional_keyword(self, word: str) -> Tok | None:
         if self.is_keyword(word):
@@ -304,21 +306,14 @@ class Cursor:
         self.expected("a keyword")
 
     def is_punct(self, ch: str, k: int = 0) -> bool:
-        j = self.i + k
-        items = self.items
-        if j >= len(items):
-            return False
-        item = items[j]
-        return isinstance(item, Tok) and item.value == ch and item.type in _PUNCT_KINDS
+        tok = self._tok(k)
+        return tok is not None and tok.value == ch and tok.type in _PUNCT_KINDS
 
     def optional_punct(self, ch: str) -> Tok | None:
-        i = self.i
-        items = self.items
-        if i < len(items):
-            item = items[i]
-            if isinstance(item, Tok) and item.value == ch and item.type in _PUNCT_KINDS:
-                self.i = i + 1
-                return item
+        tok = self._tok(0)
+        if tok is not None and tok.value == ch and tok.type in _PUNCT_KINDS:
+            self.i += 1
+            return tok
         return None
 
     def punct(self, ch: str) -> Tok:

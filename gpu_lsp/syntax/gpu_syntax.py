@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gpu_lsp.ir.canonical_attrs import string_end
+from gpu_lsp.ir.brackets import comma_ranges, match_close, string_end, unquoted
 
 TYPE_CODE = "GPU122"
 ATTR_CODE = "GPU123"
@@ -60,15 +60,12 @@ OBJECT_FORMATS = frozenset({"offload", "assembly", "bin", "fatbin"})
 NVVM_TARGET_KEYS = frozenset({"O", "triple", "chip", "features", "flags", "link", "verifyTarget"})
 
 _IDENT = re.compile(r"[A-Za-z_][\w$.\-]*")
-_TYPE_IDENT = re.compile(r"[A-Za-z_][\w$.]*")
-_KEYWORD = re.compile(r"[A-Za-z_][\w$.]*")
+_KEYWORD = re.compile(r"[A-Za-z_][\w$.]*")  # a bare identifier: a keyword, or a dialect type's name after `!`
 _INT = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+)")
 _NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)")
 _TYPED_INT = re.compile(r"(-?(?:0x[0-9a-fA-F]+|\d+))(?:\s*:\s*(i\d+|index|si\d+|ui\d+))?")
 _KEY_EQ = re.compile(r"([A-Za-z_][\w$]*)\s*=\s*")
 
-_OPEN = "<([{"
-_CLOSE = {">": "<", ")": "(", "]": "[", "}": "{"}
 
 
 @dataclass
@@ -105,51 +102,11 @@ def _prev_end(s: str, i: int, lo: int = 0) -> int:
     return i
 
 
-def _match(s: str, i: int, hi: int | None = None) -> int:
-    """`s[i]` opens a bracket: the index after its matching close (strings and `->` skipped); -1 if none."""
-    n = len(s) if hi is None else hi
-    stack = [s[i]]
-    j = i + 1
-    while j < n:
-        c = s[j]
-        if c == '"':
-            j = string_end(s, j)
-            continue
-        if c in _OPEN:
-            stack.append(c)
-        elif c == ">" and s[j - 1] == "-":
-            pass
-        elif c in _CLOSE:
-            if stack[-1] != _CLOSE[c]:
-                return -1
-            stack.pop()
-            if not stack:
-                return j + 1
-        j += 1
-    return -1
-
-
 def _split(s: str, lo: int, hi: int) -> list[tuple[int, int]] | None:
     """Top-level comma-separated elements of `s[lo:hi]`, trimmed; None when brackets do not balance."""
-    out: list[tuple[int, int]] = []
-    start = lo
-    j = lo
-    while j < hi:
-        c = s[j]
-        if c == '"':
-            j = string_end(s, j)
-            continue
-        if c in _OPEN:
-            k = _match(s, j, hi)
-            if k < 0:
-                return None
-            j = k
-            continue
-        if c == ",":
-            out.append((start, j))
-            start = j + 1
-        j += 1
-    out.append((start, hi))
+    out = comma_ranges(s, lo, hi)
+    if out is None:
+        return None
     trimmed = []
     for a, b in out:
         a = _skip_ws(s, a, b)
@@ -158,6 +115,11 @@ def _split(s: str, lo: int, hi: int) -> list[tuple[int, int]] | None:
     if len(trimmed) == 1 and trimmed[0][0] == trimmed[0][1]:
         return []
     return trimmed
+
+
+def _array_items(s: str, a: int, b: int) -> list[tuple[int, int]] | None:
+    """The elements of the `[...]` spanning exactly `s[a:b]`; None when it is no such array."""
+    return _split(s, a + 1, b - 1) if _spans(s, a, b, "[") else None
 
 
 def _unescape(body: str) -> str:
@@ -175,7 +137,7 @@ def _string_value(s: str, a: int, b: int) -> str | None:
 
 def _spans(s: str, a: int, b: int, opener: str) -> bool:
     """Whether `s[a:b]` is exactly one bracketed group opened by `opener`."""
-    return a < b and s[a] == opener and _match(s, a, b) == b
+    return a < b and s[a] == opener and match_close(s, a, b) == b
 
 
 # --- tokens -------------------------------------------------------------------------------------
@@ -202,31 +164,25 @@ class _Tok:
 
 def _tokens(s: str, lo: int, hi: int):
     """The dialect types and attributes of one lexer level of `s[lo:hi]`, in order."""
-    j = lo
-    while j < hi:
+    after = lo  # the end of the last token: what lies before it was read with the token
+    for j in unquoted(s, lo, hi):
         c = s[j]
-        if c == '"':
-            j = string_end(s, j)
+        if j < after or not ((c == "#" or c == "!") and j + 1 < hi and (s[j + 1].isalpha() or s[j + 1] == "_")):
             continue
-        if (c == "#" or c == "!") and j + 1 < hi and (s[j + 1].isalpha() or s[j + 1] == "_"):
-            m = (_IDENT if c == "#" else _TYPE_IDENT).match(s, j + 1, hi)
-            if m is None:  # a letter outside MLIR's identifier characters: not a dialect token
-                j += 1
-                continue
-            end = m.end()
-            lt = -1
-            if end < hi and s[end] == "<":
-                lt = end
-                close = _match(s, end, hi)
-                if close < 0:
-                    return
-                end = close
-            ident = m.group(0)
-            if "." in ident or lt >= 0:
-                yield _Tok(c, j, end, ident, lt)
-            j = end
+        m = (_IDENT if c == "#" else _KEYWORD).match(s, j + 1, hi)
+        if m is None:  # a letter outside MLIR's identifier characters: not a dialect token
             continue
-        j += 1
+        end = m.end()
+        lt = -1
+        if end < hi and s[end] == "<":
+            lt = end
+            end = match_close(s, end, hi)
+            if end < 0:
+                return
+        ident = m.group(0)
+        if "." in ident or lt >= 0:
+            yield _Tok(c, j, end, ident, lt)
+        after = end
 
 
 def _scan(s: str, lo: int, hi: int) -> Failure | None:
@@ -386,7 +342,7 @@ def _gpu_attr(s: str, tok: _Tok) -> Failure | None:
         if lt >= body_hi:
             lt, end = -1, name_end
         elif s[lt] == "<":
-            end = _match(s, lt, body_hi)
+            end = match_close(s, lt, body_hi)
             if end < 0 or _skip_ws(s, end, body_hi) != body_hi:
                 return None
         else:
@@ -423,7 +379,7 @@ def _target_kind(s: str, a: int, b: int) -> str | None:
             return None
         end = m.end()
         if end < b and s[end] == "<":
-            end = _match(s, end, b)
+            end = match_close(s, end, b)
         if end != b:
             return None
         dialect, _, name = m.group(0).partition(".")
@@ -586,9 +542,7 @@ def _metadata(s: str, lt: int, end: int, els: list[tuple[int, int]] | None) -> F
             if not _spans(s, va, b, "{"):
                 return None
             continue
-        if not _spans(s, va, b, "["):
-            return None
-        items = _split(s, va + 1, b - 1)
+        items = _array_items(s, va, b)
         if items is None:
             return None
         for ia, ib in items:
@@ -609,7 +563,7 @@ def _metadata_name(s: str, a: int, b: int) -> str | None:
     for prefix in ("#gpu.kernel_metadata<", "#gpu<kernel_metadata<"):
         if s.startswith(prefix, a):
             lt = a + len(prefix) - 1
-            close = _match(s, lt, b)
+            close = match_close(s, lt, b)
             if close < 0:
                 return None
             if prefix.startswith("#gpu<"):
@@ -630,9 +584,7 @@ def _kernel_table(s: str, lt: int, end: int, els: list[tuple[int, int]] | None) 
     if not els:
         return None
     a, b = els[0]
-    if len(els) != 1 or not _spans(s, a, b, "["):
-        return None
-    items = _split(s, a + 1, b - 1)
+    items = _array_items(s, a, b) if len(els) == 1 else None
     if items is None:
         return None
     if not items:  # `[]`: the list wants at least one kernel
@@ -715,9 +667,7 @@ def _nvvm_target(s: str, tok: _Tok) -> Failure | None:
     bad_link = False
     if "link" in values:
         a, b = values["link"]
-        if not _spans(s, a, b, "["):
-            return None
-        items = _split(s, a + 1, b - 1)
+        items = _array_items(s, a, b)
         if items is None:
             return None
         for ia, ib in items:

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from gpu_lsp.ir import attributes as A
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.opdefs.model import split_top_level
+from gpu_lsp.ir.brackets import split_commas
 
 
 @dataclass(frozen=True)
@@ -281,7 +281,7 @@ def _items(text: str) -> list[str]:
     inner = text.strip()
     if not (inner.startswith("[") and inner.endswith("]")):
         return [inner]
-    return split_top_level(inner[1:-1])
+    return split_commas(inner[1:-1], drop_empty=True)
 
 
 def _type_list(text: str) -> list[TypeConstraint] | None:
@@ -296,7 +296,7 @@ def _call(text: str) -> tuple[str, list[str]]:
     found = _CALL.match(text.strip())
     if found is None:
         return text.strip(), []
-    return found["head"], split_top_level(found["args"])
+    return found["head"], split_commas(found["args"], drop_empty=True)
 
 
 C = TypeVar("C", TypeConstraint, AttrConstraint)

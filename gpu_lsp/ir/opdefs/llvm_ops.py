@@ -12,6 +12,8 @@ _read_loosely = op_class("llvm", "An LLVM dialect operation (read loosely).")
 # A value of the result type alone (undef, poison, zero).
 _constant_value = op_class("llvm.mlir", ins="", outs="LLVM_Type:$res", traits="constant_like pure", format="attr-dict `:` type($res)")
 _intrinsic = op_class("llvm.intr", "The LLVM intrinsic `llvm.{mnemonic}`.")
+_pure = op_class("llvm", traits="pure")
+_terminator = op_class("llvm", traits="terminator")
 
 OPS: tuple[OpDef, ...] = (
     declare(
@@ -29,67 +31,41 @@ OPS: tuple[OpDef, ...] = (
         traits="symbol",
         syntax="llvm.mlir.global [linkage] [constant] @name([value]) [{attrs}] : T [{ ... }]",
     ),
-    declare("llvm.mlir.addressof", "The address of a global or function.", traits="pure", syntax="%p = llvm.mlir.addressof @g : !llvm.ptr"),
+    _pure("mlir.addressof", "The address of a global or function.", syntax="%p = llvm.mlir.addressof @g : !llvm.ptr"),
     declare("llvm.mlir.constant", "An LLVM constant.", traits="constant_like pure", syntax="%c = llvm.mlir.constant(42 : i64) : i64"),
     _constant_value("undef", "An undefined value."),
     _constant_value("poison", "A poison value."),
     _constant_value("zero", "The zero value of a type (null for pointers)."),
-    declare("llvm.mlir.none", "The `none` token.", traits="pure", syntax="%v = llvm.mlir.none : T"),
+    _pure("mlir.none", "The `none` token.", syntax="%v = llvm.mlir.none : T"),
     declare("llvm.load", "Loads a value through a pointer.", syntax="%v = llvm.load %p {alignment = 4 : i64} : !llvm.ptr -> f32"),
     declare("llvm.store", "Stores a value through a pointer.", syntax="llvm.store %v, %p : f32, !llvm.ptr"),
-    declare(
-        "llvm.getelementptr",
+    _pure(
+        "getelementptr",
         "Address arithmetic: a pointer to an element of an aggregate.",
-        traits="pure",
         syntax="%q = llvm.getelementptr [inbounds|nusw|nuw] %p[%i, 1] : (!llvm.ptr, i64) -> !llvm.ptr, f32",
     ),
     declare("llvm.alloca", "Allocates stack memory for N elements.", syntax="%p = llvm.alloca %n x f32 {alignment = 4 : i64} : (i64) -> !llvm.ptr"),
-    declare(
-        "llvm.extractvalue",
-        "Extracts a member of a struct or array value.",
-        traits="pure",
-        syntax="%v = llvm.extractvalue %s[0, 1] : !llvm.struct<(...)>",
-    ),
-    declare(
-        "llvm.insertvalue",
-        "Inserts a member into a struct or array value.",
-        traits="pure",
-        syntax="%s2 = llvm.insertvalue %v, %s[0] : !llvm.struct<(...)>",
-    ),
-    declare("llvm.extractelement", "Extracts an element of a vector.", traits="pure", syntax="%e = llvm.extractelement %v[%i : i32] : vector<4xf32>"),
-    declare(
-        "llvm.insertelement",
-        "Inserts an element into a vector.",
-        traits="pure",
-        syntax="%v2 = llvm.insertelement %x, %v[%i : i32] : vector<4xf32>",
-    ),
-    declare(
-        "llvm.shufflevector",
-        "Picks elements of two vectors by a static mask.",
-        traits="pure",
-        syntax="%r = llvm.shufflevector %a, %b [0, 1] : vector<2xf32>",
-    ),
+    _pure("extractvalue", "Extracts a member of a struct or array value.", syntax="%v = llvm.extractvalue %s[0, 1] : !llvm.struct<(...)>"),
+    _pure("insertvalue", "Inserts a member into a struct or array value.", syntax="%s2 = llvm.insertvalue %v, %s[0] : !llvm.struct<(...)>"),
+    _pure("extractelement", "Extracts an element of a vector.", syntax="%e = llvm.extractelement %v[%i : i32] : vector<4xf32>"),
+    _pure("insertelement", "Inserts an element into a vector.", syntax="%v2 = llvm.insertelement %x, %v[%i : i32] : vector<4xf32>"),
+    _pure("shufflevector", "Picks elements of two vectors by a static mask.", syntax="%r = llvm.shufflevector %a, %b [0, 1] : vector<2xf32>"),
     declare("llvm.atomicrmw", "Atomic read-modify-write through a pointer.", syntax="%old = llvm.atomicrmw add %p, %v monotonic : !llvm.ptr, i32"),
     declare(
         "llvm.cmpxchg",
         "Atomic compare-and-exchange; returns the old value and a success flag.",
         syntax="%r = llvm.cmpxchg %p, %cmp, %new acq_rel monotonic : !llvm.ptr, i32",
     ),
-    declare("llvm.br", "Jumps to a block.", traits="terminator", syntax="llvm.br ^bb1(%a : T)"),
-    declare(
-        "llvm.cond_br",
-        "Jumps to one of two blocks depending on an i1 condition.",
-        traits="terminator",
-        syntax="llvm.cond_br %c, ^bb1(%a : T), ^bb2",
-    ),
-    declare("llvm.switch", "Jumps to the block whose case value matches.", traits="terminator", syntax="llvm.switch %v : i32, ^default [ 1: ^bb1 ]"),
-    declare("llvm.unreachable", "Marks a point that control never reaches.", traits="terminator", syntax="llvm.unreachable"),
+    _terminator("br", "Jumps to a block.", syntax="llvm.br ^bb1(%a : T)"),
+    _terminator("cond_br", "Jumps to one of two blocks depending on an i1 condition.", syntax="llvm.cond_br %c, ^bb1(%a : T), ^bb2"),
+    _terminator("switch", "Jumps to the block whose case value matches.", syntax="llvm.switch %v : i32, ^default [ 1: ^bb1 ]"),
+    _terminator("unreachable", "Marks a point that control never reaches.", syntax="llvm.unreachable"),
     *family(_binary, "add sub mul udiv sdiv urem srem and or xor shl lshr ashr fadd fsub fmul fdiv frem"),
-    declare("llvm.fneg", "Float negation.", traits="pure", syntax="%r = llvm.fneg %a : f32"),
-    declare("llvm.freeze", "Stops propagation of undef and poison.", traits="pure", syntax="%r = llvm.freeze %a : T"),
+    _pure("fneg", "Float negation.", syntax="%r = llvm.fneg %a : f32"),
+    _pure("freeze", "Stops propagation of undef and poison.", syntax="%r = llvm.freeze %a : T"),
     *family(_cast, "bitcast addrspacecast ptrtoint ptrtoaddr inttoptr sext zext trunc fptosi fptoui sitofp uitofp fpext fptrunc"),
     *family(_compare, "icmp fcmp"),
-    declare("llvm.select", "Chooses between two values by a condition.", traits="pure", syntax="%r = llvm.select %c, %a, %b : i1, T"),
+    _pure("select", "Chooses between two values by a condition.", syntax="%r = llvm.select %c, %a, %b : i1, T"),
     *family(
         _read_loosely,
         """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.arith_read import read_modifiers
@@ -44,23 +45,6 @@ def llvm_type(text: str) -> T.Type | None:
         return None
 
 
-def split_top(text: str) -> list[str]:
-    """Split at commas outside brackets."""
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(text):
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
 def member_type(ty: T.Type | None, positions: list[int]) -> T.Type | None:
     """The type at `positions` inside an `!llvm.struct` / `!llvm.array` (extractvalue)."""
     for pos in positions:
@@ -70,7 +54,7 @@ def member_type(ty: T.Type | None, positions: list[int]) -> T.Type | None:
         if ty.name == "struct":
             if "(" not in body or ")" not in body:
                 return None
-            members = split_top(body[body.index("(") + 1 : body.rindex(")")])
+            members = split_commas(body[body.index("(") + 1 : body.rindex(")")], drop_empty=True)
             if not 0 <= pos < len(members):
                 return None
             ty = llvm_type(members[pos])

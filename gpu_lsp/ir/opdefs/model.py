@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.opdefs import format_customs  # noqa: F401  (registers the custom directives the formats name)
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import render_syntax
@@ -16,26 +17,6 @@ _WRAPPER = re.compile(r"(Variadic|Optional|VariadicRegion|VariadicSuccessor|Vari
 _ATTR_WRAPPER = re.compile(
     r"(OptionalAttr|DefaultValuedAttr|DefaultValuedOptionalAttr|DefaultValuedStrAttr|UnitAttr|OptionalProp|DefaultValuedProp)\b(?:<(.*)>)?\Z"
 )
-
-
-def split_top_level(text: str, sep: str = ",") -> list[str]:
-    """Split `text` at `sep` outside <>, (), [] and quotes."""
-    parts: list[str] = []
-    depth, quote, start = 0, False, 0
-    for i, ch in enumerate(text):
-        if ch == '"':
-            quote = not quote
-        elif quote:
-            continue
-        elif ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
 
 
 def _arg(text: str) -> tuple[str, str]:
@@ -64,7 +45,7 @@ _CONFINED = re.compile(r"ConfinedAttr<(.*)>\Z")
 def _unconfined(constraint: str) -> str:
     """`ConfinedAttr<I32Attr, [IntPositive]>` -> `I32Attr`: how it is written is the base attribute's."""
     confined = _CONFINED.match(constraint)
-    return split_top_level(confined[1])[0] if confined else constraint
+    return split_commas(confined[1], drop_empty=True)[0] if confined else constraint
 
 
 def _attr_arg(declared: str, name: str) -> AttrArg:
@@ -79,7 +60,7 @@ def _attr_arg(declared: str, name: str) -> AttrArg:
     wrapper, inner = wrapped[1], wrapped[2]
     if wrapper == "UnitAttr":
         return AttrArg(name, "UnitAttr", optional=True)
-    pieces = split_top_level(inner or "")
+    pieces = split_commas(inner or "", drop_empty=True)
     default = pieces[1].strip('"') if wrapper.startswith("DefaultValued") and len(pieces) > 1 else None
     stored = wrapper in ("DefaultValuedAttr", "DefaultValuedStrAttr", "DefaultValuedProp") and default is not None
     base = _unconfined(pieces[0]) if pieces else "Attr"
@@ -91,7 +72,7 @@ def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:
     """`ins` as ODS writes it: `AnyMemRef:$memref, Variadic<Index>:$indices, UnitAttr:$nontemporal`."""
     operands: list[Arg] = []
     attributes: list[AttrArg] = []
-    for piece in split_top_level(text):
+    for piece in split_commas(text, drop_empty=True):
         constraint, name = _arg(piece)
         if _is_attribute(constraint):
             attributes.append(_attr_arg(constraint, name))
@@ -102,7 +83,7 @@ def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:
 
 def values(text: str) -> tuple[Arg, ...]:
     """`outs`, `regions` or `successors` as ODS writes them: `Index:$result, Variadic<AnyType>:$rest`."""
-    return tuple(_value_arg(*_arg(piece)) for piece in split_top_level(text))
+    return tuple(_value_arg(*_arg(piece)) for piece in split_commas(text, drop_empty=True))
 
 
 _RULE = re.compile(r"(AllTypesMatch|TypesMatchWith)<(.*)>\Z")
@@ -115,7 +96,7 @@ def type_rules(texts: Iterable[str]) -> tuple[TypeRule, ...]:
         found = _RULE.match(text.strip())
         if found is None:
             raise ValueError(f"unknown type rule {text!r}")
-        names = [n.strip().lstrip("$") for n in split_top_level(found[2])]
+        names = [n.strip().lstrip("$") for n in split_commas(found[2], drop_empty=True)]
         if found[1] == "AllTypesMatch":
             rules.extend(TypeRule(target, names[0]) for target in names[1:])
             rules.extend(TypeRule(names[0], target) for target in names[1:])

@@ -9,6 +9,10 @@ _binary = op_class("spirv", "SPIR-V Op{mnemonic}.", "%r = {name} %a, %b : T", tr
 _unary = op_class("spirv", "SPIR-V Op{mnemonic}.", "%r = {name} %a : T", traits="pure")
 _convert = op_class("spirv", "SPIR-V Op{mnemonic}.", "%r = {name} %a : T to U", traits="pure")
 _read_loosely = op_class("spirv", "SPIR-V {mnemonic} (read loosely).")
+_pure = op_class("spirv", traits="pure")
+_access_chain = op_class("spirv", syntax="%p = {name} %base[%i] : !spirv.ptr<T, SC>, i32 -> !spirv.ptr<U, SC>", traits="pure")
+_terminator = op_class("spirv", traits="terminator")
+_return = op_class("spirv", traits="region_return return_like terminator")
 
 OPS: tuple[OpDef, ...] = (
     declare(
@@ -31,46 +35,16 @@ OPS: tuple[OpDef, ...] = (
     ),
     declare("spirv.Variable", "A function-local variable.", syntax="%v = spirv.Variable [init(%x)] : !spirv.ptr<T, Function>"),
     declare("spirv.Constant", "A constant value.", traits="constant_like pure", syntax="%c = spirv.Constant 5 : i64"),
-    declare("spirv.Undef", "An undefined value.", traits="pure", syntax="%u = spirv.Undef : T"),
-    declare("spirv.mlir.addressof", "The address of a global variable.", traits="pure", syntax="%p = spirv.mlir.addressof @v : !spirv.ptr<T, Input>"),
+    _pure("Undef", "An undefined value.", syntax="%u = spirv.Undef : T"),
+    _pure("mlir.addressof", "The address of a global variable.", syntax="%p = spirv.mlir.addressof @v : !spirv.ptr<T, Input>"),
     declare("spirv.Load", "Loads through a pointer.", syntax='%v = spirv.Load "StorageClass" %p ["Aligned", 4] : T'),
     declare("spirv.Store", "Stores through a pointer.", syntax='spirv.Store "StorageClass" %p, %v ["Aligned", 4] : T'),
-    declare(
-        "spirv.CompositeExtract",
-        "Extracts a member of a composite.",
-        traits="pure",
-        syntax="%e = spirv.CompositeExtract %v[0 : i32] : vector<3xi64>",
-    ),
-    declare(
-        "spirv.CompositeInsert",
-        "Inserts a member into a composite.",
-        traits="pure",
-        syntax="%r = spirv.CompositeInsert %x, %v[0 : i32] : f32 into vector<3xf32>",
-    ),
-    declare(
-        "spirv.CompositeConstruct",
-        "Builds a composite from its members.",
-        traits="pure",
-        syntax="%v = spirv.CompositeConstruct %a, %b : (f32, f32) -> vector<2xf32>",
-    ),
-    declare(
-        "spirv.AccessChain",
-        "A pointer into a composite.",
-        traits="pure",
-        syntax="%p = spirv.AccessChain %base[%i] : !spirv.ptr<T, SC>, i32 -> !spirv.ptr<U, SC>",
-    ),
-    declare(
-        "spirv.PtrAccessChain",
-        "A pointer into a composite, offset by an element index.",
-        traits="pure",
-        syntax="%p = spirv.PtrAccessChain %base[%i] : !spirv.ptr<T, SC>, i32 -> !spirv.ptr<U, SC>",
-    ),
-    declare(
-        "spirv.InBoundsPtrAccessChain",
-        "An in-bounds pointer into a composite, offset by an element index.",
-        traits="pure",
-        syntax="%p = spirv.InBoundsPtrAccessChain %base[%i] : !spirv.ptr<T, SC>, i32 -> !spirv.ptr<U, SC>",
-    ),
+    _pure("CompositeExtract", "Extracts a member of a composite.", syntax="%e = spirv.CompositeExtract %v[0 : i32] : vector<3xi64>"),
+    _pure("CompositeInsert", "Inserts a member into a composite.", syntax="%r = spirv.CompositeInsert %x, %v[0 : i32] : f32 into vector<3xf32>"),
+    _pure("CompositeConstruct", "Builds a composite from its members.", syntax="%v = spirv.CompositeConstruct %a, %b : (f32, f32) -> vector<2xf32>"),
+    _access_chain("AccessChain", "A pointer into a composite."),
+    _access_chain("PtrAccessChain", "A pointer into a composite, offset by an element index."),
+    _access_chain("InBoundsPtrAccessChain", "An in-bounds pointer into a composite, offset by an element index."),
     *family(
         _binary,
         """
@@ -83,16 +57,11 @@ OPS: tuple[OpDef, ...] = (
     ),
     *family(_unary, "FNegate SNegate Not LogicalNot"),
     *family(_convert, "ConvertFToS ConvertFToU ConvertSToF ConvertUToF SConvert UConvert FConvert Bitcast ConvertPtrToU ConvertUToPtr"),
-    declare("spirv.Select", "Chooses between two values by a condition.", traits="pure", syntax="%r = spirv.Select %c, %a, %b : i1, T"),
-    declare("spirv.Branch", "Jumps to a block.", traits="terminator", syntax="spirv.Branch ^bb1(%a : T)"),
-    declare(
-        "spirv.BranchConditional",
-        "Jumps to one of two blocks depending on a condition.",
-        traits="terminator",
-        syntax="spirv.BranchConditional %c, ^bb1, ^bb2",
-    ),
-    declare("spirv.Return", "Returns from a spirv.func without a value.", traits="region_return return_like terminator", syntax="spirv.Return"),
-    declare("spirv.ReturnValue", "Returns a value from a spirv.func.", traits="region_return return_like terminator", syntax="spirv.ReturnValue %v : T"),
+    _pure("Select", "Chooses between two values by a condition.", syntax="%r = spirv.Select %c, %a, %b : i1, T"),
+    _terminator("Branch", "Jumps to a block.", syntax="spirv.Branch ^bb1(%a : T)"),
+    _terminator("BranchConditional", "Jumps to one of two blocks depending on a condition.", syntax="spirv.BranchConditional %c, ^bb1, ^bb2"),
+    _return("Return", "Returns from a spirv.func without a value.", syntax="spirv.Return"),
+    _return("ReturnValue", "Returns a value from a spirv.func.", syntax="spirv.ReturnValue %v : T"),
     *family(_read_loosely, "EntryPoint ExecutionMode mlir.loop mlir.selection"),
     _read_loosely("mlir.merge", traits="region_return terminator"),
     *family(_read_loosely, "ControlBarrier MemoryBarrier SpecConstant SpecConstantComposite mlir.referenceof"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr
+from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.common_read import (
     comma_operands,
@@ -20,7 +21,6 @@ from gpu_lsp.ir.opdefs.common_read import (
     typed_operand_list,
     unary_same_type,
 )
-from gpu_lsp.ir.opdefs.llvm_read import split_top
 from gpu_lsp.syntax.cursor import Cursor, OpState
 from gpu_lsp.syntax.tolerant import read_tolerant
 from gpu_lsp.syntax.types import TypeSyntaxError, parse_type
@@ -52,7 +52,7 @@ def _component(ty: T.Type, index: int) -> T.Type:
                 elem = elem.rsplit(",", 1)[0] if "stride" in elem else elem
                 return parse_type(elem.strip())
             if ty.name == "struct":
-                members = split_top(body.strip("()"))
+                members = split_commas(body.strip("()"), drop_empty=True)
                 if 0 <= index < len(members):
                     return parse_type(members[index].split("[")[0].strip())
         except TypeSyntaxError:

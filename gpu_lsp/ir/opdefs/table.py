@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Literal, TypeVar
 
 from gpu_lsp.ir.opdefs import declarations
+from gpu_lsp.ir.opdefs.installs import Installs
 from gpu_lsp.ir.opdefs.opdef import OpDef
 
 OPS: dict[str, OpDef] = {}
@@ -21,45 +22,24 @@ def _build() -> None:
             OPS[definition.name] = definition
 
 
-# A project's own declarations (user_ops), per source: what it gave, the op names installed, the refusals.
-_INSTALLED: dict[str, tuple[tuple[OpDef, ...], tuple[str, ...], list[tuple[OpDef, str]]]] = {}
+# A project's own declarations (user_ops), per source.
+_INSTALLED: Installs[OpDef] = Installs(OPS, lambda definition: definition.name, "operation")
 
 
 def install(source: str, definitions: tuple[OpDef, ...]) -> list[tuple[OpDef, str]]:
     """Make a project's declarations known, in place of those `source` installed before (none: forget them).
 
     Returns each declaration refused and why: a built-in op, or one another source declares.
-    The same tuple installed again changes nothing (the language server asks for every document).
     """
     global _NAMES
-    last = _INSTALLED.get(source)
-    if last is not None and last[0] is definitions:
-        return last[2]
-    for name in last[1] if last is not None else ():
-        OPS.pop(name, None)
-    _INSTALLED.pop(source, None)
-    taken = {name: other for other, (_, names, _) in _INSTALLED.items() for name in names}
-    added: list[str] = []
-    refused: list[tuple[OpDef, str]] = []
-    for definition in definitions:
-        if definition.name in added:
-            refused.append((definition, f"operation {definition.name} is declared twice"))
-        elif definition.name in taken:
-            refused.append((definition, f"operation {definition.name} is already declared in {taken[definition.name]}"))
-        elif definition.name in OPS:
-            refused.append((definition, f"operation {definition.name} is built in; a project cannot declare it again"))
-        else:
-            OPS[definition.name] = definition
-            added.append(definition.name)
-    if definitions:
-        _INSTALLED[source] = (definitions, tuple(added), refused)
+    refused = _INSTALLED.install(source, definitions)
     _NAMES = frozenset(OPS)
     return refused
 
 
 def installed_from(name: str) -> str | None:
     """The source (an op-definitions file) that declared op `name`; None for a built-in or unknown op."""
-    return next((source for source, (_, names, _) in _INSTALLED.items() if name in names), None)
+    return _INSTALLED.source_of(name)
 
 
 def lookup(name: str) -> OpDef | None:

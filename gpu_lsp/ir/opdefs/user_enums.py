@@ -10,12 +10,12 @@ from typing import Any
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs.definition_file import Locator, Mistake
 from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
+from gpu_lsp.ir.opdefs.installs import Installs
 
 _BUILT_IN = frozenset(ENUMS)
 _KEYS = ("cases", "mnemonic", "default")
 _WORD = re.compile(r"[A-Za-z_][\w.]*\Z")
-# Per source: the enums it gave, the names installed, the refusals.
-_INSTALLED: dict[str, tuple[tuple[EnumDef, ...], tuple[str, ...], list[tuple[str, str]]]] = {}
+_INSTALLED: Installs[EnumDef] = Installs(ENUMS, lambda enum: enum.constraint, "enum")
 
 
 def read_enum(name: str, table: Any, dialect: str | None, where: Locator) -> EnumDef:
@@ -51,27 +51,10 @@ def enums_known(enums: tuple[EnumDef, ...]) -> Iterator[None]:
         yield
     finally:
         for name in added:
-            if not any(name in kept for _, kept, _ in _INSTALLED.values()):
+            if _INSTALLED.source_of(name) is None:
                 ENUMS.pop(name, None)
 
 
 def install_enums(source: str, enums: tuple[EnumDef, ...]) -> list[tuple[str, str]]:
     """Make a project's enums known in place of those `source` installed before; (name, why) for each refused."""
-    last = _INSTALLED.get(source)
-    if last is not None and last[0] is enums:
-        return last[2]
-    for name in last[1] if last is not None else ():
-        ENUMS.pop(name, None)
-    _INSTALLED.pop(source, None)
-    taken = {name: other for other, (_, kept, _) in _INSTALLED.items() for name in kept}
-    refused: list[tuple[str, str]] = []
-    added: list[str] = []
-    for enum in enums:
-        if enum.constraint in taken:
-            refused.append((enum.constraint, f"enum {enum.constraint} is already declared in {taken[enum.constraint]}"))
-        else:
-            ENUMS[enum.constraint] = enum
-            added.append(enum.constraint)
-    if enums:
-        _INSTALLED[source] = (enums, tuple(added), refused)
-    return refused
+    return [(enum.constraint, why) for enum, why in _INSTALLED.install(source, enums)]

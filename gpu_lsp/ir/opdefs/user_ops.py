@@ -9,11 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.opdefs.definition_file import DefinitionError, Locator, Mistake, syntax_error
 from gpu_lsp.ir.opdefs.enums import EnumDef
 from gpu_lsp.ir.opdefs.format import FormatSyntaxError, parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
-from gpu_lsp.ir.opdefs.model import OpDef, declare, split_top_level
+from gpu_lsp.ir.opdefs.model import OpDef, declare
 from gpu_lsp.ir.opdefs.user_enums import enums_known, read_enum
 
 R = TypeVar("R")  # what one table of a definition file declares
@@ -158,7 +159,7 @@ def _dag(value: str | None, field: str, fail: Any) -> str | None:
         text = opened[1]
     elif text.startswith("("):
         raise fail(f"'{field}' must be written `({keyword} ...)`", field)
-    return ", ".join(_unwrap(piece) for piece in split_top_level(text))
+    return ", ".join(_unwrap(piece) for piece in split_commas(text, drop_empty=True))
 
 
 def _unwrap(piece: str) -> str:
@@ -166,7 +167,7 @@ def _unwrap(piece: str) -> str:
     found = re.match(r"\s*(?:Arg|Res)<(.*)>\s*:\s*(\$\w+)\s*\Z", piece, re.S)
     if found is None:
         return piece
-    return f"{split_top_level(found[1])[0]}:{found[2]}"
+    return f"{split_commas(found[1], drop_empty=True)[0]}:{found[2]}"
 
 
 @dataclass
@@ -192,9 +193,9 @@ def _traits(values: list[str], fail: Any) -> _Traits:
         elif _ignored(text):
             continue
         elif parent is not None:
-            out.parents.extend(n.strip("\"' ") for n in split_top_level(parent[2].strip("[] ")))
+            out.parents.extend(n.strip("\"' ") for n in split_commas(parent[2].strip("[] "), drop_empty=True))
         elif match is not None:
-            names = [n.strip("\"' $") for n in split_top_level(match[1].strip("[] "))]
+            names = [n.strip("\"' $") for n in split_commas(match[1].strip("[] "), drop_empty=True)]
             out.types.append(f"AllTypesMatch<{', '.join(names)}>")
         elif implicit is not None:
             out.traits.append("single_block")
@@ -208,7 +209,7 @@ def _ignored(trait: str) -> bool:
     """Memory effects (ops have them unless Pure) and the traits and interfaces that change no check."""
     effects = _EFFECT_LIST.match(trait)
     if effects is not None:
-        return all(e in _EFFECTS for e in split_top_level(effects[1]))
+        return all(e in _EFFECTS for e in split_commas(effects[1], drop_empty=True))
     return trait in _EFFECTS or trait in _UNMODELLED or _INTERFACE.match(trait) is not None
 
 
