@@ -8,7 +8,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
-from gpu_lsp.diagnostics.rules.async_tokens import DIRECT_ACCESSES, device_memory_on_host
+from gpu_lsp.diagnostics.rules.async_tokens import device_memory_on_host, direct_access
 from gpu_lsp.diagnostics.sanitizer.host import HOST_MEMORY_IN_KERNEL, chunk_hazards, in_host_function
 
 DEVICE_ONLY = (
@@ -74,5 +74,6 @@ def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
             "not registered: register it with `gpu.host_register` or copy it to a `gpu.alloc` buffer"
         )
         yield Violation(message, at(hazard.op), related=(Related(f"`{name}` is allocated on the host here", at(hazard.other)),))
-    for op in ctx.index.named(*DIRECT_ACCESSES):
-        yield from device_memory_on_host(op)
+    for op in ctx.index.ops:
+        if direct_access(op):
+            yield from device_memory_on_host(op)
