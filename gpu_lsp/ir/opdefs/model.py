@@ -117,8 +117,9 @@ def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:
     attributes: list[AttrArg] = []
     for piece in split_top_level(text):
         constraint, name = _arg(piece)
-        if _is_attribute(_decorated(constraint)[0]):
-            attributes.append(_attr_arg(_decorated(constraint)[0], name))
+        base = _decorated(constraint)[0]
+        if _is_attribute(base):
+            attributes.append(_attr_arg(base, name))
         else:
             operands.append(_value_arg(constraint, name))
     return tuple(operands), tuple(attributes)
