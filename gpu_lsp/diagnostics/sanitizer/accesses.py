@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
-from gpu_lsp.ir.effects import is_view, reads, view_source, writes
+from gpu_lsp.ir.effects import frees, reads, view_source, writes
+from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.ir.traits import constant_int
 
 GLOBAL, WORKGROUP, PRIVATE = "global", "workgroup", "private"
@@ -21,9 +22,6 @@ _TRANSFERS = frozenset({"vector.transfer_read", "vector.transfer_write"})
 # Numeric memory spaces as NVVM numbers them.
 _NUMERIC_SPACES = {3: WORKGROUP, 5: PRIVATE, 1: GLOBAL, 0: GLOBAL}
 MAX_CALL_DEPTH = 4
-# Ops taking a memref without touching its elements (views are followed by the access that uses them).
-_NO_ACCESS = frozenset({"memref.dim", "memref.rank", "memref.extract_strided_metadata", "memref.extract_aligned_pointer_as_index",
-                        "memref.dealloc", "scf.yield", "func.return", "gpu.return", "gpu.yield"})
 AXES = ("x", "y", "z")
 DIM_OPS = {"gpu.thread_id": "tid", "gpu.block_id": "bid", "gpu.block_dim": "bdim", "gpu.grid_dim": "gdim"}
 
@@ -299,7 +297,9 @@ def access_layout(op: Operation) -> tuple[int, int, str] | None:
 
 
 def _takes_memref(op: Operation) -> bool:
-    return op.name not in _NO_ACCESS and not is_view(op) and any(isinstance(v.type, T.MemRefType) for v in op.operands)
+    """Whether `op` takes a memref whose elements it may touch: its declaration is not pure (a view,
+    a size, a terminator handing it on are) and it does not merely free it."""
+    return any(isinstance(v.type, T.MemRefType) for v in op.operands) and not has_trait(op.name, "pure") and not frees(op)
 
 
 def _private_alloc(root: Value, kernel: Operation) -> bool:
