@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
-from gpu_lsp.ir.effects import frees, reads, view_source, writes
+from gpu_lsp.ir.effects import allocated, frees, reads, view_source, writes
 from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.ir.traits import constant_int
 
@@ -303,8 +303,8 @@ def _takes_memref(op: Operation) -> bool:
 
 
 def _private_alloc(root: Value, kernel: Operation) -> bool:
-    """A buffer allocated inside the kernel by `memref.alloca` or `memref.alloc` (each thread has its own)."""
-    return isinstance(root, OpResult) and root.owner.name in ("memref.alloca", "memref.alloc") and kernel.is_ancestor_of(root.owner)
+    """A buffer allocated inside the kernel (`memref.alloca`, `memref.alloc`: each thread has its own)."""
+    return isinstance(root, OpResult) and kernel.is_ancestor_of(root.owner) and root in allocated(root.owner)
 
 
 # Ops inside a kernel whose result is the same buffer for every thread.

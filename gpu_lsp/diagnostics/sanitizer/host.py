@@ -257,10 +257,11 @@ class BlockFollower:
     def access(self, node: InFlightOp, root: Value, reads: bool, writes: bool, handed: bool) -> None:
         """`node` reads and/or writes `root`; `handed`: it also hands it to something that may write it."""
         op = node.op
+        freeing = bool(effects.frees(op))
         found = self.buffers.get(root)
         buf = found if found is not None and not found.escaped else None  # tracked
         if buf is not None and buf.freed is not None and (reads or writes):
-            self.report(Hazard(DOUBLE_FREE if op.name == "gpu.dealloc" else USE_AFTER_FREE, op, root, buf.freed))
+            self.report(Hazard(DOUBLE_FREE if freeing else USE_AFTER_FREE, op, root, buf.freed))
             return
         if buf is not None and (reads or writes) and op.name in ("gpu.launch_func", "gpu.launch") and buf.kind == HOST and not buf.registered:
             self.report(Hazard(HOST_MEMORY_IN_KERNEL, op, root, buf.op, writes))
@@ -270,7 +271,7 @@ class BlockFollower:
             buf.written = True
         if not (reads or writes):
             return
-        kind = FREE_IN_USE if op.name == "gpu.dealloc" else RACE
+        kind = FREE_IN_USE if freeing else RACE
         for other in self.nodes:
             if other.done or id(other) in node.ancestors:
                 continue
@@ -282,9 +283,9 @@ class BlockFollower:
             self.report(Hazard(kind, op, root, other.op, writes))
         node.accesses[root] = node.accesses.get(root, False) or writes
         if buf is not None:
-            if writes and op.name != "gpu.alloc":
+            if writes and not effects.allocated(op):
                 buf.written = True
-            if op.name == "gpu.dealloc":
+            if freeing:
                 buf.freed = op
 
     # --- end of the block --------------------------------------------------------------------
