@@ -93,21 +93,21 @@ def test_a_project_op_states_effects_as_its_td_file_does() -> None:
 
 
 KERNEL_RACE = """
-module attributes {{gpu.container_module}} {{
-  gpu.module @kernels {{
-    gpu.func @fill(%m: memref<64xf32>) kernel {{
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @fill(%m: memref<64xf32>) kernel {
       t.put %m : memref<64xf32>
       gpu.return
-    }}
-  }}
-  func.func @main(%c1: index, %c64: index, %a: memref<64xf32>) {{
+    }
+  }
+  func.func @main(%c1: index, %c64: index, %a: memref<64xf32>) {
     %t0 = gpu.wait async
     %t1 = gpu.launch_func async [%t0] @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<64xf32>)
     %t2 = gpu.launch_func async [%t0] @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<64xf32>)
     gpu.wait [%t1, %t2]
     return
-  }}
-}}
+  }
+}
 """
 
 
@@ -127,8 +127,24 @@ def put_op(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[None]:
     indirect=["put_op"],
 )
 def test_a_project_ops_declared_write_is_a_write_for_the_sanitizer(put_op: None, race: bool) -> None:
-    codes = [d.code for d in analyze(KERNEL_RACE.format())]
+    codes = [d.code for d in analyze(KERNEL_RACE)]
     assert ("GPU410" in codes) == race, codes
+
+
+HOST_USE = """
+func.func @main() {
+  %m = gpu.alloc () : memref<64xf32>
+  t.put %m : memref<64xf32>
+  gpu.dealloc %m : memref<64xf32>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize(("put_op", "reported"), [('Arg<AnyMemRef, "", [MemWrite]>', True), ("AnyMemRef", False)], indirect=["put_op"])
+def test_a_project_op_touching_device_memory_on_the_host_is_reported(put_op: None, reported: bool) -> None:
+    found = [d.message for d in analyze(HOST_USE) if d.code == "GPU415"]
+    assert any(m.startswith("`t.put` accesses `%m` on the host") for m in found) == reported, found
 
 
 def _positional_tables(path: Path, effectful: frozenset[str]) -> Iterator[str]:
