@@ -724,7 +724,8 @@ def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
     Follows each host function in program order and reports a host-side use of a buffer
-    (`memref.load`/`store`, `memref.copy`, `memref.dealloc`, `func.call`, `return`) while an
+    (an op reading, writing or freeing it as its declaration states: `memref.load`/`store`,
+    `memref.copy`, `memref.dealloc`, vector loads and stores, ...; `func.call`, `return`) while an
     async GPU op that writes it (`gpu.launch_func`, `gpu.launch`, `gpu.memcpy`,
     `gpu.memset`) or allocates it (`gpu.alloc`) has not been waited for: no blocking
     `gpu.wait` on its token, or on a token that depends on it, comes first.

@@ -26,8 +26,9 @@ def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
     `gpu.shuffle`, ...) in a host function (one outside any `gpu.module` and kernel that
     itself allocates, copies, launches or waits), a kernel reading or writing a host
     buffer from `memref.alloc`/`memref.alloca` that was not `gpu.host_register`ed, and a
-    host load, store, copy or `memref.dealloc` of a `gpu.alloc` buffer that is not
-    `host_shared` (through views too). The last finding was also GPU210
+    host op reading, writing or freeing a `gpu.alloc` buffer that is not `host_shared`
+    (through views too): a load, store, copy or `memref.dealloc`, any op whose declaration
+    puts `MemRead`, `MemWrite` or `MemFree` on the operand. The last finding was also GPU210
     (host-access-to-device-memory); GPU210 is now an alias of GPU415 (selecting, ignoring
     or suppressing GPU210 means GPU415) and its code is not reused.
 
