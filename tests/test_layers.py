@@ -13,7 +13,7 @@ ends on top). A module may import a module of a lower rank, or of its own unit
    build the core's types and attributes
 2.2 `ir.opdefs`: the op model (declarations, the format engine that reads and prints by them, the
    hand-written readers beside their declarations)
-2.3 `ir`'s views over the op model (operand groups, symbols, traits, views), then its printer
+2.3 `ir`'s views over the op model (operand groups, symbols, traits, views, memory effects), then its printer
 2.5 `diagnostics.mlir_versions` (and its op-name table `diagnostics.op_names`): what each LLVM
    version's lowering takes, read by the rules and by the passes' Legalize (tables, though they live
    in `diagnostics/`)
@@ -55,6 +55,7 @@ RANKS: dict[str, float] = {
     "gpu_lsp.ir.symbols": 2.3,
     "gpu_lsp.ir.traits": 2.3,
     "gpu_lsp.ir.views": 2.31,
+    "gpu_lsp.ir.effects": 2.31,
     "gpu_lsp.ir.printer": 2.32,
     "gpu_lsp.ir.printers": 2.33,
     "gpu_lsp.diagnostics.mlir_versions": 2.5,

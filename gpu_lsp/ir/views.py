@@ -7,17 +7,14 @@ from collections.abc import Container
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
-from gpu_lsp.ir.opdefs import has_trait
+from gpu_lsp.ir.opdefs import has_trait, lookup
+from gpu_lsp.ir.opdefs.opdef import SINGLE
 from gpu_lsp.ir.operands import segment_sizes, segments
 from gpu_lsp.text import TextRange
 
 # Region argument layout of gpu.launch (GPUDialect.cpp: kNumConfigRegionAttributes and friends).
 LAUNCH_CONFIG_ARGS = 12
 LAUNCH_CLUSTER_ARGS = 6
-
-# Number of trailing non-dependency operands of the async ops without segment sizes.
-_TRAILING_OPERANDS = {"gpu.wait": 0, "gpu.dealloc": 1, "gpu.memcpy": 2, "gpu.memset": 2}
-
 
 def is_async_op(op: Operation) -> bool:
     """Whether `op` implements the AsyncOpInterface (has async dependencies and an optional token)."""
@@ -29,7 +26,7 @@ def async_dependencies(op: Operation) -> list[Value]:
     sizes = segment_sizes(op)
     if sizes is not None and sizes and sum(sizes) == len(op.operands):
         return op.operands[: sizes[0]]
-    trailing = _TRAILING_OPERANDS.get(op.name)
+    trailing = _trailing_operands(op)
     if trailing is not None:
         return op.operands[: max(0, len(op.operands) - trailing)]
     deps: list[Value] = []
@@ -38,6 +35,15 @@ def async_dependencies(op: Operation) -> list[Value]:
             break
         deps.append(value)
     return deps
+
+
+def _trailing_operands(op: Operation) -> int | None:
+    """How many operands follow the async dependencies of an op declaring only single ones after them."""
+    definition = lookup(op.name)
+    declared = definition.operands if definition is not None else None
+    if not declared or declared[0].name != "asyncDependencies" or any(a.kind != SINGLE for a in declared[1:]):
+        return None
+    return len(declared) - 1
 
 
 def async_token(op: Operation) -> OpResult | None:

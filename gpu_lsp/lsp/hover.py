@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.opdefs import installed_from, lookup
+from gpu_lsp.ir.opdefs.opdef import ALLOC, FREE, READ, WRITE, OpDef
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import OP, SYMBOL, AliasKey, DocumentIndex, SymbolUse, document_index, value_group
@@ -26,6 +27,7 @@ from gpu_lsp.text import TextRange
 
 _SHOWN_TRAITS = ("async", "isolated", "pure", "terminator", "symbol", "symbol_table", "function")
 _MAX_LIST = 12
+_EFFECT_VERBS = ((READ, "reads"), (WRITE, "writes"), (FREE, "frees"), (ALLOC, "allocates"))
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,17 @@ def hover(snapshot: Snapshot, offset: int) -> HoverResult | None:
     return HoverResult(body, occ.range)
 
 
+def memory_line(spec: OpDef) -> str:
+    """What a declaration says its op does to memory (`Memory: reads `$source`, writes `$target``), or ""."""
+    targets = [(f"`${a.name}`", a.effects) for a in (spec.operands or ()) + (spec.results or ())]
+    targets += [(f"operand #{i}", effects) for i, effects in spec.positional_effects]
+    parts = [f"{verb} {name}" for effect, verb in _EFFECT_VERBS for name, effects in targets if effect in effects]
+    source = spec.view_source
+    if source is not None:
+        parts.append(f"views `${source}`" if isinstance(source, str) else f"views operand #{source}")
+    return "Memory: " + ", ".join(parts) if parts else ""
+
+
 class _Context:
     def __init__(self, snapshot: Snapshot, index: DocumentIndex) -> None:
         self.snapshot = snapshot
@@ -96,6 +109,9 @@ class _Context:
         traits = [t for t in _SHOWN_TRAITS if spec.has(t)]
         if traits:
             lines.append("Traits: " + ", ".join(f"`{t}`" for t in traits))
+        memory = memory_line(spec)
+        if memory:
+            lines.append(memory)
         source = installed_from(op.name)
         if source is not None:
             lines.append(f"Declared by this project in `{source}` (`op-definitions`).")

@@ -8,20 +8,14 @@ import numpy as np
 
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.accesses import WRITES
 from gpu_lsp.ir.attributes import OpaqueAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import BlockArgument, Operation, OpResult, Value
+from gpu_lsp.ir.effects import view_source, writes
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, parse
 from gpu_lsp.runner.dtypes import dtype_of, static_shape
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.memory import HOST, MemRef, contiguous_strides
-
-# Ops through which a memref keeps pointing at the same buffer.
-VIEW_OPS = frozenset({
-    "memref.cast", "memref.subview", "memref.reinterpret_cast", "memref.view", "memref.memory_space_cast",
-    "memref.collapse_shape", "memref.expand_shape", "memref.assume_alignment",
-})
 
 
 def launch_kernel_name(launch: Operation) -> str:
@@ -160,14 +154,12 @@ class Program:
         entry = kernel.region.blocks[0]
         out: set = set()
         for op in kernel.op.nested():
-            index = WRITES.get(op.name)
-            if index is None or index >= len(op.operands):
-                continue
-            root = _root(op.operands[index])
-            if isinstance(root, BlockArgument) and root.owner is entry:
-                out.add(root.index)
-            else:
-                out.add(root)
+            for index in writes(op):
+                root = _root(op.operands[index])
+                if isinstance(root, BlockArgument) and root.owner is entry:
+                    out.add(root.index)
+                else:
+                    out.add(root)
         self._written[key] = out
         return out
 
@@ -183,8 +175,11 @@ def _defined_inside(v: Value, op: Operation) -> bool:
 
 
 def _root(v: Value) -> Value:
-    while isinstance(v, OpResult) and v.owner.name in VIEW_OPS and v.owner.operands:
-        v = v.owner.operands[0]
+    while isinstance(v, OpResult):
+        source = view_source(v.owner)
+        if source is None:
+            break
+        v = source
     return v
 
 

@@ -22,6 +22,18 @@ def test_op_hover_shows_the_summary_and_custom_syntax() -> None:
     assert "gpu.func @scale(%buf: memref<16xf32>, %factor: f32) kernel" in md
 
 
+def test_op_hover_says_what_the_declaration_does_to_memory() -> None:
+    text = (
+        "func.func @f(%a: memref<4xf32>, %b: memref<4xf32>) {\n"
+        "  memref.copy %a, %b : memref<4xf32> to memref<4xf32>\n"
+        "  %c = memref.cast %a : memref<4xf32> to memref<?xf32>\n"
+        "  return\n}\n"
+    )
+    assert "Memory: reads `$source`, writes `$target`" in _hover(text, at(text, "memref.copy", 2))
+    assert "Memory: views `$source`" in _hover(text, at(text, "memref.cast", 2))
+    assert "Memory:" not in _hover(text, at(text, "return", 2))
+
+
 def test_unknown_op_hover() -> None:
     text = 'func.func @f() {\n  "mystery.op"() : () -> ()\n  mystery.other\n  return\n}\n'
     md = _hover(text, at(text, "mystery.other", 2))

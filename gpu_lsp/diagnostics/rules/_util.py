@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Applicability, Fix
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.accesses import ALIAS_OPS
 from gpu_lsp.ir.core import Operation, OpResult, Value
+from gpu_lsp.ir.effects import view_source
 from gpu_lsp.ir.views import async_token
 from gpu_lsp.text import Edit, TextRange
 
@@ -118,10 +118,11 @@ def wait_before(ctx: RuleContext, first: Operation, second: Operation) -> Fix | 
 
 def buffer_value(value: Value) -> Value:
     """The memref value a view of it was made from (through casts, subviews and views)."""
-    seen = 0
-    while isinstance(value, OpResult) and value.owner.name in ALIAS_OPS and value.owner.operands and seen < 16:
-        value = value.owner.operands[0]
-        seen += 1
+    for _ in range(16):
+        source = view_source(value.owner) if isinstance(value, OpResult) else None
+        if source is None:
+            break
+        value = source
     return value
 
 
@@ -137,10 +138,10 @@ def is_memref(value: Value) -> bool:
     return isinstance(value.type, _MEMREF_TYPES)
 
 
-def captured_memrefs(op: Operation, ctx: RuleContext) -> tuple[list[str], list[Value]]:
+def captured_memrefs(op: Operation, ctx: RuleContext) -> tuple[list[Operation], list[Value]]:
     """The memref operands of the ops nested in `op` that no op nested in `op` defines (values
-    captured from above, and block arguments), in pre-order, with the name of the op using each
-    (two parallel lists); cached per chunk."""
+    captured from above, and block arguments), in pre-order, with the op using each (two
+    parallel lists); cached per chunk."""
     key = ("captured_memrefs", id(op))
     found = ctx.cache.get(key)
     if found is None:
@@ -148,12 +149,12 @@ def captured_memrefs(op: Operation, ctx: RuleContext) -> tuple[list[str], list[V
         inner: set[Value] = set()  # values hash by identity
         for n in nested:
             inner.update(n.results)
-        users: list[str] = []
+        users: list[Operation] = []
         values: list[Value] = []
         for n in nested:
             for v in n.operands:
                 if v not in inner and isinstance(v.type, _MEMREF_TYPES):
-                    users.append(n.name)
+                    users.append(n)
                     values.append(v)
         found = (users, values)
         ctx.cache[key] = found

@@ -26,10 +26,11 @@ from gpu_lsp.diagnostics.rules._util import (
     is_memref,
     value_name,
 )
+from gpu_lsp.ir import effects
 from gpu_lsp.ir.core import Operation, OpResult, Value
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.symbols import closest_module
-from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token
+from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token, is_async_op
 from gpu_lsp.text import Edit, TextRange
 
 # Async ops the runtime lowering converts one by one (gpu.wait is the one that joins tokens).
@@ -511,23 +512,16 @@ def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
 
 # --- host-side races ----------------------------------------------------------------------------
 
-_HOST_ACCESSES = frozenset(
-    {
-        "memref.load",
-        "memref.store",
-        "memref.copy",
-        "memref.dealloc",
-        "func.call",
-        "func.return",
-        "vector.load",
-        "vector.store",
-        "vector.transfer_read",
-        "vector.transfer_write",
-    }
-)
-_DEVICE_READS = frozenset({"memref.load", "memref.dim", "vector.load", "vector.transfer_read", "memref.rank"})
-# Host ops that touch a buffer's memory (passing it to a call or returning it does not).
-DIRECT_ACCESSES = _HOST_ACCESSES - {"func.call", "func.return"}
+# Host ops that use a buffer without touching its memory, which an async op may still be using.
+_PASSES_BUFFERS = frozenset({"func.call", "func.return"})
+
+
+def direct_access(op: Operation) -> bool:
+    """An op the host runs itself that reads, writes or frees a buffer's memory (its declaration's
+    effects), not one put on a GPU stream."""
+    return effects.touches(op) and not is_async_op(op)
+
+
 # Ops whose regions run on the device.
 _DEVICE_REGIONS = frozenset({"gpu.launch", "gpu.module", "gpu.func"})
 
@@ -536,10 +530,10 @@ def _written_in_body(op: Operation, captured_only: bool, ctx: RuleContext) -> se
     """Buffers (roots) a device body may write: memrefs it uses other than by plain reads."""
     if captured_only:
         users, values = captured_memrefs(op, ctx)
-        return {buffer_root(value) for user, value in zip(users, values) if user not in _DEVICE_READS}
+        return {buffer_root(value) for user, value in zip(users, values) if not effects.only_reads(user)}
     out: set[int] = set()
     for nested in op.nested():
-        if nested.name in _DEVICE_READS:
+        if effects.only_reads(nested):
             continue
         for value in nested.operands:
             if not is_memref(value):
@@ -644,7 +638,7 @@ class _RaceFinder:
             if buffers:
                 self.pending[id(token)] = _Pending(op, token, buffers, verb)
             return
-        if name in _HOST_ACCESSES and self.pending:
+        if (name in _PASSES_BUFFERS or direct_access(op)) and self.pending:
             self.check_access(op)
         for region in op.regions:
             for block in region.blocks:
@@ -722,7 +716,7 @@ def _device_allocation(value: Value) -> Operation | None:
 
 def _on_device(value: Value, user: Operation) -> bool:
     """Whether `user` touches `value` as device memory that the host may not access (GPU415 reports it)."""
-    return user.name in DIRECT_ACCESSES and _device_allocation(value) is not None
+    return direct_access(user) and _device_allocation(value) is not None
 
 
 @rule("GPU208", "host-access-before-wait", Severity.WARNING, fix=FixAvailability.SOMETIMES)
@@ -730,7 +724,8 @@ def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
     Follows each host function in program order and reports a host-side use of a buffer
-    (`memref.load`/`store`, `memref.copy`, `memref.dealloc`, `func.call`, `return`) while an
+    (an op reading, writing or freeing it as its declaration states: `memref.load`/`store`,
+    `memref.copy`, `memref.dealloc`, vector loads and stores, ...; `func.call`, `return`) while an
     async GPU op that writes it (`gpu.launch_func`, `gpu.launch`, `gpu.memcpy`,
     `gpu.memset`) or allocates it (`gpu.alloc`) has not been waited for: no blocking
     `gpu.wait` on its token, or on a token that depends on it, comes first.
@@ -776,7 +771,7 @@ def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
 
 
 def device_memory_on_host(op: Operation) -> Iterator[Violation]:
-    """A host load, store, copy or free (`op`, one of DIRECT_ACCESSES) of `gpu.alloc` memory that is not host_shared (GPU415)."""
+    """A host load, store, copy or free (`op`, a `direct_access`) of `gpu.alloc` memory that is not host_shared (GPU415)."""
     if _host_function(op) is None or any(a.name in _DEVICE_REGIONS for a in op.ancestors()):
         return
     for value in op.operands:

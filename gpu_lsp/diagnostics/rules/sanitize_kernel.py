@@ -8,7 +8,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
-from gpu_lsp.diagnostics.sanitizer.accesses import ACCESS_OPS, WORKGROUP, Access
+from gpu_lsp.diagnostics.sanitizer.accesses import WORKGROUP, Access, access_layout
 from gpu_lsp.diagnostics.sanitizer.kernel_checks import cached_verdicts
 from gpu_lsp.diagnostics.sanitizer.undecided import undecided_accesses
 from gpu_lsp.diagnostics.sanitizer.verdicts import Verdicts
@@ -163,9 +163,10 @@ def out_of_bounds_access(op: Operation, ctx: RuleContext) -> Iterator[Violation]
 def _host_bounds(op: Operation) -> Iterator[Violation]:
     if any(a.name in _DEVICE for a in op.ancestors()):
         return
-    memref_at, first, kind = ACCESS_OPS[op.name]
-    if len(op.operands) <= memref_at:
+    layout = access_layout(op)
+    if layout is None:
         return
+    memref_at, first, kind = layout
     ty = op.operands[memref_at].type
     if not isinstance(ty, T.MemRefType):
         return

@@ -8,7 +8,7 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
-from gpu_lsp.diagnostics.rules.async_tokens import DIRECT_ACCESSES, device_memory_on_host
+from gpu_lsp.diagnostics.rules.async_tokens import device_memory_on_host, direct_access
 from gpu_lsp.diagnostics.sanitizer.host import HOST_MEMORY_IN_KERNEL, chunk_hazards, in_host_function
 
 DEVICE_ONLY = (
@@ -26,8 +26,9 @@ def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
     `gpu.shuffle`, ...) in a host function (one outside any `gpu.module` and kernel that
     itself allocates, copies, launches or waits), a kernel reading or writing a host
     buffer from `memref.alloc`/`memref.alloca` that was not `gpu.host_register`ed, and a
-    host load, store, copy or `memref.dealloc` of a `gpu.alloc` buffer that is not
-    `host_shared` (through views too). The last finding was also GPU210
+    host op reading, writing or freeing a `gpu.alloc` buffer that is not `host_shared`
+    (through views too): a load, store, copy or `memref.dealloc`, any op whose declaration
+    puts `MemRead`, `MemWrite` or `MemFree` on the operand. The last finding was also GPU210
     (host-access-to-device-memory); GPU210 is now an alias of GPU415 (selecting, ignoring
     or suppressing GPU210 means GPU415) and its code is not reused.
 
@@ -74,5 +75,6 @@ def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
             "not registered: register it with `gpu.host_register` or copy it to a `gpu.alloc` buffer"
         )
         yield Violation(message, at(hazard.op), related=(Related(f"`{name}` is allocated on the host here", at(hazard.other)),))
-    for op in ctx.index.named(*DIRECT_ACCESSES):
-        yield from device_memory_on_host(op)
+    for op in ctx.index.ops:
+        if direct_access(op):
+            yield from device_memory_on_host(op)

@@ -11,12 +11,10 @@ from gpu_lsp.diagnostics.rules._util import at, op_error, q
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr, TypeAttr
 from gpu_lsp.ir.core import Operation
-
-# op -> index of its memref operand (the indices follow it)
-_ACCESSES = {"memref.load": 0, "memref.store": 1}
+from gpu_lsp.ir.operands import operand_ranges
 
 
-@rule("GPU127", "memref-index-count", Severity.ERROR, ops=tuple(_ACCESSES), upstream=True)
+@rule("GPU127", "memref-index-count", Severity.ERROR, ops=("memref.load", "memref.store"), upstream=True)
 def memref_index_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -42,13 +40,13 @@ def memref_index_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     ## References
     - [`memref.load`](https://mlir.llvm.org/docs/Dialects/MemRef/#memrefload-memrefloadop)
     """
-    at_memref = _ACCESSES[op.name]
-    if len(op.operands) <= at_memref:
+    groups = operand_ranges(op)
+    if groups is None:
         return
-    ty = op.operands[at_memref].type
+    ty = op.operands[groups["memref"][0]].type
     if not isinstance(ty, T.MemRefType):
         return
-    got = len(op.operands) - at_memref - 1
+    got = len(groups["indices"])
     if got != len(ty.shape):
         message = f"invalid number of indices for accessed memref, expected {len(ty.shape)} but got {got}"
         yield Violation(op_error(op, message), at(op))

@@ -11,24 +11,21 @@ from gpu_lsp.diagnostics.rules._util import at, op_error
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.effects import reads, writes
+from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.operands import operand_range
 
-# op -> (index of the base operand, operands after the indices; None: operandSegmentSizes decides)
-_ACCESSES = {
-    "vector.load": (0, 0),
-    "vector.store": (1, 0),
-    "vector.maskedload": (0, 2),
-    "vector.maskedstore": (0, 2),
-    "vector.expandload": (0, 2),
-    "vector.compressstore": (0, 2),
-    "vector.transfer_read": (0, None),
-    "vector.transfer_write": (1, None),
-}
+_ACCESSES = (
+    "vector.load", "vector.store", "vector.maskedload", "vector.maskedstore", "vector.expandload",
+    "vector.compressstore", "vector.transfer_read", "vector.transfer_write",
+)
 
 
-def _index_count(op: Operation, base: int, trailing: int | None, ctx: RuleContext) -> int | None:
+def _index_count(op: Operation, base: int, ctx: RuleContext) -> int | None:
     """How many indices `op` gives (None when that cannot be told)."""
-    if trailing is not None:
-        return len(op.operands) - base - 1 - trailing
+    definition = lookup(op.name)
+    if definition is not None and definition.operands is not None:
+        return len(operand_range(op, "indices"))
     segments = op.properties.get("operandSegmentSizes")
     if isinstance(segments, DenseArrayAttr) and len(segments.values) > base + 1:
         return segments.values[base + 1]
@@ -43,7 +40,7 @@ def _index_count(op: Operation, base: int, trailing: int | None, ctx: RuleContex
     return sum(1 for span in spans[base + 1 :] if span is not None and span.range.start < close)
 
 
-@rule("GPU140", "vector-index-count", Severity.ERROR, ops=tuple(_ACCESSES), upstream=True)
+@rule("GPU140", "vector-index-count", Severity.ERROR, ops=_ACCESSES, upstream=True)
 def vector_index_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -71,12 +68,13 @@ def vector_index_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     ## References
     - [`vector.transfer_read`](https://mlir.llvm.org/docs/Dialects/Vector/#vectortransfer_read-vectortransferreadop)
     """
-    base, trailing = _ACCESSES[op.name]
-    if len(op.operands) <= base:
+    accessed = reads(op) + writes(op)  # the base, which the indices index
+    if not accessed:
         return
+    base = accessed[0]
     ty = op.operands[base].type
     if not isinstance(ty, (T.MemRefType, T.TensorType)):
         return
-    got = _index_count(op, base, trailing, ctx)
+    got = _index_count(op, base, ctx)
     if got is not None and got != len(ty.shape):
         yield Violation(op_error(op, f"requires {len(ty.shape)} indices"), at(op))

@@ -6,30 +6,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.accesses import ALIAS_OPS, READS, WRITES
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
+from gpu_lsp.ir.effects import allocated, frees, reads, view_source, writes
+from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.ir.traits import constant_int
 
 GLOBAL, WORKGROUP, PRIVATE = "global", "workgroup", "private"
 SPACES = (GLOBAL, WORKGROUP)
 READ, WRITE, ATOMIC = "read", "write", "atomic"
-# op name -> (memref operand, first index operand, kind); the indices run to the end of the
-# operands unless the op has trailing operands (listed in TRAILING).
-ACCESS_OPS: dict[str, tuple[int, int, str]] = {
-    "memref.load": (0, 1, READ),
-    "memref.store": (1, 2, WRITE),
-    "vector.load": (0, 1, READ),
-    "vector.store": (1, 2, WRITE),
-    "memref.atomic_rmw": (1, 2, ATOMIC),
-    "memref.generic_atomic_rmw": (0, 1, ATOMIC),
-}
+# Ops the model reads the indices of: one per dimension right after the memref they read or write
+# (as their declaration states), to the end of the operands; a transfer has operands after them.
+ACCESS_OPS = frozenset({"memref.load", "memref.store", "vector.load", "vector.store", "memref.atomic_rmw", "memref.generic_atomic_rmw"})
+_TRANSFERS = frozenset({"vector.transfer_read", "vector.transfer_write"})
 # Numeric memory spaces as NVVM numbers them.
 _NUMERIC_SPACES = {3: WORKGROUP, 5: PRIVATE, 1: GLOBAL, 0: GLOBAL}
 MAX_CALL_DEPTH = 4
-# Ops taking a memref without touching its elements (views are followed by the access that uses them).
-_NO_ACCESS = ALIAS_OPS | {"memref.dim", "memref.rank", "memref.extract_strided_metadata", "memref.extract_aligned_pointer_as_index",
-                          "memref.dealloc", "scf.yield", "func.return", "gpu.return", "gpu.yield"}
 AXES = ("x", "y", "z")
 DIM_OPS = {"gpu.thread_id": "tid", "gpu.block_id": "bid", "gpu.block_dim": "bdim", "gpu.grid_dim": "gdim"}
 
@@ -151,16 +143,18 @@ def _root(value: Value, bindings: dict[Value, Value]) -> tuple[Value, bool, tupl
     offsets: list[tuple[Value | int, ...]] = []
     for _ in range(2 * MAX_CALL_DEPTH + 2):
         value = resolve(value, bindings)
-        if isinstance(value, OpResult) and value.owner.name in ALIAS_OPS and value.owner.operands:
-            owner = value.owner
-            starts = _unit_subview_offsets(owner) if owner.name == "memref.subview" else None
-            if starts is not None:
-                offsets = [tuple(o) + (s,) for o, s in zip(offsets or [()] * len(starts), starts)]
-            else:
-                direct = direct and owner.name == "memref.cast"
-            value = owner.operands[0]
-            continue
-        break
+        if not isinstance(value, OpResult):
+            break
+        owner = value.owner
+        source = view_source(owner)
+        if source is None:
+            break
+        starts = _unit_subview_offsets(owner) if owner.name == "memref.subview" else None
+        if starts is not None:
+            offsets = [tuple(o) + (s,) for o, s in zip(offsets or [()] * len(starts), starts)]
+        else:
+            direct = direct and owner.name == "memref.cast"
+        value = source
     return value, direct, tuple(offsets)
 
 
@@ -216,14 +210,14 @@ class _Walker:
                 if space in fenced_spaces(op):
                     epochs[i] = epochs[i][:-1] + (epochs[i][-1] + 1,)
             return
-        if name in ACCESS_OPS or name in ("vector.transfer_read", "vector.transfer_write"):
+        if name in ACCESS_OPS or name in _TRANSFERS:
             self.access(op, epochs, guards, bindings)
             if name != "memref.generic_atomic_rmw":
                 return
         if name == "func.call":
             self.call(op, epochs, guards, bindings, depth)
             return
-        if name not in ACCESS_OPS and (name in READS or name in WRITES or _takes_memref(op)):
+        if name not in ACCESS_OPS and (reads(op) or writes(op) or _takes_memref(op)):
             self.model.complete = False  # it may read or write a buffer the model does not see
         if not op.regions:
             return
@@ -264,23 +258,15 @@ class _Walker:
             self.block(b, epochs, guards, inner, depth + 1)
 
     def access(self, op: Operation, epochs: list[tuple], guards: tuple[Guard, ...], bindings: dict[Value, Value]) -> None:
-        name = op.name
-        if name in ACCESS_OPS:
-            memref_at, first, kind = ACCESS_OPS[name]
-            last = len(op.operands)
-        else:
-            memref_at, first = (0, 1) if name == "vector.transfer_read" else (1, 2)
-            kind = READ if name == "vector.transfer_read" else WRITE
-            buffer = op.operands[memref_at] if len(op.operands) > memref_at else None
-            rank = len(buffer.type.shape) if buffer is not None and isinstance(buffer.type, T.MemRefType) else 0
-            last = first + rank
-        if len(op.operands) <= memref_at:
+        layout = access_layout(op)
+        if layout is None:
             return
+        memref_at, first, kind = layout
         buffer = op.operands[memref_at]
         ty = buffer.type
         if not isinstance(ty, T.MemRefType):
             return
-        indices = tuple(op.operands[first:last])
+        indices = tuple(op.operands[first : first + ty.rank if op.name in _TRANSFERS else len(op.operands)])
         if len(indices) != ty.rank:
             self.model.complete = False
             return
@@ -299,13 +285,26 @@ class _Walker:
         )
 
 
+def access_layout(op: Operation) -> tuple[int, int, str] | None:
+    """(memref operand, first index operand, kind) of an access op: the operand its declaration
+    reads or writes, the indices after it, atomic when it does both (None: it accesses none)."""
+    read, write = reads(op), writes(op)
+    touched = read or write
+    if not touched:
+        return None
+    kind = ATOMIC if read and write else READ if read else WRITE
+    return touched[0], touched[0] + 1, kind
+
+
 def _takes_memref(op: Operation) -> bool:
-    return op.name not in _NO_ACCESS and any(isinstance(v.type, T.MemRefType) for v in op.operands)
+    """Whether `op` takes a memref whose elements it may touch: its declaration is not pure (a view,
+    a size, a terminator handing it on are) and it does not merely free it."""
+    return any(isinstance(v.type, T.MemRefType) for v in op.operands) and not has_trait(op.name, "pure") and not frees(op)
 
 
 def _private_alloc(root: Value, kernel: Operation) -> bool:
-    """A buffer allocated inside the kernel by `memref.alloca` or `memref.alloc` (each thread has its own)."""
-    return isinstance(root, OpResult) and root.owner.name in ("memref.alloca", "memref.alloc") and kernel.is_ancestor_of(root.owner)
+    """A buffer allocated inside the kernel (`memref.alloca`, `memref.alloc`: each thread has its own)."""
+    return isinstance(root, OpResult) and kernel.is_ancestor_of(root.owner) and root in allocated(root.owner)
 
 
 # Ops inside a kernel whose result is the same buffer for every thread.

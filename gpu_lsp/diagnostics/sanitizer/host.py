@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.context import RuleContext
-from gpu_lsp.diagnostics.rules._util import ALIAS_OPS, buffer_value, is_memref
+from gpu_lsp.diagnostics.rules._util import buffer_value, is_memref
 from gpu_lsp.diagnostics.sanitizer.kernels import cached_summary
+from gpu_lsp.ir import effects
 from gpu_lsp.ir.core import Block, Operation, Value
 from gpu_lsp.ir.symbols import closest_module
 from gpu_lsp.ir.views import (
@@ -25,7 +26,6 @@ from gpu_lsp.ir.views import (
     LaunchFuncView,
     async_dependencies,
     async_token,
-    copy_operands,
 )
 
 # Hazard kinds (one rule reports each group).
@@ -40,7 +40,6 @@ DEVICE_MEMORY_ON_HOST = "device-memory-on-host"
 
 GPU_HOST_OPS = frozenset({"gpu.wait", "gpu.alloc", "gpu.dealloc", "gpu.memcpy", "gpu.memset", "gpu.launch_func", "gpu.launch"})
 DEVICE_CODE = frozenset({"gpu.module", "gpu.launch", "gpu.func", "gpu.binary"})
-HOST_ACCESSES = {"memref.load": (0, False), "memref.store": (1, True)}
 FUNCTIONS = frozenset({"func.func", "llvm.func"})
 
 DEVICE, SHARED, HOST = "device", "host-shared", "host"
@@ -174,16 +173,21 @@ class BlockFollower:
         name = op.name
         if name in GPU_HOST_OPS:
             self.gpu_op(op)
-        elif name in HOST_ACCESSES:
-            self.host_access(op, *HOST_ACCESSES[name])
-        elif name in ("memref.alloc", "memref.alloca"):
-            if op.results:
-                self.buffers[op.results[0]] = TrackedBuffer(op, HOST)
+        elif effects.frees(op) or op.regions:
+            self.unknown(op)
+        elif effects.reads(op) or effects.writes(op):
+            for index in effects.reads(op):
+                self.host_access(op, index, False)
+            for index in effects.writes(op):
+                self.host_access(op, index, True)
+        elif effects.allocated(op):
+            for memref in effects.allocated(op):
+                self.buffers[memref] = TrackedBuffer(op, HOST)
         elif name == "gpu.host_register":
             buf = self.buffers.get(buffer_value(op.operands[0])) if op.operands else None
             if buf is not None:
                 buf.registered = True
-        elif name in ALIAS_OPS or name == "memref.dim":
+        elif effects.is_view(op) or name == "memref.dim":
             return
         else:
             self.unknown(op)
@@ -202,8 +206,6 @@ class BlockFollower:
             self.complete_all()
 
     def host_access(self, op: Operation, index: int, write: bool) -> None:
-        if index >= len(op.operands):
-            return
         root = buffer_value(op.operands[index])
         buf = self.buffers.get(root)
         if buf is None or buf.escaped:
@@ -242,35 +244,24 @@ class BlockFollower:
 
     def accesses(self, op: Operation) -> list[tuple[Value, bool, bool, bool]]:
         """(buffer, reads, writes, may write otherwise) of a GPU op, with the allocation and freeing it does."""
-        name = op.name
-        if name == "gpu.alloc":
-            memref = AllocView(op).memref
-            if memref is None:
-                return []
-            self.buffers[memref] = TrackedBuffer(op, SHARED if AllocView(op).host_shared else DEVICE)
-            return [(memref, False, True, False)]
-        if name == "gpu.dealloc":
-            return [(buffer_value(op.operands[-1]), False, True, False)] if op.operands else []
-        if name in ("gpu.memcpy", "gpu.memset"):
-            pair = copy_operands(op)
-            if pair is None:
-                return []
-            dst, src = pair
-            out = [(buffer_value(dst), False, True, False)]
-            if name == "gpu.memcpy" and is_memref(src):
-                out.insert(0, (buffer_value(src), True, False, False))
-            return out
-        if name in ("gpu.launch_func", "gpu.launch"):
+        if op.name in ("gpu.launch_func", "gpu.launch"):
             return launch_accesses(op, self.ctx)
-        return []
+        out: list[tuple[Value, bool, bool, bool]] = []
+        for memref in effects.allocated(op):
+            self.buffers[memref] = TrackedBuffer(op, SHARED if AllocView(op).host_shared else DEVICE)
+            out.append((memref, False, True, False))
+        out.extend((buffer_value(op.operands[i]), True, False, False) for i in effects.reads(op) if is_memref(op.operands[i]))
+        out.extend((buffer_value(op.operands[i]), False, True, False) for i in effects.writes(op) + effects.frees(op))
+        return out
 
     def access(self, node: InFlightOp, root: Value, reads: bool, writes: bool, handed: bool) -> None:
         """`node` reads and/or writes `root`; `handed`: it also hands it to something that may write it."""
         op = node.op
+        freeing = bool(effects.frees(op))
         found = self.buffers.get(root)
         buf = found if found is not None and not found.escaped else None  # tracked
         if buf is not None and buf.freed is not None and (reads or writes):
-            self.report(Hazard(DOUBLE_FREE if op.name == "gpu.dealloc" else USE_AFTER_FREE, op, root, buf.freed))
+            self.report(Hazard(DOUBLE_FREE if freeing else USE_AFTER_FREE, op, root, buf.freed))
             return
         if buf is not None and (reads or writes) and op.name in ("gpu.launch_func", "gpu.launch") and buf.kind == HOST and not buf.registered:
             self.report(Hazard(HOST_MEMORY_IN_KERNEL, op, root, buf.op, writes))
@@ -280,7 +271,7 @@ class BlockFollower:
             buf.written = True
         if not (reads or writes):
             return
-        kind = FREE_IN_USE if op.name == "gpu.dealloc" else RACE
+        kind = FREE_IN_USE if freeing else RACE
         for other in self.nodes:
             if other.done or id(other) in node.ancestors:
                 continue
@@ -292,9 +283,9 @@ class BlockFollower:
             self.report(Hazard(kind, op, root, other.op, writes))
         node.accesses[root] = node.accesses.get(root, False) or writes
         if buf is not None:
-            if writes and op.name != "gpu.alloc":
+            if writes and not effects.allocated(op):
                 buf.written = True
-            if op.name == "gpu.dealloc":
+            if freeing:
                 buf.freed = op
 
     # --- end of the block --------------------------------------------------------------------
@@ -315,7 +306,7 @@ def _users_through_views(value: Value) -> list[Operation]:
         v = stack.pop()
         for user in v.users:
             out.append(user)
-            if user.name in ALIAS_OPS and user.results:
+            if effects.is_view(user) and user.results:
                 stack.extend(user.results)
     return out
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gpu_lsp.diagnostics.rules._util import ALIAS_OPS, buffer_value, is_memref
-from gpu_lsp.ir.accesses import READS, WRITES
+from gpu_lsp.diagnostics.rules._util import buffer_value, is_memref
 from gpu_lsp.ir.core import Block, Operation, Value
+from gpu_lsp.ir.effects import is_view, reads, writes
 
 # Taint levels: how far a value may differ between the threads of a block.
 UNIFORM, PER_SUBGROUP, PER_THREAD = 0, 1, 2
@@ -47,16 +47,15 @@ def summarize(kernel: Operation) -> Summary:
     (keyed by the captured values and its own arguments), through views and casts."""
     out = Summary()
     for op in kernel.nested():
-        name = op.name
-        read, write = READS.get(name), WRITES.get(name)
-        if read is not None and read < len(op.operands):
-            _record(out.reads, op.operands[read], op)
-        if write is not None and write < len(op.operands):
-            _record(out.writes, op.operands[write], op)
-        if name in NO_ACCESS or name in ALIAS_OPS:
+        read, write = reads(op), writes(op)
+        for i in read:
+            _record(out.reads, op.operands[i], op)
+        for i in write:
+            _record(out.writes, op.operands[i], op)
+        if op.name in NO_ACCESS or is_view(op):
             continue
         for i, value in enumerate(op.operands):
-            if i != read and i != write:
+            if i not in read and i not in write:
                 _record(out.others, value, op)
     return out
 

@@ -261,6 +261,7 @@ OPS: tuple[OpDef, ...] = (
             "`(` $dynamicSizes `)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)"
         ),
         syntax="%m[, %t] = gpu.alloc [async [%deps]] [host_shared] (%dyn, ...) [[%sym, ...]] : memref<...>",
+        effects="MemAlloc:$memref",
     ),
     _async_op(
         "dealloc",
@@ -268,6 +269,7 @@ OPS: tuple[OpDef, ...] = (
         ins="AnyMemRef:$memref",
         format="$memref attr-dict `:` type($memref)",
         syntax="[%t =] gpu.dealloc [async [%deps]] %m : memref<...>",
+        effects="MemFree:$memref",
     ),
     _async_op(
         "memcpy",
@@ -275,6 +277,7 @@ OPS: tuple[OpDef, ...] = (
         ins="AnyMemRef:$dst, AnyMemRef:$src",
         format="$dst`,` $src `:` type($dst)`,` type($src) attr-dict",
         syntax="[%t =] gpu.memcpy [async [%deps]] %dst, %src : memref<...>, memref<...>",
+        effects="MemWrite:$dst, MemRead:$src",
     ),
     _async_op(
         "memset",
@@ -282,6 +285,7 @@ OPS: tuple[OpDef, ...] = (
         ins="AnyMemRef:$dst, AnyType:$value",
         format="$dst`,` $value `:` type($dst)`,` type($value) attr-dict",
         syntax="[%t =] gpu.memset [async [%deps]] %dst, %value : memref<...>, T",
+        effects="MemWrite:$dst",
     ),
     _gpu_op(
         "host_register",
@@ -310,6 +314,7 @@ OPS: tuple[OpDef, ...] = (
         ins="GPU_MMAMemRef:$srcMemref, Variadic<Index>:$indices, IndexAttr:$leadDimension, OptionalAttr<UnitAttr>:$transpose",
         outs="GPU_MMAMatrix:$res",
         format="$srcMemref`[`$indices`]` attr-dict `:` type($srcMemref) `->` type($res)",
+        effects="MemRead:$srcMemref",
     ),
     _gpu_op(
         "subgroup_mma_store_matrix",
@@ -320,6 +325,7 @@ OPS: tuple[OpDef, ...] = (
             "IndexAttr:$leadDimension, OptionalAttr<UnitAttr>:$transpose"
         ),
         format="$src`,` $dstMemref`[`$indices`]` attr-dict `:` type($src)`,` type($dstMemref)",
+        effects="MemWrite:$dstMemref",
     ),
     _gpu_op(
         "subgroup_mma_compute",

@@ -32,6 +32,7 @@ OPS: tuple[OpDef, ...] = (
         outs="AnyType:$result",
         types=("TypesMatchWith<memref, result, element>",),
         format="$memref `[` $indices `]` attr-dict `:` type($memref)",
+        effects="MemRead:$memref",
     ),
     declare(
         "memref.store",
@@ -39,10 +40,13 @@ OPS: tuple[OpDef, ...] = (
         ins="AnyType:$value, AnyMemRef:$memref, Variadic<Index>:$indices, " + _ACCESS_ATTRS,
         types=("TypesMatchWith<memref, value, element>",),
         format="$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)",
+        effects="MemWrite:$memref",
     ),
-    _alloc_like("alloc", "Allocates a buffer on the heap."),
-    _alloc_like("alloca", "Allocates a buffer on the stack."),
-    declare("memref.dealloc", "Frees a buffer.", ins="AnyRankedOrUnrankedMemRef:$memref", format="$memref attr-dict `:` type($memref)"),
+    _alloc_like("alloc", "Allocates a buffer on the heap.", effects="MemAlloc:$memref"),
+    _alloc_like("alloca", "Allocates a buffer on the stack.", effects="MemAlloc<AutomaticAllocationScopeResource>:$memref"),
+    declare(
+        "memref.dealloc", "Frees a buffer.", ins="AnyRankedOrUnrankedMemRef:$memref", format="$memref attr-dict `:` type($memref)", effects="MemFree:$memref"
+    ),
     declare(
         "memref.dim",
         "The size of one dimension of a memref.",
@@ -51,13 +55,14 @@ OPS: tuple[OpDef, ...] = (
         outs="Index:$result",
         format="attr-dict $source `,` $index `:` type($source)",
     ),
-    _cast("cast", "Casts between compatible memref types."),
-    _cast("memory_space_cast", "Changes the memory space of a memref."),
+    _cast("cast", "Casts between compatible memref types.", view="source"),
+    _cast("memory_space_cast", "Changes the memory space of a memref.", view="source"),
     declare(
         "memref.copy",
         "Copies one memref into another.",
         ins="AnyRankedOrUnrankedMemRef:$source, AnyRankedOrUnrankedMemRef:$target",
         format="$source `,` $target attr-dict `:` type($source) `to` type($target)",
+        effects="MemRead:$source, MemWrite:$target",
     ),
     declare(
         "memref.get_global",
@@ -83,6 +88,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         outs="AnyMemRef:$result",
         **sliced("AnyMemRef:$source", "$source", "type($source) `to` type($result)"),
+        view="source",
     ),
     declare(
         "memref.view",
@@ -91,6 +97,7 @@ OPS: tuple[OpDef, ...] = (
         ins="MemRefRankOf<[I8], [1]>:$source, Index:$byte_shift, Variadic<Index>:$sizes",
         outs="AnyMemRef:$result",
         format="$source `[` $byte_shift `]` `` `[` $sizes `]` attr-dict `:` type($source) `to` type(results)",
+        view="source",
     ),
     declare(
         "memref.expand_shape",
@@ -100,6 +107,7 @@ OPS: tuple[OpDef, ...] = (
         outs="AnyStridedMemRef:$result",
         format="$src $reassociation `output_shape` custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` type($src) `into` "
         "type($result)",
+        view="src",
     ),
     declare(
         "memref.collapse_shape",
@@ -108,6 +116,7 @@ OPS: tuple[OpDef, ...] = (
         ins="AnyStridedMemRef:$src, IndexListArrayAttr:$reassociation",
         outs="AnyStridedMemRef:$result",
         format="$src $reassociation attr-dict `:` type($src) `into` type($result)",
+        view="src",
     ),
     declare(
         "memref.reinterpret_cast",
@@ -120,6 +129,7 @@ OPS: tuple[OpDef, ...] = (
             "`sizes` `` `:` custom<DynamicIndexList>($sizes, $static_sizes) `` `,` "
             "`strides` `` `:` custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `to` type($result)"
         ),
+        view="source",
     ),
     declare(
         "memref.reshape",
@@ -143,6 +153,7 @@ OPS: tuple[OpDef, ...] = (
         ins="MemRefRankOf<[AnyType], [1]>:$source, Optional<Index>:$dynamicResultSize, OptionalAttr<I64Attr>:$alignment",
         outs="MemRefRankOf<[AnyType], [1]>:$result",
         format="$source (`(` $dynamicResultSize^ `)`)? attr-dict `:` type($source) `to` type(results)",
+        effects="MemFree:$source, MemAlloc:$result",
     ),
     declare(
         "memref.assume_alignment",
@@ -152,6 +163,7 @@ OPS: tuple[OpDef, ...] = (
         outs="AnyMemRef:$result",
         types=("TypesMatchWith<memref, result>",),
         format="$memref `,` $alignment attr-dict `:` type($memref)",
+        view="memref",
     ),
     declare(
         "memref.extract_aligned_pointer_as_index",
@@ -194,14 +206,16 @@ OPS: tuple[OpDef, ...] = (
         ),
         outs="AnyTypeOf<[AnySignlessInteger, AnyFloat]>:$result",
         format="$kind $value `,` $memref `[` $indices `]` attr-dict `:` `(` type($value) `,` type($memref) `)` `->` type($result)",
+        effects="MemRead:$memref, MemWrite:$memref",
     ),
     declare(
         "memref.generic_atomic_rmw",
         "Atomic read-modify-write of one element with the update computed by a region.",
         syntax="%old = memref.generic_atomic_rmw %m[%i] : memref<10xf32> { ^bb0(%cur: f32): ... memref.atomic_yield %new : f32 }",
+        effects="MemRead:#0, MemWrite:#0",
     ),
     declare("memref.prefetch", "Prefetches a memref element into the cache.", syntax="memref.prefetch %m[%i], read, locality<3>, data : memref<...>"),
-    declare("memref.transpose", "A memref operation (read loosely)."),
+    declare("memref.transpose", "A memref operation (read loosely).", view="#0"),
     declare("memref.dma_start", "A memref operation (read loosely)."),
     declare(
         "memref.dma_wait",

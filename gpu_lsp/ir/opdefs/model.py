@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.opdefs import format_customs  # noqa: F401  (registers the custom directives the formats name)
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import render_syntax
-from gpu_lsp.ir.opdefs.opdef import OPTIONAL, SINGLE, TRAITS, VARIADIC, Arg, AttrArg, OpDef, Since, TypeRule
+from gpu_lsp.ir.opdefs.opdef import EFFECTS, OPTIONAL, SINGLE, TRAITS, VARIADIC, Arg, AttrArg, OpDef, Since, TypeRule
 from gpu_lsp.ir.opdefs.typing import known_transform
 
 _ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
@@ -26,12 +27,35 @@ def _arg(text: str) -> tuple[str, str]:
     return found["constraint"].strip(), found["name"]
 
 
-def _value_arg(constraint: str, name: str) -> Arg:
+_DECORATED = re.compile(r"(?:Arg|Res)<(.*)>\Z", re.S)
+_EFFECT = re.compile(r"(Mem(?:Read|Write|Alloc|Free))(?:At)?(?:<.*>)?\Z", re.S)
+
+
+def effect(text: str) -> str:
+    """The model's name of an ODS memory effect: `MemRead`, `MemWriteAt<0, FullEffect>`, `MemAlloc<R>` (any resource)."""
+    found = _EFFECT.match(text.strip())
+    if found is None:
+        raise ValueError(f"expected a memory effect (MemRead, MemWrite, MemAlloc, MemFree), got {text.strip()!r}")
+    return EFFECTS[found[1]]
+
+
+def _decorated(constraint: str) -> tuple[str, frozenset[str]]:
+    """`Arg<AnyMemRef, "doc", [MemRead]>` -> (`AnyMemRef`, {read}); other constraints have no effects."""
+    found = _DECORATED.match(constraint)
+    if found is None:
+        return constraint, frozenset()
+    pieces = split_commas(found[1], drop_empty=True)
+    listed = pieces[-1] if len(pieces) > 1 and pieces[-1].startswith("[") else "[]"
+    return pieces[0], frozenset(effect(e) for e in split_commas(listed[1:-1], drop_empty=True))
+
+
+def _value_arg(declared: str, name: str) -> Arg:
+    constraint, effects = _decorated(declared)
     wrapped = _WRAPPER.match(constraint)
     if wrapped is None:
-        return Arg(name, constraint)
+        return Arg(name, constraint, effects=effects)
     kind = OPTIONAL if wrapped[1] == "Optional" else VARIADIC
-    return Arg(name, wrapped[2].strip(), kind)
+    return Arg(name, wrapped[2].strip(), kind, effects)
 
 
 def _is_attribute(constraint: str) -> bool:
@@ -74,8 +98,9 @@ def arguments(text: str) -> tuple[tuple[Arg, ...], tuple[AttrArg, ...]]:
     attributes: list[AttrArg] = []
     for piece in split_commas(text, drop_empty=True):
         constraint, name = _arg(piece)
-        if _is_attribute(constraint):
-            attributes.append(_attr_arg(constraint, name))
+        base = _decorated(constraint)[0]
+        if _is_attribute(base):
+            attributes.append(_attr_arg(base, name))
         else:
             operands.append(_value_arg(constraint, name))
     return tuple(operands), tuple(attributes)
@@ -108,6 +133,48 @@ def type_rules(texts: Iterable[str]) -> tuple[TypeRule, ...]:
     return tuple(rules)
 
 
+_TARGET = re.compile(r"\s*(?P<effect>.+?)\s*:\s*(?:\$(?P<name>[A-Za-z_]\w*)|#(?P<index>\d+))\s*\Z")
+
+
+def _with_effects(args: tuple[Arg, ...] | None, effects: dict[str, set[str]]) -> tuple[Arg, ...] | None:
+    """`args` with the named ones' effects added (taken out of `effects`)."""
+    if args is None:
+        return None
+    return tuple(replace(a, effects=a.effects | effects.pop(a.name)) if a.name in effects else a for a in args)
+
+
+def _effects(
+    name: str, text: str, operands: tuple[Arg, ...] | None, results: tuple[Arg, ...] | None
+) -> tuple[tuple[Arg, ...] | None, tuple[Arg, ...] | None, tuple[tuple[int, frozenset[str]], ...]]:
+    """Operands and results with the effects `text` puts on them (`MemRead:$memref, MemWrite:$memref`),
+    and the effects on operands by position (`MemRead:#0`) where the op declares no operands."""
+    named: dict[str, set[str]] = {}
+    positional: dict[int, set[str]] = {}
+    for piece in split_commas(text, drop_empty=True):
+        found = _TARGET.match(piece)
+        if found is None:
+            raise ValueError(f"{name}: expected `Effect:$name` or `Effect:#position`, got {piece!r}")
+        if found["index"] is not None and operands is not None:
+            raise ValueError(f"{name}: its operands are declared; name the operand instead of {piece!r}")
+        target = named.setdefault(found["name"], set()) if found["name"] else positional.setdefault(int(found["index"]), set())
+        target.add(effect(found["effect"]))
+    operands, results = _with_effects(operands, named), _with_effects(results, named)
+    if named:
+        raise ValueError(f"{name}: effects on undeclared operands or results {sorted(named)}")
+    return operands, results, tuple((i, frozenset(e)) for i, e in sorted(positional.items()))
+
+
+def _view_source(name: str, view: str | None, operands: tuple[Arg, ...] | None) -> str | int | None:
+    """The operand `view` names (`source`, or `#0` where the op declares no operands)."""
+    if view is None:
+        return None
+    if view.startswith("#") and operands is None:
+        return int(view[1:])
+    if operands is None or all(a.name != view for a in operands):
+        raise ValueError(f"{name}: view of an undeclared operand {view!r}")
+    return view
+
+
 def declare(
     name: str,
     summary: str = "",
@@ -126,17 +193,23 @@ def declare(
     inherent: Iterable[str] = (),
     successor_operands: str = "",
     since: Since | None = None,
+    effects: str = "",
+    view: str | None = None,
 ) -> OpDef:
     """One op definition from ODS-style text; `inherent` names attributes not declared in `ins`.
 
     `successor_operands` names, per successor, the operand group passed to it (BranchOpInterface);
     `since`: the LLVM version that introduced the op, when newer than every version gpu-lsp knows.
+    `effects` adds memory effects to operands and results (`MemRead:$memref`, or `MemRead:#0` by
+    position where `ins` is not given), as `Arg<..., [MemRead]>` in `ins` does; `view` names the
+    operand whose buffer the result views (ViewLikeOpInterface; `#0` by position).
     """
     trait_set = frozenset(traits.split())
     unknown = trait_set - TRAITS
     if unknown:
         raise ValueError(f"{name}: unknown traits {sorted(unknown)}")
     operands, attributes = arguments(ins) if ins is not None else (None, ())
+    operands, results, positional = _effects(name, effects, operands, values(outs) if outs is not None else None)
     declared = {a.name for a in attributes}
     attributes = attributes + tuple(AttrArg(n, "Attr", optional=True) for n in inherent if n not in declared)
     if operands is not None and sum(a.kind != SINGLE for a in operands) > 1:
@@ -147,7 +220,7 @@ def declare(
         syntax=syntax,
         traits=trait_set,
         operands=operands,
-        results=values(outs) if outs is not None else None,
+        results=results,
         attributes=attributes,
         regions=values(regions) if regions is not None else None,
         successors=values(successors) if successors is not None else None,
@@ -158,6 +231,8 @@ def declare(
         format=format,
         successor_operands=tuple(successor_operands.split()),
         since=since,
+        positional_effects=positional,
+        view_source=_view_source(name, view, operands),
     )
     if format is not None and not syntax:
         definition.syntax = render_syntax(definition)

@@ -28,13 +28,21 @@ TRAITS = frozenset({
 
 SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
 
+# Memory effects on an operand or result (ODS's `Arg<..., [MemRead]>`, `Res<..., [MemAlloc]>`), on
+# the default resource; ODS's effect names and the model's.
+READ, WRITE, ALLOC, FREE = "read", "write", "alloc", "free"
+EFFECTS = {"MemRead": READ, "MemWrite": WRITE, "MemAlloc": ALLOC, "MemFree": FREE}
+
+
 @dataclass(frozen=True)
 class Arg:
-    """One named operand, result, attribute, region or successor of an op definition."""
+    """One named operand, result, attribute, region or successor of an op definition, with the
+    memory effects the op has on the buffer it names."""
 
     name: str
     constraint: str
     kind: str = SINGLE
+    effects: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,10 @@ class OpDef:
     format: str | None = None
     successor_operands: tuple[str, ...] = ()
     since: Since | None = None
+    # Effects on operands by position, for an op whose operands are not declared (a hand-written reader's).
+    positional_effects: tuple[tuple[int, frozenset[str]], ...] = ()
+    # The operand a result views (upstream's ViewLikeOpInterface): its name, or its position when undeclared.
+    view_source: str | int | None = None
     reader: Callable[..., Any] | None = field(default=None, compare=False)
     printer: Callable[..., Any] | None = field(default=None, compare=False)
 

@@ -159,15 +159,7 @@ def _dag(value: str | None, field: str, fail: Any) -> str | None:
         text = opened[1]
     elif text.startswith("("):
         raise fail(f"'{field}' must be written `({keyword} ...)`", field)
-    return ", ".join(_unwrap(piece) for piece in split_commas(text, drop_empty=True))
-
-
-def _unwrap(piece: str) -> str:
-    """`Arg<AnyMemRef, "the buffer", [MemRead]>:$m` and `Res<...>` name their constraint first."""
-    found = re.match(r"\s*(?:Arg|Res)<(.*)>\s*:\s*(\$\w+)\s*\Z", piece, re.S)
-    if found is None:
-        return piece
-    return f"{split_commas(found[1], drop_empty=True)[0]}:{found[2]}"
+    return ", ".join(split_commas(text, drop_empty=True))
 
 
 @dataclass

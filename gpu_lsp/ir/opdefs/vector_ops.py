@@ -57,12 +57,14 @@ OPS: tuple[OpDef, ...] = (
         ins="AnyMemRef:$base, Variadic<Index>:$indices, DefaultValuedOptionalAttr<BoolAttr, \"false\">:$nontemporal",
         outs="AnyVectorOfAnyRank:$result",
         format="$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)",
+        effects="MemRead:$base",
     ),
     declare(
         "vector.store",
         "Stores a vector into a memref at the given indices.",
         ins="AnyVectorOfAnyRank:$valueToStore, AnyMemRef:$base, Variadic<Index>:$indices, DefaultValuedOptionalAttr<BoolAttr, \"false\">:$nontemporal",
         format="$valueToStore `,` $base `[` $indices `]` attr-dict `:` type($base) `,` type($valueToStore)",
+        effects="MemWrite:$base",
     ),
     declare(
         "vector.maskedload",
@@ -70,6 +72,7 @@ OPS: tuple[OpDef, ...] = (
         ins="AnyMemRef:$base, Variadic<Index>:$indices, VectorOfNonZeroRankOf<[I1]>:$mask, AnyVectorOfNonZeroRank:$pass_thru",
         outs="AnyVectorOfNonZeroRank:$result",
         format="$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` type($mask) `,` type($pass_thru) `into` type($result)",
+        effects="MemRead:$base",
     ),
     declare(
         "vector.expandload",
@@ -77,28 +80,33 @@ OPS: tuple[OpDef, ...] = (
         ins="AnyMemRef:$base, Variadic<Index>:$indices, FixedVectorOfNonZeroRankOf<[I1]>:$mask, AnyVectorOfNonZeroRank:$pass_thru",
         outs="AnyVectorOfNonZeroRank:$result",
         format="$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` type($mask) `,` type($pass_thru) `into` type($result)",
+        effects="MemRead:$base",
     ),
     declare(
         "vector.maskedstore",
         "Stores the enabled lanes of a vector.",
         ins="AnyMemRef:$base, Variadic<Index>:$indices, VectorOfNonZeroRankOf<[I1]>:$mask, AnyVectorOfNonZeroRank:$valueToStore",
         format="$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` type($base) `,` type($mask) `,` type($valueToStore)",
+        effects="MemWrite:$base",
     ),
     declare(
         "vector.compressstore",
         "Stores the enabled lanes of a vector consecutively.",
         ins="AnyMemRef:$base, Variadic<Index>:$indices, FixedVectorOfNonZeroRankOf<[I1]>:$mask, AnyVectorOfNonZeroRank:$valueToStore",
         format="$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` type($base) `,` type($mask) `,` type($valueToStore)",
+        effects="MemWrite:$base",
     ),
     declare(
         "vector.transfer_read",
         "Reads a vector from a memref or tensor slice, with padding and an optional mask.",
         syntax="%v = vector.transfer_read %m[%i, %j], %pad [, %mask] {in_bounds = [true]} : memref<?x?xf32>, vector<4xf32>",
+        effects="MemRead:#0",
     ),
     declare(
         "vector.transfer_write",
         "Writes a vector to a memref or tensor slice, with an optional mask; returns the new tensor for tensors.",
         syntax="[%t =] vector.transfer_write %v, %m[%i] [, %mask] {in_bounds = [true]} : vector<4xf32>, memref<?xf32>",
+        effects="MemWrite:#1",
     ),
     declare(
         "vector.reduction",

@@ -1,0 +1,126 @@
+"""What an op does to the buffers it is given, as its declaration states it: the operands it reads,
+writes or frees, the results it allocates, and the operand a view's result is part of."""
+
+from __future__ import annotations
+
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.opdefs.opdef import ALLOC, FREE, READ, SINGLE, WRITE, OpDef
+from gpu_lsp.ir.operands import operand_range
+
+Place = int | str  # an operand's position when the operands before it are single, else its group's name
+
+
+class _Plan:
+    """Where one declaration's effects lie among an op's operands and results."""
+
+    def __init__(self, definition: OpDef) -> None:
+        self.definition = definition
+        self.operands: list[tuple[frozenset[str], Place]] = []
+        self.results: list[tuple[frozenset[str], int]] = []
+        self.view: Place | None = None
+        if definition.operands is None:
+            self.operands = [(effects, i) for i, effects in definition.positional_effects]
+            self.view = definition.view_source
+        else:
+            fixed = True
+            for i, arg in enumerate(definition.operands):
+                if arg.effects:
+                    self.operands.append((arg.effects, i if fixed else arg.name))
+                if arg.name == definition.view_source:
+                    self.view = i if fixed else arg.name
+                fixed = fixed and arg.kind == SINGLE
+        for i, arg in enumerate(definition.results or ()):
+            if arg.kind != SINGLE:
+                break
+            if arg.effects:
+                self.results.append((arg.effects, i))
+
+
+_PLANS: dict[str, _Plan] = {}
+_MEMREFS = (T.MemRefType, T.UnrankedMemRefType)
+
+
+def _plan(op: Operation) -> _Plan | None:
+    """Where the effects of `op`'s declaration lie (None: undeclared); kept per name while the declaration stays."""
+    definition = lookup(op.name)
+    if definition is None:
+        return None
+    plan = _PLANS.get(op.name)
+    if plan is None or plan.definition is not definition:
+        plan = _PLANS[op.name] = _Plan(definition)
+    return plan
+
+
+def _positions(op: Operation, place: Place) -> range:
+    if isinstance(place, int):
+        return range(place, place + 1) if place < len(op.operands) else range(0)
+    return operand_range(op, place)
+
+
+def operands_with(op: Operation, effect: str) -> list[int]:
+    """The positions in `op.operands` of the operands `op` has `effect` on (READ, WRITE, FREE)."""
+    plan = _plan(op)
+    if plan is None:
+        return []
+    return [i for effects, place in plan.operands if effect in effects for i in _positions(op, place)]
+
+
+def reads(op: Operation) -> list[int]:
+    """The operands whose memory `op` reads (MemRead)."""
+    return operands_with(op, READ)
+
+
+def writes(op: Operation) -> list[int]:
+    """The operands whose memory `op` writes (MemWrite)."""
+    return operands_with(op, WRITE)
+
+
+def frees(op: Operation) -> list[int]:
+    """The operands whose memory `op` frees (MemFree)."""
+    return operands_with(op, FREE)
+
+
+def touches(op: Operation) -> bool:
+    """Whether `op` reads, writes or frees the memory of an operand."""
+    plan = _plan(op)
+    return plan is not None and any(_positions(op, place) for _, place in plan.operands)
+
+
+def only_reads(op: Operation) -> bool:
+    """Whether `op` leaves the memory it is given unwritten: it reads and neither writes nor frees,
+    or it is pure and makes no memref (a size, a rank; a view's uses are the view's)."""
+    if reads(op):
+        return not (writes(op) or frees(op))
+    definition = lookup(op.name)
+    return definition is not None and definition.has("pure") and not any(isinstance(r.type, _MEMREFS) for r in op.results)
+
+
+def allocated(op: Operation) -> list[Value]:
+    """The results that are memory `op` allocates (MemAlloc)."""
+    plan = _plan(op)
+    if plan is None:
+        return []
+    return [op.results[i] for effects, i in plan.results if ALLOC in effects and i < len(op.results)]
+
+
+def declares_effects(op: Operation) -> bool:
+    """Whether `op`'s declaration states effects on some operand or result."""
+    plan = _plan(op)
+    return plan is not None and bool(plan.operands or plan.results)
+
+
+def is_view(op: Operation) -> bool:
+    """Whether `op`'s result views (part of) the buffer of one of its operands (ViewLikeOpInterface)."""
+    plan = _plan(op)
+    return plan is not None and plan.view is not None
+
+
+def view_source(op: Operation) -> Value | None:
+    """The operand whose buffer a view's result is part of (None: `op` makes no view, or lacks it)."""
+    plan = _plan(op)
+    if plan is None or plan.view is None:
+        return None
+    at = _positions(op, plan.view)
+    return op.operands[at[0]] if len(at) == 1 else None
