@@ -180,10 +180,11 @@ class GpuLanguageServer(LanguageServer):
             self._config_problems.add(problem)
             log.warning("configuration: %s", problem)
             self._unshown_problems.append(problem)
-        if settings.op_definitions:
-            from gpu_lsp.lsp.definition_diagnostics import definition_messages
+        from gpu_lsp.lsp.definition_diagnostics import use_definitions
 
-            self._unsent_definitions += definition_messages(settings.op_definitions, self._definitions_published)
+        # The op registry of the document's configuration is made active: what runs next on this thread uses it.
+        settings, messages = use_definitions(settings, self._definitions_published)
+        self._unsent_definitions += messages
         return settings
 
     def _show_config_problems(self) -> None:
@@ -239,6 +240,7 @@ class GpuLanguageServer(LanguageServer):
         or `OPEN_SLICE_S` has passed; whether the parse is complete."""
         from gpu_lsp.lsp.opening import open_step
 
+        self.settings_for(doc.uri)  # its op registry
         deadline = time.perf_counter() + OPEN_SLICE_S
         with self.heap.open_step(len(doc.text)):
             while not open_step(doc):
@@ -253,6 +255,7 @@ class GpuLanguageServer(LanguageServer):
 
         if doc.closed or snap.text is not doc.text:
             return True
+        self.settings_for(doc.uri)  # its op registry
         return keep_step(snap, KEEP_TOKENS_SLICE_S)
 
     def _after_publish(self, snap: Snapshot, settle: bool) -> None:
@@ -288,7 +291,7 @@ class GpuLanguageServer(LanguageServer):
             start = doc.settle_in_child if settle else doc.lint_in_child
             child = await self.in_analysis(lambda: start(self.settings_for(uri)))
             # The rules the open's child leaves to this process, 15 ms of ops per job (requests in between).
-            while not settle and not await self.in_analysis(doc.share_step):
+            while not settle and not await self.in_analysis(lambda: self.settings_for(uri) is None or doc.share_step()):
                 pass
             if child is not None:
                 await asyncio.get_running_loop().run_in_executor(None, child.wait)
@@ -406,10 +409,9 @@ async def initialized(ls: GpuLanguageServer, params: types.InitializedParams) ->
 
 
 async def _watch_configuration_files(ls: GpuLanguageServer) -> None:
-    """Ask the client to report changes of the files gpu-lint reads its configuration from."""
-    from gpu_lsp.lint.config import CONFIG_NAMES
-
-    watchers = [types.FileSystemWatcher(glob_pattern="**/{" + ",".join(CONFIG_NAMES) + "}")]
+    """Ask the client to report changes of the files gpu-lint reads its configuration from, and of TOML files
+    (op-definitions files; one of another name is still read again when its modification time changes)."""
+    watchers = [types.FileSystemWatcher(glob_pattern="**/*.toml")]
     options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
     registration = types.Registration(
         id="gpu-lsp-config-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
@@ -424,13 +426,25 @@ async def _watch_configuration_files(ls: GpuLanguageServer) -> None:
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: GpuLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
-    """A configuration file changed: lint every open document again (the settings are re-read by modification time)."""
+    """A configuration file changed: lint every open document again (the settings are re-read by modification
+    time); an op-definitions file: those whose configuration uses it (it is read again)."""
     try:
         ls._config_problems.clear()
-        for doc in ls.store:
-            ls.request_diagnostics(doc.uri)
+        for uri in {uri for change in params.changes for uri in _concerned(ls, change.uri)}:
+            ls.request_diagnostics(uri)
     except Exception:
         ls.log_error("workspace/didChangeWatchedFiles")
+
+
+def _concerned(ls: GpuLanguageServer, changed: str) -> list[str]:
+    """The open documents a change of the file `changed` (a URI) may change (`definition_diagnostics.concerned`)."""
+    from gpu_lsp.lsp.definition_diagnostics import concerned
+    from gpu_lsp.lsp.settings import file_path, for_document
+
+    path = file_path(changed)
+    if path is None:
+        return []
+    return concerned(str(path), [(doc.uri, for_document(ls.settings, doc.uri)[0]) for doc in ls.store])
 
 
 # Parsed and linted once at start: its types and ops build the parsers and tables that the
@@ -561,8 +575,9 @@ def did_change(ls: GpuLanguageServer, params: types.DidChangeTextDocumentParams)
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
 def did_save(ls: GpuLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     try:
-        if ls.store.get(params.text_document.uri) is not None:
-            ls.request_diagnostics(params.text_document.uri)
+        uri = params.text_document.uri
+        for saved in [uri] if ls.store.get(uri) is not None else _concerned(ls, uri):  # or an op-definitions file
+            ls.request_diagnostics(saved)
     except Exception:
         ls.log_error("textDocument/didSave")
 
@@ -585,6 +600,7 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position, local: bool = False) -> tuple[Snapshot, int] | None:
     doc = ls.store.get(uri)
+    ls.settings_for(uri)  # its op registry, for a partial snapshot too
     partial = doc.opening_at(pos.line, pos.character) if doc is not None else None
     if partial is None and local and doc is not None:  # a hover in a huge line: the ops around it (lsp/bounded.py)
         partial = local_view(doc, pos.line, pos.character)
@@ -614,6 +630,7 @@ async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Calla
 
     def run():
         doc = ls.store.get(params.text_document.uri)
+        ls.settings_for(params.text_document.uri)  # its op registry, for a partial snapshot too
         rng = getattr(params, "range", None)
         view = doc.opening_view(None if rng is None else (rng.end.line, rng.end.character)) if doc is not None else None
         snap = view if view is not None else ls.snapshot_of(params.text_document.uri)

@@ -1,14 +1,19 @@
-"""The errors of a project's op-definitions files as publishDiagnostics messages for those files."""
+"""A document's op-definitions in the server: its configuration's registry made active, the files' errors as
+publishDiagnostics messages for those files, and which open documents a changed file concerns."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from gpu_lsp.ir.opdefs.definition_file import DefinitionError
-from gpu_lsp.lint.op_definitions import declare_op_definitions
+from gpu_lsp.ir.opdefs.registry import activate
+from gpu_lsp.lint.config import CONFIG_NAMES
+from gpu_lsp.lint.op_definitions import definitions_for
 from gpu_lsp.lsp.publish import publish_message
+from gpu_lsp.lsp.settings import EditorSettings
 
 
 def _item(error: DefinitionError) -> str:
@@ -17,15 +22,30 @@ def _item(error: DefinitionError) -> str:
     return json.dumps({"range": {"start": start, "end": end}, "severity": 1, "source": "gpu-lsp", "message": error.message})
 
 
-def definition_messages(paths: Iterable[str], published: dict[str, tuple[str, ...]]) -> list[str]:
-    """Declare the files' ops; a message for each file whose errors differ from `published` (updated in place)."""
-    paths = tuple(paths)
-    found: dict[str, list[str]] = {path: [] for path in paths}
-    for path, error in declare_op_definitions(paths):
-        found[path].append(_item(error))
+def use_definitions(settings: EditorSettings, published: dict[str, tuple[str, ...]]) -> tuple[EditorSettings, list[str]]:
+    """Activate the registry of the settings' `op-definitions` (files re-read when changed); the settings with
+    the texts it is built from (`op_sources`: part of the lint key, sent to lint workers), and a message for
+    each file whose errors differ from `published` (updated in place)."""
+    found = definitions_for(settings.op_definitions)
+    activate(found.registry)
+    items: dict[str, list[str]] = {path: [] for path in settings.op_definitions}
+    for path, error in found.errors:
+        items[path].append(_item(error))
     messages = []
-    for path, items in found.items():
-        if published.get(path, ()) != tuple(items):
-            published[path] = tuple(items)
-            messages.append(publish_message(Path(path).as_uri(), None, items))
-    return messages
+    for path, mine in items.items():
+        if published.get(path, ()) != tuple(mine):
+            published[path] = tuple(mine)
+            messages.append(publish_message(Path(path).as_uri(), None, mine))
+    if settings.op_sources is found.registry.sources:
+        return settings, messages
+    return replace(settings, op_sources=found.registry.sources), messages
+
+
+def concerned(changed: str, documents: Iterable[tuple[str, EditorSettings]]) -> list[str]:
+    """The documents (uri, settings) a change of the file `changed` may change: all of them for a configuration
+    file, else those whose configuration declares ops from it."""
+    target = Path(changed)
+    if target.name in CONFIG_NAMES:
+        return [uri for uri, _ in documents]
+    resolved = target.resolve()
+    return [uri for uri, settings in documents if any(Path(path).resolve() == resolved for path in settings.op_definitions)]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_lsp.ir.opdefs import install
+from gpu_lsp.lint.op_definitions import use_op_definitions
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "downstream"
 
@@ -27,7 +27,7 @@ def project(tmp_path: Path) -> Iterator[Path]:
     for name in ("gpu-lint.toml", "scratch.ops.toml", "kernel.mlir"):
         shutil.copy(EXAMPLE / name, tmp_path / name)
     yield tmp_path
-    install(str(tmp_path / "scratch.ops.toml"), ())
+    use_op_definitions(())
 
 
 @pytest.mark.real_registry

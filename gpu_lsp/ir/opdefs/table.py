@@ -21,45 +21,32 @@ def _build() -> None:
             OPS[definition.name] = definition
 
 
-# A project's own declarations (user_ops), per source: what it gave, the op names installed, the refusals.
-_INSTALLED: dict[str, tuple[tuple[OpDef, ...], tuple[str, ...], list[tuple[OpDef, str]]]] = {}
+# A project's own ops in the table now (registry.py swaps them per configuration), and the file of each.
+_USER: list[dict[str, OpDef]] = [{}]
+_DECLARED_IN: list[dict[str, str]] = [{}]
 
 
-def install(source: str, definitions: tuple[OpDef, ...]) -> list[tuple[OpDef, str]]:
-    """Make a project's declarations known, in place of those `source` installed before (none: forget them).
-
-    Returns each declaration refused and why: a built-in op, or one another source declares.
-    The same tuple installed again changes nothing (the language server asks for every document).
-    """
+def use_user_ops(ops: dict[str, OpDef], declared_in: dict[str, str]) -> None:
+    """Make `ops` the project's ops in the table, in place of the last ones (the same dict again: nothing to do)."""
     global _NAMES
-    last = _INSTALLED.get(source)
-    if last is not None and last[0] is definitions:
-        return last[2]
-    for name in last[1] if last is not None else ():
+    if ops is _USER[0]:
+        return
+    for name in _USER[0]:
         OPS.pop(name, None)
-    _INSTALLED.pop(source, None)
-    taken = {name: other for other, (_, names, _) in _INSTALLED.items() for name in names}
-    added: list[str] = []
-    refused: list[tuple[OpDef, str]] = []
-    for definition in definitions:
-        if definition.name in added:
-            refused.append((definition, f"operation {definition.name} is declared twice"))
-        elif definition.name in taken:
-            refused.append((definition, f"operation {definition.name} is already declared in {taken[definition.name]}"))
-        elif definition.name in OPS:
-            refused.append((definition, f"operation {definition.name} is built in; a project cannot declare it again"))
-        else:
-            OPS[definition.name] = definition
-            added.append(definition.name)
-    if definitions:
-        _INSTALLED[source] = (definitions, tuple(added), refused)
+    OPS.update(ops)
+    _USER[0] = ops
+    _DECLARED_IN[0] = declared_in
     _NAMES = frozenset(OPS)
-    return refused
+
+
+def built_in(name: str) -> bool:
+    """Whether op `name` is one of gpu-lsp's own declarations (a project cannot declare it again)."""
+    return name in BUILT_IN
 
 
 def installed_from(name: str) -> str | None:
     """The source (an op-definitions file) that declared op `name`; None for a built-in or unknown op."""
-    return next((source for source, (_, names, _) in _INSTALLED.items() if name in names), None)
+    return _DECLARED_IN[0].get(name)
 
 
 def lookup(name: str) -> OpDef | None:
@@ -110,4 +97,5 @@ def printer(*names: str) -> Callable[[F], F]:
 
 
 _build()
-_NAMES = frozenset(OPS)
+BUILT_IN = frozenset(OPS)
+_NAMES = BUILT_IN

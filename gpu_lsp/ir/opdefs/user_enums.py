@@ -14,8 +14,6 @@ from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
 _BUILT_IN = frozenset(ENUMS)
 _KEYS = ("cases", "mnemonic", "default")
 _WORD = re.compile(r"[A-Za-z_][\w.]*\Z")
-# Per source: the enums it gave, the names installed, the refusals.
-_INSTALLED: dict[str, tuple[tuple[EnumDef, ...], tuple[str, ...], list[tuple[str, str]]]] = {}
 
 
 def read_enum(name: str, table: Any, dialect: str | None, where: Locator) -> EnumDef:
@@ -44,34 +42,14 @@ def read_enum(name: str, table: Any, dialect: str | None, where: Locator) -> Enu
 
 @contextmanager
 def enums_known(enums: tuple[EnumDef, ...]) -> Iterator[None]:
-    """The enums in ENUMS while a file's ops are declared (their defaults and hover syntax name the cases)."""
-    added = [e.constraint for e in enums if e.constraint not in ENUMS]
-    ENUMS.update((e.constraint, e) for e in enums if e.constraint in added)
+    """ENUMS as the built-in enums and these alone while a file's ops are declared (their defaults and hover
+    syntax name the cases; what another configuration made known must not leak into the reading)."""
+    before = dict(ENUMS)
+    for name in before.keys() - _BUILT_IN:
+        del ENUMS[name]
+    ENUMS.update((e.constraint, e) for e in enums)
     try:
         yield
     finally:
-        for name in added:
-            if not any(name in kept for _, kept, _ in _INSTALLED.values()):
-                ENUMS.pop(name, None)
-
-
-def install_enums(source: str, enums: tuple[EnumDef, ...]) -> list[tuple[str, str]]:
-    """Make a project's enums known in place of those `source` installed before; (name, why) for each refused."""
-    last = _INSTALLED.get(source)
-    if last is not None and last[0] is enums:
-        return last[2]
-    for name in last[1] if last is not None else ():
-        ENUMS.pop(name, None)
-    _INSTALLED.pop(source, None)
-    taken = {name: other for other, (_, kept, _) in _INSTALLED.items() for name in kept}
-    refused: list[tuple[str, str]] = []
-    added: list[str] = []
-    for enum in enums:
-        if enum.constraint in taken:
-            refused.append((enum.constraint, f"enum {enum.constraint} is already declared in {taken[enum.constraint]}"))
-        else:
-            ENUMS[enum.constraint] = enum
-            added.append(enum.constraint)
-    if enums:
-        _INSTALLED[source] = (enums, tuple(added), refused)
-    return refused
+        ENUMS.clear()
+        ENUMS.update(before)
