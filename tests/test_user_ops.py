@@ -15,6 +15,7 @@ from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import OPTIONAL, VARIADIC
+from gpu_lsp.ir.opdefs.registry import BUILT_IN, activate, active, registry_of
 from gpu_lsp.ir.opdefs.user_ops import read_user_ops
 from gpu_lsp.lint.check import analyze
 from gpu_lsp.lint.op_definitions import use_op_definitions
@@ -322,3 +323,32 @@ func.func @f(%i: i32, %n: index) {
         ("GPU141", "'scratch.fma' op operand #0 must be floating-point, but got 'i32'"),
         ("GPU141", "'scratch.alloc' op result #0 must be memref of any type values, but got 'vector<4xf32>'"),
     ]
+
+
+def test_each_configuration_has_its_registry_and_switching_replaces_only_the_projects_ops() -> None:
+    float_op = 'dialect = "t"\n[ops.op]\narguments = "(ins AnyFloat:$x)"\n'
+    one = registry_of((("a.toml", float_op),))
+    two = registry_of((("b.toml", float_op.replace("AnyFloat", "AnyInteger")),))
+    assert registry_of((("a.toml", float_op),)) is one, "the same texts give the same registry"
+    try:
+        activate(one)
+        assert lookup("t.op") is one.ops["t.op"] and installed_from("t.op") == "a.toml"
+        activate(two)
+        assert lookup("t.op") is two.ops["t.op"] and installed_from("t.op") == "b.toml" and two.errors == ()
+        assert lookup("gpu.barrier") is not None and active() is two
+    finally:
+        activate(BUILT_IN)
+    assert lookup("t.op") is None and "t.op" not in op_names() and installed_from("t.op") is None
+
+
+def test_reading_a_file_sees_none_of_another_configurations_enums() -> None:
+    """A file that uses an enum without declaring it reads alike whichever registry is active (the read is cached by text)."""
+    uses = 'dialect = "v"\n[ops.loop]\narguments = "(ins Index:$n, W_ModeAttr:$mode)"\nassemblyFormat = "$n (`mode` $mode^)? attr-dict"\n'
+    try:
+        activate(registry_of((("w.toml", LOOPS),)))
+        assert "W_ModeAttr" in ENUMS
+        (loop,) = read_user_ops(uses).ops
+    finally:
+        activate(BUILT_IN)
+    assert loop.syntax == "v.loop %n [mode <mode>]" and loop.attribute("mode").default is None
+    assert "W_ModeAttr" not in ENUMS
