@@ -183,8 +183,11 @@ class GpuLanguageServer(LanguageServer):
         from gpu_lsp.lsp.definition_diagnostics import use_definitions
 
         # The op registry of the document's configuration is made active: what runs next on this thread uses it.
-        settings, messages = use_definitions(settings, self._definitions_published)
+        settings, registry, messages = use_definitions(settings, self._definitions_published)
         self._unsent_definitions += messages
+        doc = self.store.get(uri)
+        if doc is not None:
+            doc.definitions = registry  # its parse steps activate it again
         return settings
 
     def _show_config_problems(self) -> None:
@@ -240,7 +243,6 @@ class GpuLanguageServer(LanguageServer):
         or `OPEN_SLICE_S` has passed; whether the parse is complete."""
         from gpu_lsp.lsp.opening import open_step
 
-        self.settings_for(doc.uri)  # its op registry
         deadline = time.perf_counter() + OPEN_SLICE_S
         with self.heap.open_step(len(doc.text)):
             while not open_step(doc):
@@ -255,7 +257,7 @@ class GpuLanguageServer(LanguageServer):
 
         if doc.closed or snap.text is not doc.text:
             return True
-        self.settings_for(doc.uri)  # its op registry
+        doc.use_definitions()
         return keep_step(snap, KEEP_TOKENS_SLICE_S)
 
     def _after_publish(self, snap: Snapshot, settle: bool) -> None:
@@ -291,7 +293,7 @@ class GpuLanguageServer(LanguageServer):
             start = doc.settle_in_child if settle else doc.lint_in_child
             child = await self.in_analysis(lambda: start(self.settings_for(uri)))
             # The rules the open's child leaves to this process, 15 ms of ops per job (requests in between).
-            while not settle and not await self.in_analysis(lambda: self.settings_for(uri) is None or doc.share_step()):
+            while not settle and not await self.in_analysis(doc.share_step):
                 pass
             if child is not None:
                 await asyncio.get_running_loop().run_in_executor(None, child.wait)

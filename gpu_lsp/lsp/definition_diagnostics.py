@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from gpu_lsp.ir.opdefs.definition_file import DefinitionError
-from gpu_lsp.ir.opdefs.registry import activate
+from gpu_lsp.ir.opdefs.registry import OpRegistry, activate
 from gpu_lsp.lint.config import CONFIG_NAMES
 from gpu_lsp.lint.op_definitions import definitions_for
 from gpu_lsp.lsp.publish import publish_message
@@ -22,10 +22,10 @@ def _item(error: DefinitionError) -> str:
     return json.dumps({"range": {"start": start, "end": end}, "severity": 1, "source": "gpu-lsp", "message": error.message})
 
 
-def use_definitions(settings: EditorSettings, published: dict[str, tuple[str, ...]]) -> tuple[EditorSettings, list[str]]:
+def use_definitions(settings: EditorSettings, published: dict[str, tuple[str, ...]]) -> tuple[EditorSettings, OpRegistry, list[str]]:
     """Activate the registry of the settings' `op-definitions` (files re-read when changed); the settings with
-    the texts it is built from (`op_sources`: part of the lint key, sent to lint workers), and a message for
-    each file whose errors differ from `published` (updated in place)."""
+    the texts it is built from (`op_sources`: part of the lint key, sent to lint workers), the registry, and a
+    message for each file whose errors differ from `published` (updated in place)."""
     found = definitions_for(settings.op_definitions)
     activate(found.registry)
     items: dict[str, list[str]] = {path: [] for path in settings.op_definitions}
@@ -36,9 +36,9 @@ def use_definitions(settings: EditorSettings, published: dict[str, tuple[str, ..
         if published.get(path, ()) != tuple(mine):
             published[path] = tuple(mine)
             messages.append(publish_message(Path(path).as_uri(), None, mine))
-    if settings.op_sources is found.registry.sources:
-        return settings, messages
-    return replace(settings, op_sources=found.registry.sources), messages
+    if settings.op_sources is not found.registry.sources:
+        settings = replace(settings, op_sources=found.registry.sources)
+    return settings, found.registry, messages
 
 
 def concerned(changed: str, documents: Iterable[tuple[str, EditorSettings]]) -> list[str]:

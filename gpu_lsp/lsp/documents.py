@@ -17,7 +17,7 @@ from typing import Any
 
 from gpu_lsp.analysis import RuleSteps, finish_lint, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
-from gpu_lsp.ir.opdefs.registry import OpRegistry, active
+from gpu_lsp.ir.opdefs.registry import OpRegistry, activate, active
 from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.index import document_index
 from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintKey, LintResult
@@ -156,6 +156,8 @@ class Document:
         self.partial: Snapshot | None = None
         self._answered_early = False
         self.closed = False
+        # The op registry of the document's configuration (set by the server); None: the one active.
+        self.definitions: OpRegistry | None = None
 
     # --- the event loop's side --------------------------------------------------------------
 
@@ -225,7 +227,7 @@ class Document:
         """
         key = LintKey.of(lint_settings)
         snap = self.snapshot
-        definitions = active()
+        definitions = self.use_definitions()
         with self._lock:
             text, version, lines = self.text, self.version, self.lines
             if snap is not None and snap.definitions is not definitions:
@@ -278,10 +280,11 @@ class Document:
         if ready or not fresh or len(text) < PROGRESSIVE_SIZE:
             self.partial = None
             return True
+        definitions = self.use_definitions()
         progress = self._progress
-        if progress is None or progress.text is not text or self._progress_definitions is not active():
+        if progress is None or progress.text is not text or self._progress_definitions is not definitions:
             progress = self._progress = engine.start_document(text)
-            self._progress_definitions = active()
+            self._progress_definitions = definitions
         done = progress.step(STEP_SEGMENTS, STEP_S)
         self._show_partial(version, text, lines, progress.partial(), progress.parsed_to)
         return done  # once complete, `analysed` (or `lint_in_child`) lints it
@@ -407,7 +410,16 @@ class Document:
         """Run the rules the open's child leaves to this process on some more ops (`RuleSteps.step`);
         whether they have run on every op."""
         share = self._share
-        return share is None or share.step()
+        if share is None:
+            return True
+        self.use_definitions()
+        return share.step()
+
+    def use_definitions(self) -> OpRegistry:
+        """Make the document's op registry the active one (`definitions`; None: keep the active one); returns it."""
+        if self.definitions is not None:
+            activate(self.definitions)
+        return active()
 
     def settle_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
         """Start the full lint that `settle` will take in a child process, for a large document

@@ -36,17 +36,17 @@ def test_the_projects_files_are_declared_and_their_errors_published_on_them(tmp_
     assert problem is None and settings.op_definitions == (str(definitions),)
     published: dict[str, tuple[str, ...]] = {}
     try:
-        used, messages = use_definitions(settings, published)
+        used, _, messages = use_definitions(settings, published)
         assert messages == []  # no errors: nothing to say
         assert installed_from("scratch.fma") == str(definitions) and used.op_sources == ((str(definitions), definitions.read_text(encoding="utf-8")),)
         definitions.write_text('dialect = "scratch"\n[ops.fma]\ntraits = ["Pure", "Nope"]\n', encoding="utf-8")
-        _, (message,) = use_definitions(settings, published)
+        _, _, (message,) = use_definitions(settings, published)
         (diagnostic,) = json.loads(message)["params"]["diagnostics"]
         assert diagnostic["range"] == {"start": {"line": 2, "character": 19}, "end": {"line": 2, "character": 23}}
         assert diagnostic["message"].startswith("unknown trait 'Nope'") and diagnostic["severity"] == 1
         assert installed_from("scratch.fma") is None and installed_from("scratch.yield") is None
         shutil.copy(EXAMPLE / "scratch.ops.toml", definitions)
-        _, (cleared,) = use_definitions(settings, published)
+        _, _, (cleared,) = use_definitions(settings, published)
         assert json.loads(cleared)["params"] == {"uri": definitions.as_uri(), "version": None, "diagnostics": []}
     finally:
         use_op_definitions(())
@@ -74,7 +74,7 @@ def test_a_lint_worker_declares_the_projects_ops_itself(tmp_path: Path) -> None:
     text = kernel.read_text(encoding="utf-8").replace("    gpu.return\n", "    scratch.yield\n    gpu.return\n")
     settings, _ = for_document(EditorSettings(), kernel.as_uri())
     try:
-        settings, _ = use_definitions(settings, {})
+        settings, _, _ = use_definitions(settings, {})
         assert settings.op_sources != ()
         parsed = engine.parse_document(text)
         use_op_definitions(())  # the worker declares the ops of the settings' sources itself

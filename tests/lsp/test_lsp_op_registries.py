@@ -11,6 +11,9 @@ from lsp_client import CONFIG, RecordingClient, open_document, position, wait_pu
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
+from gpu_lsp.ir.opdefs.registry import BUILT_IN, activate, registry_of
+from gpu_lsp.lsp.documents import Document
+
 # `t.op` takes a float in folder a and an integer in folder b.
 OPS_A = """\
 dialect = "t"
@@ -51,6 +54,23 @@ async def _hover(client: RecordingClient, uri: str) -> str:
         )
     )
     return "" if found is None else found.contents.value
+
+
+def test_a_document_is_parsed_again_with_its_new_registry() -> None:
+    doc = Document("file:///k.mlir", KERNEL, 1)
+    one, two = registry_of((("a.toml", OPS_A),)), registry_of((("b.toml", OPS_B),))
+    try:
+        doc.definitions = one
+        first = doc.analysed()
+        assert [d.code for d in first.diagnostics] == [] and first.definitions is one
+        activate(two)  # another document's job ran in between: the document's own registry is used again
+        assert doc.analysed() is first
+        doc.definitions = two
+        second = doc.analysed()
+        assert second is not first and second.definitions is two and second.parsed is not first.parsed
+        assert [d.code for d in second.diagnostics] == ["GPU141"]
+    finally:
+        activate(BUILT_IN)
 
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
