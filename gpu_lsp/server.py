@@ -412,7 +412,7 @@ async def initialized(ls: GpuLanguageServer, params: types.InitializedParams) ->
 
 async def _watch_configuration_files(ls: GpuLanguageServer) -> None:
     """Ask the client to report changes of the files gpu-lint reads its configuration from, and of TOML files
-    (op-definitions files; one of another name is still read again when its modification time changes)."""
+    (op-definitions files; one of another name is read again when a document using it is next analysed)."""
     watchers = [types.FileSystemWatcher(glob_pattern="**/*.toml")]
     options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
     registration = types.Registration(
@@ -432,21 +432,21 @@ def did_change_watched_files(ls: GpuLanguageServer, params: types.DidChangeWatch
     time); an op-definitions file: those whose configuration uses it (it is read again)."""
     try:
         ls._config_problems.clear()
-        for uri in {uri for change in params.changes for uri in _concerned(ls, change.uri)}:
+        for uri in _concerned(ls, [change.uri for change in params.changes]):
             ls.request_diagnostics(uri)
     except Exception:
         ls.log_error("workspace/didChangeWatchedFiles")
 
 
-def _concerned(ls: GpuLanguageServer, changed: str) -> list[str]:
-    """The open documents a change of the file `changed` (a URI) may change (`definition_diagnostics.concerned`)."""
+def _concerned(ls: GpuLanguageServer, changed: list[str]) -> list[str]:
+    """The open documents a change of the files `changed` (URIs) may change (`definition_diagnostics.concerned`)."""
     from gpu_lsp.lsp.definition_diagnostics import concerned
     from gpu_lsp.lsp.settings import file_path, for_document
 
-    path = file_path(changed)
-    if path is None:
+    paths = [str(path) for path in map(file_path, changed) if path is not None]
+    if not paths:
         return []
-    return concerned(str(path), [(doc.uri, for_document(ls.settings, doc.uri)[0]) for doc in ls.store])
+    return concerned(paths, [(doc.uri, for_document(ls.settings, doc.uri)[0]) for doc in ls.store])
 
 
 # Parsed and linted once at start: its types and ops build the parsers and tables that the
@@ -578,7 +578,7 @@ def did_change(ls: GpuLanguageServer, params: types.DidChangeTextDocumentParams)
 def did_save(ls: GpuLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     try:
         uri = params.text_document.uri
-        for saved in [uri] if ls.store.get(uri) is not None else _concerned(ls, uri):  # or an op-definitions file
+        for saved in [uri] if ls.store.get(uri) is not None else _concerned(ls, [uri]):  # or an op-definitions file
             ls.request_diagnostics(saved)
     except Exception:
         ls.log_error("textDocument/didSave")
@@ -602,7 +602,8 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position, local: bool = False) -> tuple[Snapshot, int] | None:
     doc = ls.store.get(uri)
-    ls.settings_for(uri)  # its op registry, for a partial snapshot too
+    if doc is not None:
+        doc.use_definitions()  # its op registry, for a partial snapshot too
     partial = doc.opening_at(pos.line, pos.character) if doc is not None else None
     if partial is None and local and doc is not None:  # a hover in a huge line: the ops around it (lsp/bounded.py)
         partial = local_view(doc, pos.line, pos.character)
@@ -632,7 +633,8 @@ async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Calla
 
     def run():
         doc = ls.store.get(params.text_document.uri)
-        ls.settings_for(params.text_document.uri)  # its op registry, for a partial snapshot too
+        if doc is not None:
+            doc.use_definitions()  # its op registry, for a partial snapshot too
         rng = getattr(params, "range", None)
         view = doc.opening_view(None if rng is None else (rng.end.line, rng.end.character)) if doc is not None else None
         snap = view if view is not None else ls.snapshot_of(params.text_document.uri)

@@ -41,11 +41,11 @@ def use_definitions(settings: EditorSettings, published: dict[str, tuple[str, ..
     return settings, found.registry, messages
 
 
-def concerned(changed: str, documents: Iterable[tuple[str, EditorSettings]]) -> list[str]:
-    """The documents (uri, settings) a change of the file `changed` may change: all of them for a configuration
-    file, else those whose configuration declares ops from it."""
-    target = Path(changed)
-    if target.name in CONFIG_NAMES:
+def concerned(changed: Iterable[str], documents: Iterable[tuple[str, EditorSettings]]) -> list[str]:
+    """The documents (uri, settings) a change of the files `changed` may change: all of them for a configuration
+    file, else those whose configuration declares ops from one of them."""
+    targets = [Path(path) for path in changed]
+    if any(target.name in CONFIG_NAMES for target in targets):
         return [uri for uri, _ in documents]
-    resolved = target.resolve()
-    return [uri for uri, settings in documents if any(Path(path).resolve() == resolved for path in settings.op_definitions)]
+    resolved = {target.resolve() for target in targets}
+    return [uri for uri, settings in documents if any(Path(path).resolve() in resolved for path in settings.op_definitions)]
