@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from gpu_lsp.ir.opdefs.definition_file import DefinitionError
 from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
 from gpu_lsp.ir.opdefs.opdef import OpDef
-from gpu_lsp.ir.opdefs.table import built_in, use_user_ops
+from gpu_lsp.ir.opdefs.table import BUILT_IN as BUILT_IN_NAMES
+from gpu_lsp.ir.opdefs.table import use_user_ops
 from gpu_lsp.ir.opdefs.user_ops import read_user_ops
 
 Sources = tuple[tuple[str, str], ...]  # (path, text) of each op-definitions file, in the configuration's order
@@ -29,6 +30,7 @@ class OpRegistry:
     enums: dict[str, EnumDef] = field(default_factory=dict)
     declared_in: dict[str, str] = field(default_factory=dict)  # op name -> the file that declares it
     errors: tuple[tuple[str, DefinitionError], ...] = ()  # declarations left out, with their file
+    names: frozenset[str] = BUILT_IN_NAMES  # every op name while it is active (built-in ones too)
 
 
 BUILT_IN = OpRegistry()
@@ -65,14 +67,14 @@ def registry_of(sources: Sources) -> OpRegistry:
                 refused.append((op.name, f"operation {op.name} is declared twice"))
             elif op.name in declared_in:
                 refused.append((op.name, f"operation {op.name} is already declared in {declared_in[op.name]}"))
-            elif built_in(op.name):
+            elif op.name in BUILT_IN_NAMES:
                 refused.append((op.name, f"operation {op.name} is built in; a project cannot declare it again"))
             else:
                 ops[op.name] = op
                 declared_in[op.name] = path
                 mine.add(op.name)
         errors.extend((path, replace(headers[name], message=why)) for name, why in refused)
-    return OpRegistry(sources, ops, enums, declared_in, tuple(errors))
+    return OpRegistry(sources, ops, enums, declared_in, tuple(errors), BUILT_IN_NAMES | frozenset(ops))
 
 
 def activate(registry: OpRegistry) -> None:
@@ -83,7 +85,7 @@ def activate(registry: OpRegistry) -> None:
     for name in last.enums:
         ENUMS.pop(name, None)
     ENUMS.update(registry.enums)
-    use_user_ops(registry.ops, registry.declared_in)
+    use_user_ops(registry.ops, registry.declared_in, registry.names)
     _ACTIVE[0] = registry
 
 

@@ -26,8 +26,9 @@ _USER: list[dict[str, OpDef]] = [{}]
 _DECLARED_IN: list[dict[str, str]] = [{}]
 
 
-def use_user_ops(ops: dict[str, OpDef], declared_in: dict[str, str]) -> None:
-    """Make `ops` the project's ops in the table, in place of the last ones (the same dict again: nothing to do)."""
+def use_user_ops(ops: dict[str, OpDef], declared_in: dict[str, str], names: frozenset[str]) -> None:
+    """Make `ops` the project's ops in the table, in place of the last ones (the same dict again: nothing to do);
+    `names`: every op name then (`op_names`)."""
     global _NAMES
     if ops is _USER[0]:
         return
@@ -36,12 +37,7 @@ def use_user_ops(ops: dict[str, OpDef], declared_in: dict[str, str]) -> None:
     OPS.update(ops)
     _USER[0] = ops
     _DECLARED_IN[0] = declared_in
-    _NAMES = frozenset(OPS)
-
-
-def built_in(name: str) -> bool:
-    """Whether op `name` is one of gpu-lsp's own declarations (a project cannot declare it again)."""
-    return name in BUILT_IN
+    _NAMES = names
 
 
 def installed_from(name: str) -> str | None:
