@@ -432,21 +432,12 @@ def did_change_watched_files(ls: GpuLanguageServer, params: types.DidChangeWatch
     time); an op-definitions file: those whose configuration uses it (it is read again)."""
     try:
         ls._config_problems.clear()
-        for uri in _concerned(ls, [change.uri for change in params.changes]):
+        from gpu_lsp.lsp.definition_diagnostics import concerned
+
+        for uri in concerned([change.uri for change in params.changes], ls.store, ls.settings):
             ls.request_diagnostics(uri)
     except Exception:
         ls.log_error("workspace/didChangeWatchedFiles")
-
-
-def _concerned(ls: GpuLanguageServer, changed: list[str]) -> list[str]:
-    """The open documents a change of the files `changed` (URIs) may change (`definition_diagnostics.concerned`)."""
-    from gpu_lsp.lsp.definition_diagnostics import concerned
-    from gpu_lsp.lsp.settings import file_path, for_document
-
-    paths = [str(path) for path in map(file_path, changed) if path is not None]
-    if not paths:
-        return []
-    return concerned(paths, [(doc.uri, for_document(ls.settings, doc.uri)[0]) for doc in ls.store])
 
 
 # Parsed and linted once at start: its types and ops build the parsers and tables that the
@@ -577,8 +568,10 @@ def did_change(ls: GpuLanguageServer, params: types.DidChangeTextDocumentParams)
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
 def did_save(ls: GpuLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     try:
+        from gpu_lsp.lsp.definition_diagnostics import concerned
+
         uri = params.text_document.uri
-        for saved in [uri] if ls.store.get(uri) is not None else _concerned(ls, [uri]):  # or an op-definitions file
+        for saved in [uri] if ls.store.get(uri) is not None else concerned([uri], ls.store, ls.settings):  # an op-definitions file
             ls.request_diagnostics(saved)
     except Exception:
         ls.log_error("textDocument/didSave")

@@ -12,8 +12,9 @@ from gpu_lsp.ir.opdefs.definition_file import DefinitionError
 from gpu_lsp.ir.opdefs.registry import OpRegistry, activate
 from gpu_lsp.lint.config import CONFIG_NAMES
 from gpu_lsp.lint.op_definitions import definitions_for
+from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.publish import publish_message
-from gpu_lsp.lsp.settings import EditorSettings
+from gpu_lsp.lsp.settings import EditorSettings, file_path, for_document
 
 
 def _item(error: DefinitionError) -> str:
@@ -41,11 +42,16 @@ def use_definitions(settings: EditorSettings, published: dict[str, tuple[str, ..
     return settings, found.registry, messages
 
 
-def concerned(changed: Iterable[str], documents: Iterable[tuple[str, EditorSettings]]) -> list[str]:
-    """The documents (uri, settings) a change of the files `changed` may change: all of them for a configuration
-    file, else those whose configuration declares ops from one of them."""
-    targets = [Path(path) for path in changed]
+def concerned(changed: Iterable[str], documents: Iterable[Document], editor: EditorSettings) -> list[str]:
+    """The open documents a change of the files `changed` (URIs) may change: all of them for a configuration
+    file, else those whose configuration (under the `editor`'s settings) declares ops from one of them."""
+    targets = [path for path in map(file_path, changed) if path is not None]
     if any(target.name in CONFIG_NAMES for target in targets):
-        return [uri for uri, _ in documents]
+        return [doc.uri for doc in documents]
+    if not targets:
+        return []
     resolved = {target.resolve() for target in targets}
-    return [uri for uri, settings in documents if any(Path(path).resolve() in resolved for path in settings.op_definitions)]
+    return [
+        doc.uri for doc in documents
+        if any(Path(path).resolve() in resolved for path in for_document(editor, doc.uri)[0].op_definitions)
+    ]
