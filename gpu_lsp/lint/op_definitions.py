@@ -50,8 +50,8 @@ def _read(path: str) -> _File:
             return last
         found = read_user_ops(text)
         now = _File(text, text, ()) if found.readable else _File(text, kept, found.errors)
-    if last is not None and last.text is None and now.text is None and last.problem == now.problem and last.used == now.used:
-        return last
+    if last is not None and (last.text, last.used, last.problem) == (now.text, now.used, now.problem):
+        return last  # still unreadable, for the same reason
     _FILES[path] = now
     return now
 

@@ -3,6 +3,7 @@ publishDiagnostics messages for those files, and which open documents a changed 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
 from dataclasses import replace
@@ -11,7 +12,7 @@ from pathlib import Path
 from gpu_lsp.ir.opdefs.definition_file import DefinitionError
 from gpu_lsp.ir.opdefs.registry import OpRegistry, activate
 from gpu_lsp.lint.config import CONFIG_NAMES
-from gpu_lsp.lint.op_definitions import definitions_for
+from gpu_lsp.lint.op_definitions import Definitions, definitions_for
 from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.publish import publish_message
 from gpu_lsp.lsp.settings import EditorSettings, file_path, for_document
@@ -23,20 +24,23 @@ def _item(error: DefinitionError) -> str:
     return json.dumps({"range": {"start": start, "end": end}, "severity": 1, "source": "gpu-lsp", "message": error.message})
 
 
+@functools.lru_cache(maxsize=64)
+def _items(found: Definitions, paths: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each file's errors as diagnostics' JSON (computed once per state of the files)."""
+    return tuple((path, tuple(_item(error) for where, error in found.errors if where == path)) for path in paths)
+
+
 def use_definitions(settings: EditorSettings, published: dict[str, tuple[str, ...]]) -> tuple[EditorSettings, OpRegistry, list[str]]:
     """Activate the registry of the settings' `op-definitions` (files re-read when changed); the settings with
     the texts it is built from (`op_sources`: part of the lint key, sent to lint workers), the registry, and a
     message for each file whose errors differ from `published` (updated in place)."""
     found = definitions_for(settings.op_definitions)
     activate(found.registry)
-    items: dict[str, list[str]] = {path: [] for path in settings.op_definitions}
-    for path, error in found.errors:
-        items[path].append(_item(error))
     messages = []
-    for path, mine in items.items():
-        if published.get(path, ()) != tuple(mine):
-            published[path] = tuple(mine)
-            messages.append(publish_message(Path(path).as_uri(), None, mine))
+    for path, mine in _items(found, settings.op_definitions):
+        if published.get(path, ()) != mine:
+            published[path] = mine
+            messages.append(publish_message(Path(path).as_uri(), None, list(mine)))
     if settings.op_sources is not found.registry.sources:
         settings = replace(settings, op_sources=found.registry.sources)
     return settings, found.registry, messages
