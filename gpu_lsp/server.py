@@ -180,10 +180,14 @@ class GpuLanguageServer(LanguageServer):
             self._config_problems.add(problem)
             log.warning("configuration: %s", problem)
             self._unshown_problems.append(problem)
-        if settings.op_definitions:
-            from gpu_lsp.lsp.definition_diagnostics import definition_messages
+        from gpu_lsp.lsp.definition_diagnostics import use_definitions
 
-            self._unsent_definitions += definition_messages(settings.op_definitions, self._definitions_published)
+        # The op registry of the document's configuration is made active: what runs next on this thread uses it.
+        settings, registry, messages = use_definitions(settings, self._definitions_published)
+        self._unsent_definitions += messages
+        doc = self.store.get(uri)
+        if doc is not None:
+            doc.definitions = registry  # its parse steps activate it again
         return settings
 
     def _show_config_problems(self) -> None:
@@ -253,6 +257,7 @@ class GpuLanguageServer(LanguageServer):
 
         if doc.closed or snap.text is not doc.text:
             return True
+        doc.use_definitions()
         return keep_step(snap, KEEP_TOKENS_SLICE_S)
 
     def _after_publish(self, snap: Snapshot, settle: bool) -> None:
@@ -406,10 +411,9 @@ async def initialized(ls: GpuLanguageServer, params: types.InitializedParams) ->
 
 
 async def _watch_configuration_files(ls: GpuLanguageServer) -> None:
-    """Ask the client to report changes of the files gpu-lint reads its configuration from."""
-    from gpu_lsp.lint.config import CONFIG_NAMES
-
-    watchers = [types.FileSystemWatcher(glob_pattern="**/{" + ",".join(CONFIG_NAMES) + "}")]
+    """Ask the client to report changes of the files gpu-lint reads its configuration from, and of TOML files
+    (op-definitions files; one of another name is read again when a document using it is next analysed)."""
+    watchers = [types.FileSystemWatcher(glob_pattern="**/*.toml")]
     options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
     registration = types.Registration(
         id="gpu-lsp-config-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
@@ -424,11 +428,14 @@ async def _watch_configuration_files(ls: GpuLanguageServer) -> None:
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: GpuLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
-    """A configuration file changed: lint every open document again (the settings are re-read by modification time)."""
+    """A configuration file changed: lint every open document again (the settings are re-read by modification
+    time); an op-definitions file: those whose configuration uses it (it is read again)."""
     try:
         ls._config_problems.clear()
-        for doc in ls.store:
-            ls.request_diagnostics(doc.uri)
+        from gpu_lsp.lsp.definition_diagnostics import concerned
+
+        for uri in concerned([change.uri for change in params.changes], ls.store, ls.settings):
+            ls.request_diagnostics(uri)
     except Exception:
         ls.log_error("workspace/didChangeWatchedFiles")
 
@@ -561,8 +568,11 @@ def did_change(ls: GpuLanguageServer, params: types.DidChangeTextDocumentParams)
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
 def did_save(ls: GpuLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     try:
-        if ls.store.get(params.text_document.uri) is not None:
-            ls.request_diagnostics(params.text_document.uri)
+        from gpu_lsp.lsp.definition_diagnostics import concerned
+
+        uri = params.text_document.uri
+        for saved in [uri] if ls.store.get(uri) is not None else concerned([uri], ls.store, ls.settings):  # an op-definitions file
+            ls.request_diagnostics(saved)
     except Exception:
         ls.log_error("textDocument/didSave")
 
@@ -585,6 +595,8 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position, local: bool = False) -> tuple[Snapshot, int] | None:
     doc = ls.store.get(uri)
+    if doc is not None:
+        doc.use_definitions()  # its op registry, for a partial snapshot too
     partial = doc.opening_at(pos.line, pos.character) if doc is not None else None
     if partial is None and local and doc is not None:  # a hover in a huge line: the ops around it (lsp/bounded.py)
         partial = local_view(doc, pos.line, pos.character)
@@ -614,6 +626,8 @@ async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Calla
 
     def run():
         doc = ls.store.get(params.text_document.uri)
+        if doc is not None:
+            doc.use_definitions()  # its op registry, for a partial snapshot too
         rng = getattr(params, "range", None)
         view = doc.opening_view(None if rng is None else (rng.end.line, rng.end.character)) if doc is not None else None
         snap = view if view is not None else ls.snapshot_of(params.text_document.uri)

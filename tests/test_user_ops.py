@@ -10,15 +10,15 @@ import pytest
 from support import oracle
 
 from gpu_lsp.cli import gpu_opt
-from gpu_lsp.ir.opdefs import OPS, install, installed_from, lookup, op_names
+from gpu_lsp.ir.opdefs import OPS, installed_from, lookup, op_names
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import OPTIONAL, VARIADIC
-from gpu_lsp.ir.opdefs.user_enums import install_enums
+from gpu_lsp.ir.opdefs.registry import BUILT_IN, activate, active, registry_of
 from gpu_lsp.ir.opdefs.user_ops import read_user_ops
 from gpu_lsp.lint.check import analyze
-from gpu_lsp.lint.op_definitions import load_op_definitions
+from gpu_lsp.lint.op_definitions import use_op_definitions
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "downstream"
 DEFINITIONS = EXAMPLE / "scratch.ops.toml"
@@ -28,9 +28,9 @@ DEFINITIONS = EXAMPLE / "scratch.ops.toml"
 def scratch() -> Iterator[str]:
     """The example dialect declared for one test, forgotten afterwards."""
     path = str(DEFINITIONS)
-    assert load_op_definitions([path]) == []
+    assert use_op_definitions([path]) == []
     yield path
-    install(path, ())
+    use_op_definitions(())
 
 
 def _codes(text: str) -> list[tuple[int, str, str]]:
@@ -148,18 +148,16 @@ def test_built_in_ops_cannot_be_declared_and_two_files_cannot_share_an_op(tmp_pa
     one.write_text('dialect = "t"\n\n[ops.a]\n[ops."gpu.barrier"]\n[enums.K]\ncases = ["x"]\n', encoding="utf-8")
     two.write_text('dialect = "t"\n[ops.a]\n[enums.K]\ncases = ["y"]\n', encoding="utf-8")
     try:
-        assert load_op_definitions([str(one), str(two)]) == [
+        assert use_op_definitions([str(one), str(two)]) == [
             f"{one}:4:1: error: operation gpu.barrier is built in; a project cannot declare it again",
             f"{two}:3:1: error: enum K is already declared in {one}",
             f"{two}:2:1: error: operation t.a is already declared in {one}",
         ]
         assert ENUMS["K"].cases == ("x",)
         assert installed_from("t.a") == str(one) and installed_from("gpu.barrier") is None
-        assert load_op_definitions([str(tmp_path / "none.toml")])[0].endswith("error: cannot read op definitions: No such file or directory")
+        assert use_op_definitions([str(tmp_path / "none.toml")])[0].endswith("error: cannot read op definitions: No such file or directory")
     finally:
-        for path in (str(one), str(two)):
-            install(path, ())
-            install_enums(path, ())
+        use_op_definitions(())
     assert "K" not in ENUMS
     assert lookup("t.a") is None and "t.a" not in op_names() and lookup("gpu.barrier") is not None
 
@@ -168,12 +166,12 @@ def test_an_edited_file_replaces_what_it_declared(tmp_path: Path) -> None:
     path = tmp_path / "d.toml"
     path.write_text('dialect = "t"\n[ops.old]\n', encoding="utf-8")
     try:
-        load_op_definitions([str(path)])
+        use_op_definitions([str(path)])
         path.write_text('dialect = "t"\n[ops.new]\n', encoding="utf-8")
-        load_op_definitions([str(path)])
+        use_op_definitions([str(path)])
         assert (lookup("t.old"), lookup("t.new") is not None) == (None, True)
     finally:
-        install(str(path), ())
+        use_op_definitions(())
 
 
 def test_correct_uses_are_clean(scratch: str) -> None:
@@ -210,7 +208,7 @@ def test_gpu_opt_takes_the_definitions_on_its_command_line(capsys: pytest.Captur
         assert gpu_opt.main([f"-op-definitions={DEFINITIONS}", kernel]) == 0
         assert "%1 = scratch.fma %arg2, %arg0, %arg1 : f32" in capsys.readouterr().out
     finally:
-        install(str(DEFINITIONS), ())
+        use_op_definitions(())
     assert gpu_opt.main(["--op-definitions", "missing.toml", kernel]) == 2
     assert capsys.readouterr().err == "missing.toml:1:1: error: cannot read op definitions: No such file or directory\n"
 
@@ -278,7 +276,7 @@ def test_enums_are_declared_with_the_ops_and_read_as_keywords(tmp_path: Path) ->
     assert loop.syntax == "w.loop %n fast|exact [mode a|b|c] { ... }" and loop.implicit_terminator == "w.end"
     assert loop.attribute("mode") is not None and loop.attribute("mode").default == "b"
     try:
-        assert load_op_definitions([str(path)]) == []
+        assert use_op_definitions([str(path)]) == []
         text = "func.func @f(%x: index) {\n  w.loop %x exact mode c {\n  }\n  w.loop %x slow {\n  }\n  return\n}\n"
         found = analyze(text)
         assert [(d.code, d.message) for d in found] == [("GPU002", "custom op 'w.loop' expected W_KindAttr to be one of: fast, exact")]
@@ -286,8 +284,7 @@ def test_enums_are_declared_with_the_ops_and_read_as_keywords(tmp_path: Path) ->
         assert '"w.loop"(%arg0) <{kind = #w<kind exact>, mode = 2 : i32}> ({\n      "w.end"() : () -> ()' in _printed(good, True)
         assert _printed(good, False).count("w.end") == 0  # the implicit terminator is not printed
     finally:
-        install(str(path), ())
-        install_enums(str(path), ())
+        use_op_definitions(())
     assert "W_KindAttr" not in ENUMS and lookup("w.loop") is None
 
 
@@ -326,3 +323,32 @@ func.func @f(%i: i32, %n: index) {
         ("GPU141", "'scratch.fma' op operand #0 must be floating-point, but got 'i32'"),
         ("GPU141", "'scratch.alloc' op result #0 must be memref of any type values, but got 'vector<4xf32>'"),
     ]
+
+
+def test_each_configuration_has_its_registry_and_switching_replaces_only_the_projects_ops() -> None:
+    float_op = 'dialect = "t"\n[ops.op]\narguments = "(ins AnyFloat:$x)"\n'
+    one = registry_of((("a.toml", float_op),))
+    two = registry_of((("b.toml", float_op.replace("AnyFloat", "AnyInteger")),))
+    assert registry_of((("a.toml", float_op),)) is one, "the same texts give the same registry"
+    try:
+        activate(one)
+        assert lookup("t.op") is one.ops["t.op"] and installed_from("t.op") == "a.toml"
+        activate(two)
+        assert lookup("t.op") is two.ops["t.op"] and installed_from("t.op") == "b.toml" and two.errors == ()
+        assert lookup("gpu.barrier") is not None and active() is two
+    finally:
+        activate(BUILT_IN)
+    assert lookup("t.op") is None and "t.op" not in op_names() and installed_from("t.op") is None
+
+
+def test_reading_a_file_sees_none_of_another_configurations_enums() -> None:
+    """A file that uses an enum without declaring it reads alike whichever registry is active (the read is cached by text)."""
+    uses = 'dialect = "v"\n[ops.loop]\narguments = "(ins Index:$n, W_ModeAttr:$mode)"\nassemblyFormat = "$n (`mode` $mode^)? attr-dict"\n'
+    try:
+        activate(registry_of((("w.toml", LOOPS),)))
+        assert "W_ModeAttr" in ENUMS
+        (loop,) = read_user_ops(uses).ops
+    finally:
+        activate(BUILT_IN)
+    assert loop.syntax == "v.loop %n [mode <mode>]" and loop.attribute("mode").default is None
+    assert "W_ModeAttr" not in ENUMS

@@ -27,7 +27,7 @@ from gpu_lsp.cli.verify_diagnostics import Reported, VerifyProblem, check, parse
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, check_version
 from gpu_lsp.diagnostics.model import Diagnostic, Severity
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.lint.op_definitions import load_op_definitions
+from gpu_lsp.lint.op_definitions import use_op_definitions
 from gpu_lsp.lit.runner import ToolRun
 from gpu_lsp.parser.api import Chunk, parse
 from gpu_lsp.passes.catalog import PASSES
@@ -347,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         raise CliError(f"{exc} (see gpu-opt --help)", EXIT_USAGE) from None
     except SystemExit as done:
         return int(done.code or 0)
-    declared = load_op_definitions(opts.op_definitions)
+    declared = use_op_definitions(opts.op_definitions)
     if declared:
         sys.stderr.write("".join(f"{line}\n" for line in declared))
         return EXIT_USAGE

@@ -17,6 +17,7 @@ from typing import Any
 
 from gpu_lsp.analysis import RuleSteps, finish_lint, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.ir.opdefs.registry import OpRegistry, activate, active
 from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.index import document_index
 from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintKey, LintResult
@@ -67,6 +68,8 @@ class Snapshot:
     # While a large document is opened (a partial snapshot): where the part parsed so far ends
     # (the end of the text once parsed, while its lint runs); None once analysed.
     parsed_to: int | None = None
+    # The op registry the text was parsed with (ir/opdefs/registry.py): another one parses it again.
+    definitions: OpRegistry | None = None
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -141,6 +144,7 @@ class Document:
         self._parsed: ParsedFile | None = None
         self._linter = IncrementalLinter()
         self._progress: engine.Progressive | None = None
+        self._progress_definitions: OpRegistry | None = None  # the op registry `_progress` parses with
         # A full lint running in a worker process.
         self._child: RunningLint | None = None
         # Those rules on this process's parse while the open's child runs (`share_step`).
@@ -152,6 +156,8 @@ class Document:
         self.partial: Snapshot | None = None
         self._answered_early = False
         self.closed = False
+        # The op registry of the document's configuration (set by the server); None: the one active.
+        self.definitions: OpRegistry | None = None
 
     # --- the event loop's side --------------------------------------------------------------
 
@@ -221,9 +227,12 @@ class Document:
         """
         key = LintKey.of(lint_settings)
         snap = self.snapshot
+        definitions = self.use_definitions()
         with self._lock:
             text, version, lines = self.text, self.version, self.lines
-            if snap is not None and snap.text is text:
+            if snap is not None and snap.definitions is not definitions:
+                self._full = True  # the project's ops changed: what was parsed with the old ones is parsed again
+            elif snap is not None and snap.text is text:
                 if snap.version != version:
                     snap.version = version
                 if snap.lint_key != key:
@@ -251,7 +260,7 @@ class Document:
                 log.exception("incremental lint failed for %s; linting it all", self.uri)
         if lint is None:
             lint = self._diagnose(parsed, lint_settings, key)
-        snap = Snapshot(self.uri, version, text, lines, parsed, lint, self.encoding, key, not reused)
+        snap = Snapshot(self.uri, version, text, lines, parsed, lint, self.encoding, key, not reused, definitions=definitions)
         old = self.snapshot or partial
         if old is not None:
             previous_index = old.cache.get("index") or old.cache.get("previous_index")
@@ -271,9 +280,11 @@ class Document:
         if ready or not fresh or len(text) < PROGRESSIVE_SIZE:
             self.partial = None
             return True
+        definitions = self.use_definitions()
         progress = self._progress
-        if progress is None or progress.text is not text:
+        if progress is None or progress.text is not text or self._progress_definitions is not definitions:
             progress = self._progress = engine.start_document(text)
+            self._progress_definitions = definitions
         done = progress.step(STEP_SEGMENTS, STEP_S)
         self._show_partial(version, text, lines, progress.partial(), progress.parsed_to)
         return done  # once complete, `analysed` (or `lint_in_child`) lints it
@@ -399,7 +410,16 @@ class Document:
         """Run the rules the open's child leaves to this process on some more ops (`RuleSteps.step`);
         whether they have run on every op."""
         share = self._share
-        return share is None or share.step()
+        if share is None:
+            return True
+        self.use_definitions()
+        return share.step()
+
+    def use_definitions(self) -> OpRegistry:
+        """Make the document's op registry the active one (`definitions`; None: keep the active one); returns it."""
+        if self.definitions is not None:
+            activate(self.definitions)
+        return active()
 
     def settle_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
         """Start the full lint that `settle` will take in a child process, for a large document
@@ -477,7 +497,7 @@ class Document:
         reused = parsed is not None and previous is not None and parsed.chunks is previous.chunks
         progress, self._progress = self._progress, None
         self.partial = None
-        if parsed is None and progress is not None and progress.text is text:
+        if parsed is None and progress is not None and progress.text is text and self._progress_definitions is active():
             parsed = progress.result()
         if parsed is None:
             parsed = engine.parse_document(text)

@@ -155,6 +155,7 @@ class LintKey:
     ignore: tuple[str, ...] = ()
     mlir_version: int | None = None
     report_undecided: bool = False
+    op_sources: tuple[tuple[str, str], ...] = ()  # the op-definitions texts the parse and the lint declare
 
     @classmethod
     def of(cls, settings: object | None) -> LintKey:
@@ -166,6 +167,7 @@ class LintKey:
             tuple(getattr(settings, "ignore", ()) or ()),
             getattr(settings, "mlir_version", None),
             bool(getattr(settings, "report_undecided", False)),
+            tuple(getattr(settings, "op_sources", ()) or ()),
         )
 
 

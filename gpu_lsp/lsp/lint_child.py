@@ -31,7 +31,7 @@ from multiprocessing.process import BaseProcess
 
 from gpu_lsp.analysis import lint_findings, lint_parsed, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
-from gpu_lsp.lint.op_definitions import load_op_definitions
+from gpu_lsp.ir.opdefs.registry import activate, registry_of
 from gpu_lsp.lsp import engine
 from gpu_lsp.parser.api import ParsedFile
 from gpu_lsp.runner.child import neutral_cwd
@@ -196,7 +196,7 @@ def _work(send: Connection, text: str, settings: object | None, leaves_per_op_ru
     # A short life: the collector would only scan the IR (a second at 100k lines, e.g. while
     # pickling the result); exiting frees everything.
     gc.disable()
-    load_op_definitions(getattr(settings, "op_definitions", ()))  # a fresh process: declare the project's ops
+    activate(registry_of(getattr(settings, "op_sources", ())))  # a fresh process: the server's registry of the project's ops
     parsed = engine.start_document(text).result()
     if leaves_per_op_rules:
         found = lint_findings(parsed, settings, lambda rule: not lint_phase_rule(rule))

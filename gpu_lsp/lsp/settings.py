@@ -31,6 +31,8 @@ class EditorSettings:
     run_max_memory: int = 4 * 2**30
     lit_mlir_opt: str | None = None  # a real mlir-opt for lit RUN lines (lsp/lit.py); None: gpu-opt
     op_definitions: tuple[str, ...] = ()  # the project's `op-definitions` files (not an editor setting)
+    # (path, text) of those files as the document's registry is built from them (lsp/definition_diagnostics.py)
+    op_sources: tuple[tuple[str, str], ...] = ()
 
     def apply(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """The diagnostics with the user's severity overrides (select/ignore are the linter's)."""
@@ -59,7 +61,7 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
     same selector, and `mlirVersion` replaces `mlir-version`. Documents that are not files
     get the editor's settings alone.
     """
-    path = _file_path(uri)
+    path = file_path(uri)
     if path is None:
         return editor, None
     from gpu_lsp.lint.config import ConfigError, settings_for_document
@@ -90,7 +92,8 @@ def for_document(editor: EditorSettings, uri: str) -> tuple[EditorSettings, str 
     )
 
 
-def _file_path(uri: str) -> Path | None:
+def file_path(uri: str) -> Path | None:
+    """The path of a `file:` URI; None for another scheme."""
     parsed = urlparse(uri)
     if parsed.scheme != "file":
         return None

@@ -198,3 +198,20 @@ def test_fix_and_diff_follow_each_files_settings(gpu_lint: Callable[..., Result]
     only202, llvm22 = ((tree / folder / "k.mlir").read_text() for folder in ("only202", "llvm22"))
     assert joined in llvm22 and joined not in only202
     assert "%t2 = gpu.wait async [%t1]" in only202, "GPU205's fix is not applied where only GPU202 is selected"
+
+
+@pytest.mark.real_registry
+def test_two_folders_declaring_one_op_differently_each_get_their_own(gpu_lint: Callable[..., Result], write) -> None:
+    """`t.op` takes a float in `float` and an integer in `int`: one run checks each file with its folder's."""
+    try:
+        for folder, constraint in (("float", "AnyFloat"), ("int", "AnyInteger")):
+            write(f"{folder}/gpu-lint.toml", 'op-definitions = ["t.ops.toml"]\n')
+            write(f"{folder}/t.ops.toml", f'dialect = "t"\n[ops.op]\narguments = "(ins {constraint}:$x)"\nassemblyFormat = "$x attr-dict `:` type($x)"\n')
+            write(f"{folder}/k.mlir", "func.func @f(%x: f32) {\n  t.op %x : f32\n  return\n}\n")
+        run = gpu_lint("--output-format", "concise", "float", "int", "float")
+        assert (run.code, run.err) == (1, "")
+        assert [line for line in run.out.splitlines() if ".mlir" in line] == [
+            "int/k.mlir:2:3: GPU141 't.op' op operand #0 must be integer, but got 'f32'"
+        ]
+    finally:
+        use_op_definitions(())

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gpu_lsp.ir.opdefs import install
+from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.lint.op_definitions import use_op_definitions
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "downstream"
 
@@ -27,7 +28,7 @@ def project(tmp_path: Path) -> Iterator[Path]:
     for name in ("gpu-lint.toml", "scratch.ops.toml", "kernel.mlir"):
         shutil.copy(EXAMPLE / name, tmp_path / name)
     yield tmp_path
-    install(str(tmp_path / "scratch.ops.toml"), ())
+    use_op_definitions(())
 
 
 @pytest.mark.real_registry
@@ -81,3 +82,21 @@ def test_the_cache_is_keyed_by_the_definitions(gpu_lint: Callable, project: Path
     definitions.write_text(definitions.read_text(encoding="utf-8").replace(', \'HasParent<"scratch.for_each_lane">\'', ""), encoding="utf-8")
     assert "GPU102" not in gpu_lint("--output-format", "concise", "wrong.mlir", cwd=project).out
     assert (project / ".gpu-lint-cache").is_dir()
+
+
+def test_a_file_that_is_not_toml_keeps_its_last_good_declarations(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('dialect = "t"\n[ops.a]\n[ops.b]\n', encoding="utf-8")
+    try:
+        assert use_op_definitions([str(path)]) == [] and lookup("t.b") is not None
+        path.write_text('dialect = "t"\n[ops.a]\n[ops.b\n', encoding="utf-8")
+        (error,) = use_op_definitions([str(path)])
+        assert error.startswith(f"{path}:3:7: error: invalid TOML: Expected ']'")
+        assert lookup("t.a") is not None and lookup("t.b") is not None, "the last good text is still declared"
+        path.write_text('dialect = "t"\n[ops.a]\n', encoding="utf-8")
+        assert use_op_definitions([str(path)]) == [] and lookup("t.b") is None
+        path.unlink()
+        (gone,) = use_op_definitions([str(path)])
+        assert gone.endswith("error: cannot read op definitions: No such file or directory") and lookup("t.a") is None
+    finally:
+        use_op_definitions(())

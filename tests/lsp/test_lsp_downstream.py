@@ -13,11 +13,11 @@ from lsp_samples import at, snapshot
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
-from gpu_lsp.ir.opdefs import install, installed_from
-from gpu_lsp.lint.op_definitions import load_op_definitions
+from gpu_lsp.ir.opdefs import installed_from
+from gpu_lsp.lint.op_definitions import use_op_definitions
 from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.completion import complete
-from gpu_lsp.lsp.definition_diagnostics import definition_messages
+from gpu_lsp.lsp.definition_diagnostics import use_definitions
 from gpu_lsp.lsp.settings import EditorSettings, for_document
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "downstream"
@@ -36,29 +36,30 @@ def test_the_projects_files_are_declared_and_their_errors_published_on_them(tmp_
     assert problem is None and settings.op_definitions == (str(definitions),)
     published: dict[str, tuple[str, ...]] = {}
     try:
-        assert definition_messages(settings.op_definitions, published) == []  # no errors: nothing to say
-        assert installed_from("scratch.fma") == str(definitions)
+        used, _, messages = use_definitions(settings, published)
+        assert messages == []  # no errors: nothing to say
+        assert installed_from("scratch.fma") == str(definitions) and used.op_sources == ((str(definitions), definitions.read_text(encoding="utf-8")),)
         definitions.write_text('dialect = "scratch"\n[ops.fma]\ntraits = ["Pure", "Nope"]\n', encoding="utf-8")
-        (message,) = definition_messages(settings.op_definitions, published)
+        _, _, (message,) = use_definitions(settings, published)
         (diagnostic,) = json.loads(message)["params"]["diagnostics"]
         assert diagnostic["range"] == {"start": {"line": 2, "character": 19}, "end": {"line": 2, "character": 23}}
         assert diagnostic["message"].startswith("unknown trait 'Nope'") and diagnostic["severity"] == 1
         assert installed_from("scratch.fma") is None and installed_from("scratch.yield") is None
         shutil.copy(EXAMPLE / "scratch.ops.toml", definitions)
-        (cleared,) = definition_messages(settings.op_definitions, published)
+        _, _, (cleared,) = use_definitions(settings, published)
         assert json.loads(cleared)["params"] == {"uri": definitions.as_uri(), "version": None, "diagnostics": []}
     finally:
-        install(str(definitions), ())
+        use_op_definitions(())
 
 
 def test_declared_ops_are_completed_with_their_summary_and_syntax() -> None:
     definitions = str(EXAMPLE / "scratch.ops.toml")
     text = "func.func @f() {\n  scratch.f\n  return\n}\n"
     try:
-        assert load_op_definitions([definitions]) == []
+        assert use_op_definitions([definitions]) == []
         entries = {e.label: e for e in complete(snapshot(text), at(text, "scratch.f", 9))}
     finally:
-        install(definitions, ())
+        use_op_definitions(())
     assert {"scratch.fma", "scratch.flush"} <= set(entries)
     fma = entries["scratch.fma"]
     assert (fma.detail, fma.documentation) == (
@@ -71,16 +72,17 @@ def test_declared_ops_are_completed_with_their_summary_and_syntax() -> None:
 def test_a_lint_worker_declares_the_projects_ops_itself(tmp_path: Path) -> None:
     kernel = _project(tmp_path)
     text = kernel.read_text(encoding="utf-8").replace("    gpu.return\n", "    scratch.yield\n    gpu.return\n")
-    definitions = str(tmp_path / "scratch.ops.toml")
-    settings = EditorSettings(op_definitions=(definitions,))
+    settings, _ = for_document(EditorSettings(), kernel.as_uri())
     try:
-        assert load_op_definitions([definitions]) == []
+        settings, _, _ = use_definitions(settings, {})
+        assert settings.op_sources != ()
         parsed = engine.parse_document(text)
+        use_op_definitions(())  # the worker declares the ops of the settings' sources itself
         child = lint_child.start(text, settings, parsed)
         assert child is not None
         found = child.wait()
     finally:
-        install(definitions, ())
+        use_op_definitions(())
     assert found is not None
     assert [(d.code, d.message) for d in found] == [("GPU102", "'scratch.yield' op expects parent op 'scratch.for_each_lane'")]
 

@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterable
 from typing import Any, Literal, TypeVar
 
 from gpu_lsp.ir.opdefs import declarations
-from gpu_lsp.ir.opdefs.installs import Installs
 from gpu_lsp.ir.opdefs.opdef import OpDef
 
 OPS: dict[str, OpDef] = {}
@@ -22,24 +21,28 @@ def _build() -> None:
             OPS[definition.name] = definition
 
 
-# A project's own declarations (user_ops), per source.
-_INSTALLED: Installs[OpDef] = Installs(OPS, lambda definition: definition.name, "operation")
+# A project's own ops in the table now (registry.py swaps them per configuration), and the file of each.
+_USER: list[dict[str, OpDef]] = [{}]
+_DECLARED_IN: list[dict[str, str]] = [{}]
 
 
-def install(source: str, definitions: tuple[OpDef, ...]) -> list[tuple[OpDef, str]]:
-    """Make a project's declarations known, in place of those `source` installed before (none: forget them).
-
-    Returns each declaration refused and why: a built-in op, or one another source declares.
-    """
+def use_user_ops(ops: dict[str, OpDef], declared_in: dict[str, str], names: frozenset[str]) -> None:
+    """Make `ops` the project's ops in the table, in place of the last ones (the same dict again: nothing to do);
+    `names`: every op name then (`op_names`)."""
     global _NAMES
-    refused = _INSTALLED.install(source, definitions)
-    _NAMES = frozenset(OPS)
-    return refused
+    if ops is _USER[0]:
+        return
+    for name in _USER[0]:
+        OPS.pop(name, None)
+    OPS.update(ops)
+    _USER[0] = ops
+    _DECLARED_IN[0] = declared_in
+    _NAMES = names
 
 
 def installed_from(name: str) -> str | None:
     """The source (an op-definitions file) that declared op `name`; None for a built-in or unknown op."""
-    return _INSTALLED.source_of(name)
+    return _DECLARED_IN[0].get(name)
 
 
 def lookup(name: str) -> OpDef | None:
@@ -90,4 +93,5 @@ def printer(*names: str) -> Callable[[F], F]:
 
 
 _build()
-_NAMES = frozenset(OPS)
+BUILT_IN = frozenset(OPS)
+_NAMES = BUILT_IN

@@ -10,12 +10,10 @@ from typing import Any
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.opdefs.definition_file import Locator, Mistake
 from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
-from gpu_lsp.ir.opdefs.installs import Installs
 
 _BUILT_IN = frozenset(ENUMS)
 _KEYS = ("cases", "mnemonic", "default")
 _WORD = re.compile(r"[A-Za-z_][\w.]*\Z")
-_INSTALLED: Installs[EnumDef] = Installs(ENUMS, lambda enum: enum.constraint, "enum")
 
 
 def read_enum(name: str, table: Any, dialect: str | None, where: Locator) -> EnumDef:
@@ -44,17 +42,14 @@ def read_enum(name: str, table: Any, dialect: str | None, where: Locator) -> Enu
 
 @contextmanager
 def enums_known(enums: tuple[EnumDef, ...]) -> Iterator[None]:
-    """The enums in ENUMS while a file's ops are declared (their defaults and hover syntax name the cases)."""
-    added = [e.constraint for e in enums if e.constraint not in ENUMS]
-    ENUMS.update((e.constraint, e) for e in enums if e.constraint in added)
+    """ENUMS as the built-in enums and these alone while a file's ops are declared (their defaults and hover
+    syntax name the cases; what another configuration made known must not leak into the reading)."""
+    before = dict(ENUMS)
+    for name in before.keys() - _BUILT_IN:
+        del ENUMS[name]
+    ENUMS.update((e.constraint, e) for e in enums)
     try:
         yield
     finally:
-        for name in added:
-            if _INSTALLED.source_of(name) is None:
-                ENUMS.pop(name, None)
-
-
-def install_enums(source: str, enums: tuple[EnumDef, ...]) -> list[tuple[str, str]]:
-    """Make a project's enums known in place of those `source` installed before; (name, why) for each refused."""
-    return [(enum.constraint, why) for enum, why in _INSTALLED.install(source, enums)]
+        ENUMS.clear()
+        ENUMS.update(before)

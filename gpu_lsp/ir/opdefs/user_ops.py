@@ -54,6 +54,7 @@ class UserOps:
     enums: tuple[EnumDef, ...] = ()
     # Where each op's and enum's table starts, by name (for errors about a whole declaration).
     headers: tuple[tuple[str, DefinitionError], ...] = ()
+    readable: bool = True  # False: not TOML at all (the language server keeps the file's last good text)
 
 
 _TOP = ("dialect", "ops", "enums")
@@ -65,7 +66,7 @@ def read_user_ops(text: str) -> UserOps:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        return UserOps((), (syntax_error(text, exc),))
+        return UserOps((), (syntax_error(text, exc),), readable=False)
     where = Locator(text)
     errors = [DefinitionError(f"unknown key '{k}' (expected 'dialect', [ops.<name>] and [enums.<name>] tables)", 0, 0, 0) for k in data if k not in _TOP]
     dialect = data.get("dialect")
