@@ -10,12 +10,12 @@ import pytest
 
 from gpu_lsp.ir import effects
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.opdefs import install, lookup, op_names
+from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.ir.opdefs.model import declare
 from gpu_lsp.ir.opdefs.opdef import ALLOC, FREE, READ, WRITE
+from gpu_lsp.ir.opdefs.registry import BUILT_IN, activate, registry_of
 from gpu_lsp.ir.opdefs.user_ops import read_user_ops
 from gpu_lsp.lint.check import analyze
-from gpu_lsp.lint.op_definitions import load_op_definitions
 from gpu_lsp.parser.api import parse
 
 PACKAGE = Path(__file__).resolve().parents[1] / "gpu_lsp"
@@ -114,11 +114,12 @@ module attributes {gpu.container_module} {
 @pytest.fixture
 def put_op(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[None]:
     """`t.put %m : memref<...>` declared with the operand `request.param` (its effects), forgotten afterwards."""
-    path = tmp_path / "t.ops.toml"
-    path.write_text(f'[ops."t.put"]\narguments = \'(ins {request.param}:$m)\'\nassemblyFormat = "$m attr-dict `:` type($m)"\n', encoding="utf-8")
-    assert load_op_definitions([str(path)]) == []
+    text = f'[ops."t.put"]\narguments = \'(ins {request.param}:$m)\'\nassemblyFormat = "$m attr-dict `:` type($m)"\n'
+    registry = registry_of(((str(tmp_path / "t.ops.toml"), text),))
+    assert registry.errors == ()
+    activate(registry)
     yield
-    install(str(path), ())
+    activate(BUILT_IN)
 
 
 @pytest.mark.parametrize(
