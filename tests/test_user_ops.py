@@ -138,9 +138,15 @@ arguments = "(ins AnyInteger:$x)"
 results = "(outs AnyInteger:$r)"
 traits = ["DeclareOpInterfaceMethods<InferTypeOpInterface>"]
 assemblyFormat = "$x attr-dict `:` type($x)"
+[ops.operands]
+arguments = "(ins AnyInteger:$x, AnyInteger:$y)"
+traits = ["SameTypeOperands"]
+assemblyFormat = "$x `,` $y attr-dict `:` type($x)"
 """
     read = read_user_ops(text)
-    assert read.errors == () and [op.name for op in read.ops] == ["t.built", "t.matched", "t.inferred"]
+    assert read.errors == () and [op.name for op in read.ops] == ["t.built", "t.matched", "t.inferred", "t.operands"]
+    assert [r.description for r in read.ops[1].type_relations] == ["all of {x, y, r} have same type"]
+    assert [r.description for r in read.ops[3].type_relations] == ["requires all operands to have the same type"]
 
 
 def test_built_in_ops_cannot_be_declared_and_two_files_cannot_share_an_op(tmp_path: Path) -> None:

@@ -83,6 +83,17 @@ BROKEN = {
     "xegpu mask": '%0 = "xegpu.load"(%m, %i, %f) : (memref<8xf16>, index, f32) -> f16',
     "xegpu atomic mask": '%0 = "xegpu.atomic_rmw"(%t, %f, %v) <{kind = 0 : i64}> : (!xegpu.tensor_desc<8xf16>, f32, vector<8xf16>) -> vector<8xf16>',
     "xegpu dpas result": '%0 = "xegpu.dpas"(%v, %v) : (vector<8xf16>, vector<8xf16>) -> vector<2x2x2xf32>',
+    # Type relations, checked after the operand and result constraints (upstream's PredOpTraits, then native traits)
+    "AllTypesMatch": '%0:2 = "gpu.shuffle"(%f, %n, %n) {mode = #gpu<shuffle_mode xor>} : (f32, i32, i32) -> (i32, i1)',
+    "constraint before relation": '%0:2 = "gpu.shuffle"(%f, %i, %n) {mode = #gpu<shuffle_mode xor>} : (f32, index, i32) -> (i32, i1)',
+    "TypesMatchWith element": '%0 = "memref.load"(%m, %i) : (memref<8xf16>, index) -> f32',
+    "TypesMatchWith element count": '%0 = "vector.from_elements"(%f) : (f32) -> vector<2xf32>',
+    "TypesMatchWith element types": '%0 = "tensor.from_elements"(%f, %n) : (f32, i32) -> tensor<2xf32>',
+    "OptionalTypesMatchWith": '%0 = "vector.reduction"(%v, %n) {kind = #vector.kind<add>} : (vector<8xf16>, i32) -> f16',
+    "AllElementTypesMatch": '"gpu.memset"(%m, %f) {operandSegmentSizes = array<i32: 0, 1, 1>} : (memref<8xf16>, f32) -> ()',
+    "SameTypeOperands": '%0 = "arith.cmpi"(%n, %i) {predicate = 0 : i64} : (i32, index) -> i1',
+    "SameOperandsAndResultType": '%0:2 = "math.sincos"(%f) : (f32) -> (f32, f16)',
+    "SameOperandsAndResultType shapes": '%0 = "arith.addf"(%v, %v) : (vector<8xf16>, vector<8xf16>) -> vector<4xf16>',
 }
 
 
@@ -90,8 +101,12 @@ BROKEN = {
 def test_first_error_is_upstreams(case: str) -> None:
     if not oracle.available():
         pytest.skip("numba-cuda-mlir (the oracle's MLIR) is not installed")
-    text = f"func.func @f(%f: f32, %i: index, %v: vector<8xf16>, %m: memref<8xf16>, %t: !xegpu.tensor_desc<8xf16>) {{\n  {BROKEN[case]}\n  return\n}}\n"
+    text = (
+        "func.func @f(%f: f32, %i: index, %v: vector<8xf16>, %m: memref<8xf16>, %t: !xegpu.tensor_desc<8xf16>, %n: i32) {\n"
+        f"  {BROKEN[case]}\n  return\n}}\n"
+    )
     theirs = [d[3] for d in oracle.verify(text) if d[2] == "error"]
     chunk = parse(text).chunks[0]
     ours = [d.message for d in verify_chunk(chunk, text=text) if d.severity >= Severity.ERROR]
     assert theirs and ours[:1] == theirs[:1]
+

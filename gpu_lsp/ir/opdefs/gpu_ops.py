@@ -280,6 +280,7 @@ OPS: tuple[OpDef, ...] = (
         "memset",
         "Fills a buffer with a value.",
         ins="AnyMemRef:$dst, AnyType:$value",
+        types=("AllElementTypesMatch<dst, value>",),
         format="$dst`,` $value `:` type($dst)`,` type($value) attr-dict",
         syntax="[%t =] gpu.memset [async [%deps]] %dst, %value : memref<...>, T",
     ),
@@ -339,7 +340,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyTypeOf<[SI8, UI8, I32, F16, F32]>:$value",
         outs="GPU_MMAMatrix:$res",
-        types=("TypesMatchWith<res, value, mma_element>",),
+        types=('TypesMatchWith<"value type matches element type of mma_matrix", res, value, mma_element>',),
         format="$value attr-dict `:` type($res)",
     ),
     _gpu_op(
@@ -356,7 +357,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
         outs="AnyIntegerOrFloat:$res",
-        types=("TypesMatchWith<matrix, res, mma_element>",),
+        types=('TypesMatchWith<"value type matches element type of mma_matrix", matrix, res, mma_element>',),
         format="$matrix`[`$indices`]` attr-dict `:` type($matrix) `->` type($res)",
     ),
     _gpu_op(
@@ -365,7 +366,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyIntegerOrFloat:$value, GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
         outs="GPU_MMAMatrix:$res",
-        types=("TypesMatchWith<matrix, value, mma_element>",),
+        types=('TypesMatchWith<"value type matches element type of mma_matrix", matrix, value, mma_element>',),
         format="$value`,` $matrix`[`$indices`]` attr-dict `:` type($value)`,` type($matrix) `->` type($res)",
     ),
     _gpu_op(

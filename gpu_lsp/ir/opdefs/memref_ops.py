@@ -30,14 +30,14 @@ OPS: tuple[OpDef, ...] = (
         "Loads an element from a memref.",
         ins="AnyMemRef:$memref, Variadic<Index>:$indices, " + _ACCESS_ATTRS,
         outs="AnyType:$result",
-        types=("TypesMatchWith<memref, result, element>",),
+        types=("TypesMatchWith<\"result type matches element type of 'memref'\", memref, result, element>",),
         format="$memref `[` $indices `]` attr-dict `:` type($memref)",
     ),
     declare(
         "memref.store",
         "Stores an element into a memref.",
         ins="AnyType:$value, AnyMemRef:$memref, Variadic<Index>:$indices, " + _ACCESS_ATTRS,
-        types=("TypesMatchWith<memref, value, element>",),
+        types=("TypesMatchWith<\"type of 'value' matches element type of 'memref'\", memref, value, element>",),
         format="$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)",
     ),
     _alloc_like("alloc", "Allocates a buffer on the heap."),
@@ -147,10 +147,9 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "memref.assume_alignment",
         "Asserts that a memref's buffer is aligned; returns the same memref.",
-        traits="pure",
+        traits="pure same_type",
         ins="AnyMemRef:$memref, ConfinedAttr<I32Attr, [IntPositive]>:$alignment",
         outs="AnyMemRef:$result",
-        types=("TypesMatchWith<memref, result>",),
         format="$memref `,` $alignment attr-dict `:` type($memref)",
     ),
     declare(
