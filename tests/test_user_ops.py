@@ -194,18 +194,20 @@ func.func @f(%x: f32, %i: i32, %n: index) {
   scratch.yield
   scratch.flush %b nontemp : memref<4xf32>
   "scratch.fma"(%x, %x) : (f32, f32) -> f32
+  "scratch.fma"(%x, %x, %i) : (f32, f32, i32) -> f32
   return
 }
 """
     assert _codes(text) == [
-        (2, "GPU141", "scratch.fma"),  # operand #2 must be floating-point (AnyFloat), as for math.fma
-        (2, "GPU005", "%i"),
+        (2, "GPU005", "%i"),  # the use's type is not the definition's: one error, not GPU141's as well
         (3, "GPU002", '"x"'),
         (4, "GPU102", "scratch.yield"),
         (5, "GPU002", " "),  # expected ':' (after `%b`)
         (6, "GPU101", '"scratch.fma"'),
+        (7, "GPU141", '"scratch.fma"'),  # operand #2 must be floating-point (AnyFloat), as for math.fma
     ]
     messages = {d.code: d.message for d in analyze(text)}
+    assert messages["GPU141"] == "'scratch.fma' op operand #2 must be floating-point, but got 'i32'"
     assert messages["GPU102"] == "'scratch.yield' op expects parent op 'scratch.for_each_lane'"
     assert messages["GPU101"] == "'scratch.fma' op expected 3 operands, but found 2"
 

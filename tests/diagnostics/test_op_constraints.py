@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from support import oracle
 
-from gpu_lsp.analysis import verify_chunk
+from gpu_lsp.analysis import lint_text, verify_chunk
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr
@@ -110,3 +110,36 @@ def test_first_error_is_upstreams(case: str) -> None:
     ours = [d.message for d in verify_chunk(chunk, text=text) if d.severity >= Severity.ERROR]
     assert theirs and ours[:1] == theirs[:1]
 
+
+# A use written with another type than its value's definition is one error, GPU005's (upstream's
+# parser stops there): GPU141 does not check that operand again, by the definition's type.
+MISTYPED = {
+    "use": "func.func @f(%m: memref<8xf16>, %n: i32) {\n  %0 = memref.load %m[%n] : memref<8xf16>\n  return\n}\n",
+    "shuffled value": "func.func @f(%f: f32, %n: i32) {\n  %0, %1 = gpu.shuffle xor %n, %n, %f : i32\n  return\n}\n",
+    "forward use": (
+        "func.func @f(%m: memref<8xf16>) {\n  cf.br ^bb1\n^bb2:\n  %0 = memref.load %m[%x] : memref<8xf16>\n  return\n"
+        "^bb1:\n  %x = arith.constant 0 : i32\n  cf.br ^bb2\n}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(MISTYPED))
+def test_a_mistyped_use_is_one_error(case: str) -> None:
+    text = MISTYPED[case]
+    ours = [(d.code, d.message) for d in lint_text(text) if d.severity >= Severity.ERROR]
+    assert [code for code, _ in ours] == ["GPU005"]
+    if oracle.available():
+        assert [d[3] for d in oracle.verify(text) if d[2] == "error"] == [ours[0][1]]
+
+
+def test_a_mistyped_use_still_gets_the_other_checks() -> None:
+    """Only the mistyped operand is left out: the op's other operands are checked as before."""
+    text = (
+        "func.func @f(%m: memref<8xf16>, %i: index, %f: f32) {\n"
+        '  %0, %1 = "gpu.shuffle"(%f, %i, %m) {mode = #gpu<shuffle_mode xor>} : (f32, index, i32) -> (f32, i1)\n  return\n}\n'
+    )
+    found = [(d.code, d.message) for d in lint_text(text) if d.severity >= Severity.ERROR]
+    assert found == [
+        ("GPU141", "'gpu.shuffle' op operand #1 must be 32-bit signless integer, but got 'index'"),
+        ("GPU005", "use of value '%m' expects different type than prior uses: 'i32' vs 'memref<8xf16>'"),
+    ]

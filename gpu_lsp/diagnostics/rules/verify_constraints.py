@@ -91,7 +91,11 @@ def _attribute_violation(op: Operation, name: str, constraint: AttrConstraint, c
 
 
 def _value_violation(
-    op: Operation, what: str, checks: tuple[tuple[str, TypeConstraint | None], ...], groups: dict[str, list] | None
+    op: Operation,
+    what: str,
+    checks: tuple[tuple[str, TypeConstraint | None], ...],
+    groups: dict[str, list] | None,
+    mistyped: frozenset[int] = frozenset(),
 ) -> Violation | None:
     if groups is None:
         return None
@@ -100,21 +104,27 @@ def _value_violation(
         values: Sequence[Value] = groups.get(name, ())
         for value in values:
             ty = value.type
-            if constraint is not None and not isinstance(ty, T.UnknownType) and not constraint.holds(ty):
+            if constraint is not None and index not in mistyped and not isinstance(ty, T.UnknownType) and not constraint.holds(ty):
                 return Violation(op_error(op, f"{what} #{index} must be {constraint.summary}, but got {q(ty)}"), at(op))
             index += 1
     return None
 
 
-def _types(groups: dict[str, list] | None) -> dict[str, tuple[T.Type, ...]]:
-    """The types of each named group."""
-    return {name: tuple(v.type for v in values) for name, values in (groups or {}).items()}
+def _types(groups: dict[str, list] | None, mistyped: frozenset[int] = frozenset()) -> dict[str, tuple[T.Type, ...]]:
+    """The types of each named group; an operand used with another type than its definition's is of unknown type."""
+    out: dict[str, tuple[T.Type, ...]] = {}
+    index = 0
+    for name, values in (groups or {}).items():
+        out[name] = tuple(T.UNKNOWN if index + k in mistyped else v.type for k, v in enumerate(values))
+        index += len(values)
+    return out
 
 
 def _relation_violation(op: Operation, checks: _Checks, operands: dict[str, list] | None, results: dict[str, list] | None) -> Violation | None:
     """The first type relation the op's values break (upstream's trait order), with upstream's message."""
-    types = {**_types(operands), **_types(results)}
-    operand_types = [v.type for v in op.operands]
+    mistyped = op.facts.mistyped
+    types = {**_types(operands, mistyped), **_types(results)}
+    operand_types = [T.UNKNOWN if i in mistyped else v.type for i, v in enumerate(op.operands)]
     for relation in checks.relations:
         if not relation_holds(relation, types, operand_types):
             message = relation.description if relation.native else f"failed to verify that {relation.description}"
@@ -125,7 +135,11 @@ def _relation_violation(op: Operation, checks: _Checks, operands: dict[str, list
 
 
 def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[Violation]:
-    """The first broken constraint of `op`'s declaration: attributes, operands, results, then type relations."""
+    """The first broken constraint of `op`'s declaration: attributes, operands, results, then type relations.
+
+    An operand whose use GPU005 reports (written with another type than its definition's) is not
+    checked again: its type here is the definition's, not the one the op was written with.
+    """
     checks = _checks(definition)
     for name, constraint in checks.attributes:
         found = _attribute_violation(op, name, constraint, ctx)
@@ -133,7 +147,7 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
             yield found
             return
     operands, results = operand_groups(definition, op), result_groups(definition, op)
-    found = _value_violation(op, "operand", checks.operands, operands)
+    found = _value_violation(op, "operand", checks.operands, operands, op.facts.mistyped)
     if found is None:
         found = _value_violation(op, "result", checks.results, results)
     if found is None:
