@@ -14,7 +14,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.ir.opdefs.constraints import AttrConstraint, TypeConstraint, attr_constraint, type_constraint
-from gpu_lsp.ir.opdefs.model import Arg, OpDef
+from gpu_lsp.ir.opdefs.model import VARIADIC, Arg, OpDef
 from gpu_lsp.ir.opdefs.opdef import TypeRelation
 from gpu_lsp.ir.opdefs.relations import relation_holds, same_operands_and_result_type
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
@@ -39,9 +39,12 @@ class _Checks:
 
 
 def _values(args: tuple[Arg, ...] | None) -> tuple[tuple[str, TypeConstraint | None], ...]:
+    """Each group's constraint; a variadic group's summary is `variadic of ...`, as ODS's `Variadic<>` says."""
     out = []
     for arg in args or ():
         found = type_constraint(arg.constraint)
+        if found is not None and arg.kind == VARIADIC:
+            found = TypeConstraint(f"variadic of {found.summary}", found.holds)
         out.append((arg.name, None if found is None or arg.constraint == "AnyType" else found))
     return tuple(out)
 
@@ -78,15 +81,18 @@ def _dictionary_key(op: Operation, name: str, ctx: RuleContext) -> TextRange | N
     return TextRange(brace, brace + 1) if brace >= 0 else None
 
 
-def _attribute_violation(op: Operation, name: str, constraint: AttrConstraint, ctx: RuleContext) -> Violation | None:
+def _attribute_violation(
+    op: Operation, name: str, constraint: AttrConstraint, ctx: RuleContext, formatted: bool
+) -> Violation | None:
     attr = op.attributes.get(name, op.properties.get(name))
     if attr is None or constraint.holds(attr):
         return None
     message = op_error(op, f"attribute '{name}' failed to satisfy constraint: {constraint.summary}")
-    written = None if op.generic else _dictionary_key(op, name, ctx)
+    written = _dictionary_key(op, name, ctx) if formatted and not op.generic else None
     if written is None:
         return Violation(message, at(op))
-    # Upstream's parser checks an attribute of the dictionary while it builds the op's properties.
+    # The parser of a declared format checks an attribute of the dictionary while it builds the op's
+    # properties (a hand-written parser leaves it to the verifier).
     return Violation(f"custom op '{op.name}' {message}", written)
 
 
@@ -142,7 +148,7 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
     """
     checks = _checks(definition)
     for name, constraint in checks.attributes:
-        found = _attribute_violation(op, name, constraint, ctx)
+        found = _attribute_violation(op, name, constraint, ctx, definition.format is not None)
         if found is not None:
             yield found
             return
@@ -169,8 +175,8 @@ def op_constraint(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     `memref.load` the memref's element type: TypesMatchWith; SameTypeOperands;
     SameOperandsAndResultType). Reports upstream's `'<op>' op operand #N must be
     <constraint>, but got '<type>'`, `attribute '<name>' failed to satisfy constraint:
-    <constraint>` (for an attribute of a custom form's dictionary at the dictionary, as
-    upstream's parser does), `failed to verify that all of {value, shuffleResult} have same
+    <constraint>` (for an attribute of a declared format's dictionary at the dictionary, as
+    upstream's generated parser does), `failed to verify that all of {value, shuffleResult} have same
     type` and `requires the same type for all operands and results`.
 
     ## Why is this bad?
