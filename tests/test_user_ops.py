@@ -138,9 +138,15 @@ arguments = "(ins AnyInteger:$x)"
 results = "(outs AnyInteger:$r)"
 traits = ["DeclareOpInterfaceMethods<InferTypeOpInterface>"]
 assemblyFormat = "$x attr-dict `:` type($x)"
+[ops.operands]
+arguments = "(ins AnyInteger:$x, AnyInteger:$y)"
+traits = ["SameTypeOperands"]
+assemblyFormat = "$x `,` $y attr-dict `:` type($x)"
 """
     read = read_user_ops(text)
-    assert read.errors == () and [op.name for op in read.ops] == ["t.built", "t.matched", "t.inferred"]
+    assert read.errors == () and [op.name for op in read.ops] == ["t.built", "t.matched", "t.inferred", "t.operands"]
+    assert [r.description for r in read.ops[1].type_relations] == ["all of {x, y, r} have same type"]
+    assert [r.description for r in read.ops[3].type_relations] == ["requires all operands to have the same type"]
 
 
 def test_built_in_ops_cannot_be_declared_and_two_files_cannot_share_an_op(tmp_path: Path) -> None:
@@ -186,18 +192,20 @@ func.func @f(%x: f32, %i: i32, %n: index) {
   scratch.yield
   scratch.flush %b nontemp : memref<4xf32>
   "scratch.fma"(%x, %x) : (f32, f32) -> f32
+  "scratch.fma"(%x, %x, %i) : (f32, f32, i32) -> f32
   return
 }
 """
     assert _codes(text) == [
-        (2, "GPU141", "scratch.fma"),  # operand #2 must be floating-point (AnyFloat), as for math.fma
-        (2, "GPU005", "%i"),
+        (2, "GPU005", "%i"),  # the use's type is not the definition's: one error, not GPU141's as well
         (3, "GPU002", '"x"'),
         (4, "GPU102", "scratch.yield"),
         (5, "GPU002", " "),  # expected ':' (after `%b`)
         (6, "GPU101", '"scratch.fma"'),
+        (7, "GPU141", '"scratch.fma"'),  # operand #2 must be floating-point (AnyFloat), as for math.fma
     ]
     messages = {d.code: d.message for d in analyze(text)}
+    assert messages["GPU141"] == "'scratch.fma' op operand #2 must be floating-point, but got 'i32'"
     assert messages["GPU102"] == "'scratch.yield' op expects parent op 'scratch.for_each_lane'"
     assert messages["GPU101"] == "'scratch.fma' op expected 3 operands, but found 2"
 

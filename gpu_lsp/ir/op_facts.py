@@ -19,7 +19,7 @@ class OpFacts:
     derives from the region or stores in a form the printers cannot read back.
     """
 
-    __slots__ = ("implicit", "unnamed_async", "attributions", "segments", "successor_operands", "keywords", "aliases")
+    __slots__ = ("implicit", "unnamed_async", "attributions", "segments", "successor_operands", "keywords", "aliases", "mistyped")
 
     def __init__(self) -> None:
         # The parser made this op (the `builtin.module` around top-level ops): it has no text of its own.
@@ -38,6 +38,9 @@ class OpFacts:
         # A chunk's builtin.module: the alias definitions of its text (`#lhs` -> attribute, `!t` -> type),
         # which an op printed from its source text names.
         self.aliases: dict[str, object] | None = None
+        # Operands whose use was written with another type than their definition's (GPU005): checks
+        # of their type would repeat that error.
+        self.mistyped: frozenset[int] = frozenset()
 
     def for_clone(self) -> OpFacts:
         """The facts a copy of the op keeps (a record of its own): all but where something was written."""
@@ -47,6 +50,7 @@ class OpFacts:
         for name in OpFacts.__slots__:
             setattr(copy, name, getattr(self, name))
         copy.unnamed_async = None
+        copy.mistyped = frozenset()
         return copy
 
 

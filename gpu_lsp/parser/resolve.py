@@ -14,6 +14,7 @@ from __future__ import annotations
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Span, Value
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.parser.builder import REDEFINED_VALUE, UNDEFINED_BLOCK, UNDEFINED_VALUE, USE_TYPE_MISMATCH
 from gpu_lsp.text import TextRange
@@ -23,6 +24,12 @@ class UndefinedValue(Value):
     """Stands in for a `%name` that has no definition, so the op keeps its operand count."""
 
     __slots__ = ()
+
+
+def _mistyped(op: Operation, index: int) -> None:
+    """Record that operand `index` of `op` was used with another type than its definition's."""
+    facts = writable_facts(op)
+    facts.mistyped = facts.mistyped | {index}
 
 
 def _base_name(name: str) -> tuple[str, int]:
@@ -120,10 +127,12 @@ class Resolver:
         ):
             self.error(
                 USE_TYPE_MISMATCH,
-                f"definition of SSA value '%{name}' has type {value.type}",
+                f"definition of SSA value '%{base}#{idx}' has type '{value.type}'",
                 value.def_span.range,
-                (Related(f"previously used here with type {placeholder.type}", forward.range),),
+                (Related(f"previously used here with type '{placeholder.type}'", forward.range),),
             )
+            for use in placeholder.uses:
+                _mistyped(use.owner, use.index)
         placeholder.replace_all_uses_with(value)
 
     def _lookup(self, name: str, scope: _Scope) -> Value | None:
@@ -155,6 +164,7 @@ class Resolver:
                     TextRange(ref.start, ref.end),
                     (Related("prior use here", value.def_span.range),) if value.def_span is not None else (),
                 )
+                _mistyped(op, len(op.operands))
             return value
         key = _base_name(name)
         forward = scope.forward.get(key)

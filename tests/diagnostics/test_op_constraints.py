@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from support import oracle
 
-from gpu_lsp.analysis import verify_chunk
+from gpu_lsp.analysis import lint_text, verify_chunk
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr
@@ -55,6 +55,34 @@ def test_unknown_names_are_not_checked() -> None:
     assert attr_constraint("ConfinedAttr<I32Attr, [NoSuchPredicate]>") is None
 
 
+# Constraint names declarations use that constraints.py does not check, and why.
+UNCHECKED = {
+    "Bufferization_BufferLikeTypeInterface": "a type interface: which types implement it is C++ code",
+    "Bufferization_TensorLikeTypeInterface": "a type interface: which types implement it is C++ code",
+    "DistributeLayoutAttr": "an attribute interface (XeGPU's layouts): which attributes implement it is C++ code",
+    'AnyType, "case_operand_segments"': "VariadicOfVariadic's text, which keeps its segment attribute's name; the values are AnyType",
+    "XeGPU_CacheHintAttr": "the oracle's MLIR has no XeGPU: upstream's summary is unconfirmed",
+    "XeGPU_MemorySpaceAttr": "the oracle's MLIR has no XeGPU: upstream's summary is unconfirmed",
+    "XeGPU_FenceScopeAttr": "the oracle's MLIR has no XeGPU: upstream's summary is unconfirmed",
+    "GPU_NamedBarrier": "newer than the oracle's MLIR: upstream's summary is unconfirmed",
+    "GPU_ScopeAttr": "newer than the oracle's MLIR (its gpu.barrier has no scope): upstream's summary is unconfirmed",
+    "DeviceMappingArrayAttr": "an array of attributes implementing DeviceMappingAttrInterface (C++ code)",
+    "AMDGPU_ConcreteVector<I1, 16>": "upstream's summary is unconfirmed (the oracle reports the op's other operands first)",
+    "FixedVectorOfShapeAndType<[4], F8E8M0FNU>": "upstream's summary is unconfirmed (the oracle reports the op's other operands first)",
+}
+
+
+def test_every_constraint_a_declaration_names_is_checked_or_listed() -> None:
+    """A name constraints.py does not resolve is silently unchecked: each is resolved, or listed above with why."""
+    unresolved = set()
+    for definition in OPS.values():
+        for arg in (definition.operands or ()) + (definition.results or ()):
+            if type_constraint(arg.constraint) is None:
+                unresolved.add(arg.constraint)
+        unresolved.update(a.checked for a in definition.attributes if attr_constraint(a.checked) is None)
+    assert unresolved == set(UNCHECKED)
+
+
 def test_declarations_keep_confined_attributes() -> None:
     alignment = OPS["memref.alloc"].attribute("alignment")
     assert alignment is not None and alignment.constraint == "I64Attr"
@@ -83,6 +111,30 @@ BROKEN = {
     "xegpu mask": '%0 = "xegpu.load"(%m, %i, %f) : (memref<8xf16>, index, f32) -> f16',
     "xegpu atomic mask": '%0 = "xegpu.atomic_rmw"(%t, %f, %v) <{kind = 0 : i64}> : (!xegpu.tensor_desc<8xf16>, f32, vector<8xf16>) -> vector<8xf16>',
     "xegpu dpas result": '%0 = "xegpu.dpas"(%v, %v) : (vector<8xf16>, vector<8xf16>) -> vector<2x2x2xf32>',
+    # Enum, flag and dialect-type constraints by their upstream summaries; a variadic group's `variadic of`
+    "dialect enum": '%0:2 = "gpu.shuffle"(%f, %n, %n) {mode = 1 : i32} : (f32, i32, i32) -> (f32, i1)',
+    "integer enum": '%0 = "arith.cmpi"(%n, %n) {predicate = 1 : i32} : (i32, i32) -> i1',
+    "flags": '%0 = "arith.addf"(%f, %f) {fastmath = 1 : i32} : (f32, f32) -> f32',
+    "bool attribute": '%0 = "memref.load"(%m, %i) {nontemporal = 1 : i32} : (memref<8xf16>, index) -> f16',
+    "any attribute of": '%0 = "amdgpu.dpp"(%f, %f) {kind = #amdgpu<dpp_perm row_shl>, permArgument = 1.0 : f32} : (f32, f32) -> f32',
+    "index list array": '%0 = "memref.collapse_shape"(%m) {reassociation = 1 : i32} : (memref<8xf16>) -> memref<8xf16>',
+    "variadic": '%0 = "memref.load"(%m, %f) : (memref<8xf16>, f32) -> f16',
+    "sparse handle": '%0 = "gpu.destroy_sp_mat"(%f) : (f32) -> f32',
+    "mma matrix of": '%0 = "gpu.subgroup_mma_compute"(%f, %f, %f) : (f32, f32, f32) -> f32',
+    "async union": '%0 = "async.runtime.is_error"(%f) : (f32) -> i1',
+    "no summary": '"nvgpu.warpgroup.mma.store"(%f, %f) : (f32, f32) -> ()',
+    "index cast": '%0 = "arith.index_cast"(%f) : (f32) -> index',
+    # Type relations, checked after the operand and result constraints (upstream's PredOpTraits, then native traits)
+    "AllTypesMatch": '%0:2 = "gpu.shuffle"(%f, %n, %n) {mode = #gpu<shuffle_mode xor>} : (f32, i32, i32) -> (i32, i1)',
+    "constraint before relation": '%0:2 = "gpu.shuffle"(%f, %i, %n) {mode = #gpu<shuffle_mode xor>} : (f32, index, i32) -> (i32, i1)',
+    "TypesMatchWith element": '%0 = "memref.load"(%m, %i) : (memref<8xf16>, index) -> f32',
+    "TypesMatchWith element count": '%0 = "vector.from_elements"(%f) : (f32) -> vector<2xf32>',
+    "TypesMatchWith element types": '%0 = "tensor.from_elements"(%f, %n) : (f32, i32) -> tensor<2xf32>',
+    "OptionalTypesMatchWith": '%0 = "vector.reduction"(%v, %n) {kind = #vector.kind<add>} : (vector<8xf16>, i32) -> f16',
+    "AllElementTypesMatch": '"gpu.memset"(%m, %f) {operandSegmentSizes = array<i32: 0, 1, 1>} : (memref<8xf16>, f32) -> ()',
+    "SameTypeOperands": '%0 = "arith.cmpi"(%n, %i) {predicate = 0 : i64} : (i32, index) -> i1',
+    "SameOperandsAndResultType": '%0:2 = "math.sincos"(%f) : (f32) -> (f32, f16)',
+    "SameOperandsAndResultType shapes": '%0 = "arith.addf"(%v, %v) : (vector<8xf16>, vector<8xf16>) -> vector<4xf16>',
 }
 
 
@@ -90,8 +142,59 @@ BROKEN = {
 def test_first_error_is_upstreams(case: str) -> None:
     if not oracle.available():
         pytest.skip("numba-cuda-mlir (the oracle's MLIR) is not installed")
-    text = f"func.func @f(%f: f32, %i: index, %v: vector<8xf16>, %m: memref<8xf16>, %t: !xegpu.tensor_desc<8xf16>) {{\n  {BROKEN[case]}\n  return\n}}\n"
+    text = (
+        "func.func @f(%f: f32, %i: index, %v: vector<8xf16>, %m: memref<8xf16>, %t: !xegpu.tensor_desc<8xf16>, %n: i32) {\n"
+        f"  {BROKEN[case]}\n  return\n}}\n"
+    )
     theirs = [d[3] for d in oracle.verify(text) if d[2] == "error"]
     chunk = parse(text).chunks[0]
     ours = [d.message for d in verify_chunk(chunk, text=text) if d.severity >= Severity.ERROR]
     assert theirs and ours[:1] == theirs[:1]
+
+
+# A use written with another type than its value's definition is one error, GPU005's (upstream's
+# parser stops there): GPU141 does not check that operand again, by the definition's type.
+MISTYPED = {
+    "use": "func.func @f(%m: memref<8xf16>, %n: i32) {\n  %0 = memref.load %m[%n] : memref<8xf16>\n  return\n}\n",
+    "shuffled value": "func.func @f(%f: f32, %n: i32) {\n  %0, %1 = gpu.shuffle xor %n, %n, %f : i32\n  return\n}\n",
+    "forward use": (
+        "func.func @f(%m: memref<8xf16>) {\n  cf.br ^bb1\n^bb2:\n  %0 = memref.load %m[%x] : memref<8xf16>\n  return\n"
+        "^bb1:\n  %x = arith.constant 0 : i32\n  cf.br ^bb2\n}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(MISTYPED))
+def test_a_mistyped_use_is_one_error(case: str) -> None:
+    text = MISTYPED[case]
+    ours = [(d.code, d.message) for d in lint_text(text) if d.severity >= Severity.ERROR]
+    assert [code for code, _ in ours] == ["GPU005"]
+    if oracle.available():
+        assert [d[3] for d in oracle.verify(text) if d[2] == "error"] == [ours[0][1]]
+
+
+def test_a_mistyped_use_still_gets_the_other_checks() -> None:
+    """Only the mistyped operand is left out: the op's other operands are checked as before."""
+    text = (
+        "func.func @f(%m: memref<8xf16>, %i: index, %f: f32) {\n"
+        '  %0, %1 = "gpu.shuffle"(%f, %i, %m) {mode = #gpu<shuffle_mode xor>} : (f32, index, i32) -> (f32, i1)\n  return\n}\n'
+    )
+    found = [(d.code, d.message) for d in lint_text(text) if d.severity >= Severity.ERROR]
+    assert found == [
+        ("GPU141", "'gpu.shuffle' op operand #1 must be 32-bit signless integer, but got 'index'"),
+        ("GPU005", "use of value '%m' expects different type than prior uses: 'i32' vs 'memref<8xf16>'"),
+    ]
+
+
+def test_an_attribute_a_hand_written_parser_reads_is_reported_at_the_op() -> None:
+    """Only a declared format's parser checks its dictionary's attributes (`custom op ...`); gpu.func's verifier does."""
+    text = "gpu.module @m {\n  gpu.func @k() kernel attributes {known_block_size = array<i32: 32, 1>} {\n    gpu.return\n  }\n}\n"
+    chunk = parse(text).chunks[0]
+    ours = [d for d in verify_chunk(chunk, text=text) if d.severity >= Severity.ERROR]
+    assert [d.message for d in ours] == [
+        "'gpu.func' op attribute 'known_block_size' failed to satisfy constraint: "
+        "i32 dense array attribute with 3 elements (if present) and all elements >= 1"
+    ]
+    assert ours[0].range.start == text.index("gpu.func")
+    if oracle.available():
+        assert [(d[0], d[1], d[3]) for d in oracle.verify(text) if d[2] == "error"] == [(2, 3, ours[0].message)]

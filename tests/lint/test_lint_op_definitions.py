@@ -17,6 +17,7 @@ WRONG = """\
 func.func @f(%x: f32, %i: i32) {
   %r = scratch.fma %x, %x, %i : f32
   scratch.yield
+  "scratch.fma"(%x, %x, %i) : (f32, f32, i32) -> f32
   return
 }
 """
@@ -39,9 +40,9 @@ def test_the_example_is_clean_and_wrong_uses_are_reported(gpu_lint: Callable, pr
     wrong = gpu_lint("--output-format", "concise", "wrong.mlir", cwd=project)
     assert wrong.code == 1
     assert wrong.out.splitlines()[:3] == [
-        "wrong.mlir:2:8: GPU141 'scratch.fma' op operand #2 must be floating-point, but got 'i32'",
         "wrong.mlir:2:28: GPU005 use of value '%i' expects different type than prior uses: 'f32' vs 'i32'",
         "wrong.mlir:3:3: GPU102 'scratch.yield' op expects parent op 'scratch.for_each_lane'",
+        "wrong.mlir:4:3: GPU141 'scratch.fma' op operand #2 must be floating-point, but got 'i32'",
     ]
 
 

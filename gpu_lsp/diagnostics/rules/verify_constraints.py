@@ -14,7 +14,9 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.ir.opdefs.constraints import AttrConstraint, TypeConstraint, attr_constraint, type_constraint
-from gpu_lsp.ir.opdefs.model import Arg, OpDef
+from gpu_lsp.ir.opdefs.model import VARIADIC, Arg, OpDef
+from gpu_lsp.ir.opdefs.opdef import TypeRelation
+from gpu_lsp.ir.opdefs.relations import relation_holds, same_operands_and_result_type
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
 from gpu_lsp.text import TextRange
 
@@ -26,16 +28,23 @@ class _Checks:
     attributes: tuple[tuple[str, AttrConstraint], ...]
     operands: tuple[tuple[str, TypeConstraint | None], ...]
     results: tuple[tuple[str, TypeConstraint | None], ...]
+    # Upstream's PredOpTraits in declaration order, then its native traits (verified after OpInvariants).
+    relations: tuple[TypeRelation, ...]
+    same_type: bool
 
     @property
     def empty(self) -> bool:
-        return not (self.attributes or any(c for _, c in self.operands) or any(c for _, c in self.results))
+        values = any(c for _, c in self.operands) or any(c for _, c in self.results)
+        return not (self.attributes or values or self.relations or self.same_type)
 
 
 def _values(args: tuple[Arg, ...] | None) -> tuple[tuple[str, TypeConstraint | None], ...]:
+    """Each group's constraint; a variadic group's summary is `variadic of ...`, as ODS's `Variadic<>` says."""
     out = []
     for arg in args or ():
         found = type_constraint(arg.constraint)
+        if found is not None and arg.kind == VARIADIC:
+            found = TypeConstraint(f"variadic of {found.summary}", found.holds)
         out.append((arg.name, None if found is None or arg.constraint == "AnyType" else found))
     return tuple(out)
 
@@ -49,7 +58,10 @@ def _checks(definition: OpDef) -> _Checks:
     if known is not None and known[0] is definition:
         return known[1]
     attributes = tuple((a.name, c) for a in definition.attributes if (c := attr_constraint(a.checked)) is not None and a.checked != "AnyAttr")
-    found = _Checks(attributes, _values(definition.operands), _values(definition.results))
+    relations = tuple(sorted(definition.type_relations, key=lambda r: r.native))
+    found = _Checks(
+        attributes, _values(definition.operands), _values(definition.results), relations, definition.has("same_type")
+    )
     _CHECKS[id(definition)] = (definition, found)
     return found
 
@@ -69,20 +81,27 @@ def _dictionary_key(op: Operation, name: str, ctx: RuleContext) -> TextRange | N
     return TextRange(brace, brace + 1) if brace >= 0 else None
 
 
-def _attribute_violation(op: Operation, name: str, constraint: AttrConstraint, ctx: RuleContext) -> Violation | None:
+def _attribute_violation(
+    op: Operation, name: str, constraint: AttrConstraint, ctx: RuleContext, formatted: bool
+) -> Violation | None:
     attr = op.attributes.get(name, op.properties.get(name))
     if attr is None or constraint.holds(attr):
         return None
     message = op_error(op, f"attribute '{name}' failed to satisfy constraint: {constraint.summary}")
-    written = None if op.generic else _dictionary_key(op, name, ctx)
+    written = _dictionary_key(op, name, ctx) if formatted and not op.generic else None
     if written is None:
         return Violation(message, at(op))
-    # Upstream's parser checks an attribute of the dictionary while it builds the op's properties.
+    # The parser of a declared format checks an attribute of the dictionary while it builds the op's
+    # properties (a hand-written parser leaves it to the verifier).
     return Violation(f"custom op '{op.name}' {message}", written)
 
 
 def _value_violation(
-    op: Operation, what: str, checks: tuple[tuple[str, TypeConstraint | None], ...], groups: dict[str, list] | None
+    op: Operation,
+    what: str,
+    checks: tuple[tuple[str, TypeConstraint | None], ...],
+    groups: dict[str, list] | None,
+    mistyped: frozenset[int] = frozenset(),
 ) -> Violation | None:
     if groups is None:
         return None
@@ -91,23 +110,54 @@ def _value_violation(
         values: Sequence[Value] = groups.get(name, ())
         for value in values:
             ty = value.type
-            if constraint is not None and not isinstance(ty, T.UnknownType) and not constraint.holds(ty):
+            if constraint is not None and index not in mistyped and not isinstance(ty, T.UnknownType) and not constraint.holds(ty):
                 return Violation(op_error(op, f"{what} #{index} must be {constraint.summary}, but got {q(ty)}"), at(op))
             index += 1
     return None
 
 
+def _types(groups: dict[str, list] | None, mistyped: frozenset[int] = frozenset()) -> dict[str, tuple[T.Type, ...]]:
+    """The types of each named group; an operand used with another type than its definition's is of unknown type."""
+    out: dict[str, tuple[T.Type, ...]] = {}
+    index = 0
+    for name, values in (groups or {}).items():
+        out[name] = tuple(T.UNKNOWN if index + k in mistyped else v.type for k, v in enumerate(values))
+        index += len(values)
+    return out
+
+
+def _relation_violation(op: Operation, checks: _Checks, operands: dict[str, list] | None, results: dict[str, list] | None) -> Violation | None:
+    """The first type relation the op's values break (upstream's trait order), with upstream's message."""
+    mistyped = op.facts.mistyped
+    types = {**_types(operands, mistyped), **_types(results)}
+    operand_types = [T.UNKNOWN if i in mistyped else v.type for i, v in enumerate(op.operands)]
+    for relation in checks.relations:
+        if not relation_holds(relation, types, operand_types):
+            message = relation.description if relation.native else f"failed to verify that {relation.description}"
+            return Violation(op_error(op, message), at(op))
+    if checks.same_type and not same_operands_and_result_type(operand_types, [r.type for r in op.results]):
+        return Violation(op_error(op, "requires the same type for all operands and results"), at(op))
+    return None
+
+
 def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[Violation]:
-    """The first broken constraint of `op`'s declaration: attributes, then operands, then results."""
+    """The first broken constraint of `op`'s declaration: attributes, operands, results, then type relations.
+
+    An operand whose use GPU005 reports (written with another type than its definition's) is not
+    checked again: its type here is the definition's, not the one the op was written with.
+    """
     checks = _checks(definition)
     for name, constraint in checks.attributes:
-        found = _attribute_violation(op, name, constraint, ctx)
+        found = _attribute_violation(op, name, constraint, ctx, definition.format is not None)
         if found is not None:
             yield found
             return
-    found = _value_violation(op, "operand", checks.operands, operand_groups(definition, op))
+    operands, results = operand_groups(definition, op), result_groups(definition, op)
+    found = _value_violation(op, "operand", checks.operands, operands, op.facts.mistyped)
     if found is None:
-        found = _value_violation(op, "result", checks.results, result_groups(definition, op))
+        found = _value_violation(op, "result", checks.results, results)
+    if found is None:
+        found = _relation_violation(op, checks, operands, results)
     if found is not None:
         yield found
 
@@ -120,10 +170,14 @@ def op_constraint(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     the op's own checks: each attribute's kind and value (`alignment` of `memref.alloc` is
     a positive power of two of type `i64`, `leadDimension` of the MMA loads an `index`),
     then each operand's and each result's type (`gpu.shuffle` shuffles an integer, float or
-    1-D vector of them; `memref.load` reads a memref). Reports upstream's `'<op>' op operand
-    #N must be <constraint>, but got '<type>'` and `attribute '<name>' failed to satisfy
-    constraint: <constraint>`; for an attribute of a custom form's dictionary at the
-    dictionary, as upstream's parser does.
+    1-D vector of them; `memref.load` reads a memref), then the relations between those
+    types its traits state (`gpu.shuffle` returns the type it shuffles: AllTypesMatch;
+    `memref.load` the memref's element type: TypesMatchWith; SameTypeOperands;
+    SameOperandsAndResultType). Reports upstream's `'<op>' op operand #N must be
+    <constraint>, but got '<type>'`, `attribute '<name>' failed to satisfy constraint:
+    <constraint>` (for an attribute of a declared format's dictionary at the dictionary, as
+    upstream's generated parser does), `failed to verify that all of {value, shuffleResult} have same
+    type` and `requires the same type for all operands and results`.
 
     ## Why is this bad?
     Upstream rejects the op: a value of the wrong type, or an attribute of the wrong kind
@@ -133,8 +187,9 @@ def op_constraint(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     ## Example
     ```mlir
     %v, %ok = gpu.shuffle xor %i, %offset, %width : index
+    %x = "memref.load"(%m, %j) : (memref<4xf32>, index) -> f16
     ```
-    Use instead: shuffle an `i32` or `i64` (`arith.index_cast` first).
+    Use instead: shuffle an `i32` or `i64` (`arith.index_cast` first); load an `f32`.
 
     ## Fix safety
     There is no fix: the intended type or value is for the author to choose.

@@ -9,20 +9,18 @@ from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, hook, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error, q
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, DialectAttr, TypeAttr
+from gpu_lsp.ir.attributes import DialectAttr, TypeAttr
 from gpu_lsp.ir.core import BlockArgument, Operation
 from gpu_lsp.ir.views import FuncView, LaunchView
-
-KNOWN_SIZE_PROPERTIES = ("known_block_size", "known_grid_size", "known_cluster_size")
 
 
 @rule("GPU107", "invalid-gpu-func", Severity.ERROR, ops=("gpu.func",), upstream=True)
 def invalid_gpu_func(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
-    Runs `gpu.func`'s verifier: `function_type` is a function type, `known_block_size`,
-    `known_grid_size` and `known_cluster_size` are arrays of three positive i32, a kernel
-    returns nothing, the body has a block whose arguments start with the function's
+    Runs `gpu.func`'s verifier (that `function_type` is a function type and
+    `known_block_size`, `known_grid_size` and `known_cluster_size` are arrays of three
+    positive i32 are GPU141's declared constraints): a kernel returns nothing, the body has a block whose arguments start with the function's
     arguments (same types) followed by the workgroup attributions.
 
     ## Why is this bad?
@@ -50,30 +48,7 @@ def invalid_gpu_func(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         yield Violation(op_error(op, "requires attribute 'function_type'"), at(op))
         return
     if not (isinstance(fn_attr, TypeAttr) and isinstance(fn_attr.type, T.FunctionType)):
-        yield Violation(
-            op_error(op, "attribute 'function_type' failed to satisfy constraint: type attribute of function type"), at(op)
-        )
-        return
-    for name in KNOWN_SIZE_PROPERTIES:
-        attr = op.get_attr(name)
-        if attr is None:
-            continue
-        ok = (
-            isinstance(attr, DenseArrayAttr)
-            and attr.element == T.I32
-            and len(attr.values) == 3
-            and all(v >= 1 for v in attr.values)
-        )
-        if not ok:
-            yield Violation(
-                op_error(
-                    op,
-                    f"attribute '{name}' failed to satisfy constraint: i32 dense array attribute with 3 elements "
-                    "(if present) and all elements >= 1",
-                ),
-                at(op),
-            )
-            return
+        return  # GPU141's: the declared constraint TypeAttrOf<FunctionType>
     view = FuncView(op)
     fn_type = fn_attr.type
     if view.is_kernel and fn_type.results:

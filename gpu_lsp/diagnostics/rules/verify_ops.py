@@ -142,13 +142,13 @@ def _all_reduce_regions(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 # --- lane ops -----------------------------------------------------------------------------------
 
 
-@rule("GPU111", "invalid-lane-op", Severity.ERROR, ops=("gpu.shuffle", "gpu.rotate", "gpu.subgroup_broadcast"), upstream=True)
+@rule("GPU111", "invalid-lane-op", Severity.ERROR, ops=("gpu.rotate", "gpu.subgroup_broadcast"), upstream=True)
 def invalid_lane_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
-    Runs the verifiers of the ops that move values between lanes (the operand types are
-    GPU141's): `gpu.shuffle` returns the type it shuffles; `gpu.rotate`'s offset is below
-    its width; `gpu.subgroup_broadcast` takes a lane exactly when it is
+    Runs the verifiers of the ops that move values between lanes (their types, such as
+    `gpu.shuffle` returning the type it shuffles, are GPU141's): `gpu.rotate`'s offset is
+    below its width; `gpu.subgroup_broadcast` takes a lane exactly when it is
     `specific_lane`.
 
     ## Why is this bad?
@@ -165,15 +165,9 @@ def invalid_lane_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     There is no fix.
 
     ## References
-    - [`gpu.shuffle`](https://mlir.llvm.org/docs/Dialects/GPU/#gpushuffle-gpushuffleop)
+    - [`gpu.rotate`](https://mlir.llvm.org/docs/Dialects/GPU/#gpurotate-gpurotateop)
     """
-    if op.name == "gpu.shuffle":
-        if not op.operands or not op.results:
-            return
-        ty = op.operands[0].type
-        if _known(ty) and op.results[0].type != ty:
-            yield Violation(op_error(op, "failed to verify that all of {value, shuffleResult} have same type"), at(op))
-    elif op.name == "gpu.rotate":
+    if op.name == "gpu.rotate":
         offset, width = op.get_attr("offset"), op.get_attr("width")
         if isinstance(offset, IntegerAttr) and isinstance(width, IntegerAttr) and offset.value >= width.value:
             yield Violation(op_error(op, f"offset must be in the range [0, {width.value})"), at(op))
@@ -217,14 +211,14 @@ def layout_symbols(ctx: RuleContext, ty: T.MemRefType) -> int:
     return 0
 
 
-@rule("GPU112", "invalid-memory-op", Severity.ERROR, ops=("gpu.memcpy", "gpu.memset", "gpu.alloc"), upstream=True)
+@rule("GPU112", "invalid-memory-op", Severity.ERROR, ops=("gpu.memcpy", "gpu.alloc"), upstream=True)
 def invalid_memory_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
     Runs the verifiers of `gpu.memcpy` (source and destination have the same element type
-    and compatible shapes), `gpu.memset` (the value has the buffer's element type) and
-    `gpu.alloc` (one size operand per `?` of the memref type, one symbol operand per
-    symbol of its layout).
+    and compatible shapes) and `gpu.alloc` (one size operand per `?` of the memref type,
+    one symbol operand per symbol of its layout); `gpu.memset`'s value of the buffer's
+    element type is GPU141's.
 
     ## Why is this bad?
     Upstream's verifier rejects the op, e.g. `'gpu.alloc' op dimension operand count does
@@ -263,13 +257,10 @@ def invalid_memory_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     dst, src = op.operands[-2].type, op.operands[-1].type
     if not (_known(dst) and _known(src)):
         return
-    if op.name == "gpu.memcpy":
-        if element_type(src) != element_type(dst):
-            yield Violation(op_error(op, "arguments have incompatible element type"), at(op))
-        elif not _compatible_shapes(src, dst):
-            yield Violation(op_error(op, "arguments have incompatible shape"), at(op))
-    elif element_type(dst) != element_type(src):
-        yield Violation(op_error(op, "failed to verify that all of {dst, value} have same element type"), at(op))
+    if element_type(src) != element_type(dst):
+        yield Violation(op_error(op, "arguments have incompatible element type"), at(op))
+    elif not _compatible_shapes(src, dst):
+        yield Violation(op_error(op, "arguments have incompatible shape"), at(op))
 
 
 # --- MMA ----------------------------------------------------------------------------------------

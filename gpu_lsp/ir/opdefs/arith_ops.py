@@ -30,14 +30,14 @@ def _cast(mnemonic: str, summary: str, source: str, target: str, flags: str = ""
 
 
 def _compare(mnemonic: str, summary: str, predicate: str, operand: str, fastmath: bool) -> OpDef:
-    """Arith_CompareOp (SameTypeOperands written as AllTypesMatch)."""
+    """Arith_CompareOp."""
     return declare(
         f"arith.{mnemonic}",
         summary,
         traits="pure",
         ins=f"{predicate}:$predicate, {operand}:$lhs, {operand}:$rhs" + (f", {FASTMATH}" if fastmath else ""),
         outs="BoolLike:$result",
-        types=("AllTypesMatch<lhs, rhs>", "TypesMatchWith<lhs, result, i1_same_shape>"),
+        types=("SameTypeOperands", 'TypesMatchWith<"result type has i1 element type and same shape as operands", lhs, result, i1_same_shape>'),
         format="$predicate `,` $lhs `,` $rhs " + (f"{FASTMATH_FORMAT} " if fastmath else "") + "attr-dict `:` type($lhs)",
     )
 

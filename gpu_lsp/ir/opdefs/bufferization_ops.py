@@ -57,8 +57,6 @@ OPS: tuple[OpDef, ...] = (
         "Frees the given memrefs, under conditions, unless a retained memref aliases them.",
         ins="Variadic<AnyRankedOrUnrankedMemRef>:$memrefs, Variadic<I1>:$conditions, Variadic<AnyRankedOrUnrankedMemRef>:$retained",
         outs="Variadic<I1>:$updatedConditions",
-        # InferTypeOpInterface upstream: one i1 per retained memref.
-        types=("TypesMatchWith<retained, updatedConditions, i1>",),
         format=(
             "(` ``(` $memrefs^ `:` type($memrefs) `)` `if` ` ` `(` $conditions `)` )? "
             "(`retain` ` ` `(` $retained^ `:` type($retained) `)` )? attr-dict"

@@ -1,10 +1,11 @@
-"""The bufferization dialect: bufferization.alloc_tensor, whose upstream parser is hand-written."""
+"""The bufferization dialect: bufferization.alloc_tensor, whose upstream parser is hand-written; dealloc's result types."""
 
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.opdefs import reader
+from gpu_lsp.ir.opdefs.format_read import FormatState, infers_types
 from gpu_lsp.syntax.cursor import Cursor, OpState
 
 
@@ -32,3 +33,9 @@ def _alloc_tensor(c: Cursor, st: OpState) -> None:
     st.properties["operandSegmentSizes"] = DenseArrayAttr(T.I32, (len(sizes), int(copy is not None), int(hint is not None)))
     if "memory_space" in st.attributes:
         st.properties["memory_space"] = st.attributes.pop("memory_space")
+
+
+@infers_types("bufferization.dealloc")
+def _dealloc_conditions(st: OpState, fs: FormatState) -> None:
+    """One `i1` per retained memref (upstream's inferReturnTypes)."""
+    fs.types["updatedConditions"] = [T.I1] * len(fs.operands.get("retained", []))

@@ -18,6 +18,9 @@ from typing import TypeVar
 from gpu_lsp.ir import attributes as A
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.brackets import split_commas
+from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
+from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
+from gpu_lsp.ir.opdefs.typing import transform_type
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,10 @@ def _tensor(ty: T.Type) -> bool:
 def _like(scalar: Callable[[T.Type], bool], container: Callable[[T.Type], bool]) -> Callable[[T.Type], bool]:
     """`TypeOrContainer`: the scalar, or a container (of `container`'s kind) of it."""
     return lambda ty: scalar(ty) or (container(ty) and scalar(getattr(ty, "element", T.UNKNOWN)))
+
+
+def _tensor_or_memref(ty: T.Type) -> bool:
+    return isinstance(ty, (T.TensorType, T.UnrankedTensorType, T.MemRefType, T.UnrankedMemRefType))
 
 
 def _rank(ty: T.Type) -> int | None:
@@ -251,6 +258,12 @@ def _parametric_type(head: str, args: list[str]) -> TypeConstraint | None:
             return None
         shaped = base.holds
         return TypeConstraint(f"statically shaped {base.summary}", lambda ty: shaped(ty) and None not in getattr(ty, "shape", ()))
+    if head == "MMAMatrixOf" and len(args) == 1:
+        allowed = _type_list(args[0])
+        return _mma_matrix_of(allowed) if allowed is not None else None
+    if head == "TensorOrMemRef" and len(args) == 1:
+        allowed = _type_list(args[0])
+        return _container(_tensor_or_memref, "Tensor or MemRef", allowed) if allowed is not None else None
     if head == "AnyStridedMemRefOfRank" and len(args) == 1 and args[0].isdigit():
         rank = int(args[0])
         return TypeConstraint(
@@ -350,6 +363,77 @@ TYPES["XeGPU_DpasOprType"] = _xegpu_vector("fixed-length vector", _fixed_vector,
 TYPES["XeGPU_DpasResType"] = _xegpu_vector("fixed-length vector", _fixed_vector, (1, 2))
 
 
+
+def _dialect_type(dialect: str, name: str, summary: str) -> TypeConstraint:
+    """A type of a dialect, `!dialect.name<...>`: the constraint its TypeDef is."""
+    return TypeConstraint(summary, lambda ty: isinstance(ty, T.DialectType) and (ty.dialect, ty.name) == (dialect, name))
+
+
+# Dialect types by their ODS names, with the summaries upstream's verifier prints.
+for _name, (_dialect, _mnemonic, _summary) in {
+    "GPU_SparseDnTensorHandle": ("gpu", "sparse.dntensor_handle", "dense tensor handle type"),
+    "GPU_SparseSpMatHandle": ("gpu", "sparse.spmat_handle", "sparse matrix handle type"),
+    "GPU_SparseSpGEMMOpHandle": ("gpu", "sparse.spgemmop_handle", "SpGEMM operation handle type"),
+    "GPU_MMAMatrix": ("gpu", "mma_matrix", "MMAMatrix type"),
+    "NVGPU_MBarrierGroup": ("nvgpu", "mbarrier.group", "mbarrier barrier type"),
+    "NVGPU_TensorMapDescriptor": ("nvgpu", "tensormap.descriptor", "TensorMap descriptor"),
+    "NVGPU_DeviceAsyncToken": ("nvgpu", "device.async.token", "device async token type"),
+    "NVGPU_WarpgroupMatrixDescriptor": ("nvgpu", "warpgroup.descriptor", "Warpgroup matrix descriptor type"),
+    "Async_TokenType": ("async", "token", "async token type"),
+    "Async_GroupType": ("async", "group", "async group type"),
+    "Async_ValueType": ("async", "value", "async value type"),
+    "Async_CoroIdType": ("async", "coro.id", "switched-resume coroutine identifier"),
+    "Async_CoroStateType": ("async", "coro.state", "saved coroutine state"),
+    "Async_CoroHandleType": ("async", "coro.handle", "coroutine handle"),
+    # Upstream's TypeDefs of these two have no summary: its message reads `must be , but got '...'`.
+    "NVGPU_MBarrierToken": ("nvgpu", "mbarrier.token", ""),
+    "NVGPU_WarpgroupAccumulator": ("nvgpu", "warpgroup.accumulator", ""),
+    "AMDGPU_DsBarrierStateType": ("amdgpu", "ds_barrier_state", "State of an in-LDS barrier."),
+    "AMDGPU_TDMDescriptorType": ("amdgpu", "tdm_descriptor", "Descriptors used in tensor store/load operations."),
+    "AMDGPU_TDMBaseType": ("amdgpu", "tdm_base", "Pair of base addresses that move data between LDS and global storage."),
+    "AMDGPU_TDMGatherBaseType": ("amdgpu", "tdm_gather_base", "Pair of base addresses that move data between LDS and global storage."),
+}.items():
+    TYPES[_name] = _dialect_type(_dialect, _mnemonic, _summary)
+TYPES["Async_AnyValueOrTokenType"] = _any_of([TYPES["Async_ValueType"], TYPES["Async_TokenType"]])
+TYPES["Async_AnyAsyncType"] = _any_of([TYPES[n] for n in ("Async_ValueType", "Async_TokenType", "Async_GroupType")])
+TYPES["AnyNonZeroRankedOrUnrankedTensor"] = TYPES["AnyNon0RankedOrUnrankedTensor"]  # its older name
+TYPES["NVGPU_MmaSparseSyncMetadataType"] = TypeConstraint(
+    "fixed-length vector of 16-bit signless integer values of length 2",
+    lambda ty: _fixed_vector(ty) and _signless(getattr(ty, "element", T.UNKNOWN), 16) and _count(ty) == 2,
+)
+# VectorOps.td's 1-D vectors for vector.scalable.insert/extract; upstream's summary lacks its head.
+TYPES["VectorOfRank<[1]>"] = TypeConstraint(" of ranks 1", lambda ty: _vector(ty) and _rank(ty) == 1)
+TYPES["ScalableVectorOfRank<[1]>"] = TypeConstraint(
+    " of ranks 1", lambda ty: isinstance(ty, T.VectorType) and _rank(ty) == 1 and any(ty.scalable)
+)
+TYPES["IndexCastTypeConstraint"] = TypeConstraint(
+    "signless-non-zero-bitwidth-integer-like or memref of signless-integer",
+    lambda ty: TYPES["SignlessIntegerOrIndexLike"].holds(ty)
+    or (isinstance(ty, T.MemRefType) and (_signless(ty.element) or isinstance(ty.element, T.IndexType))),
+)
+
+
+def _bitcast_scalar(ty: T.Type) -> bool:
+    return (_signless(ty) and getattr(ty, "width", 0) > 0) or isinstance(ty, T.FloatType)
+
+
+TYPES["BitcastTypeConstraint"] = TypeConstraint(
+    "non-zero-bitwidth-signless-integer-or-float-like or memref of non-zero-bitwidth signless integer or float",
+    lambda ty: _like(_bitcast_scalar, _value_semantics)(ty) or (isinstance(ty, T.MemRefType) and _bitcast_scalar(ty.element)),
+)
+
+
+def _mma_matrix_of(allowed: Sequence[TypeConstraint]) -> TypeConstraint:
+    """`MMAMatrixOf<[...]>`: a `!gpu.mma_matrix` of one of the element types."""
+    element = _any_of(allowed)
+
+    def holds(ty: T.Type) -> bool:
+        of = transform_type("mma_element", ty)
+        return TYPES["GPU_MMAMatrix"].holds(ty) and isinstance(of, T.Type) and (isinstance(of, T.UnknownType) or element.holds(of))
+
+    return TypeConstraint(f"gpu.mma_matrix of {element.summary} values", holds)
+
+
 # --- attributes -----------------------------------------------------------------------------------
 
 
@@ -370,12 +454,12 @@ ATTRIBUTES: dict[str, AttrConstraint] = {
     "I64Attr": AttrConstraint("64-bit signless integer attribute", _int_attr(T.I64)),
     "IndexAttr": AttrConstraint("index attribute", _int_attr(T.INDEX)),
     "F32Attr": AttrConstraint("32-bit float attribute", lambda a: isinstance(a, A.FloatAttr) and a.type == T.F32),
-    "A.BoolAttr": AttrConstraint("bool attribute", lambda a: isinstance(a, A.BoolAttr) or _int_attr(T.I1)(a)),
+    "BoolAttr": AttrConstraint("bool attribute", lambda a: isinstance(a, A.BoolAttr) or _int_attr(T.I1)(a)),
     "StrAttr": AttrConstraint("string attribute", lambda a: isinstance(a, A.StringAttr)),
     "SymbolNameAttr": AttrConstraint("string attribute", lambda a: isinstance(a, A.StringAttr)),
-    "A.UnitAttr": AttrConstraint("unit attribute", lambda a: isinstance(a, A.UnitAttr)),
-    "A.TypeAttr": AttrConstraint("any type attribute", lambda a: isinstance(a, A.TypeAttr)),
-    "A.SymbolRefAttr": AttrConstraint("symbol reference attribute", lambda a: isinstance(a, A.SymbolRefAttr)),
+    "UnitAttr": AttrConstraint("unit attribute", lambda a: isinstance(a, A.UnitAttr)),
+    "TypeAttr": AttrConstraint("any type attribute", lambda a: isinstance(a, A.TypeAttr)),
+    "SymbolRefAttr": AttrConstraint("symbol reference attribute", lambda a: isinstance(a, A.SymbolRefAttr)),
     "FlatSymbolRefAttr": AttrConstraint(
         "flat symbol reference attribute", lambda a: isinstance(a, A.SymbolRefAttr) and not a.nested
     ),
@@ -421,6 +505,76 @@ ATTRIBUTES["GPUObjectArrayAttr"] = AttrConstraint(
 ATTRIBUTES["OffloadingTranslationAttr"] = AttrConstraint(
     "any attribute with the `OffloadingTranslationAttrTrait` trait.", _is_target
 )
+ATTRIBUTES["ArrayAttr"] = AttrConstraint("array attribute", lambda a: isinstance(a, A.ArrayAttr))
+ATTRIBUTES["TypeAttrOf<FunctionType>"] = AttrConstraint(
+    "type attribute of function type", lambda a: isinstance(a, A.TypeAttr) and isinstance(a.type, T.FunctionType)
+)
+ATTRIBUTES["GPU_AddressSpaceAttrArray"] = AttrConstraint("GPU Address Space array", lambda a: isinstance(a, A.ArrayAttr))
+ATTRIBUTES["MemRefTypeAttr"] = AttrConstraint(
+    "memref type attribute", lambda a: isinstance(a, A.TypeAttr) and isinstance(a.type, T.MemRefType)
+)
+ATTRIBUTES["AnyIntElementsAttr"] = AttrConstraint(
+    "integer elements attribute",
+    lambda a: isinstance(a, A.OpaqueAttr)
+    and (a.kind != "dense" or isinstance(getattr(a.type, "element", None), (T.IntegerType, T.IndexType))),
+)
+ATTRIBUTES["IndexListArrayAttr"] = AttrConstraint(
+    "Array of 64-bit integer array attributes",
+    lambda a: isinstance(a, A.ArrayAttr) and all(ATTRIBUTES["I64ArrayAttr"].holds(e) for e in a.elements),
+)
+ATTRIBUTES["GPU_OptionalDimSizeHintAttr"] = AttrConstraint(
+    "i32 dense array attribute with 3 elements (if present) and all elements >= 1",
+    lambda a: isinstance(a, A.DenseArrayAttr) and a.element == T.I32 and len(a.values) == 3 and all(v >= 1 for v in a.values),
+)
+ATTRIBUTES["Vector_CombiningKindAttr"] = AttrConstraint(
+    "Kind of combining function for contractions and reductions",
+    lambda a: isinstance(a, A.OpaqueAttr) or (isinstance(a, A.DialectAttr) and (a.dialect, a.name) == ("vector", "kind")),
+)
+
+# What upstream's enum attributes are called in its messages: a dialect enum by its summary
+# (EnumDef.description where it is known); an integer enum lists its values.
+_ENUM_SUMMARIES = {
+    "GPU_DimensionAttr": "a dimension, either 'x', 'y', or 'z'",
+    "GPU_ShuffleModeAttr": "Indexing modes supported by gpu.shuffle.",
+    "GPU_AllReduceOperationAttr": "built-in reduction operations supported by gpu.allreduce.",
+    "GPU_BroadcastTypeAttr": "a lane to broadcast from",
+    "MMAElementWiseAttr": "elementwise operation to apply to mma matrix",
+    "IndexCmpPredicateAttr": "index comparison predicate kind",
+    "GPU_TransposeModeAttr": "transpose mode of sparse matrix supported by sparse tensor ops",
+    "GPU_Prune2To4SpMatFlagAttr": "pruning strategy for 2:4 sparse matrix",
+    "GPU_SpGEMMWorkEstimationOrComputeKindAttr": "choose whether spgemm_work_estimation_or_compute does work estimation or compute",
+    "RcpRoundingModeAttr": "Rounding mode of rcp",
+}
+_FLAG_SUMMARIES = {
+    "Arith_FastMathAttr": "Floating point fast math flags",
+    "Arith_IntegerOverflowAttr": "Integer overflow arith flags",
+    "AMDGPU_SchedBarrierOpOptAttr": "The possible options for scheduling barriers",
+}
+
+
+def _enum_attr(enum: EnumDef) -> AttrConstraint | None:
+    """An enum attribute: one of its cases (an alias is not looked into)."""
+    if enum.mnemonic:
+        summary = _ENUM_SUMMARIES.get(enum.constraint, enum.description)
+        return AttrConstraint(summary, lambda a: isinstance(a, A.OpaqueAttr) or enum.case(a) is not None) if summary else None
+    width = getattr(enum.type, "width", 64)
+    summary = f"allowed {width}-bit signless integer cases: " + ", ".join(str(i) for i in range(len(enum.cases)))
+    return AttrConstraint(summary, lambda a: _int_attr(enum.type)(a) and enum.case(a) is not None)
+
+
+def _flags_attr(flags: FlagsDef, summary: str) -> AttrConstraint:
+    """A bit-flag attribute, `#dialect.mnemonic<...>` (its flags are read when it is parsed)."""
+    return AttrConstraint(
+        summary,
+        lambda a: isinstance(a, A.OpaqueAttr) or (isinstance(a, A.DialectAttr) and (a.dialect, a.name) == (flags.dialect, flags.mnemonic)),
+    )
+
+
+for _enum in ENUMS.values():
+    if (_found := _enum_attr(_enum)) is not None:
+        ATTRIBUTES.setdefault(_enum.constraint, _found)
+for _flag_name, _flag_summary in _FLAG_SUMMARIES.items():
+    ATTRIBUTES[_flag_name] = _flags_attr(FLAGS[_flag_name], _flag_summary)
 
 
 def _int_value(attr: A.Attribute) -> int | None:
@@ -453,6 +607,9 @@ def _confinement(text: str) -> AttrConstraint | None:
         return AttrConstraint("whose value is positive", _bound(lambda v: v > 0))
     if head == "IntNonNegative" and not args:
         return AttrConstraint("whose value is non-negative", _bound(lambda v: v >= 0))
+    if head == "IntIsOneOf" and len(args) == 1 and (values := _ints(args[0])) is not None:
+        allowed = tuple(values)
+        return AttrConstraint(f"whose value is one of {{{', '.join(map(str, allowed))}}}", _bound(lambda v: v in allowed))
     if head == "IntPowerOf2" and not args:
         return AttrConstraint("whose value is a power of two > 0", _bound(lambda v: v > 0 and v & (v - 1) == 0))
     if number is None:
@@ -475,7 +632,14 @@ def attr_constraint(name: str) -> AttrConstraint | None:
 
 
 def _confined(head: str, args: list[str]) -> AttrConstraint | None:
-    """`ConfinedAttr<base, [predicates]>`: the base's summary followed by the predicates' joined with `and`."""
+    """`ConfinedAttr<base, [predicates]>`: the base's summary followed by the predicates' joined with `and`;
+    `AnyAttrOf<[...]>`: the alternatives' joined with `or`."""
+    if head == "AnyAttrOf" and len(args) == 1:
+        found = [attr_constraint(item) for item in _items(args[0])]
+        if any(c is None for c in found):
+            return None
+        tests = tuple(c.holds for c in found if c is not None)
+        return AttrConstraint(" or ".join(c.summary for c in found if c is not None), lambda attr: any(t(attr) for t in tests))
     if head != "ConfinedAttr" or len(args) != 2:
         return None
     base = attr_constraint(args[0])

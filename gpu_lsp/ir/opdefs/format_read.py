@@ -240,8 +240,8 @@ def _spread(fs: FormatState, args: tuple[Arg, ...], types: list[T.Type], use_cou
 def finish(st: OpState, fs: FormatState) -> None:
     """After the directives: types left out, operands and results in order, segments, inherent attributes."""
     op = fs.op
-    _check_type_counts(fs)
     _infer_types(fs)
+    _check_type_counts(fs)
     infer = TYPE_INFERENCE.get(op.name)
     if infer is not None:
         infer(st, fs)
@@ -272,7 +272,7 @@ def finish(st: OpState, fs: FormatState) -> None:
 
 
 def _check_type_counts(fs: FormatState) -> None:
-    """Upstream's resolveOperands: an operand group and its type list differ in length."""
+    """Upstream's resolveOperands: an operand group and its type list (written or inferred) differ in length."""
     for name, (count, start) in fs.operand_groups.items():
         types = fs.type_counts.get(name)
         if types is not None and types != count:
@@ -318,6 +318,8 @@ def _infer_types(fs: FormatState) -> None:
             derived = transform_type(rule.transform, fs.types[rule.source][0])
             if isinstance(derived, list):
                 fs.types[rule.target] = derived
+                if op.operand(rule.target) is not None:
+                    fs.type_counts[rule.target] = len(derived)
             elif target.kind == VARIADIC and op.result(rule.target) is not None:
                 # A variadic result the format leaves out: one type per value of the source.
                 fs.types[rule.target] = [derived] * len(fs.types[rule.source])

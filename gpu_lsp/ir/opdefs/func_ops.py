@@ -28,7 +28,10 @@ OPS: tuple[OpDef, ...] = (
         ins="FunctionType:$callee, Variadic<AnyType>:$callee_operands, OptionalAttr<DictArrayAttr>:$arg_attrs, "
         "OptionalAttr<DictArrayAttr>:$res_attrs",
         outs="Variadic<AnyType>:$results",
-        types=("TypesMatchWith<callee, callee_operands, function_inputs>", "TypesMatchWith<callee, results, function_results>"),
+        types=(
+            'TypesMatchWith<"callee input types match argument types", callee, callee_operands, function_inputs>',
+            'TypesMatchWith<"callee result types match result types", callee, results, function_results>',
+        ),
         format="$callee `(` $callee_operands `)` attr-dict `:` type($callee)",
     ),
     declare(

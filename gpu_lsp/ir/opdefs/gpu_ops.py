@@ -283,6 +283,7 @@ OPS: tuple[OpDef, ...] = (
         "memset",
         "Fills a buffer with a value.",
         ins="AnyMemRef:$dst, AnyType:$value",
+        types=("AllElementTypesMatch<dst, value>",),
         format="$dst`,` $value `:` type($dst)`,` type($value) attr-dict",
         syntax="[%t =] gpu.memset [async [%deps]] %dst, %value : memref<...>, T",
         effects="MemWrite:$dst",
@@ -345,7 +346,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyTypeOf<[SI8, UI8, I32, F16, F32]>:$value",
         outs="GPU_MMAMatrix:$res",
-        types=("TypesMatchWith<res, value, mma_element>",),
+        types=('TypesMatchWith<"value type matches element type of mma_matrix", res, value, mma_element>',),
         format="$value attr-dict `:` type($res)",
     ),
     _gpu_op(
@@ -362,7 +363,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
         outs="AnyIntegerOrFloat:$res",
-        types=("TypesMatchWith<matrix, res, mma_element>",),
+        types=('TypesMatchWith<"value type matches element type of mma_matrix", matrix, res, mma_element>',),
         format="$matrix`[`$indices`]` attr-dict `:` type($matrix) `->` type($res)",
     ),
     _gpu_op(
@@ -371,7 +372,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyIntegerOrFloat:$value, GPU_MMAMatrix:$matrix, Variadic<Index>:$indices",
         outs="GPU_MMAMatrix:$res",
-        types=("TypesMatchWith<matrix, value, mma_element>",),
+        types=('TypesMatchWith<"value type matches element type of mma_matrix", matrix, value, mma_element>',),
         format="$value`,` $matrix`[`$indices`]` attr-dict `:` type($value)`,` type($matrix) `->` type($res)",
     ),
     _gpu_op(

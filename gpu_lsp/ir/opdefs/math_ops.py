@@ -22,7 +22,7 @@ def _classification(mnemonic: str, summary: str) -> OpDef:
         traits="pure",
         ins=f"FloatLike:$operand, {FASTMATH}",
         outs="BoolLike:$result",
-        types=("TypesMatchWith<operand, result, i1_same_shape>",),
+        types=('TypesMatchWith<"result type has i1 element type and same shape as operands", operand, result, i1_same_shape>',),
         format="$operand attr-dict `:` type($operand)",
     )
 
@@ -67,10 +67,9 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "math.sincos",
         "Sine and cosine of a float.",
-        traits="pure",
+        traits="pure same_type",
         ins=f"FloatLike:$operand, {FASTMATH}",
         outs="FloatLike:$sin, FloatLike:$cos",
-        types=("AllTypesMatch<operand, sin, cos>",),
         format=f"$operand {FASTMATH_FORMAT} attr-dict `:` type($operand)",
     ),
     declare(

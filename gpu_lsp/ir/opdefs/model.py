@@ -10,7 +10,7 @@ from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.opdefs import format_customs  # noqa: F401  (registers the custom directives the formats name)
 from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import render_syntax
-from gpu_lsp.ir.opdefs.opdef import EFFECTS, OPTIONAL, SINGLE, TRAITS, VARIADIC, Arg, AttrArg, OpDef, Since, TypeRule
+from gpu_lsp.ir.opdefs.opdef import EFFECTS, OPTIONAL, SINGLE, TRAITS, VARIADIC, Arg, AttrArg, OpDef, Since, TypeRelation, TypeRule
 from gpu_lsp.ir.opdefs.typing import known_transform
 
 _ARG = re.compile(r"\s*(?P<constraint>.+?)\s*:\s*\$(?P<name>[A-Za-z_]\w*)\s*$")
@@ -111,25 +111,40 @@ def values(text: str) -> tuple[Arg, ...]:
     return tuple(_value_arg(*_arg(piece)) for piece in split_commas(text, drop_empty=True))
 
 
-_RULE = re.compile(r"(AllTypesMatch|TypesMatchWith)<(.*)>\Z")
+_RELATION = re.compile(r"(AllTypesMatch|AllElementTypesMatch|TypesMatchWith)<(.*)>\Z", re.S)
 
 
-def type_rules(texts: Iterable[str]) -> tuple[TypeRule, ...]:
-    """`AllTypesMatch<a, b, c>` and `TypesMatchWith<source, target, transform>` as TypeRules."""
+def type_relation(text: str) -> TypeRelation:
+    """`AllTypesMatch<a, b>`, `AllElementTypesMatch<a, b>`, `TypesMatchWith<"description", source,
+    target, transform>` or `SameTypeOperands` as a TypeRelation (names as upstream's, which its messages print)."""
+    if text.strip() == "SameTypeOperands":
+        return TypeRelation("operands", (), "requires all operands to have the same type")
+    found = _RELATION.match(text.strip())
+    if found is None:
+        raise ValueError(f"unknown type rule {text!r}")
+    parts = split_commas(found[2], drop_empty=True)
+    if found[1] != "TypesMatchWith":
+        names = tuple(n.strip().lstrip("$") for n in parts)
+        kind, what = ("all", "type") if found[1] == "AllTypesMatch" else ("all_element", "element type")
+        return TypeRelation(kind, names, f"all of {{{', '.join(names)}}} have same {what}")
+    if len(parts) not in (3, 4) or not parts[0].startswith('"'):
+        raise ValueError(f"expected `TypesMatchWith<\"description\", source, target[, transform]>`, got {text!r}")
+    source, target, *transform = (n.lstrip("$") for n in parts[1:])
+    if transform and not known_transform(transform[0]):
+        raise ValueError(f"unknown type transform {transform[0]!r} in {text!r}")
+    return TypeRelation("with", (source, target), parts[0].strip('"'), transform[0] if transform else "same")
+
+
+def type_rules(relations: Iterable[TypeRelation], operands: tuple[Arg, ...]) -> tuple[TypeRule, ...]:
+    """The types each relation lets the format reader infer (one named value's from another's)."""
     rules: list[TypeRule] = []
-    for text in texts:
-        found = _RULE.match(text.strip())
-        if found is None:
-            raise ValueError(f"unknown type rule {text!r}")
-        names = [n.strip().lstrip("$") for n in split_commas(found[2], drop_empty=True)]
-        if found[1] == "AllTypesMatch":
+    for relation in relations:
+        names = relation.names if relation.kind != "operands" else tuple(a.name for a in operands)
+        if relation.kind == "with":
+            rules.append(TypeRule(names[1], names[0], relation.transform))
+        elif relation.kind in ("all", "operands"):
             rules.extend(TypeRule(target, names[0]) for target in names[1:])
             rules.extend(TypeRule(names[0], target) for target in names[1:])
-        else:
-            source, target, *transform = names
-            if transform and not known_transform(transform[0]):
-                raise ValueError(f"unknown type transform {transform[0]!r} in {text!r}")
-            rules.append(TypeRule(target, source, transform[0] if transform else "same"))
     return tuple(rules)
 
 
@@ -210,6 +225,7 @@ def declare(
         raise ValueError(f"{name}: unknown traits {sorted(unknown)}")
     operands, attributes = arguments(ins) if ins is not None else (None, ())
     operands, results, positional = _effects(name, effects, operands, values(outs) if outs is not None else None)
+    relations = tuple(type_relation(text) for text in types)
     declared = {a.name for a in attributes}
     attributes = attributes + tuple(AttrArg(n, "Attr", optional=True) for n in inherent if n not in declared)
     if operands is not None and sum(a.kind != SINGLE for a in operands) > 1:
@@ -227,7 +243,8 @@ def declare(
         parents=tuple(parents.split()),
         implicit_terminator=implicit_terminator,
         default_dialect=default_dialect,
-        type_rules=type_rules(types),
+        type_rules=type_rules(relations, operands or ()),
+        type_relations=relations,
         format=format,
         successor_operands=tuple(successor_operands.split()),
         since=since,

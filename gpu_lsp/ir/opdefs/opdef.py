@@ -77,6 +77,26 @@ class TypeRule:
 
 
 @dataclass(frozen=True)
+class TypeRelation:
+    """A trait relating the types of named values, checked after the constraints with upstream's words.
+
+    `kind`: "all" (AllTypesMatch), "all_element" (AllElementTypesMatch), "with" (TypesMatchWith:
+    `names` is (source, target), the target's types are `transform` of the source's),
+    "operands" (SameTypeOperands, a native trait: it names no values and is checked after the others).
+    `description` completes upstream's `failed to verify that ...` (a native trait's whole message).
+    """
+
+    kind: str
+    names: tuple[str, ...]
+    description: str
+    transform: str = "same"
+
+    @property
+    def native(self) -> bool:
+        return self.kind == "operands"
+
+
+@dataclass(frozen=True)
 class Since:
     """The LLVM version that introduced an op, the change that did, and whether the oracle's MLIR has the op."""
 
@@ -102,6 +122,7 @@ class OpDef:
     implicit_terminator: str | None = None
     default_dialect: str | None = None
     type_rules: tuple[TypeRule, ...] = ()
+    type_relations: tuple[TypeRelation, ...] = ()
     format: str | None = None
     successor_operands: tuple[str, ...] = ()
     since: Since | None = None

@@ -20,7 +20,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyRankedTensor:$tensor, Variadic<Index>:$indices",
         outs="AnyType:$result",
-        types=("TypesMatchWith<tensor, result, element>",),
+        types=('TypesMatchWith<"result type matches element type of tensor", tensor, result, element>',),
         format="$tensor `[` $indices `]` attr-dict `:` type($tensor)",
     ),
     declare(
@@ -29,7 +29,10 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyType:$scalar, AnyRankedTensor:$dest, Variadic<Index>:$indices",
         outs="AnyRankedTensor:$result",
-        types=("AllTypesMatch<dest, result>", "TypesMatchWith<result, scalar, element>"),
+        types=(
+            'TypesMatchWith<"result type matches type of dest", dest, result>',
+            'TypesMatchWith<"scalar type matches element type of dest", dest, scalar, element>',
+        ),
         format="$scalar `into` $dest `[` $indices `]` attr-dict `:` type($dest)",
     ),
     declare(
@@ -87,7 +90,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="Variadic<AnyType>:$elements",
         outs="AnyStaticShapeTensor:$result",
-        types=("TypesMatchWith<result, elements, element>",),
+        types=('TypesMatchWith<"operand types match result element type", result, elements, element_count>',),
         format="$elements attr-dict `:` type($result)",
     ),
     declare(
@@ -96,7 +99,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyType:$input, Variadic<Index>:$dynamicSizes",
         outs="AnyRankedTensor:$aggregate",
-        types=("TypesMatchWith<aggregate, input, element>",),
+        types=('TypesMatchWith<"operand type matches element type of result", aggregate, input, element>',),
         format="$input (`[` $dynamicSizes^ `]`)? attr-dict `:` type($aggregate)",
     ),
     declare(
@@ -144,7 +147,7 @@ OPS: tuple[OpDef, ...] = (
         "A tensor with a slice replaced.",
         traits="pure",
         outs="AnyRankedTensor:$result",
-        types=("AllTypesMatch<dest, result>",),
+        types=('TypesMatchWith<"expected result type to match dest type", dest, result>',),
         **sliced("AnyRankedTensor:$source, AnyRankedTensor:$dest", "$source `into` $dest", "type($source) `into` type($dest)"),
     ),
     declare(

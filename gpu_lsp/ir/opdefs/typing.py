@@ -105,6 +105,17 @@ def _i1_same_shape(ty: T.Type) -> T.Type:
     return T.I1
 
 
+def _element_count(ty: T.Type) -> T.Type | list[T.Type]:
+    """One element type per element of a statically shaped type (ShapedTypeMatchesElementCountAndTypes)."""
+    shape = getattr(ty, "shape", None)
+    if not isinstance(shape, tuple) or None in shape:
+        return T.UNKNOWN
+    count = 1
+    for size in shape:
+        count *= size
+    return [_element(ty)] * count
+
+
 def _function_part(part: str) -> Callable[[T.Type], list[T.Type]]:
     def types(ty: T.Type) -> list[T.Type]:
         return list(getattr(ty, part)) if isinstance(ty, T.FunctionType) else []
@@ -120,7 +131,7 @@ _TRANSFORMS: dict[str, Callable[[T.Type], T.Type | list[T.Type]]] = {
     "function_inputs": _function_part("inputs"),
     "function_results": _function_part("results"),
     "mma_element": _mma_element,
-    "i1": lambda ty: T.I1,
+    "element_count": _element_count,
 }
 
 

@@ -32,7 +32,7 @@ _EFFECTS = frozenset({"MemRead", "MemWrite", "MemAlloc", "MemFree"})
 _UNMODELLED = frozenset({
     "Commutative", "Idempotent", "Involution", "ElementwiseMappable", "AlwaysSpeculatable",
     "ConditionallySpeculatable", "AffineScope", "AutomaticAllocationScope", "NoRegionArguments",
-    "SameOperandsShape", "SameOperandsElementType", "SameTypeOperands", "SameOperandsAndResultShape",
+    "SameOperandsShape", "SameOperandsElementType", "SameOperandsAndResultShape",
     "SameOperandsAndResultElementType", "AttrSizedOperandSegments", "AttrSizedResultSegments",
 })
 _INTERFACE = re.compile(r"(DeclareOpInterfaceMethods<.*>|\w+Interface)\Z", re.S)
@@ -183,6 +183,8 @@ def _traits(values: list[str], fail: Any) -> _Traits:
         implicit = _IMPLICIT.match(text)
         if text in _TRAITS:
             out.traits.append(_TRAITS[text])
+        elif text == "SameTypeOperands":
+            out.types.append(text)
         elif _ignored(text):
             continue
         elif parent is not None:
