@@ -1,14 +1,15 @@
 """The open of a large document, one analysis-thread job at a time: first what the text alone
-tells about the whole document (its outline and its regions, `skeleton`), a slice per call, and
-the outline's JSON (`wire.encode_ahead`), so that the requests about the whole document find
-them ready, then its parse (`Document.analyse_step`)."""
+tells about the whole document (its outline and its regions, `skeleton`), a slice per call, the
+outline's JSON (`wire.encode_ahead`), and the answers about the whole document, one per call
+(`ahead.AHEAD`: the event loop answers them from the document, `Document.answer_ahead`), then
+its parse (`Document.analyse_step`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from gpu_lsp.lsp import wire
+from gpu_lsp.lsp import ahead, wire
 from gpu_lsp.lsp.document_symbols import text_outline
 from gpu_lsp.lsp.documents import TEXT_VIEWS, Document
 from gpu_lsp.lsp.skeleton import TextView, brace_list
@@ -35,9 +36,16 @@ def open_step(doc: Document) -> bool:
         views.append(view)
     behind = [view for view in views if view.end < len(snap.text)]
     if not behind:
-        if wire.encode_ahead(snap, snap.cache["text_outline"].found, SLICE_SYMBOLS):
-            return doc.analyse_step()
-        return False
+        found = snap.cache["text_outline"].found
+        if not wire.encode_ahead(snap, found, 0):
+            wire.encode_ahead(snap, found, SLICE_SYMBOLS)
+            return False
+        kept = doc.kept_answers()
+        for method, answer in ahead.AHEAD.items():
+            if method not in kept:
+                doc.keep_answer(snap.text, method, answer(snap))
+                return False
+        return doc.analyse_step()
     to = doc.boundary_after(min(view.end for view in behind) + SLICE_CHARS)
     for view in behind:
         view.extend(snap.text, to)
