@@ -609,16 +609,21 @@ async def _at_position(ls: GpuLanguageServer, params, empty: Any, compute: Calla
 async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot], Any], ahead: str | None = None) -> Any:
     """Answer a request about a whole document (or a range of it): `compute(snapshot)` in the analysis
     thread, `empty` when it is not open; while a large document is opened, the answer its open
-    computed ahead for the request's method `ahead` (`Document.answer_ahead`, here on the event
-    loop), else from what is known already (`Document.opening_view`: the part parsed so far, at
-    least up to the range)."""
+    computes ahead for the request's method `ahead` (`Document.answer_ahead`: here on the event
+    loop once computed, else on the analysis thread, `opening.answer_during_open`), else from what
+    is known already (`Document.opening_view`: the part parsed so far, at least up to the range)."""
     doc = ls.store.get(params.text_document.uri)
     answer = doc.answer_ahead(ahead) if doc is not None and ahead is not None else None
     if answer is not None:
         return answer
 
     def run():
+        from gpu_lsp.lsp.opening import answer_during_open
+
         doc = ls.store.get(params.text_document.uri)
+        answer = answer_during_open(doc, ahead) if doc is not None and ahead is not None else None
+        if answer is not None:
+            return answer
         rng = getattr(params, "range", None)
         view = doc.opening_view(None if rng is None else (rng.end.line, rng.end.character)) if doc is not None else None
         snap = view if view is not None else ls.snapshot_of(params.text_document.uri)

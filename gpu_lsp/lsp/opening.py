@@ -11,7 +11,7 @@ from typing import Any
 
 from gpu_lsp.lsp import ahead, wire
 from gpu_lsp.lsp.document_symbols import text_outline
-from gpu_lsp.lsp.documents import TEXT_VIEWS, Document
+from gpu_lsp.lsp.documents import TEXT_VIEWS, Document, Phase
 from gpu_lsp.lsp.skeleton import TextView, brace_list
 
 # The text looked at per call (about 2,000 lines: ~20 ms), up to the end of a top-level op.
@@ -50,3 +50,17 @@ def open_step(doc: Document) -> bool:
     for view in behind:
         view.extend(snap.text, to)
     return False
+
+
+def answer_during_open(doc: Document, method: str) -> Any | None:
+    """While `doc` is opened: the answer its open computes ahead for `method` (`ahead.AHEAD`),
+    taking the open's next steps up to it (a request that comes before it is ready waits for what
+    the open does next anyway, not for an answer of its own about the part parsed by then); None
+    when the document is not being opened, or its parse completes first."""
+    while doc.phase is Phase.OPENING:
+        answer = doc.answer_ahead(method)
+        if answer is not None:
+            return answer
+        if open_step(doc):
+            return doc.answer_ahead(method)
+    return None

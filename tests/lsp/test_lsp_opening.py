@@ -14,7 +14,7 @@ from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols, text_outl
 from gpu_lsp.lsp.documents import Document, Phase
 from gpu_lsp.lsp.folding import folding_ranges
 from gpu_lsp.lsp.hints import inlay_hints
-from gpu_lsp.lsp.opening import open_step
+from gpu_lsp.lsp.opening import answer_during_open, open_step
 from gpu_lsp.lsp.skeleton import brace_pairs
 
 
@@ -127,3 +127,16 @@ def test_an_edit_drops_the_answers_computed_ahead(small_progressive) -> None:
     at = text.index("func.func @fn1")
     doc.replace(at, at, "// a comment\n", 2)
     assert doc.kept_answers() == [] and all(doc.answer_ahead(method) is None for method in ahead.AHEAD)
+
+
+def test_a_request_before_the_answers_are_ready_takes_the_open_up_to_its_own(small_progressive) -> None:
+    text = generated("inline", 600)
+    doc = Document("file:///large.mlir", text, 1)
+    outline = answer_during_open(doc, ahead.OUTLINE)
+    assert outline is not None and doc.kept_answers() == [ahead.OUTLINE], "the open's steps up to the outline, no further"
+    assert doc.partial is not None and doc.partial.parsed_to < len(text)
+    assert answer_during_open(doc, ahead.OUTLINE) is outline
+    assert outline == ahead.outline(doc.analysed())
+    assert answer_during_open(doc, ahead.OUTLINE) is None, "analysed: answered from the snapshot"
+    small = Document("file:///small.mlir", generated("inline", 10), 1)
+    assert answer_during_open(small, ahead.OUTLINE) is None and small.phase is Phase.OPENING, "not opened a step at a time"
