@@ -27,7 +27,7 @@ from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
 from gpu_lsp.lsp import manifest as M
 from gpu_lsp.lsp.bounded import OVERSIZED, local_view
-from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Change, Document, DocumentStore, Snapshot
+from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Change, Document, DocumentStore, Phase, Snapshot
 from gpu_lsp.lsp.gate import PARKED
 from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.outbox import Outbox
@@ -621,9 +621,11 @@ async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Calla
         from gpu_lsp.lsp.opening import answer_during_open
 
         doc = ls.store.get(params.text_document.uri)
-        answer = answer_during_open(doc, ahead) if doc is not None and ahead is not None else None
-        if answer is not None:
-            return answer
+        if doc is not None and ahead is not None and doc.phase is Phase.OPENING:
+            with ls.heap.open_step(len(doc.text)):  # the open's steps, as the open takes them
+                answer = answer_during_open(doc, ahead)
+            if answer is not None:
+                return answer
         rng = getattr(params, "range", None)
         view = doc.opening_view(None if rng is None else (rng.end.line, rng.end.character)) if doc is not None else None
         snap = view if view is not None else ls.snapshot_of(params.text_document.uri)
