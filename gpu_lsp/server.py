@@ -42,6 +42,9 @@ SETTLE_S = 0.75
 # The open of a large document parses on while no other job waits for the analysis thread, this
 # long at most per job (then other documents' jobs get their turn).
 OPEN_SLICE_S = 0.5
+# A request about a whole document during its open takes the open's steps up to the answer
+# computed ahead for it this long at most (then it is answered from the part parsed).
+ANSWER_AHEAD_S = 1.0
 # Building the JSON of a large diagnostic set: the most a step takes (requests run in between).
 PREPARE_SLICE_S = 0.015
 # Lexing the semantic tokens of a document once published: the most a step takes.
@@ -610,22 +613,36 @@ async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Calla
     """Answer a request about a whole document (or a range of it): `compute(snapshot)` in the analysis
     thread, `empty` when it is not open; while a large document is opened, the answer its open
     computes ahead for the request's method `ahead` (`Document.answer_ahead`: here on the event
-    loop once computed, else on the analysis thread, `opening.answer_during_open`), else from what
-    is known already (`Document.opening_view`: the part parsed so far, at least up to the range)."""
+    loop once computed, else taking the open's steps up to it, `opening.answer_during_open`), else
+    from what is known already (`Document.opening_view`: the part parsed so far, at least up to the
+    range)."""
     doc = ls.store.get(params.text_document.uri)
     answer = doc.answer_ahead(ahead) if doc is not None and ahead is not None else None
     if answer is not None:
         return answer
-
-    def run():
+    if doc is not None and ahead is not None and doc.phase is Phase.OPENING:
+        # The open's steps up to the answer, a job at a time while other jobs wait (a range
+        # request waits for one step, not for the whole outline of a large document), for
+        # `ANSWER_AHEAD_S` at most (then from the part parsed, as below).
         from gpu_lsp.lsp.opening import answer_during_open
 
-        doc = ls.store.get(params.text_document.uri)
-        if doc is not None and ahead is not None and doc.phase is Phase.OPENING:
+        deadline = time.perf_counter() + ANSWER_AHEAD_S
+
+        def stop() -> bool:
+            return ls._queued > 0 or time.perf_counter() >= deadline
+
+        def drive(doc: Document, method: str) -> tuple[Any, bool]:
             with ls.heap.open_step(len(doc.text)):  # the open's steps, as the open takes them
-                answer = answer_during_open(doc, ahead)
+                return answer_during_open(doc, method, stop)
+
+        more = True
+        while more and time.perf_counter() < deadline:
+            answer, more = await ls.in_analysis(drive, doc, ahead)
             if answer is not None:
                 return answer
+
+    def run():
+        doc = ls.store.get(params.text_document.uri)
         rng = getattr(params, "range", None)
         view = doc.opening_view(None if rng is None else (rng.end.line, rng.end.character)) if doc is not None else None
         snap = view if view is not None else ls.snapshot_of(params.text_document.uri)

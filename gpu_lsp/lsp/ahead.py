@@ -42,5 +42,9 @@ def lenses(snap: Snapshot) -> wire.JsonText:
     return wire.code_lenses(snap, code_lenses(snap) + lit.code_lenses(snap))
 
 
-# What the open computes ahead, in this order (the request VS Code sends first, first).
-AHEAD: dict[str, Callable[[Snapshot], wire.JsonText]] = {OUTLINE: outline, TOKENS: tokens, FOLDING: folds, LENSES: lenses}
+# Computed from the part parsed, once it covers the first screens (`opening.FIRST_LINES`), before
+# the text views (the rest of the document comes with the refresh once it is analysed).
+FROM_PARSE: dict[str, Callable[[Snapshot], wire.JsonText]] = {TOKENS: tokens, LENSES: lenses}
+# Computed once the text views are built (the rest of the document from its text).
+FROM_TEXT: dict[str, Callable[[Snapshot], wire.JsonText]] = {OUTLINE: outline, FOLDING: folds}
+AHEAD: dict[str, Callable[[Snapshot], wire.JsonText]] = {**FROM_PARSE, **FROM_TEXT}

@@ -132,11 +132,14 @@ def test_an_edit_drops_the_answers_computed_ahead(small_progressive) -> None:
 def test_a_request_before_the_answers_are_ready_takes_the_open_up_to_its_own(small_progressive) -> None:
     text = generated("inline", 600)
     doc = Document("file:///large.mlir", text, 1)
-    outline = answer_during_open(doc, ahead.OUTLINE)
-    assert outline is not None and doc.kept_answers() == [ahead.OUTLINE], "the open's steps up to the outline, no further"
+    outline, more = answer_during_open(doc, ahead.OUTLINE, lambda: False)
+    assert outline is not None and not more
+    assert doc.kept_answers() == [*ahead.FROM_PARSE, ahead.OUTLINE], "the open's steps up to the outline, no further"
     assert doc.partial is not None and doc.partial.parsed_to < len(text)
-    assert answer_during_open(doc, ahead.OUTLINE) is outline
+    assert answer_during_open(doc, ahead.FOLDING, lambda: True) == (None, True), "stopped before the folds: more steps give them"
+    assert answer_during_open(doc, ahead.OUTLINE, lambda: True) == (outline, False)
     assert outline == ahead.outline(doc.analysed())
-    assert answer_during_open(doc, ahead.OUTLINE) is None, "analysed: answered from the snapshot"
+    assert answer_during_open(doc, ahead.OUTLINE, lambda: False) == (None, False), "analysed: answered from the snapshot"
     small = Document("file:///small.mlir", generated("inline", 10), 1)
-    assert answer_during_open(small, ahead.OUTLINE) is None and small.phase is Phase.OPENING, "not opened a step at a time"
+    assert answer_during_open(small, ahead.OUTLINE, lambda: False) == (None, False), "not opened a step at a time"
+    assert small.phase is Phase.OPENING
