@@ -44,7 +44,7 @@ SETTLE_S = 0.75
 OPEN_SLICE_S = 0.5
 # A request about a whole document during its open takes the open's steps up to the answer
 # computed ahead for it this long at most (then it is answered from the part parsed).
-ANSWER_AHEAD_S = 1.0
+ANSWER_AHEAD_S = 2.0
 # Building the JSON of a large diagnostic set: the most a step takes (requests run in between).
 PREPARE_SLICE_S = 0.015
 # Lexing the semantic tokens of a document once published: the most a step takes.
@@ -131,6 +131,7 @@ class GpuLanguageServer(LanguageServer):
         self._definitions_published: dict[str, tuple[str, ...]] = {}
         self._unsent_definitions: list[str] = []
         self._queued = 0  # jobs submitted to the analysis thread and not started yet
+        self._queued_opening = 0  # those of them that take steps of an open (`in_analysis`)
         self._queued_lock = threading.Lock()
         self.stopped = False  # `shutdown` came: the analysis thread takes no more jobs
         self.lit_found: dict[str, tuple[str, list[str]]] = {}  # lsp/lit.py: a lit run's diagnostics per document
@@ -146,20 +147,27 @@ class GpuLanguageServer(LanguageServer):
             self._debouncer = Debouncer(self.publish_diagnostics, self.debounce_s)
         return self._debouncer
 
-    async def in_analysis(self, fn: Callable, *args) -> Any:
-        """Run `fn(*args)` on the analysis thread; after `shutdown` the awaiting task is cancelled
-        instead (a diagnostics job still running then ends quietly)."""
+    async def in_analysis(self, fn: Callable, *args, opening: bool = False) -> Any:
+        """Run `fn(*args)` on the analysis thread (`opening`: a job that takes steps of the open of
+        a document); after `shutdown` the awaiting task is cancelled instead (a diagnostics job
+        still running then ends quietly)."""
         if self.stopped:
             raise asyncio.CancelledError
 
         def job() -> Any:
             with self._queued_lock:
                 self._queued -= 1
+                self._queued_opening -= opening
             return fn(*args)
 
         with self._queued_lock:
             self._queued += 1
+            self._queued_opening += opening
         return await asyncio.get_running_loop().run_in_executor(self.analysis, job)
+
+    def others_wait(self) -> bool:
+        """Whether jobs that take no steps of an open wait for the analysis thread."""
+        return self._queued > self._queued_opening
 
     def capability(self, path: str, default: Any = None) -> Any:
         return get_capability(self.client_capabilities, path, default)
@@ -282,7 +290,7 @@ class GpuLanguageServer(LanguageServer):
                 # Started off the analysis thread: the first start waits for the forkserver to be ready.
                 settings = await self.in_analysis(self.settings_for, uri)
                 starting = asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
-            while not await self.in_analysis(self._open_step, doc):
+            while not await self.in_analysis(self._open_step, doc, opening=True):
                 opening = True
                 if doc.closed:
                     return
@@ -621,15 +629,15 @@ async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Calla
     if answer is not None:
         return answer
     if doc is not None and ahead is not None and doc.phase is Phase.OPENING:
-        # The open's steps up to the answer, a job at a time while other jobs wait (a range
-        # request waits for one step, not for the whole outline of a large document), for
-        # `ANSWER_AHEAD_S` at most (then from the part parsed, as below).
+        # The open's steps up to the answer, a job at a time while jobs other than the open's
+        # wait (a range request waits for one step, not for the whole outline of a large
+        # document), for `ANSWER_AHEAD_S` at most (then from the part parsed, as below).
         from gpu_lsp.lsp.opening import answer_during_open
 
         deadline = time.perf_counter() + ANSWER_AHEAD_S
 
         def stop() -> bool:
-            return ls._queued > 0 or time.perf_counter() >= deadline
+            return ls.others_wait() or time.perf_counter() >= deadline
 
         def drive(doc: Document, method: str) -> tuple[Any, bool]:
             with ls.heap.open_step(len(doc.text)):  # the open's steps, as the open takes them
@@ -637,7 +645,7 @@ async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Calla
 
         more = True
         while more and time.perf_counter() < deadline:
-            answer, more = await ls.in_analysis(drive, doc, ahead)
+            answer, more = await ls.in_analysis(drive, doc, ahead, opening=True)
             if answer is not None:
                 return answer
 
