@@ -1,8 +1,9 @@
 """The open of a large document, one analysis-thread job at a time: the parse of its first
-screens, then what the text alone tells about the whole document (its outline and its regions,
-`skeleton`), a slice per call, the outline's JSON (`wire.encode_ahead`), the answers about the
-whole document (`ahead.AHEAD`, one per call: the event loop answers them from the document,
-`Document.answer_ahead`), then the rest of its parse (`Document.analyse_step`)."""
+screens, the answers about the whole document taken from them (`ahead.FROM_PARSE`), then what
+the text alone tells about the whole document (its outline and its regions, `skeleton`), a slice
+per call, the outline's JSON (`wire.encode_ahead`), the answers that take them (`ahead.FROM_TEXT`;
+one answer per call: the event loop answers them from the document, `Document.answer_ahead`),
+then the rest of its parse (`Document.analyse_step`)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,10 @@ from typing import Any
 
 from gpu_lsp.lsp import ahead, wire
 from gpu_lsp.lsp.document_symbols import text_outline
-from gpu_lsp.lsp.documents import TEXT_VIEWS, Document, Phase
+from gpu_lsp.lsp.documents import TEXT_VIEWS, Document, Phase, Snapshot
 from gpu_lsp.lsp.skeleton import TextView, brace_list
 
-# The lines parsed before the text views: what an editor shows first, which the semantic tokens
-# and code lenses computed ahead cover.
+# The lines parsed before the answers taken from the part parsed: what an editor shows first.
 FIRST_LINES = 200
 # The text looked at per call (about 2,000 lines: ~20 ms), up to the end of a top-level op.
 SLICE_CHARS = 80_000
@@ -35,6 +35,8 @@ def open_step(doc: Document) -> bool:
     starts = snap.lines.starts
     if parsed_to < starts[min(FIRST_LINES, len(starts) - 1)]:
         return doc.analyse_step()
+    if _keep_next(doc, snap, ahead.FROM_PARSE):
+        return False
     views: list[TextView] = []
     for key, build in _BUILDERS.items():
         view = snap.cache.get(key)
@@ -47,15 +49,20 @@ def open_step(doc: Document) -> bool:
         if not wire.encode_ahead(snap, found, 0):
             wire.encode_ahead(snap, found, SLICE_SYMBOLS)
             return False
-        kept = doc.kept_answers()
-        for method, answer in ahead.AHEAD.items():
-            if method not in kept:
-                doc.keep_answer(snap.text, method, answer(snap))
-                return False
-        return doc.analyse_step()
+        return False if _keep_next(doc, snap, ahead.FROM_TEXT) else doc.analyse_step()
     to = doc.boundary_after(min(view.end for view in behind) + SLICE_CHARS)
     for view in behind:
         view.extend(snap.text, to)
+    return False
+
+
+def _keep_next(doc: Document, snap: Snapshot, answers: dict[str, Callable[[Snapshot], Any]]) -> bool:
+    """Compute and keep the first of `answers` not kept yet for the text of `snap`; whether there was one."""
+    kept = doc.kept_answers()
+    for method, answer in answers.items():
+        if method not in kept:
+            doc.keep_answer(snap.text, method, answer(snap))
+            return True
     return False
 
 

@@ -99,8 +99,7 @@ def test_a_document_goes_from_opening_to_usable_to_settled(small_progressive) ->
     assert doc.phase is Phase.SETTLED
 
 
-def test_the_answers_computed_ahead_are_those_of_the_text_and_only_while_it_is_opened(small_progressive, monkeypatch) -> None:
-    monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", 60.0)  # the analysed document's tokens: all of them
+def test_the_answers_computed_ahead_are_those_of_the_text_and_only_while_it_is_opened(small_progressive) -> None:
     text = generated("inline", 600)
     doc = Document("file:///large.mlir", text, 1)
     while len(doc.kept_answers()) < len(ahead.AHEAD):
@@ -135,7 +134,7 @@ def test_a_request_before_the_answers_are_ready_takes_the_open_up_to_its_own(sma
     doc = Document("file:///large.mlir", text, 1)
     outline, more = answer_during_open(doc, ahead.OUTLINE, lambda: False)
     assert outline is not None and not more
-    assert doc.kept_answers() == [ahead.OUTLINE], "the open's steps up to the outline, no further"
+    assert doc.kept_answers() == [*ahead.FROM_PARSE, ahead.OUTLINE], "the open's steps up to the outline, no further"
     assert doc.partial is not None and doc.partial.parsed_to < len(text)
     assert answer_during_open(doc, ahead.FOLDING, lambda: True) == (None, True), "stopped before the folds: more steps give them"
     assert answer_during_open(doc, ahead.OUTLINE, lambda: True) == (outline, False)
