@@ -99,7 +99,8 @@ def test_a_document_goes_from_opening_to_usable_to_settled(small_progressive) ->
     assert doc.phase is Phase.SETTLED
 
 
-def test_the_answers_computed_ahead_are_those_of_the_text_and_only_while_it_is_opened(small_progressive) -> None:
+def test_the_answers_computed_ahead_are_those_of_the_text_and_only_while_it_is_opened(small_progressive, monkeypatch) -> None:
+    monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", 60.0)  # the analysed document's tokens: all of them
     text = generated("inline", 600)
     doc = Document("file:///large.mlir", text, 1)
     while len(doc.kept_answers()) < len(ahead.AHEAD):
