@@ -27,7 +27,7 @@ from gpu_lsp.lsp import commands as C
 from gpu_lsp.lsp import convert as V
 from gpu_lsp.lsp import manifest as M
 from gpu_lsp.lsp.bounded import OVERSIZED, local_view
-from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Change, Document, DocumentStore, Snapshot
+from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Change, Document, DocumentStore, Phase, Snapshot
 from gpu_lsp.lsp.gate import PARKED
 from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.outbox import Outbox
@@ -42,10 +42,16 @@ SETTLE_S = 0.75
 # The open of a large document parses on while no other job waits for the analysis thread, this
 # long at most per job (then other documents' jobs get their turn).
 OPEN_SLICE_S = 0.5
+# A request about a whole document during its open takes the open's steps up to the answer
+# computed ahead for it this long at most (then it is answered from the part parsed).
+ANSWER_AHEAD_S = 2.0
 # Building the JSON of a large diagnostic set: the most a step takes (requests run in between).
 PREPARE_SLICE_S = 0.015
 # Lexing the semantic tokens of a document once published: the most a step takes.
 KEEP_TOKENS_SLICE_S = 0.015
+# The views a client may be asked to refresh (`workspace/<view>/refresh`): what the open of a
+# document answered from a part of it (semantic tokens, code lenses, inlay hints, folding ranges).
+REFRESHED = ("semantic_tokens", "code_lens", "inlay_hint", "folding_range")
 REQUEST_FAILED = -32803
 INVALID_PARAMS = -32602
 CODE_ACTION_KINDS = list(M.CODE_ACTION_KINDS)
@@ -125,6 +131,7 @@ class GpuLanguageServer(LanguageServer):
         self._definitions_published: dict[str, tuple[str, ...]] = {}
         self._unsent_definitions: list[str] = []
         self._queued = 0  # jobs submitted to the analysis thread and not started yet
+        self._queued_opening = 0  # those of them that take steps of an open (`in_analysis`)
         self._queued_lock = threading.Lock()
         self.stopped = False  # `shutdown` came: the analysis thread takes no more jobs
         self.lit_found: dict[str, tuple[str, list[str]]] = {}  # lsp/lit.py: a lit run's diagnostics per document
@@ -140,20 +147,27 @@ class GpuLanguageServer(LanguageServer):
             self._debouncer = Debouncer(self.publish_diagnostics, self.debounce_s)
         return self._debouncer
 
-    async def in_analysis(self, fn: Callable, *args) -> Any:
-        """Run `fn(*args)` on the analysis thread; after `shutdown` the awaiting task is cancelled
-        instead (a diagnostics job still running then ends quietly)."""
+    async def in_analysis(self, fn: Callable, *args, opening: bool = False) -> Any:
+        """Run `fn(*args)` on the analysis thread (`opening`: a job that takes steps of the open of
+        a document); after `shutdown` the awaiting task is cancelled instead (a diagnostics job
+        still running then ends quietly)."""
         if self.stopped:
             raise asyncio.CancelledError
 
         def job() -> Any:
             with self._queued_lock:
                 self._queued -= 1
+                self._queued_opening -= opening
             return fn(*args)
 
         with self._queued_lock:
             self._queued += 1
+            self._queued_opening += opening
         return await asyncio.get_running_loop().run_in_executor(self.analysis, job)
+
+    def others_wait(self) -> bool:
+        """Whether jobs that take no steps of an open wait for the analysis thread."""
+        return self._queued > self._queued_opening
 
     def capability(self, path: str, default: Any = None) -> Any:
         return get_capability(self.client_capabilities, path, default)
@@ -281,7 +295,7 @@ class GpuLanguageServer(LanguageServer):
                 # Started off the analysis thread: the first start waits for the forkserver to be ready.
                 settings = await self.in_analysis(self.settings_for, uri)
                 starting = asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
-            while not await self.in_analysis(self._open_step, doc):
+            while not await self.in_analysis(self._open_step, doc, opening=True):
                 opening = True
                 if doc.closed:
                     return
@@ -315,24 +329,20 @@ class GpuLanguageServer(LanguageServer):
         self.send_raw(message)
         if not settle:
             self._schedule_settle(uri)
+            if doc.take_early_answers():  # what the open answered, asked again of the analysed document
+                self._refresh_views(REFRESHED)
         await self.in_analysis(self._after_publish, snap, settle)
         if not settle:  # every unit's semantic tokens, a job at a time, before the client asks again
             while not await self.in_analysis(self._keep_tokens, doc, snap):
                 pass
-            if doc.take_early_answers() | bool(snap.cache.pop(PARTIAL_TOKENS, False)):
-                self._refresh_views()
+            if snap.cache.pop(PARTIAL_TOKENS, False):
+                self._refresh_views(("semantic_tokens",))
 
-    def _refresh_views(self) -> None:
-        """Ask the client to ask again for what was answered from a part of the open of a document
-        (semantic tokens, code lenses, inlay hints, folding ranges), where it can be asked."""
-        for kind, refresh in (
-            ("semantic_tokens", self.workspace_semantic_tokens_refresh),
-            ("code_lens", self.workspace_code_lens_refresh),
-            ("inlay_hint", self.workspace_inlay_hint_refresh),
-            ("folding_range", self.workspace_folding_range_refresh),
-        ):
+    def _refresh_views(self, kinds: tuple[str, ...]) -> None:
+        """Ask the client to ask again for views of its documents (`REFRESHED`), where it can be asked."""
+        for kind in kinds:
             if self.capability(f"workspace.{kind}.refresh_support", False):
-                refresh(None)
+                getattr(self, f"workspace_{kind}_refresh")(None)
 
     def send_raw(self, message: str) -> None:
         """Write a JSON-RPC message that is already JSON text (ASCII) to the client."""
@@ -619,10 +629,37 @@ async def _at_position(ls: GpuLanguageServer, params, empty: Any, compute: Calla
     return await ls.in_analysis(run)
 
 
-async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot], Any]) -> Any:
+async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot], Any], ahead: str | None = None) -> Any:
     """Answer a request about a whole document (or a range of it): `compute(snapshot)` in the analysis
-    thread, `empty` when it is not open; while a large document is opened, from what is known
-    already (`Document.opening_view`: the part parsed so far, at least up to the range)."""
+    thread, `empty` when it is not open; while a large document is opened, the answer its open
+    computes ahead for the request's method `ahead` (`Document.answer_ahead`: here on the event
+    loop once computed, else taking the open's steps up to it, `opening.answer_during_open`), else
+    from what is known already (`Document.opening_view`: the part parsed so far, at least up to the
+    range)."""
+    doc = ls.store.get(params.text_document.uri)
+    answer = doc.answer_ahead(ahead) if doc is not None and ahead is not None else None
+    if answer is not None:
+        return answer
+    if doc is not None and ahead is not None and doc.phase is Phase.OPENING:
+        # The open's steps up to the answer, a job at a time while jobs other than the open's
+        # wait (a range request waits for one step, not for the whole outline of a large
+        # document), for `ANSWER_AHEAD_S` at most (then from the part parsed, as below).
+        from gpu_lsp.lsp.opening import answer_during_open
+
+        deadline = time.perf_counter() + ANSWER_AHEAD_S
+
+        def stop() -> bool:
+            return ls.others_wait() or time.perf_counter() >= deadline
+
+        def drive(doc: Document, method: str) -> tuple[Any, bool]:
+            with ls.heap.open_step(len(doc.text)):  # the open's steps, as the open takes them
+                return answer_during_open(doc, method, stop)
+
+        more = True
+        while more and time.perf_counter() < deadline:
+            answer, more = await ls.in_analysis(drive, doc, ahead, opening=True)
+            if answer is not None:
+                return answer
 
     def run():
         doc = ls.store.get(params.text_document.uri)
@@ -697,15 +734,18 @@ async def document_highlight(ls: GpuLanguageServer, params: types.DocumentHighli
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 @guarded(list)
 async def document_symbol(ls: GpuLanguageServer, params: types.DocumentSymbolParams):
-    hierarchical = ls.capability("text_document.document_symbol.hierarchical_document_symbol_support", False)
+    from gpu_lsp.lsp import ahead
 
-    def compute(snap: Snapshot):
+    if ls.capability("text_document.document_symbol.hierarchical_document_symbol_support", False):
+        return await _on_document(ls, params, [], ahead.outline, ahead.OUTLINE)
+
+    def flat(snap: Snapshot):
         from gpu_lsp.lsp import wire
         from gpu_lsp.lsp.document_symbols import document_symbols
 
-        return wire.document_symbols(snap, document_symbols(snap), bool(hierarchical))
+        return wire.document_symbols(snap, document_symbols(snap), False)
 
-    return await _on_document(ls, params, [], compute)
+    return await _on_document(ls, params, [], flat)
 
 
 @server.feature(types.WORKSPACE_SYMBOL)
@@ -784,13 +824,9 @@ def _legend() -> types.SemanticTokensLegend:
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, _legend())
 @guarded(None)
 async def semantic_tokens_full(ls: GpuLanguageServer, params: types.SemanticTokensParams):
-    def compute(snap: Snapshot):
-        from gpu_lsp.lsp import wire
-        from gpu_lsp.lsp.semantic_tokens import semantic_tokens
+    from gpu_lsp.lsp import ahead
 
-        return wire.semantic_tokens(semantic_tokens(snap))
-
-    return await _on_document(ls, params, None, compute)
+    return await _on_document(ls, params, None, ahead.tokens, ahead.TOKENS)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, _legend())
@@ -810,13 +846,9 @@ async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTok
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
 @guarded(list)
 async def folding_range(ls: GpuLanguageServer, params: types.FoldingRangeParams):
-    def compute(snap: Snapshot):
-        from gpu_lsp.lsp import wire
-        from gpu_lsp.lsp.folding import folding_ranges
+    from gpu_lsp.lsp import ahead
 
-        return wire.folding_ranges(folding_ranges(snap))
-
-    return await _on_document(ls, params, [], compute)
+    return await _on_document(ls, params, [], ahead.folds, ahead.FOLDING)
 
 
 @server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
@@ -976,13 +1008,9 @@ def _find_diagnostic(snap: Snapshot, code: str, start: int, end: int):
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
 @guarded(list)
 async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
-    def compute(snap: Snapshot):
-        from gpu_lsp.lsp import lit, wire
-        from gpu_lsp.lsp.actions import code_lenses
+    from gpu_lsp.lsp import ahead
 
-        return wire.code_lenses(snap, code_lenses(snap) + lit.code_lenses(snap))
-
-    return await _on_document(ls, params, [], compute)
+    return await _on_document(ls, params, [], ahead.lenses, ahead.LENSES)
 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)

@@ -51,6 +51,8 @@ def check_prefixes(args: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 def run_commands(text: str) -> list[tuple[int, int, str]]:
     """(first line, last line, command) of every RUN command, continuation lines joined."""
     out: list[tuple[int, int, str]] = []
+    if "RUN:" not in text:  # what every RUN line holds: a large file without one is not split in lines
+        return out
     pending: list[str] = []
     first = 0
     for number, line in enumerate(text.split("\n")):

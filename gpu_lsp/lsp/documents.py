@@ -154,6 +154,9 @@ class Document:
         self.snapshot: Snapshot | None = None
         # While a large document is being opened: a snapshot of the part parsed so far.
         self.partial: Snapshot | None = None
+        # While a large document is opened: answers computed ahead (`ahead.py`) by request
+        # method, and the text they are of.
+        self._ahead: tuple[str, dict[str, Any]] = (text, {})
         self._answered_early = False
         self.closed = False
         # The op registry of the document's configuration (set by the server); None: the one active.
@@ -327,6 +330,29 @@ class Document:
             return len(self.text)
         return progress.boundary_after(offset)
 
+    def keep_answer(self, text: str, method: str, answer: Any) -> None:
+        """Keep the answer to a request about the whole of `text` (computed ahead during its open:
+        `opening.open_step`), for `answer_ahead` (on the event loop)."""
+        kept_text, answers = self._ahead
+        if kept_text is not text:
+            answers = {}
+        self._ahead = (text, {**answers, method: answer})
+
+    def kept_answers(self) -> list[str]:
+        """The methods of the answers kept for the current text."""
+        text, answers = self._ahead
+        return list(answers) if text is self.text else []
+
+    def answer_ahead(self, method: str) -> Any | None:
+        """While the document is opened: the answer kept for `method` about its current text
+        (counted as answered from a part of the open: refreshed once analysed), else None."""
+        text, answers = self._ahead
+        answer = answers.get(method)
+        if answer is None or text is not self.text or self.phase is not Phase.OPENING:
+            return None
+        self._answered_early = True
+        return answer
+
     def take_early_answers(self) -> bool:
         """Whether a request was answered from a part of the open (`opening_view`) since the last
         call: what it answered is to be asked again."""
@@ -497,6 +523,7 @@ class Document:
         reused = parsed is not None and previous is not None and parsed.chunks is previous.chunks
         progress, self._progress = self._progress, None
         self.partial = None
+        self._ahead = (text, {})
         if parsed is None and progress is not None and progress.text is text and self._progress_definitions is active():
             parsed = progress.result()
         if parsed is None:

@@ -1,18 +1,22 @@
-"""The open of a large document, one analysis-thread job at a time: first what the text alone
-tells about the whole document (its outline and its regions, `skeleton`), a slice per call, and
-the outline's JSON (`wire.encode_ahead`), so that the requests about the whole document find
-them ready, then its parse (`Document.analyse_step`)."""
+"""The open of a large document, one analysis-thread job at a time: the parse of its first
+screens, the answers about the whole document taken from them (`ahead.FROM_PARSE`), then what
+the text alone tells about the whole document (its outline and its regions, `skeleton`), a slice
+per call, the outline's JSON (`wire.encode_ahead`), the answers that take them (`ahead.FROM_TEXT`;
+one answer per call: the event loop answers them from the document, `Document.answer_ahead`),
+then the rest of its parse (`Document.analyse_step`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from gpu_lsp.lsp import wire
+from gpu_lsp.lsp import ahead, wire
 from gpu_lsp.lsp.document_symbols import text_outline
-from gpu_lsp.lsp.documents import TEXT_VIEWS, Document
+from gpu_lsp.lsp.documents import TEXT_VIEWS, Document, Phase, Snapshot
 from gpu_lsp.lsp.skeleton import TextView, brace_list
 
+# The lines parsed before the answers taken from the part parsed: what an editor shows first.
+FIRST_LINES = 200
 # The text looked at per call (about 2,000 lines: ~20 ms), up to the end of a top-level op.
 SLICE_CHARS = 80_000
 # The outline's symbols encoded per call once the text views are complete (~10 ms).
@@ -21,12 +25,18 @@ _BUILDERS: dict[str, Callable[[str, int, int], list[Any]]] = dict(zip(TEXT_VIEWS
 
 
 def open_step(doc: Document) -> bool:
-    """Some more of the open of `doc`: a slice of its text views, or a step of its parse; whether
-    the parse is complete (`Document.analyse_step`)."""
+    """Some more of the open of `doc`: a step of its parse, an answer about the whole document,
+    a slice of its text views or of the outline's JSON; whether the parse is complete
+    (`Document.analyse_step`)."""
     snap = doc.partial
     if snap is None or snap.parsed_to is None or snap.parsed_to >= len(snap.text) or snap.text is not doc.text:
         return doc.analyse_step()
     parsed_to = snap.parsed_to
+    starts = snap.lines.starts
+    if parsed_to < starts[min(FIRST_LINES, len(starts) - 1)]:
+        return doc.analyse_step()
+    if _keep_next(doc, snap, ahead.FROM_PARSE):
+        return False
     views: list[TextView] = []
     for key, build in _BUILDERS.items():
         view = snap.cache.get(key)
@@ -35,10 +45,39 @@ def open_step(doc: Document) -> bool:
         views.append(view)
     behind = [view for view in views if view.end < len(snap.text)]
     if not behind:
-        if wire.encode_ahead(snap, snap.cache["text_outline"].found, SLICE_SYMBOLS):
-            return doc.analyse_step()
-        return False
+        found = snap.cache["text_outline"].found
+        if not wire.encode_ahead(snap, found, 0):
+            wire.encode_ahead(snap, found, SLICE_SYMBOLS)
+            return False
+        return False if _keep_next(doc, snap, ahead.FROM_TEXT) else doc.analyse_step()
     to = doc.boundary_after(min(view.end for view in behind) + SLICE_CHARS)
     for view in behind:
         view.extend(snap.text, to)
     return False
+
+
+def _keep_next(doc: Document, snap: Snapshot, answers: dict[str, Callable[[Snapshot], Any]]) -> bool:
+    """Compute and keep the first of `answers` not kept yet for the text of `snap`; whether there was one."""
+    kept = doc.kept_answers()
+    for method, answer in answers.items():
+        if method not in kept:
+            doc.keep_answer(snap.text, method, answer(snap))
+            return True
+    return False
+
+
+def answer_during_open(doc: Document, method: str, stop: Callable[[], bool]) -> tuple[Any | None, bool]:
+    """While `doc` is opened: the answer its open computes ahead for `method` (`ahead.AHEAD`),
+    taking the open's next steps up to it (a request that comes before it is ready waits for what
+    the open does next anyway, not for an answer of its own about the part parsed by then), until
+    `stop()` says to stop; (the answer or None, whether more steps may give it: `stop()` came
+    first). None when the document is not being opened, or its parse completes first."""
+    while doc.phase is Phase.OPENING:
+        answer = doc.answer_ahead(method)
+        if answer is not None:
+            return answer, False
+        if open_step(doc):
+            return doc.answer_ahead(method), False
+        if stop():
+            return None, True
+    return None, False

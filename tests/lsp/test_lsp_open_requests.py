@@ -5,6 +5,7 @@ hover on the last launch are answered, from the part parsed and the text."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 import textwrap
@@ -71,3 +72,60 @@ async def test_requests_during_a_stalled_open_are_answered(client: RecordingClie
     hover = await within(client.text_document_hover_async(types.HoverParams(text_document=doc, position=position)))
     assert hover is not None and "gpu.launch" in str(hover.contents)
     assert not [p for p in client.published if p.uri == URI], "the analysis has not settled"
+
+
+# The same server, whose open holds the analysis thread for good once it has computed its answers
+# about the whole document (and said so in a log message).
+HELD = textwrap.dedent(
+    """
+    import sys, threading
+    from gpu_lsp.lsp import ahead, documents, opening
+    documents.PROGRESSIVE_SIZE = 1000
+    documents.STEP_SEGMENTS = 2
+    step, never = opening.open_step, threading.Event()
+
+    def held(doc):
+        if len(doc.kept_answers()) == len(ahead.AHEAD):
+            from gpu_lsp.server import server
+
+            server.send_raw('{"jsonrpc":"2.0","method":"window/logMessage","params":{"type":3,"message":"answers kept"}}')
+            never.wait()
+        return step(doc)
+
+    opening.open_step = held
+    from gpu_lsp.__main__ import main
+    sys.exit(main())
+    """
+)
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", HELD], client_factory=make_client))
+async def held_client(lsp_client: RecordingClient):
+    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"), root_uri="file:///stalled")
+    await within(lsp_client.initialize_session(params))
+    yield
+    await within(lsp_client.shutdown_session())
+
+
+async def _logged(client: RecordingClient, message: str) -> None:
+    while not any(m.message == message for m in client.log_messages):
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.asyncio
+async def test_the_answers_the_open_computed_ahead_need_no_analysis_thread(held_client: RecordingClient) -> None:
+    client = held_client
+    text = generated("inline", 600)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=URI, language_id="mlir", version=1, text=text)))
+    await within(_logged(client, "answers kept"))
+    doc = types.TextDocumentIdentifier(uri=URI)
+    symbols = await within(client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=doc)))
+    assert [s.name for s in symbols] == re.findall(r"^func\.func @(\w+)", text, re.M)
+    folds = await within(client.text_document_folding_range_async(types.FoldingRangeParams(text_document=doc)))
+    last_function = text[: text.rindex("func.func @")].count("\n")
+    assert any(f.start_line == last_function for f in folds)
+    tokens = await within(client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=doc)))
+    assert tokens is not None and tokens.data
+    lenses = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=doc)))
+    assert "fn0" in [lens.command.arguments[1] for lens in lenses if lens.command is not None and lens.command.arguments]

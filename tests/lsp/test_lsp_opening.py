@@ -4,15 +4,17 @@ requests parsed as far as their range, all equal to what the analysed document g
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from support.typing import generated
 
-from gpu_lsp.lsp import documents, semantic_tokens
+from gpu_lsp.lsp import ahead, documents, semantic_tokens
 from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols, text_outline
 from gpu_lsp.lsp.documents import Document, Phase
 from gpu_lsp.lsp.folding import folding_ranges
 from gpu_lsp.lsp.hints import inlay_hints
-from gpu_lsp.lsp.opening import open_step
+from gpu_lsp.lsp.opening import answer_during_open, open_step
 from gpu_lsp.lsp.skeleton import brace_pairs
 
 
@@ -95,3 +97,50 @@ def test_a_document_goes_from_opening_to_usable_to_settled(small_progressive) ->
     assert not doc.analysed().complete and doc.phase is Phase.USABLE, "a quick lint"
     doc.settle()
     assert doc.phase is Phase.SETTLED
+
+
+def test_the_answers_computed_ahead_are_those_of_the_text_and_only_while_it_is_opened(small_progressive, monkeypatch) -> None:
+    monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", 60.0)  # the analysed document's tokens: all of them
+    text = generated("inline", 600)
+    doc = Document("file:///large.mlir", text, 1)
+    while len(doc.kept_answers()) < len(ahead.AHEAD):
+        assert not open_step(doc)
+    assert doc.partial is not None and doc.partial.parsed_to < len(text), "before the parse goes on"
+    kept = {method: doc.answer_ahead(method) for method in ahead.AHEAD}
+    assert doc.take_early_answers(), "answered from a part of the open: refreshed once analysed"
+    open_step(doc)
+    assert doc.answer_ahead(ahead.OUTLINE) is kept[ahead.OUTLINE], "kept while the parse goes on"
+    analysed = doc.analysed()
+    assert doc.answer_ahead(ahead.OUTLINE) is None and doc.kept_answers() == [], "the analysed document answers"
+    assert kept[ahead.OUTLINE] == ahead.outline(analysed)
+    assert kept[ahead.FOLDING] == ahead.folds(analysed)
+    early_tokens, tokens = json.loads(kept[ahead.TOKENS].text)["data"], json.loads(ahead.tokens(analysed).text)["data"]
+    assert 0 < len(early_tokens) < len(tokens) and tokens[: len(early_tokens)] == early_tokens, "the first units' tokens"
+    early_lenses, lenses = json.loads(kept[ahead.LENSES].text), json.loads(ahead.lenses(analysed).text)
+    assert 0 < len(early_lenses) < len(lenses) and lenses[: len(early_lenses)] == early_lenses, "the lenses of the part parsed"
+
+
+def test_an_edit_drops_the_answers_computed_ahead(small_progressive) -> None:
+    text = generated("inline", 400)
+    doc = Document("file:///large.mlir", text, 1)
+    while len(doc.kept_answers()) < len(ahead.AHEAD):
+        assert not open_step(doc)
+    at = text.index("func.func @fn1")
+    doc.replace(at, at, "// a comment\n", 2)
+    assert doc.kept_answers() == [] and all(doc.answer_ahead(method) is None for method in ahead.AHEAD)
+
+
+def test_a_request_before_the_answers_are_ready_takes_the_open_up_to_its_own(small_progressive) -> None:
+    text = generated("inline", 600)
+    doc = Document("file:///large.mlir", text, 1)
+    outline, more = answer_during_open(doc, ahead.OUTLINE, lambda: False)
+    assert outline is not None and not more
+    assert doc.kept_answers() == [*ahead.FROM_PARSE, ahead.OUTLINE], "the open's steps up to the outline, no further"
+    assert doc.partial is not None and doc.partial.parsed_to < len(text)
+    assert answer_during_open(doc, ahead.FOLDING, lambda: True) == (None, True), "stopped before the folds: more steps give them"
+    assert answer_during_open(doc, ahead.OUTLINE, lambda: True) == (outline, False)
+    assert outline == ahead.outline(doc.analysed())
+    assert answer_during_open(doc, ahead.OUTLINE, lambda: False) == (None, False), "analysed: answered from the snapshot"
+    small = Document("file:///small.mlir", generated("inline", 10), 1)
+    assert answer_during_open(small, ahead.OUTLINE, lambda: False) == (None, False), "not opened a step at a time"
+    assert small.phase is Phase.OPENING

@@ -14,6 +14,7 @@ from support.typing import generated
 
 from gpu_lsp.lsp import documents, opening, wire
 from gpu_lsp.lsp.actions import code_lenses
+from gpu_lsp.lsp.ahead import FROM_TEXT
 from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols
 from gpu_lsp.lsp.documents import Document, Snapshot
 from gpu_lsp.lsp.folding import folding_ranges
@@ -84,6 +85,8 @@ def test_the_open_encodes_the_outline_ahead(monkeypatch) -> None:
         assert not open_step(doc)
         slices += 1
     assert len(found) > 6 and slices == -(-len(found) // 3), "three functions per step"
+    for _ in FROM_TEXT:  # the answers that take the text views, one per step
+        assert not open_step(doc) and doc.partial is view
     open_step(doc)  # a step of the parse: the next partial snapshot keeps what was encoded
     later = doc.opening_view()
     assert later is not None and later is not view and 0 < later.parsed_to < len(later.text)
