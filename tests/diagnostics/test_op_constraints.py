@@ -198,3 +198,44 @@ def test_an_attribute_a_hand_written_parser_reads_is_reported_at_the_op() -> Non
     assert ours[0].range.start == text.index("gpu.func")
     if oracle.available():
         assert [(d[0], d[1], d[3]) for d in oracle.verify(text) if d[2] == "error"] == [(2, 3, ours[0].message)]
+
+
+# An attribute whose value the parser rejects is that one error, GPU123's (upstream's parser stops
+# there): GPU141 does not check the attribute's constraint against the rejected value.
+REJECTED = {
+    "generic form": (
+        "func.func @f(%x: f32) -> f32 {\n"
+        '  %r = "gpu.all_reduce"(%x) ({}) {op = #gpu.objct<1>} : (f32) -> f32\n  return %r : f32\n}\n'
+    ),
+    "enum attribute": (
+        "func.func @f(%x: f32, %n: i32) {\n"
+        '  %0:2 = "gpu.shuffle"(%x, %n, %n) {mode = #gpu.shufle_mode<xor>} : (f32, i32, i32) -> (f32, i1)\n  return\n}\n'
+    ),
+    "inside an array": (
+        "func.func @f(%x: f32, %n: i32) {\n"
+        '  %0:2 = "gpu.shuffle"(%x, %n, %n) {mode = [#gpu.shufle_mode<xor>]} : (f32, i32, i32) -> (f32, i1)\n  return\n}\n'
+    ),
+    "declared format's dictionary": "func.func @f() {\n  %0 = gpu.thread_id x {dimension = #gpu.dimm<x>}\n  return\n}\n",
+}
+
+
+@pytest.mark.parametrize("case", list(REJECTED))
+def test_a_rejected_attribute_is_one_error(case: str) -> None:
+    text = REJECTED[case]
+    ours = [(d.code, d.message) for d in lint_text(text) if d.severity >= Severity.ERROR]
+    assert [code for code, _ in ours] == ["GPU123"]
+    if oracle.available():
+        assert [d[3] for d in oracle.verify(text) if d[2] == "error"] == [ours[0][1]]
+
+
+def test_a_rejected_attribute_leaves_the_other_checks() -> None:
+    """Only the rejected attribute is left out: the op's operands are checked as before."""
+    text = (
+        "func.func @f(%x: f32, %i: index) {\n"
+        '  %0:2 = "gpu.shuffle"(%x, %i, %i) {mode = #gpu.shufle_mode<xor>} : (f32, index, index) -> (f32, i1)\n  return\n}\n'
+    )
+    found = [(d.code, d.message) for d in lint_text(text) if d.severity >= Severity.ERROR]
+    assert found == [
+        ("GPU141", "'gpu.shuffle' op operand #1 must be 32-bit signless integer, but got 'index'"),
+        ("GPU123", "unknown attribute `shufle_mode` in dialect `gpu`"),
+    ]

@@ -11,6 +11,7 @@ from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error, q
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import ArrayAttr, Attribute, DialectAttr, DictAttr, TypeAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.ir.opdefs.constraints import AttrConstraint, TypeConstraint, attr_constraint, type_constraint
@@ -18,6 +19,7 @@ from gpu_lsp.ir.opdefs.model import VARIADIC, Arg, OpDef
 from gpu_lsp.ir.opdefs.opdef import TypeRelation
 from gpu_lsp.ir.opdefs.relations import relation_holds, same_operands_and_result_type
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
+from gpu_lsp.syntax import gpu_syntax
 from gpu_lsp.text import TextRange
 
 
@@ -81,11 +83,20 @@ def _dictionary_key(op: Operation, name: str, ctx: RuleContext) -> TextRange | N
     return TextRange(brace, brace + 1) if brace >= 0 else None
 
 
+def _rejected(attr: Attribute) -> bool:
+    """Whether the parser rejected the value (or a value inside it): GPU122/GPU123 reported it, where upstream stops."""
+    if isinstance(attr, ArrayAttr):
+        return any(_rejected(a) for a in attr.elements)
+    if isinstance(attr, DictAttr):
+        return any(_rejected(a) for _, a in attr.entries)
+    return isinstance(attr, (DialectAttr, TypeAttr)) and gpu_syntax.check(str(attr)) is not None
+
+
 def _attribute_violation(
     op: Operation, name: str, constraint: AttrConstraint, ctx: RuleContext, formatted: bool
 ) -> Violation | None:
     attr = op.attributes.get(name, op.properties.get(name))
-    if attr is None or constraint.holds(attr):
+    if attr is None or constraint.holds(attr) or _rejected(attr):
         return None
     message = op_error(op, f"attribute '{name}' failed to satisfy constraint: {constraint.summary}")
     written = _dictionary_key(op, name, ctx) if formatted and not op.generic else None
@@ -144,7 +155,8 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
     """The first broken constraint of `op`'s declaration: attributes, operands, results, then type relations.
 
     An operand whose use GPU005 reports (written with another type than its definition's) is not
-    checked again: its type here is the definition's, not the one the op was written with.
+    checked again: its type here is the definition's, not the one the op was written with. Nor is an
+    attribute whose value the parser rejected (GPU122, GPU123): upstream reports that error alone.
     """
     checks = _checks(definition)
     for name, constraint in checks.attributes:
