@@ -38,6 +38,10 @@ def test_type_predicates() -> None:
     assert not memref.holds(T.MemRefType((None,), T.F32))
     signless = type_constraint("AnyIntegerOrFloat")
     assert signless is not None and signless.holds(T.I32) and not signless.holds(T.IntegerType(32, "s"))
+    reduced = type_constraint("VectorOfAnyRankOf<[AnyNonZeroBitwidthType]>")
+    assert reduced is not None and reduced.summary == "vector of non-zero-bitwidth type values"
+    assert reduced.holds(T.VectorType((4,), T.F32)) and reduced.holds(T.VectorType((), T.I1))
+    assert not reduced.holds(T.VectorType((4,), T.IntegerType(0))) and not reduced.holds(T.F32)
 
 
 def test_confined_attribute_summary_and_predicate() -> None:
@@ -99,6 +103,7 @@ BROKEN = {
     "ranked or unranked memref": '%0 = "memref.cast"(%f) : (f32) -> f32',
     "non-0-ranked or unranked memref": '%0 = "memref.dim"(%f, %i) : (f32, index) -> index',
     "ranked tensor": '%0 = "tensor.extract"(%f) : (f32) -> f32',
+    "vector of non-zero-bitwidth": '%0 = "vector.reduction"(%f) {kind = #vector.kind<add>} : (f32) -> f32',
     "vector": '%0 = "vector.extract"(%f) <{static_position = array<i64>}> : (f32) -> f32',
     "index result": '%0 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> f32',
     # XeGPUTypes.td's names (xegpu_ops.py): a tensor descriptor, block base, loaded value and dpas operand

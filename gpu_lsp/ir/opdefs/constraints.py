@@ -136,6 +136,11 @@ TYPES: dict[str, TypeConstraint] = {
     "AnyStridedMemRef": TypeConstraint("strided memref of any type values", lambda ty: isinstance(ty, T.MemRefType)),
     "AnyVectorOfNonZeroRank": TypeConstraint("vector of any type values", _vector),
     "AnyVectorOfAnyRank": TypeConstraint("vector of any type values", _vector_any_rank),
+    # Any type but a zero-width integer (`i0`): what vector.reduction reduces is a vector of it. The
+    # summary is upstream's (the oracle's message); the name is ours, upstream's is unconfirmed.
+    "AnyNonZeroBitwidthType": TypeConstraint(
+        "non-zero-bitwidth type", lambda ty: not (isinstance(ty, T.IntegerType) and ty.width == 0)
+    ),
     "AnyFixedVectorOfAnyRank": TypeConstraint("fixed-length vector of any type values", _fixed_vector_any_rank),
     "AnyTensor": TypeConstraint("tensor of any type values", _tensor),
     "AnyRankedTensor": TypeConstraint("ranked tensor of any type values", lambda ty: isinstance(ty, T.TensorType)),

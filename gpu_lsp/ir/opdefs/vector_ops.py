@@ -112,7 +112,7 @@ OPS: tuple[OpDef, ...] = (
         "vector.reduction",
         "Reduces a 1-D vector to a scalar, optionally with an accumulator.",
         traits="pure",
-        ins=f"{_KIND}, AnyVectorOfAnyRank:$vector, Optional<AnyType>:$acc, {FASTMATH}",
+        ins=f"{_KIND}, VectorOfAnyRankOf<[AnyNonZeroBitwidthType]>:$vector, Optional<AnyType>:$acc, {FASTMATH}",
         outs="AnyType:$dest",
         types=('TypesMatchWith<"dest and acc have the same type", dest, acc>',),
         format=f"$kind `,` $vector (`,` $acc^)? {FASTMATH_FORMAT} attr-dict `:` type($vector) `into` type($dest)",
