@@ -78,7 +78,7 @@ _LINE_OP_START: Final = re.compile(
 _ALIAS_WORD: Final = re.compile(r"[\w$.\-]*")
 _ALIAS_EQ: Final = re.compile(r"\s*=(?!=)")
 _BUILTIN_TYPE_WORD: Final = re.compile(
-    r"(?:[su]?i[1-9]\d*|bf16|tf32|f16|f32|f64|f80|f128|f(?:4|6|8)E\w+|index|none)"
+    r"(?:[su]?i(?:0|[1-9]\d*)|bf16|tf32|f16|f32|f64|f80|f128|f(?:4|6|8)E\w+|index|none)"
 )
 _TYPE_WORDS: Final[dict[str, bool]] = {}  # bare word -> whether it names a builtin type (cache)
 _COMPOUND_TYPE_WORDS: Final = frozenset(("memref", "tensor", "vector", "complex", "tuple"))

@@ -157,6 +157,23 @@ def test_first_error_is_upstreams(case: str) -> None:
     assert theirs and ours[:1] == theirs[:1]
 
 
+
+# Zero-width integers: types the parser reads, which the non-zero-bitwidth constraints reject.
+ZERO_WIDTH = {
+    "vector.reduction": '%0 = "vector.reduction"(%v) {kind = #vector.kind<add>} : (vector<4xi0>) -> i0',
+    "arith.addi": "%0 = arith.addi %a, %a : i0",
+}
+
+
+@pytest.mark.parametrize("case", list(ZERO_WIDTH))
+def test_a_zero_width_integer_is_upstreams_one_error(case: str) -> None:
+    text = f"func.func @f(%a: i0, %v: vector<4xi0>) {{\n  {ZERO_WIDTH[case]}\n  return\n}}\n"
+    ours = [(d.code, d.message) for d in lint_text(text) if d.severity >= Severity.ERROR]
+    assert [code for code, _ in ours] == ["GPU141"] and "non-zero-bitwidth" in ours[0][1]
+    if oracle.available():
+        assert [d[3] for d in oracle.verify(text) if d[2] == "error"] == [ours[0][1]]
+
+
 # A use written with another type than its value's definition is one error, GPU005's (upstream's
 # parser stops there): GPU141 does not check that operand again, by the definition's type.
 MISTYPED = {

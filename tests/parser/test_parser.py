@@ -195,3 +195,13 @@ module attributes {gpu.container_module} {
     ctx = parsed.chunks[0].context
     assert set(ctx.alias_defs) == {"#map", "!tok"}
     assert [name for name, _, _ in ctx.alias_uses] == ["!tok", "!tok", "!tok"]
+
+
+def test_zero_width_integer_types() -> None:
+    """`i0`, `si0` and `ui0` are integer types of width 0 (upstream's IntegerType allows it)."""
+    parsed, ops = _ops("func.func @f(%a: i0, %b: si0, %c: ui0, %v: vector<4xi0>) {\n  return\n}\n")
+    assert [d for d in parsed.diagnostics if d.severity >= 3] == []
+    entry = ops["func.func"].regions[0].blocks[0]
+    assert [a.type for a in entry.arguments] == [
+        T.IntegerType(0), T.IntegerType(0, "s"), T.IntegerType(0, "u"), T.VectorType((4,), T.IntegerType(0))
+    ]
