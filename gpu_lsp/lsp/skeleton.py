@@ -11,8 +11,9 @@ from typing import Any
 
 from gpu_lsp.ir.opdefs import lookup
 
-# What hides a brace or a symbol: a comment, a string literal (maybe not closed yet).
-_HIDING = re.compile(r'//|"(?:[^"\\\n]|\\.)*"?')
+# What hides a brace or a symbol: a comment, a string literal (its closing quote, when it has
+# one, in group 1: a string may end in an escaped quote and still be open).
+_HIDING = re.compile(r'//|"(?:[^"\\\n]|\\.)*(")?')
 # An op that may define a symbol, at the start of a line: (results =) name (visibility) @symbol.
 _DEFINITION = re.compile(r'[ \t]*(?:%[^\n=]*=[ \t]*)?([a-z_][\w.]*)[ \t]+(?:(?:private|public|nested)[ \t]+)?@([\w$.\-]+|"[^"\n]*")')
 # A module without a symbol, at the start of a line.
@@ -43,7 +44,7 @@ def _hidden(text: str, at: int) -> bool:
     if '"' not in text[line_start:at] and "//" not in text[line_start:at]:
         return False
     # A comment, or a string that `at` is in (not closed before it).
-    return any(m.group() == "//" or len(m.group()) == 1 or not m.group().endswith('"') for m in _HIDING.finditer(text, line_start, at))
+    return any(m.group() == "//" or m.group(1) is None for m in _HIDING.finditer(text, line_start, at))
 
 
 def _found(text: str, what: str, start: int, end: int) -> list[int]:

@@ -8,11 +8,12 @@ from typing import Final
 import gpu_lsp.ir.opdefs.readers  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr, StringAttr
+from gpu_lsp.ir.attributes import Attribute, DictAttr, IntegerAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.ir.op_facts import NO_FACTS, writable_facts
 from gpu_lsp.ir.opdefs import OpDef, lookup, op_names
 from gpu_lsp.ir.opdefs.format import read_format
+from gpu_lsp.ir.views import FuncView, LaunchView
 from gpu_lsp.syntax.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref
 from gpu_lsp.syntax.lexer import unescape, wrong_token_offset
 from gpu_lsp.syntax.raw import Group, RawAlias, RawBlock, RawOp, RawRegion
@@ -270,6 +271,8 @@ class Builder:
                 if needs_block and not region.blocks and (index == 0 or no_terminator):
                     region.add_block()
             self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
+        if generic and op.known and name in ("gpu.func", "gpu.launch"):
+            _count_attributions(op)
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 
@@ -448,6 +451,7 @@ class Builder:
                     if succ.at_end:
                         break
                     succ.punct(",")
+            written_properties = c.is_token("PROPS")
             c.optional_prop_dict(state)
             if c.is_group("(") and not c.is_punct("->", 1):
                 regions = c.group("(")
@@ -476,6 +480,8 @@ class Builder:
             ref.type = ty
         state.refs = refs
         state.result_types = list(fn.results)
+        if not written_properties:
+            _inherent_from_attributes(state, lookup(name))
         return state
 
     def _opaque(self, raw: RawOp, name: str, num_named: int) -> OpState:
@@ -501,6 +507,34 @@ class Builder:
         visit(raw.items)
         state.opaque_symbols = symbols
         return state
+
+
+def _inherent_from_attributes(state: OpState, spec: OpDef | None) -> None:
+    """A generic op written without `<{...}>` (upstream then reads its inherent attributes from the
+    attr-dict): those its custom form's reader stores as properties move there, the declared ones
+    of a declarative format, a symbol's `sym_name` and a function's `function_type` otherwise."""
+    if spec is None:
+        return
+    names = set(spec.inherent) if spec.format is not None else set()
+    if spec.has("symbol"):
+        names.add("sym_name")
+    if spec.has("function"):
+        names.add("function_type")
+    for name in names & state.attributes.keys():
+        state.properties[name] = state.attributes.pop(name)
+
+
+def _count_attributions(op: Operation) -> None:
+    """A generic gpu.func or gpu.launch: the (workgroup, private) attribution counts and the
+    `workgroup_attributions` attribute its custom form's reader records."""
+    if op.name == "gpu.func":
+        workgroup, private = FuncView(op).attributions()
+    else:
+        launch = LaunchView(op)
+        workgroup, private = launch.workgroup_attributions, launch.private_attributions
+    writable_facts(op).attributions = (len(workgroup), len(private))
+    if op.get_attr("workgroup_attributions") is None:
+        op.attributes["workgroup_attributions"] = IntegerAttr(len(workgroup), T.I64)
 
 
 def dict_attr(attrs: dict[str, Attribute]) -> DictAttr:

@@ -46,6 +46,25 @@ def test_braces_in_comments_and_strings_are_not_regions() -> None:
     assert pairs == {text.index("{"): text.rindex("}"), text.index("{note"): text.index('"} :') + 1}
 
 
+def test_a_string_ending_in_an_escaped_quote_is_still_open() -> None:
+    # `"\"}"` holds a `}`; `"a\\"` is closed, so the `}` after it is a brace.
+    text = (
+        'func.func @f() {\n  "x.op"() {note = "\\"}"} : () -> ()\n  return\n}\n'
+        'func.func @g() {\n  "x.op"() {note = "a\\\\"} : () -> ()\n  return\n}\n'
+    )
+    f_body, g_body = text.index("{"), text.index("{", text.index("@g"))
+    f_attr, g_attr = text.index("{note"), text.index("{note", g_body)
+    pairs = brace_pairs(text, 0, len(text))
+    assert pairs == {
+        f_body: text.index("}\nfunc.func @g"),
+        f_attr: text.index('"} :') + 1,
+        g_body: text.rindex("}"),
+        g_attr: text.index('"} :', g_attr) + 1,
+    }
+    analysed = Document("file:///a.mlir", text, 1).analysed()
+    assert _flat(text_outline(text, 0, len(text))) == _flat(document_symbols(analysed))
+
+
 def test_whole_document_requests_during_the_open_answer_like_the_analysed_document(small_progressive) -> None:
     text = generated("inline", 600)
     doc = Document("file:///large.mlir", text, 1)

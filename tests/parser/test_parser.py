@@ -162,6 +162,25 @@ def test_generic_form_and_split_chunks_keep_whole_file_offsets() -> None:
     assert text[h.range.start : h.range.start + 9] == "func.func"
 
 
+def test_generic_form_without_properties_reads_like_the_custom_form() -> None:
+    """Inherent attributes written in a generic op's attr-dict land where the custom form's
+    reader puts them (upstream moves them into the properties when `<{...}>` is absent)."""
+    generic = (
+        '"gpu.module"() ({\n'
+        '  "gpu.func"() ({\n  ^bb0(%a: f32, %w: memref<5xf32, 3>):\n    "gpu.return"() : () -> ()\n'
+        '  }) {function_type = (f32) -> (), gpu.kernel, sym_name = "k", workgroup_attributions = 1 : i64} : () -> ()\n'
+        '}) {sym_name = "m"} : () -> ()\n'
+    )
+    custom = "gpu.module @m {\n  gpu.func @k(%a: f32) workgroup(%w : memref<5xf32, 3>) kernel {\n    gpu.return\n  }\n}\n"
+    split = []
+    for text in (generic, custom):
+        chunk = parse(text).chunks[0]
+        assert [d for d in chunk.diagnostics if d.severity >= Severity.ERROR] == []
+        module, func = chunk.top_level[0], chunk.top_level[0].regions[0].blocks[0].operations[0]
+        split.append([(sorted(op.properties), sorted(op.attributes)) for op in (module, func)])
+    assert split[0] == split[1]
+
+
 def test_lexer_tells_dictionaries_from_regions_and_results_from_uses() -> None:
     text = "%a, %b:2 = foo.bar {x = 1} {\n  %c = foo.baz %a\n}\n"
     tokens = tokenize(text).tokens

@@ -37,7 +37,6 @@ EXPECTED_FAILURES = {
 KNOWN = {
     ("mapping.mlir", 0, "*"): "scf.parallel print/re-parse round trip",
     ("mapping.mlir", 1, "*"): "scf.parallel print/re-parse round trip",
-    ("ops.mlir", 0, "*"): "gpu.func: function_type and sym_name differ after the print/re-parse round trip",
 }
 PIPELINES = {"outline": SINK_OUTLINE, "async": OUTLINE_ASYNC}
 
