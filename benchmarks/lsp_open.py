@@ -50,6 +50,7 @@ CAPABILITIES = {
         "semanticTokens": {"refreshSupport": True},
         "codeLens": {"refreshSupport": True},
         "inlayHint": {"refreshSupport": True},
+        "foldingRange": {"refreshSupport": True},
     },
     "general": {"positionEncodings": ["utf-16"]},
 }
