@@ -840,7 +840,13 @@ async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTok
         end = V.offset_of(snap, params.range.end)
         return wire.semantic_tokens(semantic_tokens(snap, start, end))
 
-    return await _on_document(ls, params, None, compute)
+    from gpu_lsp.lsp import ahead
+    from gpu_lsp.lsp.opening import FIRST_LINES
+
+    # While a large document opens, a range within its first screens is answered with the tokens the
+    # open keeps for them (LSP lets a range request have the correct tokens of a broader range).
+    within_first = params.range.end.line < FIRST_LINES
+    return await _on_document(ls, params, None, compute, ahead.TOKENS if within_first else None)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

@@ -64,6 +64,9 @@ async def test_requests_during_a_stalled_open_are_answered(client: RecordingClie
     assert any(f.start_line == last_function for f in folds), "the regions of the part not parsed, from the text"
     tokens = await within(client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=doc)))
     assert tokens is not None and tokens.data
+    first_screen = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=100, character=0))
+    ranged = await within(client.text_document_semantic_tokens_range_async(types.SemanticTokensRangeParams(text_document=doc, range=first_screen)))
+    assert ranged is not None and ranged.data and tokens.data[: len(ranged.data)] == ranged.data
     lenses = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=doc)))
     assert "fn0" in [lens.command.arguments[1] for lens in lenses if lens.command is not None and lens.command.arguments]
     launch = text.rindex("gpu.launch async") + 2
@@ -127,5 +130,8 @@ async def test_the_answers_the_open_computed_ahead_need_no_analysis_thread(held_
     assert any(f.start_line == last_function for f in folds)
     tokens = await within(client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=doc)))
     assert tokens is not None and tokens.data
+    first_screen = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=100, character=0))
+    ranged = await within(client.text_document_semantic_tokens_range_async(types.SemanticTokensRangeParams(text_document=doc, range=first_screen)))
+    assert ranged is not None and ranged.data == tokens.data
     lenses = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=doc)))
     assert "fn0" in [lens.command.arguments[1] for lens in lenses if lens.command is not None and lens.command.arguments]
