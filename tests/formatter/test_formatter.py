@@ -12,35 +12,6 @@ from gpu_lsp.formatter.core import format_text
 from gpu_lsp.lsp.formatting import formatting_edits
 from gpu_lsp.text import apply_edits
 
-MESSY = """\
-// RUN: mlir-opt %s | FileCheck %s
-
-#map = affine_map<(d0) -> (d0 * 2)>
-// CHECK-LABEL: func @f
-func.func @f(%a: index,   %b : index) -> index {
-    // leading comment
-  %x = arith.addi %a,%b : index   // trailing
-  %y = affine.apply #map(%x)
-  cf.br ^bb1(%y : index)
-^bb1(%z: index):  // block comment
-  // before return
-  return %z : index
-  // at the end
-}
-
-
-func.func @g() {
-return
-}
-// -----
-gpu.module @kernels {
-  gpu.func @k(%m: memref<4xf32>) kernel {
-        %c0 = arith.constant 0 : index
-    gpu.return
-  }
-}
-"""
-
 FORMATTED = """\
 // RUN: mlir-opt %s | FileCheck %s
 
@@ -68,6 +39,25 @@ gpu.module @kernels {
   }
 }
 """
+
+# What the formatter undoes: (as formatted, as written) for each mess MESSY holds.
+MESSES = (
+    ("@f(%a: index, %b: index)", "@f(%a: index,   %b : index)"),
+    ("  // leading comment", "    // leading comment"),
+    ("%a, %b : index  // trailing", "%a,%b : index   // trailing"),
+    ("}\n\nfunc.func @g() {\n  return\n}", "}\n\n\nfunc.func @g() {\nreturn\n}"),
+    ("    %c0 = arith.constant", "        %c0 = arith.constant"),
+)
+
+
+def _messed(text: str) -> str:
+    for tidy, messy in MESSES:
+        assert text.count(tidy) == 1, tidy
+        text = text.replace(tidy, messy)
+    return text
+
+
+MESSY = _messed(FORMATTED)
 
 
 def test_ops_print_like_mlir_opt_with_the_sources_comments_names_and_blank_lines() -> None:
