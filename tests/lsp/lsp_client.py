@@ -130,3 +130,15 @@ async def raw_request(client: RecordingClient, method: str, params: Any) -> Any:
 def position(text: str, offset: int) -> types.Position:
     line, character = LineTable.of(text).position(text, offset)
     return types.Position(line=line, character=character)
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """`text` with the server's (non-overlapping) edits applied."""
+    table = LineTable.of(text)
+    spans = [
+        (table.offset(text, e.range.start.line, e.range.start.character), table.offset(text, e.range.end.line, e.range.end.character), e.new_text)
+        for e in edits
+    ]
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text

@@ -106,3 +106,15 @@ module attributes {gpu.container_module} {
   }
 }
 """
+
+
+# A lit test's RUN line, and a chunk whose CHECK line fails: it expects arith.muli where @two adds.
+LIT_RUN = "// RUN: mlir-opt %s -split-input-file | FileCheck %s\n"
+FAILING_CHUNK = """\
+// CHECK-LABEL: func.func @two
+// CHECK: arith.muli
+func.func @two(%a: i32) -> i32 {
+  %0 = arith.addi %a, %a : i32
+  return %0 : i32
+}
+"""

@@ -7,13 +7,13 @@ import sys
 
 import pytest
 import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, open_document, raw_request, wait_published, within
+from lsp_client import CONFIG, RecordingClient, apply_text_edits, open_document, raw_request, wait_published, within
+from lsp_samples import FAILING_CHUNK, LIT_RUN
 from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from gpu_lsp.cli.gpu_opt import InProcess
 from gpu_lsp.lit.runner import run_file
-from gpu_lsp.lsp.positions import LineTable
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -21,23 +21,7 @@ T = "file:///work/t.mlir"
 F = "file:///work/f.mlir"
 MESSY = "// keep me\nfunc.func @f(%a: index,   %b : index) -> index {\n    %x = arith.addi %a,%b : index  // why\n  return %x : index\n}\n"
 TIDY = "// keep me\nfunc.func @f(%a: index, %b: index) -> index {\n  %x = arith.addi %a, %b : index  // why\n  return %x : index\n}\n"
-TEST = """\
-// RUN: mlir-opt %s -split-input-file | FileCheck %s
-
-// CHECK-LABEL: func.func @one
-func.func @one() {
-  return
-}
-
-// -----
-
-// CHECK-LABEL: func.func @two
-// CHECK: arith.muli
-func.func @two(%a: i32) -> i32 {
-  %0 = arith.addi %a, %a : i32
-  return %0 : i32
-}
-"""
+TEST = LIT_RUN + "\n// CHECK-LABEL: func.func @one\nfunc.func @one() {\n  return\n}\n\n// -----\n\n" + FAILING_CHUNK
 
 
 @pytest_lsp.fixture(scope="module", config=CONFIG)
@@ -86,36 +70,21 @@ async def test_update_check_lines_is_a_code_action_whose_edit_makes_the_chunk_pa
     [applied] = client.applied[mark:]
     [change] = applied.edit.document_changes
     [edit] = change.edits
-    table = LineTable.of(TEST)
-    start = table.offset(TEST, edit.range.start.line, edit.range.start.character)
-    end = table.offset(TEST, edit.range.end.line, edit.range.end.character)
-    updated = TEST[:start] + edit.new_text + TEST[end:]
+    updated = apply_text_edits(TEST, [edit])
     assert updated.split("// -----")[0] == TEST.split("// -----")[0]
     assert "// CHECK: arith.muli" not in updated and "%[[VAL_0:.*]] = arith.addi %[[ARG0]], %[[ARG0]] : i32" in updated
     assert [r.passed for r in run_file(updated, "t.mlir", InProcess()).results] == [True, True]
-
-
-
-def _apply(text: str, edits: list[types.TextEdit]) -> str:
-    table = LineTable.of(text)
-    spans = [
-        (table.offset(text, e.range.start.line, e.range.start.character), table.offset(text, e.range.end.line, e.range.end.character), e.new_text)
-        for e in edits
-    ]
-    for start, end, new in sorted(spans, reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
 
 
 async def test_formatting_and_range_formatting(client: RecordingClient) -> None:
     options = types.FormattingOptions(tab_size=2, insert_spaces=True)
     doc = types.TextDocumentIdentifier(uri=F)
     edits = await within(client.text_document_formatting_async(types.DocumentFormattingParams(text_document=doc, options=options)))
-    assert _apply(MESSY, edits) == TIDY
+    assert apply_text_edits(MESSY, edits) == TIDY
     line2 = types.Range(start=types.Position(line=2, character=0), end=types.Position(line=2, character=5))
     params = types.DocumentRangeFormattingParams(text_document=doc, range=line2, options=options)
     edits = await within(client.text_document_range_formatting_async(params))
-    assert _apply(MESSY, edits) == MESSY.replace("    %x = arith.addi %a,%b : index", "  %x = arith.addi %a, %b : index")
+    assert apply_text_edits(MESSY, edits) == MESSY.replace("    %x = arith.addi %a,%b : index", "  %x = arith.addi %a, %b : index")
 
 
 def _get(obj: object, key: str) -> object:

@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from lsp_samples import FAILING_CHUNK, LIT_RUN
 from support import REPO
 
-TEST = """\
-// RUN: mlir-opt %s -split-input-file | FileCheck %s
+TEST = (
+    LIT_RUN
+    + """\
 // CHECK-LABEL: func.func @launch
 func.func @launch(%m: memref<4xf32>) {
   %c1 = arith.constant 1 : index
@@ -23,13 +25,9 @@ func.func @launch(%m: memref<4xf32>) {
   return
 }
 // -----
-// CHECK-LABEL: func.func @two
-// CHECK: arith.muli
-func.func @two(%a: i32) -> i32 {
-  %0 = arith.addi %a, %a : i32
-  return %0 : i32
-}
 """
+    + FAILING_CHUNK
+)
 
 
 def test_lit_and_pipeline_commands_in_neovim(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from urllib.request import url2pathname
 
 import pytest
 import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, change_document, open_document, position, raw_request, wait_published, within
+from lsp_client import CONFIG, RecordingClient, apply_text_edits, change_document, open_document, position, raw_request, wait_published, within
 from lsp_samples import INLINE, OUTLINED, RUNNABLE, at
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -101,19 +101,6 @@ def _edits(client: RecordingClient, edit: types.WorkspaceEdit, uri: str) -> list
     return list(edit.changes[uri])
 
 
-def _apply(text: str, edits: list[types.TextEdit]) -> str:
-    from gpu_lsp.lsp.positions import LineTable
-
-    table = LineTable.of(text)
-    spans = [
-        (table.offset(text, e.range.start.line, e.range.start.character), table.offset(text, e.range.end.line, e.range.end.character), e.new_text)
-        for e in edits
-    ]
-    for start, end, new in sorted(spans, reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
-
-
 async def _actions(client: RecordingClient, uri: str, d: types.Diagnostic, only=None) -> list[types.CodeAction]:
     return await within(
         client.text_document_code_action_async(
@@ -148,10 +135,10 @@ async def test_quick_fix_from_diagnostic_data(client: RecordingClient) -> None:
     assert [a.title for a in actions] == [join.data["fix"]["title"], "Ignore GPU201 on this line"]
     fix = actions[0]
     assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
-    fixed = _apply(OUTLINED, _edits(client, fix.edit, A))
+    fixed = apply_text_edits(OUTLINED, _edits(client, fix.edit, A))
     assert "gpu.launch_func async [%t7] @kernels::@scale" in fixed
     assert "%t7 = gpu.wait async [%t2, %t3]" in fixed
-    ignored = _apply(OUTLINED, _edits(client, actions[1].edit, A))
+    ignored = apply_text_edits(OUTLINED, _edits(client, actions[1].edit, A))
     assert "    // gpu-lint: ignore[GPU201]\n    %t4 = gpu.launch_func" in ignored
 
 
@@ -172,7 +159,7 @@ async def test_fix_all_source_action(client: RecordingClient) -> None:
     actions = await _actions(client, A, join, only=["source.fixAll"])
     assert [a.kind for a in actions] == ["source.fixAll.gpu-lint", "source.fixAll"]  # lint fixes, then legalize
     action = actions[0]
-    assert "gpu.launch_func async [%t7]" in _apply(OUTLINED, _edits(client, action.edit, A))
+    assert "gpu.launch_func async [%t7]" in apply_text_edits(OUTLINED, _edits(client, action.edit, A))
 
 
 async def test_refactorings_from_the_passes_resolve_to_edits(client: RecordingClient) -> None:
@@ -195,7 +182,7 @@ async def test_refactorings_from_the_passes_resolve_to_edits(client: RecordingCl
     outline = actions[0]
     assert outline.kind == types.CodeActionKind.RefactorRewrite and outline.edit is None
     resolved = await within(client.code_action_resolve_async(outline))
-    outlined = _apply(INLINE, _edits(client, resolved.edit, B))
+    outlined = apply_text_edits(INLINE, _edits(client, resolved.edit, B))
     assert "gpu.launch_func async [%t0] @inline_kernel::@inline_kernel" in outlined
     assert "gpu.module @inline_kernel" in outlined and "gpu.container_module" in outlined
 
@@ -210,7 +197,7 @@ async def test_refactoring_commands_apply_their_edits(client: RecordingClient) -
     )
     assert result == {"applied": True, "message": "Outline this gpu.launch into a gpu.func"}
     [applied] = client.applied[mark:]
-    assert "gpu.launch_func async" in _apply(INLINE, _edits(client, applied.edit, B))
+    assert "gpu.launch_func async" in apply_text_edits(INLINE, _edits(client, applied.edit, B))
     with pytest.raises(JsonRpcException, match="already asynchronous|no GPU op"):
         pos = position(INLINE, at(INLINE, "cf.cond_br"))
         await within(
@@ -348,7 +335,7 @@ async def test_code_lens_and_commands(client: RecordingClient) -> None:
     result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpuLsp.server.fixAll", arguments=[A])))
     assert result["applied"] is True
     [applied] = client.applied[mark:]
-    assert "gpu.launch_func async [%t7]" in _apply(OUTLINED, _edits(client, applied.edit, A))
+    assert "gpu.launch_func async [%t7]" in apply_text_edits(OUTLINED, _edits(client, applied.edit, A))
     result = await within(client.workspace_execute_command_async(types.ExecuteCommandParams(command="gpuLsp.server.fixAll", arguments=[B])))
     assert result == {"applied": False, "message": "No auto-fixable problems."}
     # The first release's id (`gpu-lsp.*`, what a 0.1.0 client sends) still runs the command; it is not advertised.
