@@ -3,14 +3,13 @@ as diagnostics, Update CHECK lines; textDocument/formatting and rangeFormatting;
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 import pytest_lsp
 from lsp_client import CONFIG, RecordingClient, apply_text_edits, open_document, raw_request, wait_published, within
 from lsp_samples import FAILING_CHUNK, LIT_RUN
 from lsprotocol import types
 from pytest_lsp import client_capabilities
+from support import oracle
 
 from gpu_lsp.cli.gpu_opt import InProcess
 from gpu_lsp.lit.runner import run_file
@@ -106,14 +105,15 @@ async def test_pipeline_steps_and_the_pass_list(client: RecordingClient) -> None
 
 
 async def test_pipeline_steps_through_a_configured_mlir_opt(client: RecordingClient, tmp_path) -> None:
-    fake = tmp_path / "mlir-opt"
-    dump = "// -----// IR Dump {0} MyPass (my-pass) ('builtin.module' operation) //----- //\nmodule {{\n  // {1}\n}}\n\n"
-    fake.write_text(f"#!{sys.executable}\nimport sys\nsys.stdin.read()\nsys.stderr.write({dump.format('Before', 'input') + dump.format('After', 'after')!r})\n")
-    fake.chmod(0o755)
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"gpuLsp": {"lit": {"mlirOpt": str(fake)}}}))
+    """The setting's program runs the pipeline; its steps are MLIR's own -mlir-print-ir-after-all dump."""
+    mlir_opt = oracle.mlir_opt_standin(tmp_path)
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"gpuLsp": {"lit": {"mlirOpt": mlir_opt}}}))
     try:
-        params = {"textDocument": {"uri": T}, "pipeline": "my-pass", "line": 3}
-        steps = _get(await within(raw_request(client, "gpu-lsp/pipelineSteps", params)), "steps")
-        assert [(_get(s, "name"), _get(s, "text")) for s in steps] == [("input", "module {\n  // input\n}\n"), ("my-pass", "module {\n  // after\n}\n")]
+        params = {"textDocument": {"uri": T}, "pipeline": "func.func(canonicalize),symbol-privatize", "line": 12}
+        steps = _get(await within(raw_request(client, "gpu-lsp/pipelineSteps", params), 60), "steps")
+        assert [_get(s, "name") for s in steps] == ["input", "canonicalize @two", "symbol-privatize"]
+        two = "func.func @two(%arg0: i32) -> i32 {\n    %0 = arith.addi %arg0, %arg0 : i32\n    return %0 : i32\n  }"
+        assert _get(steps[0], "text") == _get(steps[1], "text") == f"module {{\n  {two}\n}}\n"
+        assert _get(steps[2], "text") == f"module {{\n  {two.replace('@two', 'private @two')}\n}}\n"
     finally:
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"gpuLsp": {"lit": {"mlirOpt": None}}}))

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import REPO, SHARED
 from support import oracle as oracle_support
 
 from gpu_lsp.lsp import tool_child
@@ -149,12 +148,7 @@ func.func @g() {
 
 @pytest.fixture
 def standin(tmp_path: Path) -> str:
-    if not oracle_support.available():
-        pytest.skip("numba-cuda-mlir is not installed (pip install -e '.[dev]')")
-    script = REPO / "tests" / "support" / "mlir_opt_standin.py"
-    oracle_py = SHARED / "tools" / "oracle.py"
-    wrapper = f"#!{sys.executable}\nimport runpy, sys\nsys.argv[1:1] = [{str(oracle_py)!r}]\nrunpy.run_path({str(script)!r}, run_name='__main__')\n"
-    return _executable(tmp_path / "mlir-opt", wrapper)
+    return oracle_support.mlir_opt_standin(tmp_path)
 
 
 def test_mlirs_own_ir_printer_cut_into_steps(standin: str) -> None:

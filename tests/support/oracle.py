@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import stat
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from support import SHARED
+from support import REPO, SHARED
 
 ORACLE_PY = SHARED / "tools" / "oracle.py"
 
@@ -19,6 +21,19 @@ Diagnostic = tuple[int, int, str, str]  # (line, col, severity, message); 0, 0 w
 def available() -> bool:
     """True when numba-cuda-mlir (the MLIR the oracle drives) is importable."""
     return importlib.util.find_spec("numba_cuda_mlir") is not None
+
+
+def mlir_opt_standin(folder: Path) -> str:
+    """An executable `mlir-opt` in `folder` that runs a pipeline through upstream MLIR and dumps the IR
+    around each pass with MLIR's own printer (tests/support/mlir_opt_standin.py); skips the calling
+    test when numba-cuda-mlir is not installed."""
+    if not available():
+        pytest.skip("numba-cuda-mlir is not installed (pip install -e '.[dev]')")
+    script = REPO / "tests" / "support" / "mlir_opt_standin.py"
+    path = folder / "mlir-opt"
+    path.write_text(f"#!{sys.executable}\nimport runpy, sys\nsys.argv[1:1] = [{str(ORACLE_PY)!r}]\nrunpy.run_path({str(script)!r}, run_name='__main__')\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
 
 
 @functools.cache
