@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
+from support.console import call_main
 
 from gpu_lsp.cli.gpu_lint import main as gpu_lint
 from gpu_lsp.formatter.core import format_text
@@ -92,18 +92,7 @@ def test_range_formatting_changes_only_the_lines_in_the_range() -> None:
 
 
 def _run(argv: list[str], stdin: str | bytes = "") -> tuple[int, str, str]:
-    import contextlib
-    import sys
-
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin if isinstance(stdin, bytes) else stdin.encode()), encoding="utf-8")
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = gpu_lint(argv)
-    finally:
-        sys.stdin = saved
-    return status, out.getvalue(), err.getvalue()
+    return call_main(gpu_lint, argv, stdin)
 
 
 def test_gpu_lint_format_check_diff_and_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,12 +9,10 @@ output, and a chunk alone through its tools when the whole file failed.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import shlex
-import sys
 from pathlib import Path
 
+from support.console import call_main
 from support.corpus import CORPUS, all_corpus_files, split_chunks
 from upstream.chunks import check_prefixes, has_checks, run_lines
 
@@ -27,22 +25,6 @@ TOOL = gpu_opt.InProcess()
 GPU = CORPUS / "upstream" / "mlir" / "test" / "Dialect" / "GPU"
 # tests/upstream/test_upstream_lit.py explains these two (0-based chunk indices).
 KNOWN_FAILURES = {("async-region.mlir", 0), ("sink-ops.mlir", 4)}
-
-
-def _call(main, argv: list[str], stdin: str) -> tuple[int, str, str]:
-    """A console entry point in this process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                status = main(argv)
-            except SystemExit as done:
-                status = done.code if isinstance(done.code, int) else int(done.code is not None)
-    finally:
-        sys.stdin = saved
-    return int(status or 0), out.getvalue(), err.getvalue()
 
 
 def _stages(command: str) -> list[list[str]]:
@@ -60,7 +42,7 @@ def _tools(stages: list[list[str]], path: Path) -> tuple[int, str]:
     data = ""
     for stage in stages:
         argv = [str(path) if a == "%s" else a for a in stage[1:]]
-        status, data, _ = _call(gpu_opt.main, argv, data)
+        status, data, _ = call_main(gpu_opt.main, argv, data)
         if status:
             return status, data
     return 0, data
@@ -88,7 +70,7 @@ def reference(path: Path, tmp: Path) -> dict[tuple[int, int], bool]:
             ok = status == 0 or (split and _tools(stages, alone)[0] == 0)
             if ok and checks is not None:
                 argv = ["filecheck"] + [str(alone) if a == "%s" else a for a in checks[1:]]
-                ok = _call(filecheck_main, argv, whole)[0] == 0
+                ok = call_main(filecheck_main, argv, whole)[0] == 0
             out[(index, k)] = ok
     return out
 
