@@ -6,10 +6,8 @@ from __future__ import annotations
 import sys
 
 import pytest
-import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, open_document, raw_request, wait_published, within
+from lsp_client import RecordingClient, client_fixture, raw_request, wait_published, within
 from lsprotocol import types
-from pytest_lsp import client_capabilities
 
 from gpu_lsp.cli.gpu_opt import InProcess
 from gpu_lsp.lit.runner import run_file
@@ -40,15 +38,7 @@ func.func @two(%a: i32) -> i32 {
 """
 
 
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: RecordingClient):
-    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"), root_uri="file:///work")
-    await within(lsp_client.initialize_session(params))
-    open_document(lsp_client, T, TEST)
-    open_document(lsp_client, F, MESSY)
-    await wait_published(lsp_client, T, 1)
-    yield
-    await within(lsp_client.shutdown_session())
+client = client_fixture("file:///work", ((T, TEST), (F, MESSY)), settled=(T,))
 
 
 async def _run(client: RecordingClient, *args: object) -> dict:
