@@ -175,19 +175,17 @@ class UnitIndex:
                     add(Occurrence(m.start() - base, m.end() - base, ALIAS, AliasKey(chunk, m.group())))
 
 
+@dataclass(slots=True, eq=False)
 class Unit:
     """A unit of the current version with its index and the unit around it. A leaf unit's
     index is built on first use (the first request on a large file indexes only what it looks
     at); unchanged units of the next version share it (`cell`: index or None, then the text,
     aliases and chunk to build it from)."""
 
-    __slots__ = ("op", "cell", "chunk", "parent")
-
-    def __init__(self, op: Operation, cell: list, chunk: int, parent: Unit | None) -> None:
-        self.op = op
-        self.cell = cell
-        self.chunk = chunk
-        self.parent = parent
+    op: Operation
+    cell: list
+    chunk: int
+    parent: Unit | None
 
     @property
     def range(self) -> TextRange:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,22 +17,26 @@ from gpu_lsp.runner.interp import Ctx, Env, Interpreter
 from gpu_lsp.runner.lanes import BX, TX, Lin, Space
 from gpu_lsp.runner.memory import PRIVATE, WORKGROUP, Access, Buffer, MemoryPool, MemRef, contiguous_strides
 
+if TYPE_CHECKING:
+    from gpu_lsp.runner.ops_host import Kernel
+
 # Threads per chunk: blocks run in groups of about this many threads.
 CHUNK_THREADS = 1 << 20
 
 
+@dataclass(eq=False)
 class KernelLaunch:
-    """The configuration of one launch, seen by device ops through `ctx.launch`."""
+    """The configuration of one launch, seen by device ops through `ctx.launch`, and the
+    buffers it allocated."""
 
-    def __init__(self, kernel, op: Operation, grid, block, cluster, dsm: int) -> None:
-        self.kernel = kernel
-        self.op = op
-        self.grid = grid
-        self.block = block
-        self.cluster = cluster
-        self.dsm = dsm
-        self._dsm_buf: tuple[Space, Buffer] | None = None
-        self.buffers: list[Buffer] = []
+    kernel: Kernel
+    op: Operation
+    grid: Any  # sizes x, y, z
+    block: Any
+    cluster: Any  # None when the launch has no clusters
+    dsm: int
+    buffers: list[Buffer] = field(default_factory=list)
+    _dsm_buf: tuple[Space, Buffer] | None = None
 
     def dynamic_buffer(self, it: Interpreter, space: Space, op: Operation) -> Buffer:
         if self._dsm_buf is None or self._dsm_buf[0] is not space:

@@ -5,19 +5,22 @@ from __future__ import annotations
 import asyncio
 import sys
 import uuid
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
 from typing import Any
 
+import pytest_lsp
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pygls.protocol.json_rpc import JsonRPCRequestMessage
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from gpu_lsp.lsp.positions import LineTable
 
 SERVER = [sys.executable, "-m", "gpu_lsp"]
 TIMEOUT = 20.0
+VSCODE = "visual-studio-code@v1.65.2"
 
 
 class RecordingClient(LanguageClient):
@@ -93,6 +96,31 @@ def open_document(client: RecordingClient, uri: str, text: str, version: int = 1
             text_document=types.TextDocumentItem(uri=uri, language_id="mlir", version=version, text=text)
         )
     )
+
+
+def client_fixture(
+    root_uri: str | None = None,
+    documents: tuple[tuple[str, str], ...] = (),
+    *,
+    settled: tuple[str, ...] = (),
+    editor: str = VSCODE,
+    config: ClientServerConfig = CONFIG,
+    scope: str = "module",
+) -> Callable:
+    """A `client` fixture: a server session initialised with `editor`'s capabilities (rooted at
+    `root_uri`), the `documents` (uri, text) opened and those in `settled` published; shut down after."""
+
+    async def client(lsp_client: RecordingClient) -> AsyncIterator[None]:
+        params = types.InitializeParams(capabilities=client_capabilities(editor), root_uri=root_uri)
+        await within(lsp_client.initialize_session(params))
+        for uri, text in documents:
+            open_document(lsp_client, uri, text)
+        for uri in settled:
+            await wait_published(lsp_client, uri, 1)
+        yield
+        await within(lsp_client.shutdown_session())
+
+    return pytest_lsp.fixture(client, config=config, scope=scope, name="client")
 
 
 def change_document(client: RecordingClient, uri: str, start: int, end: int, new_text: str) -> int:

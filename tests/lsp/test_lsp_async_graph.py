@@ -6,19 +6,15 @@ import json
 
 import jsonschema
 import pytest
-import pytest_lsp
 from lsp_client import (
-    CONFIG,
     RecordingClient,
-    open_document,
+    client_fixture,
     position,
     raw_request,
     within,
 )
 from lsp_samples import INLINE, OUTLINED, at
-from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import client_capabilities
 from support import REPO
 
 from gpu_lsp.lsp.commands import ASYNC_GRAPH
@@ -30,14 +26,7 @@ A = "file:///work/a.mlir"
 B = "file:///work/b.mlir"
 
 
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: RecordingClient):
-    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"), root_uri="file:///work")
-    await within(lsp_client.initialize_session(params))
-    open_document(lsp_client, A, OUTLINED)
-    open_document(lsp_client, B, INLINE)
-    yield
-    await within(lsp_client.shutdown_session())
+client = client_fixture("file:///work", ((A, OUTLINED), (B, INLINE)))
 
 
 def _plain(value):

@@ -7,11 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, open_document, position, wait_published, within
+from lsp_client import RecordingClient, client_fixture, open_document, position, wait_published, within
 from lsp_samples import at, snapshot
 from lsprotocol import types
-from pytest_lsp import client_capabilities
 
 from gpu_lsp.ir.opdefs import installed_from
 from gpu_lsp.lint.op_definitions import use_op_definitions
@@ -87,12 +85,7 @@ def test_a_lint_worker_declares_the_projects_ops_itself(tmp_path: Path) -> None:
     assert [(d.code, d.message) for d in found] == [("GPU102", "'scratch.yield' op expects parent op 'scratch.for_each_lane'")]
 
 
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: RecordingClient):
-    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"))
-    await within(lsp_client.initialize_session(params))
-    yield
-    await within(lsp_client.shutdown_session())
+client = client_fixture()
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -4,11 +4,9 @@ as diagnostics, Update CHECK lines; textDocument/formatting and rangeFormatting;
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, apply_text_edits, open_document, raw_request, wait_published, within
+from lsp_client import RecordingClient, apply_text_edits, client_fixture, raw_request, wait_published, within
 from lsp_samples import FAILING_CHUNK, LIT_RUN
 from lsprotocol import types
-from pytest_lsp import client_capabilities
 from support import oracle
 
 from gpu_lsp.cli.gpu_opt import InProcess
@@ -23,15 +21,7 @@ TIDY = "// keep me\nfunc.func @f(%a: index, %b: index) -> index {\n  %x = arith.
 TEST = LIT_RUN + "\n// CHECK-LABEL: func.func @one\nfunc.func @one() {\n  return\n}\n\n// -----\n\n" + FAILING_CHUNK
 
 
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: RecordingClient):
-    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"), root_uri="file:///work")
-    await within(lsp_client.initialize_session(params))
-    open_document(lsp_client, T, TEST)
-    open_document(lsp_client, F, MESSY)
-    await wait_published(lsp_client, T, 1)
-    yield
-    await within(lsp_client.shutdown_session())
+client = client_fixture("file:///work", ((T, TEST), (F, MESSY)), settled=(T,))
 
 
 async def _run(client: RecordingClient, *args: object) -> dict:

@@ -6,10 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, open_document, position, wait_published, within
+from lsp_client import RecordingClient, client_fixture, open_document, position, wait_published, within
 from lsprotocol import types
-from pytest_lsp import client_capabilities
 
 from gpu_lsp.ir.opdefs.registry import BUILT_IN, activate, registry_of
 from gpu_lsp.lsp.documents import Document
@@ -73,12 +71,7 @@ def test_a_document_is_parsed_again_with_its_new_registry() -> None:
         activate(BUILT_IN)
 
 
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: RecordingClient):
-    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"))
-    await within(lsp_client.initialize_session(params))
-    yield
-    await within(lsp_client.shutdown_session())
+client = client_fixture()
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 import pytest_lsp
-from lsp_client import RecordingClient, make_client, within
+from lsp_client import RecordingClient, client_fixture, make_client, within
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, client_capabilities
 from support.typing import generated
@@ -43,12 +43,7 @@ CONFIG = ClientServerConfig(server_command=[sys.executable, "-c", STALLED], clie
 URI = "file:///stalled/large.mlir"
 
 
-@pytest_lsp.fixture(config=CONFIG)
-async def client(lsp_client: RecordingClient):
-    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"), root_uri="file:///stalled")
-    await within(lsp_client.initialize_session(params))
-    yield
-    await within(lsp_client.shutdown_session())
+client = client_fixture("file:///stalled", config=CONFIG, scope="function")
 
 
 @pytest.mark.asyncio

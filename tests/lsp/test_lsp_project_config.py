@@ -6,10 +6,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
-import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, open_document, wait_published, within
+from lsp_client import RecordingClient, client_fixture, open_document, wait_published, within
 from lsprotocol import types
-from pytest_lsp import client_capabilities
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.lsp.settings import EditorSettings, for_document
@@ -44,12 +42,7 @@ def test_for_document_layers_the_editor_over_the_project(tmp_path: Path) -> None
     assert bad is not None and "GPU2O" in bad
 
 
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: RecordingClient):
-    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"))
-    await within(lsp_client.initialize_session(params))
-    yield
-    await within(lsp_client.shutdown_session())
+client = client_fixture()
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -8,11 +8,9 @@ import subprocess
 import sys
 
 import pytest
-import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, change_document, open_document, position, wait_published, within
+from lsp_client import RecordingClient, change_document, client_fixture, open_document, position, wait_published, within
 from lsp_samples import INLINE, OUTLINED
 from lsprotocol import types
-from pytest_lsp import client_capabilities
 from support import SHARED
 
 from gpu_lsp.lsp import engine
@@ -24,12 +22,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 GEN = SHARED / "tools" / "gen_gpu_mlir.py"
 
 
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: RecordingClient):
-    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri="file:///work")
-    await within(lsp_client.initialize_session(params))
-    yield
-    await within(lsp_client.shutdown_session())
+client = client_fixture("file:///work", editor="visual-studio-code")
 
 
 def _key(d: dict) -> tuple:

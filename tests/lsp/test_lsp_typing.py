@@ -7,10 +7,8 @@ import asyncio
 import random
 
 import pytest
-import pytest_lsp
-from lsp_client import CONFIG, RecordingClient, change_document, open_document, position, wait_published, within
+from lsp_client import RecordingClient, change_document, client_fixture, open_document, position, wait_published, within
 from lsprotocol import types
-from pytest_lsp import client_capabilities
 from support.typing import generated, typing_edits
 
 from gpu_lsp.lsp import engine
@@ -50,12 +48,7 @@ TYPED = "file:///work/typed.mlir"
 FRESH = "file:///work/fresh.mlir"
 
 
-@pytest_lsp.fixture(scope="module", config=CONFIG)
-async def client(lsp_client: RecordingClient):
-    params = types.InitializeParams(capabilities=client_capabilities("visual-studio-code@v1.65.2"), root_uri="file:///work")
-    await within(lsp_client.initialize_session(params))
-    yield
-    await within(lsp_client.shutdown_session())
+client = client_fixture("file:///work")
 
 
 def _items(params: types.PublishDiagnosticsParams) -> list[tuple]:
