@@ -138,6 +138,11 @@ async function palette(page, title, input) {
   }
 }
 
+/** Closes the active editor with its tab's close button (a dirty one's too). */
+async function closeActiveEditor(page) {
+  await page.click('.tab.active .tab-actions .action-label', { timeout: 10_000 });
+}
+
 /** The tab titles of each editor group, left to right. */
 async function editorGroups(page) {
   return page.$$eval('.editor-group-container', (groups) =>
@@ -329,7 +334,8 @@ test('untrusted: the workspace cannot choose the server command or mlir-opt nor 
 test('lit tests in the Testing view, Format Document, a two-pass pipeline as steps and a diff', { timeout: 300_000 }, async () => {
   const ws = workspace();
   try {
-    const settings = { 'gpuLsp.server.command': serverCommand(), 'security.workspace.trust.enabled': false };
+    // Not saved after a delay (code-server's default): the formatted document is compared with the saved one.
+    const settings = { 'gpuLsp.server.command': serverCommand(), 'security.workspace.trust.enabled': false, 'files.autoSave': 'off' };
     await withWorkbench('tools', settings, ws, async (page) => {
       await page.click('.explorer-folders-view .monaco-list-row:has-text("lit_launch.mlir")');
       await page.waitForSelector('.tab.active:has-text("lit_launch.mlir")', { timeout: 30_000 });
@@ -344,13 +350,22 @@ test('lit tests in the Testing view, Format Document, a two-pass pipeline as ste
       await docImage(page, 'lit-testing-view');
       await page.click('.tab:has-text("lit_launch.mlir")');
       // Format Document: chunk 2's spacing as mlir-opt prints it; CHECK lines kept (the view's
-      // lines are not in document order). A screenshot before and after.
+      // lines are not in document order). A screenshot of the change in a diff editor (the
+      // saved file beside the formatted document).
       await waitForEditorText(page, /^(?=[\s\S]*func\.func @two\(%a: i32, {3}%b : i32\) -> i32 \{)(?=[\s\S]*^ {4}%0 = arith\.addi %a,%b : i32$)/m, 'before formatting');
-      await docImage(page, 'formatter-before');
       await palette(page, 'Format Document');
       const text = await waitForEditorText(page, /^(?=[\s\S]*func\.func @two\(%a: i32, %b: i32\) -> i32 \{)(?=[\s\S]*^  %0 = arith\.addi %a, %b : i32$)/m, 'Format Document');
       assert.match(text, /\/\/ CHECK: arith\.muli/);
-      await docImage(page, 'formatter-after');
+      await palette(page, 'View: Close Primary Side Bar');
+      if (await page.isVisible('.part.panel')) await palette(page, 'View: Toggle Panel Visibility');
+      await palette(page, 'File: Compare Active File with Saved');
+      const side = (which) => `.monaco-diff-editor .${which}-in-monaco-diff-editor .view-lines`;
+      await page.waitForSelector(`${side('modified')}:has-text("@two(%a: i32, %b: i32)")`, { timeout: 30_000 });
+      assert.match((await page.innerText(side('original'))).replace(/\u00a0/g, ' '), /@two\(%a: i32, {3}%b : i32\)/);
+      await page.mouse.move(700, 850); // no hover in the screenshot
+      await docImage(page, 'formatter-diff');
+      await closeActiveEditor(page);
+      await page.waitForSelector('.monaco-diff-editor', { state: 'hidden', timeout: 10_000 });
       // The IR after each pass: the first pair in a diff editor, then the next pair (both steps).
       await palette(page, 'Go to Line/Column', '9:3');
       await palette(page, 'GPU LSP: Show IR After Each Pass');
@@ -362,7 +377,6 @@ test('lit tests in the Testing view, Format Document, a two-pass pipeline as ste
       await page.waitForSelector('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines:has-text("gpu.launch blocks")', { timeout: 30_000 });
       await palette(page, 'GPU LSP: Pipeline: Next Step');
       await page.waitForSelector('.tab.active:has-text("gpu-launch-sink-index-computations ↔ gpu-kernel-outlining")', { timeout: 30_000 });
-      const side = (which) => `.monaco-diff-editor .${which}-in-monaco-diff-editor .view-lines`;
       await page.waitForSelector(`${side('modified')}:has-text("gpu.launch_func")`, { timeout: 30_000 });
       assert.match((await page.innerText(side('modified'))).replace(/\u00a0/g, ' '), /gpu\.module @launch_kernel \{/);
       assert.match((await page.innerText(side('original'))).replace(/\u00a0/g, ' '), /gpu\.launch blocks/);
