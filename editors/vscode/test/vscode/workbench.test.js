@@ -32,8 +32,8 @@ const VERSION = JSON.parse(fs.readFileSync(path.join(EXTENSION_ROOT, 'package.js
 const VSIX = path.join(EXTENSION_ROOT, `gpu-lsp-${VERSION}.vsix`);
 const FIXTURE = path.join(EXTENSION_ROOT, 'test', 'fixtures', 'two_deps.mlir');
 
-/** A code-server with its own profile, the .vsix installed, serving `ws`; `close()` kills its process group. */
-async function startCodeServer(root, userSettings, ws) {
+/** A code-server with its own profile, the .vsix installed, serving `ws` (with `extraEnv` added to its environment); `close()` kills its process group. */
+async function startCodeServer(root, userSettings, ws, extraEnv) {
   const ud = path.join(root, 'user');
   const ed = path.join(root, 'extensions');
   fs.mkdirSync(path.join(ud, 'User'), { recursive: true });
@@ -44,7 +44,7 @@ async function startCodeServer(root, userSettings, ws) {
   const child = spawn(
     CODE_SERVER_NODE,
     [...base, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', ws],
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, ...extraEnv } },
   );
   let log = '';
   child.stdout.on('data', (d) => (log += d));
@@ -91,17 +91,22 @@ async function assertNothingLeft(dirs) {
   assert.deepEqual(left, [], 'processes left behind');
 }
 
-/** Runs `body(page)` in a workbench for `ws`; screenshots and the server log on failure. */
-async function withWorkbench(name, userSettings, ws, body) {
+/**
+ * Runs `body(page)` in a workbench for `ws`, after `atStartup(page)` (before two_deps.mlir is
+ * opened) when given; `serverEnv` is added to code-server's environment. Screenshots and the server
+ * log on failure.
+ */
+async function withWorkbench(name, userSettings, ws, body, { serverEnv = {}, atStartup } = {}) {
   const { chromium } = require('playwright-core');
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `gpu-lsp-vscode-${name}-`));
-  const server = await startCodeServer(root, userSettings, ws);
+  const server = await startCodeServer(root, userSettings, ws, serverEnv);
   const browser = await chromium.launch({ executablePath: env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   let failed = false;
   try {
     await page.goto(server.url);
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    if (atStartup) await atStartup(page);
     await page.click('.explorer-folders-view .monaco-list-row:has-text("two_deps.mlir")', { timeout: 60_000 });
     await body(page);
   } catch (error) {
@@ -131,6 +136,11 @@ async function palette(page, title, input) {
     await page.keyboard.type(input);
     await page.keyboard.press('Enter');
   }
+}
+
+/** Closes the active editor with its tab's close button (a dirty one's too). */
+async function closeActiveEditor(page) {
+  await page.click('.tab.active .tab-actions .action-label', { timeout: 10_000 });
 }
 
 /** The tab titles of each editor group, left to right. */
@@ -199,12 +209,22 @@ async function docImage(page, name) {
 
 const serverCommand = () => [PYTHON, '-m', 'gpu_lsp'];
 
-test('trusted: Problems with code and range, server version, hover, Run on GPU output, the async graph, a quick fix, the outline command', { timeout: 300_000 }, async () => {
+test('trusted (workspace trust on, the folder trusted in the Workspace Trust editor): Problems with code and range, server version, hover, Run on GPU output, the async graph, a quick fix, the outline command', { timeout: 300_000 }, async () => {
   assert.ok(fs.existsSync(VSIX), `${VSIX} is missing: run make vsix`);
   const ws = workspace();
   try {
     // The interpreter as gpuLsp.server.pythonPath: the extension's install check runs it too.
-    const settings = { 'gpuLsp.server.pythonPath': PYTHON, 'gpuLsp.runner.backend': 'numpy', 'security.workspace.trust.enabled': false };
+    const settings = { 'gpuLsp.server.pythonPath': PYTHON, 'gpuLsp.runner.backend': 'numpy', 'security.workspace.trust.enabled': true };
+    // Workspace trust on, as VS Code ships: the folder opens in Restricted Mode and the user
+    // trusts it in the Workspace Trust editor (a modal one) before opening a file (Run on GPU
+    // below works only in a trusted workspace).
+    const trustFolder = async (page) => {
+      await page.click('.statusbar-item:has-text("Restricted Mode")', { timeout: 30_000 });
+      await page.click('.workspace-trust-editor .monaco-button:has-text("Trust")', { timeout: 30_000 });
+      await page.waitForSelector('.statusbar-item:has-text("Restricted Mode")', { state: 'hidden', timeout: 30_000 });
+      await page.click('.modal-editor-part .codicon-close', { timeout: 10_000 });
+      await page.waitForSelector('.workspace-trust-editor', { state: 'hidden', timeout: 10_000 });
+    };
     await withWorkbench('trusted', settings, ws, async (page) => {
       const row = await problemRow(page);
       assert.match(row, /`gpu\.launch_func` depends on 2 tokens/);
@@ -243,18 +263,22 @@ test('trusted: Problems with code and range, server version, hover, Run on GPU o
       await palette(page, 'Go to Line/Column', '6:5');
       await palette(page, 'GPU LSP: Outline gpu.launch into a Kernel');
       await waitForEditorText(page, /gpu\.launch_func\s+@inline_kernel::@inline_kernel/, 'the outline command');
-    });
+    }, { atStartup: trustFolder });
     assertNoWorkspaceImport();
   } finally {
     fs.rmSync(ws, { recursive: true, force: true });
   }
 });
 
-test('untrusted: the workspace cannot choose the server command or mlir-opt nor have its modules imported, diagnostics still appear, Run is refused', { timeout: 300_000 }, async () => {
+test('untrusted: the workspace cannot choose the server command or mlir-opt nor have its modules imported, a workspace-relative pythonPath of the user is refused, diagnostics still appear, Run is refused', { timeout: 300_000 }, async () => {
   const marker = path.join(os.tmpdir(), `gpu-lsp-evil-${process.pid}`);
-  const ws = workspace({
-    'evil-server': `#!/bin/sh\ntouch "${marker}"\nexit 1\n`,
-  });
+  const evil = `#!/bin/sh\ntouch "${marker}"\nexit 1\n`;
+  const ws = workspace({ 'evil-server': evil, '.venv/bin/python': evil });
+  // The interpreter the extension falls back to (`python3` on PATH) is the one with gpu-lsp.
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-lsp-bin-'));
+  fs.writeFileSync(path.join(bin, 'python3'), `#!/bin/sh\nexec "${PYTHON}" "$@"\n`, { mode: 0o755 });
+  // VSCODE_CLI: code-server keeps this PATH (no login shell's PATH replaces it).
+  const codeServerEnv = { PATH: `${bin}:${env.PATH}`, VSCODE_CLI: '1' };
   fs.mkdirSync(path.join(ws, '.vscode'));
   fs.writeFileSync(
     path.join(ws, '.vscode', 'settings.json'),
@@ -266,7 +290,9 @@ test('untrusted: the workspace cannot choose the server command or mlir-opt nor 
   );
   try {
     const settings = {
-      'gpuLsp.server.pythonPath': PYTHON,
+      // The user's own setting, relative to the workspace folder: a trusted workspace's
+      // .venv, in this one a program of the repository; the extension ignores it.
+      'gpuLsp.server.pythonPath': './.venv/bin/python',
       'gpuLsp.runner.backend': 'numpy',
       'security.workspace.trust.enabled': true,
       'security.workspace.trust.startupPrompt': 'never',
@@ -275,6 +301,13 @@ test('untrusted: the workspace cannot choose the server command or mlir-opt nor 
     await withWorkbench('untrusted', settings, ws, async (page) => {
       const row = await problemRow(page);
       assert.match(row, /GPU201/);
+      // The server's output says why the user's pythonPath was not used and what runs instead.
+      await palette(page, 'GPU LSP: Show Server Output');
+      const log = '.output-view .monaco-editor .view-lines';
+      await page.click(log, { timeout: 30_000 });
+      await page.keyboard.press('Control+Home');
+      await page.waitForSelector(`${log}:has-text("Restricted Mode: gpuLsp.server.pythonPath points into the workspace and is ignored.")`, { timeout: 30_000 });
+      await page.waitForSelector(`${log}:has-text("Starting: python3 -m gpu_lsp")`, { timeout: 10_000 });
       await page.keyboard.press('Control+Shift+P');
       await page.keyboard.type('GPU LSP: Run Function on GPU');
       await page.waitForTimeout(500);
@@ -288,11 +321,12 @@ test('untrusted: the workspace cannot choose the server command or mlir-opt nor 
       await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("run this pipeline")', { timeout: 10_000 });
       await page.keyboard.press('Enter');
       await page.waitForSelector('.tab.active:has-text("input ↔ gpu-kernel-outlining")', { timeout: 60_000 });
-    });
-    assert.ok(!fs.existsSync(marker), 'the workspace-chosen server command was run');
+    }, { serverEnv: codeServerEnv });
+    assert.ok(!fs.existsSync(marker), 'a program of the workspace was run (server command, pythonPath or mlir-opt)');
     assertNoWorkspaceImport();
   } finally {
     fs.rmSync(ws, { recursive: true, force: true });
+    fs.rmSync(bin, { recursive: true, force: true });
     fs.rmSync(marker, { force: true });
   }
 });
@@ -300,7 +334,8 @@ test('untrusted: the workspace cannot choose the server command or mlir-opt nor 
 test('lit tests in the Testing view, Format Document, a two-pass pipeline as steps and a diff', { timeout: 300_000 }, async () => {
   const ws = workspace();
   try {
-    const settings = { 'gpuLsp.server.command': serverCommand(), 'security.workspace.trust.enabled': false };
+    // Not saved after a delay (code-server's default): the formatted document is compared with the saved one.
+    const settings = { 'gpuLsp.server.command': serverCommand(), 'security.workspace.trust.enabled': false, 'files.autoSave': 'off' };
     await withWorkbench('tools', settings, ws, async (page) => {
       await page.click('.explorer-folders-view .monaco-list-row:has-text("lit_launch.mlir")');
       await page.waitForSelector('.tab.active:has-text("lit_launch.mlir")', { timeout: 30_000 });
@@ -315,13 +350,22 @@ test('lit tests in the Testing view, Format Document, a two-pass pipeline as ste
       await docImage(page, 'lit-testing-view');
       await page.click('.tab:has-text("lit_launch.mlir")');
       // Format Document: chunk 2's spacing as mlir-opt prints it; CHECK lines kept (the view's
-      // lines are not in document order). A screenshot before and after.
+      // lines are not in document order). A screenshot of the change in a diff editor (the
+      // saved file beside the formatted document).
       await waitForEditorText(page, /^(?=[\s\S]*func\.func @two\(%a: i32, {3}%b : i32\) -> i32 \{)(?=[\s\S]*^ {4}%0 = arith\.addi %a,%b : i32$)/m, 'before formatting');
-      await docImage(page, 'formatter-before');
       await palette(page, 'Format Document');
       const text = await waitForEditorText(page, /^(?=[\s\S]*func\.func @two\(%a: i32, %b: i32\) -> i32 \{)(?=[\s\S]*^  %0 = arith\.addi %a, %b : i32$)/m, 'Format Document');
       assert.match(text, /\/\/ CHECK: arith\.muli/);
-      await docImage(page, 'formatter-after');
+      await palette(page, 'View: Close Primary Side Bar');
+      if (await page.isVisible('.part.panel')) await palette(page, 'View: Toggle Panel Visibility');
+      await palette(page, 'File: Compare Active File with Saved');
+      const side = (which) => `.monaco-diff-editor .${which}-in-monaco-diff-editor .view-lines`;
+      await page.waitForSelector(`${side('modified')}:has-text("@two(%a: i32, %b: i32)")`, { timeout: 30_000 });
+      assert.match((await page.innerText(side('original'))).replace(/\u00a0/g, ' '), /@two\(%a: i32, {3}%b : i32\)/);
+      await page.mouse.move(700, 850); // no hover in the screenshot
+      await docImage(page, 'formatter-diff');
+      await closeActiveEditor(page);
+      await page.waitForSelector('.monaco-diff-editor', { state: 'hidden', timeout: 10_000 });
       // The IR after each pass: the first pair in a diff editor, then the next pair (both steps).
       await palette(page, 'Go to Line/Column', '9:3');
       await palette(page, 'GPU LSP: Show IR After Each Pass');
@@ -333,7 +377,6 @@ test('lit tests in the Testing view, Format Document, a two-pass pipeline as ste
       await page.waitForSelector('.monaco-diff-editor .modified-in-monaco-diff-editor .view-lines:has-text("gpu.launch blocks")', { timeout: 30_000 });
       await palette(page, 'GPU LSP: Pipeline: Next Step');
       await page.waitForSelector('.tab.active:has-text("gpu-launch-sink-index-computations ↔ gpu-kernel-outlining")', { timeout: 30_000 });
-      const side = (which) => `.monaco-diff-editor .${which}-in-monaco-diff-editor .view-lines`;
       await page.waitForSelector(`${side('modified')}:has-text("gpu.launch_func")`, { timeout: 30_000 });
       assert.match((await page.innerText(side('modified'))).replace(/\u00a0/g, ' '), /gpu\.module @launch_kernel \{/);
       assert.match((await page.innerText(side('original'))).replace(/\u00a0/g, ' '), /gpu\.launch blocks/);
