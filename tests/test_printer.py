@@ -21,6 +21,28 @@ from gpu_lsp.ir.printers import print_module, print_op
 from gpu_lsp.parser.api import parse
 
 CASES: dict[str, tuple[str, str]] = {
+    "symbol names": (
+        r"""
+func.func @"my-kernel"() {
+  return
+}
+func.func @".x"() {
+  call @"my-kernel"() : () -> ()
+  return
+}
+""",
+        r"""
+module {
+  func.func @"my-kernel"() {
+    return
+  }
+  func.func @".x"() {
+    call @"my-kernel"() : () -> ()
+    return
+  }
+}
+""",
+    ),
     "arith": (
         r"""
 func.func @consts(%a: i32, %x: f32) -> i1 {

@@ -43,6 +43,7 @@ from gpu_lsp.ir.floats import float_text
 from gpu_lsp.ir.opdefs import OPS, OpDef
 from gpu_lsp.ir.opdefs.format import print_format
 from gpu_lsp.ir.opdefs.model import SINGLE
+from gpu_lsp.syntax import names
 
 INDENT = 2
 UNKNOWN_VALUE = "<<UNKNOWN SSA VALUE>>"
@@ -114,18 +115,18 @@ def escape_string(value: str) -> str:
     return "".join(out)
 
 
-_BARE_NAME = re.compile(r"[A-Za-z_][\w$.]*\Z")
-_BARE_SYMBOL = re.compile(r"[A-Za-z_$.\-][\w$.\-]*\Z")
+_BARE_ID = re.compile(rf"{names.BARE_ID}\Z")
 
 
-def attr_name(name: str) -> str:
-    """An attribute dictionary key: bare when it is an identifier, quoted otherwise."""
-    return name if _BARE_NAME.match(name) else escape_string(name)
+def keyword_or_string(name: str) -> str:
+    """A name (an attribute dictionary key, a symbol's after `@`) bare when it is a bare
+    identifier, quoted otherwise (upstream's printKeywordOrString)."""
+    return name if _BARE_ID.match(name) else escape_string(name)
 
 
 def symbol_name(name: str) -> str:
     """`@name`, quoted when the name is not a bare identifier."""
-    return "@" + name if _BARE_SYMBOL.match(name) else "@" + escape_string(name)
+    return "@" + keyword_or_string(name)
 
 
 def int_text(value: int, ty: T.Type | None) -> str:
@@ -355,8 +356,8 @@ class Formatter:
 
     def named(self, name: str, value: Attribute) -> str:
         if type(value) is UnitAttr:
-            return attr_name(name)
-        return f"{attr_name(name)} = {self.attr(value)}"
+            return keyword_or_string(name)
+        return f"{keyword_or_string(name)} = {self.attr(value)}"
 
     def dict(self, entries: Iterable[tuple[str, Attribute]]) -> str:
         """`{a = 1 : i32, b}`: entries sorted by name, as a DictionaryAttr keeps them."""

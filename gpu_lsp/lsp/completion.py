@@ -9,11 +9,13 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.core import Block, Operation, Region, Value
 from gpu_lsp.ir.opdefs import OPS, has_trait, lookup
+from gpu_lsp.ir.printer import keyword_or_string
 from gpu_lsp.ir.symbols import is_symbol_table
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import DocumentIndex, document_index, op_at
 from gpu_lsp.lsp.ir_queries import kernel_params, signature_text
 from gpu_lsp.syntax.cursor import ParseContext
+from gpu_lsp.syntax.names import SUFFIX_ID
 from gpu_lsp.text import TextRange
 
 # Kinds, named like LSP's CompletionItemKind members (convert.py maps them).
@@ -27,7 +29,7 @@ TYPE = "TypeParameter"
 CONSTANT = "Constant"
 EVENT = "Event"
 
-_RESULTS = r"(?:%[\w$.\-]+(?::\d+)?(?:\s*,\s*%[\w$.\-]+(?::\d+)?)*\s*=\s*)"
+_RESULTS = rf"(?:%{SUFFIX_ID}(?::\d+)?(?:\s*,\s*%{SUFFIX_ID}(?::\d+)?)*\s*=\s*)"
 _OP_POSITION = re.compile(rf"^\s*({_RESULTS})?([\w.$]*)$")
 _VALUE_PREFIX = re.compile(r"%[\w$.\-#]*$")
 _BLOCK_PREFIX = re.compile(r"\^[\w$.\-]*$")
@@ -189,7 +191,7 @@ class _Completer:
                 continue
             if calls_only and op.name != "func.func":
                 continue
-            label = "::".join("@" + _symbol_text(p) for p in path)
+            label = "::".join("@" + keyword_or_string(p) for p in path)
             out.append(
                 CompletionEntry(
                     label,
@@ -306,7 +308,7 @@ class _Completer:
         for path, op in self.all_symbols():
             if op.name != "gpu.func" or "gpu.kernel" not in op.attributes:
                 continue
-            symbol = "::".join("@" + _symbol_text(p) for p in path)
+            symbol = "::".join("@" + keyword_or_string(p) for p in path)
             parts = ["gpu.launch_func ", *self._async_parts(has_results), symbol]
             parts += [" blocks in (", (one,), ", ", (one,), ", ", (one,), ") threads in (", (one,), ", ", (one,), ", ", (one,), ")"]
             params = kernel_params(op)
@@ -382,12 +384,6 @@ def _alias_entries(aliases: Mapping[str, object], kind: str, replace: TextRange)
 
 def _escape_snippet(text: str) -> str:
     return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
-
-
-def _symbol_text(name: str) -> str:
-    if re.fullmatch(r"[A-Za-z_$.\-][\w$.\-]*", name):
-        return name
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _region_at(op: Operation, offset: int) -> Region | None:

@@ -19,6 +19,8 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Block, Operation, OpResult, Value, source_range
 from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
+from gpu_lsp.syntax.lexer import unquote_symbol
+from gpu_lsp.syntax.names import STRING_LITERAL, SUFFIX_ID, SYMBOL_NAME
 from gpu_lsp.text import TextRange
 
 VALUE = "value"
@@ -27,9 +29,8 @@ SYMBOL = "symbol"
 ALIAS = "alias"
 OP = "op"
 
-_NAME = r'(?:[A-Za-z_$.\-][\w$.\-]*|"(?:[^"\\\n]|\\.)*")'
-_ALIAS_USE = re.compile(r'(?P<skip>"(?:[^"\\\n]|\\.)*"|//[^\n]*)|(?P<alias>[#!][\w$.\-]+)')
-_SYMBOL_PART = re.compile(rf"@({_NAME})")
+_ALIAS_USE = re.compile(rf"(?P<skip>{STRING_LITERAL}|//[^\n]*)|(?P<alias>[#!]{SUFFIX_ID})")
+_SYMBOL_PART = re.compile(rf"@({SYMBOL_NAME})")
 
 
 class Occurrence(NamedTuple):
@@ -67,14 +68,6 @@ TokenEnds = tuple[tuple[int, int], tuple[int, int]]
 
 Target = Value | Block | Operation | SymbolUse | AliasKey
 """What an occurrence names: a value, a block, an op (its name, or a symbol it defines), a symbol use, an alias."""
-
-
-def unquote_symbol(name: str) -> str:
-    if name.startswith('"'):
-        from gpu_lsp.syntax.lexer import unescape
-
-        return unescape(name[1:-1])
-    return name
 
 
 def header_ranges(op: Operation) -> list[tuple[int, int]]:

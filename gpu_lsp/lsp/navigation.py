@@ -7,14 +7,15 @@ from dataclasses import dataclass
 
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
+from gpu_lsp.ir.printer import keyword_or_string
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import ALIAS, BLOCK, OP, SYMBOL, VALUE, AliasKey, Target, document_index, value_group
+from gpu_lsp.syntax.names import SUFFIX_ID, WORD_ID
 from gpu_lsp.text import Edit, TextRange
 
-_VALUE_NAME = re.compile(r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)")
-_BARE_SYMBOL = re.compile(r"[A-Za-z_$.\-][\w$.\-]*")
-_ALIAS_NAME = re.compile(r"[A-Za-z_$.\-][\w$.\-]*")
+_SUFFIX_ID = re.compile(SUFFIX_ID)
+_WORD_ID = re.compile(WORD_ID)
 
 
 class RenameError(Exception):
@@ -144,7 +145,7 @@ def _base_name(value: Value) -> str | None:
 
 
 def _rename_value(snapshot: Snapshot, value: Value, new: str) -> list[Edit]:
-    if not _VALUE_NAME.fullmatch(new):
+    if not _SUFFIX_ID.fullmatch(new):
         raise RenameError(f"'%{new}' is not a valid SSA value name")
     base = _base_name(value)
     if base is None or value.def_span is None:
@@ -216,7 +217,7 @@ def _visible_names(value: Value) -> set[str]:
 
 
 def _rename_block(snapshot: Snapshot, block: Block, new: str) -> list[Edit]:
-    if not _VALUE_NAME.fullmatch(new):
+    if not _SUFFIX_ID.fullmatch(new):
         raise RenameError(f"'^{new}' is not a valid block name")
     if block.label_span is None or block.label is None:
         raise RenameError("this block has no label")
@@ -227,13 +228,6 @@ def _rename_block(snapshot: Snapshot, block: Block, new: str) -> list[Edit]:
         raise RenameError(f"'^{new}' is already a block of this region")
     occs = document_index(snapshot).occurrences_of(block, BLOCK)
     return [Edit(TextRange(o.start + 1, o.end), new) for o in occs]
-
-
-def _symbol_text(name: str) -> str:
-    if _BARE_SYMBOL.fullmatch(name):
-        return name
-    escaped = name.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
 
 
 def _rename_symbol(snapshot: Snapshot, op: Operation, new: str) -> list[Edit]:
@@ -247,12 +241,12 @@ def _rename_symbol(snapshot: Snapshot, op: Operation, new: str) -> list[Edit]:
     parent = op.parent_op
     if parent is not None and new in index.symbol_table(parent):
         raise RenameError(f"'@{new}' is already defined in {parent.name}")
-    written = _symbol_text(new)
+    written = keyword_or_string(new)
     return [Edit(TextRange(o.start + 1, o.end), written) for o in index.occurrences_of(op, SYMBOL)]
 
 
 def _rename_alias(snapshot: Snapshot, key: AliasKey, new: str) -> list[Edit]:
-    if not _ALIAS_NAME.fullmatch(new):
+    if not _WORD_ID.fullmatch(new):
         raise RenameError(f"'{key.name[0]}{new}' is not a valid alias name")
     index = document_index(snapshot)
     if AliasKey(key.chunk, key.name[0] + new) in index.alias_values:

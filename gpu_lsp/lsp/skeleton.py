@@ -10,16 +10,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.syntax.lexer import unquote_symbol
+from gpu_lsp.syntax.names import STRING_BODY, SYMBOL_NAME, SYMBOL_REF
 
 # What hides a brace or a symbol: a comment, a string literal (its closing quote, when it has
 # one, in group 1: a string may end in an escaped quote and still be open).
-_HIDING = re.compile(r'//|"(?:[^"\\\n]|\\.)*(")?')
+_HIDING = re.compile(rf'//|"{STRING_BODY}(")?')
 # An op that may define a symbol, at the start of a line: (results =) name (visibility) @symbol.
-_DEFINITION = re.compile(r'[ \t]*(?:%[^\n=]*=[ \t]*)?([a-z_][\w.]*)[ \t]+(?:(?:private|public|nested)[ \t]+)?@([\w$.\-]+|"[^"\n]*")')
+_DEFINITION = re.compile(rf'[ \t]*(?:%[^\n=]*=[ \t]*)?([a-z_][\w.]*)[ \t]+(?:(?:private|public|nested)[ \t]+)?@({SYMBOL_NAME})')
 # A module without a symbol, at the start of a line.
 _MODULE = re.compile(r"[ \t]*((?:builtin\.)?module)\b(?![ \t]*@)")
 _LAUNCH = re.compile(r"[ \t]*(?:%[^\n=]*=[ \t]*)?(gpu\.launch(?:_func)?)\b([^\n]*)")
-_SYMBOL_REF = re.compile(r'@(?:[\w$.\-]+|"[^"\n]*")(?:::@(?:[\w$.\-]+|"[^"\n]*"))*')
+_SYMBOL_REF = re.compile(SYMBOL_REF)
 
 
 @dataclass
@@ -107,7 +109,7 @@ def skeleton(text: str, start: int, end: int) -> list[Skeleton]:
     for line in _line_starts(text, _found(text, "@", start, end)):
         m = _DEFINITION.match(text, max(line, start), end)
         if m is not None and _defines_symbol(m.group(1)):
-            name = m.group(2)[1:-1] if m.group(2).startswith('"') else m.group(2)
+            name = unquote_symbol(m.group(2))
             line_end = text.find("\n", m.end(), end)
             add(m.group(1), name, m, (m.start(2) - 1, m.end(2)), text[m.end(2) : end if line_end < 0 else line_end])
     for line in _line_starts(text, _found(text, "module", start, end)):

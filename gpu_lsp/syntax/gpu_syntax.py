@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from gpu_lsp.ir.brackets import comma_ranges, match_close, string_end, unquoted
+from gpu_lsp.syntax.names import BARE_ID, WORD_ID
 
 TYPE_CODE = "GPU122"
 ATTR_CODE = "GPU123"
@@ -59,8 +60,8 @@ TARGETS = frozenset({("nvvm", "target"), ("rocdl", "target"), ("xevm", "target")
 OBJECT_FORMATS = frozenset({"offload", "assembly", "bin", "fatbin"})
 NVVM_TARGET_KEYS = frozenset({"O", "triple", "chip", "features", "flags", "link", "verifyTarget"})
 
-_IDENT = re.compile(r"[A-Za-z_][\w$.\-]*")
-_KEYWORD = re.compile(r"[A-Za-z_][\w$.]*")  # a bare identifier: a keyword, or a dialect type's name after `!`
+_ALIAS_OR_ATTR_NAME = re.compile(WORD_ID)  # after `#`: an alias, or a dialect attribute's `dialect.name`
+_KEYWORD = re.compile(BARE_ID)  # a keyword, or a dialect type's name after `!`
 _INT = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+)")
 _NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)")
 _TYPED_INT = re.compile(r"(-?(?:0x[0-9a-fA-F]+|\d+))(?:\s*:\s*(i\d+|index|si\d+|ui\d+))?")
@@ -169,7 +170,7 @@ def _tokens(s: str, lo: int, hi: int):
         c = s[j]
         if j < after or not ((c == "#" or c == "!") and j + 1 < hi and (s[j + 1].isalpha() or s[j + 1] == "_")):
             continue
-        m = (_IDENT if c == "#" else _KEYWORD).match(s, j + 1, hi)
+        m = (_ALIAS_OR_ATTR_NAME if c == "#" else _KEYWORD).match(s, j + 1, hi)
         if m is None:  # a letter outside MLIR's identifier characters: not a dialect token
             continue
         end = m.end()
@@ -374,7 +375,7 @@ def _target_kind(s: str, a: int, b: int) -> str | None:
         return None
     c = s[a]
     if c == "#":
-        m = _IDENT.match(s, a + 1, b)
+        m = _ALIAS_OR_ATTR_NAME.match(s, a + 1, b)
         if m is None:
             return None
         end = m.end()

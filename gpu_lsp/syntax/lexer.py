@@ -17,19 +17,16 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from gpu_lsp.syntax.names import BARE_ID, STRING_BODY, STRING_LITERAL, SUFFIX_ID, SYMBOL_REF
 from gpu_lsp.syntax.tokens import Tok
 from gpu_lsp.text import TextRange
-
-_BARE: Final = r"[A-Za-z_][\w$.]*"
-_SUFFIX: Final = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
-_STRING: Final = r'"(?:[^"\\\n]|\\.)*"'
 
 _SPACE_CHARS: Final = " \t\r\n"
 # First characters that always start the token of that kind in _MASTER (`{` and `<` may start
 # longer ones).
 _PUNCT_CHARS: Final = "()[]}:,=>*?|"
 _WORD_START: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
-_VALUE: Final = re.compile(rf"%{_SUFFIX}(?:#\d+)?")
+_VALUE: Final = re.compile(rf"%{SUFFIX_ID}(?:#\d+)?")
 _WORD_REST: Final = re.compile(r"[\w$.]*")
 # Whitespace, newlines included, is skipped before each token (MLIR has no lines).
 _MASTER: Final = re.compile(
@@ -37,15 +34,15 @@ _MASTER: Final = re.compile(
     + "|".join(
         [
             r"(?P<COMMENT>//[^\n]*)",
-            rf"(?P<VALUE>%{_SUFFIX}(?:#\d+)?)",
-            rf"(?P<CARET>\^{_SUFFIX})",
-            rf"(?P<SYMBOL>@(?:[A-Za-z_$.\-][\w$.\-]*|{_STRING})(?:::@(?:[A-Za-z_$.\-][\w$.\-]*|{_STRING}))*)",
+            rf"(?P<VALUE>%{SUFFIX_ID}(?:#\d+)?)",
+            rf"(?P<CARET>\^{SUFFIX_ID})",
+            rf"(?P<SYMBOL>{SYMBOL_REF})",
             r"(?P<HASH>#)",
             r"(?P<BANG>!)",
             r"(?P<FLOAT>[-+]?\d+\.\d*(?:[eE][-+]?\d+)?)",
             r"(?P<INT>0x[0-9a-fA-F]+|[-+]?\d+)",
-            rf"(?P<STRING>{_STRING})",
-            rf"(?P<BAREWORD>{_BARE})",
+            rf"(?P<STRING>{STRING_LITERAL})",
+            rf"(?P<BAREWORD>{BARE_ID})",
             r"(?P<ARROW>->)",
             r"(?P<PROPS><\{)",
             r"(?P<FILEMETA>\{-#)",
@@ -57,22 +54,22 @@ _MASTER: Final = re.compile(
 
 # A result list: `%a, %b:2 =` before an op name (`affine.for %i = max ...` is no op start).
 _RESULTS: Final = re.compile(
-    rf"%{_SUFFIX}(?:\s*:\s*\d+)?(?:\s*,\s*%{_SUFFIX}(?:\s*:\s*\d+)?)*\s*=(?!=)\s*(?=[A-Za-z_\"])(?!(?:max|min)\b)"
+    rf"%{SUFFIX_ID}(?:\s*:\s*\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:\s*:\s*\d+)?)*\s*=(?!=)\s*(?=[A-Za-z_\"])(?!(?:max|min)\b)"
 )
-_DICT_START: Final = re.compile(rf"\s*(?:\[|(?:{_BARE}|{_STRING})\s*(?:=(?!=)|,|\}}))")
+_DICT_START: Final = re.compile(rf"\s*(?:\[|(?:{BARE_ID}|{STRING_LITERAL})\s*(?:=(?!=)|,|\}}))")
 _EMPTY_BRACES: Final = re.compile(r"\s*\}")
 # `{%a, %b}` holding SSA uses only (IREE's dynamic dimensions after a type, `tensor<?xf32>{%d}`):
 # no region (one would start with an op) and no dictionary; its braces are punctuation.
-_VALUE_BRACES: Final = re.compile(r"\{\s*%[\w$.-]+(?:#\d+)?(?:\s*,\s*%[\w$.-]+(?:#\d+)?)*\s*\}")
-_DICT_KEY: Final = re.compile(rf"\s*({_BARE})\s*(?:,|\}})")
+_VALUE_BRACES: Final = re.compile(rf"\{{\s*%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*\s*\}}")
+_DICT_KEY: Final = re.compile(rf"\s*({BARE_ID})\s*(?:,|\}})")
 _LABEL_END: Final = re.compile(r"\s*(\(|:(?!:))")
 _COLON: Final = re.compile(r"\s*:(?!:)")
 _GENERIC_OPEN: Final = re.compile(r"\s*\(")
 _CALLEE_STRING_OPS: Final = frozenset(("llvm.call_intrinsic", "emitc.call_opaque"))
 _BRACKET_SCAN: Final = re.compile(r'[<>()\[\]{}"\n]')
-_STRING_REST: Final = re.compile(r'(?:[^"\\\n]|\\.)*"')
+_STRING_REST: Final = re.compile(rf'{STRING_BODY}"')
 _LINE_OP_START: Final = re.compile(
-    rf"[ \t]*(?:%{_SUFFIX}(?::\d+)?(?:[ \t]*,[ \t]*%{_SUFFIX}(?::\d+)?)*[ \t]*=[ \t]*[A-Za-z_\"]|[A-Za-z_][\w$]*\.[\w$.]+[ \t](?![ \t]*=)|\}}[ \t]*$|\^)"
+    rf"[ \t]*(?:%{SUFFIX_ID}(?::\d+)?(?:[ \t]*,[ \t]*%{SUFFIX_ID}(?::\d+)?)*[ \t]*=[ \t]*[A-Za-z_\"]|[A-Za-z_][\w$]*\.[\w$.]+[ \t](?![ \t]*=)|\}}[ \t]*$|\^)"
 )
 
 _ALIAS_WORD: Final = re.compile(r"[\w$.\-]*")
@@ -721,6 +718,11 @@ def _lex(
         frames[-1].stack.pop()
         append(Tok("RBRACE", "}", end, end))
     _close_frame_brackets(out, frames[0], end, "at the end of the input")
+
+def unquote_symbol(name: str) -> str:
+    """A symbol's name as written after `@` (bare, or a string literal) -> the name."""
+    return unescape(name[1:-1]) if name.startswith('"') else name
+
 
 def unescape(body: str) -> str:
     """Undo MLIR string escapes (`\\n`, `\\"`, `\\\\`, `\\XX` hex)."""

@@ -163,3 +163,18 @@ def test_a_request_before_the_answers_are_ready_takes_the_open_up_to_its_own(sma
     small = Document("file:///small.mlir", generated("inline", 10), 1)
     assert answer_during_open(small, ahead.OUTLINE, lambda: False) == (None, False), "not opened a step at a time"
     assert small.phase is Phase.OPENING
+
+
+def test_quoted_symbol_names_with_escaped_quotes_are_read_whole() -> None:
+    text = (
+        "module attributes {gpu.container_module} {\n"
+        'gpu.module @"k\\"s" {\n  gpu.func @"a\\"b"() kernel {\n    gpu.return\n  }\n}\n'
+        "func.func @host() {\n  %c1 = arith.constant 1 : index\n"
+        '  gpu.launch_func @"k\\"s"::@"a\\"b" blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)\n'
+        "  return\n}\n}\n"
+    )
+    analysed = Document("file:///a.mlir", text, 1).analysed()
+    assert not analysed.diagnostics
+    outline = _flat(text_outline(text, 0, len(text)))
+    assert outline == _flat(document_symbols(analysed))
+    assert [name for _, name, *_ in outline][1:3] == ['k"s', 'a"b']
