@@ -5,10 +5,15 @@ from __future__ import annotations
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.diagnostics.registry import declare
 
-declare(
+
+def _unreadable(code: str, name: str, doc: str, *, checked_by: str) -> None:
+    """Declare an error after which upstream's parser reads no further: never suppressed, always reported."""
+    declare(code, name, Severity.ERROR, doc, checked_by=checked_by, suppressible=False, always_reported=True)
+
+
+_unreadable(
     "GPU001",
     "syntax-error",
-    Severity.ERROR,
     """
     ## What it does
     Reports text that is not MLIR: a stray or missing bracket, an unterminated string,
@@ -43,14 +48,11 @@ declare(
     - [MLIR Language Reference](https://mlir.llvm.org/docs/LangRef/)
     """,
     checked_by="gpu_lsp/parser (lexer and structure grammar)",
-    suppressible=False,
-    always_reported=True,
 )
 
-declare(
+_unreadable(
     "GPU002",
     "custom-syntax-error",
-    Severity.ERROR,
     """
     ## What it does
     Reports an operation whose custom assembly format does not match what its dialect
@@ -76,8 +78,6 @@ declare(
     - [`gpu` dialect operations](https://mlir.llvm.org/docs/Dialects/GPU/)
     """,
     checked_by="gpu_lsp/parser/builder.py (the dialect syntax readers)",
-    suppressible=False,
-    always_reported=True,
 )
 
 declare(
