@@ -87,9 +87,8 @@ def empty_wait(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     %t1 = gpu.launch_func async [%t0] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
     gpu.wait
     ```
-    Use instead:
+    Use instead, to block until the launch is done, a wait on its token (or no wait at all):
     ```mlir
-    %t1 = gpu.launch_func async [%t0] @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
     gpu.wait [%t1]
     ```
 
