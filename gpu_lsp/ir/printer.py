@@ -953,7 +953,7 @@ class OpPrinter:
 
 
 # A string literal (kept), or an alias use: `#name` / `!name` not followed by `<` or `.` (a dialect's own).
-_ALIAS_USE = re.compile(r'"(?:[^"\\]|\\.)*"|(?P<alias>[#!][A-Za-z_][\w$]*)(?![\w$.<])')
+_ALIAS_USE = re.compile(rf"{names.STRING_LITERAL}|(?P<alias>[#!][A-Za-z_][\w$]*)(?![\w$.<])")
 
 
 def _strip_trailing_loc(text: str) -> str:

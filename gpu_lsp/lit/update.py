@@ -14,9 +14,10 @@ import re
 
 from gpu_lsp.lit.runlines import run_lines
 from gpu_lsp.lit.runner import SPLIT_OUTPUT, Tool, chunks_of, refusal, run_pipeline
+from gpu_lsp.syntax.names import STRING_LITERAL, SUFFIX_ID
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_SSA = re.compile(r"%([0-9]+|[A-Za-z_$.-][\w$.-]*)")
+_STRING = re.compile(STRING_LITERAL)
+_SSA = re.compile(rf"%({SUFFIX_ID})")
 _FUNCTION = re.compile(r"^\s*(?:[\w.]+\.)?func\s+(?:\w+\s+)*@[\w$.-]+\(")
 
 

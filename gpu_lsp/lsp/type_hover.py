@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 
 from gpu_lsp.ir import types as T
+from gpu_lsp.syntax.names import BARE_ID
 from gpu_lsp.syntax.types import TypeSyntaxError, parse_type
 from gpu_lsp.text import TextRange
 
 # Where a type or attribute may start; a `<` right after one opens its body, read to the matching `>`.
 _START = re.compile(
-    r"\b(?:memref|vector|tensor|complex|tuple)<|![A-Za-z_][\w.$]*|#[A-Za-z_][\w.$]*"
+    rf"\b(?:memref|vector|tensor|complex|tuple)<|[!#]{BARE_ID}"
     r"|\b(?:[su]?i[0-9]+|bf16|tf32|f[0-9]+\w*|index)\b"
 )
 # What dialect types and attributes mean in GPU code (keys without the body).

@@ -11,8 +11,9 @@ from functools import lru_cache
 
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.runner.errors import Unsupported
+from gpu_lsp.syntax.names import BARE_ID
 
-_TOKEN = re.compile(r"\s*(floordiv|ceildiv|mod|[A-Za-z_][A-Za-z0-9_$.]*|\d+|[-+*()])")
+_TOKEN = re.compile(rf"\s*(floordiv|ceildiv|mod|{BARE_ID}|\d+|[-+*()])")
 
 Expr = tuple
 

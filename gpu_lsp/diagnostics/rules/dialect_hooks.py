@@ -10,10 +10,11 @@ from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.mlir_versions import PARSING_HOOKS
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.diagnostics.registry import Phase, Violation, rule
+from gpu_lsp.syntax.names import STRING_LITERAL
 from gpu_lsp.text import TextRange
 
 # Comments and strings are skipped; a `!`/`#` that starts a dotted name is a dialect type or attribute.
-_SCAN = re.compile(r'//[^\n]*|"(?:[^"\\\n]|\\.)*"|(?<![\w$.%@^#!])([!#])([A-Za-z_][\w$]*)\.([\w$.]*)')
+_SCAN = re.compile(rf"//[^\n]*|{STRING_LITERAL}|(?<![\w$.%@^#!])([!#])([A-Za-z_][\w$]*)\.([\w$.]*)")
 
 
 @rule("GPU146", "dialect-without-parsing-hook", Severity.ERROR, upstream=True, phase=Phase.PARSE)
