@@ -8,12 +8,11 @@ from typing import Final
 import gpu_lsp.ir.opdefs.readers  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DictAttr, IntegerAttr, OpaqueAttr, StringAttr
+from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.ir.op_facts import NO_FACTS, writable_facts
 from gpu_lsp.ir.opdefs import OpDef, lookup, op_names
 from gpu_lsp.ir.opdefs.format import read_format
-from gpu_lsp.ir.views import FuncView, LaunchView
 from gpu_lsp.syntax.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref
 from gpu_lsp.syntax.lexer import unescape, wrong_token_offset
 from gpu_lsp.syntax.raw import Group, RawAlias, RawBlock, RawOp, RawRegion
@@ -271,8 +270,6 @@ class Builder:
                 if needs_block and not region.blocks and (index == 0 or no_terminator):
                     region.add_block()
             self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
-        if generic and op.known and name in ("gpu.func", "gpu.launch"):
-            _count_attributions(op)
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 
@@ -522,19 +519,6 @@ def _inherent_from_attributes(state: OpState, spec: OpDef | None) -> None:
         names.add("function_type")
     for name in names & state.attributes.keys():
         state.properties[name] = state.attributes.pop(name)
-
-
-def _count_attributions(op: Operation) -> None:
-    """A generic gpu.func or gpu.launch: the (workgroup, private) attribution counts and the
-    `workgroup_attributions` attribute its custom form's reader records."""
-    if op.name == "gpu.func":
-        workgroup, private = FuncView(op).attributions()
-    else:
-        launch = LaunchView(op)
-        workgroup, private = launch.workgroup_attributions, launch.private_attributions
-    writable_facts(op).attributions = (len(workgroup), len(private))
-    if op.get_attr("workgroup_attributions") is None:
-        op.attributes["workgroup_attributions"] = IntegerAttr(len(workgroup), T.I64)
 
 
 def dict_attr(attrs: dict[str, Attribute]) -> DictAttr:
