@@ -25,6 +25,7 @@ def _cast(mnemonic: str, summary: str, source: str, target: str, flags: str = ""
         traits="pure",
         ins=f"{source}:$in" + (f", {flags}" if flags else ""),
         outs=f"{target}:$out",
+        types=("SameOperandsAndResultShape",),
         format=" ".join(p for p in ("$in", flag_format, "attr-dict `:` type($in) `to` type($out)") if p),
     )
 

@@ -61,7 +61,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins=f"FloatLike:$lhs, SignlessFixedWidthIntegerLike:$rhs, {FASTMATH}",
         outs="FloatLike:$result",
-        types=("AllTypesMatch<lhs, result>",),
+        types=("SameOperandsAndResultShape", "AllTypesMatch<lhs, result>"),
         format=f"$lhs `,` $rhs {FASTMATH_FORMAT} attr-dict `:` type($lhs) `,` type($rhs)",
     ),
     declare(

@@ -112,13 +112,23 @@ def values(text: str) -> tuple[Arg, ...]:
 
 
 _RELATION = re.compile(r"(AllTypesMatch|AllElementTypesMatch|TypesMatchWith)<(.*)>\Z", re.S)
+# The native traits relating every operand's (and result's) type, by kind, with upstream's message.
+NATIVE_RELATIONS = {
+    "SameTypeOperands": ("operands", "requires all operands to have the same type"),
+    "SameOperandsShape": ("operands_shape", "requires the same shape for all operands"),
+    "SameOperandsElementType": ("operands_element", "requires the same element type for all operands"),
+    "SameOperandsAndResultShape": ("values_shape", "requires the same shape for all operands and results"),
+    "SameOperandsAndResultElementType": ("values_element", "requires the same element type for all operands and results"),
+}
 
 
 def type_relation(text: str) -> TypeRelation:
     """`AllTypesMatch<a, b>`, `AllElementTypesMatch<a, b>`, `TypesMatchWith<"description", source,
-    target, transform>` or `SameTypeOperands` as a TypeRelation (names as upstream's, which its messages print)."""
-    if text.strip() == "SameTypeOperands":
-        return TypeRelation("operands", (), "requires all operands to have the same type")
+    target, transform>` or a native trait of NATIVE_RELATIONS (`SameTypeOperands`) as a TypeRelation (names
+    as upstream's, which its messages print)."""
+    native = NATIVE_RELATIONS.get(text.strip())
+    if native is not None:
+        return TypeRelation(native[0], (), native[1])
     found = _RELATION.match(text.strip())
     if found is None:
         raise ValueError(f"unknown type rule {text!r}")

@@ -76,13 +76,18 @@ class TypeRule:
     transform: str = "same"
 
 
+NATIVE_KINDS = frozenset({"operands", "operands_shape", "operands_element", "values_shape", "values_element"})
+
+
 @dataclass(frozen=True)
 class TypeRelation:
     """A trait relating the types of named values, checked after the constraints with upstream's words.
 
     `kind`: "all" (AllTypesMatch), "all_element" (AllElementTypesMatch), "with" (TypesMatchWith:
     `names` is (source, target), the target's types are `transform` of the source's),
-    "operands" (SameTypeOperands, a native trait: it names no values and is checked after the others).
+    or a native trait, which names no values and is checked after the others: "operands" (SameTypeOperands),
+    "operands_shape" (SameOperandsShape), "operands_element" (SameOperandsElementType), "values_shape"
+    (SameOperandsAndResultShape), "values_element" (SameOperandsAndResultElementType).
     `description` completes upstream's `failed to verify that ...` (a native trait's whole message).
     """
 
@@ -93,7 +98,7 @@ class TypeRelation:
 
     @property
     def native(self) -> bool:
-        return self.kind == "operands"
+        return self.kind in NATIVE_KINDS
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,10 @@ def _element_or_self(ty: T.Type) -> T.Type:
     return found if isinstance(found, T.Type) else ty
 
 
-def relation_holds(relation: TypeRelation, types: Types, operands: Sequence[T.Type]) -> bool:
-    """Whether `relation` holds of the values' types (`operands`: every operand's, for SameTypeOperands)."""
-    if relation.kind == "operands":
-        return not _known(operands) or all(ty == operands[0] for ty in operands[1:])
+def relation_holds(relation: TypeRelation, types: Types, operands: Sequence[T.Type], results: Sequence[T.Type] = ()) -> bool:
+    """Whether `relation` holds of the values' types (`operands`, `results`: every one's, for the native traits)."""
+    if relation.native:
+        return _native_holds(relation.kind, operands, results)
     if relation.kind != "with":
         found = _singles(relation.names, types)
         if found is None:
@@ -67,6 +67,21 @@ def _compatible_shapes(a: T.Type, b: T.Type) -> bool:
     if shape_a is None or shape_b is None:
         return True
     return len(shape_a) == len(shape_b) and all(x is None or y is None or x == y for x, y in zip(shape_a, shape_b))
+
+
+def _native_holds(kind: str, operands: Sequence[T.Type], results: Sequence[T.Type]) -> bool:
+    """A native trait as upstream verifies it (OpDefinition's verifySame...); not decided (holds) without
+    operands (a result, for the traits on results too) or with a value of unknown type."""
+    values = [*operands, *results] if kind.startswith("values") else list(operands)
+    if not operands or (kind.startswith("values") and not results) or not _known(values):
+        return True
+    if kind == "operands":
+        return all(ty == operands[0] for ty in operands[1:])
+    if kind.endswith("_shape"):
+        return all(_compatible_shapes(a, b) for a in values for b in values)
+    # the element types: the first operand's, or with the results the first result's
+    first = _element_or_self(results[0] if kind == "values_element" else operands[0])
+    return all(_element_or_self(ty) == first for ty in values)
 
 
 def same_operands_and_result_type(operands: Sequence[T.Type], results: Sequence[T.Type]) -> bool:

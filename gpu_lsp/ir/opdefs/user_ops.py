@@ -14,7 +14,7 @@ from gpu_lsp.ir.opdefs.definition_file import DefinitionError, Locator, Mistake,
 from gpu_lsp.ir.opdefs.enums import EnumDef
 from gpu_lsp.ir.opdefs.format import FormatSyntaxError, parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
-from gpu_lsp.ir.opdefs.model import OpDef, declare
+from gpu_lsp.ir.opdefs.model import NATIVE_RELATIONS, OpDef, declare
 from gpu_lsp.ir.opdefs.user_enums import enums_known, read_enum
 
 R = TypeVar("R")  # what one table of a definition file declares
@@ -32,8 +32,7 @@ _EFFECTS = frozenset({"MemRead", "MemWrite", "MemAlloc", "MemFree"})
 _UNMODELLED = frozenset({
     "Commutative", "Idempotent", "Involution", "ElementwiseMappable", "AlwaysSpeculatable",
     "ConditionallySpeculatable", "AffineScope", "AutomaticAllocationScope", "NoRegionArguments",
-    "SameOperandsShape", "SameOperandsElementType", "SameOperandsAndResultShape",
-    "SameOperandsAndResultElementType", "AttrSizedOperandSegments", "AttrSizedResultSegments",
+    "AttrSizedOperandSegments", "AttrSizedResultSegments",
 })
 _INTERFACE = re.compile(r"(DeclareOpInterfaceMethods<.*>|\w+Interface)\Z", re.S)
 _KEYS = ("summary", "arguments", "results", "regions", "successors", "traits", "assemblyFormat")
@@ -183,7 +182,7 @@ def _traits(values: list[str], fail: Any) -> _Traits:
         implicit = _IMPLICIT.match(text)
         if text in _TRAITS:
             out.traits.append(_TRAITS[text])
-        elif text == "SameTypeOperands":
+        elif text in NATIVE_RELATIONS:
             out.types.append(text)
         elif _ignored(text):
             continue
