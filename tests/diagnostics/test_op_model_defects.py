@@ -217,3 +217,29 @@ def test_loads_stores_and_atomics_declare_their_effects(name: str) -> None:
     assert chunk.diagnostics == []
     op = next(op for op in chunk.module.walk() if op.name == name)
     assert (effects.reads(op), effects.writes(op)) == (reads, writes)
+
+
+# gpu.func written generically, its attribution count and kernel flag as properties or as attributes:
+# printed as upstream prints it, in either form.
+GENERIC_FUNCS = {
+    "properties": _generic_func(
+        "function_type = (f32) -> (), kernel, workgroup_attributions = 1 : i64", "%x: f32, %w: memref<4xf32, 3>, %p: memref<2xf32, 5>"
+    ),
+    "attributes": _generic_func(
+        "function_type = (f32) -> ()",
+        "%x: f32, %w: memref<4xf32, 3>, %p: memref<2xf32, 5>",
+        'gpu.kernel, sym_name = "k", workgroup_attributions = 1 : i64',
+    ),
+}
+
+
+@pytest.mark.parametrize("generic", [False, True], ids=["custom", "generic"])
+@pytest.mark.parametrize("case", list(GENERIC_FUNCS))
+def test_a_generic_gpu_func_prints_as_upstream(case: str, generic: bool) -> None:
+    text = GENERIC_FUNCS[case]
+    ours = print_op(parse(text).chunks[0].module, generic=generic)
+    assert ("kernel" in ours) and ("private(%arg2 : memref<2xf32, 5>)" in ours or generic)
+    if oracle.available():
+        runner = oracle.module().Oracle(oracle.backend(), False, keep_op_notes=False)
+        result = runner.run_chunk(oracle.module().Chunk(text, 0, 1, 0), "builtin.module()")
+        assert ours.strip() == str(result.module.operation.get_asm(print_generic_op_form=generic)).strip()
