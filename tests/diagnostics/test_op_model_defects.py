@@ -156,6 +156,33 @@ def test_a_declared_native_trait_is_checked_with_upstreams_message(case: str) ->
     assert all(code == "GPU141" for code, _ in ours)
 
 
+# Type traits ODS states on these ops, now stated by their declarations too.
+STATED = {
+    "arith.select (AllTypesMatch)": (
+        '%0 = "arith.select"(%b, %f, %g) : (i1, vector<4xf32>, vector<8xf32>) -> vector<4xf32>',
+        "failed to verify that all of {true_value, false_value, result} have same type",
+    ),
+    "gpu.subgroup_reduce (SameOperandsAndResultType)": (
+        '%0 = "gpu.subgroup_reduce"(%f) {op = #gpu<all_reduce_op add>} : (vector<4xf32>) -> vector<8xf32>',
+        "requires the same type for all operands and results",
+    ),
+    "gpu.all_reduce (SameOperandsAndResultType)": (
+        '%0 = "gpu.all_reduce"(%x) ({}) {op = #gpu<all_reduce_op add>} : (f32) -> f16',
+        "requires the same type for all operands and results",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(STATED))
+def test_a_stated_type_trait_is_upstreams_first_error(case: str) -> None:
+    line, message = STATED[case]
+    text = f"func.func @f(%b: i1, %x: f32, %f: vector<4xf32>, %g: vector<8xf32>) {{\n  {line}\n  return\n}}\n"
+    ours = _errors(text)
+    assert [(code, m.split(" op ", 1)[1]) for code, m in ours] == [("GPU141", message)]
+    upstream = _upstream_errors(text)
+    assert upstream is None or upstream == [ours[0][1]]
+
+
 @pytest.mark.parametrize(
     ("trait", "operands", "results", "holds"),
     [

@@ -102,6 +102,7 @@ OPS: tuple[OpDef, ...] = (
         ins="BoolLike:$condition, AnyType:$true_value, AnyType:$false_value",
         outs="AnyType:$result",
         traits="pure",
+        types=("AllTypesMatch<true_value, false_value, result>",),
         syntax="%r = arith.select %cond, %a, %b : T",
     ),
     declare("arith.constant", "A constant value.", traits="constant_like pure", syntax="%c = arith.constant 42 : i32"),
