@@ -166,6 +166,30 @@ STATED = {
         '%0 = "gpu.subgroup_reduce"(%f) {op = #gpu<all_reduce_op add>} : (vector<4xf32>) -> vector<8xf32>',
         "requires the same type for all operands and results",
     ),
+    "arith.select (BooleanConditionOrMatchingShape)": (
+        '%0 = "arith.select"(%c, %g, %g) : (vector<4xi1>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>',
+        "failed to verify that condition is signless i1 or has matching shape",
+    ),
+    "arith cast (SameInputOutputTensorDims)": (
+        '%0 = "arith.extf"(%t) : (tensor<4xf16>) -> tensor<8xf32>',
+        "failed to verify that input and output have the same tensor dimensions",
+    ),
+    "arith (Elementwise)": (
+        '%0 = "arith.scaling_extf"(%h, %k) : (vector<4xf16>, vector<8xf16>) -> vector<4xf32>',
+        "all non-scalar operands/results must have the same shape and base type",
+    ),
+    "arith (Elementwise, scalar result)": (
+        '%0:2 = "arith.addui_extended"(%n, %n) : (vector<8xi32>, vector<8xi32>) -> (vector<8xi32>, i1)',
+        "if an operand is non-scalar, then all results must be non-scalar",
+    ),
+    "arith (Elementwise, vector to tensor)": (
+        '%0 = "arith.bitcast"(%f) : (vector<4xf32>) -> tensor<4xi32>',
+        "failed to verify that input and output have the same tensor dimensions",
+    ),
+    "math (Elementwise)": (
+        '%0 = "math.fpowi"(%f, %n) : (vector<4xf32>, vector<8xi32>) -> vector<4xf32>',
+        "requires the same shape for all operands and results",
+    ),
     "gpu.all_reduce (SameOperandsAndResultType)": (
         '%0 = "gpu.all_reduce"(%x) ({}) {op = #gpu<all_reduce_op add>} : (f32) -> f16',
         "requires the same type for all operands and results",
@@ -176,7 +200,10 @@ STATED = {
 @pytest.mark.parametrize("case", list(STATED))
 def test_a_stated_type_trait_is_upstreams_first_error(case: str) -> None:
     line, message = STATED[case]
-    text = f"func.func @f(%b: i1, %x: f32, %f: vector<4xf32>, %g: vector<8xf32>) {{\n  {line}\n  return\n}}\n"
+    text = (
+        "func.func @f(%b: i1, %x: f32, %f: vector<4xf32>, %g: vector<8xf32>, %c: vector<4xi1>, %t: tensor<4xf16>, %h: vector<4xf16>, "
+        f"%k: vector<8xf16>, %n: vector<8xi32>) {{\n  {line}\n  return\n}}\n"
+    )
     ours = _errors(text)
     assert [(code, m.split(" op ", 1)[1]) for code, m in ours] == [("GPU141", message)]
     upstream = _upstream_errors(text)
@@ -213,6 +240,8 @@ def test_a_definition_file_states_native_traits() -> None:
     assert read.errors == ()
     (pair,) = read.ops
     assert [r.kind for r in pair.type_relations] == ["operands_shape"]
+    mapped = read_user_ops(text.replace('"SameOperandsShape"', '"ElementwiseMappable"'))
+    assert mapped.errors == () and mapped.ops[0].has("elementwise")
 
 
 # Loads, stores and atomics through a pointer or memref: the declarations state their effects, by

@@ -16,7 +16,7 @@ from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.ir.opdefs.constraints import AttrConstraint, TypeConstraint, attr_constraint, type_constraint
 from gpu_lsp.ir.opdefs.model import VARIADIC, Arg, OpDef
 from gpu_lsp.ir.opdefs.opdef import TypeRelation
-from gpu_lsp.ir.opdefs.relations import relation_holds, same_operands_and_result_type
+from gpu_lsp.ir.opdefs.relations import elementwise_problem, relation_holds, same_operands_and_result_type
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
 from gpu_lsp.text import TextRange
 
@@ -31,11 +31,12 @@ class _Checks:
     # Upstream's PredOpTraits in declaration order, then its native traits (verified after OpInvariants).
     relations: tuple[TypeRelation, ...]
     same_type: bool
+    elementwise: bool
 
     @property
     def empty(self) -> bool:
         values = any(c for _, c in self.operands) or any(c for _, c in self.results)
-        return not (self.attributes or values or self.relations or self.same_type)
+        return not (self.attributes or values or self.relations or self.same_type or self.elementwise)
 
 
 def _values(args: tuple[Arg, ...] | None) -> tuple[tuple[str, TypeConstraint | None], ...]:
@@ -60,7 +61,8 @@ def _checks(definition: OpDef) -> _Checks:
     attributes = tuple((a.name, c) for a in definition.attributes if (c := attr_constraint(a.checked)) is not None and a.checked != "AnyAttr")
     relations = tuple(sorted(definition.type_relations, key=lambda r: r.native))
     found = _Checks(
-        attributes, _values(definition.operands), _values(definition.results), relations, definition.has("same_type")
+        attributes, _values(definition.operands), _values(definition.results), relations, definition.has("same_type"),
+        definition.has("elementwise"),
     )
     _CHECKS[id(definition)] = (definition, found)
     return found
@@ -135,9 +137,11 @@ def _relation_violation(op: Operation, checks: _Checks, operands: dict[str, list
         if not relation_holds(relation, types, operand_types, [r.type for r in op.results]):
             message = relation.description if relation.native else f"failed to verify that {relation.description}"
             return Violation(op_error(op, message), at(op))
-    if checks.same_type and not same_operands_and_result_type(operand_types, [r.type for r in op.results]):
+    result_types = [r.type for r in op.results]
+    if checks.same_type and not same_operands_and_result_type(operand_types, result_types):
         return Violation(op_error(op, "requires the same type for all operands and results"), at(op))
-    return None
+    problem = elementwise_problem(operand_types, result_types) if checks.elementwise else None
+    return Violation(op_error(op, problem), at(op)) if problem is not None else None
 
 
 def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[Violation]:

@@ -25,12 +25,12 @@ _TRAITS = {
     "IsolatedFromAbove": "isolated", "Symbol": "symbol", "SymbolTable": "symbol_table",
     "NoTerminator": "no_terminator", "SingleBlock": "single_block", "ReturnLike": "return_like",
     "ConstantLike": "constant_like", "RecursiveMemoryEffects": "recursive_effects",
-    "SameOperandsAndResultType": "same_type",
+    "SameOperandsAndResultType": "same_type", "Elementwise": "elementwise", "ElementwiseMappable": "elementwise",
 }
 _EFFECTS = frozenset({"MemRead", "MemWrite", "MemAlloc", "MemFree"})
 # ODS traits that change nothing gpu-lsp checks: accepted, so a .td file's list can be copied as is.
 _UNMODELLED = frozenset({
-    "Commutative", "Idempotent", "Involution", "ElementwiseMappable", "AlwaysSpeculatable",
+    "Commutative", "Idempotent", "Involution", "AlwaysSpeculatable",
     "ConditionallySpeculatable", "AffineScope", "AutomaticAllocationScope", "NoRegionArguments",
     "AttrSizedOperandSegments", "AttrSizedResultSegments",
 })
