@@ -8,7 +8,7 @@ from typing import Final
 import gpu_lsp.ir.opdefs.readers  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr, StringAttr
+from gpu_lsp.ir.attributes import Attribute, DictAttr, IntegerAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.ir.op_facts import NO_FACTS, writable_facts
 from gpu_lsp.ir.opdefs import OpDef, lookup, op_names
@@ -270,6 +270,8 @@ class Builder:
                 if needs_block and not region.blocks and (index == 0 or no_terminator):
                     region.add_block()
             self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
+        if generic and op.known and name in _COUNTS_ATTRIBUTIONS and op.get_attr(_WORKGROUP_COUNT) is None:
+            op.attributes[_WORKGROUP_COUNT] = IntegerAttr(0, T.I64)  # what their custom readers record for none
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 
@@ -519,6 +521,11 @@ def _inherent_from_attributes(state: OpState, spec: OpDef | None) -> None:
         names.add("function_type")
     for name in names & state.attributes.keys():
         state.properties[name] = state.attributes.pop(name)
+
+
+# Ops whose custom readers always record the workgroup attribution count: their generic forms read to the same IR.
+_COUNTS_ATTRIBUTIONS = frozenset({"gpu.func", "gpu.launch"})
+_WORKGROUP_COUNT = "workgroup_attributions"
 
 
 def dict_attr(attrs: dict[str, Attribute]) -> DictAttr:
