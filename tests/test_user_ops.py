@@ -117,7 +117,7 @@ def test_a_mistake_is_an_error_at_its_place_and_leaves_the_op_out(text: str, whe
 
 
 def test_unmodelled_traits_and_interfaces_are_accepted_so_td_lists_copy_as_is() -> None:
-    traits = '["Commutative", "DeclareOpInterfaceMethods<InferIntRangeInterface>", "MemWrite", "ElementwiseMappable"]'
+    traits = '["Commutative", "DeclareOpInterfaceMethods<InferIntRangeInterface>", "MemWrite", "AlwaysSpeculatable"]'
     read = read_user_ops(f'dialect = "t"\n[ops.a]\ntraits = {traits}\n')
     assert read.errors == () and read.ops[0].traits == frozenset()
 

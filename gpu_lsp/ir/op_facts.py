@@ -19,16 +19,13 @@ class OpFacts:
     derives from the region or stores in a form the printers cannot read back.
     """
 
-    __slots__ = ("implicit", "unnamed_async", "attributions", "segments", "successor_operands", "keywords", "aliases", "mistyped")
+    __slots__ = ("implicit", "unnamed_async", "segments", "successor_operands", "keywords", "aliases", "mistyped")
 
     def __init__(self) -> None:
         # The parser made this op (the `builtin.module` around top-level ops): it has no text of its own.
         self.implicit = False
         # Where an `async` keyword with no result name to hold the token was written (start, end offsets).
         self.unnamed_async: tuple[int, int] | None = None
-        # gpu.func / gpu.launch: (workgroup, private) attribution counts as written; upstream stores only
-        # `workgroup_attributions` and derives the private count from the entry block's arguments.
-        self.attributions: tuple[int, int] | None = None
         # async.execute: (dependencies, operands); upstream's `operandSegmentSizes`.
         self.segments: tuple[int, int] | None = None
         # The number of operands each successor takes, in successor order (upstream's segment sizes).

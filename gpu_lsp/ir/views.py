@@ -81,11 +81,22 @@ def _single(groups: dict[str, list[Value]] | None, name: str) -> Value | None:
 
 
 def _workgroup_attribution_count(op: Operation) -> int:
-    """How many workgroup attributions gpu.launch or gpu.func declares (as read, else its attribute)."""
-    counts = op.facts.attributions
-    if counts is not None:
-        return counts[0]
+    """How many workgroup attributions gpu.launch or gpu.func declares: its `workgroup_attributions`."""
     return int_attr(op, "workgroup_attributions") or 0
+
+
+def attributions(op: Operation) -> tuple[list[BlockArgument], list[BlockArgument]]:
+    """The (workgroup, private) attributions of a gpu.func or gpu.launch, as upstream finds them: the
+    entry block's arguments after the function's inputs (the launch's configuration), the first
+    `workgroup_attributions` of them workgroup, the rest private."""
+    view = FuncView(op) if op.name == "gpu.func" else LaunchView(op)
+    return view.attributions()
+
+
+def attribution_counts(op: Operation) -> tuple[int, int]:
+    """(workgroup, private) attribution counts of a gpu.func or gpu.launch."""
+    workgroup, private = attributions(op)
+    return len(workgroup), len(private)
 
 
 class _AsyncOpView:
@@ -170,6 +181,10 @@ class LaunchView(_AsyncOpView):
             return []
         return entry.arguments[self.num_config_args + self.num_workgroup_attributions :]
 
+    def attributions(self) -> tuple[list[BlockArgument], list[BlockArgument]]:
+        """(workgroup, private) attribution block arguments."""
+        return self.workgroup_attributions, self.private_attributions
+
 
 class LaunchFuncView(_AsyncOpView):
     """`gpu.launch_func`: kernel reference, dependencies, sizes, kernel operands and async object."""
@@ -245,17 +260,6 @@ class FuncView:
     @property
     def num_workgroup_attributions(self) -> int:
         return _workgroup_attribution_count(self.op)
-
-    @property
-    def num_private_attributions(self) -> int:
-        counts = self.op.facts.attributions
-        if counts is not None:
-            return counts[1]
-        fn = self.function_type
-        body = self.body
-        if fn is None or body is None or not body.blocks:
-            return 0
-        return max(0, len(body.blocks[0].arguments) - len(fn.inputs) - self.num_workgroup_attributions)
 
     def attributions(self) -> tuple[list[BlockArgument], list[BlockArgument]]:
         """(workgroup, private) attribution block arguments."""

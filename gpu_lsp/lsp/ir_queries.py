@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.symbols import symbol_name
-from gpu_lsp.ir.views import LaunchView, async_dependencies, async_token
+from gpu_lsp.ir.views import LaunchView, async_dependencies, async_token, attribution_counts
 from gpu_lsp.lsp.index import DocumentIndex
 
 _SPACES = re.compile(r"\s+")
@@ -97,7 +97,7 @@ def launch_arg_role(arg: BlockArgument) -> str | None:
         if i < n:
             return f"{role} {_DIMS[i]}"
         i -= n
-    workgroup, private = op.facts.attributions or (0, 0)
+    workgroup, private = attribution_counts(op)
     if i < workgroup:
         return f"workgroup attribution #{i}"
     i -= workgroup

@@ -13,7 +13,6 @@ from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.ir.op_facts import NO_FACTS, writable_facts
 from gpu_lsp.ir.opdefs import OpDef, lookup, op_names
 from gpu_lsp.ir.opdefs.format import read_format
-from gpu_lsp.ir.views import FuncView, LaunchView
 from gpu_lsp.syntax.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref
 from gpu_lsp.syntax.lexer import unescape, wrong_token_offset
 from gpu_lsp.syntax.raw import Group, RawAlias, RawBlock, RawOp, RawRegion
@@ -271,8 +270,8 @@ class Builder:
                 if needs_block and not region.blocks and (index == 0 or no_terminator):
                     region.add_block()
             self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
-        if generic and op.known and name in ("gpu.func", "gpu.launch"):
-            _count_attributions(op)
+        if generic and op.known and name in _COUNTS_ATTRIBUTIONS and op.get_attr(_WORKGROUP_COUNT) is None:
+            op.attributes[_WORKGROUP_COUNT] = IntegerAttr(0, T.I64)  # what their custom readers record for none
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 
@@ -524,17 +523,9 @@ def _inherent_from_attributes(state: OpState, spec: OpDef | None) -> None:
         state.properties[name] = state.attributes.pop(name)
 
 
-def _count_attributions(op: Operation) -> None:
-    """A generic gpu.func or gpu.launch: the (workgroup, private) attribution counts and the
-    `workgroup_attributions` attribute its custom form's reader records."""
-    if op.name == "gpu.func":
-        workgroup, private = FuncView(op).attributions()
-    else:
-        launch = LaunchView(op)
-        workgroup, private = launch.workgroup_attributions, launch.private_attributions
-    writable_facts(op).attributions = (len(workgroup), len(private))
-    if op.get_attr("workgroup_attributions") is None:
-        op.attributes["workgroup_attributions"] = IntegerAttr(len(workgroup), T.I64)
+# Ops whose custom readers always record the workgroup attribution count: their generic forms read to the same IR.
+_COUNTS_ATTRIBUTIONS = frozenset({"gpu.func", "gpu.launch"})
+_WORKGROUP_COUNT = "workgroup_attributions"
 
 
 def dict_attr(attrs: dict[str, Attribute]) -> DictAttr:

@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.core import Operation, Region, erase_op
-from gpu_lsp.ir.op_facts import OpFacts
 from gpu_lsp.ir.operands import assemble
 from gpu_lsp.ir.operands import segments as operand_groups
 from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
 from gpu_lsp.ir.traits import constant_int
+from gpu_lsp.ir.views import attributions
 from gpu_lsp.passes.base import PassDiagnostic, PassFailure, op_error
 from gpu_lsp.passes.effects import is_registered
 from gpu_lsp.passes.registration import gpu_pass
@@ -81,19 +81,6 @@ def launch_parts(launch: Operation) -> LaunchParts:
     return LaunchParts(
         groups["asyncDependencies"], xyz("gridSize"), xyz("blockSize"), xyz("clusterSize"), groups["dynamicSharedMemorySize"]
     )
-
-
-def attribution_counts(launch: Operation) -> tuple[int, int]:
-    """(workgroup, private) attribution counts of a gpu.launch or gpu.func."""
-    counts = launch.facts.attributions
-    if counts is not None:
-        return counts
-    entry = launch.regions[0].blocks[0] if launch.regions and launch.regions[0].blocks else None
-    fixed = 18 if launch_parts(launch).cluster else 12
-    total = len(entry.arguments) - fixed if entry is not None else 0
-    wg = launch.attributes.get("workgroup_attributions")
-    nwg = wg.value if isinstance(wg, IntegerAttr) else 0
-    return nwg, max(total - nwg, 0)
 
 
 def constant_dims(values: list) -> DenseArrayAttr | None:
@@ -246,11 +233,8 @@ def outline_kernel_func(launch: Operation, name: str, origin: dict) -> tuple[Ope
     body = launch.regions[0]
     parts = launch_parts(launch)
     operands = used_values_defined_above(body)
-    nwg, npriv = attribution_counts(launch)
+    workgroup, private = attributions(launch)
     entry_args = body.blocks[0].arguments
-    fixed = 18 if parts.cluster else 12
-    workgroup = entry_args[fixed : fixed + nwg]
-    private = entry_args[fixed + nwg : fixed + nwg + npriv]
     attributes: dict[str, Attribute] = {"gpu.kernel": UnitAttr()}
     block_bounds = constant_dims(parts.block)
     grid_bounds = constant_dims(parts.grid)
@@ -263,8 +247,6 @@ def outline_kernel_func(launch: Operation, name: str, origin: dict) -> tuple[Ope
         if cluster_bounds is not None:
             attributes["known_cluster_size"] = cluster_bounds
     attributes["workgroup_attributions"] = i64(len(workgroup))
-    facts = OpFacts()
-    facts.attributions = (len(workgroup), len(private))
     func = new_op(
         "gpu.func",
         properties={
@@ -272,7 +254,6 @@ def outline_kernel_func(launch: Operation, name: str, origin: dict) -> tuple[Ope
             "function_type": TypeAttr(T.FunctionType(tuple(v.type for v in operands), ())),
         },
         attributes=attributes,
-        facts=facts,
         loc=launch.loc,
     )
     func_body = func.add_region()
@@ -459,7 +440,6 @@ def _outline_module(module: Operation, data_layout: Attribute | None, select) ->
 __all__ = [
     "Outlined",
     "OutlineResult",
-    "attribution_counts",
     "launch_parts",
     "outline_kernels",
     "parse_data_layout",

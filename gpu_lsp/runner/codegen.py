@@ -23,7 +23,7 @@ from gpu_lsp.ir.opdefs.format_customs import case_values
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.traits import REGION_RETURNS
-from gpu_lsp.ir.views import FuncView, LaunchView, int_attr
+from gpu_lsp.ir.views import FuncView, LaunchView, attribution_counts, int_attr
 from gpu_lsp.runner.affinemap import Expr, op_map
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, static_shape
 from gpu_lsp.runner.elementwise import predicate_name
@@ -334,7 +334,7 @@ class FunctionEmitter:
         self.launch_args[v] = f"a{k}"
 
     def _attributions(self, entry: Block, first: int | None = None) -> None:
-        workgroup, private = self.op.facts.attributions or (0, 0)
+        workgroup, private = attribution_counts(self.op)
         if first is None:
             first = len(entry.arguments) - workgroup - private
         for k, arg in enumerate(entry.arguments[first : first + workgroup + private]):

@@ -9,7 +9,7 @@ import numpy as np
 from gpu_lsp.diagnostics.sanitizer.limits import MAX_BLOCK_DIMS, MAX_GRID_DIMS, MAX_THREADS_PER_BLOCK
 from gpu_lsp.ir.core import Operation, Region
 from gpu_lsp.ir.operands import split_by_segments
-from gpu_lsp.ir.views import FuncView, LaunchFuncView, async_token
+from gpu_lsp.ir.views import FuncView, LaunchFuncView, async_token, attribution_counts
 from gpu_lsp.runner.errors import RunError, Unsupported
 from gpu_lsp.runner.interp import Ctx, Env, Interpreter, handles
 from gpu_lsp.runner.lanes import is_uniform
@@ -218,7 +218,7 @@ class Kernel:
 
     @property
     def attributions(self) -> tuple[int, int]:
-        return self.op.facts.attributions or (0, 0)
+        return attribution_counts(self.op)
 
 
 def _launch_common(it: Interpreter, op: Operation, g: GpuOp, kernel: Kernel, grid, block, cluster, dsm, args, captured) -> None:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from gpu_lsp.ir.brackets import comma_ranges, match_close, string_end, unquoted
+from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
 from gpu_lsp.syntax.names import BARE_ID, WORD_ID
 
 TYPE_CODE = "GPU122"
@@ -339,6 +340,9 @@ def _gpu_attr(s: str, tok: _Tok) -> Failure | None:
         name, name_start, name_end = m.group(0), at, m.end()
         if name not in KNOWN_ATTRS:
             return Failure(ATTR_CODE, [(f"unknown attribute `{name}` in dialect `gpu`", name_start, name_end)])
+        enum = _ENUM_ATTRS.get(name)
+        if enum is not None and not enum.angled:
+            return _enum_case(s, enum, name_end, body_hi)
         lt = _skip_ws(s, name_end, body_hi)
         if lt >= body_hi:
             lt, end = -1, name_end
@@ -346,6 +350,8 @@ def _gpu_attr(s: str, tok: _Tok) -> Failure | None:
             end = match_close(s, lt, body_hi)
             if end < 0 or _skip_ws(s, end, body_hi) != body_hi:
                 return None
+        elif enum is not None:  # `#gpu<address_space workgroup>`: an angled enum's case needs its `<`
+            return Failure(ATTR_CODE, [("expected '<'", name_end, name_end)])
         else:
             return None
     else:
@@ -359,6 +365,9 @@ def _gpu_attr(s: str, tok: _Tok) -> Failure | None:
     if lt < 0:
         # a kernel table's list of kernels is not optional
         return Failure(ATTR_CODE, [("expected '<'", name_end, name_end)]) if name == "kernel_table" else None
+    enum = _ENUM_ATTRS.get(name)
+    if enum is not None and enum.angled:
+        return _enum_case(s, enum, lt + 1, end - 1)
     check = _ATTR_CHECKS.get(name)
     if check is None:
         f = _scan(s, lt + 1, end - 1)
@@ -366,6 +375,25 @@ def _gpu_attr(s: str, tok: _Tok) -> Failure | None:
             f.foreign = True
         return f
     return check(s, lt, end, _split(s, lt + 1, end - 1))
+
+
+# The gpu enum attributes: written `#gpu<mnemonic case>`, or `#gpu.mnemonic<case>` where angled.
+_ENUM_ATTRS = {e.mnemonic: e for e in ENUMS.values() if e.dialect == "gpu" and e.mnemonic}
+
+
+def _enum_case(s: str, enum: EnumDef, at: int, hi: int) -> Failure | None:
+    """The case of `#gpu<mnemonic case>` (`s[at:hi]`): upstream's errors when it is not one of the enum's keywords."""
+    at = _skip_ws(s, at, hi)
+    if at < hi and s[at] == '"':
+        return None  # a string case: left alone
+    follow = f"failed to parse {enum.constraint} parameter 'value' which is to be a `{enum.what}`"
+    word = _KEYWORD.match(s, at, hi)
+    if word is None:
+        return Failure(ATTR_CODE, [("expected valid keyword or string", at, at), (follow, at, at)])
+    if word.group(0) in enum.cases:
+        return None
+    after = _skip_ws(s, word.end(), hi)
+    return Failure(ATTR_CODE, [(enum.unknown(word.group(0)), at, word.end()), (follow, after, after)])
 
 
 def _target_kind(s: str, a: int, b: int) -> str | None:

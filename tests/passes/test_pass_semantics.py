@@ -8,6 +8,7 @@ from support.corpus import corpus_files, split_chunks
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.views import attribution_counts
 from gpu_lsp.passes.base import PassFailure
 from gpu_lsp.passes.outlining import outline_kernels, parse_data_layout
 from gpu_lsp.passes.pipeline import Nest, PipelineError, parse_flag, parse_pipeline
@@ -165,7 +166,7 @@ def test_cluster_launch():
 def test_attributions_become_gpu_func_attributions():
     module, _ = run(chunk_with("outlining.mlir", "@launch_memory_attributions_0()"), SINK_OUTLINE)
     kernel = body(top(module)[1])[0]
-    assert kernel.facts.attributions == (1, 2)
+    assert attribution_counts(kernel) == (1, 2)
     assert str(kernel.attributes["workgroup_attributions"]) == "1 : i64"
     args = kernel.regions[0].blocks[0].arguments
     assert [str(a.type) for a in args] == ["memref<?xf32, 1>", "memref<42xf32, 3>", "memref<2xf32, 5>", "memref<1xf32, 5>"]

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gpu_lsp.diagnostics.context import RuleContext
-from gpu_lsp.diagnostics.model import Applicability, Fix
+from gpu_lsp.diagnostics.model import Applicability, Fix, Severity
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import ArrayAttr, Attribute, DialectAttr, DictAttr, TypeAttr
 from gpu_lsp.ir.core import Operation, OpResult, Value
 from gpu_lsp.ir.effects import view_source
 from gpu_lsp.ir.views import async_token
+from gpu_lsp.syntax import gpu_syntax
 from gpu_lsp.text import Edit, TextRange
 
 
@@ -17,6 +19,24 @@ def at(op: Operation) -> TextRange:
     """Where MLIR reports a diagnostic on `op`: its location, the start of its name."""
     rng = op.name_range or op.range
     return rng if rng is not None else TextRange(0, 0)
+
+
+def rejected_by_parser(attr: Attribute) -> bool:
+    """Whether the parser rejected the value (or a value inside it): GPU122/GPU123 reported it, where upstream stops."""
+    if isinstance(attr, ArrayAttr):
+        return any(rejected_by_parser(a) for a in attr.elements)
+    if isinstance(attr, DictAttr):
+        return any(rejected_by_parser(a) for _, a in attr.entries)
+    return isinstance(attr, (DialectAttr, TypeAttr)) and gpu_syntax.check(str(attr)) is not None
+
+
+def parse_error_within(op: Operation, ctx: RuleContext) -> bool:
+    """Whether the parser reported an error inside `op`'s text: what it read there is not what was
+    meant (a body lost, a type rejected), and upstream stops at that error."""
+    rng = op.range
+    return rng is not None and any(
+        d.severity >= Severity.ERROR and rng.start <= d.range.start < rng.end for d in ctx.chunk.diagnostics
+    )
 
 
 def op_error(op: Operation, message: str) -> str:

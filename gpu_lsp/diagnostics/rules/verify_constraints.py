@@ -9,17 +9,15 @@ from dataclasses import dataclass
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, rule
-from gpu_lsp.diagnostics.rules._util import at, op_error, q
+from gpu_lsp.diagnostics.rules._util import at, op_error, q, rejected_by_parser
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import ArrayAttr, Attribute, DialectAttr, DictAttr, TypeAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.ir.opdefs.constraints import AttrConstraint, TypeConstraint, attr_constraint, type_constraint
 from gpu_lsp.ir.opdefs.model import VARIADIC, Arg, OpDef
 from gpu_lsp.ir.opdefs.opdef import TypeRelation
-from gpu_lsp.ir.opdefs.relations import relation_holds, same_operands_and_result_type
+from gpu_lsp.ir.opdefs.relations import elementwise_problem, relation_holds, same_operands_and_result_type
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
-from gpu_lsp.syntax import gpu_syntax
 from gpu_lsp.text import TextRange
 
 
@@ -33,11 +31,12 @@ class _Checks:
     # Upstream's PredOpTraits in declaration order, then its native traits (verified after OpInvariants).
     relations: tuple[TypeRelation, ...]
     same_type: bool
+    elementwise: bool
 
     @property
     def empty(self) -> bool:
         values = any(c for _, c in self.operands) or any(c for _, c in self.results)
-        return not (self.attributes or values or self.relations or self.same_type)
+        return not (self.attributes or values or self.relations or self.same_type or self.elementwise)
 
 
 def _values(args: tuple[Arg, ...] | None) -> tuple[tuple[str, TypeConstraint | None], ...]:
@@ -62,7 +61,8 @@ def _checks(definition: OpDef) -> _Checks:
     attributes = tuple((a.name, c) for a in definition.attributes if (c := attr_constraint(a.checked)) is not None and a.checked != "AnyAttr")
     relations = tuple(sorted(definition.type_relations, key=lambda r: r.native))
     found = _Checks(
-        attributes, _values(definition.operands), _values(definition.results), relations, definition.has("same_type")
+        attributes, _values(definition.operands), _values(definition.results), relations, definition.has("same_type"),
+        definition.has("elementwise"),
     )
     _CHECKS[id(definition)] = (definition, found)
     return found
@@ -83,20 +83,11 @@ def _dictionary_key(op: Operation, name: str, ctx: RuleContext) -> TextRange | N
     return TextRange(brace, brace + 1) if brace >= 0 else None
 
 
-def _rejected(attr: Attribute) -> bool:
-    """Whether the parser rejected the value (or a value inside it): GPU122/GPU123 reported it, where upstream stops."""
-    if isinstance(attr, ArrayAttr):
-        return any(_rejected(a) for a in attr.elements)
-    if isinstance(attr, DictAttr):
-        return any(_rejected(a) for _, a in attr.entries)
-    return isinstance(attr, (DialectAttr, TypeAttr)) and gpu_syntax.check(str(attr)) is not None
-
-
 def _attribute_violation(
     op: Operation, name: str, constraint: AttrConstraint, ctx: RuleContext, formatted: bool
 ) -> Violation | None:
     attr = op.attributes.get(name, op.properties.get(name))
-    if attr is None or constraint.holds(attr) or _rejected(attr):
+    if attr is None or constraint.holds(attr) or rejected_by_parser(attr):
         return None
     message = op_error(op, f"attribute '{name}' failed to satisfy constraint: {constraint.summary}")
     written = _dictionary_key(op, name, ctx) if formatted and not op.generic else None
@@ -143,12 +134,14 @@ def _relation_violation(op: Operation, checks: _Checks, operands: dict[str, list
     types = {**_types(operands, mistyped), **_types(results)}
     operand_types = [T.UNKNOWN if i in mistyped else v.type for i, v in enumerate(op.operands)]
     for relation in checks.relations:
-        if not relation_holds(relation, types, operand_types):
+        if not relation_holds(relation, types, operand_types, [r.type for r in op.results]):
             message = relation.description if relation.native else f"failed to verify that {relation.description}"
             return Violation(op_error(op, message), at(op))
-    if checks.same_type and not same_operands_and_result_type(operand_types, [r.type for r in op.results]):
+    result_types = [r.type for r in op.results]
+    if checks.same_type and not same_operands_and_result_type(operand_types, result_types):
         return Violation(op_error(op, "requires the same type for all operands and results"), at(op))
-    return None
+    problem = elementwise_problem(operand_types, result_types) if checks.elementwise else None
+    return Violation(op_error(op, problem), at(op)) if problem is not None else None
 
 
 def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[Violation]:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, rule
-from gpu_lsp.diagnostics.rules._util import at, op_error
+from gpu_lsp.diagnostics.rules._util import at, op_error, parse_error_within
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.ir.opdefs import OpDef, definition, has_trait, lookup, op_names
@@ -553,7 +553,7 @@ def public_symbol_declaration(op: Operation, ctx: RuleContext) -> Iterator[Viola
     ## References
     - [MLIR Symbols and Symbol Tables: visibility](https://mlir.llvm.org/docs/SymbolsAndSymbolTables/#symbol-visibility)
     """
-    if not op.regions or op.regions[0].blocks:
+    if not op.regions or op.regions[0].blocks or parse_error_within(op, ctx):
         return
     visibility = op.properties.get("sym_visibility")
     if isinstance(visibility, StringAttr) and visibility.value in ("private", "nested"):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Violation, rule
-from gpu_lsp.diagnostics.rules._util import at, op_error, q
+from gpu_lsp.diagnostics.rules._util import at, op_error, q, rejected_by_parser
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr, TypeAttr
 from gpu_lsp.ir.core import Operation
@@ -142,7 +142,7 @@ def return_mismatch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         return
     fn_type = fn.get_attr("function_type")
     sym = fn.get_attr("sym_name")
-    if not (isinstance(fn_type, TypeAttr) and isinstance(fn_type.type, T.FunctionType)):
+    if not (isinstance(fn_type, TypeAttr) and isinstance(fn_type.type, T.FunctionType)) or rejected_by_parser(fn_type):
         return
     name = f"@{sym.value}" if isinstance(sym, StringAttr) else "@"
     results = fn_type.type.results

@@ -66,6 +66,10 @@ declare(
     when they build it.
 
     - an unknown mnemonic: ``unknown attribute `objct` in dialect `gpu` ``;
+    - an enum attribute whose case is not one of the enum's (`#gpu<dim w>`: `expected
+      ::mlir::gpu::Dimension to be one of: x, y, z`, then ``failed to parse GPU_DimensionAttr
+      parameter 'value' ...``), or an angled one written without its `<` (`#gpu<address_space
+      global>`: `expected '<'`);
     - `#gpu.object<target, [properties = {...},] [kernels = ...,] [format =] "...">`: the target
       is not a GPU target attribute (``the target attribute must implement or promise the
       `gpu::TargetAttrInterface` ``), a format keyword other than `offload`, `assembly`, `bin`,

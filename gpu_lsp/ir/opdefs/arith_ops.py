@@ -22,9 +22,10 @@ def _cast(mnemonic: str, summary: str, source: str, target: str, flags: str = ""
     return declare(
         f"arith.{mnemonic}",
         summary,
-        traits="pure",
+        traits="pure elementwise",
         ins=f"{source}:$in" + (f", {flags}" if flags else ""),
         outs=f"{target}:$out",
+        types=("SameOperandsAndResultShape", "SameInputOutputTensorDims"),
         format=" ".join(p for p in ("$in", flag_format, "attr-dict `:` type($in) `to` type($out)") if p),
     )
 
@@ -34,7 +35,7 @@ def _compare(mnemonic: str, summary: str, predicate: str, operand: str, fastmath
     return declare(
         f"arith.{mnemonic}",
         summary,
-        traits="pure",
+        traits="pure elementwise",
         ins=f"{predicate}:$predicate, {operand}:$lhs, {operand}:$rhs" + (f", {FASTMATH}" if fastmath else ""),
         outs="BoolLike:$result",
         types=("SameTypeOperands", 'TypesMatchWith<"result type has i1 element type and same shape as operands", lhs, result, i1_same_shape>'),
@@ -100,7 +101,8 @@ OPS: tuple[OpDef, ...] = (
         "Chooses between two values by a condition.",
         ins="BoolLike:$condition, AnyType:$true_value, AnyType:$false_value",
         outs="AnyType:$result",
-        traits="pure",
+        traits="pure elementwise",
+        types=("AllTypesMatch<true_value, false_value, result>", "BooleanConditionOrMatchingShape<condition, result>"),
         syntax="%r = arith.select %cond, %a, %b : T",
     ),
     declare("arith.constant", "A constant value.", traits="constant_like pure", syntax="%c = arith.constant 42 : i32"),
@@ -108,7 +110,7 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "arith.addui_extended",
         "Unsigned addition with an overflow flag.",
-        traits="pure",
+        traits="pure elementwise",
         ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs",
         outs="SignlessIntegerOrIndexLike:$sum, BoolLike:$overflow",
         types=("AllTypesMatch<lhs, rhs, sum>",),
@@ -118,7 +120,7 @@ OPS: tuple[OpDef, ...] = (
         declare(
             f"arith.{mnemonic}",
             summary,
-            traits="pure",
+            traits="pure elementwise",
             ins="SignlessIntegerOrIndexLike:$lhs, SignlessIntegerOrIndexLike:$rhs",
             outs="SignlessIntegerOrIndexLike:$low, SignlessIntegerOrIndexLike:$high",
             types=("AllTypesMatch<lhs, rhs, low, high>",),
@@ -132,7 +134,7 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "arith.scaling_extf",
         "Extends a float and multiplies it by a scale.",
-        traits="pure",
+        traits="pure elementwise",
         ins="FloatLike:$in, FloatLike:$scale, OptionalAttr<Arith_FastMathAttr>:$fastmath",
         outs="FloatLike:$out",
         format=f"$in `,` $scale {FASTMATH_FORMAT} attr-dict `:` type($in) `,` type($scale) `to` type($out)",
@@ -140,7 +142,7 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "arith.scaling_truncf",
         "Divides a float by a scale and truncates it.",
-        traits="pure",
+        traits="pure elementwise",
         ins="FloatLike:$in, FloatLike:$scale, " + _ROUNDING,
         outs="FloatLike:$out",
         format=f"$in `,` $scale {_ROUNDING_FORMAT} attr-dict `:` type($in) `,` type($scale) `to` type($out)",

@@ -64,6 +64,9 @@ _ENUMS = (
         "all_reduce_op",
         "::mlir::gpu::AllReduceOperation",
     ),
+    EnumDef(
+        "GPU_AddressSpaceAttr", ("global", "workgroup", "private", "constant"), "gpu", "address_space", "::mlir::gpu::AddressSpace", angled=True
+    ),
     EnumDef("GPU_ScopeAttr", ("subgroup", "workgroup", "cluster"), "gpu", "scope", "::mlir::gpu::Scope", angled=True),
     EnumDef("GPU_BroadcastTypeAttr", ("first_active_lane", "specific_lane"), "gpu", "broadcast", "::mlir::gpu::BroadcastType"),
     EnumDef(

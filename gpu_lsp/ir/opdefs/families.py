@@ -33,7 +33,8 @@ def family(make: OpClass, mnemonics: str) -> tuple[OpDef, ...]:
 
 
 def same_type_class(prefix: str, constraint: str, operands: str, flag: str = "", flag_format: str = "") -> OpClass:
-    """A Pure, SameOperandsAndResultType class: `$lhs `,` $rhs [flag] attr-dict `:` type($result)`.
+    """A Pure, SameOperandsAndResultType, ElementwiseMappable class (arith's and math's): `$lhs `,` $rhs [flag]
+    attr-dict `:` type($result)`.
 
     `operands` names the operands, all of `constraint` like the result; `flag` is an attribute
     written after them as `flag_format` (`fastmath<fast>`, `overflow<nsw>`).
@@ -42,7 +43,7 @@ def same_type_class(prefix: str, constraint: str, operands: str, flag: str = "",
     ins = ", ".join([*(f"{constraint}:${name}" for name in names), *([flag] if flag else [])])
     written = " `,` ".join(f"${name}" for name in names)
     format = " ".join(part for part in (written, flag_format, "attr-dict `:` type($result)") if part)
-    return op_class(prefix, traits="pure same_type", ins=ins, outs=f"{constraint}:$result", format=format)
+    return op_class(prefix, traits="pure same_type elementwise", ins=ins, outs=f"{constraint}:$result", format=format)
 
 
 def returning(name: str, summary: str, operands: str = "operands", **own: Any) -> OpDef:

@@ -157,6 +157,7 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "gpu.all_reduce",
         "Reduces a value across all threads of the workgroup, with a kind or a region.",
+        traits="same_type",
         ins="AnyIntegerOrFloat:$value, OptionalAttr<GPU_AllReduceOperationAttr>:$op, UnitAttr:$uniform",
         outs="AnyIntegerOrFloat:$result",
         regions="AnyRegion:$body",
@@ -165,7 +166,7 @@ OPS: tuple[OpDef, ...] = (
     _gpu_op(
         "subgroup_reduce",
         "Reduces a value across the lanes of a subgroup, optionally in clusters.",
-        traits="pure",
+        traits="pure same_type",
         ins=(
             "AnyIntegerOrFloatOr1DVector:$value, GPU_AllReduceOperationAttr:$op, UnitAttr:$uniform, "
             'OptionalAttr<I32Attr>:$cluster_size, DefaultValuedAttr<I32Attr, "1">:$cluster_stride'

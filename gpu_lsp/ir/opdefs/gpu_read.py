@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, UnitAttr
-from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import definition, reader
 from gpu_lsp.ir.opdefs.common_read import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
 from gpu_lsp.ir.opdefs.format import read_format
@@ -102,7 +101,6 @@ def _func(c: Cursor, st: OpState) -> None:
         st.attributes["gpu.kernel"] = UnitAttr()
     c.attr_dict_with_keyword(st)
     st.attributes["workgroup_attributions"] = IntegerAttr(len(workgroup), T.I64)
-    writable_facts(st).attributions = (len(workgroup), len(private))
     read_optional_body(c, st, args + workgroup + private)
 
 
@@ -140,7 +138,6 @@ def _launch(c: Cursor, st: OpState) -> None:
     nc = 1 if cluster_refs else 0
     st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm)
     st.attributes.setdefault("workgroup_attributions", IntegerAttr(len(workgroup), T.I64))
-    writable_facts(st).attributions = (len(workgroup), len(private))
     add_token(st, is_async)
 
 

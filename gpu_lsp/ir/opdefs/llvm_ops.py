@@ -37,8 +37,11 @@ OPS: tuple[OpDef, ...] = (
     _constant_value("poison", "A poison value."),
     _constant_value("zero", "The zero value of a type (null for pointers)."),
     _pure("mlir.none", "The `none` token.", syntax="%v = llvm.mlir.none : T"),
-    declare("llvm.load", "Loads a value through a pointer.", syntax="%v = llvm.load %p {alignment = 4 : i64} : !llvm.ptr -> f32"),
-    declare("llvm.store", "Stores a value through a pointer.", syntax="llvm.store %v, %p : f32, !llvm.ptr"),
+    # Effects by position (upstream's `Arg<LLVM_AnyPointer, "", [MemRead]>:$addr` and friends; the readers are hand-written).
+    declare(
+        "llvm.load", "Loads a value through a pointer.", syntax="%v = llvm.load %p {alignment = 4 : i64} : !llvm.ptr -> f32", effects="MemRead:#0"
+    ),
+    declare("llvm.store", "Stores a value through a pointer.", syntax="llvm.store %v, %p : f32, !llvm.ptr", effects="MemWrite:#1"),
     _pure(
         "getelementptr",
         "Address arithmetic: a pointer to an element of an aggregate.",
@@ -50,11 +53,17 @@ OPS: tuple[OpDef, ...] = (
     _pure("extractelement", "Extracts an element of a vector.", syntax="%e = llvm.extractelement %v[%i : i32] : vector<4xf32>"),
     _pure("insertelement", "Inserts an element into a vector.", syntax="%v2 = llvm.insertelement %x, %v[%i : i32] : vector<4xf32>"),
     _pure("shufflevector", "Picks elements of two vectors by a static mask.", syntax="%r = llvm.shufflevector %a, %b [0, 1] : vector<2xf32>"),
-    declare("llvm.atomicrmw", "Atomic read-modify-write through a pointer.", syntax="%old = llvm.atomicrmw add %p, %v monotonic : !llvm.ptr, i32"),
+    declare(
+        "llvm.atomicrmw",
+        "Atomic read-modify-write through a pointer.",
+        syntax="%old = llvm.atomicrmw add %p, %v monotonic : !llvm.ptr, i32",
+        effects="MemRead:#0, MemWrite:#0",
+    ),
     declare(
         "llvm.cmpxchg",
         "Atomic compare-and-exchange; returns the old value and a success flag.",
         syntax="%r = llvm.cmpxchg %p, %cmp, %new acq_rel monotonic : !llvm.ptr, i32",
+        effects="MemRead:#0, MemWrite:#0",
     ),
     _terminator("br", "Jumps to a block.", syntax="llvm.br ^bb1(%a : T)"),
     _terminator("cond_br", "Jumps to one of two blocks depending on an i1 condition.", syntax="llvm.cond_br %c, ^bb1(%a : T), ^bb2"),

@@ -19,7 +19,7 @@ def _classification(mnemonic: str, summary: str) -> OpDef:
     return declare(
         f"math.{mnemonic}",
         summary,
-        traits="pure",
+        traits="pure elementwise",
         ins=f"FloatLike:$operand, {FASTMATH}",
         outs="BoolLike:$result",
         types=('TypesMatchWith<"result type has i1 element type and same shape as operands", operand, result, i1_same_shape>',),
@@ -58,16 +58,16 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "math.fpowi",
         "A float raised to an integer power.",
-        traits="pure",
+        traits="pure elementwise",
         ins=f"FloatLike:$lhs, SignlessFixedWidthIntegerLike:$rhs, {FASTMATH}",
         outs="FloatLike:$result",
-        types=("AllTypesMatch<lhs, result>",),
+        types=("SameOperandsAndResultShape", "AllTypesMatch<lhs, result>"),
         format=f"$lhs `,` $rhs {FASTMATH_FORMAT} attr-dict `:` type($lhs) `,` type($rhs)",
     ),
     declare(
         "math.sincos",
         "Sine and cosine of a float.",
-        traits="pure same_type",
+        traits="pure same_type elementwise",
         ins=f"FloatLike:$operand, {FASTMATH}",
         outs="FloatLike:$sin, FloatLike:$cos",
         format=f"$operand {FASTMATH_FORMAT} attr-dict `:` type($operand)",
@@ -75,7 +75,7 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "math.clampf",
         "Clamps a float between a minimum and a maximum.",
-        traits="pure same_type",
+        traits="pure same_type elementwise",
         ins=f"FloatLike:$value, FloatLike:$min, FloatLike:$max, {FASTMATH}",
         outs="FloatLike:$result",
         format=f"$value `to` ` ` `[` $min `,` $max `]` {FASTMATH_FORMAT} attr-dict `:` type($result)",

@@ -111,18 +111,35 @@ def values(text: str) -> tuple[Arg, ...]:
     return tuple(_value_arg(*_arg(piece)) for piece in split_commas(text, drop_empty=True))
 
 
-_RELATION = re.compile(r"(AllTypesMatch|AllElementTypesMatch|TypesMatchWith)<(.*)>\Z", re.S)
+_RELATION = re.compile(r"(AllTypesMatch|AllElementTypesMatch|TypesMatchWith|BooleanConditionOrMatchingShape)<(.*)>\Z", re.S)
+# ArithOps.td's PredOpTrait on the casts' `in` and `out` (upstream's message follows `failed to verify that`).
+TENSOR_DIMS = "SameInputOutputTensorDims"
+# The native traits relating every operand's (and result's) type, by kind, with upstream's message.
+NATIVE_RELATIONS = {
+    "SameTypeOperands": ("operands", "requires all operands to have the same type"),
+    "SameOperandsShape": ("operands_shape", "requires the same shape for all operands"),
+    "SameOperandsElementType": ("operands_element", "requires the same element type for all operands"),
+    "SameOperandsAndResultShape": ("values_shape", "requires the same shape for all operands and results"),
+    "SameOperandsAndResultElementType": ("values_element", "requires the same element type for all operands and results"),
+}
 
 
 def type_relation(text: str) -> TypeRelation:
     """`AllTypesMatch<a, b>`, `AllElementTypesMatch<a, b>`, `TypesMatchWith<"description", source,
-    target, transform>` or `SameTypeOperands` as a TypeRelation (names as upstream's, which its messages print)."""
-    if text.strip() == "SameTypeOperands":
-        return TypeRelation("operands", (), "requires all operands to have the same type")
+    target, transform>` or a native trait of NATIVE_RELATIONS (`SameTypeOperands`) as a TypeRelation (names
+    as upstream's, which its messages print)."""
+    native = NATIVE_RELATIONS.get(text.strip())
+    if native is not None:
+        return TypeRelation(native[0], (), native[1])
+    if text.strip() == TENSOR_DIMS:
+        return TypeRelation("tensor_dims", ("in", "out"), "input and output have the same tensor dimensions")
     found = _RELATION.match(text.strip())
     if found is None:
         raise ValueError(f"unknown type rule {text!r}")
     parts = split_commas(found[2], drop_empty=True)
+    if found[1] == "BooleanConditionOrMatchingShape":
+        condition, result = (n.strip().lstrip("$") for n in parts)
+        return TypeRelation("condition", (condition, result), f"{condition} is signless i1 or has matching shape")
     if found[1] != "TypesMatchWith":
         names = tuple(n.strip().lstrip("$") for n in parts)
         kind, what = ("all", "type") if found[1] == "AllTypesMatch" else ("all_element", "element type")

@@ -19,7 +19,7 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "nvgpu.ldmatrix",
         "Loads a warp's matrix fragments from shared memory into registers.",
-        ins="AnyMemRef:$srcMemref, Variadic<Index>:$indices, BoolAttr:$transpose, I32Attr:$numTiles",
+        ins='Arg<AnyMemRef, "", [MemReadAt<0, FullEffect>]>:$srcMemref, Variadic<Index>:$indices, BoolAttr:$transpose, I32Attr:$numTiles',
         outs="AnyVectorOfNonZeroRank:$res",
         format="$srcMemref`[` $indices `]` attr-dict `:` type($srcMemref) `->` type($res)",
     ),
@@ -46,7 +46,7 @@ OPS: tuple[OpDef, ...] = (
         "nvgpu.device_async_copy",
         "Starts an asynchronous copy from global to shared memory; returns its token.",
         ins=(
-            "AnyMemRef:$dst, Variadic<Index>:$dstIndices, AnyMemRef:$src, Variadic<Index>:$srcIndices, "
+            'Arg<AnyMemRef, "", [MemWrite]>:$dst, Variadic<Index>:$dstIndices, Arg<AnyMemRef, "", [MemRead]>:$src, Variadic<Index>:$srcIndices, '
             "IndexAttr:$dstElements, Optional<Index>:$srcElements, OptionalAttr<UnitAttr>:$bypassL1"
         ),
         outs="NVGPU_DeviceAsyncToken:$asyncToken",
@@ -140,7 +140,8 @@ OPS: tuple[OpDef, ...] = (
         "nvgpu.tma.async.load",
         "Loads a tile from global to shared memory with the Tensor Memory Accelerator.",
         ins=(
-            "AnyMemRef:$dst, NVGPU_MBarrierGroup:$barriers, NVGPU_TensorMapDescriptor:$tensorMapDescriptor, "
+            'Arg<AnyMemRef, "", [MemWriteAt<0, FullEffect>]>:$dst, '
+            "NVGPU_MBarrierGroup:$barriers, NVGPU_TensorMapDescriptor:$tensorMapDescriptor, "
             "Variadic<Index>:$coordinates, Index:$mbarId, Optional<I16>:$multicastMask, Optional<I1>:$predicate"
         ),
         outs="",
@@ -153,7 +154,10 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "nvgpu.tma.async.store",
         "Stores a tile from shared to global memory with the Tensor Memory Accelerator.",
-        ins="AnyMemRef:$src, NVGPU_TensorMapDescriptor:$tensorMapDescriptor, Variadic<Index>:$coordinates, Optional<I1>:$predicate",
+        ins=(
+            'Arg<AnyMemRef, "", [MemReadAt<0, FullEffect>]>:$src, NVGPU_TensorMapDescriptor:$tensorMapDescriptor, '
+            "Variadic<Index>:$coordinates, Optional<I1>:$predicate"
+        ),
         outs="",
         format=(
             "$src `to` $tensorMapDescriptor `[` $coordinates `]` " + _PREDICATE + " "

@@ -16,6 +16,7 @@ from typing import Any
 #   return_like     ReturnLike              constant_like  ConstantLike
 #   recursive_effects  RecursiveMemoryEffects
 #   same_type       SameOperandsAndResultType
+#   elementwise     Elementwise (in ElementwiseMappable): vector and tensor values map element-wise
 #   attr_sized_operands  AttrSizedOperandSegments (derived from the operands)
 #   attr_sized_results   AttrSizedResultSegments
 #   region_return   ReturnLike or RegionBranchTerminatorOpInterface (and gpu.terminator): a
@@ -23,7 +24,7 @@ from typing import Any
 TRAITS = frozenset({
     "isolated", "terminator", "symbol", "symbol_table", "async", "pure", "no_terminator",
     "single_block", "graph", "function", "return_like", "constant_like", "recursive_effects",
-    "same_type", "attr_sized_operands", "attr_sized_results", "region_return",
+    "same_type", "elementwise", "attr_sized_operands", "attr_sized_results", "region_return",
 })
 
 SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
@@ -76,13 +77,21 @@ class TypeRule:
     transform: str = "same"
 
 
+NATIVE_KINDS = frozenset({"operands", "operands_shape", "operands_element", "values_shape", "values_element"})
+
+
 @dataclass(frozen=True)
 class TypeRelation:
     """A trait relating the types of named values, checked after the constraints with upstream's words.
 
     `kind`: "all" (AllTypesMatch), "all_element" (AllElementTypesMatch), "with" (TypesMatchWith:
-    `names` is (source, target), the target's types are `transform` of the source's),
-    "operands" (SameTypeOperands, a native trait: it names no values and is checked after the others).
+    `names` is (source, target), the target's types are `transform` of the source's), "tensor_dims"
+    (SameInputOutputTensorDims: `in` and `out` have one shape where they are ranked tensors, none elsewhere),
+    "condition" (BooleanConditionOrMatchingShape: `names` is (condition, result); the condition is i1 or
+    i1 of the result's shape),
+    or a native trait, which names no values and is checked after the others: "operands" (SameTypeOperands),
+    "operands_shape" (SameOperandsShape), "operands_element" (SameOperandsElementType), "values_shape"
+    (SameOperandsAndResultShape), "values_element" (SameOperandsAndResultElementType).
     `description` completes upstream's `failed to verify that ...` (a native trait's whole message).
     """
 
@@ -93,7 +102,7 @@ class TypeRelation:
 
     @property
     def native(self) -> bool:
-        return self.kind == "operands"
+        return self.kind in NATIVE_KINDS
 
 
 @dataclass(frozen=True)

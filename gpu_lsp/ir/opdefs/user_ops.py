@@ -14,7 +14,7 @@ from gpu_lsp.ir.opdefs.definition_file import DefinitionError, Locator, Mistake,
 from gpu_lsp.ir.opdefs.enums import EnumDef
 from gpu_lsp.ir.opdefs.format import FormatSyntaxError, parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
-from gpu_lsp.ir.opdefs.model import OpDef, declare
+from gpu_lsp.ir.opdefs.model import NATIVE_RELATIONS, OpDef, declare
 from gpu_lsp.ir.opdefs.user_enums import enums_known, read_enum
 
 R = TypeVar("R")  # what one table of a definition file declares
@@ -25,15 +25,14 @@ _TRAITS = {
     "IsolatedFromAbove": "isolated", "Symbol": "symbol", "SymbolTable": "symbol_table",
     "NoTerminator": "no_terminator", "SingleBlock": "single_block", "ReturnLike": "return_like",
     "ConstantLike": "constant_like", "RecursiveMemoryEffects": "recursive_effects",
-    "SameOperandsAndResultType": "same_type",
+    "SameOperandsAndResultType": "same_type", "Elementwise": "elementwise", "ElementwiseMappable": "elementwise",
 }
 _EFFECTS = frozenset({"MemRead", "MemWrite", "MemAlloc", "MemFree"})
 # ODS traits that change nothing gpu-lsp checks: accepted, so a .td file's list can be copied as is.
 _UNMODELLED = frozenset({
-    "Commutative", "Idempotent", "Involution", "ElementwiseMappable", "AlwaysSpeculatable",
+    "Commutative", "Idempotent", "Involution", "AlwaysSpeculatable",
     "ConditionallySpeculatable", "AffineScope", "AutomaticAllocationScope", "NoRegionArguments",
-    "SameOperandsShape", "SameOperandsElementType", "SameOperandsAndResultShape",
-    "SameOperandsAndResultElementType", "AttrSizedOperandSegments", "AttrSizedResultSegments",
+    "AttrSizedOperandSegments", "AttrSizedResultSegments",
 })
 _INTERFACE = re.compile(r"(DeclareOpInterfaceMethods<.*>|\w+Interface)\Z", re.S)
 _KEYS = ("summary", "arguments", "results", "regions", "successors", "traits", "assemblyFormat")
@@ -183,7 +182,7 @@ def _traits(values: list[str], fail: Any) -> _Traits:
         implicit = _IMPLICIT.match(text)
         if text in _TRAITS:
             out.traits.append(_TRAITS[text])
-        elif text == "SameTypeOperands":
+        elif text in NATIVE_RELATIONS:
             out.types.append(text)
         elif _ignored(text):
             continue

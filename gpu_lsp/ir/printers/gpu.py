@@ -18,7 +18,7 @@ from gpu_lsp.ir.printer import (
     result_names,
 )
 from gpu_lsp.ir.printers.func import function_signature
-from gpu_lsp.ir.views import FuncView
+from gpu_lsp.ir.views import FuncView, attributions
 
 INDEX_OPS = (
     "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id",
@@ -70,15 +70,6 @@ def _attributions(p: OpPrinter, keyword: str, args, attrs=None) -> None:
     p.write(f" {keyword}(" + ", ".join(parts) + ")")
 
 
-def _split_attributions(op: Operation, fixed: int):
-    args = op.regions[0].blocks[0].arguments if op.regions and op.regions[0].blocks else []
-    workgroup, private = op.facts.attributions or (0, 0)
-    rest = args[fixed:]
-    if not op.facts.attributions:
-        count = op.get_attr("workgroup_attributions")
-        workgroup = count.value if isinstance(count, IntegerAttr) else 0
-        private = len(rest) - workgroup
-    return rest[:workgroup], rest[workgroup : workgroup + private]
 
 
 @printer("gpu.func")
@@ -86,7 +77,7 @@ def _func(p: OpPrinter, op: Operation) -> None:
     p.write(" " + p.symbol(required_attr(op, "sym_name", StringAttr).value))
     fn_type = required_function_type(op)
     function_signature(p, op, list(fn_type.inputs), list(fn_type.results))
-    workgroup, private = _split_attributions(op, len(fn_type.inputs))
+    workgroup, private = attributions(op)
     _attributions(p, "workgroup", workgroup, op.get_attr("workgroup_attrib_attrs"))
     _attributions(p, "private", private, op.get_attr("private_attrib_attrs"))
     if FuncView(op).is_kernel:
@@ -140,7 +131,7 @@ def _launch(p: OpPrinter, op: Operation) -> None:
         if sym is not None:
             p.write(f" {key}(" + p.attr(sym) + ")")
     _cooperative(p, op)
-    workgroup, private = _split_attributions(op, 18 if cluster else 12)
+    workgroup, private = attributions(op)
     _attributions(p, "workgroup", workgroup)
     _attributions(p, "private", private)
     p.write(" ")
