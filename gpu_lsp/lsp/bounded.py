@@ -7,7 +7,9 @@ analysed up to the cut: the store's document holds that prefix (positions in it 
 of the whole text), and the whole text is kept here so that edits apply to it. The user is
 told once per document, and again when it becomes small enough. Until such a document is
 analysed, a hover in its long line is answered from a parse of the text around the position
-(`local_view`), not after the parse of the whole line.
+(`local_view`), not after the parse of the whole line. A document whose first part parsed has
+syntax errors at a rate that reaches the parser's cap before its end (`reaches_the_cap`: a file
+that is not MLIR) is opened by its parse alone, which stops at the cap.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS
 from gpu_lsp.lint.discovery import MAX_FILE_SIZE
 from gpu_lsp.lsp import engine
 from gpu_lsp.lsp.documents import Change, Document, Snapshot
@@ -60,6 +63,16 @@ def notice(uri: str, text: str, cut: int) -> str:
         "(diagnostics, hover and navigation cover that part; gpu-lint checks files up to "
         f"{MAX_FILE_SIZE / 1e6:.0f} MB)."
     )
+
+
+def reaches_the_cap(snap: Snapshot) -> bool:
+    """Whether the part of a document parsed so far (a partial snapshot of its open) has syntax
+    errors at a rate that reaches the parser's cap (`MAX_DIAGNOSTICS`) before the end of the text:
+    its parse stops early, so its open builds nothing of the text the parse leaves unread."""
+    parsed_to = snap.parsed_to
+    if not parsed_to:
+        return False
+    return len(snap.parsed.diagnostics) * len(snap.text) >= MAX_DIAGNOSTICS * parsed_to
 
 
 def local_view(doc: Document, line: int, character: int) -> Snapshot | None:
