@@ -16,7 +16,7 @@ from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, STOPPED, Diagnostic, capped
 from gpu_lsp.lsp import documents, engine, publish
 from gpu_lsp.lsp.bounded import LONG_LINE, MAX_ANALYSED, Oversized, cut_at, local_view, reaches_the_cap
-from gpu_lsp.lsp.documents import PROGRESSIVE_SIZE, TEXT_VIEWS, Document, Phase
+from gpu_lsp.lsp.documents import PROGRESSIVE_SIZE, TEXT_VIEWS, Document, Phase, stopped_early
 from gpu_lsp.lsp.gate import Parked
 from gpu_lsp.lsp.hover import hover
 from gpu_lsp.lsp.opening import open_step
@@ -230,6 +230,19 @@ def test_the_open_of_a_file_of_garbage_is_its_parse_alone_up_to_the_cap() -> Non
     [stop] = notices(doc.analysed().lint.diagnostics)
     assert stop.range.start < len(text) // 2  # the rest is left unread
     assert steps < 100
+
+
+def test_a_parse_stopped_early_is_linted_here_not_in_a_child() -> None:
+    doc = Document("file:///r.mlir", random_text(2 * PROGRESSIVE_SIZE), 1)
+    child = doc.open_in_child()
+    while not doc.analyse_step():
+        pass
+    assert doc.lint_in_child() is None
+    assert child is None or child.wait() is None  # the open's child was stopped
+    snap = doc.analysed()
+    assert stopped_early(snap.parsed) and len(notices(snap.lint.diagnostics)) == 1
+    assert len(snap.lint.diagnostics) == MAX_DIAGNOSTICS
+    assert not stopped_early(Document("file:///v.mlir", OP * 10, 1).analysed().parsed)
 
 
 def test_the_open_of_a_large_valid_document_still_builds_its_text_views(monkeypatch) -> None:
