@@ -5,7 +5,8 @@ longer than `LONG_LINE` characters (one top-level op per line is the unit the pa
 an open by; a megabyte of ops on one line would hold the analysis thread for minutes), is
 analysed up to the cut: the store's document holds that prefix (positions in it are those
 of the whole text), and the whole text is kept here so that edits apply to it. The user is
-told once per document, and again when it becomes small enough. Until such a document is
+told once per document, and again when it becomes small enough. A request at a position past
+the cut gets no answer (`beyond_cut`), not one about the end of the analysed part. Until such a document is
 analysed, a hover in its long line is answered from a parse of the text around the position
 (`local_view`), not after the parse of the whole line. A document whose first part parsed has
 syntax errors at a rate that reaches the parser's cap before its end (`reaches_the_cap`: a file
@@ -141,6 +142,16 @@ class Oversized:
 
     def close(self, uri: str) -> None:
         self._whole.pop(uri, None)
+
+    def beyond_cut(self, doc: Document, line: int, character: int) -> bool:
+        """Whether an LSP position of `doc` lies in the text past its cut (a document analysed in
+        part): a request there is not answered from the analysed part, which ends before it."""
+        if doc.uri not in self._whole:
+            return False
+        last = len(doc.lines.starts) - 1
+        if line != last:
+            return line > last
+        return character >= doc.lines.position(doc.text, len(doc.text), doc.encoding)[1]
 
     def whole_text(self, uri: str) -> str | None:
         """The whole text of a document analysed in part (None for the others)."""

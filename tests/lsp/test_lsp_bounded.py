@@ -66,6 +66,18 @@ def test_a_hover_in_a_huge_line_reads_the_ops_around_it_before_the_analysis() ->
     assert local_view(Document("file:///s.mlir", OP * 10, 1), 0, 3) is None  # a short line
 
 
+def test_positions_past_the_cut_are_beyond_it() -> None:
+    oversized = Oversized()
+    for text, line in ((OP * (LONG_LINE // len(OP) * 3), 0), ("short\n" + "x" * (LONG_LINE * 2) + "\nmore\n", 1)):
+        view = oversized.open("file:///h.mlir", text, 1, "utf-16", lambda _: None)
+        doc = Document("file:///h.mlir", view, 1)
+        # the cut line keeps its first LONG_LINE characters
+        assert not oversized.beyond_cut(doc, line, LONG_LINE - 1) and not oversized.beyond_cut(doc, 0, 3)
+        assert oversized.beyond_cut(doc, line, LONG_LINE) and oversized.beyond_cut(doc, line, 10**7)
+        assert oversized.beyond_cut(doc, line + 1, 0)
+    assert not Oversized().beyond_cut(Document("file:///s.mlir", OP, 1), 5, 0)  # analysed in full
+
+
 def test_a_paste_that_makes_a_document_huge_is_cut() -> None:
     notices: list[str] = []
     oversized = Oversized()
@@ -93,14 +105,17 @@ def test_a_huge_one_line_document_is_answered_with_a_notice() -> None:
         text = OP * (3_000_000 // len(OP))
         item = {"uri": uri, "languageId": "mlir", "version": 1, "text": text}
         server.send({"method": "textDocument/didOpen", "params": {"textDocument": item}})
-        server.send({"id": 2, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}})
+        for msg_id, character in ((2, 1), (3, 1_000_000)):
+            position = {"line": 0, "character": character}
+            server.send({"id": msg_id, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": position}})
         seen: dict[str, dict] = {}
-        while len(seen) < 3:
+        while len(seen) < 4:
             message = server.messages.get(timeout=30)
-            kind = "hover" if message.get("id") == 2 else message.get("method", "")
-            if kind in ("hover", "window/showMessage", "textDocument/publishDiagnostics"):
+            kind = "hover" if message.get("id") == 2 else "hover past the cut" if message.get("id") == 3 else message.get("method", "")
+            if kind in ("hover", "hover past the cut", "window/showMessage", "textDocument/publishDiagnostics"):
                 seen.setdefault(kind, message)
         assert seen["hover"]["result"]["contents"]  # answered from the ops around the position
+        assert seen["hover past the cut"]["result"] is None  # not from the end of the analysed part
         assert "only its first 50,000 characters are analysed" in seen["window/showMessage"]["params"]["message"]
         published = seen["textDocument/publishDiagnostics"]["params"]["diagnostics"]
         assert published and all(d["range"]["end"]["character"] <= LONG_LINE for d in published)  # the cut part only
