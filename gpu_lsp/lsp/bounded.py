@@ -67,13 +67,14 @@ def notice(uri: str, text: str, cut: int) -> str:
 
 
 def reaches_the_cap(snap: Snapshot) -> bool:
-    """Whether the part of a document parsed so far (a partial snapshot of its open) has syntax
-    errors at a rate that reaches the parser's cap (`MAX_DIAGNOSTICS`) before the end of the text:
-    its parse stops early, so its open builds nothing of the text the parse leaves unread."""
+    """Whether the part of a document parsed so far (a partial snapshot of its open) has parser
+    diagnostics at a rate that reaches the parser's cap (`MAX_DIAGNOSTICS`) before the end of the
+    text: its parse stops early, so its open builds nothing of the text the parse leaves unread."""
     parsed_to = snap.parsed_to
     if not parsed_to:
         return False
-    return len(snap.parsed.diagnostics) * len(snap.text) >= MAX_DIAGNOSTICS * parsed_to
+    errors = sum(len(chunk.diagnostics) for chunk in snap.parsed.chunks)
+    return errors * len(snap.text) >= MAX_DIAGNOSTICS * parsed_to
 
 
 def local_view(doc: Document, line: int, character: int) -> Snapshot | None:
