@@ -605,6 +605,8 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
 
 def _at(ls: GpuLanguageServer, uri: str, pos: types.Position, local: bool = False) -> tuple[Snapshot, int] | None:
     doc = ls.store.get(uri)
+    if doc is not None and OVERSIZED.beyond_cut(doc, pos.line, pos.character):
+        return None  # past the part analysed (lsp/bounded.py): nothing there is known
     if doc is not None:
         doc.use_definitions()  # its op registry, for a partial snapshot too
     partial = doc.opening_at(pos.line, pos.character) if doc is not None else None

@@ -5,9 +5,12 @@ longer than `LONG_LINE` characters (one top-level op per line is the unit the pa
 an open by; a megabyte of ops on one line would hold the analysis thread for minutes), is
 analysed up to the cut: the store's document holds that prefix (positions in it are those
 of the whole text), and the whole text is kept here so that edits apply to it. The user is
-told once per document, and again when it becomes small enough. Until such a document is
+told once per document, and again when it becomes small enough. A request at a position past
+the cut gets no answer (`beyond_cut`), not one about the end of the analysed part. Until such a document is
 analysed, a hover in its long line is answered from a parse of the text around the position
-(`local_view`), not after the parse of the whole line.
+(`local_view`), not after the parse of the whole line. A document whose first part parsed has
+syntax errors at a rate that reaches the parser's cap before its end (`reaches_the_cap`: a file
+that is not MLIR) is opened by its parse alone, which stops at the cap.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS
 from gpu_lsp.lint.discovery import MAX_FILE_SIZE
 from gpu_lsp.lsp import engine
 from gpu_lsp.lsp.documents import Change, Document, Snapshot
@@ -60,6 +64,17 @@ def notice(uri: str, text: str, cut: int) -> str:
         "(diagnostics, hover and navigation cover that part; gpu-lint checks files up to "
         f"{MAX_FILE_SIZE / 1e6:.0f} MB)."
     )
+
+
+def reaches_the_cap(snap: Snapshot) -> bool:
+    """Whether the part of a document parsed so far (a partial snapshot of its open) has parser
+    diagnostics at a rate that reaches the parser's cap (`MAX_DIAGNOSTICS`) before the end of the
+    text: its parse stops early, so its open builds nothing of the text the parse leaves unread."""
+    parsed_to = snap.parsed_to
+    if not parsed_to:
+        return False
+    errors = sum(len(chunk.diagnostics) for chunk in snap.parsed.chunks)
+    return errors * len(snap.text) >= MAX_DIAGNOSTICS * parsed_to
 
 
 def local_view(doc: Document, line: int, character: int) -> Snapshot | None:
@@ -128,6 +143,16 @@ class Oversized:
 
     def close(self, uri: str) -> None:
         self._whole.pop(uri, None)
+
+    def beyond_cut(self, doc: Document, line: int, character: int) -> bool:
+        """Whether an LSP position of `doc` lies in the text past its cut (a document analysed in
+        part): a request there is not answered from the analysed part, which ends before it."""
+        if doc.uri not in self._whole:
+            return False
+        last = len(doc.lines.starts) - 1
+        if line != last:
+            return line > last
+        return character >= doc.lines.position(doc.text, len(doc.text), doc.encoding)[1]
 
     def whole_text(self, uri: str) -> str | None:
         """The whole text of a document analysed in part (None for the others)."""

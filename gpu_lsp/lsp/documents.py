@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_lsp.analysis import RuleSteps, finish_lint, lint_phase_rule
-from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.diagnostics.model import STOPPED, Diagnostic
 from gpu_lsp.ir.opdefs.registry import OpRegistry, activate, active
 from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.index import document_index
@@ -34,6 +34,13 @@ PROGRESSIVE_SIZE = 200_000
 # may wait for, however loaded the machine is).
 STEP_SEGMENTS = 64
 STEP_S = 0.02
+
+
+def stopped_early(parsed: ParsedFile) -> bool:
+    """Whether the parser stopped at the cap of syntax errors within the first `PROGRESSIVE_SIZE`
+    characters (a file that is not MLIR): its IR is no larger than a small document's."""
+    return any(STOPPED in d.tags and d.range.start < PROGRESSIVE_SIZE for chunk in parsed.chunks for d in chunk.diagnostics)
+
 
 # What the features find in the text of a document being opened, beyond the part parsed
 # (`Snapshot.parsed_to`; cache keys of `skeleton.TextView`s): kept from one partial snapshot to
@@ -377,7 +384,8 @@ class Document:
         """Once the open of a large document has parsed it (`analyse_step` returned True), start
         its full lint in a child process (`lint_child`), unless `open_in_child` started one, and
         answer requests from the parse meanwhile; `analysed` takes the child's diagnostics.
-        None when `analysed` lints here."""
+        None when `analysed` lints here (a parse that stopped early, `stopped_early`, included:
+        the open's child is stopped)."""
         with self._lock:
             text, version, lines = self.text, self.version, self.lines
         progress = self._progress
@@ -387,6 +395,11 @@ class Document:
             return None
         parsed = progress.result()
         running = self._child
+        if stopped_early(parsed):  # what it read is a small document's: linted here, at once
+            if running is not None:
+                running.child.cancel()
+            self._child = None
+            return None
         if running is not None and running.text is text and running.key == LintKey.of(lint_settings):
             child: lint_child.ChildLint | None = running.child
             if running.leaves_per_op_rules:

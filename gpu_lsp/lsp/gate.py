@@ -8,7 +8,8 @@ request before `initialize` (notifications before it, and after `shutdown` but `
 are dropped), drops a `$/cancelRequest` whose id is not a number or string, and answers
 -32602 to `workspace/executeCommand` whose `arguments` are not a list. Its answers go
 through the same `LockedWriter` as the server's. The texts of a large didOpen or didChange
-are parked (`Parked`): pygls reads the message without them. Standard library only.
+are parked (`Parked`): pygls reads the message without them. The pipes it reads and writes get
+a buffer of 1 MiB where the system allows (`widen_pipe`). Standard library only.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import json
 import logging
 import os
 import secrets
+import stat
 import threading
 from typing import BinaryIO
 
@@ -28,6 +30,7 @@ NOT_INITIALIZED = -32002
 INVALID_PARAMS = -32602
 MAX_MESSAGE_ENV = "GPU_LSP_MAX_MESSAGE_MB"
 PARK_SIZE = 1_000_000  # bytes: a didOpen or didChange body this long has its texts parked
+PIPE_SIZE = 1024 * 1024  # bytes: Linux's default limit for a pipe's buffer (/proc/sys/fs/pipe-max-size)
 
 
 def max_body_from_env() -> int:
@@ -59,6 +62,29 @@ class LockedWriter:
 
     def close(self) -> None:
         self.stream.close()
+
+
+def widen_pipe(stream: object) -> None:
+    """Give the pipe behind `stream` (if it is one, on Linux) a buffer of `PIPE_SIZE`: a 20 MB
+    message then crosses in 20 reads, not 300 of 64 KiB, each a switch between the client and
+    the server."""
+    try:
+        import fcntl
+
+        descriptor = stream.fileno()  # type: ignore[attr-defined]
+        if stat.S_ISFIFO(os.fstat(descriptor).st_mode):
+            fcntl.fcntl(descriptor, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+    except (ImportError, AttributeError, OSError, ValueError):
+        pass  # not Linux, not a file, not a pipe, or over the system's limit: the default buffer
+
+
+def _as_text(body: bytes) -> str | bytes:
+    """`body` for `json.loads`: decoded as UTF-8 here, which takes half the time of json's own
+    decoding of bytes (20 MB: ~50 ms less); bytes that are not strict UTF-8 are left to json."""
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body
 
 
 def _is_id(value: object) -> bool:
@@ -118,6 +144,8 @@ class Gate:
 
     def __init__(self, stream: BinaryIO, out: LockedWriter, max_body: int | None = None) -> None:
         self.out = out
+        widen_pipe(stream)
+        widen_pipe(out.stream)
         self.frames = FrameReader(stream, self.answer, max_body or max_body_from_env())
         self.initialized = False
         self.shut_down = False
@@ -145,7 +173,7 @@ class Gate:
     def _passing(self, body: bytes) -> dict | None:
         """The message of `body` when it goes on to pygls; None when it was answered or dropped."""
         try:
-            message = json.loads(body)
+            message = json.loads(_as_text(body))
         except (ValueError, RecursionError):
             self.answer(None, PARSE_ERROR, "Parse error: the message is not valid JSON")
             return None

@@ -3,7 +3,8 @@ screens, the answers about the whole document taken from them (`ahead.FROM_PARSE
 the text alone tells about the whole document (its outline and its regions, `skeleton`), a slice
 per call, the outline's JSON (`wire.encode_ahead`), the answers that take them (`ahead.FROM_TEXT`;
 one answer per call: the event loop answers them from the document, `Document.answer_ahead`),
-then the rest of its parse (`Document.analyse_step`)."""
+then the rest of its parse (`Document.analyse_step`). A file that is not MLIR, whose parse stops
+at the cap of syntax errors (`bounded.reaches_the_cap`), is opened by its parse alone."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_lsp.lsp import ahead, wire
+from gpu_lsp.lsp.bounded import reaches_the_cap
 from gpu_lsp.lsp.document_symbols import text_outline
 from gpu_lsp.lsp.documents import TEXT_VIEWS, Document, Phase, Snapshot
 from gpu_lsp.lsp.skeleton import TextView, brace_list
@@ -33,7 +35,7 @@ def open_step(doc: Document) -> bool:
         return doc.analyse_step()
     parsed_to = snap.parsed_to
     starts = snap.lines.starts
-    if parsed_to < starts[min(FIRST_LINES, len(starts) - 1)]:
+    if parsed_to < starts[min(FIRST_LINES, len(starts) - 1)] or reaches_the_cap(snap):
         return doc.analyse_step()
     if _keep_next(doc, snap, ahead.FROM_PARSE):
         return False

@@ -10,6 +10,7 @@ UTF16 = "utf-16"
 UTF32 = "utf-32"
 
 _NEWLINE = re.compile("\n")
+LONG_LINES = 1_000  # characters per line on average from which `LineTable.of` finds line breaks by str.find
 
 
 def _units(text: str, encoding: str) -> int:
@@ -33,7 +34,14 @@ class LineTable:
     @classmethod
     def of(cls, text: str) -> LineTable:
         starts = [0]
-        starts.extend(m.end() for m in _NEWLINE.finditer(text))
+        if text.count("\n") * LONG_LINES > len(text):
+            starts.extend(m.end() for m in _NEWLINE.finditer(text))
+        else:  # few line breaks (a huge line): each found by str.find, not by a regex scan of the text
+            at = text.find("\n")
+            while at >= 0:
+                at += 1
+                starts.append(at)
+                at = text.find("\n", at)
         return cls(starts, len(text))
 
     def edited(self, start: int, end: int, new_text: str) -> LineTable:

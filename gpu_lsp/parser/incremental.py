@@ -358,12 +358,9 @@ def _net(text: str, start: int, end: int) -> tuple[int, int, int]:
     braces = count("{", start, end) - count("}", start, end)
     parens = count("(", start, end) - count(")", start, end)
     squares = count("[", start, end) - count("]", start, end)
-    pos = start
-    while True:
-        quote = text.find('"', pos, end)
-        comment = text.find("//", pos, end)
-        if quote < 0 and comment < 0:
-            return (braces, parens, squares)
+    quote = text.find('"', start, end)
+    comment = text.find("//", start, end)
+    while quote >= 0 or comment >= 0:
         if quote >= 0 and (comment < 0 or quote < comment):
             rest = _STRING_REST.match(text, quote + 1, end)  # always matches
             noise, pos = quote, rest.end() if rest is not None else end
@@ -373,6 +370,11 @@ def _net(text: str, start: int, end: int) -> tuple[int, int, int]:
         braces -= count("{", noise, pos) - count("}", noise, pos)
         parens -= count("(", noise, pos) - count(")", noise, pos)
         squares -= count("[", noise, pos) - count("]", noise, pos)
+        if 0 <= quote < pos:  # each is looked for again only once passed: not a scan per string
+            quote = text.find('"', pos, end)
+        if 0 <= comment < pos:
+            comment = text.find("//", pos, end)
+    return (braces, parens, squares)
 
 
 def _segments(text: str, starts: list[int], end: int) -> list[Segment]:

@@ -7,18 +7,19 @@ from __future__ import annotations
 import json
 import random
 import string
-import time
 
 import pytest
+from support.typing import generated
 from test_lsp_frames import INITIALIZE, RawServer
 
 from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, STOPPED, Diagnostic, capped
-from gpu_lsp.lsp import engine, publish
-from gpu_lsp.lsp.bounded import LONG_LINE, MAX_ANALYSED, Oversized, cut_at, local_view
-from gpu_lsp.lsp.documents import Document
+from gpu_lsp.lsp import documents, engine, publish
+from gpu_lsp.lsp.bounded import LONG_LINE, MAX_ANALYSED, Oversized, cut_at, local_view, reaches_the_cap
+from gpu_lsp.lsp.documents import PROGRESSIVE_SIZE, TEXT_VIEWS, Document, Phase, stopped_early
 from gpu_lsp.lsp.gate import Parked
 from gpu_lsp.lsp.hover import hover
+from gpu_lsp.lsp.opening import open_step
 from gpu_lsp.parser.api import parse
 from gpu_lsp.text import TextRange
 
@@ -65,6 +66,18 @@ def test_a_hover_in_a_huge_line_reads_the_ops_around_it_before_the_analysis() ->
     assert local_view(Document("file:///s.mlir", OP * 10, 1), 0, 3) is None  # a short line
 
 
+def test_positions_past_the_cut_are_beyond_it() -> None:
+    oversized = Oversized()
+    for text, line in ((OP * (LONG_LINE // len(OP) * 3), 0), ("short\n" + "x" * (LONG_LINE * 2) + "\nmore\n", 1)):
+        view = oversized.open("file:///h.mlir", text, 1, "utf-16", lambda _: None)
+        doc = Document("file:///h.mlir", view, 1)
+        # the cut line keeps its first LONG_LINE characters
+        assert not oversized.beyond_cut(doc, line, LONG_LINE - 1) and not oversized.beyond_cut(doc, 0, 3)
+        assert oversized.beyond_cut(doc, line, LONG_LINE) and oversized.beyond_cut(doc, line, 10**7)
+        assert oversized.beyond_cut(doc, line + 1, 0)
+    assert not Oversized().beyond_cut(Document("file:///s.mlir", OP, 1), 5, 0)  # analysed in full
+
+
 def test_a_paste_that_makes_a_document_huge_is_cut() -> None:
     notices: list[str] = []
     oversized = Oversized()
@@ -90,20 +103,22 @@ def test_a_huge_one_line_document_is_answered_with_a_notice() -> None:
         server.send({"method": "initialized", "params": {}})
         uri = "file:///tmp/huge.mlir"
         text = OP * (3_000_000 // len(OP))
-        started = time.monotonic()
         item = {"uri": uri, "languageId": "mlir", "version": 1, "text": text}
         server.send({"method": "textDocument/didOpen", "params": {"textDocument": item}})
-        server.send({"id": 2, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}})
+        for msg_id, character in ((2, 1), (3, 1_000_000)):
+            position = {"line": 0, "character": character}
+            server.send({"id": msg_id, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": position}})
         seen: dict[str, dict] = {}
-        while len(seen) < 3:
+        while len(seen) < 4:
             message = server.messages.get(timeout=30)
-            kind = "hover" if message.get("id") == 2 else message.get("method", "")
-            if kind in ("hover", "window/showMessage", "textDocument/publishDiagnostics"):
+            kind = "hover" if message.get("id") == 2 else "hover past the cut" if message.get("id") == 3 else message.get("method", "")
+            if kind in ("hover", "hover past the cut", "window/showMessage", "textDocument/publishDiagnostics"):
                 seen.setdefault(kind, message)
         assert seen["hover"]["result"]["contents"]  # answered from the ops around the position
+        assert seen["hover past the cut"]["result"] is None  # not from the end of the analysed part
         assert "only its first 50,000 characters are analysed" in seen["window/showMessage"]["params"]["message"]
-        assert seen["textDocument/publishDiagnostics"]["params"]["diagnostics"]
-        assert time.monotonic() - started < 20
+        published = seen["textDocument/publishDiagnostics"]["params"]["diagnostics"]
+        assert published and all(d["range"]["end"]["character"] <= LONG_LINE for d in published)  # the cut part only
         assert server.close() == 0
     finally:
         server.proc.kill()
@@ -137,9 +152,7 @@ def test_the_cap_keeps_the_first_diagnostics_and_a_notice() -> None:
 
 def test_the_parser_stops_reading_garbage_at_the_cap_in_gpu_lint_and_the_server_alike() -> None:
     text = random_text(600_000)
-    started = time.monotonic()
     whole = parse(text, split=True)
-    parse_s = time.monotonic() - started
     own = [d for chunk in whole.chunks for d in chunk.diagnostics]
     [notice] = notices(own)
     assert MAX_DIAGNOSTICS <= len(own) < 2 * MAX_DIAGNOSTICS
@@ -154,7 +167,6 @@ def test_the_parser_stops_reading_garbage_at_the_cap_in_gpu_lint_and_the_server_
         reported = engine.diagnose(parsed)
         assert len(reported) <= MAX_DIAGNOSTICS and stop in reported
     assert len(lint_text(text)) == MAX_DIAGNOSTICS
-    assert parse_s < 10
 
 
 @pytest.mark.parametrize(
@@ -167,11 +179,9 @@ def test_the_parser_stops_reading_garbage_at_the_cap_in_gpu_lint_and_the_server_
         pytest.param(random_bytes(1_000_000, "utf-8"), id="random-bytes-utf-8"),
     ],
 )
-def test_pathological_files_are_analysed_in_bounded_time(text: str) -> None:
-    started = time.monotonic()
-    found = lint_text(text)
+def test_pathological_files_are_linted_with_capped_diagnostics(text: str) -> None:
+    found = lint_text(text)  # no crash, no RecursionError (the time each takes: benchmarks/huge_document.py)
     assert 1 <= len(found) <= MAX_DIAGNOSTICS
-    assert time.monotonic() - started < 20
 
 
 def test_large_texts_are_parked_out_of_the_message_pygls_decodes() -> None:
@@ -189,22 +199,71 @@ def test_large_texts_are_parked_out_of_the_message_pygls_decodes() -> None:
     assert Parked().take(placeholder) == placeholder  # another process's key names nothing here
 
 
-def test_a_file_of_random_text_gets_its_capped_diagnostics_quickly() -> None:
+def test_a_file_of_random_text_gets_capped_diagnostics_and_its_requests_are_answered() -> None:
     server = RawServer()
     try:
         server.send({"id": 1, "method": "initialize", "params": INITIALIZE})
         server.answer(1)
         server.send({"method": "initialized", "params": {}})
         uri = "file:///tmp/random.mlir"
-        started = time.monotonic()
         item = {"uri": uri, "languageId": "mlir", "version": 1, "text": random_text(1_000_000)}
         server.send({"method": "textDocument/didOpen", "params": {"textDocument": item}})
-        published = server.notification("textDocument/publishDiagnostics")["params"]["diagnostics"]
-        elapsed = time.monotonic() - started
+        server.send({"id": 2, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 2}}})
+        seen: dict[str, dict] = {}
+        while len(seen) < 2:
+            message = server.messages.get(timeout=60)
+            kind = "hover" if message.get("id") == 2 else message.get("method", "")
+            if kind in ("hover", "textDocument/publishDiagnostics"):
+                seen.setdefault(kind, message)
+        assert "error" not in seen["hover"] and "result" in seen["hover"]
+        published = seen["textDocument/publishDiagnostics"]["params"]["diagnostics"]
+        [stop] = [d for d in published if d["message"].startswith("too many problems: the analysis stopped here")]
         assert len(published) <= MAX_DIAGNOSTICS
-        assert any(d["message"].startswith("too many problems: the analysis stopped here") for d in published)
-        assert elapsed < 30
+        last = max((d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in published)
+        assert last == (stop["range"]["start"]["line"], stop["range"]["start"]["character"])  # nothing past the stop
         assert server.close() == 0
     finally:
         server.proc.kill()
         server.proc.wait()
+
+
+def test_the_open_of_a_file_of_garbage_is_its_parse_alone_up_to_the_cap() -> None:
+    text = random_text(2 * PROGRESSIVE_SIZE + 600_000)
+    doc = Document("file:///r.mlir", text, 1)
+    steps = 0
+    while True:
+        steps += 1
+        done = open_step(doc)
+        snap = doc.partial
+        assert snap is None or not any(view in snap.cache for view in TEXT_VIEWS)  # no text views of the garbage
+        assert doc.kept_answers() == []  # nor answers computed ahead from them
+        if done:
+            break
+        assert snap is not None and reaches_the_cap(snap)
+        request = doc.opening_at(0, 2)  # a request meanwhile: the part parsed answers it
+        assert request is not None and doc.phase is Phase.OPENING
+    [stop] = notices(doc.analysed().lint.diagnostics)
+    assert stop.range.start < len(text) // 2  # the rest is left unread
+    assert steps < 100
+
+
+def test_a_parse_stopped_early_is_linted_here_not_in_a_child() -> None:
+    doc = Document("file:///r.mlir", random_text(2 * PROGRESSIVE_SIZE), 1)
+    child = doc.open_in_child()
+    while not doc.analyse_step():
+        pass
+    assert doc.lint_in_child() is None
+    assert child is None or child.wait() is None  # the open's child was stopped
+    snap = doc.analysed()
+    assert stopped_early(snap.parsed) and len(notices(snap.lint.diagnostics)) == 1
+    assert len(snap.lint.diagnostics) == MAX_DIAGNOSTICS
+    assert not stopped_early(Document("file:///v.mlir", OP * 10, 1).analysed().parsed)
+
+
+def test_the_open_of_a_large_valid_document_still_builds_its_text_views(monkeypatch) -> None:
+    monkeypatch.setattr(documents, "PROGRESSIVE_SIZE", 1000)
+    monkeypatch.setattr(documents, "STEP_SEGMENTS", 2)
+    doc = Document("file:///large.mlir", generated("inline", 600), 1)
+    while doc.partial is None or not all(view in doc.partial.cache for view in TEXT_VIEWS):
+        assert not open_step(doc), "the text views come before the end of the parse"
+        assert doc.partial is not None and not reaches_the_cap(doc.partial)

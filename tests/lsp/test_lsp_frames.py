@@ -14,6 +14,7 @@ import threading
 import pytest
 
 from gpu_lsp.lsp.framing import FrameReader, frame
+from gpu_lsp.lsp.gate import PIPE_SIZE, Gate, LockedWriter
 
 TIMEOUT = 20.0
 INITIALIZE = {"processId": None, "rootUri": None, "capabilities": {}}
@@ -176,3 +177,16 @@ def test_frame_reader_accepts_other_headers_before_content_length() -> None:
     data = b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: 2\r\n\r\n{}"
     reader = FrameReader(io.BufferedReader(io.BytesIO(data + frame(b"[]"))), lambda *a: answers.append(a))  # type: ignore[arg-type]
     assert (reader.next_body(), reader.next_body(), answers) == (b"{}", b"[]", [])
+
+
+def test_the_gate_widens_the_pipes_it_reads_and_writes() -> None:
+    fcntl = pytest.importorskip("fcntl")
+    if not hasattr(fcntl, "F_GETPIPE_SZ"):
+        pytest.skip("pipe sizes are Linux's")
+    read_end, write_end = os.pipe()
+    out_read, out_write = os.pipe()
+    with open(read_end, "rb") as stream, open(out_write, "wb") as out, open(write_end, "wb"), open(out_read, "rb"):
+        Gate(stream, LockedWriter(out))
+        assert fcntl.fcntl(read_end, fcntl.F_GETPIPE_SZ) == PIPE_SIZE
+        assert fcntl.fcntl(out_write, fcntl.F_GETPIPE_SZ) == PIPE_SIZE
+    Gate(io.BytesIO(b""), LockedWriter(io.BytesIO()))  # not a pipe: left as it is

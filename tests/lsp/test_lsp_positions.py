@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gpu_lsp.lsp.positions import UTF8, UTF16, UTF32, LineTable
+from gpu_lsp.lsp.positions import LONG_LINES, UTF8, UTF16, UTF32, LineTable
 
 
 def test_line_table_of_text() -> None:
@@ -14,6 +14,14 @@ def test_line_table_of_text() -> None:
     assert table.starts == [0, 3, 6, 7]
     assert table.line_of(0) == 0 and table.line_of(3) == 1 and table.line_of(7) == 3
     assert table.line_end(0) == 2 and table.line_end(3) == 8
+
+
+@pytest.mark.parametrize("text", ["", "x" * 5000, "x" * 5000 + "\n", "\n" + "y" * 3000 + "\n\nz" + "w" * 4000])
+def test_line_table_of_a_text_of_long_lines(text: str) -> None:
+    assert text.count("\n") * LONG_LINES <= len(text)  # the lines are found by str.find
+    expected = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    table = LineTable.of(text)
+    assert (table.starts, table.length) == (expected, len(text))
 
 
 def test_edited_matches_a_fresh_table_under_random_edits() -> None:
