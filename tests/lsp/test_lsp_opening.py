@@ -7,14 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from lsprotocol.converters import get_converter
 from support.typing import generated
 
 from gpu_lsp.lsp import ahead, documents, semantic_tokens
+from gpu_lsp.lsp.convert import inlay_hint
 from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols, text_outline
 from gpu_lsp.lsp.documents import Document, Phase
 from gpu_lsp.lsp.folding import folding_ranges
 from gpu_lsp.lsp.hints import inlay_hints
-from gpu_lsp.lsp.opening import answer_during_open, open_step
+from gpu_lsp.lsp.opening import FIRST_LINES, answer_during_open, open_step
 from gpu_lsp.lsp.skeleton import brace_pairs
 
 
@@ -163,3 +165,21 @@ def test_a_request_before_the_answers_are_ready_takes_the_open_up_to_its_own(sma
     small = Document("file:///small.mlir", generated("inline", 10), 1)
     assert answer_during_open(small, ahead.OUTLINE, lambda: False) == (None, False), "not opened a step at a time"
     assert small.phase is Phase.OPENING
+
+
+def test_the_inlay_hints_of_the_part_parsed_first_are_kept_for_the_ranges_within_it(small_progressive) -> None:
+    text = generated("inline", 600)
+    doc = Document("file:///large.mlir", text, 1)
+    hints, more = answer_during_open(doc, ahead.HINTS, lambda: False)
+    assert isinstance(hints, ahead.KeptHints) and not more
+    assert doc.partial is not None and doc.partial.parsed_to < len(text), "kept before the parse goes on"
+    assert hints.covered == doc.partial.position(doc.partial.parsed_to) and hints.covered[0] >= FIRST_LINES
+    assert hints.within((0, 0), (hints.covered[0] + 1, 0)) is None, "a range past the part parsed is not answered from it"
+    analysed = doc.analysed()
+    unstructure = get_converter().unstructure
+    for start, end in (((0, 0), (100, 0)), ((37, 9), (FIRST_LINES - 1, 4)), (hints.covered, hints.covered)):
+        kept = hints.within(start, end)
+        assert kept is not None
+        expected = inlay_hints(analysed, analysed.offset(*start), analysed.offset(*end))
+        assert json.loads(kept.text) == [unstructure(inlay_hint(analysed, h)) for h in expected]
+    assert json.loads(hints.within((0, 0), (100, 0)).text), "the first screen has hints"
