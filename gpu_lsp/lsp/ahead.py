@@ -20,7 +20,7 @@ from gpu_lsp.lsp.document_symbols import document_symbols
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.folding import folding_ranges
 from gpu_lsp.lsp.hints import inlay_hints
-from gpu_lsp.lsp.semantic_tokens import semantic_tokens
+from gpu_lsp.lsp.semantic_tokens import encoded
 
 OUTLINE = "textDocument/documentSymbol"  # hierarchical: the one VS Code asks for
 FOLDING = "textDocument/foldingRange"
@@ -41,7 +41,7 @@ def folds(snap: Snapshot) -> wire.JsonText:
 
 def tokens(snap: Snapshot) -> wire.JsonText:
     """`SemanticTokens` of the whole document."""
-    return wire.semantic_tokens(semantic_tokens(snap))
+    return encoded(snap)
 
 
 def lenses(snap: Snapshot) -> wire.JsonText:

@@ -1,4 +1,5 @@
-"""Semantic tokens: ops, values, tokens, types, symbols, attributes, keywords and comments."""
+"""Semantic tokens: ops, values, tokens, types, symbols, attributes, keywords and comments; the
+whole document's as JSON from each unit's JSON kept (`encoded`: ~250,000 numbers at 10k lines)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from gpu_lsp.ir.core import BlockArgument, Operation, Value
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Snapshot
 from gpu_lsp.lsp.index import SYMBOL, DocumentIndex, TokenEnds, Unit, document_index
+from gpu_lsp.lsp.wire import JsonText, numbers, semantic_tokens_of
 from gpu_lsp.syntax.lexer import tokenize
 
 TOKEN_TYPES = (
@@ -43,6 +45,7 @@ _RESULT_NAME = re.compile(r"%[\w$.\-]+")
 _BUILTIN_TYPE = re.compile(r"(?:[su]?i\d+|bf16|tf32|f\d+\w*|index|none|memref|tensor|vector|complex|tuple)\b")
 _ALIAS_NAME = re.compile(r"[#!][\w$.\-]*")
 _SUPPRESSION = re.compile(r"//\s*gpu-lint:")
+WHOLE = "semantic_tokens"  # the snapshot's cache key of the whole document's tokens and JSON
 
 _SIMPLE = {
     "BARE": ("keyword", 0),
@@ -60,21 +63,37 @@ def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | Non
     """LSP's relative token encoding for the whole document or the lines of `[start, end]`."""
     text = snapshot.text
     if start is None and end is None:
-        if snapshot.parsed_to is not None:
-            return snapshot.cached("semantic_tokens", lambda: _opening(snapshot))
-        cached = snapshot.cache.get("semantic_tokens")
-        if cached is not None:
-            return cached
-        data, complete = _full(snapshot, time.perf_counter() + FULL_BUDGET_S)
-        if complete:
-            snapshot.cache["semantic_tokens"] = data
-        else:
-            snapshot.cache[PARTIAL_TOKENS] = True
-        return data
+        return _whole(snapshot)[0]
     lo = 0 if start is None else snapshot.lines.line_start(snapshot.lines.line_of(start))
     hi = len(text) if end is None else snapshot.lines.line_end(snapshot.lines.line_of(end))
     data, _ = _encode(snapshot, _collect(snapshot, lo, hi))
     return data
+
+
+def encoded(snapshot: Snapshot) -> JsonText:
+    """`SemanticTokens` of the whole document (`semantic_tokens`), as JSON."""
+    return _whole(snapshot)[1]
+
+
+def _whole(snapshot: Snapshot) -> tuple[list[int], JsonText]:
+    """Every token of the document and their JSON: while it is opened, its first units' (`_opening`);
+    once analysed, those `FULL_BUDGET_S` allows (`_full`), kept once complete."""
+    if snapshot.parsed_to is not None:
+        return snapshot.cached(WHOLE, lambda: _with_json(_opening(snapshot)))
+    cached = snapshot.cache.get(WHOLE)
+    if cached is not None:
+        return cached
+    data, parts, complete = _full(snapshot, time.perf_counter() + FULL_BUDGET_S)
+    whole = data, semantic_tokens_of(parts)
+    if complete:
+        snapshot.cache[WHOLE] = whole
+    else:
+        snapshot.cache[PARTIAL_TOKENS] = True
+    return whole
+
+
+def _with_json(data: list[int]) -> tuple[list[int], JsonText]:
+    return data, semantic_tokens_of([numbers(data)])
 
 
 def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int, Unit | None]]:
@@ -138,31 +157,36 @@ def _opening(snapshot: Snapshot) -> list[int]:
     return _encode(snapshot, out)[0]
 
 
-def _full(snapshot: Snapshot, deadline: float) -> tuple[list[int], bool]:
-    """Every token, and True; each unchanged unit reuses its encoded tokens (they only move by
-    whole lines). Past `deadline`, the tokens up to the first unit whose tokens are not kept, and False."""
+def _full(snapshot: Snapshot, deadline: float) -> tuple[list[int], list[str], bool]:
+    """Every token, the same as parts of their JSON (`wire.semantic_tokens_of`), and True; each unchanged
+    unit reuses its encoded tokens and their JSON (they only move by whole lines). Past
+    `deadline`, the tokens up to the first unit whose tokens are not kept, and False."""
     index = document_index(snapshot)
     starts = snapshot.lines.starts
     data: list[int] = []
+    parts: list[str] = []
     prev_line = prev_char = 0
     for s, e, unit in _segments(index, 0, len(snapshot.text)):
         if unit is None:
             block, ends = _encode(snapshot, _lex(snapshot, index, s, e))
-            base_line = 0
+            base_line, rest = 0, numbers(block[2:])
         else:
             if not _kept(unit, starts) and time.perf_counter() >= deadline:
-                return data, False
-            base_line, block, ends = _unit_tokens(snapshot, index, unit, starts)
+                return data, parts, False
+            base_line, block, ends, rest = _unit_tokens(snapshot, index, unit, starts)
         if ends is None:
             continue
         first, last = ends
         first_line = base_line + first[0]
         delta_line = first_line - prev_line
+        delta_char = first[1] - prev_char if delta_line == 0 else first[1]
         data.append(delta_line)
-        data.append(first[1] - prev_char if delta_line == 0 else first[1])
-        data.extend(block[2:] if len(block) > 2 else ())
+        data.append(delta_char)
+        data.extend(block[2:])
+        parts.append(f"{delta_line},{delta_char}")
+        parts.append(rest)
         prev_line, prev_char = base_line + last[0], last[1]
-    return data, True
+    return data, parts, True
 
 
 def _kept(unit: Unit, starts: list[int]) -> bool:
@@ -172,9 +196,10 @@ def _kept(unit: Unit, starts: list[int]) -> bool:
     return cached is not None and cached[0] == base - starts[bisect_right(starts, base) - 1]
 
 
-def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: list[int]) -> tuple[int, list[int], TokenEnds | None]:
-    """(the line of the unit's anchor, its encoded tokens, their ends relative to that line),
-    lexed once per column of its anchor and kept."""
+def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: list[int]) -> tuple[int, list[int], TokenEnds | None, str]:
+    """(the line of the unit's anchor, its encoded tokens, their ends relative to that line, the
+    JSON numbers of its tokens past the first's line and character), lexed once per column of its
+    anchor and kept."""
     base = unit.op.anchor.base
     base_line = bisect_right(starts, base) - 1
     base_col = base - starts[base_line]
@@ -184,15 +209,15 @@ def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: l
         if ends is not None:
             (first_l, first_c), (last_l, last_c) = ends
             ends = (first_l - base_line, first_c), (last_l - base_line, last_c)
-        cached = unit.index.tokens = (base_col, block, ends)
-    return base_line, cached[1], cached[2]
+        cached = unit.index.tokens = (base_col, block, ends, numbers(block[2:]))
+    return base_line, cached[1], cached[2], cached[3]
 
 
 def keep_step(snapshot: Snapshot, budget_s: float) -> bool:
     """Lex and keep the tokens of more units of an analysed snapshot (what a request for every
     token reuses): one unit at least, then as many as `budget_s` allows; whether every unit's
     tokens are kept."""
-    if snapshot.parsed_to is not None or "semantic_tokens" in snapshot.cache:
+    if snapshot.parsed_to is not None or WHOLE in snapshot.cache:
         return True
     deadline = time.perf_counter() + budget_s
     index = document_index(snapshot)

@@ -67,7 +67,8 @@ def test_a_string_ending_in_an_escaped_quote_is_still_open() -> None:
     assert _flat(text_outline(text, 0, len(text))) == _flat(document_symbols(analysed))
 
 
-def test_whole_document_requests_during_the_open_answer_like_the_analysed_document(small_progressive) -> None:
+def test_whole_document_requests_during_the_open_answer_like_the_analysed_document(small_progressive, monkeypatch) -> None:
+    monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", float("inf"))  # the analysed document's tokens: all of them, however loaded the machine
     text = generated("inline", 600)
     doc = Document("file:///large.mlir", text, 1)
     assert doc.opening_view() is not None
