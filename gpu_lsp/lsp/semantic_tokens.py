@@ -3,6 +3,7 @@ whole document's as JSON from each unit's JSON kept (`encoded`: ~250,000 numbers
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from bisect import bisect_right
@@ -45,7 +46,7 @@ _RESULT_NAME = re.compile(r"%[\w$.\-]+")
 _BUILTIN_TYPE = re.compile(r"(?:[su]?i\d+|bf16|tf32|f\d+\w*|index|none|memref|tensor|vector|complex|tuple)\b")
 _ALIAS_NAME = re.compile(r"[#!][\w$.\-]*")
 _SUPPRESSION = re.compile(r"//\s*gpu-lint:")
-WHOLE = "semantic_tokens"  # the snapshot's cache key of the whole document's tokens and JSON
+WHOLE = "semantic_tokens"  # the snapshot's cache key of the whole document's tokens (`encoded`)
 
 _SIMPLE = {
     "BARE": ("keyword", 0),
@@ -60,10 +61,10 @@ _SIMPLE = {
 
 
 def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | None = None) -> list[int]:
-    """LSP's relative token encoding for the whole document or the lines of `[start, end]`."""
+    """LSP's relative token encoding for the whole document (`encoded`, read back) or the lines of `[start, end]`."""
     text = snapshot.text
     if start is None and end is None:
-        return _whole(snapshot)[0]
+        return json.loads(encoded(snapshot).text)["data"]
     lo = 0 if start is None else snapshot.lines.line_start(snapshot.lines.line_of(start))
     hi = len(text) if end is None else snapshot.lines.line_end(snapshot.lines.line_of(end))
     data, _ = _encode(snapshot, _collect(snapshot, lo, hi))
@@ -71,29 +72,20 @@ def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | Non
 
 
 def encoded(snapshot: Snapshot) -> JsonText:
-    """`SemanticTokens` of the whole document (`semantic_tokens`), as JSON."""
-    return _whole(snapshot)[1]
-
-
-def _whole(snapshot: Snapshot) -> tuple[list[int], JsonText]:
-    """Every token of the document and their JSON: while it is opened, its first units' (`_opening`);
+    """`SemanticTokens` of the whole document: while it is opened, its first units' (`_opening`);
     once analysed, those `FULL_BUDGET_S` allows (`_full`), kept once complete."""
     if snapshot.parsed_to is not None:
-        return snapshot.cached(WHOLE, lambda: _with_json(_opening(snapshot)))
+        return snapshot.cached(WHOLE, lambda: semantic_tokens_of([numbers(_opening(snapshot))]))
     cached = snapshot.cache.get(WHOLE)
     if cached is not None:
         return cached
-    data, parts, complete = _full(snapshot, time.perf_counter() + FULL_BUDGET_S)
-    whole = data, semantic_tokens_of(parts)
+    parts, complete = _full(snapshot, time.perf_counter() + FULL_BUDGET_S)
+    whole = semantic_tokens_of(parts)
     if complete:
         snapshot.cache[WHOLE] = whole
     else:
         snapshot.cache[PARTIAL_TOKENS] = True
     return whole
-
-
-def _with_json(data: list[int]) -> tuple[list[int], JsonText]:
-    return data, semantic_tokens_of([numbers(data)])
 
 
 def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int, Unit | None]]:
@@ -157,13 +149,12 @@ def _opening(snapshot: Snapshot) -> list[int]:
     return _encode(snapshot, out)[0]
 
 
-def _full(snapshot: Snapshot, deadline: float) -> tuple[list[int], list[str], bool]:
-    """Every token, the same as parts of their JSON (`wire.semantic_tokens_of`), and True; each unchanged
-    unit reuses its encoded tokens and their JSON (they only move by whole lines). Past
-    `deadline`, the tokens up to the first unit whose tokens are not kept, and False."""
+def _full(snapshot: Snapshot, deadline: float) -> tuple[list[str], bool]:
+    """Every token, as parts of their JSON (`wire.semantic_tokens_of`), and True; each unchanged
+    unit reuses its encoded tokens' JSON (they only move by whole lines). Past `deadline`, the
+    tokens up to the first unit whose tokens are not kept, and False."""
     index = document_index(snapshot)
     starts = snapshot.lines.starts
-    data: list[int] = []
     parts: list[str] = []
     prev_line = prev_char = 0
     for s, e, unit in _segments(index, 0, len(snapshot.text)):
@@ -172,21 +163,16 @@ def _full(snapshot: Snapshot, deadline: float) -> tuple[list[int], list[str], bo
             base_line, rest = 0, numbers(block[2:])
         else:
             if not _kept(unit, starts) and time.perf_counter() >= deadline:
-                return data, parts, False
-            base_line, block, ends, rest = _unit_tokens(snapshot, index, unit, starts)
+                return parts, False
+            base_line, ends, rest = _unit_tokens(snapshot, index, unit, starts)
         if ends is None:
             continue
         first, last = ends
-        first_line = base_line + first[0]
-        delta_line = first_line - prev_line
-        delta_char = first[1] - prev_char if delta_line == 0 else first[1]
-        data.append(delta_line)
-        data.append(delta_char)
-        data.extend(block[2:])
-        parts.append(f"{delta_line},{delta_char}")
+        delta_line = base_line + first[0] - prev_line
+        parts.append(f"{delta_line},{first[1] - prev_char if delta_line == 0 else first[1]}")
         parts.append(rest)
         prev_line, prev_char = base_line + last[0], last[1]
-    return data, parts, True
+    return parts, True
 
 
 def _kept(unit: Unit, starts: list[int]) -> bool:
@@ -196,10 +182,10 @@ def _kept(unit: Unit, starts: list[int]) -> bool:
     return cached is not None and cached[0] == base - starts[bisect_right(starts, base) - 1]
 
 
-def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: list[int]) -> tuple[int, list[int], TokenEnds | None, str]:
-    """(the line of the unit's anchor, its encoded tokens, their ends relative to that line, the
-    JSON numbers of its tokens past the first's line and character), lexed once per column of its
-    anchor and kept."""
+def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: list[int]) -> tuple[int, TokenEnds | None, str]:
+    """(the line of the unit's anchor, the ends of its tokens relative to that line, the JSON of
+    its encoded tokens past the first's line and character), lexed once per column of its anchor
+    and kept."""
     base = unit.op.anchor.base
     base_line = bisect_right(starts, base) - 1
     base_col = base - starts[base_line]
@@ -209,8 +195,8 @@ def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: l
         if ends is not None:
             (first_l, first_c), (last_l, last_c) = ends
             ends = (first_l - base_line, first_c), (last_l - base_line, last_c)
-        cached = unit.index.tokens = (base_col, block, ends, numbers(block[2:]))
-    return base_line, cached[1], cached[2], cached[3]
+        cached = unit.index.tokens = (base_col, ends, numbers(block[2:]))
+    return base_line, cached[1], cached[2]
 
 
 def keep_step(snapshot: Snapshot, budget_s: float) -> bool:
