@@ -638,9 +638,13 @@ async def _on_document(
     loop once computed, else taking the open's steps up to it, `opening.answer_during_open`; `pick`
     takes the request's part of it, None when it does not hold it), else from what is known
     already (`Document.opening_view`: the part parsed so far, at least up to the range)."""
+
+    def take(kept: Any) -> Any:
+        return kept if kept is None or pick is None else pick(kept)
+
     doc = ls.store.get(params.text_document.uri)
     kept = doc.answer_ahead(ahead) if doc is not None and ahead is not None else None
-    answer = kept if kept is None or pick is None else pick(kept)
+    answer = take(kept)
     if answer is not None:
         return answer
     if doc is not None and ahead is not None and kept is None and doc.phase is Phase.OPENING:
@@ -661,7 +665,7 @@ async def _on_document(
         more = True
         while more and time.perf_counter() < deadline:
             kept, more = await ls.in_analysis(drive, doc, ahead, opening=True)
-            answer = kept if kept is None or pick is None else pick(kept)
+            answer = take(kept)
             if answer is not None:
                 return answer
             if kept is not None:
