@@ -836,7 +836,9 @@ def _legend() -> types.SemanticTokensLegend:
 async def semantic_tokens_full(ls: GpuLanguageServer, params: types.SemanticTokensParams):
     from gpu_lsp.lsp import ahead
 
-    return await _on_document(ls, params, None, ahead.tokens, ahead.TOKENS)
+    doc = ls.store.get(params.text_document.uri)
+    now = ahead.tokens_now(doc) if doc is not None else None  # on the event loop
+    return now if now is not None else await _on_document(ls, params, None, ahead.tokens, ahead.TOKENS)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, _legend())

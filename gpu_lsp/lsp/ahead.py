@@ -17,10 +17,10 @@ from gpu_lsp.lsp import lit, wire
 from gpu_lsp.lsp.actions import code_lenses
 from gpu_lsp.lsp.convert import inlay_hint
 from gpu_lsp.lsp.document_symbols import document_symbols
-from gpu_lsp.lsp.documents import Snapshot
+from gpu_lsp.lsp.documents import EARLY_ANSWERS, PARTIAL_TOKENS, Document, Snapshot
 from gpu_lsp.lsp.folding import folding_ranges
 from gpu_lsp.lsp.hints import inlay_hints
-from gpu_lsp.lsp.semantic_tokens import encoded
+from gpu_lsp.lsp.semantic_tokens import WHOLE, encoded
 
 OUTLINE = "textDocument/documentSymbol"  # hierarchical: the one VS Code asks for
 FOLDING = "textDocument/foldingRange"
@@ -42,6 +42,22 @@ def folds(snap: Snapshot) -> wire.JsonText:
 def tokens(snap: Snapshot) -> wire.JsonText:
     """`SemanticTokens` of the whole document."""
     return encoded(snap)
+
+
+def tokens_now(doc: Document) -> wire.JsonText | None:
+    """The semantic tokens of an analysed document that need no analysis thread: all of them once
+    kept (`semantic_tokens.keep_step`), else those its open kept (`documents.EARLY_ANSWERS`; the
+    client is then asked to refresh them once all are kept); None otherwise."""
+    snap = doc.snapshot
+    if snap is None or snap.text is not doc.text:
+        return None
+    whole = snap.cache.get(WHOLE)
+    if whole is not None:
+        return whole
+    early = snap.cache.get(EARLY_ANSWERS, {}).get(TOKENS)
+    if early is not None:
+        snap.cache[PARTIAL_TOKENS] = True
+    return early
 
 
 def lenses(snap: Snapshot) -> wire.JsonText:

@@ -202,7 +202,7 @@ def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: l
 def keep_step(snapshot: Snapshot, budget_s: float) -> bool:
     """Lex and keep the tokens of more units of an analysed snapshot (what a request for every
     token reuses): one unit at least, then as many as `budget_s` allows; whether every unit's
-    tokens are kept."""
+    tokens are kept (and then the whole document's, `encoded`)."""
     if snapshot.parsed_to is not None or WHOLE in snapshot.cache:
         return True
     deadline = time.perf_counter() + budget_s
@@ -215,6 +215,7 @@ def keep_step(snapshot: Snapshot, budget_s: float) -> bool:
                 return False
             _unit_tokens(snapshot, index, unit, starts)
             kept = True
+    encoded(snapshot)  # every unit's tokens kept: the whole document's, for the requests to come
     return True
 
 

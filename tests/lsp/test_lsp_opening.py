@@ -10,7 +10,7 @@ import pytest
 from lsprotocol.converters import get_converter
 from support.typing import generated
 
-from gpu_lsp.lsp import ahead, documents, semantic_tokens
+from gpu_lsp.lsp import ahead, documents, semantic_tokens, wire
 from gpu_lsp.lsp.convert import inlay_hint
 from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols, text_outline
 from gpu_lsp.lsp.documents import Document, Phase
@@ -184,3 +184,21 @@ def test_the_inlay_hints_of_the_part_parsed_first_are_kept_for_the_ranges_within
         expected = inlay_hints(analysed, analysed.offset(*start), analysed.offset(*end))
         assert json.loads(kept.text) == [unstructure(inlay_hint(analysed, h)) for h in expected]
     assert json.loads(hints.within((0, 0), (100, 0)).text), "the first screen has hints"
+
+
+def test_an_analysed_document_answers_its_tokens_from_what_is_kept_without_the_analysis_thread(small_progressive) -> None:
+    text = generated("inline", 600)
+    doc = Document("file:///large.mlir", text, 1)
+    while len(doc.kept_answers()) < len(ahead.AHEAD):
+        assert not open_step(doc)
+    early = doc.answer_ahead(ahead.TOKENS)
+    snap = doc.analysed()
+    while not semantic_tokens.keep_step(snap, 0.0):
+        assert ahead.tokens_now(doc) is early, "the open's tokens while the analysed document's are kept"
+    assert snap.cache.pop(documents.PARTIAL_TOKENS), "to be refreshed once all are kept"
+    every = ahead.tokens_now(doc)
+    assert every is not None and every != early and every == wire.semantic_tokens(semantic_tokens.semantic_tokens(snap))
+    assert documents.PARTIAL_TOKENS not in snap.cache, "all of them: nothing to refresh"
+    doc.replace(0, 0, "// edited\n", 2)
+    assert ahead.tokens_now(doc) is None, "an edited document's tokens come from its next analysis"
+    assert ahead.tokens_now(Document("file:///small.mlir", generated("inline", 10), 1)) is None, "not analysed yet"
