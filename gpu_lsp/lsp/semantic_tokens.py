@@ -7,6 +7,7 @@ import json
 import re
 import time
 from bisect import bisect_right
+from dataclasses import dataclass, field
 
 from gpu_lsp.ir.core import BlockArgument, Operation, Value
 from gpu_lsp.ir.opdefs import lookup, op_names
@@ -47,6 +48,7 @@ _BUILTIN_TYPE = re.compile(r"(?:[su]?i\d+|bf16|tf32|f\d+\w*|index|none|memref|te
 _ALIAS_NAME = re.compile(r"[#!][\w$.\-]*")
 _SUPPRESSION = re.compile(r"//\s*gpu-lint:")
 WHOLE = "semantic_tokens"  # the snapshot's cache key of the whole document's tokens (`encoded`)
+_JOINING = "semantic_tokens_joining"  # the snapshot's cache key of `_Joining`, until complete
 
 _SIMPLE = {
     "BARE": ("keyword", 0),
@@ -73,18 +75,39 @@ def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | Non
 
 def encoded(snapshot: Snapshot) -> JsonText:
     """`SemanticTokens` of the whole document: while it is opened, its first units' (`_opening`);
-    once analysed, those `FULL_BUDGET_S` allows (`_full`), kept once complete."""
+    once analysed, those `FULL_BUDGET_S` allows past the units kept (`_join`), kept once complete."""
     if snapshot.parsed_to is not None:
         return snapshot.cached(WHOLE, lambda: semantic_tokens_of([numbers(_opening(snapshot))]))
     cached = snapshot.cache.get(WHOLE)
     if cached is not None:
         return cached
-    parts, complete = _full(snapshot, time.perf_counter() + FULL_BUDGET_S)
-    whole = semantic_tokens_of(parts)
-    if complete:
-        snapshot.cache[WHOLE] = whole
-    else:
-        snapshot.cache[PARTIAL_TOKENS] = True
+    joining = _joining(snapshot)
+    if _join(snapshot, joining, time.perf_counter() + FULL_BUDGET_S, False):
+        return _joined(snapshot, joining)
+    snapshot.cache[PARTIAL_TOKENS] = True
+    return semantic_tokens_of(joining.parts)
+
+
+@dataclass
+class _Joining:
+    """The whole document's tokens, as parts of their JSON (`wire.semantic_tokens_of`), joined a
+    segment (`_segments`) at a time, in order: by `keep_step` and the requests in between."""
+
+    segments: list[tuple[int, int, Unit | None]]
+    parts: list[str] = field(default_factory=list)
+    at: int = 0  # the segments joined
+    prev_line: int = 0  # where the last token joined starts
+    prev_char: int = 0
+
+
+def _joining(snapshot: Snapshot) -> _Joining:
+    return snapshot.cached(_JOINING, lambda: _Joining(_segments(document_index(snapshot), 0, len(snapshot.text))))
+
+
+def _joined(snapshot: Snapshot, joining: _Joining) -> JsonText:
+    """Keep the whole document's tokens once every segment is joined."""
+    whole = snapshot.cache[WHOLE] = semantic_tokens_of(joining.parts)
+    del snapshot.cache[_JOINING]
     return whole
 
 
@@ -149,30 +172,34 @@ def _opening(snapshot: Snapshot) -> list[int]:
     return _encode(snapshot, out)[0]
 
 
-def _full(snapshot: Snapshot, deadline: float) -> tuple[list[str], bool]:
-    """Every token, as parts of their JSON (`wire.semantic_tokens_of`), and True; each unchanged
-    unit reuses its encoded tokens' JSON (they only move by whole lines). Past `deadline`, the
-    tokens up to the first unit whose tokens are not kept, and False."""
+def _join(snapshot: Snapshot, joining: _Joining, deadline: float, keep: bool) -> bool:
+    """Join more segments, each unit's from its tokens kept (they only move by whole lines) or
+    lexed and kept; past `deadline`, stop before the next unit to lex (`keep`: after lexing one at
+    least) and say False; True once every segment is joined."""
     index = document_index(snapshot)
     starts = snapshot.lines.starts
-    parts: list[str] = []
-    prev_line = prev_char = 0
-    for s, e, unit in _segments(index, 0, len(snapshot.text)):
+    segments = joining.segments
+    lexed = False
+    while joining.at < len(segments):
+        s, e, unit = segments[joining.at]
         if unit is None:
             block, ends = _encode(snapshot, _lex(snapshot, index, s, e))
             base_line, rest = 0, numbers(block[2:])
         else:
-            if not _kept(unit, starts) and time.perf_counter() >= deadline:
-                return parts, False
+            if not _kept(unit, starts):
+                if (lexed or not keep) and time.perf_counter() >= deadline:
+                    return False
+                lexed = True
             base_line, ends, rest = _unit_tokens(snapshot, index, unit, starts)
+        joining.at += 1
         if ends is None:
             continue
         first, last = ends
-        delta_line = base_line + first[0] - prev_line
-        parts.append(f"{delta_line},{first[1] - prev_char if delta_line == 0 else first[1]}")
-        parts.append(rest)
-        prev_line, prev_char = base_line + last[0], last[1]
-    return parts, True
+        delta_line = base_line + first[0] - joining.prev_line
+        joining.parts.append(f"{delta_line},{first[1] - joining.prev_char if delta_line == 0 else first[1]}")
+        joining.parts.append(rest)
+        joining.prev_line, joining.prev_char = base_line + last[0], last[1]
+    return True
 
 
 def _kept(unit: Unit, starts: list[int]) -> bool:
@@ -200,22 +227,15 @@ def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: l
 
 
 def keep_step(snapshot: Snapshot, budget_s: float) -> bool:
-    """Lex and keep the tokens of more units of an analysed snapshot (what a request for every
-    token reuses): one unit at least, then as many as `budget_s` allows; whether every unit's
-    tokens are kept (and then the whole document's, `encoded`)."""
+    """Lex and keep the tokens of more units of an analysed snapshot, joining the whole document's
+    from where the last step (or request) stopped: one unit at least, then as many as `budget_s`
+    allows; whether every unit's tokens are kept, and the whole document's (`encoded`)."""
     if snapshot.parsed_to is not None or WHOLE in snapshot.cache:
         return True
-    deadline = time.perf_counter() + budget_s
-    index = document_index(snapshot)
-    starts = snapshot.lines.starts
-    kept = False
-    for _, _, unit in _segments(index, 0, len(snapshot.text)):
-        if unit is not None and not _kept(unit, starts):
-            if kept and time.perf_counter() >= deadline:
-                return False
-            _unit_tokens(snapshot, index, unit, starts)
-            kept = True
-    encoded(snapshot)  # every unit's tokens kept: the whole document's, for the requests to come
+    joining = _joining(snapshot)
+    if not _join(snapshot, joining, time.perf_counter() + budget_s, True):
+        return False
+    _joined(snapshot, joining)
     return True
 
 
