@@ -7,15 +7,12 @@ without waiting for the analysis thread (which the open keeps busy, and where th
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from lsprotocol.converters import get_converter
-
 from gpu_lsp.lsp import lit, wire
 from gpu_lsp.lsp.actions import code_lenses
-from gpu_lsp.lsp.convert import inlay_hint
+from gpu_lsp.lsp.convert import inlay_hint_json
 from gpu_lsp.lsp.document_symbols import document_symbols
 from gpu_lsp.lsp.documents import EARLY_ANSWERS, PARTIAL_TOKENS, Document, Snapshot
 from gpu_lsp.lsp.folding import folding_ranges
@@ -83,12 +80,7 @@ class KeptHints:
 def hints(snap: Snapshot) -> KeptHints:
     """The inlay hints of the part of `snap` parsed (`Snapshot.parsed_to`: all of it once analysed)."""
     end = len(snap.text) if snap.parsed_to is None else snap.parsed_to
-    unstructure = get_converter().unstructure
-    found = []
-    for hint in inlay_hints(snap, 0, end):
-        lsp = inlay_hint(snap, hint)
-        found.append(((lsp.position.line, lsp.position.character), json.dumps(unstructure(lsp), separators=(",", ":"))))
-    return KeptHints(snap.position(end), tuple(found))
+    return KeptHints(snap.position(end), tuple(inlay_hint_json(snap, hint) for hint in inlay_hints(snap, 0, end)))
 
 
 # Computed from the part parsed, once it covers the first screens (`opening.FIRST_LINES`), before

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.completion import CompletionEntry
@@ -164,6 +167,12 @@ def inlay_hint(snap: Snapshot, hint: InlayHint) -> types.InlayHint:
         padding_right=hint.padding_right or None,
         tooltip=hint.tooltip or None,
     )
+
+
+def inlay_hint_json(snap: Snapshot, hint: InlayHint) -> tuple[tuple[int, int], str]:
+    """(the LSP position, the JSON) of `inlay_hint(snap, hint)`, as the server would send it."""
+    lsp = inlay_hint(snap, hint)
+    return (lsp.position.line, lsp.position.character), json.dumps(get_converter().unstructure(lsp), separators=(",", ":"))
 
 
 def _utf16(text: str, cp: int) -> int:
