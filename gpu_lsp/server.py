@@ -631,18 +631,25 @@ async def _at_position(ls: GpuLanguageServer, params, empty: Any, compute: Calla
     return await ls.in_analysis(run)
 
 
-async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot], Any], ahead: str | None = None) -> Any:
+async def _on_document(
+    ls: GpuLanguageServer, params, empty: Any, compute: Callable[[Snapshot], Any], ahead: str | None = None, pick: Callable[[Any], Any] | None = None
+) -> Any:
     """Answer a request about a whole document (or a range of it): `compute(snapshot)` in the analysis
     thread, `empty` when it is not open; while a large document is opened, the answer its open
     computes ahead for the request's method `ahead` (`Document.answer_ahead`: here on the event
-    loop once computed, else taking the open's steps up to it, `opening.answer_during_open`), else
-    from what is known already (`Document.opening_view`: the part parsed so far, at least up to the
-    range)."""
+    loop once computed, else taking the open's steps up to it, `opening.answer_during_open`; `pick`
+    takes the request's part of it, None when it does not hold it), else from what is known
+    already (`Document.opening_view`: the part parsed so far, at least up to the range)."""
+
+    def take(kept: Any) -> Any:
+        return kept if kept is None or pick is None else pick(kept)
+
     doc = ls.store.get(params.text_document.uri)
-    answer = doc.answer_ahead(ahead) if doc is not None and ahead is not None else None
+    kept = doc.answer_ahead(ahead) if doc is not None and ahead is not None else None
+    answer = take(kept)
     if answer is not None:
         return answer
-    if doc is not None and ahead is not None and doc.phase is Phase.OPENING:
+    if doc is not None and ahead is not None and kept is None and doc.phase is Phase.OPENING:
         # The open's steps up to the answer, a job at a time while jobs other than the open's
         # wait (a range request waits for one step, not for the whole outline of a large
         # document), for `ANSWER_AHEAD_S` at most (then from the part parsed, as below).
@@ -659,9 +666,12 @@ async def _on_document(ls: GpuLanguageServer, params, empty: Any, compute: Calla
 
         more = True
         while more and time.perf_counter() < deadline:
-            answer, more = await ls.in_analysis(drive, doc, ahead, opening=True)
+            kept, more = await ls.in_analysis(drive, doc, ahead, opening=True)
+            answer = take(kept)
             if answer is not None:
                 return answer
+            if kept is not None:
+                break
 
     def run():
         doc = ls.store.get(params.text_document.uri)
@@ -828,7 +838,9 @@ def _legend() -> types.SemanticTokensLegend:
 async def semantic_tokens_full(ls: GpuLanguageServer, params: types.SemanticTokensParams):
     from gpu_lsp.lsp import ahead
 
-    return await _on_document(ls, params, None, ahead.tokens, ahead.TOKENS)
+    doc = ls.store.get(params.text_document.uri)
+    now = ahead.tokens_now(doc) if doc is not None else None  # on the event loop
+    return now if now is not None else await _on_document(ls, params, None, ahead.tokens, ahead.TOKENS)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, _legend())
@@ -885,7 +897,12 @@ async def inlay_hint(ls: GpuLanguageServer, params: types.InlayHintParams):
         end = V.offset_of(snap, params.range.end)
         return [V.inlay_hint(snap, h) for h in inlay_hints(snap, start, end)]
 
-    return await _on_document(ls, params, [], compute)
+    from gpu_lsp.lsp import ahead
+
+    # While a large document opens, a range within its part parsed first (the lines an editor shows
+    # first) is answered with the hints the open keeps for it.
+    shown = (params.range.start.line, params.range.start.character), (params.range.end.line, params.range.end.character)
+    return await _on_document(ls, params, [], compute, ahead.HINTS, lambda kept: kept.within(*shown))
 
 
 @server.feature(

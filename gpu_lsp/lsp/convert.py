@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import json
+
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.completion import CompletionEntry
@@ -164,6 +168,16 @@ def inlay_hint(snap: Snapshot, hint: InlayHint) -> types.InlayHint:
         padding_right=hint.padding_right or None,
         tooltip=hint.tooltip or None,
     )
+
+
+# lsprotocol's converter, made once (~15 ms a converter; each converts a type the first time in ~1.5 ms).
+_converter = functools.cache(get_converter)
+
+
+def inlay_hint_json(snap: Snapshot, hint: InlayHint) -> tuple[tuple[int, int], str]:
+    """(the LSP position, the JSON) of `inlay_hint(snap, hint)`, as the server would send it."""
+    lsp = inlay_hint(snap, hint)
+    return (lsp.position.line, lsp.position.character), json.dumps(_converter().unstructure(lsp), separators=(",", ":"))
 
 
 def _utf16(text: str, cp: int) -> int:

@@ -49,6 +49,10 @@ TEXT_VIEWS = ("text_outline", "text_braces")
 # The JSON of the outline's symbols (`wire.encode_symbols`), kept the same way.
 SYMBOL_JSON = "symbol_json"
 CARRIED = (*TEXT_VIEWS, SYMBOL_JSON)
+# In the cache of the first analysed snapshot of a large document: the answers its open kept
+# (`Document.keep_answer`, by request method), which the server may give while the snapshot's own
+# are being computed (then asking the client to refresh them).
+EARLY_ANSWERS = "early_answers"
 # Set in an analysed snapshot's cache when a request got only some of its semantic tokens
 # (`semantic_tokens.FULL_BUDGET_S`): the client is asked to refresh them once all are kept.
 PARTIAL_TOKENS = "semantic_tokens_partial"
@@ -254,6 +258,7 @@ class Document:
             self._window = None
             self._base_length = len(text)
         partial = self.partial
+        kept_text, early = self._ahead
         parsed, reused = self._parse(text, full, window, base_length)
         lint = None
         taken, self._taken = self._taken, None
@@ -271,6 +276,8 @@ class Document:
         if lint is None:
             lint = self._diagnose(parsed, lint_settings, key)
         snap = Snapshot(self.uri, version, text, lines, parsed, lint, self.encoding, key, not reused, definitions=definitions)
+        if early and kept_text is text:
+            snap.cache[EARLY_ANSWERS] = early
         old = self.snapshot or partial
         if old is not None:
             previous_index = old.cache.get("index") or old.cache.get("previous_index")

@@ -33,7 +33,7 @@ class InlayHint:
 
 
 def inlay_hints(snapshot: Snapshot, start: int, end: int) -> list[InlayHint]:
-    """Hints for the ops that overlap `[start, end]`."""
+    """The hints placed within `[start, end]`, in order."""
     index = document_index(snapshot)
     out: list[InlayHint] = []
     for unit in index.units:
@@ -47,7 +47,7 @@ def inlay_hints(snapshot: Snapshot, start: int, end: int) -> list[InlayHint]:
             if op_range is None or op_range.end < start or op_range.start > end:
                 continue
             if op.name == "gpu.launch_func":
-                out.extend(_launch_func_hints(index, op, snapshot.text))
+                out.extend(h for h in _launch_func_hints(index, op, snapshot.text) if start <= h.offset <= end)
             for result in op.results:
                 if result.type.is_token and result.def_span is not None:
                     r = result.def_span.range

@@ -145,7 +145,7 @@ class UnitIndex:
         self.starts = [o.start for o in occ]
         self.children = children
         self.symbols = [o for o in occ if o.kind == SYMBOL]
-        self.tokens: tuple[int, list[int], TokenEnds | None] | None = None  # the unit's encoded semantic tokens (semantic_tokens.py)
+        self.tokens: tuple[int, TokenEnds | None, str] | None = None  # the unit's encoded semantic tokens, as JSON (semantic_tokens.py)
         self.memo: dict = {}  # other values derived from the unit (see `unit_memo`)
 
     @staticmethod

@@ -1,15 +1,19 @@
-"""Semantic tokens: ops, values, tokens, types, symbols, attributes, keywords and comments."""
+"""Semantic tokens: ops, values, tokens, types, symbols, attributes, keywords and comments; the
+whole document's as JSON from each unit's JSON kept (`encoded`: ~250,000 numbers at 10k lines)."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from bisect import bisect_right
+from dataclasses import dataclass, field
 
 from gpu_lsp.ir.core import BlockArgument, Operation, Value
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Snapshot
 from gpu_lsp.lsp.index import SYMBOL, DocumentIndex, TokenEnds, Unit, document_index
+from gpu_lsp.lsp.wire import JsonText, numbers, semantic_tokens_of
 from gpu_lsp.syntax.lexer import tokenize
 
 TOKEN_TYPES = (
@@ -43,6 +47,8 @@ _RESULT_NAME = re.compile(r"%[\w$.\-]+")
 _BUILTIN_TYPE = re.compile(r"(?:[su]?i\d+|bf16|tf32|f\d+\w*|index|none|memref|tensor|vector|complex|tuple)\b")
 _ALIAS_NAME = re.compile(r"[#!][\w$.\-]*")
 _SUPPRESSION = re.compile(r"//\s*gpu-lint:")
+WHOLE = "semantic_tokens"  # the snapshot's cache key of the whole document's tokens (`encoded`)
+_JOINING = "semantic_tokens_joining"  # the snapshot's cache key of `_Joining`, until complete
 
 _SIMPLE = {
     "BARE": ("keyword", 0),
@@ -57,24 +63,52 @@ _SIMPLE = {
 
 
 def semantic_tokens(snapshot: Snapshot, start: int | None = None, end: int | None = None) -> list[int]:
-    """LSP's relative token encoding for the whole document or the lines of `[start, end]`."""
+    """LSP's relative token encoding for the whole document (`encoded`, read back) or the lines of `[start, end]`."""
     text = snapshot.text
     if start is None and end is None:
-        if snapshot.parsed_to is not None:
-            return snapshot.cached("semantic_tokens", lambda: _opening(snapshot))
-        cached = snapshot.cache.get("semantic_tokens")
-        if cached is not None:
-            return cached
-        data, complete = _full(snapshot, time.perf_counter() + FULL_BUDGET_S)
-        if complete:
-            snapshot.cache["semantic_tokens"] = data
-        else:
-            snapshot.cache[PARTIAL_TOKENS] = True
-        return data
+        return json.loads(encoded(snapshot).text)["data"]
     lo = 0 if start is None else snapshot.lines.line_start(snapshot.lines.line_of(start))
     hi = len(text) if end is None else snapshot.lines.line_end(snapshot.lines.line_of(end))
     data, _ = _encode(snapshot, _collect(snapshot, lo, hi))
     return data
+
+
+def encoded(snapshot: Snapshot) -> JsonText:
+    """`SemanticTokens` of the whole document: while it is opened, its first units' (`_opening`);
+    once analysed, those `FULL_BUDGET_S` allows past the units kept (`_join`), kept once complete."""
+    if snapshot.parsed_to is not None:
+        return snapshot.cached(WHOLE, lambda: semantic_tokens_of([numbers(_opening(snapshot))]))
+    cached = snapshot.cache.get(WHOLE)
+    if cached is not None:
+        return cached
+    joining = _joining(snapshot)
+    if _join(snapshot, joining, time.perf_counter() + FULL_BUDGET_S, False):
+        return _joined(snapshot, joining)
+    snapshot.cache[PARTIAL_TOKENS] = True
+    return semantic_tokens_of(joining.parts)
+
+
+@dataclass
+class _Joining:
+    """The whole document's tokens, as parts of their JSON (`wire.semantic_tokens_of`), joined a
+    segment (`_segments`) at a time, in order: by `keep_step` and the requests in between."""
+
+    segments: list[tuple[int, int, Unit | None]]
+    parts: list[str] = field(default_factory=list)
+    at: int = 0  # the segments joined
+    prev_line: int = 0  # where the last token joined starts
+    prev_char: int = 0
+
+
+def _joining(snapshot: Snapshot) -> _Joining:
+    return snapshot.cached(_JOINING, lambda: _Joining(_segments(document_index(snapshot), 0, len(snapshot.text))))
+
+
+def _joined(snapshot: Snapshot, joining: _Joining) -> JsonText:
+    """Keep the whole document's tokens once every segment is joined."""
+    whole = snapshot.cache[WHOLE] = semantic_tokens_of(joining.parts)
+    del snapshot.cache[_JOINING]
+    return whole
 
 
 def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int, Unit | None]]:
@@ -138,31 +172,34 @@ def _opening(snapshot: Snapshot) -> list[int]:
     return _encode(snapshot, out)[0]
 
 
-def _full(snapshot: Snapshot, deadline: float) -> tuple[list[int], bool]:
-    """Every token, and True; each unchanged unit reuses its encoded tokens (they only move by
-    whole lines). Past `deadline`, the tokens up to the first unit whose tokens are not kept, and False."""
+def _join(snapshot: Snapshot, joining: _Joining, deadline: float, keep: bool) -> bool:
+    """Join more segments, each unit's from its tokens kept (they only move by whole lines) or
+    lexed and kept; past `deadline`, stop before the next unit to lex (`keep`: after lexing one at
+    least) and say False; True once every segment is joined."""
     index = document_index(snapshot)
     starts = snapshot.lines.starts
-    data: list[int] = []
-    prev_line = prev_char = 0
-    for s, e, unit in _segments(index, 0, len(snapshot.text)):
+    segments = joining.segments
+    lexed = False
+    while joining.at < len(segments):
+        s, e, unit = segments[joining.at]
         if unit is None:
             block, ends = _encode(snapshot, _lex(snapshot, index, s, e))
-            base_line = 0
+            base_line, rest = 0, numbers(block[2:])
         else:
-            if not _kept(unit, starts) and time.perf_counter() >= deadline:
-                return data, False
-            base_line, block, ends = _unit_tokens(snapshot, index, unit, starts)
+            if not _kept(unit, starts):
+                if (lexed or not keep) and time.perf_counter() >= deadline:
+                    return False
+                lexed = True
+            base_line, ends, rest = _unit_tokens(snapshot, index, unit, starts)
+        joining.at += 1
         if ends is None:
             continue
         first, last = ends
-        first_line = base_line + first[0]
-        delta_line = first_line - prev_line
-        data.append(delta_line)
-        data.append(first[1] - prev_char if delta_line == 0 else first[1])
-        data.extend(block[2:] if len(block) > 2 else ())
-        prev_line, prev_char = base_line + last[0], last[1]
-    return data, True
+        delta_line = base_line + first[0] - joining.prev_line
+        joining.parts.append(f"{delta_line},{first[1] - joining.prev_char if delta_line == 0 else first[1]}")
+        joining.parts.append(rest)
+        joining.prev_line, joining.prev_char = base_line + last[0], last[1]
+    return True
 
 
 def _kept(unit: Unit, starts: list[int]) -> bool:
@@ -172,9 +209,10 @@ def _kept(unit: Unit, starts: list[int]) -> bool:
     return cached is not None and cached[0] == base - starts[bisect_right(starts, base) - 1]
 
 
-def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: list[int]) -> tuple[int, list[int], TokenEnds | None]:
-    """(the line of the unit's anchor, its encoded tokens, their ends relative to that line),
-    lexed once per column of its anchor and kept."""
+def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: list[int]) -> tuple[int, TokenEnds | None, str]:
+    """(the line of the unit's anchor, the ends of its tokens relative to that line, the JSON of
+    its encoded tokens past the first's line and character), lexed once per column of its anchor
+    and kept."""
     base = unit.op.anchor.base
     base_line = bisect_right(starts, base) - 1
     base_col = base - starts[base_line]
@@ -184,26 +222,20 @@ def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: l
         if ends is not None:
             (first_l, first_c), (last_l, last_c) = ends
             ends = (first_l - base_line, first_c), (last_l - base_line, last_c)
-        cached = unit.index.tokens = (base_col, block, ends)
+        cached = unit.index.tokens = (base_col, ends, numbers(block[2:]))
     return base_line, cached[1], cached[2]
 
 
 def keep_step(snapshot: Snapshot, budget_s: float) -> bool:
-    """Lex and keep the tokens of more units of an analysed snapshot (what a request for every
-    token reuses): one unit at least, then as many as `budget_s` allows; whether every unit's
-    tokens are kept."""
-    if snapshot.parsed_to is not None or "semantic_tokens" in snapshot.cache:
+    """Lex and keep the tokens of more units of an analysed snapshot, joining the whole document's
+    from where the last step (or request) stopped: one unit at least, then as many as `budget_s`
+    allows; whether every unit's tokens are kept, and the whole document's (`encoded`)."""
+    if snapshot.parsed_to is not None or WHOLE in snapshot.cache:
         return True
-    deadline = time.perf_counter() + budget_s
-    index = document_index(snapshot)
-    starts = snapshot.lines.starts
-    kept = False
-    for _, _, unit in _segments(index, 0, len(snapshot.text)):
-        if unit is not None and not _kept(unit, starts):
-            if kept and time.perf_counter() >= deadline:
-                return False
-            _unit_tokens(snapshot, index, unit, starts)
-            kept = True
+    joining = _joining(snapshot)
+    if not _join(snapshot, joining, time.perf_counter() + budget_s, True):
+        return False
+    _joined(snapshot, joining)
     return True
 
 

@@ -133,7 +133,17 @@ def folding_ranges(folds: list[Fold]) -> JsonText:
 
 def semantic_tokens(data: list[int]) -> JsonText:
     """`SemanticTokens`."""
-    return encode({"data": data})
+    return semantic_tokens_of([numbers(data)])
+
+
+def numbers(data: list[int]) -> str:
+    """The JSON of `data` without its brackets (a part of `semantic_tokens_of`)."""
+    return ",".join(map(str, data))
+
+
+def semantic_tokens_of(parts: list[str]) -> JsonText:
+    """`SemanticTokens` whose data are the numbers of `parts` (`numbers`), in order."""
+    return JsonText('{"data":[' + ",".join(part for part in parts if part) + "]}")
 
 
 def code_lenses(snap: Snapshot, lenses: list[Lens]) -> JsonText:

@@ -1,7 +1,8 @@
 """A request during the open of a large document is answered before its analysis settles: in a
 server whose open stops after its text views and a first step of the parse (it parses no further by
 itself and publishes nothing), the outline, folding ranges, semantic tokens, code lenses and a
-hover on the last launch are answered, from the part parsed and the text."""
+hover on the last launch are answered, from the part parsed and the text; the answers it keeps
+(inlay hints of the first screen included) need no analysis thread."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from lsp_client import RecordingClient, client_fixture, make_client, within
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, client_capabilities
 from support.typing import generated
+
+from gpu_lsp.lsp.documents import Document
+from gpu_lsp.lsp.hints import inlay_hints
 
 # The server, with documents of more than 1,000 characters opened progressively, and its open
 # stalled after three steps (`opening.open_step` then only sleeps: the analysis never settles).
@@ -130,3 +134,9 @@ async def test_the_answers_the_open_computed_ahead_need_no_analysis_thread(held_
     assert ranged is not None and ranged.data == tokens.data
     lenses = await within(client.text_document_code_lens_async(types.CodeLensParams(text_document=doc)))
     assert "fn0" in [lens.command.arguments[1] for lens in lenses if lens.command is not None and lens.command.arguments]
+    hints = await within(client.text_document_inlay_hint_async(types.InlayHintParams(text_document=doc, range=first_screen)))
+    analysed = Document(URI, text, 1).analysed()
+    expected = inlay_hints(analysed, 0, analysed.offset(100, 0))
+    assert expected and [(h.position.line, h.position.character, h.label) for h in hints] == [
+        (*analysed.position(h.offset), h.label) for h in expected
+    ], "the hints of the first screen"

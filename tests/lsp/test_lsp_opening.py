@@ -7,14 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from lsprotocol.converters import get_converter
 from support.typing import generated
 
-from gpu_lsp.lsp import ahead, documents, semantic_tokens
+from gpu_lsp.lsp import ahead, documents, semantic_tokens, wire
+from gpu_lsp.lsp.convert import inlay_hint
 from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols, text_outline
 from gpu_lsp.lsp.documents import Document, Phase
 from gpu_lsp.lsp.folding import folding_ranges
 from gpu_lsp.lsp.hints import inlay_hints
-from gpu_lsp.lsp.opening import answer_during_open, open_step
+from gpu_lsp.lsp.opening import FIRST_LINES, answer_during_open, open_step
 from gpu_lsp.lsp.skeleton import brace_pairs
 
 
@@ -65,7 +67,8 @@ def test_a_string_ending_in_an_escaped_quote_is_still_open() -> None:
     assert _flat(text_outline(text, 0, len(text))) == _flat(document_symbols(analysed))
 
 
-def test_whole_document_requests_during_the_open_answer_like_the_analysed_document(small_progressive) -> None:
+def test_whole_document_requests_during_the_open_answer_like_the_analysed_document(small_progressive, monkeypatch) -> None:
+    monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", float("inf"))  # the analysed document's tokens: all of them, however loaded the machine
     text = generated("inline", 600)
     doc = Document("file:///large.mlir", text, 1)
     assert doc.opening_view() is not None
@@ -178,3 +181,39 @@ def test_quoted_symbol_names_with_escaped_quotes_are_read_whole() -> None:
     outline = _flat(text_outline(text, 0, len(text)))
     assert outline == _flat(document_symbols(analysed))
     assert [name for _, name, *_ in outline][1:3] == ['k"s', 'a"b']
+
+
+def test_the_inlay_hints_of_the_part_parsed_first_are_kept_for_the_ranges_within_it(small_progressive) -> None:
+    text = generated("inline", 600)
+    doc = Document("file:///large.mlir", text, 1)
+    hints, more = answer_during_open(doc, ahead.HINTS, lambda: False)
+    assert isinstance(hints, ahead.KeptHints) and not more
+    assert doc.partial is not None and doc.partial.parsed_to < len(text), "kept before the parse goes on"
+    assert hints.covered == doc.partial.position(doc.partial.parsed_to) and hints.covered[0] >= FIRST_LINES
+    assert hints.within((0, 0), (hints.covered[0] + 1, 0)) is None, "a range past the part parsed is not answered from it"
+    analysed = doc.analysed()
+    unstructure = get_converter().unstructure
+    for start, end in (((0, 0), (100, 0)), ((37, 9), (FIRST_LINES - 1, 4)), (hints.covered, hints.covered)):
+        kept = hints.within(start, end)
+        assert kept is not None
+        expected = inlay_hints(analysed, analysed.offset(*start), analysed.offset(*end))
+        assert json.loads(kept.text) == [unstructure(inlay_hint(analysed, h)) for h in expected]
+    assert json.loads(hints.within((0, 0), (100, 0)).text), "the first screen has hints"
+
+
+def test_an_analysed_document_answers_its_tokens_from_what_is_kept_without_the_analysis_thread(small_progressive) -> None:
+    text = generated("inline", 600)
+    doc = Document("file:///large.mlir", text, 1)
+    while len(doc.kept_answers()) < len(ahead.AHEAD):
+        assert not open_step(doc)
+    early = doc.answer_ahead(ahead.TOKENS)
+    snap = doc.analysed()
+    while not semantic_tokens.keep_step(snap, 0.0):
+        assert ahead.tokens_now(doc) is early, "the open's tokens while the analysed document's are kept"
+    assert snap.cache.pop(documents.PARTIAL_TOKENS), "to be refreshed once all are kept"
+    every = ahead.tokens_now(doc)
+    assert every is not None and every != early and every == wire.semantic_tokens(semantic_tokens.semantic_tokens(snap))
+    assert documents.PARTIAL_TOKENS not in snap.cache, "all of them: nothing to refresh"
+    doc.replace(0, 0, "// edited\n", 2)
+    assert ahead.tokens_now(doc) is None, "an edited document's tokens come from its next analysis"
+    assert ahead.tokens_now(Document("file:///small.mlir", generated("inline", 10), 1)) is None, "not analysed yet"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from support.typing import generated
 
-from gpu_lsp.lsp import semantic_tokens
+from gpu_lsp.lsp import semantic_tokens, wire
 from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Document
 
 
@@ -27,3 +27,18 @@ def test_a_request_answers_what_its_budget_allows_and_the_rest_is_kept_in_steps(
     assert steps > 5
     assert semantic_tokens.semantic_tokens(snap) == every and PARTIAL_TOKENS not in snap.cache
     assert semantic_tokens.keep_step(snap, 0.0), "nothing left to keep"
+
+
+def test_the_json_of_every_token_is_joined_from_each_unit_s_json_kept(monkeypatch) -> None:
+    monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", float("inf"))
+    text = generated("inline", 300)
+    doc = Document("file:///a.mlir", text, 1)
+    snap = doc.analysed()
+    assert semantic_tokens.encoded(snap) == wire.semantic_tokens(semantic_tokens.semantic_tokens(snap))
+    at = text.index("func.func @fn2")
+    doc.replace(at, at, "// two lines\n// above fn2\n", 2)
+    moved = doc.analysed()
+    assert not moved.full_parse, "an incremental parse: the other units keep their tokens"
+    assert semantic_tokens.encoded(moved) == wire.semantic_tokens(semantic_tokens.semantic_tokens(moved))
+    fresh = Document("file:///b.mlir", moved.text, 1).analysed()
+    assert semantic_tokens.encoded(moved) == semantic_tokens.encoded(fresh), "the units moved by lines, their JSON kept"
