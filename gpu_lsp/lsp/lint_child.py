@@ -42,8 +42,9 @@ log = logging.getLogger(__name__)
 TIMEOUT_S = 300.0
 # How workers are started: a fork of the forkserver, which is a fresh interpreter (no thread).
 START_METHOD = "forkserver"
-# What the forkserver imports once, so that each worker starts with the analysis loaded.
-PRELOAD = ["gpu_lsp.lsp.lint_child"]
+# What the forkserver imports once, so that each worker starts with the analysis loaded and warm
+# (`lint_child_preload`: the rules imported, the parser's caches filled).
+PRELOAD = ["gpu_lsp.lsp.lint_child", "gpu_lsp.lsp.lint_child_preload"]
 
 
 def _context() -> BaseContext | None:
@@ -196,11 +197,16 @@ def _work(send: Connection, text: str, settings: object | None, leaves_per_op_ru
     # A short life: the collector would only scan the IR (a second at 100k lines, e.g. while
     # pickling the result); exiting frees everything.
     gc.disable()
+    send.send_bytes(pickle.dumps(lint(text, settings, leaves_per_op_rules), pickle.HIGHEST_PROTOCOL))
+    send.close()
+
+
+def lint(text: str, settings: object | None, leaves_per_op_rules: bool) -> Encoded:
+    """What a worker sends for `text` (`encode`): its parse as the open's, linted with `settings`."""
     activate(registry_of(getattr(settings, "op_sources", ())))  # a fresh process: the server's registry of the project's ops
     parsed = engine.start_document(text).result()
     if leaves_per_op_rules:
         found = lint_findings(parsed, settings, lambda rule: not lint_phase_rule(rule))
     else:
         found = lint_parsed(parsed, settings)
-    send.send_bytes(pickle.dumps(encode(parsed, found), pickle.HIGHEST_PROTOCOL))
-    send.close()
+    return encode(parsed, found)
