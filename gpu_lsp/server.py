@@ -1323,9 +1323,9 @@ _register_refactoring_commands()
 
 def main(stdin=None, stdout=None) -> None:
     """Serve over stdio (or the given binary streams)."""
-    from gpu_lsp.lsp.lint_child import start_workers
+    from gpu_lsp.lsp.worker_start import start_workers
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    start_workers()  # before pygls starts its reader thread
+    start_workers()  # before pygls starts its reader thread (the bootstrap has started it already)
     server.outbox = Outbox(stdout if stdout is not None else sys.stdout.buffer)
     server.start_io(stdin, cast(BinaryIO, server.outbox))  # pygls only writes, flushes and closes it

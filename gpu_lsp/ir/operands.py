@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import definition, lookup
-from gpu_lsp.ir.opdefs.segments import split
+from gpu_lsp.ir.opdefs.segments import arg_names, declared_sizes
 
 SEGMENTS = "operandSegmentSizes"
 
@@ -38,14 +38,14 @@ def _group_sizes(op: Operation) -> tuple[tuple[str, ...], tuple[int, ...]] | Non
     if definition is None or definition.operands is None:
         return None
     declared = definition.operands
-    names = tuple(arg.name for arg in declared)
+    names = arg_names(declared)
     if definition.has("attr_sized_operands"):
         sizes = segment_sizes(op)
         if sizes is None or len(sizes) != len(declared) or sum(sizes) != len(op.operands):
             return None
         return names, sizes
-    groups = split(declared, op.operands, None)
-    return None if groups is None else (names, tuple(len(group) for group in groups.values()))
+    found = declared_sizes(declared, len(op.operands))
+    return None if found is None else (names, found)
 
 
 def operand_ranges(op: Operation) -> dict[str, range] | None:

@@ -145,6 +145,9 @@ def early_answer(message: object) -> dict | None:
 def main() -> None:
     """Serve over stdio, answering `initialize` first."""
     from gpu_lsp.lsp.gate import Gate, LockedWriter
+    from gpu_lsp.lsp.worker_start import start_workers
+
+    start_workers()  # its preload runs beside this process's imports; no thread is started yet
 
     stdout = LockedWriter(sys.stdout.buffer)
     stdin = Gate(sys.stdin.buffer, stdout)

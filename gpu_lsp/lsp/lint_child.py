@@ -1,7 +1,7 @@
 """The full lint of a large document in a worker process, so that the analysis thread answers
 requests (and a second core works) while it runs.
 
-Workers come from multiprocessing's forkserver: a process the server starts (`start_workers`,
+Workers come from multiprocessing's forkserver: a process the server starts (`worker_start.py`,
 before it starts a thread), which imports the analysis once and forks a worker per lint. The
 server itself never forks: it runs pygls's reader thread and the analysis thread, and a lock
 one of them held at a fork would stay held in the child. A worker gets the text and the
@@ -21,63 +21,24 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-import multiprocessing
-import os
 import pickle
 import threading
 from multiprocessing.connection import Connection
-from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
 from gpu_lsp.analysis import lint_findings, lint_parsed, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.opdefs.registry import activate, registry_of
 from gpu_lsp.lsp import engine
+from gpu_lsp.lsp.worker_start import PRELOAD as PRELOAD
+from gpu_lsp.lsp.worker_start import context as _context
+from gpu_lsp.lsp.worker_start import start_workers as start_workers
 from gpu_lsp.parser.api import ParsedFile
-from gpu_lsp.runner.child import neutral_cwd
 
 log = logging.getLogger(__name__)
 
 # A worker still running after this long is killed (and the lint done in process).
 TIMEOUT_S = 300.0
-# How workers are started: a fork of the forkserver, which is a fresh interpreter (no thread).
-START_METHOD = "forkserver"
-# What the forkserver imports once, so that each worker starts with the analysis loaded.
-PRELOAD = ["gpu_lsp.lsp.lint_child"]
-
-
-def _context() -> BaseContext | None:
-    """The forkserver context, preloading the analysis once started; None where the platform
-    has none (Windows)."""
-    if START_METHOD not in multiprocessing.get_all_start_methods():
-        return None
-    ctx = multiprocessing.get_context(START_METHOD)
-    ctx.set_forkserver_preload(PRELOAD)  # type: ignore[attr-defined]
-    return ctx
-
-
-def start_workers() -> None:
-    """Start the forkserver and let it import the analysis (a second or so, in the background of
-    the server's own start); a server calls it before it starts a thread."""
-    if _context() is None:
-        return
-    from multiprocessing import forkserver
-
-    # The forkserver is `python -c ...`, whose sys.path starts with its working directory: it starts
-    # from the file system's root, so a workspace the server was started in is never imported.
-    try:
-        here = os.getcwd()
-    except OSError:  # the folder was removed
-        here = None
-    try:
-        os.chdir(neutral_cwd())
-        forkserver.ensure_running()
-    except OSError:
-        log.exception("could not start the lint workers' forkserver; linting in process")
-    finally:
-        if here is not None:
-            with contextlib.suppress(OSError):
-                os.chdir(here)
 
 
 class ChildLint:
@@ -196,11 +157,16 @@ def _work(send: Connection, text: str, settings: object | None, leaves_per_op_ru
     # A short life: the collector would only scan the IR (a second at 100k lines, e.g. while
     # pickling the result); exiting frees everything.
     gc.disable()
+    send.send_bytes(pickle.dumps(lint(text, settings, leaves_per_op_rules), pickle.HIGHEST_PROTOCOL))
+    send.close()
+
+
+def lint(text: str, settings: object | None, leaves_per_op_rules: bool) -> Encoded:
+    """What a worker sends for `text` (`encode`): its parse as the open's, linted with `settings`."""
     activate(registry_of(getattr(settings, "op_sources", ())))  # a fresh process: the server's registry of the project's ops
     parsed = engine.start_document(text).result()
     if leaves_per_op_rules:
         found = lint_findings(parsed, settings, lambda rule: not lint_phase_rule(rule))
     else:
         found = lint_parsed(parsed, settings)
-    send.send_bytes(pickle.dumps(encode(parsed, found), pickle.HIGHEST_PROTOCOL))
-    send.close()
+    return encode(parsed, found)

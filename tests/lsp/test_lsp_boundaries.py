@@ -50,3 +50,12 @@ def test_the_bootstrap_imports_only_the_standard_library_up_front() -> None:
         elif isinstance(node, ast.ImportFrom) and node.module:
             top.add(node.module)
     assert top <= {"__future__", "json", "os", "sys", "typing"}, top
+
+
+def test_the_workers_start_imports_only_the_standard_library() -> None:
+    """The bootstrap starts the lint workers' forkserver before its own imports: `worker_start` adds none."""
+    tree = ast.parse((PACKAGE / "lsp" / "worker_start.py").read_text(encoding="utf-8"))
+    found = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    found |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    roots = {name.split(".")[0] for name in found}
+    assert roots <= {"__future__", "contextlib", "logging", "multiprocessing", "os"}, roots

@@ -181,3 +181,18 @@ def test_workers_are_never_forked_from_this_threaded_process(small_progressive) 
     assert child is not None and child.pid != os.getpid()
     assert FORKS[before:] == [], "no fork of this process: the worker comes from the forkserver"
     assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
+
+
+def test_the_forkserver_starts_its_workers_warm() -> None:
+    """The forkserver imports `lint_child_preload`, which does a worker's work on a small text
+    once: a worker forked from it finds the rules imported (importing `lint_child` alone leaves them)."""
+    import subprocess
+    import sys
+
+    assert "gpu_lsp.lsp.lint_child_preload" in lint_child.PRELOAD
+    probe = "import sys, gpu_lsp.lsp.{}; print('gpu_lsp.diagnostics.rules' in sys.modules)"
+    found = [
+        subprocess.run([sys.executable, "-c", probe.format(name)], capture_output=True, text=True, check=True).stdout.strip()
+        for name in ("lint_child", "lint_child_preload")
+    ]
+    assert found == ["False", "True"]

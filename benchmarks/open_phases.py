@@ -1,0 +1,119 @@
+"""Where the open of a large document goes, phase by phase, in one process (prints figures).
+
+The language server's open runs on two processes at once (`lsp/lint_child.py`): the worker
+parses the text and runs every rule but the per-op lint-phase ones, while the server parses the
+text for requests and runs those; then the server reads the worker's findings against its
+own parse, applies suppressions, remembers each unit's diagnostics and writes their JSON. This
+script runs the same calls one after another on the 100k-line inline file and times each
+(wall and CPU time, so that a loaded machine shows as wall > CPU), with the collector paused
+as the server and the worker pause it. `critical path`
+is what the open waits for when each side has a core: the longer side plus what follows both.
+
+    python benchmarks/open_phases.py [--lines 100000] [--runs 1] [--installed]
+
+`--installed` imports the gpu_lsp installed for the interpreter (e.g. a venv with the compiled
+wheel) instead of this checkout's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import pickle
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Clock:
+    """Wall and CPU milliseconds of named phases (the best of the runs)."""
+
+    def __init__(self) -> None:
+        self.best: dict[str, tuple[float, float]] = {}
+
+    def time(self, name: str, fn: Callable[[], Any]) -> Any:
+        w0, c0 = time.perf_counter(), time.process_time()
+        out = fn()
+        wall, cpu = (time.perf_counter() - w0) * 1e3, (time.process_time() - c0) * 1e3
+        old = self.best.get(name)
+        if old is None or wall < old[0]:
+            self.best[name] = (wall, cpu)
+        return out
+
+    def wall(self, *names: str) -> float:
+        return sum(self.best[n][0] for n in names)
+
+
+def one_open(text: str, clock: Clock) -> None:
+    """The open's calls, the worker's then the server's, each timed."""
+    from gpu_lsp.analysis import RuleSteps, finish_lint, lint_findings, lint_phase_rule
+    from gpu_lsp.gcpause import paused_gc
+    from gpu_lsp.lsp import engine, lint_child
+    from gpu_lsp.lsp.documents import Snapshot
+    from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintKey
+    from gpu_lsp.lsp.positions import LineTable
+    from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, publish_message
+    from gpu_lsp.lsp.settings import EditorSettings
+
+    settings = EditorSettings()
+    gc.collect()
+    with paused_gc():
+        # The worker (lint_child._work).
+        held: dict[str, Any] = {}
+        sent = clock.time("worker: text to the worker (pickle)", lambda: pickle.loads(pickle.dumps(text, pickle.HIGHEST_PROTOCOL)))
+        held["parsed"] = clock.time("worker: parse", lambda: engine.start_document(sent).result())
+        held["found"] = clock.time("worker: rules but the per-op lint ones", lambda: lint_findings(held["parsed"], settings, lambda r: not lint_phase_rule(r)))
+        encoded = lambda: pickle.dumps(lint_child.encode(held["parsed"], held["found"]), pickle.HIGHEST_PROTOCOL)  # noqa: E731
+        data = clock.time("worker: encode + pickle", encoded)
+        # The server.
+        parsed = clock.time("server: parse", lambda: engine.start_document(text).result())
+        share = clock.time("server: per-op lint rules", lambda: RuleSteps(parsed, settings, lint_phase_rule).finish())
+        items = clock.time("server: unpickle", lambda: pickle.loads(data))
+        decoded = clock.time("server: decode", lambda: lint_child.decode(parsed, items))
+        assert decoded is not None, "the worker's parse is the server's"
+        done = clock.time("server: suppressions, select, sort", lambda: finish_lint(parsed, decoded + share, settings))
+        key = LintKey.of(settings)
+        lint = clock.time("server: remember per unit", lambda: IncrementalLinter().full(parsed, settings, key, done))
+        snap = Snapshot("file:///open.mlir", 1, text, LineTable.of(text), parsed, lint, "utf-16", key, True)
+        clock.time("server: diagnostics JSON", lambda: publish_message(snap.uri, 1, diagnostics_json(snap, SeverityOverrides({}))))
+        held.clear()
+    gc.collect()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--installed", action="store_true", help="the installed gpu_lsp, not this checkout's")
+    args = parser.parse_args(argv)
+    if not args.installed:
+        sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from lsp_typing import generate
+
+    import gpu_lsp.parser.builder as builder
+
+    compiled = not builder.__file__.endswith(".py")
+    with tempfile.TemporaryDirectory() as tmp:
+        text = generate(args.lines, Path(tmp)).read_text()
+    clock = Clock()
+    for _ in range(args.runs):
+        one_open(text, clock)
+    print(f"{args.lines} lines, {'compiled' if compiled else 'pure'} build, best of {args.runs}: wall ms (cpu ms)")
+    for name, (wall, cpu) in clock.best.items():
+        print(f"  {name:<44} {wall:8.0f} ({cpu:.0f})")
+    worker = clock.wall("worker: text to the worker (pickle)", "worker: parse", "worker: rules but the per-op lint ones", "worker: encode + pickle")
+    server = clock.wall("server: parse", "server: per-op lint rules")
+    after = clock.wall("server: unpickle", "server: decode", "server: suppressions, select, sort", "server: remember per unit", "server: diagnostics JSON")
+    print(f"  worker {worker:.0f}, server before the worker's result {server:.0f}, after it {after:.0f}")
+    print(f"  critical path (a core each): {max(worker, server) + after:.0f} ms; one core: {worker + server + after:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

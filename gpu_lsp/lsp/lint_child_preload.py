@@ -1,0 +1,16 @@
+"""Imported once by the lint workers' forkserver (`lint_child.PRELOAD`): a worker's work on a small
+text, so that every worker it forks starts with the rules imported and the parser's caches filled
+(a cold worker pays about a second for them under load, on the open's critical path)."""
+
+from __future__ import annotations
+
+import gc
+
+from gpu_lsp.lint.pool import WARM_UP
+from gpu_lsp.lsp.lint_child import lint
+
+# Two top-level ops: the open's parse takes them one segment at a time, as it does a large text.
+lint(WARM_UP + WARM_UP.replace("@warm_up", "@warm_up_again"), None, leaves_per_op_rules=False)
+# What is left is the workers' to share: out of the collector's reach, it is not copied by a collection.
+gc.collect()
+gc.freeze()

@@ -1,0 +1,54 @@
+"""The lint workers' forkserver: how it starts and what it preloads. Standard library only, so that
+the server's bootstrap starts it first thing, before its own imports (about as long as the
+forkserver's preload), and the open's first worker does not wait for it (`lint_child.py`)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+from multiprocessing.context import BaseContext
+
+log = logging.getLogger(__name__)
+
+# How workers are started: a fork of the forkserver, which is a fresh interpreter (no thread).
+START_METHOD = "forkserver"
+# What the forkserver imports once, so that each worker starts with the analysis loaded and warm
+# (`lint_child_preload`: the rules imported, the parser's caches filled).
+PRELOAD = ["gpu_lsp.lsp.lint_child", "gpu_lsp.lsp.lint_child_preload"]
+
+
+def context() -> BaseContext | None:
+    """The forkserver context, preloading the analysis once started; None where the platform
+    has none (Windows)."""
+    if START_METHOD not in multiprocessing.get_all_start_methods():
+        return None
+    ctx = multiprocessing.get_context(START_METHOD)
+    ctx.set_forkserver_preload(PRELOAD)  # type: ignore[attr-defined]
+    return ctx
+
+
+def start_workers() -> None:
+    """Start the forkserver and let it import the analysis (a second or two, in the background of
+    the server's own start); a server calls it before it starts a thread (again: it is started once)."""
+    if context() is None:
+        return
+    from multiprocessing import forkserver
+
+    # The forkserver is `python -c ...`, whose sys.path starts with its working directory: it starts
+    # from the file system's root (`runner.child.neutral_cwd`, whose package this start-up module
+    # does not import), so a workspace the server was started in is never imported.
+    try:
+        here = os.getcwd()
+    except OSError:  # the folder was removed
+        here = None
+    try:
+        os.chdir(os.path.abspath(os.sep))
+        forkserver.ensure_running()
+    except OSError:
+        log.exception("could not start the lint workers' forkserver; linting in process")
+    finally:
+        if here is not None:
+            with contextlib.suppress(OSError):
+                os.chdir(here)
