@@ -112,8 +112,10 @@ async def test_the_outline_during_an_open_is_whole_and_the_views_are_refreshed_a
     open_document(client, uri, text)
     document = types.TextDocumentIdentifier(uri=uri)
     symbols = await within(client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=document)), 60)
+    # Sent with the didOpen: answered from the outline the open keeps, before its diagnostics (a
+    # later request may come after them in a fast build, so only this one is asserted).
+    assert all(p.uri != uri for p in client.published), "answered during the open"
     tokens = await within(client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=document)), 60)
-    assert not client.published or all(p.uri != uri for p in client.published), "answered during the open"
     assert len(symbols) == text.count("\nfunc.func @") + text.startswith("func.func @")
     assert symbols[-1].name == text[text.rindex("func.func @") + 11 :].split("(", 1)[0]
     assert tokens is not None and tokens.data
