@@ -30,9 +30,7 @@ from gpu_lsp.analysis import lint_findings, lint_parsed, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.opdefs.registry import activate, registry_of
 from gpu_lsp.lsp import engine
-from gpu_lsp.lsp.worker_start import PRELOAD as PRELOAD
-from gpu_lsp.lsp.worker_start import context as _context
-from gpu_lsp.lsp.worker_start import start_workers as start_workers
+from gpu_lsp.lsp.worker_start import context
 from gpu_lsp.parser.api import ParsedFile
 
 log = logging.getLogger(__name__)
@@ -136,7 +134,7 @@ def start(text: str, settings: object | None, parsed: ParsedFile | None = None, 
     """Start a worker that parses `text` and lints it with `settings` (all the rules, or all
     but the per-op lint-phase ones); its diagnostics are read against `parsed` (or the parse
     given to `wait`). None where there are no workers."""
-    ctx = _context()
+    ctx = context()
     if ctx is None:
         return None
     receive, send = ctx.Pipe(duplex=False)

@@ -1,4 +1,4 @@
-"""Imported once by the lint workers' forkserver (`lint_child.PRELOAD`): a worker's work on a small
+"""Imported once by the lint workers' forkserver (`worker_start.PRELOAD`): a worker's work on a small
 text, so that every worker it forks starts with the rules imported and the parser's caches filled
 (a cold worker pays about a second for them under load, on the open's critical path)."""
 

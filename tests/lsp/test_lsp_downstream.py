@@ -13,7 +13,7 @@ from lsprotocol import types
 
 from gpu_lsp.ir.opdefs import installed_from
 from gpu_lsp.lint.op_definitions import use_op_definitions
-from gpu_lsp.lsp import engine, lint_child
+from gpu_lsp.lsp import engine, lint_child, worker_start
 from gpu_lsp.lsp.completion import complete
 from gpu_lsp.lsp.definition_diagnostics import use_definitions
 from gpu_lsp.lsp.settings import EditorSettings, for_document
@@ -66,7 +66,7 @@ def test_declared_ops_are_completed_with_their_summary_and_syntax() -> None:
     )
 
 
-@pytest.mark.skipif(lint_child._context() is None, reason="the lint workers need a forkserver")
+@pytest.mark.skipif(worker_start.context() is None, reason="the lint workers need a forkserver")
 def test_a_lint_worker_declares_the_projects_ops_itself(tmp_path: Path) -> None:
     kernel = _project(tmp_path)
     text = kernel.read_text(encoding="utf-8").replace("    gpu.return\n", "    scratch.yield\n    gpu.return\n")

@@ -104,9 +104,9 @@ def test_the_lint_workers_forkserver_starts_outside_the_workspace(tmp_path: Path
     driver = tmp_path / "server.py"
     driver.write_text(
         "import multiprocessing, os\n"
-        "from gpu_lsp.lsp import lint_child\n"
+        "from gpu_lsp.lsp import lint_child, worker_start  # noqa: F401\n"
         "if __name__ == '__main__':\n"
-        "    lint_child.start_workers()\n"
+        "    worker_start.start_workers()\n"
         "    worker = multiprocessing.get_context('forkserver').Process(target=os.getpid)\n"
         "    worker.start()\n"
         "    worker.join()\n"

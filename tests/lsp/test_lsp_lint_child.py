@@ -12,12 +12,12 @@ import pytest
 from support.typing import generated
 
 from gpu_lsp import analysis
-from gpu_lsp.lsp import documents, engine, lint_child
+from gpu_lsp.lsp import documents, engine, lint_child, worker_start
 from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.hover import hover
 from gpu_lsp.lsp.settings import EditorSettings
 
-pytestmark = pytest.mark.skipif(lint_child._context() is None, reason="the lint workers need a forkserver")
+pytestmark = pytest.mark.skipif(worker_start.context() is None, reason="the lint workers need a forkserver")
 
 # The thread count of this process at each of its forks (a fork hook cannot be removed: it
 # records into this list for the whole session).
@@ -157,7 +157,7 @@ def test_a_child_whose_parse_differs_is_not_read() -> None:
 
 
 def test_workers_are_never_forked_from_this_threaded_process(small_progressive) -> None:
-    lint_child.start_workers()
+    worker_start.start_workers()
     text = generated("inline", 200)
     settings = EditorSettings()
     before = len(FORKS)
@@ -189,7 +189,7 @@ def test_the_forkserver_starts_its_workers_warm() -> None:
     import subprocess
     import sys
 
-    assert "gpu_lsp.lsp.lint_child_preload" in lint_child.PRELOAD
+    assert "gpu_lsp.lsp.lint_child_preload" in worker_start.PRELOAD
     probe = "import sys, gpu_lsp.lsp.{}; print('gpu_lsp.diagnostics.rules' in sys.modules)"
     found = [
         subprocess.run([sys.executable, "-c", probe.format(name)], capture_output=True, text=True, check=True).stdout.strip()
