@@ -14,7 +14,10 @@ refresh requests the server sends once the analysis settles, and the oracle's fu
 the same file in the same run. `--runs` opens per file, each in a fresh server: every figure's
 median and spread; the server's peak RSS (VmHWM) after the open.
 
-    .venv/bin/python benchmarks/lsp_open.py [--runs 2] [--sizes 10000 100000] [--python PY]
+    .venv/bin/python benchmarks/lsp_open.py [--runs 2] [--sizes 10000 100000] [--python PY] [--trace-open]
+
+`--trace-open` prints, after each open, the server's and its workers' timeline of it (`lsp/trace.py`):
+each mark's time after didOpen and the CPU time its process spent since its previous mark.
 
 `--python .venv-compiled/bin/python` serves with the compiled install `make test-compiled`
 makes (what `pip install .` gives users); without it, with this checkout's sources as they are.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -32,6 +36,8 @@ from pathlib import Path
 
 from lsp_latency import PYTHON_HELP, Client, oracle_ms, position
 from lsp_typing import generate
+
+TRACE_ENV = "GPU_LSP_TRACE_OPEN"  # lsp/trace.py's (this script does not import the package it measures)
 
 # VS Code's answers to what the server may ask (only the parts the server reads).
 CAPABILITIES = {
@@ -81,6 +87,7 @@ async def measure_open(path: Path, python: str | None = None) -> dict:
     await client.start()
     await client.request("workspace/symbol", {"query": ""})  # the server is up: time the open only
     opened = time.perf_counter()
+    opened_clock = time.monotonic()
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}})
     published = client.diagnostics(uri, 1)
 
@@ -102,7 +109,27 @@ async def measure_open(path: Path, python: str | None = None) -> dict:
         "open_s": received - opened,
         "refreshes": refreshes,
         "peak_mb": memory,
+        "opened_clock": opened_clock,
     }
+
+
+def print_timeline(trace: Path, opened_clock: float) -> None:
+    """The marks of one open (`lsp/trace.py`): ms after didOpen, the process, the CPU ms it spent since its
+    previous mark (all its threads) and those of the marking thread since that thread's previous mark, the event."""
+    last_cpu: dict[str, float] = {}
+    last_thread_cpu: dict[tuple[str, str], float] = {}
+    names: dict[str, str] = {}
+    print(f"    {'after didOpen':>13}  {'process':<9} {'its cpu':>8} {'thread':>8}  {'thread':<20} event")
+    for line in trace.read_text().splitlines():
+        clock, pid, cpu, thread_cpu, thread, event = line.split(" ", 5)
+        if float(clock) < opened_clock:
+            continue
+        names.setdefault(pid, "server" if event.startswith("server") else f"worker {len(names)}")
+        spent = float(cpu) - last_cpu.get(pid, float(cpu))
+        last_cpu[pid] = float(cpu)
+        spent_here = float(thread_cpu) - last_thread_cpu.get((pid, thread), float(thread_cpu))
+        last_thread_cpu[pid, thread] = float(thread_cpu)
+        print(f"    {(float(clock) - opened_clock) * 1e3:10.0f} ms  {names[pid]:<9} {spent:+8.0f} {spent_here:+8.0f}  {thread[:20]:<20} {event}")
 
 
 def spread(values: list[float]) -> str:
@@ -118,12 +145,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=2, help="opens per file, each by a fresh server")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="generated file sizes in lines")
     parser.add_argument("--python", help=PYTHON_HELP)
+    parser.add_argument("--trace-open", action="store_true", help="print each open's timeline (the server's and its workers' marks)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         for lines in args.sizes:
             path = generate(lines, Path(tmp))
             oracle = oracle_ms(path)
-            runs = [asyncio.run(measure_open(path, args.python)) for _ in range(args.runs)]
+            runs = []
+            for _ in range(args.runs):
+                trace = Path(tmp) / "trace.txt"
+                trace.unlink(missing_ok=True)
+                if args.trace_open:
+                    os.environ[TRACE_ENV] = str(trace)
+                runs.append(asyncio.run(measure_open(path, args.python)))
+                if args.trace_open:
+                    del os.environ[TRACE_ENV]
+                    print(f"\n{lines} lines: the open's timeline")
+                    print_timeline(trace, runs[-1]["opened_clock"])
             oracle_text = f"{oracle:.0f} ms" if oracle is not None else "n/a"
             peak = max(r["peak_mb"] or 0 for r in runs)
             print(f"\n{lines} lines ({len(runs)} opens): oracle full parse+verify {oracle_text}; peak RSS {peak:.0f} MB")

@@ -32,6 +32,7 @@ from gpu_lsp.lsp.gate import PARKED
 from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.outbox import Outbox
 from gpu_lsp.lsp.settings import EditorSettings, SettingProblems, parse_settings
+from gpu_lsp.lsp.trace import mark
 from gpu_lsp.lsp.user_errors import quiet_answered_errors
 
 log = logging.getLogger("gpu_lsp.server")
@@ -262,7 +263,9 @@ class GpuLanguageServer(LanguageServer):
             while not open_step(doc):
                 if self._queued or time.perf_counter() >= deadline:
                     return False
-            return True
+        if doc.snapshot is None:
+            mark("server: parsed")
+        return True
 
     def _keep_tokens(self, doc: Document, snap: Snapshot) -> bool:
         """Some more of the semantic tokens of the snapshot just published (`semantic_tokens.keep_step`);
@@ -294,6 +297,7 @@ class GpuLanguageServer(LanguageServer):
             if doc.snapshot is None:  # the first analysis: an open (its worker: the `opening` path, however short the parse)
                 # Started off the analysis thread: the first start waits for the forkserver to be ready.
                 settings = await self.in_analysis(self.settings_for, uri)
+                mark("server: settings ready")
                 starting = asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
             while not await self.in_analysis(self._open_step, doc, opening=True):
                 opening = True
@@ -306,17 +310,24 @@ class GpuLanguageServer(LanguageServer):
             # requests and keystrokes are answered meanwhile.
             start = doc.settle_in_child if settle else doc.lint_in_child
             child = await self.in_analysis(lambda: start(self.settings_for(uri)))
+            if not settle:
+                mark("server: indexed, waiting for the worker")
             # The rules the open's child leaves to this process, 15 ms of ops per job (requests in between).
             while not settle and not await self.in_analysis(doc.share_step):
                 pass
+            if not settle:
+                mark("server: per-op rules run")
             if child is not None:
                 await asyncio.get_running_loop().run_in_executor(None, child.wait)
                 if not settle:
                     await self.in_analysis(lambda: doc.take_open_lint(self.settings_for(uri)))
+                    mark("server: worker result decoded and completed")
             if not settle:  # the snapshot, then its JSON a few units per job: a request waits for one of them
                 await self.in_analysis(lambda: self.snapshot_of(uri))
+                mark("server: snapshot made")
                 while not await self.in_analysis(self._prepare_payload, doc):
                     pass
+                mark("server: diagnostics JSON prepared")
         result = await self.in_analysis(self._diagnostics_payload, doc, settle, child if settle else None)
         self._show_config_problems()
         if result is None or doc.closed or self.store.get(uri) is not doc:
@@ -327,6 +338,7 @@ class GpuLanguageServer(LanguageServer):
             return
         self._published[uri] = version
         self.send_raw(message)
+        mark("server: diagnostics published")
         if not settle:
             self._schedule_settle(uri)
             if doc.take_early_answers():  # what the open answered, asked again of the analysed document
@@ -546,8 +558,10 @@ def exit_(ls: GpuLanguageServer, *args) -> None:
 def did_open(ls: GpuLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
     try:
         item = params.text_document
+        mark("server: didOpen received")
         text = OVERSIZED.open(item.uri, PARKED.take(item.text), item.version, ls.encoding, ls.show_warning)
         ls.store.open(item.uri, text, item.version, item.language_id, ls.encoding)
+        mark("server: document made (lines split)")
         ls._published.pop(item.uri, None)
         ls.request_diagnostics(item.uri)
     except Exception:

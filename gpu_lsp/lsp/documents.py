@@ -22,6 +22,7 @@ from gpu_lsp.lsp import engine, lint_child
 from gpu_lsp.lsp.index import document_index
 from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintKey, LintResult
 from gpu_lsp.lsp.positions import UTF16, LineTable
+from gpu_lsp.lsp.trace import mark
 from gpu_lsp.parser.api import ParsedFile
 from gpu_lsp.text import TextRange
 
@@ -302,6 +303,7 @@ class Document:
         if progress is None or progress.text is not text or self._progress_definitions is not definitions:
             progress = self._progress = engine.start_document(text)
             self._progress_definitions = definitions
+            mark("server: parse started")
         done = progress.step(STEP_SEGMENTS, STEP_S)
         self._show_partial(version, text, lines, progress.partial(), progress.parsed_to)
         return done  # once complete, `analysed` (or `lint_in_child`) lints it

@@ -30,6 +30,7 @@ from gpu_lsp.analysis import lint_findings, lint_parsed, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.opdefs.registry import activate, registry_of
 from gpu_lsp.lsp import engine
+from gpu_lsp.lsp.trace import mark
 from gpu_lsp.lsp.worker_start import context
 from gpu_lsp.parser.api import ParsedFile
 
@@ -64,6 +65,7 @@ class ChildLint:
             if not self._finished:
                 self._items = self._collect()
                 self._finished = True
+                mark("server: worker result received")
         target = parsed if parsed is not None else self._parsed
         if self._items is None or target is None:
             return None
@@ -139,8 +141,10 @@ def start(text: str, settings: object | None, parsed: ParsedFile | None = None, 
         return None
     receive, send = ctx.Pipe(duplex=False)
     process = ctx.Process(target=_work, args=(send, text, settings, leaves_per_op_rules), daemon=True)  # type: ignore[attr-defined]
+    mark("worker: start requested")
     try:
         process.start()
+        mark("worker: started (its text sent)")
     except (OSError, pickle.PicklingError):
         log.exception("could not start a lint worker")
         receive.close()
@@ -155,16 +159,22 @@ def _work(send: Connection, text: str, settings: object | None, leaves_per_op_ru
     # A short life: the collector would only scan the IR (a second at 100k lines, e.g. while
     # pickling the result); exiting frees everything.
     gc.disable()
-    send.send_bytes(pickle.dumps(lint(text, settings, leaves_per_op_rules), pickle.HIGHEST_PROTOCOL))
+    mark("worker: running")
+    data = pickle.dumps(lint(text, settings, leaves_per_op_rules), pickle.HIGHEST_PROTOCOL)
+    mark("worker: result pickled")
+    send.send_bytes(data)
     send.close()
+    mark("worker: result sent")
 
 
 def lint(text: str, settings: object | None, leaves_per_op_rules: bool) -> Encoded:
     """What a worker sends for `text` (`encode`): its parse as the open's, linted with `settings`."""
     activate(registry_of(getattr(settings, "op_sources", ())))  # a fresh process: the server's registry of the project's ops
     parsed = engine.start_document(text).result()
+    mark("worker: parsed")
     if leaves_per_op_rules:
         found = lint_findings(parsed, settings, lambda rule: not lint_phase_rule(rule))
     else:
         found = lint_parsed(parsed, settings)
+    mark("worker: rules run")
     return encode(parsed, found)

@@ -16,6 +16,7 @@ from gpu_lsp.lsp.bounded import reaches_the_cap
 from gpu_lsp.lsp.document_symbols import text_outline
 from gpu_lsp.lsp.documents import TEXT_VIEWS, Document, Phase, Snapshot
 from gpu_lsp.lsp.skeleton import TextView, brace_list
+from gpu_lsp.lsp.trace import mark
 
 # The lines parsed before the answers taken from the part parsed: what an editor shows first.
 FIRST_LINES = 200
@@ -64,6 +65,7 @@ def _keep_next(doc: Document, snap: Snapshot, answers: dict[str, Callable[[Snaps
     for method, answer in answers.items():
         if method not in kept:
             doc.keep_answer(snap.text, method, answer(snap))
+            mark(f"server: kept the answer to {method}")
             return True
     return False
 

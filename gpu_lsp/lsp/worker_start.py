@@ -14,6 +14,8 @@ log = logging.getLogger(__name__)
 
 # How workers are started: a fork of the forkserver, which is a fresh interpreter (no thread).
 START_METHOD = "forkserver"
+# Where this gpu_lsp was imported from: the forkserver imports it from there too (`start_workers`).
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # What the forkserver imports once, so that each worker starts with the analysis loaded and warm
 # (`lint_child_preload`: the rules imported, the parser's caches filled).
 PRELOAD = ["gpu_lsp.lsp.lint_child", "gpu_lsp.lsp.lint_child_preload"]
@@ -38,17 +40,25 @@ def start_workers() -> None:
 
     # The forkserver is `python -c ...`, whose sys.path starts with its working directory: it starts
     # from the file system's root (`runner.child.neutral_cwd`, whose package this start-up module
-    # does not import), so a workspace the server was started in is never imported.
+    # does not import), so a workspace the server was started in is never imported. Python 3.11 does not
+    # give it the server's sys.path either: it is told where this gpu_lsp is (`PACKAGE_ROOT`, first on
+    # its PYTHONPATH), so that its workers run the server's code, not another install's.
     try:
         here = os.getcwd()
     except OSError:  # the folder was removed
         here = None
+    path = os.environ.get("PYTHONPATH")
     try:
         os.chdir(os.path.abspath(os.sep))
+        os.environ["PYTHONPATH"] = os.pathsep.join([PACKAGE_ROOT, path] if path else [PACKAGE_ROOT])
         forkserver.ensure_running()
     except OSError:
         log.exception("could not start the lint workers' forkserver; linting in process")
     finally:
+        if path is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = path
         if here is not None:
             with contextlib.suppress(OSError):
                 os.chdir(here)

@@ -196,3 +196,17 @@ def test_the_forkserver_starts_its_workers_warm() -> None:
         for name in ("lint_child", "lint_child_preload")
     ]
     assert found == ["False", "True"]
+
+
+def test_workers_run_the_servers_gpu_lsp() -> None:
+    """Python 3.11's forkserver ignores the sys.path it is given: `start_workers` tells it where this
+    process's gpu_lsp is, so that a worker never runs another install's (e.g. an editable one of
+    another checkout, while this one is run from its sources)."""
+    import gpu_lsp
+
+    worker_start.start_workers()
+    probe = f"import sys, gpu_lsp; sys.exit(0 if gpu_lsp.__file__ == {gpu_lsp.__file__!r} else 3)"
+    worker = worker_start.context().Process(target=exec, args=(probe,))  # type: ignore[union-attr]
+    worker.start()
+    worker.join(60)
+    assert worker.exitcode == 0
