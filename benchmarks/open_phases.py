@@ -9,7 +9,14 @@ script runs the same calls one after another on the 100k-line inline file and ti
 as the server and the worker pause it. `critical path`
 is what the open waits for when each side has a core: the longer side plus what follows both.
 
-    python benchmarks/open_phases.py [--lines 100000] [--runs 1] [--installed]
+    python benchmarks/open_phases.py [--lines 100000] [--runs 1] [--installed] [--ranges 1 2 8]
+
+`--ranges K...` measures instead what a K-way open would cost (issue #27's parallel parsing of
+top-level ops): the text cut at top-level op boundaries into K contiguous ranges of about equal
+size, each parsed and linted with every rule as a text of its own (the CPU ms of each, one after
+another in this process; `critical` is the largest), then the K ranges in K worker processes at
+once (wall ms from the first start to the last result, and each worker's CPU ms: on a machine
+with fewer than K free cores the wall is larger than the critical range's CPU).
 
 `--installed` imports the gpu_lsp installed for the interpreter (e.g. a venv with the compiled
 wheel) instead of this checkout's.
@@ -85,11 +92,56 @@ def one_open(text: str, clock: Clock) -> None:
     gc.collect()
 
 
+def ranges_of(text: str, k: int) -> list[str]:
+    """`text` cut into `k` contiguous pieces of about equal size, each ending at a top-level op's end."""
+    from gpu_lsp.parser.incremental import boundaries
+
+    starts = boundaries(text, 0, len(text))
+    cuts = [0]
+    for i in range(1, k):
+        at = next((s for s in starts if s >= len(text) * i // k and s > cuts[-1]), None)
+        if at is not None:
+            cuts.append(at)
+    cuts.append(len(text))
+    return [text[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def lint_range(text: str) -> tuple[float, int]:
+    """CPU ms to parse and lint `text` with every rule (the collector paused, as in a worker), and the diagnostics found."""
+    from gpu_lsp.gcpause import paused_gc
+    from gpu_lsp.lsp import engine
+
+    start = time.process_time()
+    with paused_gc():
+        found = engine.diagnose(engine.start_document(text).result())
+    return (time.process_time() - start) * 1e3, len(found)
+
+
+def measure_ranges(text: str, counts: list[int]) -> None:
+    """Print, for each K, each range's CPU ms one after another, then the K ranges in K processes at once."""
+    import multiprocessing
+
+    for k in counts:
+        pieces = ranges_of(text, k)
+        alone = [lint_range(piece) for piece in pieces]
+        cpu = [ms for ms, _ in alone]
+        found = sum(n for _, n in alone)
+        each = ", ".join(f"{ms:.0f}" for ms in cpu)
+        print(f"  K={k}: ranges one after another: cpu ms {each}; total {sum(cpu):.0f}, critical {max(cpu):.0f}; {found} diagnostics")
+        with multiprocessing.get_context("forkserver").Pool(k) as pool:
+            pool.map(abs, range(k))  # the workers started: time their work only
+            start = time.perf_counter()
+            together = pool.map(lint_range, pieces, chunksize=1)
+            wall = (time.perf_counter() - start) * 1e3
+        print(f"        in {k} processes at once: wall {wall:.0f} ms; cpu ms {', '.join(f'{ms:.0f}' for ms, _ in together)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--installed", action="store_true", help="the installed gpu_lsp, not this checkout's")
+    parser.add_argument("--ranges", type=int, nargs="+", help="measure K-way opens instead (each K given)")
     args = parser.parse_args(argv)
     if not args.installed:
         sys.path.insert(0, str(ROOT))
@@ -101,6 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     compiled = not builder.__file__.endswith(".py")
     with tempfile.TemporaryDirectory() as tmp:
         text = generate(args.lines, Path(tmp)).read_text()
+    if args.ranges:
+        print(f"{args.lines} lines, {'compiled' if compiled else 'pure'} build: K ranges parsed and linted")
+        measure_ranges(text, args.ranges)
+        return 0
     clock = Clock()
     for _ in range(args.runs):
         one_open(text, clock)
