@@ -8,6 +8,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import site
 from multiprocessing.context import BaseContext
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,8 @@ def start_workers() -> None:
     path = os.environ.get("PYTHONPATH")
     try:
         os.chdir(os.path.abspath(os.sep))
-        os.environ["PYTHONPATH"] = os.pathsep.join([PACKAGE_ROOT, path] if path else [PACKAGE_ROOT])
+        if not _on_default_path(PACKAGE_ROOT):
+            os.environ["PYTHONPATH"] = os.pathsep.join([PACKAGE_ROOT, path] if path else [PACKAGE_ROOT])
         forkserver.ensure_running()
     except OSError:
         log.exception("could not start the lint workers' forkserver; linting in process")
@@ -62,3 +64,10 @@ def start_workers() -> None:
         if here is not None:
             with contextlib.suppress(OSError):
                 os.chdir(here)
+
+
+def _on_default_path(folder: str) -> bool:
+    """Whether a fresh interpreter finds packages in `folder` without PYTHONPATH (a site-packages
+    folder: putting one first on PYTHONPATH would let what is installed there shadow the standard library)."""
+    sites = [*site.getsitepackages(), site.getusersitepackages()]
+    return any(os.path.realpath(folder) == os.path.realpath(s) for s in sites)
