@@ -32,8 +32,9 @@ def _round_to(value: float, name: str) -> float:
     return value
 
 
-def _repack(x: float, packed_as: str, read_as: str) -> Any:
-    """`x` packed in struct format `packed_as` and read back in `read_as`; None when it does not fit."""
+def _repack(x: int | float, packed_as: str, read_as: str) -> Any:
+    """`x` (bits, or a value: compiled code must not make the bits a float) packed in struct format
+    `packed_as` and read back in `read_as`; None when it does not fit."""
     try:
         return struct.unpack(read_as, struct.pack(packed_as, x))[0]
     except (OverflowError, struct.error):
