@@ -877,12 +877,20 @@ async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTok
     return await _on_document(ls, params, None, compute, ahead.TOKENS if within_first else None)
 
 
-@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-@guarded(list)
-async def folding_range(ls: GpuLanguageServer, params: types.FoldingRangeParams):
-    from gpu_lsp.lsp import ahead
+def _serve_as_computed_ahead(method: str, name: str, options: Any = None) -> None:
+    """Serve `method`, a whole-document request that a large document's open answers ahead, with the
+    computation the open uses for it (`ahead.AHEAD[method]`); `name` is the handler's in the log."""
 
-    return await _on_document(ls, params, [], ahead.folds, ahead.FOLDING)
+    async def answer(ls: GpuLanguageServer, params: Any) -> Any:
+        from gpu_lsp.lsp import ahead
+
+        return await _on_document(ls, params, [], ahead.AHEAD[method], method)
+
+    server.feature(method, options)(guarded(list, name)(answer))
+
+
+_serve_as_computed_ahead(types.TEXT_DOCUMENT_FOLDING_RANGE, "folding_range")
+_serve_as_computed_ahead(types.TEXT_DOCUMENT_CODE_LENS, "code_lens", types.CodeLensOptions(resolve_provider=False))
 
 
 @server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
@@ -1042,14 +1050,6 @@ def _find_diagnostic(snap: Snapshot, code: str, start: int, end: int):
         if core.range.start == start and core.range.end == end and core.code == code:
             return core
     return None
-
-
-@server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
-@guarded(list)
-async def code_lens(ls: GpuLanguageServer, params: types.CodeLensParams):
-    from gpu_lsp.lsp import ahead
-
-    return await _on_document(ls, params, [], ahead.lenses, ahead.LENSES)
 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from gpu_lsp.ir.opdefs.opdef import OPTIONAL, SINGLE, VARIADIC, Arg
-from gpu_lsp.ir.opdefs.segments import declared_sizes, split
+import gc
+import weakref
 
-SINGLES = (Arg("a", "AnyType"), Arg("b", "AnyType"))
-MIDDLE = (Arg("first", "AnyType"), Arg("rest", "AnyType", VARIADIC), Arg("last", "AnyType", SINGLE))
-TWO_FLEXIBLE = (Arg("x", "AnyType", OPTIONAL), Arg("y", "AnyType", VARIADIC))
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs.opdef import OPTIONAL, SINGLE, VARIADIC, Arg, ArgLayout, OpDef
+from gpu_lsp.ir.opdefs.segments import declared_sizes, result_groups, split
+
+SINGLES = ArgLayout((Arg("a", "AnyType"), Arg("b", "AnyType")))
+MIDDLE = ArgLayout((Arg("first", "AnyType"), Arg("rest", "AnyType", VARIADIC), Arg("last", "AnyType", SINGLE)))
+TWO_FLEXIBLE = ArgLayout((Arg("x", "AnyType", OPTIONAL), Arg("y", "AnyType", VARIADIC)))
 
 
 def test_single_args_take_one_item_each_and_need_the_exact_count() -> None:
@@ -34,3 +39,17 @@ def test_segment_sizes_that_do_not_fit_are_refused() -> None:
     assert split(TWO_FLEXIBLE, [1, 2, 3], (1, 1)) is None
     assert split(TWO_FLEXIBLE, [1, 2, 3], (1, 1, 1)) is None
     assert split(TWO_FLEXIBLE, [1, 2, 3], (-1, 4)) is None
+
+
+def test_a_declarations_layout_is_computed_once_on_it_and_goes_with_it() -> None:
+    definition = OpDef("test.split", results=(Arg("head", "AnyType"), Arg("tail", "AnyType", VARIADIC)))
+    op = Operation("test.split")
+    results = [op.add_result(T.I32) for _ in range(3)]
+    assert result_groups(definition, op) == {"head": results[:1], "tail": results[1:]}
+    assert definition.result_layout is definition.result_layout and definition.operand_layout is None
+    # Nothing outside the declaration keeps what was derived from it (a project's declarations are
+    # replaced when its definition file changes).
+    declared = weakref.ref(definition.results[0])
+    del definition
+    gc.collect()
+    assert declared() is None

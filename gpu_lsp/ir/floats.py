@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import struct
+from typing import Any
 
 from gpu_lsp.ir import types as T
 
-# (struct format of the bits, struct format of the value)
-_FLOAT_FORMATS = {"f16": ("<H", "<e"), "f32": ("<I", "<f"), "f64": ("<Q", "<d")}
+# (struct format of the bits, struct format of the value, how far the bits are shifted in it): bf16
+# is the upper half of an f32.
+_LAYOUTS = {"f16": ("<H", "<e", 0), "bf16": ("<I", "<f", 16), "f32": ("<I", "<f", 0), "f64": ("<Q", "<d", 0)}
 _PRECISION = {"f16": 11, "bf16": 8, "f32": 24, "tf32": 11, "f64": 53, "f80": 64, "f128": 113}
 
 
@@ -30,28 +32,32 @@ def _round_to(value: float, name: str) -> float:
     return value
 
 
-def _bits(value: float, name: str) -> int | None:
+def _repack(x: int | float, packed_as: str, read_as: str) -> Any:
+    """`x` (bits, or a value: compiled code must not make the bits a float) packed in struct format
+    `packed_as` and read back in `read_as`; None when it does not fit."""
     try:
-        if name in _FLOAT_FORMATS:
-            bits_fmt, val_fmt = _FLOAT_FORMATS[name]
-            return struct.unpack(bits_fmt, struct.pack(val_fmt, value))[0]
-        if name == "bf16":
-            return struct.unpack("<I", struct.pack("<f", value))[0] >> 16
+        return struct.unpack(read_as, struct.pack(packed_as, x))[0]
     except (OverflowError, struct.error):
         return None
-    return None
+
+
+def _bits(value: float, name: str) -> int | None:
+    """The bit pattern of `value` as float type `name`; None for a type without a layout here, or out of range."""
+    layout = _LAYOUTS.get(name)
+    if layout is None:
+        return None
+    bits_format, value_format, shift = layout
+    bits = _repack(value, value_format, bits_format)
+    return None if bits is None else bits >> shift
 
 
 def _from_bits(bits: int, name: str) -> float | None:
-    try:
-        if name in _FLOAT_FORMATS:
-            bits_fmt, val_fmt = _FLOAT_FORMATS[name]
-            return struct.unpack(val_fmt, struct.pack(bits_fmt, bits))[0]
-        if name == "bf16":
-            return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
-    except struct.error:
+    """The value of bit pattern `bits` of float type `name`; None for a type without a layout here, or too many bits."""
+    layout = _LAYOUTS.get(name)
+    if layout is None:
         return None
-    return None
+    bits_format, value_format, shift = layout
+    return _repack(bits << shift, bits_format, value_format)
 
 
 def _apfloat_string(value: float, precision_bits: int, digits: int, max_padding: int, truncate_zero: bool) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from gpu_lsp.ir.attributes import DenseArrayAttr, OpaqueAttr
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import definition, lookup
-from gpu_lsp.ir.opdefs.segments import arg_names, declared_sizes
+from gpu_lsp.ir.opdefs.segments import declared_sizes
 
 SEGMENTS = "operandSegmentSizes"
 
@@ -35,16 +35,16 @@ def segment_sizes(op: Operation) -> tuple[int, ...] | None:
 
 def _group_sizes(op: Operation) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
     definition = lookup(op.name)
-    if definition is None or definition.operands is None:
+    if definition is None or definition.operand_layout is None:
         return None
-    declared = definition.operands
-    names = arg_names(declared)
+    layout = definition.operand_layout
+    names = layout.names
     if definition.has("attr_sized_operands"):
         sizes = segment_sizes(op)
-        if sizes is None or len(sizes) != len(declared) or sum(sizes) != len(op.operands):
+        if sizes is None or len(sizes) != len(names) or sum(sizes) != len(op.operands):
             return None
         return names, sizes
-    found = declared_sizes(declared, len(op.operands))
+    found = declared_sizes(layout, len(op.operands))
     return None if found is None else (names, found)
 
 

@@ -120,7 +120,21 @@ class _AsyncOpView:
         return async_token(self.op)
 
 
-class LaunchView(_AsyncOpView):
+class _LaunchConfigView(_AsyncOpView):
+    """What gpu.launch and gpu.launch_func launch with: grid, block and cluster sizes, dynamic shared memory."""
+
+    __slots__ = ()
+
+    def _per_dimension(self, prefix: str) -> list[Value | None]:
+        """The operands `prefix`X, Y and Z; None where one is absent (a cluster size, or operands that do not add up)."""
+        return [_single(self.segments, f"{prefix}{d}") for d in "XYZ"]
+
+    @property
+    def dynamic_shared_memory_size(self) -> Value | None:
+        return _single(self.segments, "dynamicSharedMemorySize")
+
+
+class LaunchView(_LaunchConfigView):
     """`gpu.launch`: dependencies, token, grid/block/cluster sizes, body and its arguments."""
 
     __slots__ = ()
@@ -131,23 +145,19 @@ class LaunchView(_AsyncOpView):
 
     @property
     def grid_sizes(self) -> list[Value | None]:
-        return [_single(self.segments, f"gridSize{d}") for d in "XYZ"]
+        return self._per_dimension("gridSize")
 
     @property
     def block_sizes(self) -> list[Value | None]:
-        return [_single(self.segments, f"blockSize{d}") for d in "XYZ"]
+        return self._per_dimension("blockSize")
 
     @property
     def cluster_sizes(self) -> list[Value | None]:
-        return [_single(self.segments, f"clusterSize{d}") for d in "XYZ"]
+        return self._per_dimension("clusterSize")
 
     @property
     def has_clusters(self) -> bool:
         return any(v is not None for v in self.cluster_sizes)
-
-    @property
-    def dynamic_shared_memory_size(self) -> Value | None:
-        return _single(self.segments, "dynamicSharedMemorySize")
 
     @property
     def body(self) -> Region | None:
@@ -186,7 +196,7 @@ class LaunchView(_AsyncOpView):
         return self.workgroup_attributions, self.private_attributions
 
 
-class LaunchFuncView(_AsyncOpView):
+class LaunchFuncView(_LaunchConfigView):
     """`gpu.launch_func`: kernel reference, dependencies, sizes, kernel operands and async object."""
 
     __slots__ = ()
@@ -196,26 +206,21 @@ class LaunchFuncView(_AsyncOpView):
         attr = self.op.get_attr("kernel")
         return attr if isinstance(attr, SymbolRefAttr) else None
 
-    def _group(self, prefix: str) -> list[Value]:
-        groups = self.segments or {}
-        return [v for d in "XYZ" for v in groups.get(prefix + d, [])]
+    def _written(self, prefix: str) -> list[Value]:
+        """The operands `prefix`X, Y and Z that are written, in that order."""
+        return [v for v in self._per_dimension(prefix) if v is not None]
 
     @property
     def grid_sizes(self) -> list[Value]:
-        return self._group("gridSize")
+        return self._written("gridSize")
 
     @property
     def block_sizes(self) -> list[Value]:
-        return self._group("blockSize")
+        return self._written("blockSize")
 
     @property
     def cluster_sizes(self) -> list[Value]:
-        return self._group("clusterSize")
-
-    @property
-    def dynamic_shared_memory_size(self) -> Value | None:
-        values = (self.segments or {}).get("dynamicSharedMemorySize")
-        return values[0] if values else None
+        return self._written("clusterSize")
 
     @property
     def kernel_operands(self) -> list[Value]:

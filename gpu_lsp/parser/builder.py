@@ -8,10 +8,11 @@ from typing import Final
 import gpu_lsp.ir.opdefs.readers  # noqa: F401  (attaches the hand-written readers)
 from gpu_lsp.diagnostics.model import Diagnostic, Related, Severity
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DictAttr, IntegerAttr, OpaqueAttr, StringAttr
+from gpu_lsp.ir.attributes import Attribute, DictAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.core import Anchor, Block, Operation, Region, Span
 from gpu_lsp.ir.op_facts import NO_FACTS, writable_facts
 from gpu_lsp.ir.opdefs import OpDef, lookup, op_names
+from gpu_lsp.ir.opdefs.defaults import default_attribute
 from gpu_lsp.ir.opdefs.format import read_format
 from gpu_lsp.syntax.cursor import ArgDef, BlockRef, Cursor, FormatError, OpState, ParseContext, Ref, symbol_ref
 from gpu_lsp.syntax.lexer import unescape, wrong_token_offset
@@ -270,8 +271,8 @@ class Builder:
                 if needs_block and not region.blocks and (index == 0 or no_terminator):
                     region.add_block()
             self.default_dialect, self.ctx.region_dialect = outer_dialect, outer_region_dialect
-        if generic and op.known and name in _COUNTS_ATTRIBUTIONS and op.get_attr(_WORKGROUP_COUNT) is None:
-            op.attributes[_WORKGROUP_COUNT] = IntegerAttr(0, T.I64)  # what their custom readers record for none
+        if generic and op.known and spec is not None and spec.reader is not None:
+            _recorded_defaults(op, spec)
         op.pending = PendingOperands(state.refs, state.successors)
         return op
 
@@ -523,9 +524,15 @@ def _inherent_from_attributes(state: OpState, spec: OpDef | None) -> None:
         state.properties[name] = state.attributes.pop(name)
 
 
-# Ops whose custom readers always record the workgroup attribution count: their generic forms read to the same IR.
-_COUNTS_ATTRIBUTIONS = frozenset({"gpu.func", "gpu.launch"})
-_WORKGROUP_COUNT = "workgroup_attributions"
+def _recorded_defaults(op: Operation, spec: OpDef) -> None:
+    """A generic op whose custom form is read by hand: each DefaultValuedAttr it declares and the text
+    leaves out takes its default, as the custom reader records it (gpu.func's and gpu.launch's
+    `workgroup_attributions`), so that both forms read to the same IR."""
+    for attr in spec.attributes:
+        if attr.stored_default and attr.default is not None and op.get_attr(attr.name) is None:
+            value = default_attribute(attr.constraint, attr.default)
+            if value is not None:
+                op.attributes[attr.name] = value
 
 
 def dict_attr(attrs: dict[str, Attribute]) -> DictAttr:

@@ -8,6 +8,7 @@ from support import oracle
 from gpu_lsp.analysis import lint_text
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.ir import effects
+from gpu_lsp.ir.opdefs import definition
 from gpu_lsp.ir.opdefs.model import type_relation
 from gpu_lsp.ir.opdefs.relations import relation_holds
 from gpu_lsp.ir.opdefs.user_ops import read_user_ops
@@ -55,6 +56,19 @@ def test_a_generic_gpu_func_with_fewer_arguments_than_its_attributions_is_upstre
     assert ours == [("GPU107", "'gpu.func' op expected at least 2 arguments to body region")]
     upstream = _upstream_errors(text)
     assert upstream is None or upstream == [ours[0][1]]
+
+
+@pytest.mark.parametrize("name", ["gpu.func", "gpu.launch"])
+def test_the_workgroup_count_their_readers_record_is_a_declared_default(name: str) -> None:
+    declared = definition(name).attribute("workgroup_attributions")
+    assert declared is not None and declared.stored_default and declared.default == "0"
+
+
+def test_a_generic_gpu_func_without_its_workgroup_count_reads_as_its_custom_form() -> None:
+    generic = _generic_func("function_type = (f32) -> (), kernel", "%x: f32")
+    custom = "gpu.module @m {\n  gpu.func @k(%x: f32) kernel {\n    gpu.return\n  }\n}\n"
+    funcs = [next(op for op in parse(text).chunks[0].module.walk() if op.name == "gpu.func") for text in (generic, custom)]
+    assert [str(func.get_attr("workgroup_attributions")) for func in funcs] == ["0 : i64", "0 : i64"]
 
 
 @pytest.mark.parametrize("where", ["properties", "attributes"])

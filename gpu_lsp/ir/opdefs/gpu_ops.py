@@ -20,6 +20,10 @@ NAMED_BARRIERS = Since(23, "llvm-project PR #195692 (2026-05): gpu.barrier scope
 
 # A gpu op whose declaration is complete: it has no regions unless it declares them.
 _gpu_op = op_class("gpu", regions="")
+# How many of the entry block's arguments after the function's (or the launch's) are workgroup
+# attributions: the custom readers of gpu.func and gpu.launch always record it, 0 for none, and a
+# generic form that leaves it out reads to the same IR (parser.builder).
+_WORKGROUP_COUNT = 'DefaultValuedAttr<I64Attr, "0">:$workgroup_attributions'
 
 
 def _index_op(ins: str, format: str) -> OpClass:
@@ -76,7 +80,7 @@ OPS: tuple[OpDef, ...] = (
             "OptionalAttr<GPU_OptionalDimSizeHintAttr>:$known_block_size, "
             "OptionalAttr<GPU_OptionalDimSizeHintAttr>:$known_grid_size, "
             "OptionalAttr<GPU_OptionalDimSizeHintAttr>:$known_cluster_size, "
-            "OptionalAttr<I64Attr>:$workgroup_attributions, UnitAttr:$kernel"
+            f"{_WORKGROUP_COUNT}, UnitAttr:$kernel"
         ),
         outs="",
         regions="AnyRegion:$body",
@@ -92,8 +96,7 @@ OPS: tuple[OpDef, ...] = (
             "Index:$blockSizeX, Index:$blockSizeY, Index:$blockSizeZ, Optional<Index>:$clusterSizeX, "
             "Optional<Index>:$clusterSizeY, Optional<Index>:$clusterSizeZ, "
             "Optional<I32>:$dynamicSharedMemorySize, UnitAttr:$cooperative, "
-            "OptionalAttr<FlatSymbolRefAttr>:$module, OptionalAttr<FlatSymbolRefAttr>:$function, "
-            "OptionalAttr<I64Attr>:$workgroup_attributions"
+            f"OptionalAttr<FlatSymbolRefAttr>:$module, OptionalAttr<FlatSymbolRefAttr>:$function, {_WORKGROUP_COUNT}"
         ),
         outs="Optional<GPU_AsyncToken>:$asyncToken",
         regions="AnyRegion:$body",

@@ -46,6 +46,19 @@ class Arg:
     effects: frozenset[str] = frozenset()
 
 
+class ArgLayout:
+    """How items split over declared args (ODS's segment accessors): the args' names, a size of one
+    for each, and where the one optional or variadic arg is (-1: none; -2: several, sizes needed)."""
+
+    __slots__ = ("names", "singles", "flexible")
+
+    def __init__(self, args: tuple[Arg, ...]) -> None:
+        self.names = tuple(a.name for a in args)
+        self.singles = (1,) * len(args)
+        flexible = [i for i, a in enumerate(args) if a.kind != SINGLE]
+        self.flexible = -1 if not flexible else flexible[0] if len(flexible) == 1 else -2
+
+
 @dataclass(frozen=True)
 class AttrArg:
     """One inherent attribute: its name, constraint and whether it may be absent.
@@ -156,7 +169,18 @@ class OpDef:
     def has(self, trait: str) -> bool:
         return trait in self.traits
 
-    # Lookups by name (readers ask for every name of every op they read): built on first use.
+    # Derived once, on first use (readers ask for every name of every op they read).
+    @cached_property
+    def operand_layout(self) -> ArgLayout | None:
+        """How its operands split over the declared ones; None when they are not declared."""
+        return None if self.operands is None else ArgLayout(self.operands)
+
+    @cached_property
+    def result_layout(self) -> ArgLayout | None:
+        """How its results split over the declared ones; None when they are not declared."""
+        return None if self.results is None else ArgLayout(self.results)
+
+
     @cached_property
     def _operands_by_name(self) -> dict[str, Arg]:
         return {a.name: a for a in self.operands or ()}

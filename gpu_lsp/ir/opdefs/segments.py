@@ -7,69 +7,38 @@ from typing import TypeVar
 
 from gpu_lsp.ir.attributes import DenseArrayAttr
 from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.opdefs.opdef import SINGLE, Arg, OpDef
+from gpu_lsp.ir.opdefs.opdef import ArgLayout, OpDef
 
 V = TypeVar("V")
 
 
-class _Layout:
-    """What `split` needs of a declaration's args: their names, and where the one flexible arg is."""
-
-    __slots__ = ("args", "names", "singles", "flexible")
-
-    def __init__(self, args: tuple[Arg, ...]) -> None:
-        self.args = args
-        self.names = tuple(a.name for a in args)
-        self.singles = (1,) * len(args)
-        flexible = [i for i, a in enumerate(args) if a.kind != SINGLE]
-        # The index of the one optional/variadic arg; -1: none; -2: more than one (sizes needed).
-        self.flexible = -1 if not flexible else flexible[0] if len(flexible) == 1 else -2
-
-
-# Per args tuple of a declaration, by identity (the layout keeps its tuple, so that an id is never
-# reused meanwhile; one per declaration ever made: the built-in ones and a project's).
-_LAYOUTS: dict[int, _Layout] = {}
-
-
-def _layout(args: tuple[Arg, ...]) -> _Layout:
-    layout = _LAYOUTS.get(id(args))
-    if layout is None or layout.args is not args:
-        layout = _LAYOUTS[id(args)] = _Layout(args)
-    return layout
-
-
-def arg_names(args: tuple[Arg, ...]) -> tuple[str, ...]:
-    """The names of `args`, in order."""
-    return _layout(args).names
-
-
-def declared_sizes(args: tuple[Arg, ...], count: int) -> tuple[int, ...] | None:
-    """How many of `count` items each of `args` takes when the one optional/variadic arg takes what
-    the single ones leave; None when that cannot be (wrong count, or several flexible args)."""
-    layout = _layout(args)
+def declared_sizes(layout: ArgLayout, count: int) -> tuple[int, ...] | None:
+    """How many of `count` items each arg of `layout` takes when the one optional/variadic arg takes
+    what the single ones leave; None when that cannot be (wrong count, or several flexible args)."""
     flexible = layout.flexible
+    declared = len(layout.names)
     if flexible == -1:
-        return layout.singles if count == len(args) else None
-    rest = count - (len(args) - 1)
+        return layout.singles if count == declared else None
+    rest = count - (declared - 1)
     if flexible == -2 or rest < 0:
         return None
     return layout.singles[:flexible] + (rest,) + layout.singles[flexible + 1 :]
 
 
-def split(args: tuple[Arg, ...], items: Sequence[V], sizes: tuple[int, ...] | None) -> dict[str, list[V]] | None:
-    """`items` split over `args`: by segment sizes, else the one optional/variadic takes what is left.
+def split(layout: ArgLayout, items: Sequence[V], sizes: tuple[int, ...] | None) -> dict[str, list[V]] | None:
+    """`items` split over the args of `layout`: by segment sizes, else the one optional/variadic takes what is left.
 
     None when the items cannot be split that way (wrong counts: malformed IR).
     """
     if sizes is None:
-        sizes = declared_sizes(args, len(items))
+        sizes = declared_sizes(layout, len(items))
         if sizes is None:
             return None
-    elif len(sizes) != len(args) or sum(sizes) != len(items) or min(sizes, default=0) < 0:
+    elif len(sizes) != len(layout.names) or sum(sizes) != len(items) or min(sizes, default=0) < 0:
         return None
     out: dict[str, list[V]] = {}
     i = 0
-    for name, n in zip(_layout(args).names, sizes):
+    for name, n in zip(layout.names, sizes):
         out[name] = list(items[i : i + n]) if n != 1 else [items[i]]
         i += n
     return out
@@ -82,14 +51,16 @@ def _sizes(op: Operation, key: str) -> tuple[int, ...] | None:
 
 def operand_groups(definition: OpDef, op: Operation) -> dict[str, list] | None:
     """Operands by declared name; None when the op declares none or its operands do not fit."""
-    if definition.operands is None:
+    layout = definition.operand_layout
+    if layout is None:
         return None
     sizes = _sizes(op, "operandSegmentSizes") if definition.has("attr_sized_operands") else None
-    return split(definition.operands, op.operands, sizes)
+    return split(layout, op.operands, sizes)
 
 
 def result_groups(definition: OpDef, op: Operation) -> dict[str, list] | None:
     """Results by declared name; None when the op declares none or its results do not fit."""
-    if definition.results is None:
+    layout = definition.result_layout
+    if layout is None:
         return None
-    return split(definition.results, op.results, _sizes(op, "resultSegmentSizes"))
+    return split(layout, op.results, _sizes(op, "resultSegmentSizes"))
