@@ -1,0 +1,123 @@
+"""Issue #25's verifier gaps: each case is upstream's error (the oracle's message, line and column), reported
+by gpu-opt's verifier and by gpu-lint alike."""
+
+from __future__ import annotations
+
+import pytest
+from support import oracle
+
+from gpu_lsp.analysis import lint_text, verify_chunk
+from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.parser.api import parse
+
+
+def _func(signature: str, body: str, result: str) -> str:
+    return f"func.func @f({signature}) -> {result} {{\n  {body}\n  return %0 : {result}\n}}\n"
+
+
+# name: (text, upstream's first error as (line, column, message), gpu-lsp's code)
+CASES = {
+    "broadcast element type": (
+        _func("%a: f32", "%0 = vector.broadcast %a : f32 to vector<4xi32>", "vector<4xi32>"),
+        (2, 8, "'vector.broadcast' op failed to verify that source operand and result have same element type"),
+        "GPU141",
+    ),
+    "broadcast vector element type": (
+        _func("%a: vector<2xf32>", "%0 = vector.broadcast %a : vector<2xf32> to vector<4xi32>", "vector<4xi32>"),
+        (2, 8, "'vector.broadcast' op failed to verify that source operand and result have same element type"),
+        "GPU141",
+    ),
+    "extract element type": (
+        _func("%a: vector<4xf32>", "%0 = vector.extract %a[0] : i32 from vector<4xf32>", "i32"),
+        (2, 8, "'vector.extract' op failed to verify that operand and result have same element type"),
+        "GPU141",
+    ),
+    "shape_cast element type": (
+        _func("%a: vector<4xf32>", "%0 = vector.shape_cast %a : vector<4xf32> to vector<2x3xi32>", "vector<2x3xi32>"),
+        (2, 8, "'vector.shape_cast' op source element type ('f32') does not match result element type ('i32')"),
+        "GPU147",
+    ),
+    "shape_cast element count": (
+        _func("%a: vector<4xf32>", "%0 = vector.shape_cast %a : vector<4xf32> to vector<2x3xf32>", "vector<2x3xf32>"),
+        (2, 8, "'vector.shape_cast' op has different number of elements at source (4) and result (6)"),
+        "GPU147",
+    ),
+    "shape_cast scalable dims": (
+        _func("%a: vector<[4]xf32>", "%0 = vector.shape_cast %a : vector<[4]xf32> to vector<4xf32>", "vector<4xf32>"),
+        (2, 8, "'vector.shape_cast' op has different number of scalable dims at source (1) and result (0)"),
+        "GPU147",
+    ),
+    "bitcast minor width": (
+        _func("%a: vector<4xf32>", "%0 = vector.bitcast %a : vector<4xf32> to vector<4xf16>", "vector<4xf16>"),
+        (2, 8, "'vector.bitcast' op source/result bitwidth of the minor 1-D vectors must be equal"),
+        "GPU147",
+    ),
+    "bitcast 0-D width": (
+        _func("%a: vector<f32>", "%0 = vector.bitcast %a : vector<f32> to vector<f16>", "vector<f16>"),
+        (2, 8, "'vector.bitcast' op source/result bitwidth of the 0-D vector element types must be equal"),
+        "GPU147",
+    ),
+    "bitcast outer dimension": (
+        _func("%a: vector<4x2xf32>", "%0 = vector.bitcast %a : vector<4x2xf32> to vector<3x4xf16>", "vector<3x4xf16>"),
+        (2, 8, "'vector.bitcast' op dimension size mismatch at: 0"),
+        "GPU147",
+    ),
+    "bitcast rank": (
+        _func("%a: vector<4x2xf32>", "%0 = vector.bitcast %a : vector<4x2xf32> to vector<8xi32>", "vector<8xi32>"),
+        (2, 8, "'vector.bitcast' op failed to verify that all of {source, result} have same rank"),
+        "GPU141",
+    ),
+    "tensor.cast shape": (
+        _func("%a: tensor<4xf32>", "%0 = tensor.cast %a : tensor<4xf32> to tensor<4x1xf32>", "tensor<4x1xf32>"),
+        (2, 8, "'tensor.cast' op operand type 'tensor<4xf32>' and result type 'tensor<4x1xf32>' are cast incompatible"),
+        "GPU148",
+    ),
+    "tensor.cast element type": (
+        _func("%a: tensor<4xf32>", "%0 = tensor.cast %a : tensor<4xf32> to tensor<4xi32>", "tensor<4xi32>"),
+        (2, 8, "'tensor.cast' op operand type 'tensor<4xf32>' and result type 'tensor<4xi32>' are cast incompatible"),
+        "GPU148",
+    ),
+}
+
+# Casts upstream accepts: the checks above do not overreach.
+ACCEPTED = {
+    "bitcast index": _func("%a: vector<2xindex>", "%0 = vector.bitcast %a : vector<2xindex> to vector<4xi32>", "vector<4xi32>"),
+    "shape_cast scalable": _func("%a: vector<[4]xf32>", "%0 = vector.shape_cast %a : vector<[4]xf32> to vector<[2]x2xf32>", "vector<[2]x2xf32>"),
+    "tensor.cast dynamic": _func("%a: tensor<?xf32>", "%0 = tensor.cast %a : tensor<?xf32> to tensor<4xf32>", "tensor<4xf32>"),
+    "tensor.cast unranked": _func("%a: tensor<4x?xf32>", "%0 = tensor.cast %a : tensor<4x?xf32> to tensor<*xf32>", "tensor<*xf32>"),
+    "tensor.cast encoding": _func('%a: tensor<4xf32, "e">', '%0 = tensor.cast %a : tensor<4xf32, "e"> to tensor<4xf32>', "tensor<4xf32>"),
+    "extract sub-vector": _func("%a: vector<4x4xf32>", "%0 = vector.extract %a[1] : vector<4xf32> from vector<4x4xf32>", "vector<4xf32>"),
+}
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _verifier_errors(text: str) -> list[tuple[int, int, str]]:
+    """gpu-opt's errors: (line, column, message)."""
+    chunk = parse(text).chunks[0]
+    return [(*_position(text, d.range.start), d.message) for d in verify_chunk(chunk, text=text) if d.severity >= Severity.ERROR]
+
+
+def _upstream_first_error(text: str) -> tuple[int, int, str] | None:
+    errors = [(line, col, message) for line, col, severity, message in oracle.verify(text) if severity == "error"]
+    return errors[0] if errors else None
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_upstreams_error_is_reported(case: str) -> None:
+    text, expected, code = CASES[case]
+    assert _verifier_errors(text) == [expected]
+    assert [(d.code, d.message) for d in lint_text(text) if d.severity >= Severity.ERROR] == [(code, expected[2])]
+    if oracle.available():
+        assert _upstream_first_error(text) == expected
+
+
+@pytest.mark.parametrize("case", list(ACCEPTED))
+def test_an_accepted_cast_is_not_reported(case: str) -> None:
+    text = ACCEPTED[case]
+    assert _verifier_errors(text) == []
+    if oracle.available():
+        assert _upstream_first_error(text) is None
