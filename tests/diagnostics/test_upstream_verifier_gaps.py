@@ -8,6 +8,8 @@ from support import oracle
 
 from gpu_lsp.analysis import lint_text, verify_chunk
 from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import DenseArrayAttr, FloatAttr
 from gpu_lsp.parser.api import parse
 
 
@@ -90,6 +92,36 @@ ACCEPTED = {
 }
 
 
+# A type where upstream expects one and none is written: its parser's error, where it stops.
+NOT_A_TYPE = {
+    "vector element": ("func.func @f(%a: vector<4xfoo>) {\n  return\n}\n", (1, 27)),
+    "tensor element": ("func.func @f(%a: tensor<foo>) {\n  return\n}\n", (1, 25)),
+    "memref element": ("func.func @f(%a: memref<?x4xbar>) {\n  return\n}\n", (1, 29)),
+    "tuple member after a blank": ("func.func @f(%a: tuple<i32, foo>) {\n  return\n}\n", (1, 28)),
+    "missing vector element": ("func.func @f(%a: vector<4x>) {\n  return\n}\n", (1, 27)),
+    "dotted name": ("func.func @f(%a: tensor<4x?xfoo.bar>) {\n  return\n}\n", (1, 29)),
+}
+
+
+# Symbols as upstream's lexer reads them: `@` and a bare-id (or a string); `@my-k` is `@my` and a `-`.
+SYMBOLS = {
+    "dash in a definition": ("func.func @my-k() {\n  return\n}\n", (1, 14, "expected '('")),
+    "dash in a call": (
+        'func.func @"my-k"() {\n  return\n}\nfunc.func @g() {\n  func.call @my-k() : () -> ()\n  return\n}\n',
+        (5, 16, "expected '('"),
+    ),
+    "dash first": ("func.func @-k() {\n  return\n}\n", (1, 12, "@ identifier expected to start with letter or '_'")),
+    "dash in a dictionary": (
+        'func.func @g() {\n  "func.call"() {callee = @a::@b-c} : () -> ()\n  return\n}\n',
+        (2, 33, "expected '}' in attribute dictionary"),
+    ),
+    "two entries without a comma": (
+        'func.func @g() {\n  "func.call"() {callee = @a b} : () -> ()\n  return\n}\n',
+        (2, 29, "expected '}' in attribute dictionary"),
+    ),
+}
+
+
 def _position(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
@@ -121,3 +153,45 @@ def test_an_accepted_cast_is_not_reported(case: str) -> None:
     assert _verifier_errors(text) == []
     if oracle.available():
         assert _upstream_first_error(text) is None
+
+
+@pytest.mark.parametrize("case", list(NOT_A_TYPE))
+def test_a_missing_type_is_upstreams_parse_error(case: str) -> None:
+    text, (line, column) = NOT_A_TYPE[case]
+    expected = (line, column, "expected non-function type")
+    assert _verifier_errors(text) == [expected]
+    assert [d.message for d in lint_text(text) if d.severity >= Severity.ERROR] == [expected[2]]
+    if oracle.available():
+        assert _upstream_first_error(text) == expected
+
+
+@pytest.mark.parametrize("case", list(SYMBOLS))
+def test_a_symbol_is_read_as_upstream_reads_it(case: str) -> None:
+    text, expected = SYMBOLS[case]
+    assert _verifier_errors(text) == [expected]
+    if oracle.available():
+        assert _upstream_first_error(text) == expected
+
+
+def test_a_quoted_symbol_with_a_dash_is_valid() -> None:
+    text = 'func.func @"my-k"() {\n  return\n}\nfunc.func @g() {\n  func.call @"my-k"() : () -> ()\n  return\n}\n'
+    assert _verifier_errors(text) == []
+
+
+# An attribute built without a spelling (by a pass, a fix) prints as mlir-opt prints the value.
+FLOATS = [
+    (FloatAttr(float("nan"), T.FloatType("f64")), "0x7FF8000000000000 : f64"),
+    (FloatAttr(float("nan"), T.FloatType("f32")), "0x7FC00000 : f32"),
+    (FloatAttr(float("-inf"), T.FloatType("f64")), "0xFFF0000000000000 : f64"),
+    (FloatAttr(0.1, T.FloatType("f32")), "1.000000e-01 : f32"),
+    (DenseArrayAttr(T.FloatType("f64"), (0.1, float("inf"))), "array<f64: 1.000000e-01, 0x7FF0000000000000>"),
+]
+
+
+@pytest.mark.parametrize(("attr", "printed"), FLOATS, ids=[p for _, p in FLOATS])
+def test_a_float_attribute_prints_with_the_one_float_printer(attr: object, printed: str) -> None:
+    assert str(attr) == printed
+    if oracle.available():
+        text = f"func.func @f() attributes {{a = {printed}}} {{\n  return\n}}\n"
+        output, _ = oracle.run_pass(text, "builtin.module(cse)")
+        assert output is not None and f"a = {printed}" in output
