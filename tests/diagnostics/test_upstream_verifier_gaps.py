@@ -122,19 +122,49 @@ SYMBOLS = {
 }
 
 
+_ALLOW = (
+    "If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use "
+    "-allow-unregistered-dialect with the MLIR opt tool used"
+)
+# A dialect mlir-opt does not register, without -allow-unregistered-dialect: upstream's first error.
+UNREGISTERED = {
+    "type": ("func.func @u(%a: !foo.bar) {\n  return\n}\n", (1, 23, f'`!"foo"<"bar">` type created with unregistered dialect. {_ALLOW}')),
+    "element type": (
+        "func.func @u(%a: tensor<4x!foo.bar<1>>) {\n  return\n}\n",
+        (1, 32, f'`!"foo"<"bar<1>">` type created with unregistered dialect. {_ALLOW}'),
+    ),
+    "opaque type": (
+        'func.func @u(%a: i32, %b: !foo<"x">) {\n  return\n}\n',
+        (1, 27, f'`!"foo"<""x"">` type created with unregistered dialect. {_ALLOW}'),
+    ),
+    "aliased type": ("!t = !foo.t\nfunc.func @f(%a: !t) {\n  return\n}\n", (1, 11, f'`!"foo"<"t">` type created with unregistered dialect. {_ALLOW}')),
+    "attribute": (
+        "func.func @u() attributes {x = #foo.bar} {\n  return\n}\n",
+        (1, 37, f"#\"foo\"<\"bar\"> : 'none' attribute created with unregistered dialect. {_ALLOW}"),
+    ),
+    "generic op": (
+        'func.func @f() {\n  "foo.bar"() : () -> ()\n  return\n}\n',
+        (2, 12, "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used"),
+    ),
+    "custom op": ("func.func @f(%a: i32) {\n  %0 = foo.bar %a : i32\n  return\n}\n", (2, 8, "Dialect `foo' not found for custom op 'foo.bar' ")),
+}
+
+
 def _position(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _verifier_errors(text: str) -> list[tuple[int, int, str]]:
+def _verifier_errors(text: str, allow_unregistered: bool = True) -> list[tuple[int, int, str]]:
     """gpu-opt's errors: (line, column, message)."""
     chunk = parse(text).chunks[0]
-    return [(*_position(text, d.range.start), d.message) for d in verify_chunk(chunk, text=text) if d.severity >= Severity.ERROR]
+    found = verify_chunk(chunk, allow_unregistered=allow_unregistered, text=text)
+    return [(*_position(text, d.range.start), d.message) for d in found if d.severity >= Severity.ERROR]
 
 
-def _upstream_first_error(text: str) -> tuple[int, int, str] | None:
-    errors = [(line, col, message) for line, col, severity, message in oracle.verify(text) if severity == "error"]
+def _upstream_first_error(text: str, allow_unregistered: bool = False) -> tuple[int, int, str] | None:
+    diagnostics = oracle.verify(text, allow_unregistered=allow_unregistered)
+    errors = [(line, col, message) for line, col, severity, message in diagnostics if severity == "error"]
     return errors[0] if errors else None
 
 
@@ -195,3 +225,21 @@ def test_a_float_attribute_prints_with_the_one_float_printer(attr: object, print
         text = f"func.func @f() attributes {{a = {printed}}} {{\n  return\n}}\n"
         output, _ = oracle.run_pass(text, "builtin.module(cse)")
         assert output is not None and f"a = {printed}" in output
+
+
+@pytest.mark.parametrize("case", list(UNREGISTERED))
+def test_an_unregistered_dialect_is_upstreams_error_without_the_flag(case: str) -> None:
+    text, expected = UNREGISTERED[case]
+    assert _verifier_errors(text, allow_unregistered=False) == [expected]
+    if oracle.available():
+        assert _upstream_first_error(text) == expected
+
+
+@pytest.mark.parametrize("case", [c for c in UNREGISTERED if c != "custom op"])
+def test_an_unregistered_dialect_is_accepted_with_the_flag_and_by_gpu_lint(case: str) -> None:
+    """gpu-lint keeps its documented behaviour: other dialects are a project's own (docs/downstream-dialects.md)."""
+    text, _ = UNREGISTERED[case]
+    assert _verifier_errors(text) == []
+    assert [d for d in lint_text(text) if d.severity >= Severity.ERROR] == []
+    if oracle.available():
+        assert _upstream_first_error(text, allow_unregistered=True) is None
