@@ -477,7 +477,7 @@ def _lex(
             break
         kind, s, e = scan_token(text, pos, end)
         if not kind and text[s] == "@":  # upstream's lexAtIdentifier, at the character after the `@`
-            _error(errors, "@ identifier expected to start with letter or '_'", s + 1, s + 2)
+            _error(errors, "@ identifier expected to start with letter or '_'", s + 1, min(s + 2, end))
             pos = s + 1
             continue
         if not kind:
