@@ -34,13 +34,13 @@ def verify_chunk(
     Like mlir-opt, a chunk that fails to parse is not verified and only its first parse
     error is reported (plus gpu-lsp's hints). Otherwise every verifier error is reported,
     in MLIR's verification order: an op that fails its own checks is not looked into.
-    `allow_unregistered` is accepted for mlir-opt compatibility: ops gpu-lsp does not know
-    are never errors. `text` (the whole buffer) lets fixes compute indentation;
-    `mlir_version` is the LLVM major version whose syntax and messages apply.
+    Without `allow_unregistered` (mlir-opt's -allow-unregistered-dialect), an op, type or
+    attribute of a dialect upstream's mlir-opt does not register is an error (GPU149).
+    `text` (the whole buffer) lets fixes compute indentation; `mlir_version` is the LLVM major
+    version whose syntax and messages apply.
     """
-    del allow_unregistered
     rules = _upstream_rules()
-    ctx = RuleContext(chunk, text, mlir_version, exhaustive=False)
+    ctx = RuleContext(chunk, text, mlir_version, exhaustive=False, allow_unregistered=allow_unregistered)
     notes = [d for d in chunk.diagnostics if d.severity < Severity.ERROR]
     errors = [d for d in chunk.diagnostics if d.severity >= Severity.ERROR]
     errors.extend(d for d in run_rules(ctx, rules, (Phase.PARSE,)) if d.severity >= Severity.ERROR)

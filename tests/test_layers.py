@@ -80,13 +80,11 @@ RANKS: dict[str, float] = {
 }
 
 # (importer unit, imported unit) -> why it is tolerated for now.
-_IR_REWRITE = "#11 moves op facts into the op definitions (gpu_lsp/ir/opdefs)"
 KNOWN: dict[tuple[str, str], str] = {
 }
 
 # Import cycles (the modules of each strongly connected component) -> why tolerated for now.
 KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"gpu_lsp.ir.attributes", "gpu_lsp.ir.types"}): _IR_REWRITE + "; types and attributes print each other",
 }
 
 # Modules that load others by name (importlib), which the graph cannot see -> why tolerated.

@@ -248,8 +248,8 @@ class ChunkResult:
     diagnostics: list[Diagnostic]
 
 
-def _verify(chunk: Chunk, opts: Options) -> list[Diagnostic]:
-    found = verify_chunk(chunk, allow_unregistered=opts.allow_unregistered, mlir_version=opts.mlir_version)
+def _verify(chunk: Chunk, text: str, opts: Options) -> list[Diagnostic]:
+    found = verify_chunk(chunk, allow_unregistered=opts.allow_unregistered, text=text, mlir_version=opts.mlir_version)
     return [d for d in found if is_mlir_diagnostic(d)]
 
 
@@ -267,7 +267,7 @@ def process_chunk(chunk: Chunk, text: str, opts: Options) -> ChunkResult:
     """Verify, run passes and print one chunk."""
     from gpu_lsp.ir.printers import print_module
 
-    diags = _verify(chunk, opts)
+    diags = _verify(chunk, text, opts)
     if any(d.severity >= Severity.ERROR for d in diags):
         return ChunkResult(None, diags)
     if opts.passes:

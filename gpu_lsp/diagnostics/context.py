@@ -55,7 +55,13 @@ class RuleContext:
     """Per-chunk state shared by the rules of one run."""
 
     def __init__(
-        self, chunk: Chunk, text: str | None = None, mlir_version: int = NEWEST, exhaustive: bool = True, report_undecided: bool = False
+        self,
+        chunk: Chunk,
+        text: str | None = None,
+        mlir_version: int = NEWEST,
+        exhaustive: bool = True,
+        report_undecided: bool = False,
+        allow_unregistered: bool = True,
     ) -> None:
         self.chunk = chunk
         self.text = text
@@ -63,6 +69,8 @@ class RuleContext:
         # The linter reports every problem a verifier finds; mlir-opt (verify_chunk) stops at the first, like upstream.
         self.exhaustive = exhaustive
         self.report_undecided = report_undecided  # GPU416/GPU417 add an info per access the solver left undecided
+        # mlir-opt's -allow-unregistered-dialect: gpu-lint and the editor accept other dialects (GPU149 is for gpu-opt)
+        self.allow_unregistered = allow_unregistered
         self.module = chunk.module
         self.halted: set[int] = set()  # ops whose nested ops are not verified (MLIR stops there)
         self.cache: dict = {}  # per-chunk memo shared by rules (keyed by rule-chosen tuples)

@@ -334,6 +334,20 @@ class ParsingHooksFact:
         return self.no_types, self.no_attributes
 
 
+# The dialects upstream's mlir-opt registers: an op, type or attribute of any other dialect is
+# unregistered (an error without -allow-unregistered-dialect).
+REGISTERED_DIALECTS = frozenset({
+    "builtin", "func", "arith", "gpu", "memref", "scf", "cf", "math", "index", "async", "vector",
+    "llvm", "nvvm", "rocdl", "spirv", "affine", "tensor", "linalg", "transform", "complex", "ub",
+    "dlti", "bufferization", "shape", "tosa", "emitc", "amdgpu", "nvgpu", "omp", "acc",
+    "sparse_tensor", "quant", "x86vector", "arm_neon", "arm_sve", "arm_sme", "amx", "irdl", "pdl",
+    "pdl_interp", "ptr", "mpi", "shard", "mesh", "xegpu", "xevm", "smt", "ml_program", "polynomial",
+    "vcix", "wasmssa", "x86",
+})
+# The test dialect: the mlir-opt upstream's lit tests run registers it (`"test.op"` in GPU tests).
+TEST_DIALECTS = frozenset({"test"})
+
+
 PARSING_HOOKS = ParsingHooksFact(
     frozenset({23}),
     frozenset(

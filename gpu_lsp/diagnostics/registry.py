@@ -193,10 +193,12 @@ def rule(
     traits: tuple[str, ...] = (),
     tags: tuple[str, ...] = (),
     declared: Callable[[OpDef], bool] | None = None,
+    linted: bool = True,
 ):
     """Decorator registering a check function (its docstring is the rule's documentation).
 
-    `declared` in place of `ops`: the check concerns every op whose declaration passes the test.
+    `declared` in place of `ops`: the check concerns every op whose declaration passes the test;
+    `linted=False`: only gpu-opt's verifier reports it (an mlir-opt option gpu-lint has not).
     """
     if traits and tuple(ops) != (ANY_OP,):
         raise ValueError(f"rule {code}: traits narrow a check of every op (ops=({ANY_OP!r},))")
@@ -219,6 +221,7 @@ def rule(
                 traits=tuple(traits),
                 module=fn.__module__,
                 tags=tuple(tags),
+                linted=linted,
                 declared=declared,
             )
         )

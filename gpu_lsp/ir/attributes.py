@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from gpu_lsp.ir.attribute_base import Attribute
+from gpu_lsp.ir.floats import float_text
 from gpu_lsp.ir.types import FloatType, IndexType, IntegerType, Type
-
-
-class Attribute:
-    """Base class of every attribute; subclasses are frozen dataclasses."""
-
-    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,19 +41,6 @@ class IntegerAttr(Attribute):
         return f"{self.value} : {self.type}"
 
 
-def format_float(value: float) -> str:
-    """Print a float like MLIR: scientific notation with six fraction digits."""
-    if math.isnan(value):
-        return "0x7FC00000"
-    if math.isinf(value):
-        return "0x7F800000" if value > 0 else "0xFF800000"
-    text = f"{value:.6e}"
-    mantissa, exp = text.split("e")
-    sign = exp[0]
-    digits = exp[1:].lstrip("0").rjust(2, "0")
-    return f"{mantissa}e{sign}{digits}"
-
-
 @dataclass(frozen=True, slots=True)
 class FloatAttr(Attribute):
     """`1.000000e+00 : f32` (hexadecimal spellings are kept as written)."""
@@ -68,7 +50,7 @@ class FloatAttr(Attribute):
     spelling: str | None = None
 
     def __str__(self) -> str:
-        return f"{self.spelling or format_float(self.value)} : {self.type}"
+        return f"{self.spelling or float_text(self.value, self.type)} : {self.type}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +168,7 @@ class DenseArrayAttr(Attribute):
         if not self.values:
             return f"array<{self.element}>"
         if isinstance(self.element, FloatType):
-            body = ", ".join(format_float(v) for v in self.values)
+            body = ", ".join(float_text(v, self.element) for v in self.values)
         elif isinstance(self.element, IntegerType) and self.element.width == 1:
             body = ", ".join("true" if v else "false" for v in self.values)
         else:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from gpu_lsp.ir.attributes import Attribute
+from gpu_lsp.ir.attribute_base import Attribute
 
 DYNAMIC = None  # a `?` dimension
 STATIC_DYNAMIC = -(2**63)  # ShapedType::kDynamic: in a static_* index array, the place of an SSA operand

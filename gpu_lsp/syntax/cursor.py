@@ -26,7 +26,7 @@ from gpu_lsp.ir.attributes import (
 )
 from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts
 from gpu_lsp.syntax import gpu_syntax
-from gpu_lsp.syntax.lexer import tokenize, unescape
+from gpu_lsp.syntax.lexer import tokenize, unescape, wrong_token_offset
 from gpu_lsp.syntax.raw import Group, RawRegion
 from gpu_lsp.syntax.tokens import Tok
 from gpu_lsp.syntax.types import TypeSyntaxError, hash_attr, parse_type, squeeze
@@ -454,6 +454,8 @@ class Cursor:
                     return parse_type(squeezed, aliases)
                 except TypeSyntaxError:
                     pass
+            if exc.offset is not None:  # upstream's own error, where it stops
+                raise FormatError(str(exc), start + exc.offset, start + exc.offset, custom=False, exact=True) from None
             raise FormatError(str(exc), start, end) from None
 
     def type_list(self) -> list[T.Type]:
@@ -547,7 +549,9 @@ class Cursor:
                 entries.append((key, UnitAttr()))
             if sub.at_end:
                 break
-            sub.punct(",")
+            if sub.optional_punct(",") is None:  # upstream's emitWrongTokenError: just after the last entry
+                at = wrong_token_offset(text, sub.here()[0], start)
+                raise FormatError("expected '}' in attribute dictionary", at, at, custom=False, exact=True)
         return DictAttr(tuple(entries))
 
     def is_attr(self) -> bool:

@@ -476,6 +476,10 @@ def _lex(
             out.stopped = end = pos
             break
         kind, s, e = scan_token(text, pos, end)
+        if not kind and text[s] == "@":  # upstream's lexAtIdentifier, at the character after the `@`
+            _error(errors, "@ identifier expected to start with letter or '_'", s + 1, min(s + 2, end))
+            pos = s + 1
+            continue
         if not kind:
             _error(errors, f"unexpected character '{text[s]}'", s, s + 1)
             pos = s + 1

@@ -14,8 +14,8 @@ SUFFIX_ID: Final = rf"(?:{WORD_ID}|\d+)"
 # newline, or backslash escapes (`\"`, `\\`, `\n`, `\t`, `\XX`).
 STRING_BODY: Final = r'(?:[^"\\\n]|\\.)*'
 STRING_LITERAL: Final = rf'"{STRING_BODY}"'
-# A symbol's name after `@`, as read here: a WORD_ID or a string literal. Upstream's lexer takes only
-# a bare-id there (`@my-k` is `@my` and a stray `-`), so the printer quotes every other name.
-SYMBOL_NAME: Final = rf"(?:{WORD_ID}|{STRING_LITERAL})"
+# A symbol's name after `@`: a bare-id or a string literal, as upstream's lexer reads it (`@my-k` is
+# `@my` and a stray `-`), so the printer quotes every other name.
+SYMBOL_NAME: Final = rf"(?:{BARE_ID}|{STRING_LITERAL})"
 # symbol-ref ::= `@` name (`::` `@` name)*.
 SYMBOL_REF: Final = rf"@{SYMBOL_NAME}(?:::@{SYMBOL_NAME})*"

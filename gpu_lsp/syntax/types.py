@@ -17,7 +17,11 @@ from gpu_lsp.ir.opdefs.flags import canonical_flags
 
 
 class TypeSyntaxError(ValueError):
-    """The text is not a valid type."""
+    """The text is not a valid type; `offset`: where in it upstream's parser reports the error, when known."""
+
+    def __init__(self, message: str, offset: int | None = None) -> None:
+        super().__init__(message)
+        self.offset = offset
 
 
 def _dims(text: str | None) -> tuple:
@@ -203,7 +207,7 @@ def parse_type(text: str, aliases: dict | None = None) -> T.Type:
         # lark types parse() as returning a Tree; with the inline transformer it returns a Type.
         result: T.Type = parser.parse(text)  # type: ignore[assignment]
     except LarkError as exc:
-        raise TypeSyntaxError(_describe(exc, text)) from None
+        raise _error(exc, text, substituted) from None
     if not substituted:
         if len(_CACHE) > 50000:
             _CACHE.clear()
@@ -227,6 +231,17 @@ def _substitute(text: str, alias: str, value: str) -> str:
         else:
             out.append(value)
         i = j + n
+
+
+def _error(exc: LarkError, text: str, substituted: bool) -> TypeSyntaxError:
+    """The error of a type that does not parse: upstream's where a type was expected and none is written
+    (`vector<4xfoo>`: its parseNonFunctionType), else a description of what failed."""
+    expected = getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()
+    offset = getattr(exc, "pos_in_stream", None)
+    if "INT_TYPE" in expected and isinstance(offset, int) and not substituted:
+        # reported as upstream's emitWrongTokenError does: right after the previous token
+        return TypeSyntaxError("expected non-function type", len(text[:offset].rstrip()))
+    return TypeSyntaxError(_describe(exc, text))
 
 
 def _describe(exc: LarkError, text: str) -> str:

@@ -1,4 +1,5 @@
-"""Upstream verifiers of the non-GPU ops in GPU code: memref access index counts, func.call and func.return against the function."""
+"""Upstream verifiers of the non-GPU ops in GPU code: memref access index counts, func.call and func.return against
+the function, tensor.cast's compatible types."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from gpu_lsp.diagnostics.rules._util import at, op_error, q, rejected_by_parser
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr, TypeAttr
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.opdefs.relations import compatible_shapes
 from gpu_lsp.ir.operands import operand_ranges
 
 
@@ -157,3 +159,40 @@ def return_mismatch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
                 at(op),
             )
             return
+
+
+_TENSORS = (T.TensorType, T.UnrankedTensorType)
+
+
+@rule("GPU148", "tensor-cast-incompatible", Severity.ERROR, ops=("tensor.cast",), upstream=True)
+def tensor_cast_incompatible(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """
+    ## What it does
+    Checks that a `tensor.cast` keeps the element type and casts between compatible shapes
+    (the same rank, and equal sizes where both are static; an unranked tensor is compatible
+    with any). Reports upstream's `operand type 'tensor<4xf32>' and result type
+    'tensor<5xf32>' are cast incompatible`.
+
+    ## Why is this bad?
+    Upstream's verifier (CastOpInterface's `areCastCompatible`) rejects the op: a cast only
+    adds or removes static shape information.
+
+    ## Example
+    ```mlir
+    %t = tensor.cast %a : tensor<4xf32> to tensor<5xf32>
+    ```
+    Use instead: `tensor.cast %a : tensor<4xf32> to tensor<?xf32>`.
+
+    ## Fix safety
+    There is no fix: the intended type is for the author to choose.
+
+    ## References
+    - [`tensor.cast`](https://mlir.llvm.org/docs/Dialects/TensorOps/#tensorcast-tensorcastop)
+    """
+    if len(op.operands) != 1 or len(op.results) != 1:
+        return
+    source, result = op.operands[0].type, op.results[0].type
+    if not isinstance(source, _TENSORS) or not isinstance(result, _TENSORS):
+        return
+    if source.element != result.element or not compatible_shapes(source, result):
+        yield Violation(op_error(op, f"operand type {q(source)} and result type {q(result)} are cast incompatible"), at(op))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from gpu_lsp.ir.brackets import split_commas
@@ -111,7 +111,12 @@ def values(text: str) -> tuple[Arg, ...]:
     return tuple(_value_arg(*_arg(piece)) for piece in split_commas(text, drop_empty=True))
 
 
-_RELATION = re.compile(r"(AllTypesMatch|AllElementTypesMatch|TypesMatchWith|BooleanConditionOrMatchingShape)<(.*)>\Z", re.S)
+_RELATION = re.compile(
+    r"(AllTypesMatch|AllElementTypesMatch|AllRanksMatch|TypesMatchWith|BooleanConditionOrMatchingShape|PredOpTrait)<(.*)>\Z", re.S
+)
+# PredOpTrait's predicate on positions: result i's element type (or itself) is operand j's (OpBase.td).
+_RESULT_ELEMENT_OF_OPERAND = re.compile(r"TCresVTEtIsSameAsOpBase<\s*(\d+)\s*,\s*(\d+)\s*>\Z")
+_MATCHED = {"AllTypesMatch": ("all", "type"), "AllElementTypesMatch": ("all_element", "element type"), "AllRanksMatch": ("all_rank", "rank")}
 # ArithOps.td's PredOpTrait on the casts' `in` and `out` (upstream's message follows `failed to verify that`).
 TENSOR_DIMS = "SameInputOutputTensorDims"
 # The native traits relating every operand's (and result's) type, by kind, with upstream's message.
@@ -124,10 +129,11 @@ NATIVE_RELATIONS = {
 }
 
 
-def type_relation(text: str) -> TypeRelation:
-    """`AllTypesMatch<a, b>`, `AllElementTypesMatch<a, b>`, `TypesMatchWith<"description", source,
-    target, transform>` or a native trait of NATIVE_RELATIONS (`SameTypeOperands`) as a TypeRelation (names
-    as upstream's, which its messages print)."""
+def type_relation(text: str, operands: Sequence[Arg] = (), results: Sequence[Arg] = ()) -> TypeRelation:
+    """`AllTypesMatch<a, b>`, `AllElementTypesMatch<a, b>`, `AllRanksMatch<a, b>`, `TypesMatchWith<"description",
+    source, target, transform>`, `PredOpTrait<"description", TCresVTEtIsSameAsOpBase<i, j>>` (positions in
+    `results` and `operands`) or a native trait of NATIVE_RELATIONS (`SameTypeOperands`) as a TypeRelation
+    (names as upstream's, which its messages print)."""
     native = NATIVE_RELATIONS.get(text.strip())
     if native is not None:
         return TypeRelation(native[0], (), native[1])
@@ -140,9 +146,11 @@ def type_relation(text: str) -> TypeRelation:
     if found[1] == "BooleanConditionOrMatchingShape":
         condition, result = (n.strip().lstrip("$") for n in parts)
         return TypeRelation("condition", (condition, result), f"{condition} is signless i1 or has matching shape")
-    if found[1] != "TypesMatchWith":
+    if found[1] == "PredOpTrait":
+        return _predicate(text, parts, operands, results)
+    if found[1] in _MATCHED:
         names = tuple(n.strip().lstrip("$") for n in parts)
-        kind, what = ("all", "type") if found[1] == "AllTypesMatch" else ("all_element", "element type")
+        kind, what = _MATCHED[found[1]]
         return TypeRelation(kind, names, f"all of {{{', '.join(names)}}} have same {what}")
     if len(parts) not in (3, 4) or not parts[0].startswith('"'):
         raise ValueError(f"expected `TypesMatchWith<\"description\", source, target[, transform]>`, got {text!r}")
@@ -150,6 +158,17 @@ def type_relation(text: str) -> TypeRelation:
     if transform and not known_transform(transform[0]):
         raise ValueError(f"unknown type transform {transform[0]!r} in {text!r}")
     return TypeRelation("with", (source, target), parts[0].strip('"'), transform[0] if transform else "same")
+
+
+def _predicate(text: str, parts: Sequence[str], operands: Sequence[Arg], results: Sequence[Arg]) -> TypeRelation:
+    """A PredOpTrait whose predicate gpu-lsp knows, on the declared values it names by position."""
+    predicate = _RESULT_ELEMENT_OF_OPERAND.match(parts[1].strip()) if len(parts) == 2 and parts[0].startswith('"') else None
+    if predicate is None:
+        raise ValueError(f"expected `PredOpTrait<\"description\", TCresVTEtIsSameAsOpBase<i, j>>`, got {text!r}")
+    result, operand = int(predicate[1]), int(predicate[2])
+    if result >= len(results) or operand >= len(operands):
+        raise ValueError(f"{text!r} names an undeclared result or operand")
+    return TypeRelation("all_element", (results[result].name, operands[operand].name), parts[0].strip('"'))
 
 
 def type_rules(relations: Iterable[TypeRelation], operands: tuple[Arg, ...]) -> tuple[TypeRule, ...]:
@@ -242,7 +261,7 @@ def declare(
         raise ValueError(f"{name}: unknown traits {sorted(unknown)}")
     operands, attributes = arguments(ins) if ins is not None else (None, ())
     operands, results, positional = _effects(name, effects, operands, values(outs) if outs is not None else None)
-    relations = tuple(type_relation(text) for text in types)
+    relations = tuple(type_relation(text, operands or (), results or ()) for text in types)
     declared = {a.name for a in attributes}
     attributes = attributes + tuple(AttrArg(n, "Attr", optional=True) for n in inherent if n not in declared)
     if operands is not None and sum(a.kind != SINGLE for a in operands) > 1:

@@ -97,7 +97,8 @@ NATIVE_KINDS = frozenset({"operands", "operands_shape", "operands_element", "val
 class TypeRelation:
     """A trait relating the types of named values, checked after the constraints with upstream's words.
 
-    `kind`: "all" (AllTypesMatch), "all_element" (AllElementTypesMatch), "with" (TypesMatchWith:
+    `kind`: "all" (AllTypesMatch), "all_element" (AllElementTypesMatch, or PredOpTrait's
+    TCresVTEtIsSameAsOpBase: `names` is (result, operand)), "all_rank" (AllRanksMatch), "with" (TypesMatchWith:
     `names` is (source, target), the target's types are `transform` of the source's), "tensor_dims"
     (SameInputOutputTensorDims: `in` and `out` have one shape where they are ranked tensors, none elsewhere),
     "condition" (BooleanConditionOrMatchingShape: `names` is (condition, result); the condition is i1 or

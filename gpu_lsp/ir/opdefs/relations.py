@@ -53,6 +53,9 @@ def relation_holds(relation: TypeRelation, types: Types, operands: Sequence[T.Ty
             return True
         if relation.kind == "all_element":
             found = [_element_or_self(ty) for ty in found]
+        if relation.kind == "all_rank":
+            ranks = [len(shape) for ty in found if (shape := getattr(ty, "shape", None)) is not None]
+            return len(ranks) < len(found) or all(rank == ranks[0] for rank in ranks[1:])
         return all(ty == found[0] for ty in found[1:])
     source, target = relation.names
     given = _singles((source,), types)
@@ -65,7 +68,7 @@ def relation_holds(relation: TypeRelation, types: Types, operands: Sequence[T.Ty
     return isinstance(derived, T.UnknownType) or all(ty == derived for ty in written)
 
 
-def _compatible_shapes(a: T.Type, b: T.Type) -> bool:
+def compatible_shapes(a: T.Type, b: T.Type) -> bool:
     """Upstream's verifyCompatibleShape: both shaped or neither; unranked or equal ranks with equal static sizes."""
     shape_a, shape_b = getattr(a, "shape", None), getattr(b, "shape", None)
     shaped_a, shaped_b = isinstance(a, _SHAPED), isinstance(b, _SHAPED)
@@ -90,7 +93,7 @@ def _native_holds(kind: str, operands: Sequence[T.Type], results: Sequence[T.Typ
     if kind == "operands":
         return all(ty == operands[0] for ty in operands[1:])
     if kind.endswith("_shape"):
-        return all(_compatible_shapes(a, b) for a in values for b in values)
+        return all(compatible_shapes(a, b) for a in values for b in values)
     # the element types: the first operand's, or with the results the first result's
     first = _element_or_self(results[0] if kind == "values_element" else operands[0])
     return all(_element_or_self(ty) == first for ty in values)
@@ -115,7 +118,7 @@ def elementwise_problem(operands: Sequence[T.Type], results: Sequence[T.Type]) -
     if len(mapped_results) != len(results):
         return "if an operand is non-scalar, then all results must be non-scalar"
     every = mapped_operands + mapped_results
-    if any(type(ty) is not type(every[0]) or not all(_compatible_shapes(ty, other) for other in every) for ty in every):
+    if any(type(ty) is not type(every[0]) or not all(compatible_shapes(ty, other) for other in every) for ty in every):
         return "all non-scalar operands/results must have the same shape and base type"
     return None
 
@@ -127,4 +130,4 @@ def same_operands_and_result_type(operands: Sequence[T.Type], results: Sequence[
     if not operands or not results or not _known(every):
         return True
     first = _element_or_self(results[0])
-    return all(_element_or_self(ty) == first and _compatible_shapes(ty, results[0]) for ty in every[1:])
+    return all(_element_or_self(ty) == first and compatible_shapes(ty, results[0]) for ty in every[1:])

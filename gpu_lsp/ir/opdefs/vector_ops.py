@@ -15,6 +15,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyType:$source",
         outs="AnyVectorOfAnyRank:$vector",
+        types=('PredOpTrait<"source operand and result have same element type", TCresVTEtIsSameAsOpBase<0, 0>>',),
         format="$source attr-dict `:` type($source) `to` type($vector)",
     ),
     declare(
@@ -23,6 +24,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyVectorOfAnyRank:$vector, Variadic<Index>:$dynamic_position, DenseI64ArrayAttr:$static_position",
         outs="AnyType:$result",
+        types=('PredOpTrait<"operand and result have same element type", TCresVTEtIsSameAsOpBase<0, 0>>',),
         format="$vector `` custom<DynamicIndexList>($dynamic_position, $static_position) attr-dict `:` type($result) `from` type($vector)",
     ),
     declare(
@@ -161,6 +163,7 @@ OPS: tuple[OpDef, ...] = (
         traits="pure",
         ins="AnyVectorOfAnyRank:$source",
         outs="AnyVectorOfAnyRank:$result",
+        types=("AllRanksMatch<source, result>",),
         format="$source attr-dict `:` type($source) `to` type($result)",
     ),
     declare(
