@@ -61,7 +61,10 @@ def split(args: tuple[Arg, ...], items: Sequence[V], sizes: tuple[int, ...] | No
 
     None when the items cannot be split that way (wrong counts: malformed IR).
     """
+    layout = _layout(args)
     if sizes is None:
+        if layout.flexible == -1:  # every arg single: one item each (declared_sizes' first case, inline)
+            return {name: [item] for name, item in zip(layout.names, items)} if len(items) == len(args) else None
         sizes = declared_sizes(args, len(items))
         if sizes is None:
             return None
@@ -69,7 +72,7 @@ def split(args: tuple[Arg, ...], items: Sequence[V], sizes: tuple[int, ...] | No
         return None
     out: dict[str, list[V]] = {}
     i = 0
-    for name, n in zip(_layout(args).names, sizes):
+    for name, n in zip(layout.names, sizes):
         out[name] = list(items[i : i + n]) if n != 1 else [items[i]]
         i += n
     return out
