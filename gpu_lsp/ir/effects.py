@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.opdefs import OPS, lookup
 from gpu_lsp.ir.opdefs.opdef import ALLOC, EFFECTS, FREE, READ, SINGLE, WRITE, OpDef
 from gpu_lsp.ir.operands import operand_range
 
@@ -49,7 +49,7 @@ _MEMREFS = (T.MemRefType, T.UnrankedMemRefType)
 def _plan(op: Operation) -> _Plan | None:
     """Where the effects of `op`'s declaration lie (None: undeclared); kept per name while the declaration stays."""
     name = op.name
-    definition = lookup(name)
+    definition = OPS.get(name)  # `lookup`, without a call: this runs several times per op
     if definition is None:
         return None
     plan = _PLANS.get(name)
