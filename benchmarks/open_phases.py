@@ -9,7 +9,7 @@ script runs the same calls one after another on the 100k-line inline file and ti
 as the server and the worker pause it. `critical path`
 is what the open waits for when each side has a core: the longer side plus what follows both.
 
-    python benchmarks/open_phases.py [--lines 100000] [--runs 1] [--installed] [--ranges 1 2 8]
+    python benchmarks/open_phases.py [--lines 100000] [--runs 1] [--installed] [--ranges 1 2 8] [--rules 15]
 
 `--ranges K...` measures instead what a K-way open would cost (issue #27's parallel parsing of
 top-level ops): the text cut at top-level op boundaries into K contiguous ranges of about equal
@@ -19,7 +19,8 @@ once (wall ms from the first start to the last result, and each worker's CPU ms:
 with fewer than K free cores the wall is larger than the critical range's CPU).
 
 `--installed` imports the gpu_lsp installed for the interpreter (e.g. a venv with the compiled
-wheel) instead of this checkout's.
+wheel) instead of this checkout's. `--rules N` then lists the N rules that cost the most CPU,
+each run alone over the whole file (less what building the rule contexts costs).
 """
 
 from __future__ import annotations
@@ -136,12 +137,41 @@ def measure_ranges(text: str, counts: list[int]) -> None:
         print(f"        in {k} processes at once: wall {wall:.0f} ms; cpu ms {', '.join(f'{ms:.0f}' for ms, _ in together)}")
 
 
+def costly_rules(text: str, count: int) -> list[tuple[float, str]]:
+    """The `count` enabled rules that take the most CPU milliseconds, each run alone after a
+    run of all (the contexts' cost, that of running no rule, taken off), most costly first."""
+    from gpu_lsp.analysis import lint_findings
+    from gpu_lsp.diagnostics.registry import Selection, load_rules
+    from gpu_lsp.gcpause import paused_gc
+    from gpu_lsp.lsp import engine
+    from gpu_lsp.lsp.settings import EditorSettings
+
+    settings = EditorSettings()
+    selection = Selection.of(settings)
+    codes = [r.code for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
+    gc.collect()
+    with paused_gc():
+        parsed = engine.start_document(text).result()
+
+        def cpu_ms(accept: Callable[[Any], bool]) -> float:
+            c0 = time.process_time()
+            lint_findings(parsed, settings, accept)
+            return (time.process_time() - c0) * 1e3
+
+        cpu_ms(lambda r: True)  # once for the caches and imports the first run of a rule fills
+        contexts = min(cpu_ms(lambda r: False) for _ in range(2))
+        costs = [(cpu_ms(lambda r, code=code: r.code == code) - contexts, code) for code in codes]
+    gc.collect()
+    return sorted(costs, reverse=True)[:count]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--installed", action="store_true", help="the installed gpu_lsp, not this checkout's")
     parser.add_argument("--ranges", type=int, nargs="+", help="measure K-way opens instead (each K given)")
+    parser.add_argument("--rules", type=int, default=0, metavar="N", help="also list the N rules that cost the most CPU")
     args = parser.parse_args(argv)
     if not args.installed:
         sys.path.insert(0, str(ROOT))
@@ -168,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     after = clock.wall("server: unpickle", "server: decode", "server: suppressions, select, sort", "server: remember per unit", "server: diagnostics JSON")
     print(f"  worker {worker:.0f}, server before the worker's result {server:.0f}, after it {after:.0f}")
     print(f"  critical path (a core each): {max(worker, server) + after:.0f} ms; one core: {worker + server + after:.0f} ms")
+    if args.rules:
+        print(f"the {args.rules} costliest rules, each alone: cpu ms")
+        for cost, code in costly_rules(text, args.rules):
+            print(f"  {code:<8} {cost:8.0f}")
     return 0
 
 

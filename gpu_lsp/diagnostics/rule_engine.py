@@ -91,9 +91,17 @@ def checked_ops(ctx: RuleContext, rule: Rule) -> list[Operation]:
     names = list(rule.ops)
     if rule.declared is not None:
         names += [n for n in by_name if n not in rule.ops and _declares(rule, n)]
+    fits: dict[str, bool] = {}  # per op name, whether it has the rule's traits
     for name in names:
-        for op in ctx.index.ops if name == ANY_OP else by_name.get(name, ()):
-            if not rule.traits or _fits(rule.traits, op.name):
+        ops = ctx.index.ops if name == ANY_OP else by_name.get(name, ())
+        if not rule.traits:
+            out.extend(ops)
+            continue
+        for op in ops:
+            fit = fits.get(op.name)
+            if fit is None:
+                fit = fits[op.name] = _fits(rule.traits, op.name)
+            if fit:
                 out.append(op)
     return out
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, Value
-from gpu_lsp.ir.opdefs import lookup
-from gpu_lsp.ir.opdefs.opdef import ALLOC, FREE, READ, SINGLE, WRITE, OpDef
+from gpu_lsp.ir.opdefs import OPS, lookup
+from gpu_lsp.ir.opdefs.opdef import ALLOC, EFFECTS, FREE, READ, SINGLE, WRITE, OpDef
 from gpu_lsp.ir.operands import operand_range
 
 Place = int | str  # an operand's position when the operands before it are single, else its group's name
@@ -36,6 +36,10 @@ class _Plan:
                 break
             if arg.effects:
                 self.results.append((arg.effects, i))
+        # Per effect, the places of the operands it is on, in declaration order.
+        self.by_effect: dict[str, tuple[Place, ...]] = {
+            effect: tuple(place for effects, place in self.operands if effect in effects) for effect in EFFECTS.values()
+        }
 
 
 _PLANS: dict[str, _Plan] = {}
@@ -44,12 +48,13 @@ _MEMREFS = (T.MemRefType, T.UnrankedMemRefType)
 
 def _plan(op: Operation) -> _Plan | None:
     """Where the effects of `op`'s declaration lie (None: undeclared); kept per name while the declaration stays."""
-    definition = lookup(op.name)
+    name = op.name
+    definition = OPS.get(name)  # `lookup`, without a call: this runs several times per op
     if definition is None:
         return None
-    plan = _PLANS.get(op.name)
+    plan = _PLANS.get(name)
     if plan is None or plan.definition is not definition:
-        plan = _PLANS[op.name] = _Plan(definition)
+        plan = _PLANS[name] = _Plan(definition)
     return plan
 
 
@@ -64,7 +69,10 @@ def operands_with(op: Operation, effect: str) -> list[int]:
     plan = _plan(op)
     if plan is None:
         return []
-    return [i for effects, place in plan.operands if effect in effects for i in _positions(op, place)]
+    places = plan.by_effect.get(effect)
+    if not places:
+        return []
+    return [i for place in places for i in _positions(op, place)]
 
 
 def reads(op: Operation) -> list[int]:

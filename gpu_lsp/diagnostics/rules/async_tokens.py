@@ -638,7 +638,7 @@ class _RaceFinder:
             if buffers:
                 self.pending[id(token)] = _Pending(op, token, buffers, verb)
             return
-        if (name in _PASSES_BUFFERS or direct_access(op)) and self.pending:
+        if self.pending and (name in _PASSES_BUFFERS or direct_access(op)):
             self.check_access(op)
         for region in op.regions:
             for block in region.blocks:

@@ -33,10 +33,15 @@ class _Checks:
     same_type: bool
     elementwise: bool
 
+    # Whether an operand's type, a result's type, or types against each other are checked
+    # (what an op of the declaration is worth splitting into named groups for).
+    operands_checked: bool = False
+    results_checked: bool = False
+    related: bool = False
+
     @property
     def empty(self) -> bool:
-        values = any(c for _, c in self.operands) or any(c for _, c in self.results)
-        return not (self.attributes or values or self.relations or self.same_type or self.elementwise)
+        return not (self.attributes or self.operands_checked or self.results_checked or self.related)
 
 
 def _values(args: tuple[Arg, ...] | None) -> tuple[tuple[str, TypeConstraint | None], ...]:
@@ -60,9 +65,13 @@ def _checks(definition: OpDef) -> _Checks:
         return known[1]
     attributes = tuple((a.name, c) for a in definition.attributes if (c := attr_constraint(a.checked)) is not None and a.checked != "AnyAttr")
     relations = tuple(sorted(definition.type_relations, key=lambda r: r.native))
+    operands, results = _values(definition.operands), _values(definition.results)
+    same_type, elementwise = definition.has("same_type"), definition.has("elementwise")
     found = _Checks(
-        attributes, _values(definition.operands), _values(definition.results), relations, definition.has("same_type"),
-        definition.has("elementwise"),
+        attributes, operands, results, relations, same_type, elementwise,
+        operands_checked=any(c for _, c in operands),
+        results_checked=any(c for _, c in results),
+        related=bool(relations) or same_type or elementwise,
     )
     _CHECKS[id(definition)] = (definition, found)
     return found
@@ -131,13 +140,13 @@ def _types(groups: dict[str, list] | None, mistyped: frozenset[int] = frozenset(
 def _relation_violation(op: Operation, checks: _Checks, operands: dict[str, list] | None, results: dict[str, list] | None) -> Violation | None:
     """The first type relation the op's values break (upstream's trait order), with upstream's message."""
     mistyped = op.facts.mistyped
-    types = {**_types(operands, mistyped), **_types(results)}
-    operand_types = [T.UNKNOWN if i in mistyped else v.type for i, v in enumerate(op.operands)]
+    operand_types = [T.UNKNOWN if i in mistyped else v.type for i, v in enumerate(op.operands)] if mistyped else [v.type for v in op.operands]
+    result_types = [r.type for r in op.results]
+    types = {**_types(operands, mistyped), **_types(results)} if checks.relations else {}
     for relation in checks.relations:
-        if not relation_holds(relation, types, operand_types, [r.type for r in op.results]):
+        if not relation_holds(relation, types, operand_types, result_types):
             message = relation.description if relation.native else f"failed to verify that {relation.description}"
             return Violation(op_error(op, message), at(op))
-    result_types = [r.type for r in op.results]
     if checks.same_type and not same_operands_and_result_type(operand_types, result_types):
         return Violation(op_error(op, "requires the same type for all operands and results"), at(op))
     problem = elementwise_problem(operand_types, result_types) if checks.elementwise else None
@@ -157,11 +166,16 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
         if found is not None:
             yield found
             return
-    operands, results = operand_groups(definition, op), result_groups(definition, op)
-    found = _value_violation(op, "operand", checks.operands, operands, op.facts.mistyped)
-    if found is None:
+    if not (checks.operands_checked or checks.results_checked or checks.related):
+        return
+    # The named groups, where a check reads them (a type relation names its values).
+    named = bool(checks.relations)
+    operands = operand_groups(definition, op) if named or checks.operands_checked else None
+    results = result_groups(definition, op) if named or checks.results_checked else None
+    found = _value_violation(op, "operand", checks.operands, operands, op.facts.mistyped) if checks.operands_checked else None
+    if found is None and checks.results_checked:
         found = _value_violation(op, "result", checks.results, results)
-    if found is None:
+    if found is None and checks.related:
         found = _relation_violation(op, checks, operands, results)
     if found is not None:
         yield found

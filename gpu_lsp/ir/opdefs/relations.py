@@ -127,7 +127,12 @@ def same_operands_and_result_type(operands: Sequence[T.Type], results: Sequence[
     """SameOperandsAndResultType as upstream verifies it: one element type and compatible shapes (its
     separate check of tensor encodings is not made)."""
     every = [*results, *operands]
-    if not operands or not results or not _known(every):
+    if not operands or not results:
         return True
-    first = _element_or_self(results[0])
+    same = results[0]
+    if all(ty is same or ty == same for ty in every):  # the common case: one type throughout (or all unknown)
+        return True
+    if not _known(every):
+        return True
+    first = _element_or_self(same)
     return all(_element_or_self(ty) == first and compatible_shapes(ty, results[0]) for ty in every[1:])

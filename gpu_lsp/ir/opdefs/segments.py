@@ -31,6 +31,8 @@ def split(layout: ArgLayout, items: Sequence[V], sizes: tuple[int, ...] | None) 
     None when the items cannot be split that way (wrong counts: malformed IR).
     """
     if sizes is None:
+        if layout.flexible == -1:  # every arg single: one item each (declared_sizes' first case, inline)
+            return {name: [item] for name, item in zip(layout.names, items)} if len(items) == len(layout.names) else None
         sizes = declared_sizes(layout, len(items))
         if sizes is None:
             return None
