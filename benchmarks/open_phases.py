@@ -19,7 +19,7 @@ once (wall ms from the first start to the last result, and each worker's CPU ms:
 with fewer than K free cores the wall is larger than the critical range's CPU).
 
 `--installed` imports the gpu_lsp installed for the interpreter (e.g. a venv with the compiled
-wheel) instead of this checkout's. `--rules N` then lists the N rules that cost the most CPU,
+wheel) instead of this checkout's. `--rules N` also lists the N rules that cost the most CPU,
 each run alone over the whole file (less what building the rule contexts costs).
 """
 
