@@ -922,7 +922,8 @@ class OpPrinter:
         pos = start
         aliases = self.fmt.aliases
         named = (lambda text: self._alias_uses(text)) if self.source_aliases else (lambda text: text)
-        raw = (lambda text: aliases.substitute(named(text))) if aliases is not None else named
+        laid = (lambda text: one_line(named(text))) if self.generic else named
+        raw = (lambda text: aliases.substitute(laid(text))) if aliases is not None else laid
         for s, e, what in edits:
             if s < pos or e > end:
                 continue
@@ -954,6 +955,23 @@ class OpPrinter:
 
 # A string literal (kept), or an alias use: `#name` / `!name` not followed by `<` or `.` (a dialect's own).
 _ALIAS_USE = re.compile(rf"{names.STRING_LITERAL}|(?P<alias>[#!][A-Za-z_][\w$]*)(?![\w$.<])")
+
+
+_OPEN_BREAK = re.compile(r"([(\[{<])[ \t]*\n\s*")
+_CLOSE_BREAK = re.compile(r"\s*\n\s*([)\]}>])")
+_BREAK = re.compile(r"[ \t]*\n\s*")
+
+
+def one_line(text: str) -> str:
+    """Source text with its line breaks (and the indentation after them) undone, as a custom
+    printer writes it: none after an opening or before a closing bracket, one space elsewhere.
+
+    The generic form of an op printed from its source text is then the same however the source
+    lays it out. Text with a comment is kept as written (joining lines would comment out code).
+    """
+    if "\n" not in text or "//" in text:
+        return text
+    return _BREAK.sub(" ", _CLOSE_BREAK.sub(r"\1", _OPEN_BREAK.sub(r"\1", text)))
 
 
 def _strip_trailing_loc(text: str) -> str:

@@ -1,0 +1,79 @@
+"""Ops the formatter used to leave as written now print as upstream MLIR (the oracle) prints them."""
+
+from __future__ import annotations
+
+import pytest
+from support import oracle
+
+from gpu_lsp.formatter.core import format_text
+from gpu_lsp.ir.printers import print_module
+from gpu_lsp.parser.api import parse
+
+# An llvm.func whose signature the source lays out on three lines (as upstream's lowering tests do).
+SPLIT_SIGNATURE = """\
+module attributes {gpu.container_module} {
+  gpu.module @kernel_module [#nvvm.target<chip = "sm_70">] {
+    llvm.func @kernel(%arg0: i32, %arg1: !llvm.ptr,
+        %arg2: !llvm.ptr, %arg3: i64, %arg4: i64,
+        %arg5: i64) attributes {gpu.kernel} {
+      llvm.return
+    }
+  }
+}
+"""
+
+# Globals without an `addr_space`: mlir-opt fills in its default and prints it.
+GLOBALS = """\
+module {
+  llvm.mlir.global internal @global(42 : i64) : i64
+  llvm.mlir.global internal @shmem() {alignment = 16 : i64} : !llvm.array<0 x i8>
+}
+"""
+
+# Every keyword of llvm.mlir.global, for its generic form.
+GLOBAL_KEYWORDS = """\
+llvm.mlir.global private unnamed_addr constant @a("abc") {addr_space = 0 : i32} : !llvm.array<3 x i8>
+llvm.mlir.global internal hidden thread_local local_unnamed_addr @b(1 : i32) {alignment = 4 : i64, dso_local} : i32
+llvm.mlir.global external @c() : i32
+llvm.mlir.global weak protected @d() {addr_space = 3 : i32} : !llvm.array<0 x i8>
+"""
+
+
+def _require_oracle() -> None:
+    if not oracle.available():
+        pytest.skip("numba-cuda-mlir is not installed")
+
+
+def _oracle_generic(text: str) -> str:
+    result, diags = oracle._run(text, None, False)
+    assert diags == []
+    return str(result.module.operation.get_asm(print_generic_op_form=True))
+
+
+@pytest.mark.parametrize("source", [SPLIT_SIGNATURE, GLOBALS], ids=["split-signature", "globals"])
+def test_formatted_as_mlir_opt_prints_it_and_the_same_ir(source: str) -> None:
+    _require_oracle()
+    result = format_text(source)
+    assert result.problems == []
+    printed, diags = oracle.run_pass(source, "builtin.module()")
+    assert diags == []
+    assert result.text == printed
+    assert _oracle_generic(result.text) == _oracle_generic(source)
+
+
+def test_global_generic_form_is_upstreams() -> None:
+    _require_oracle()
+    ours = print_module(parse(GLOBAL_KEYWORDS).chunks[0].module, generic=True, source=GLOBAL_KEYWORDS)
+    assert ours == _oracle_generic(GLOBAL_KEYWORDS)
+
+
+def test_generic_form_of_a_source_printed_op_ignores_its_line_breaks() -> None:
+    one_line = " ".join(line.strip() for line in SPLIT_SIGNATURE.split("\n")[2:5]).replace("( ", "(")
+    joined = SPLIT_SIGNATURE.replace("\n".join(SPLIT_SIGNATURE.split("\n")[2:5]), "    " + one_line)
+    assert joined != SPLIT_SIGNATURE
+
+    def generic(text: str) -> str:
+        return print_module(parse(text).chunks[0].module, generic=True, source=text)
+
+    assert generic(joined) == generic(SPLIT_SIGNATURE)
+    assert "\n        %arg2" not in generic(SPLIT_SIGNATURE)
