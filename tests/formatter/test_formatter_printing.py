@@ -101,3 +101,34 @@ def test_generic_form_of_a_source_printed_op_ignores_its_line_breaks() -> None:
 
     assert generic(joined) == generic(SPLIT_SIGNATURE)
     assert "\n        %arg2" not in generic(SPLIT_SIGNATURE)
+
+
+# A generic gpu.func with the discardable `gpu.kernel`: mlir-opt prints it with the `kernel` keyword,
+# which reads back as the `kernel` property, so only that op is left as written.
+GENERIC_KERNEL = """\
+module attributes {gpu.container_module} {
+  func.func @f(%a : index) {
+    %b = arith.addi %a,%a : index
+    return
+  }
+  gpu.module @kernels {
+    "gpu.func"() ({
+      "gpu.return"() : () -> ()
+    } ) {function_type = () -> (), gpu.kernel, sym_name = "k"} : () -> ()
+    gpu.func @g(%x : f32) kernel {
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_a_nested_op_mlir_opt_would_change_is_the_only_one_left_as_written() -> None:
+    result = format_text(GENERIC_KERNEL)
+    assert result.problems == ["line 7: 'gpu.func' would not print the same; it is left as written"]
+    assert "    %b = arith.addi %a, %a : index\n" in result.text
+    assert "    gpu.func @g(%x: f32) kernel {\n" in result.text
+    assert "    \"gpu.func\"() ({\n      \"gpu.return\"() : () -> ()\n    } ) {function_type" in result.text
+    assert format_text(result.text).text == result.text
+    _require_oracle()
+    assert _oracle_generic(result.text) == _oracle_generic(GENERIC_KERNEL)
