@@ -43,6 +43,24 @@ gpu.module @kernel {
 }
 """
 
+# An op printed from its source text (gpu-lsp does not model it) over two lines, and a SPIR-V target
+# environment (TargetEnvAttr's printer writes `api=` without blanks).
+SOURCE_TEXT_OP = """\
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%arg0: !transform.any_op {transform.readonly}) {
+    %0 = transform.structured.match ops{["gpu.launch"]} in %arg0
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+"""
+TARGET_ENV = """\
+module attributes {gpu.container_module} {
+  gpu.module @m attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.0, [Addresses, Int64, Kernel], []>, api=OpenCL, #spirv.resource_limits<>>} {
+  }
+}
+"""
+
 # Every keyword of llvm.mlir.global, for its generic form.
 GLOBAL_KEYWORDS = """\
 llvm.mlir.global private unnamed_addr constant @a("abc") {addr_space = 0 : i32} : !llvm.array<3 x i8>
@@ -64,7 +82,9 @@ def _oracle_generic(text: str) -> str:
 
 
 @pytest.mark.parametrize(
-    "source", [SPLIT_SIGNATURE, GLOBALS, ATTRIBUTION_ATTRIBUTES], ids=["split-signature", "globals", "attribution-attributes"]
+    "source",
+    [SPLIT_SIGNATURE, GLOBALS, ATTRIBUTION_ATTRIBUTES, SOURCE_TEXT_OP, TARGET_ENV],
+    ids=["split-signature", "globals", "attribution-attributes", "source-text-op", "target-env"],
 )
 def test_formatted_as_mlir_opt_prints_it_and_the_same_ir(source: str) -> None:
     _require_oracle()
