@@ -14,8 +14,8 @@ The file is cut at its `// -----` markers (kept as written). In each chunk:
 * the result is checked: each top-level op of the formatted chunk, parsed again, must print
   to the generic form of the op it came from, and keep every dotted name the source wrote
   (an attribute such as `llvm.align` the IR does not hold would vanish unseen otherwise);
-  one that does not (an op the printer cannot yet show exactly) is kept as written, and
-  said so.
+  one that does not (an op the printer cannot show exactly) is kept as written, and said
+  so; where the difference lies in nested ops, only those are kept as written.
 
 Formatting a formatted file changes nothing.
 """
@@ -48,7 +48,7 @@ class Formatted:
 class _Printer(OpPrinter):
     """OpPrinter that writes the source's comments between the ops of each block."""
 
-    def __init__(self, chunk: Chunk, text: str, comments: Sequence[Comment]) -> None:
+    def __init__(self, chunk: Chunk, text: str, comments: Sequence[Comment], as_written: frozenset[int] = frozenset()) -> None:
         aliases = Aliases()
         context = chunk.context
         for name, attr in (context.attr_aliases.items() if context is not None else ()):
@@ -59,6 +59,15 @@ class _Printer(OpPrinter):
         self.text = text
         self.comments = comments
         self.written = 0  # how many of `comments` were written
+        self.as_written = as_written  # offsets of the nested ops kept as written
+
+    def op(self, op: Operation) -> None:
+        rng = op.range
+        if rng is None or rng.start not in self.as_written or op.parent_op is None:
+            super().op(op)
+            return
+        self.out.append(self.text[rng.start : rng.end])
+        self.written += len(self._comments_in(rng.start, rng.end))
 
     def _pred_comment(self, block: Block, preds: dict | None) -> str:
         return ""  # the source's own comments stay; generated ones would be added again each time
@@ -119,7 +128,7 @@ class _Printer(OpPrinter):
         self.indent -= INDENT
 
 
-def _print_top(chunk: Chunk, text: str, op: Operation, comments: Sequence[Comment]) -> str | None:
+def _print_top(chunk: Chunk, text: str, op: Operation, comments: Sequence[Comment], as_written: frozenset[int]) -> str | None:
     """A top-level op printed with its comments; None when one of them has no place."""
     rng = op.range
     assert rng is not None
@@ -127,7 +136,7 @@ def _print_top(chunk: Chunk, text: str, op: Operation, comments: Sequence[Commen
     written = _STRING.sub('""', text[rng.start : rng.end]).split("\n")
     if sum("//" in line for line in written) != len(inside):  # a comment the parser read as part of a token
         return None
-    p = _Printer(chunk, text, inside)
+    p = _Printer(chunk, text, inside, as_written)
     p.dialects = ["builtin"] + [default_dialect(a) for a in reversed(list(op.ancestors()))]
     try:
         p.op(op)
@@ -178,6 +187,48 @@ def _generic(ops: list[Operation], source: str) -> list[str]:
     return [print_op(op, generic=True, source=source) for op in ops]
 
 
+class _Shape(Exception):
+    """The formatted op does not have the regions, blocks and ops of the one it came from."""
+
+
+_NAME = re.compile(r"[%^][\w$.-]+")
+
+
+def _differing_nested(op: Operation, new_op: Operation, text: str, formatted: str) -> list[Operation]:
+    """The ops nested in `op` whose own generic form (names aside) differs from their formatted
+    counterpart's while their nested ops' do not: those to keep as written. Empty when the two
+    trees differ in shape or only `op` itself differs."""
+    found: list[Operation] = []
+
+    def differs(a: Operation, b: Operation) -> bool:
+        if len(a.regions) != len(b.regions):
+            raise _Shape
+        inner = False
+        for ra, rb in zip(a.regions, b.regions):
+            if len(ra.blocks) != len(rb.blocks):
+                raise _Shape
+            for ba, bb in zip(ra.blocks, rb.blocks):
+                if len(ba.operations) != len(bb.operations):
+                    raise _Shape
+                for oa, ob in zip(ba.operations, bb.operations):
+                    inner = differs(oa, ob) or inner
+        if inner:
+            return True
+        old, new = _generic([a], text)[0], _generic([b], formatted)[0]
+        if _NAME.sub("%", old) == _NAME.sub("%", new):
+            return False
+        found.append(a)
+        return True
+
+    try:
+        differs(op, new_op)
+    except _Shape:
+        return []
+    if op in found or any(o.range is None for o in found):
+        return []
+    return found
+
+
 def format_chunk(chunk: Chunk, text: str, start: int, end: int, first: bool) -> tuple[str, list[str]]:
     """One chunk's text formatted, and the top-level ops kept as written, with why."""
     kept: dict[int, str] = {}
@@ -185,29 +236,55 @@ def format_chunk(chunk: Chunk, text: str, start: int, end: int, first: bool) -> 
     if formatted == text[start:end]:  # already formatted: nothing to check
         return formatted, _reasons(text, kept)
     ops = [op for op in chunk.top_level if op.range is not None]
+    failed = _check(ops, text, formatted, kept, nested=True)
+    if failed is None:
+        return text[start:end], ["the formatted chunk does not parse the same; it is left as written"]
+    nested: dict[int, str] = {}
+    for inner in failed.values():
+        nested.update((o.range.start, f"'{o.name}' would not print the same; it is left as written") for o in inner if o.range is not None)
+    if nested:  # formatted again keeping those nested ops as written, and checked again
+        formatted = _format_chunk(chunk, text, start, end, first, kept, frozenset(nested))
+        if _check(ops, text, formatted, kept, nested=False) is None:
+            return text[start:end], ["the formatted chunk does not parse the same; it is left as written"]
+        whole = [op.range for op in ops if op.range is not None and op.range.start in kept]
+        nested = {at: why for at, why in nested.items() if not any(r.start < at < r.end for r in whole)}
+    if kept and len(kept) > sum(1 for reason in kept.values() if "comment" in reason):
+        formatted = _format_chunk(chunk, text, start, end, first, kept, frozenset(nested))
+    return formatted, _reasons(text, kept | nested)
+
+
+def _check(ops: list[Operation], text: str, formatted: str, kept: dict[int, str], nested: bool) -> dict[int, list[Operation]] | None:
+    """Adds to `kept` the top-level ops whose formatted text is not the same IR; with `nested`, a
+    top-level op whose difference lies in nested ops is left out and returned with them instead
+    (offset -> ops). None when the formatted chunk does not parse the same."""
     again = parse_chunk(formatted, 0, len(formatted))
     after = [op for op in again.top_level if op.range is not None]
     if any(d.severity >= Severity.ERROR for d in again.diagnostics) or len(after) != len(ops):
-        return text[start:end], ["the formatted chunk does not parse the same; it is left as written"]
+        return None
+    failed: dict[int, list[Operation]] = {}
     for op, new_op, old, new in zip(ops, after, _generic(ops, text), _generic(after, formatted)):
         if op.range is None or new_op.range is None or op.range.start in kept:
             continue
         lost = _dotted(text[op.range.start : op.range.end]) - _dotted(formatted[new_op.range.start : new_op.range.end])
         if old != new or lost:
+            inner = _differing_nested(op, new_op, text, formatted) if nested else []
+            if inner:
+                failed[op.range.start] = inner
+                continue
             what = f" (it would drop {', '.join(sorted(lost))})" if lost else ""
             kept[op.range.start] = f"'{op.name}' would not print the same{what}; it is left as written"
-    if kept and len(kept) > sum(1 for reason in kept.values() if "comment" in reason):
-        formatted = _format_chunk(chunk, text, start, end, first, kept)
-    return formatted, _reasons(text, kept)
+    return failed
 
 
 def _reasons(text: str, kept: dict[int, str]) -> list[str]:
     return [f"line {text.count(chr(10), 0, at) + 1}: {why}" for at, why in sorted(kept.items())]
 
 
-def _format_chunk(chunk: Chunk, text: str, start: int, end: int, first: bool, kept: dict[int, str]) -> str:
-    """One chunk's text formatted; the ops at the offsets in `kept` are left as written (and
-    those that had to be are added to it)."""
+def _format_chunk(
+    chunk: Chunk, text: str, start: int, end: int, first: bool, kept: dict[int, str], nested: frozenset[int] = frozenset()
+) -> str:
+    """One chunk's text formatted; the top-level ops at the offsets in `kept` are left as written
+    (and those that had to be are added to it), and so are the nested ops at the offsets in `nested`."""
     ops = {op.range.start: op for op in chunk.top_level if op.range is not None}
     out: list[str] = []
     pos = start
@@ -231,7 +308,7 @@ def _format_chunk(chunk: Chunk, text: str, start: int, end: int, first: bool, ke
         if (previous is not None and newlines >= 2) or (previous is None and not first and newlines >= 1):
             out.append("\n")
         if kind == "op":
-            printed = None if rng.start in kept else _print_top(chunk, text, ops[rng.start], comments)
+            printed = None if rng.start in kept else _print_top(chunk, text, ops[rng.start], comments, nested)
             if printed is None:
                 kept.setdefault(rng.start, "an op with a comment inside it is left as written")
                 printed = text[rng.start : rng.end]

@@ -47,10 +47,15 @@ def canonical_attr(attr: DialectAttr) -> DialectAttr:
         return DialectAttr("gpu", "select_object")
     if key == ("gpu", "kernel_metadata"):
         return DialectAttr("gpu", "kernel_metadata", _metadata(body))
+    if key == ("spirv", "target_env"):  # TargetEnvAttr's printer writes `api=` without blanks
+        return DialectAttr("spirv", "target_env", _API.sub("api=", body))
     if attr.name == "target" and attr.dialect in _TARGET_PARAMS:
         body = _target(attr.dialect, body)
         return DialectAttr(attr.dialect, "target", body or None)
     return attr
+
+
+_API = re.compile(r"(?<=, )api = ")
 
 
 def _hash_parts(text: str) -> tuple[str, str, str | None] | None:

@@ -7,7 +7,7 @@ in from the enclosing region (`%0`, `%arg0`, `^bb1`), ops may suggest result
 names (`%c0`, `%thread_id_x`, `%memref`) made unique with `_N` suffixes, and the
 generic form numbers every value uniquely. Custom forms are per-dialect
 functions in `gpu_lsp/ir/printers/`, attached with `gpu_lsp.ir.opdefs.printer(name)`.
-An op without one prints the text it was parsed from, with the SSA names,
+An op without one prints the text it was parsed from (on one line), with the SSA names,
 successors and regions inside it re-printed (so that whatever its syntax
 reader did not keep survives), or, when it has no source text (built by a
 pass) or was written in generic form, in generic form. An opaque op (its
@@ -922,7 +922,7 @@ class OpPrinter:
         pos = start
         aliases = self.fmt.aliases
         named = (lambda text: self._alias_uses(text)) if self.source_aliases else (lambda text: text)
-        raw = (lambda text: aliases.substitute(named(text))) if aliases is not None else named
+        raw = (lambda text: aliases.substitute(one_line(named(text)))) if aliases is not None else (lambda text: one_line(named(text)))
         for s, e, what in edits:
             if s < pos or e > end:
                 continue
@@ -954,6 +954,23 @@ class OpPrinter:
 
 # A string literal (kept), or an alias use: `#name` / `!name` not followed by `<` or `.` (a dialect's own).
 _ALIAS_USE = re.compile(rf"{names.STRING_LITERAL}|(?P<alias>[#!][A-Za-z_][\w$]*)(?![\w$.<])")
+
+
+_OPEN_BREAK = re.compile(r"([(\[{<])[ \t]*\n\s*")
+_CLOSE_BREAK = re.compile(r"\s*\n\s*([)\]}>])")
+_BREAK = re.compile(r"[ \t]*\n\s*")
+
+
+def one_line(text: str) -> str:
+    """Source text with its line breaks (and the indentation after them) undone, as mlir-opt
+    prints an op on one line: none after an opening or before a closing bracket, one space elsewhere.
+
+    An op printed from its source text then prints the same however the source lays it out.
+    Text with a comment is kept as written (joining lines would comment out code).
+    """
+    if "\n" not in text or "//" in text:
+        return text
+    return _BREAK.sub(" ", _CLOSE_BREAK.sub(r"\1", _OPEN_BREAK.sub(r"\1", text)))
 
 
 def _strip_trailing_loc(text: str) -> str:

@@ -72,4 +72,5 @@ def test_every_file_formats_to_the_same_ir_keeping_its_comments() -> None:
             counts["chunks checked by the oracle"] += 1
             assert generic(new.text, allow) == expected, f"{path.name} chunk {index}: the formatted chunk is not the same IR"
     print(dict(counts))
-    assert counts["files"] >= 140 and counts["changed"] >= 100 and counts["chunks checked by the oracle"] >= 190
+    assert counts["files"] >= 140 and counts["changed"] >= 120 and counts["chunks checked by the oracle"] >= 200
+    assert counts["left as written"] <= 32

@@ -270,18 +270,20 @@ def loop_carried(c: Cursor, st: OpState, keyword: str) -> tuple[list[ArgDef], li
     return args, inits
 
 
-def _typed_arg_def(sub: Cursor) -> ArgDef:
-    tok = sub.def_value()
-    sub.punct(":")
-    ty = sub.type()
-    if sub.is_attr_dict():
-        sub.parse_dict_text(sub.next())
-    return arg_def(tok, ty, sub.optional_loc())
+def typed_arg_defs(c: Cursor, attrs: list[DictAttr] | None = None) -> list[ArgDef]:
+    """`(%a : T {attrs}? loc(...)?, ...)`: named, typed region arguments (upstream's parseArgument with
+    type and attributes); each argument's attribute dictionary is appended to `attrs` when given."""
 
+    def item(sub: Cursor) -> ArgDef:
+        tok = sub.def_value()
+        sub.punct(":")
+        ty = sub.type()
+        found = sub.parse_dict_text(sub.next()) if sub.is_attr_dict() else DictAttr(())
+        if attrs is not None:
+            attrs.append(found)
+        return arg_def(tok, ty, sub.optional_loc())
 
-def typed_arg_defs(c: Cursor) -> list[ArgDef]:
-    """`(%a : T {attrs}? loc(...)?, ...)`: named, typed region arguments (upstream's parseArgument with type and attributes)."""
-    return comma_separated(c, "(", _typed_arg_def)
+    return comma_separated(c, "(", item)
 
 
 def successor(c: Cursor, st: OpState) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, UnitAttr
+from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.opdefs import definition, reader
 from gpu_lsp.ir.opdefs.common_read import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
 from gpu_lsp.ir.opdefs.format import read_format
@@ -36,9 +36,18 @@ def read_cooperative(c: Cursor, st: OpState) -> None:
         st.properties["cooperative"] = UnitAttr()
 
 
-def read_attributions(c: Cursor, keyword: str) -> list[ArgDef]:
-    """`workgroup(%a : T {attrs}?, ...)` / `private(...)`: the attributions, none without the keyword."""
-    return typed_arg_defs(c) if c.optional_keyword(keyword) else []
+def read_attributions(c: Cursor, keyword: str, st: OpState | None = None) -> list[ArgDef]:
+    """`workgroup(%a : T {attrs}?, ...)` / `private(...)`: the attributions, none without the keyword.
+
+    With `st` (gpu.func), their attribute dictionaries become `{keyword}_attrib_attrs` when one
+    is not empty, as upstream's parser keeps them."""
+    if not c.optional_keyword(keyword):
+        return []
+    attrs: list[DictAttr] = []
+    args = typed_arg_defs(c, attrs)
+    if st is not None and any(a.entries for a in attrs):
+        st.properties[f"{keyword}_attrib_attrs"] = ArrayAttr(tuple(attrs))
+    return args
 
 
 def read_size_assignment(c: Cursor, keyword: str) -> tuple[list[ArgDef], list[ArgDef], list]:
@@ -95,8 +104,8 @@ def _func(c: Cursor, st: OpState) -> None:
     args, _, named = read_signature(c, st)
     if args and not named:
         raise FormatError("gpu.func requires named arguments", start, end)
-    workgroup = read_attributions(c, "workgroup")
-    private = read_attributions(c, "private")
+    workgroup = read_attributions(c, "workgroup", st)
+    private = read_attributions(c, "private", st)
     if c.optional_keyword("kernel"):
         st.attributes["gpu.kernel"] = UnitAttr()
     c.attr_dict_with_keyword(st)
