@@ -20,9 +20,10 @@ ROOT = Path(__file__).resolve().parent
 
 # The modules that run for every op of every parse and lint, as globs under gpu_lsp/. Not
 # compiled: syntax/structure.py (its classes subclass Lark's),
-# ir/op_facts.py (its shared record overrides __setattr__), ir/types.py and ir/attributes.py
-# (compiled code compares two values typed by a compiled base class by identity, skipping the
-# subclasses' dataclass __eq__), and the declarations' tables, which run once at import.
+# ir/op_facts.py (its shared record overrides __setattr__), ir/types.py, ir/attributes.py and
+# ir/attribute_base.py (compiled code compares two values typed by a compiled base class by
+# identity, skipping the subclasses' dataclass __eq__), and the declarations' tables, which run
+# once at import.
 NATIVE = (
     "syntax/*.py",
     "parser/builder.py",
@@ -42,7 +43,7 @@ NATIVE = (
     "diagnostics/rules/*.py",
     "diagnostics/sanitizer/*.py",
 )
-NOT_NATIVE = ("ir/op_facts.py", "ir/types.py", "ir/attributes.py", "syntax/structure.py", "syntax/tolerant.py")
+NOT_NATIVE = ("ir/op_facts.py", "ir/types.py", "ir/attributes.py", "ir/attribute_base.py", "syntax/structure.py", "syntax/tolerant.py")
 
 
 def native_sources() -> list[str]:

@@ -112,9 +112,9 @@ async def test_the_outline_during_an_open_is_whole_and_the_views_are_refreshed_a
     open_document(client, uri, text)
     document = types.TextDocumentIdentifier(uri=uri)
     symbols = await within(client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=document)), 60)
-    # Sent with the didOpen: answered from the outline the open keeps, before its diagnostics (a
-    # later request may come after them in a fast build, so only this one is asserted).
-    assert all(p.uri != uri for p in client.published), "answered during the open"
+    # Sent with the didOpen, but whether it is answered before the open's diagnostics depends on how
+    # soon the server reads it (a fresh-clone CI run answered it after them): that answers come
+    # without the analysis is asserted where the open is held (test_lsp_open_requests.py).
     tokens = await within(client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=document)), 60)
     assert len(symbols) == text.count("\nfunc.func @") + text.startswith("func.func @")
     assert symbols[-1].name == text[text.rindex("func.func @") + 11 :].split("(", 1)[0]
