@@ -1,4 +1,4 @@
-"""Every dialect's op definitions, in one tuple the table reads."""
+"""Every dialect's op definitions, in one tuple the table reads: Python modules' and data files'."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from gpu_lsp.ir.opdefs import (
     func_ops,
     gpu_ops,
     index_ops,
-    llvm_ops,
     math_ops,
     memref_ops,
     nvgpu_ops,
@@ -29,6 +28,7 @@ from gpu_lsp.ir.opdefs import (
     vector_ops,
     xegpu_ops,
 )
+from gpu_lsp.ir.opdefs.built_in_data import DIALECTS, built_in_ops
 
 ALL = (
     affine_ops.OPS,
@@ -42,7 +42,6 @@ ALL = (
     func_ops.OPS,
     gpu_ops.OPS,
     index_ops.OPS,
-    llvm_ops.OPS,
     math_ops.OPS,
     memref_ops.OPS,
     nvgpu_ops.OPS,
@@ -56,4 +55,5 @@ ALL = (
     ub_ops.OPS,
     vector_ops.OPS,
     xegpu_ops.OPS,
+    *(built_in_ops(dialect) for dialect in DIALECTS),
 )

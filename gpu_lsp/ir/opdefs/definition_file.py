@@ -24,7 +24,7 @@ class DefinitionError:
 class Locator:
     """Where tables and keys sit in the TOML text (tomllib gives values, not positions)."""
 
-    _HEADER = re.compile(r"\s*\[\s*(ops|enums)\s*\.\s*(\"[^\"]*\"|'[^']*'|[A-Za-z_][\w.$-]*)\s*\]")
+    _HEADER = re.compile(r"\s*\[\s*(ops|enums|classes)\s*\.\s*(\"[^\"]*\"|'[^']*'|[A-Za-z_][\w.$-]*)\s*\]")
     _KEY = re.compile(r"\s*([A-Za-z_][\w-]*)\s*=")
 
     def __init__(self, text: str) -> None:

@@ -1,4 +1,4 @@
-"""A project's own op declarations: a TOML file of ODS-style strings read into the same OpDefs as built-in ops."""
+"""Op declarations as data: a TOML file of ODS-style strings read into OpDefs (a project's own ops and the built-in ones)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from gpu_lsp.ir.opdefs.enums import EnumDef
 from gpu_lsp.ir.opdefs.format import FormatSyntaxError, parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import NATIVE_RELATIONS, OpDef, declare
+from gpu_lsp.ir.opdefs.opdef import Since
 from gpu_lsp.ir.opdefs.user_enums import enums_known, read_enum
 
 R = TypeVar("R")  # what one table of a definition file declares
@@ -26,21 +27,32 @@ _TRAITS = {
     "NoTerminator": "no_terminator", "SingleBlock": "single_block", "ReturnLike": "return_like",
     "ConstantLike": "constant_like", "RecursiveMemoryEffects": "recursive_effects",
     "SameOperandsAndResultType": "same_type", "Elementwise": "elementwise", "ElementwiseMappable": "elementwise",
+    "FunctionOpInterface": "function", "RegionBranchTerminatorOpInterface": "region_return",
+    "GPU_AsyncOpInterface": "async", "AttrSizedResultSegments": "attr_sized_results", "HasOnlyGraphRegion": "graph",
 }
 _EFFECTS = frozenset({"MemRead", "MemWrite", "MemAlloc", "MemFree"})
 # ODS traits that change nothing gpu-lsp checks: accepted, so a .td file's list can be copied as is.
 _UNMODELLED = frozenset({
     "Commutative", "Idempotent", "Involution", "AlwaysSpeculatable",
     "ConditionallySpeculatable", "AffineScope", "AutomaticAllocationScope", "NoRegionArguments",
-    "AttrSizedOperandSegments", "AttrSizedResultSegments",
+    "AttrSizedOperandSegments",
 })
 _INTERFACE = re.compile(r"(DeclareOpInterfaceMethods<.*>|\w+Interface)\Z", re.S)
-_KEYS = ("summary", "arguments", "results", "regions", "successors", "traits", "assemblyFormat")
+# An op's facts; an op class (`[classes.<name>]`) holds any of them for the ops that name it.
+_FACTS = (
+    "summary", "arguments", "results", "regions", "successors", "traits", "assemblyFormat",
+    "syntax", "effects", "view", "since", "defaultDialect", "inherent", "successorOperands",
+)
+_KEYS = (*_FACTS, "class")
+_CLASS_KEYS = (*_FACTS, "prefix", "members")
+_LISTS = ("traits", "inherent", "successorOperands")  # the keys whose value is a list of strings
+_SINCE = {"version": int, "source": str, "oracle": bool}
 _OP_NAME = re.compile(r"[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)+\Z")
 _LIST = {"arguments": "ins", "results": "outs", "regions": "region", "successors": "successor"}
 _PARENT = re.compile(r"(HasParent|ParentOneOf)<(.*)>\Z", re.S)
 _IMPLICIT = re.compile(r"SingleBlockImplicitTerminator<\s*[\"'](.*)[\"']\s*>\Z", re.S)
-_MATCH = re.compile(r"AllTypesMatch<(.*)>\Z", re.S)
+_MATCH = re.compile(r"(AllTypesMatch|AllElementTypesMatch|AllRanksMatch)<(.*)>\Z", re.S)
+_RELATION = re.compile(r"(TypesMatchWith|PredOpTrait|BooleanConditionOrMatchingShape)<.*>\Z|SameInputOutputTensorDims\Z", re.S)
 _EFFECT_LIST = re.compile(r"MemoryEffects<\[(.*)\]>\Z", re.S)
 
 
@@ -56,94 +68,181 @@ class UserOps:
     readable: bool = True  # False: not TOML at all (the language server keeps the file's last good text)
 
 
-_TOP = ("dialect", "ops", "enums")
+_TOP = ("dialect", "ops", "enums", "classes")
 
 
 @functools.lru_cache(maxsize=32)
 def read_user_ops(text: str) -> UserOps:
-    """The op and enum declarations of an op-definitions file's text (cached by content; nothing in it is executed)."""
+    """The op and enum declarations of a project's op-definitions file (cached by content; nothing in it is executed)."""
+    return read_definitions(text)
+
+
+def read_definitions(text: str, built_in: bool = False) -> UserOps:
+    """The op and enum declarations of an op-definitions file's text.
+
+    `built_in`: one of gpu-lsp's own files (`ir/opdefs/data`), whose ops may leave lists undeclared (a
+    hand-written reader reads them) and use the custom directives gpu-lsp's code registers.
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return UserOps((), (syntax_error(text, exc),), readable=False)
     where = Locator(text)
-    errors = [DefinitionError(f"unknown key '{k}' (expected 'dialect', [ops.<name>] and [enums.<name>] tables)", 0, 0, 0) for k in data if k not in _TOP]
+    errors = [
+        DefinitionError(f"unknown key '{k}' (expected 'dialect', [ops.<name>], [classes.<name>] and [enums.<name>] tables)", 0, 0, 0)
+        for k in data
+        if k not in _TOP
+    ]
     dialect = data.get("dialect")
     if dialect is not None and not (isinstance(dialect, str) and re.fullmatch(r"[A-Za-z_]\w*", dialect)):
         errors.append(DefinitionError("'dialect' must be a dialect name such as \"toy\"", 0, 0, 0))
         dialect = None
-    tables = {kind: data.get(kind, {}) for kind in ("enums", "ops")}
+    tables = {kind: data.get(kind, {}) for kind in ("enums", "classes", "ops")}
     for kind, value in tables.items():
         if not isinstance(value, dict):
             errors.append(DefinitionError(f"'{kind}' must be tables: [{kind}.<name>]", 0, 0, 0))
             tables[kind] = {}
     headers: list[tuple[str, DefinitionError]] = []
 
-    def read_all(kind: str, read: Callable[[str, Any], tuple[str, R]]) -> list[R]:
-        """Each `[kind.<key>]` table read as `(its name, what it declares)`; a mistake is collected instead."""
+    def read_all(kind: str, read: Callable[[str, Any], list[tuple[str, R]]]) -> list[R]:
+        """Each `[kind.<key>]` table read as `(name, what it declares)` pairs; a mistake is collected instead."""
         declared: list[R] = []
         for key, table in tables[kind].items():
             try:
-                name, item = read(key, table)
+                items = read(key, table)
             except Mistake as mistake:
                 errors.append(mistake.error)
-            else:
+                continue
+            for name, item in items:
                 declared.append(item)
                 headers.append((name, where.error("", f"{kind}.{key}")))
         return declared
 
-    def read_op(key: str, table: Any) -> tuple[str, OpDef]:
-        name = key if "." in key or dialect is None else f"{dialect}.{key}"
-        return name, _declaration(name, key, table, where)
+    classes: dict[str, _Class] = {}
 
-    enums = read_all("enums", lambda key, table: (key, read_enum(key, table, dialect, where)))
+    def read_class(key: str, table: Any) -> list[tuple[str, OpDef]]:
+        found = _op_class(key, table, dialect, where)
+        classes[key] = found
+        return [(name, _declaration(name, f"classes.{key}", facts, where, built_in)) for name, facts in found.members()]
+
+    def read_op(key: str, table: Any) -> list[tuple[str, OpDef]]:
+        name, facts = _with_class(key, table, dialect, classes, where)
+        return [(name, _declaration(name, f"ops.{key}", facts, where, built_in))]
+
+    enums = read_all("enums", lambda key, table: [(key, read_enum(key, table, dialect, where))])
     with enums_known(tuple(enums)):
-        ops = read_all("ops", read_op)
+        ops = read_all("classes", read_class) + read_all("ops", read_op)
     return UserOps(tuple(ops), tuple(errors), tuple(enums), tuple(headers))
 
 
-def _declaration(name: str, key: str, table: Any, where: Locator) -> OpDef:
-    """One `[ops.<key>]` table as an OpDef; raises Mistake at the first error."""
+@dataclass(frozen=True)
+class _Class:
+    """An op class (ODS's `class GPU_IndexOp : GPU_Op<...>`): facts its ops share, the dialect prefix of their
+    names, and the ops it declares by mnemonic alone (`members`)."""
+
+    prefix: str
+    facts: dict[str, Any]
+    mnemonics: tuple[str, ...]
+
+    def make(self, mnemonic: str, own: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The name and facts of the class's op `mnemonic`; its own facts replace the class's.
+
+        The class's `summary` and `syntax` are templates: `{mnemonic}` and `{name}` stand for the op's.
+        """
+        name = f"{self.prefix}.{mnemonic}"
+        facts = {**self.facts, **own}
+        for key in ("summary", "syntax"):
+            if key in self.facts and key not in own:
+                facts[key] = self.facts[key].replace("{mnemonic}", mnemonic).replace("{name}", name)
+        return name, facts
+
+    def members(self) -> list[tuple[str, dict[str, Any]]]:
+        return [self.make(mnemonic, {}) for mnemonic in self.mnemonics]
+
+
+def _op_class(key: str, table: Any, dialect: str | None, where: Locator) -> _Class:
+    """One `[classes.<key>]` table; raises Mistake at the first error."""
+    _check_keys(table, f"classes.{key}", _CLASS_KEYS, where)
+    prefix = table.get("prefix", dialect)
+    if prefix is None:
+        raise Mistake(where.error(f"class '{key}' needs a 'prefix' (or the file a 'dialect')", f"classes.{key}"))
+    facts = {k: v for k, v in table.items() if k not in ("prefix", "members")}
+    return _Class(prefix, facts, tuple(table.get("members", "").split()))
+
+
+def _with_class(key: str, table: Any, dialect: str | None, classes: dict[str, _Class], where: Locator) -> tuple[str, dict[str, Any]]:
+    """The name and facts of `[ops.<key>]`: with `class`, the class's facts and the class's prefix before `key`."""
+    _check_keys(table, f"ops.{key}", _KEYS, where)
+    if "class" not in table:
+        return (key if "." in key or dialect is None else f"{dialect}.{key}"), table
+    named = classes.get(table["class"])
+    if named is None:
+        raise Mistake(where.error(f"unknown class '{table['class']}' (declare it in a [classes.<name>] table)", f"ops.{key}", "class"))
+    return named.make(key, {k: v for k, v in table.items() if k != "class"})
+
+
+def _check_keys(table: Any, place: str, keys: tuple[str, ...], where: Locator) -> None:
+    """Raise Mistake unless `table` is a table of known keys with values of their kind."""
 
     def fail(message: str, field: str | None = None, piece: str | None = None) -> Mistake:
-        return Mistake(where.error(message, f"ops.{key}", field, piece))
+        return Mistake(where.error(message, place, field, piece))
 
     if not isinstance(table, dict):
-        raise fail(f"'ops.{key}' must be a table")
-    if not _OP_NAME.match(name):
-        raise fail(f"'{name}' is not an op name (`dialect.op`; give `dialect = \"...\"` or write the full name)")
+        raise fail(f"'{place}' must be a table")
     for field, value in table.items():
-        if field not in _KEYS:
-            raise fail(f"unknown key '{field}' (expected one of {', '.join(_KEYS)})", field, field)
-        if field == "traits":
+        if field not in keys:
+            raise fail(f"unknown key '{field}' (expected one of {', '.join(keys)})", field, field)
+        if field in _LISTS:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise fail("'traits' must be a list of strings", field)
+                raise fail(f"'{field}' must be a list of strings", field)
+        elif field == "since":
+            if not isinstance(value, dict) or any(k not in _SINCE or not isinstance(v, _SINCE[k]) for k, v in value.items()):
+                raise fail("'since' must be a table {version = 23, source = \"...\", oracle = false}", field)
         elif not isinstance(value, str):
             raise fail(f"'{field}' must be a string", field)
+
+
+def _declaration(name: str, place: str, table: dict[str, Any], where: Locator, built_in: bool) -> OpDef:
+    """One op's facts as an OpDef; raises Mistake at the first error."""
+
+    def fail(message: str, field: str | None = None, piece: str | None = None) -> Mistake:
+        return Mistake(where.error(message, place, field, piece))
+
+    if not _OP_NAME.match(name):
+        raise fail(f"'{name}' is not an op name (`dialect.op`; give `dialect = \"...\"` or write the full name)")
     lists = {field: _dag(table.get(field), field, fail) for field in _LIST}
+    absent = None if built_in else ""
     facts = _traits(table.get("traits", []), fail)
     fmt = table.get("assemblyFormat")
+    since = table.get("since")
     try:
         definition = declare(
             name,
             table.get("summary", ""),
-            ins=lists["arguments"] if lists["arguments"] is not None else "",
-            outs=lists["results"] if lists["results"] is not None else "",
-            regions=lists["regions"] if lists["regions"] is not None else "",
+            ins=lists["arguments"] if lists["arguments"] is not None else absent,
+            outs=lists["results"] if lists["results"] is not None else absent,
+            regions=lists["regions"] if lists["regions"] is not None else absent,
             successors=lists["successors"],
             traits=" ".join(dict.fromkeys(facts.traits)),
             types=facts.types,
             format=fmt,
+            syntax=table.get("syntax", ""),
             parents=" ".join(facts.parents),
             implicit_terminator=facts.implicit_terminator,
+            default_dialect=table.get("defaultDialect"),
+            inherent=table.get("inherent", ()),
+            successor_operands=" ".join(table.get("successorOperands", ())),
+            since=Since(since["version"], since.get("source", ""), since.get("oracle", True)) if since else None,
+            effects=table.get("effects", ""),
+            view=table.get("view"),
         )
     except FormatSyntaxError as exc:
         raise fail(f"assemblyFormat: {exc}", "assemblyFormat") from None
-    except ValueError as exc:
+    except (ValueError, KeyError) as exc:
         found = re.search(r"got '(.*)'", str(exc))
         field = next((f for f in _LIST if lists[f] and found and found[1] in (lists[f] or "")), None)
         raise fail(str(exc).replace('"', "'"), field, found[1] if found else None) from None
-    if fmt is not None:
+    if fmt is not None and not built_in:
         _check_format(definition, fmt, table.get("traits", []), fail)
     return definition
 
@@ -189,8 +288,10 @@ def _traits(values: list[str], fail: Any) -> _Traits:
         elif parent is not None:
             out.parents.extend(n.strip("\"' ") for n in split_commas(parent[2].strip("[] "), drop_empty=True))
         elif match is not None:
-            names = [n.strip("\"' $") for n in split_commas(match[1].strip("[] "), drop_empty=True)]
-            out.types.append(f"AllTypesMatch<{', '.join(names)}>")
+            names = [n.strip("\"' $") for n in split_commas(match[2].strip("[] "), drop_empty=True)]
+            out.types.append(f"{match[1]}<{', '.join(names)}>")
+        elif _RELATION.match(text):
+            out.types.append(text)
         elif implicit is not None:
             out.traits.append("single_block")
             out.implicit_terminator = implicit[1].strip()
