@@ -24,7 +24,6 @@ from gpu_lsp.ir.opdefs import (
     tosa_ops,
     transform_ops,
     ub_ops,
-    vector_ops,
     xegpu_ops,
 )
 from gpu_lsp.ir.opdefs.built_in_data import DIALECTS, built_in_ops
@@ -51,7 +50,6 @@ ALL = (
     tosa_ops.OPS,
     transform_ops.OPS,
     ub_ops.OPS,
-    vector_ops.OPS,
     xegpu_ops.OPS,
     *(built_in_ops(dialect) for dialect in DIALECTS),
 )
