@@ -106,7 +106,7 @@ BROKEN = {
     "vector of non-zero-bitwidth": '%0 = "vector.reduction"(%f) {kind = #vector.kind<add>} : (f32) -> f32',
     "vector": '%0 = "vector.extract"(%f) <{static_position = array<i64>}> : (f32) -> f32',
     "index result": '%0 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> f32',
-    # XeGPUTypes.td's names (xegpu_ops.py): a tensor descriptor, block base, loaded value and dpas operand
+    # XeGPUTypes.td's names (data/xegpu.ops.toml): a tensor descriptor, block base, loaded value and dpas operand
     "xegpu tensor_desc": '%0 = "xegpu.load_nd"(%f) <{const_offsets = array<i64: 0>}> : (f32) -> vector<8xf32>',
     "xegpu base address": '%0 = "xegpu.create_nd_tdesc"(%i) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (index) -> f32',
     "xegpu value": '"xegpu.store_nd"(%f, %f) <{const_offsets = array<i64: 0>}> : (f32, f32) -> ()',

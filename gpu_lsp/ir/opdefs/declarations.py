@@ -7,7 +7,6 @@ from gpu_lsp.ir.opdefs import (
     amdgpu_ops,
     arith_ops,
     async_ops,
-    bufferization_ops,
     builtin_ops,
     cf_ops,
     complex_ops,
@@ -24,7 +23,6 @@ from gpu_lsp.ir.opdefs import (
     tosa_ops,
     transform_ops,
     ub_ops,
-    xegpu_ops,
 )
 from gpu_lsp.ir.opdefs.built_in_data import DIALECTS, built_in_ops
 
@@ -33,7 +31,6 @@ ALL = (
     amdgpu_ops.OPS,
     arith_ops.OPS,
     async_ops.OPS,
-    bufferization_ops.OPS,
     builtin_ops.OPS,
     cf_ops.OPS,
     complex_ops.OPS,
@@ -50,6 +47,5 @@ ALL = (
     tosa_ops.OPS,
     transform_ops.OPS,
     ub_ops.OPS,
-    xegpu_ops.OPS,
     *(built_in_ops(dialect) for dialect in DIALECTS),
 )
