@@ -16,7 +16,7 @@ from gpu_lsp.ir.opdefs.format import parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import OPTIONAL, VARIADIC
 from gpu_lsp.ir.opdefs.registry import BUILT_IN, activate, active, registry_of
-from gpu_lsp.ir.opdefs.user_ops import read_user_ops
+from gpu_lsp.ir.opdefs.user_ops import read_definitions, read_user_ops
 from gpu_lsp.lint.check import analyze
 from gpu_lsp.lint.op_definitions import use_op_definitions
 
@@ -360,3 +360,66 @@ def test_reading_a_file_sees_none_of_another_configurations_enums() -> None:
         activate(BUILT_IN)
     assert loop.syntax == "v.loop %n [mode <mode>]" and loop.attribute("mode").default is None
     assert "W_ModeAttr" not in ENUMS
+
+
+CLASSES = '''\
+dialect = "t"
+
+[classes.op]
+regions = "(region)"
+
+[classes.async]
+class = "op"
+summary = "The `{mnemonic}` op of {name}."
+traits = ["GPU_AsyncOpInterface", "..."]
+arguments = "(ins Variadic<GPU_AsyncToken>:$deps, ...)"
+results = "(outs ..., Optional<GPU_AsyncToken>:$token)"
+assemblyFormat = "custom<AsyncDependencies>(type($token), $deps) ..."
+members = "wait"
+
+[classes.intrinsic]
+prefix = "t.intr"
+syntax = "%r = {name} %a"
+members = "abs ctpop"
+
+[ops.alloc]
+class = "async"
+arguments = "(ins Index:$size)"
+results = "(outs AnyMemRef:$memref)"
+traits = ["AttrSizedResultSegments"]
+assemblyFormat = "$size attr-dict `:` type($memref)"
+effects = "MemAlloc:$memref"
+since = { version = 23, source = "a PR", oracle = false }
+
+[ops."other.op"]
+syntax = "other.op %x"
+inherent = ["tag"]
+'''
+
+
+def test_classes_give_their_ops_shared_facts_where_the_ops_leave_them_and_around_the_ops_own() -> None:
+    read = read_definitions(CLASSES, built_in=True)  # as gpu-lsp's own files: custom directives, lists left undeclared
+    assert read.errors == ()
+    ops = {op.name: op for op in read.ops}
+    assert sorted(ops) == ["other.op", "t.alloc", "t.intr.abs", "t.intr.ctpop", "t.wait"]
+    wait, alloc = ops["t.wait"], ops["t.alloc"]
+    assert (wait.summary, wait.regions, wait.traits) == ("The `wait` op of t.wait.", (), frozenset({"async"}))
+    assert [a.name for a in wait.operands or ()] == ["deps"] and [a.name for a in wait.results or ()] == ["token"]
+    assert wait.format == "custom<AsyncDependencies>(type($token), $deps)"
+    assert [a.name for a in alloc.operands or ()] == ["deps", "size"] and [a.name for a in alloc.results or ()] == ["memref", "token"]
+    assert alloc.format == "custom<AsyncDependencies>(type($token), $deps) $size attr-dict `:` type($memref)"
+    assert alloc.traits == frozenset({"async", "attr_sized_results"}) and alloc.summary == "The `alloc` op of t.alloc."
+    assert alloc.results is not None and alloc.results[0].effects == frozenset({"alloc"})
+    assert alloc.since is not None and (alloc.since.version, alloc.since.source, alloc.since.oracle) == (23, "a PR", False)
+    assert ops["t.intr.ctpop"].syntax == "%r = t.intr.ctpop %a" and ops["t.intr.ctpop"].operands is None
+    assert ops["other.op"].syntax == "other.op %x" and [a.name for a in ops["other.op"].attributes] == ["tag"]
+
+
+def test_an_op_names_a_declared_class_and_a_class_one_declared_above_it() -> None:
+    text = 'dialect = "t"\n[ops.a]\nclass = "none"\n[classes.b]\nclass = "c"\n[classes.c]\ntraits = ["Pure"]\n'
+    read = read_user_ops(text)
+    assert [(e.line, e.message) for e in read.errors] == [
+        (4, "unknown class 'c' (declare it in a [classes.<name>] table above this one)"),
+        (2, "unknown class 'none' (declare it in a [classes.<name>] table)"),
+    ]
+    assert read.ops == ()

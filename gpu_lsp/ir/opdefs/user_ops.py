@@ -15,6 +15,7 @@ from gpu_lsp.ir.opdefs.enums import EnumDef
 from gpu_lsp.ir.opdefs.format import FormatSyntaxError, parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import NATIVE_RELATIONS, OpDef, declare
+from gpu_lsp.ir.opdefs.op_classes import LIST_WORDS, OpClass
 from gpu_lsp.ir.opdefs.opdef import Since
 from gpu_lsp.ir.opdefs.user_enums import enums_known, read_enum
 
@@ -44,11 +45,10 @@ _FACTS = (
     "syntax", "effects", "view", "since", "defaultDialect", "inherent", "successorOperands",
 )
 _KEYS = (*_FACTS, "class")
-_CLASS_KEYS = (*_FACTS, "prefix", "members")
-_LISTS = ("traits", "inherent", "successorOperands")  # the keys whose value is a list of strings
+_CLASS_KEYS = (*_FACTS, "class", "prefix", "members")
+_STRING_LISTS = ("traits", "inherent", "successorOperands")  # the keys whose value is a list of strings
 _SINCE = {"version": int, "source": str, "oracle": bool}
 _OP_NAME = re.compile(r"[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*)+\Z")
-_LIST = {"arguments": "ins", "results": "outs", "regions": "region", "successors": "successor"}
 _PARENT = re.compile(r"(HasParent|ParentOneOf)<(.*)>\Z", re.S)
 _IMPLICIT = re.compile(r"SingleBlockImplicitTerminator<\s*[\"'](.*)[\"']\s*>\Z", re.S)
 _MATCH = re.compile(r"(AllTypesMatch|AllElementTypesMatch|AllRanksMatch)<(.*)>\Z", re.S)
@@ -118,10 +118,10 @@ def read_definitions(text: str, built_in: bool = False) -> UserOps:
                 headers.append((name, where.error("", f"{kind}.{key}")))
         return declared
 
-    classes: dict[str, _Class] = {}
+    classes: dict[str, OpClass] = {}
 
     def read_class(key: str, table: Any) -> list[tuple[str, OpDef]]:
-        found = _op_class(key, table, dialect, where)
+        found = _op_class(key, table, dialect, classes, where)
         classes[key] = found
         return [(name, _declaration(name, f"classes.{key}", facts, where, built_in)) for name, facts in found.members()]
 
@@ -135,50 +135,35 @@ def read_definitions(text: str, built_in: bool = False) -> UserOps:
     return UserOps(tuple(ops), tuple(errors), tuple(enums), tuple(headers))
 
 
-@dataclass(frozen=True)
-class _Class:
-    """An op class (ODS's `class GPU_IndexOp : GPU_Op<...>`): facts its ops share, the dialect prefix of their
-    names, and the ops it declares by mnemonic alone (`members`)."""
-
-    prefix: str
-    facts: dict[str, Any]
-    mnemonics: tuple[str, ...]
-
-    def make(self, mnemonic: str, own: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        """The name and facts of the class's op `mnemonic`; its own facts replace the class's.
-
-        The class's `summary` and `syntax` are templates: `{mnemonic}` and `{name}` stand for the op's.
-        """
-        name = f"{self.prefix}.{mnemonic}"
-        facts = {**self.facts, **own}
-        for key in ("summary", "syntax"):
-            if key in self.facts and key not in own:
-                facts[key] = self.facts[key].replace("{mnemonic}", mnemonic).replace("{name}", name)
-        return name, facts
-
-    def members(self) -> list[tuple[str, dict[str, Any]]]:
-        return [self.make(mnemonic, {}) for mnemonic in self.mnemonics]
-
-
-def _op_class(key: str, table: Any, dialect: str | None, where: Locator) -> _Class:
-    """One `[classes.<key>]` table; raises Mistake at the first error."""
-    _check_keys(table, f"classes.{key}", _CLASS_KEYS, where)
+def _op_class(key: str, table: Any, dialect: str | None, classes: dict[str, OpClass], where: Locator) -> OpClass:
+    """One `[classes.<key>]` table (based on the class it names, declared above it); raises Mistake at the first error."""
+    place = f"classes.{key}"
+    _check_keys(table, place, _CLASS_KEYS, where)
+    facts = {k: v for k, v in table.items() if k not in ("prefix", "members", "class")}
+    mnemonics = tuple(table.get("members", "").split())
+    if "class" in table:
+        return _named_class(table["class"], classes, place, where).derive(table.get("prefix"), facts, mnemonics)
     prefix = table.get("prefix", dialect)
     if prefix is None:
-        raise Mistake(where.error(f"class '{key}' needs a 'prefix' (or the file a 'dialect')", f"classes.{key}"))
-    facts = {k: v for k, v in table.items() if k not in ("prefix", "members")}
-    return _Class(prefix, facts, tuple(table.get("members", "").split()))
+        raise Mistake(where.error(f"class '{key}' needs a 'prefix' (or the file a 'dialect')", place))
+    return OpClass(prefix, facts, mnemonics)
 
 
-def _with_class(key: str, table: Any, dialect: str | None, classes: dict[str, _Class], where: Locator) -> tuple[str, dict[str, Any]]:
+def _with_class(key: str, table: Any, dialect: str | None, classes: dict[str, OpClass], where: Locator) -> tuple[str, dict[str, Any]]:
     """The name and facts of `[ops.<key>]`: with `class`, the class's facts and the class's prefix before `key`."""
     _check_keys(table, f"ops.{key}", _KEYS, where)
     if "class" not in table:
         return (key if "." in key or dialect is None else f"{dialect}.{key}"), table
-    named = classes.get(table["class"])
-    if named is None:
-        raise Mistake(where.error(f"unknown class '{table['class']}' (declare it in a [classes.<name>] table)", f"ops.{key}", "class"))
+    named = _named_class(table["class"], classes, f"ops.{key}", where)
     return named.make(key, {k: v for k, v in table.items() if k != "class"})
+
+
+def _named_class(name: str, classes: dict[str, OpClass], place: str, where: Locator) -> OpClass:
+    """The class `name`, declared above `place`; else raise Mistake."""
+    if name not in classes:
+        above = " above this one" if place.startswith("classes.") else ""
+        raise Mistake(where.error(f"unknown class '{name}' (declare it in a [classes.<name>] table{above})", place, "class"))
+    return classes[name]
 
 
 def _check_keys(table: Any, place: str, keys: tuple[str, ...], where: Locator) -> None:
@@ -192,7 +177,7 @@ def _check_keys(table: Any, place: str, keys: tuple[str, ...], where: Locator) -
     for field, value in table.items():
         if field not in keys:
             raise fail(f"unknown key '{field}' (expected one of {', '.join(keys)})", field, field)
-        if field in _LISTS:
+        if field in _STRING_LISTS:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise fail(f"'{field}' must be a list of strings", field)
         elif field == "since":
@@ -210,7 +195,7 @@ def _declaration(name: str, place: str, table: dict[str, Any], where: Locator, b
 
     if not _OP_NAME.match(name):
         raise fail(f"'{name}' is not an op name (`dialect.op`; give `dialect = \"...\"` or write the full name)")
-    lists = {field: _dag(table.get(field), field, fail) for field in _LIST}
+    lists = {field: _dag(table.get(field), field, fail) for field in LIST_WORDS}
     absent = None if built_in else ""
     facts = _traits(table.get("traits", []), fail)
     fmt = table.get("assemblyFormat")
@@ -240,7 +225,7 @@ def _declaration(name: str, place: str, table: dict[str, Any], where: Locator, b
         raise fail(f"assemblyFormat: {exc}", "assemblyFormat") from None
     except (ValueError, KeyError) as exc:
         found = re.search(r"got '(.*)'", str(exc))
-        field = next((f for f in _LIST if lists[f] and found and found[1] in (lists[f] or "")), None)
+        field = next((f for f in LIST_WORDS if lists[f] and found and found[1] in (lists[f] or "")), None)
         raise fail(str(exc).replace('"', "'"), field, found[1] if found else None) from None
     if fmt is not None and not built_in:
         _check_format(definition, fmt, table.get("traits", []), fail)
@@ -252,7 +237,7 @@ def _dag(value: str | None, field: str, fail: Any) -> str | None:
     if value is None:
         return None
     text = value.strip()
-    keyword = _LIST[field]
+    keyword = LIST_WORDS[field]
     opened = re.match(rf"\(\s*{keyword}\b(.*)\)\s*\Z", text, re.S)
     if opened is not None:
         text = opened[1]
