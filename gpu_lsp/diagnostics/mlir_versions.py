@@ -7,9 +7,8 @@ import functools
 from dataclasses import dataclass
 from typing import TypeVar
 
-from gpu_lsp.ir.opdefs import OPS
+from gpu_lsp.ir.opdefs import OPS, definition
 from gpu_lsp.ir.opdefs.enums import ENUMS
-from gpu_lsp.ir.opdefs.gpu_ops import NAMED_BARRIERS
 
 # The newest LLVM major version the project describes, and the default `mlir-version`.
 NEWEST = 23
@@ -253,7 +252,16 @@ class OpPieceFact:
         return "every LLVM version" if self.since <= OLDEST else f"LLVM ≥ {self.since}"
 
 
-_BARRIER_SCOPES = NAMED_BARRIERS.source
+def _introduced_by(name: str) -> str:
+    """The change that introduced op `name`, as its declaration dates it."""
+    since = definition(name).since
+    if since is None:
+        raise ValueError(f"{name} is not dated")
+    return since.source
+
+
+# gpu.barrier's scope and named barriers came with the named-barrier ops.
+_BARRIER_SCOPES = _introduced_by("gpu.initialize_named_barrier")
 
 # Pieces of ops; the ops themselves are dated by their declarations (`since`).
 OP_PIECES = (
