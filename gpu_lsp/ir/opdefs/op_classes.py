@@ -54,6 +54,8 @@ def compose(base: dict[str, Any], own: dict[str, Any], final: bool) -> dict[str,
 
 
 def _holds_placeholder(key: str, value: Any) -> bool:
+    if PLACEHOLDER not in value:
+        return False
     if key in LIST_WORDS:
         return PLACEHOLDER in _items(key, value)
     if key == "traits":

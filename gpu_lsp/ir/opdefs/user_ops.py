@@ -243,7 +243,7 @@ def _dag(value: str | None, field: str, fail: Any) -> str | None:
         text = opened[1]
     elif text.startswith("("):
         raise fail(f"'{field}' must be written `({keyword} ...)`", field)
-    return ", ".join(split_commas(text, drop_empty=True))
+    return text.strip()
 
 
 @dataclass
