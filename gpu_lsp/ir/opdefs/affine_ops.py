@@ -22,14 +22,14 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "affine.parallel",
         "A parallel loop nest with affine bounds and optional reductions.",
-        traits="recursive_effects",
+        traits="recursive_effects single_block",
         implicit_terminator="affine.yield",
         syntax='%r = affine.parallel (%i, %j) = (0, 0) to (%n, 10) [step (1, 2)] [reduce ("addf") -> (f32)] { ... }',
     ),
     declare(
         "affine.if",
         "Runs the `then` or `else` region depending on an integer set.",
-        traits="recursive_effects",
+        traits="recursive_effects single_block",
         implicit_terminator="affine.yield",
         syntax="%r = affine.if #set(%i)[%n] [-> (T)] { ... } [else { ... }]",
     ),

@@ -183,7 +183,7 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "memref.alloca_scope",
         "A region whose stack allocations are freed at its end.",
-        traits="recursive_effects",
+        traits="recursive_effects single_block",
         implicit_terminator="memref.alloca_scope.return",
         syntax="%r = memref.alloca_scope [-> (T)] { ... memref.alloca_scope.return %v : T }",
     ),
