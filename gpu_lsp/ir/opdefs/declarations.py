@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from gpu_lsp.ir.opdefs import (
-    affine_ops,
     amdgpu_ops,
     arith_ops,
     async_ops,
@@ -13,7 +12,6 @@ from gpu_lsp.ir.opdefs import (
     func_ops,
     index_ops,
     math_ops,
-    memref_ops,
     nvgpu_ops,
     nvvm_ops,
     rocdl_ops,
@@ -25,7 +23,6 @@ from gpu_lsp.ir.opdefs import (
 from gpu_lsp.ir.opdefs.built_in_data import DIALECTS, built_in_ops
 
 ALL = (
-    affine_ops.OPS,
     amdgpu_ops.OPS,
     arith_ops.OPS,
     async_ops.OPS,
@@ -35,7 +32,6 @@ ALL = (
     func_ops.OPS,
     index_ops.OPS,
     math_ops.OPS,
-    memref_ops.OPS,
     nvgpu_ops.OPS,
     nvvm_ops.OPS,
     rocdl_ops.OPS,
