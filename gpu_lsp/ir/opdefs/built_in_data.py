@@ -9,7 +9,7 @@ from gpu_lsp.ir.opdefs.user_ops import read_definitions
 
 DATA = Path(__file__).with_name("data")
 # The dialects whose declarations are data; the others' are Python (`<dialect>_ops.py`).
-DIALECTS = ("llvm", "spirv", "vector", "bufferization", "xegpu", "scf", "gpu", "memref", "affine")
+DIALECTS = ("llvm", "spirv", "vector", "bufferization", "xegpu", "scf", "gpu", "memref", "affine", "math")
 
 
 def built_in_ops(dialect: str) -> tuple[OpDef, ...]:
