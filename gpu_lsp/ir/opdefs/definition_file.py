@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass
@@ -28,25 +29,35 @@ class Locator:
     _KEY = re.compile(r"\s*([A-Za-z_][\w-]*)\s*=")
 
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-        self.tables: dict[str, int] = {}
-        self.keys: dict[tuple[str, str], int] = {}
+        self.text = text
+
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    @functools.cached_property
+    def places(self) -> tuple[dict[str, int], dict[tuple[str, str], int]]:
+        """The line of each table header and of each key in its table (found on the first error: most files have none)."""
+        tables: dict[str, int] = {}
+        keys: dict[tuple[str, str], int] = {}
         current: str | None = None
         for number, line in enumerate(self.lines):
             header = self._HEADER.match(line)
             if header is not None:
                 current = f"{header[1]}.{header[2].strip(chr(34) + chr(39))}"
-                self.tables.setdefault(current, number)
+                tables.setdefault(current, number)
             elif line.lstrip().startswith("["):
                 current = None
             elif current is not None and (key := self._KEY.match(line)) is not None:
-                self.keys.setdefault((current, key[1]), number)
+                keys.setdefault((current, key[1]), number)
+        return tables, keys
 
     def error(self, message: str, table: str, key: str | None = None, piece: str | None = None) -> DefinitionError:
         """An error on `piece` of the value of `key` in table `[table]` (`ops.x`; the key, else the header)."""
-        line = self.keys.get((table, key)) if key is not None else None
+        tables, keys = self.places
+        line = keys.get((table, key)) if key is not None else None
         if line is None:
-            line = self.tables.get(table, 0)
+            line = tables.get(table, 0)
             text = self.lines[line] if line < len(self.lines) else ""
             return DefinitionError(message, line, len(text) - len(text.lstrip()), len(text.rstrip()))
         found = self._find(line, piece) if piece else None

@@ -113,9 +113,9 @@ def read_definitions(text: str, built_in: bool = False) -> UserOps:
             except Mistake as mistake:
                 errors.append(mistake.error)
                 continue
-            for name, item in items:
-                declared.append(item)
-                headers.append((name, where.error("", f"{kind}.{key}")))
+            declared.extend(item for _, item in items)
+            if not built_in:  # where each declaration starts, for the registry's refusals (built-in ops are never refused)
+                headers.extend((name, where.error("", f"{kind}.{key}")) for name, _ in items)
         return declared
 
     classes: dict[str, OpClass] = {}
