@@ -7,7 +7,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import OPS, lookup
 from gpu_lsp.ir.opdefs.opdef import ALLOC, EFFECTS, FREE, READ, SINGLE, WRITE, OpDef
-from gpu_lsp.ir.operands import operand_range
+from gpu_lsp.ir.operands import operand_range, operand_ranges
 
 Place = int | str  # an operand's position when the operands before it are single, else its group's name
 
@@ -64,15 +64,36 @@ def _positions(op: Operation, place: Place) -> range:
     return operand_range(op, place)
 
 
+def _at(op: Operation, places: tuple[Place, ...]) -> list[int]:
+    """The positions in `op.operands` of the operands at `places` (`_positions` of each, the groups split once)."""
+    out: list[int] = []
+    groups: dict[str, range] | None = None
+    for place in places:
+        if isinstance(place, int):
+            if place < len(op.operands):
+                out.append(place)
+            continue
+        if groups is None:
+            groups = operand_ranges(op) or {}
+        out.extend(groups.get(place, ()))
+    return out
+
+
 def operands_with(op: Operation, effect: str) -> list[int]:
     """The positions in `op.operands` of the operands `op` has `effect` on (READ, WRITE, FREE)."""
     plan = _plan(op)
     if plan is None:
         return []
-    places = plan.by_effect.get(effect)
-    if not places:
-        return []
-    return [i for place in places for i in _positions(op, place)]
+    return _at(op, plan.by_effect.get(effect, ()))
+
+
+def operand_effects(op: Operation) -> tuple[list[int], list[int], list[int]]:
+    """`reads(op)`, `writes(op)` and `frees(op)` at once (the declaration looked up once)."""
+    plan = _plan(op)
+    if plan is None or not plan.operands:
+        return [], [], []
+    places = plan.by_effect
+    return _at(op, places[READ]), _at(op, places[WRITE]), _at(op, places[FREE])
 
 
 def reads(op: Operation) -> list[int]:

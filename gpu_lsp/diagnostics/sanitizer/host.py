@@ -173,12 +173,14 @@ class BlockFollower:
         name = op.name
         if name in GPU_HOST_OPS:
             self.gpu_op(op)
-        elif effects.frees(op) or op.regions:
+            return
+        read, write, free = effects.operand_effects(op)
+        if free or op.regions:
             self.unknown(op)
-        elif effects.reads(op) or effects.writes(op):
-            for index in effects.reads(op):
+        elif read or write:
+            for index in read:
                 self.host_access(op, index, False)
-            for index in effects.writes(op):
+            for index in write:
                 self.host_access(op, index, True)
         elif effects.allocated(op):
             for memref in effects.allocated(op):
@@ -250,8 +252,9 @@ class BlockFollower:
         for memref in effects.allocated(op):
             self.buffers[memref] = TrackedBuffer(op, SHARED if AllocView(op).host_shared else DEVICE)
             out.append((memref, False, True, False))
-        out.extend((buffer_value(op.operands[i]), True, False, False) for i in effects.reads(op) if is_memref(op.operands[i]))
-        out.extend((buffer_value(op.operands[i]), False, True, False) for i in effects.writes(op) + effects.frees(op))
+        read, write, free = effects.operand_effects(op)
+        out.extend((buffer_value(op.operands[i]), True, False, False) for i in read if is_memref(op.operands[i]))
+        out.extend((buffer_value(op.operands[i]), False, True, False) for i in write + free)
         return out
 
     def access(self, node: InFlightOp, root: Value, reads: bool, writes: bool, handed: bool) -> None:
