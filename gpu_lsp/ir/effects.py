@@ -46,9 +46,8 @@ _PLANS: dict[str, _Plan] = {}
 _MEMREFS = (T.MemRefType, T.UnrankedMemRefType)
 
 
-def _plan(op: Operation) -> _Plan | None:
-    """Where the effects of `op`'s declaration lie (None: undeclared); kept per name while the declaration stays."""
-    name = op.name
+def _plan(name: str) -> _Plan | None:
+    """Where the effects of the declaration of ops named `name` lie (None: undeclared); kept per name while the declaration stays."""
     definition = OPS.get(name)  # `lookup`, without a call: this runs several times per op
     if definition is None:
         return None
@@ -81,7 +80,7 @@ def _at(op: Operation, places: tuple[Place, ...]) -> list[int]:
 
 def operands_with(op: Operation, effect: str) -> list[int]:
     """The positions in `op.operands` of the operands `op` has `effect` on (READ, WRITE, FREE)."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     if plan is None:
         return []
     return _at(op, plan.by_effect.get(effect, ()))
@@ -89,7 +88,7 @@ def operands_with(op: Operation, effect: str) -> list[int]:
 
 def operand_effects(op: Operation) -> tuple[list[int], list[int], list[int]]:
     """`reads(op)`, `writes(op)` and `frees(op)` at once (the declaration looked up once)."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     if plan is None or not plan.operands:
         return [], [], []
     places = plan.by_effect
@@ -111,9 +110,16 @@ def frees(op: Operation) -> list[int]:
     return operands_with(op, FREE)
 
 
+def may_touch(name: str) -> bool:
+    """Whether an op named `name` may read, write or free an operand's memory (its declaration puts an
+    effect on an operand): `touches` is false for every op of another name."""
+    plan = _plan(name)
+    return plan is not None and bool(plan.operands)
+
+
 def touches(op: Operation) -> bool:
     """Whether `op` reads, writes or frees the memory of an operand."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     return plan is not None and any(_positions(op, place) for _, place in plan.operands)
 
 
@@ -128,7 +134,7 @@ def only_reads(op: Operation) -> bool:
 
 def allocated(op: Operation) -> list[Value]:
     """The results that are memory `op` allocates (MemAlloc)."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     if plan is None:
         return []
     return [op.results[i] for effects, i in plan.results if ALLOC in effects and i < len(op.results)]
@@ -136,19 +142,19 @@ def allocated(op: Operation) -> list[Value]:
 
 def declares_effects(op: Operation) -> bool:
     """Whether `op`'s declaration states effects on some operand or result."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     return plan is not None and bool(plan.operands or plan.results)
 
 
 def is_view(op: Operation) -> bool:
     """Whether `op`'s result views (part of) the buffer of one of its operands (ViewLikeOpInterface)."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     return plan is not None and plan.view is not None
 
 
 def view_source(op: Operation) -> Value | None:
     """The operand whose buffer a view's result is part of (None: `op` makes no view, or lacks it)."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     if plan is None or plan.view is None:
         return None
     at = _positions(op, plan.view)
