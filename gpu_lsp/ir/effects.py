@@ -126,8 +126,9 @@ def touches(op: Operation) -> bool:
 def only_reads(op: Operation) -> bool:
     """Whether `op` leaves the memory it is given unwritten: it reads and neither writes nor frees,
     or it is pure and makes no memref (a size, a rank; a view's uses are the view's)."""
-    if reads(op):
-        return not (writes(op) or frees(op))
+    read, write, free = operand_effects(op)
+    if read:
+        return not (write or free)
     definition = lookup(op.name)
     return definition is not None and definition.has("pure") and not any(isinstance(r.type, _MEMREFS) for r in op.results)
 

@@ -63,6 +63,8 @@ class InFlightOp:
 
     op: Operation
     ancestors: set[int]
+    frees: bool = False  # whether `op` frees the buffers it writes
+    allocates: bool = False  # whether `op` allocates memory
     accesses: dict[Value, bool] = field(default_factory=dict)  # buffer -> writes
     done: bool = False
 
@@ -235,7 +237,7 @@ class BlockFollower:
         for dep in dep_nodes:
             ancestors.add(id(dep))
             ancestors |= dep.ancestors
-        node = InFlightOp(op, ancestors)
+        node = InFlightOp(op, ancestors, bool(effects.frees(op)), bool(effects.allocated(op)))
         for root, reads, writes, handed in self.accesses(op):
             self.access(node, root, reads, writes, handed)
         self.nodes.append(node)
@@ -260,7 +262,7 @@ class BlockFollower:
     def access(self, node: InFlightOp, root: Value, reads: bool, writes: bool, handed: bool) -> None:
         """`node` reads and/or writes `root`; `handed`: it also hands it to something that may write it."""
         op = node.op
-        freeing = bool(effects.frees(op))
+        freeing = node.frees
         found = self.buffers.get(root)
         buf = found if found is not None and not found.escaped else None  # tracked
         if buf is not None and buf.freed is not None and (reads or writes):
@@ -286,7 +288,7 @@ class BlockFollower:
             self.report(Hazard(kind, op, root, other.op, writes))
         node.accesses[root] = node.accesses.get(root, False) or writes
         if buf is not None:
-            if writes and not effects.allocated(op):
+            if writes and not node.allocates:
                 buf.written = True
             if freeing:
                 buf.freed = op
