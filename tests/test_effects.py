@@ -171,3 +171,14 @@ def test_no_table_outside_the_declarations_names_an_effects_operand_by_position(
     assert {"memref.load", "vector.store", "gpu.memcpy"} <= effectful
     found = [hit for path in sorted(PACKAGE.rglob("*.py")) if "opdefs" not in path.parts for hit in _positional_tables(path, effectful)]
     assert found == []
+
+
+def test_operand_effects_and_may_touch_agree_with_the_single_lookups() -> None:
+    """`operand_effects` is (reads, writes, frees) of each op; `may_touch` is true of every name an op that touches has."""
+    ops = list(parse(HOST).chunks[0].module.nested())
+    for op in ops:
+        assert effects.operand_effects(op) == (effects.reads(op), effects.writes(op), effects.frees(op))
+        if effects.touches(op):
+            assert effects.may_touch(op.name)
+    assert effects.operand_effects(_ops(HOST)["gpu.memcpy"]) == ([2], [1], [])
+    assert effects.may_touch("gpu.dealloc") and not effects.may_touch("arith.addf") and not effects.may_touch("no.such_op")

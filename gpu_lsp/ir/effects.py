@@ -7,7 +7,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import OPS, lookup
 from gpu_lsp.ir.opdefs.opdef import ALLOC, EFFECTS, FREE, READ, SINGLE, WRITE, OpDef
-from gpu_lsp.ir.operands import operand_range
+from gpu_lsp.ir.operands import operand_range, operand_ranges
 
 Place = int | str  # an operand's position when the operands before it are single, else its group's name
 
@@ -46,9 +46,8 @@ _PLANS: dict[str, _Plan] = {}
 _MEMREFS = (T.MemRefType, T.UnrankedMemRefType)
 
 
-def _plan(op: Operation) -> _Plan | None:
-    """Where the effects of `op`'s declaration lie (None: undeclared); kept per name while the declaration stays."""
-    name = op.name
+def _plan(name: str) -> _Plan | None:
+    """Where the effects of the declaration of ops named `name` lie (None: undeclared); kept per name while the declaration stays."""
     definition = OPS.get(name)  # `lookup`, without a call: this runs several times per op
     if definition is None:
         return None
@@ -64,15 +63,36 @@ def _positions(op: Operation, place: Place) -> range:
     return operand_range(op, place)
 
 
+def _at(op: Operation, places: tuple[Place, ...]) -> list[int]:
+    """The positions in `op.operands` of the operands at `places` (`_positions` of each, the groups split once)."""
+    out: list[int] = []
+    groups: dict[str, range] | None = None
+    for place in places:
+        if isinstance(place, int):
+            if place < len(op.operands):
+                out.append(place)
+            continue
+        if groups is None:
+            groups = operand_ranges(op) or {}
+        out.extend(groups.get(place, ()))
+    return out
+
+
 def operands_with(op: Operation, effect: str) -> list[int]:
     """The positions in `op.operands` of the operands `op` has `effect` on (READ, WRITE, FREE)."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     if plan is None:
         return []
-    places = plan.by_effect.get(effect)
-    if not places:
-        return []
-    return [i for place in places for i in _positions(op, place)]
+    return _at(op, plan.by_effect.get(effect, ()))
+
+
+def operand_effects(op: Operation) -> tuple[list[int], list[int], list[int]]:
+    """`reads(op)`, `writes(op)` and `frees(op)` at once (the declaration looked up once)."""
+    plan = _plan(op.name)
+    if plan is None or not plan.operands:
+        return [], [], []
+    places = plan.by_effect
+    return _at(op, places[READ]), _at(op, places[WRITE]), _at(op, places[FREE])
 
 
 def reads(op: Operation) -> list[int]:
@@ -90,24 +110,32 @@ def frees(op: Operation) -> list[int]:
     return operands_with(op, FREE)
 
 
+def may_touch(name: str) -> bool:
+    """Whether an op named `name` may read, write or free an operand's memory (its declaration puts an
+    effect on an operand): `touches` is false for every op of another name."""
+    plan = _plan(name)
+    return plan is not None and bool(plan.operands)
+
+
 def touches(op: Operation) -> bool:
     """Whether `op` reads, writes or frees the memory of an operand."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     return plan is not None and any(_positions(op, place) for _, place in plan.operands)
 
 
 def only_reads(op: Operation) -> bool:
     """Whether `op` leaves the memory it is given unwritten: it reads and neither writes nor frees,
     or it is pure and makes no memref (a size, a rank; a view's uses are the view's)."""
-    if reads(op):
-        return not (writes(op) or frees(op))
+    read, write, free = operand_effects(op)
+    if read:
+        return not (write or free)
     definition = lookup(op.name)
     return definition is not None and definition.has("pure") and not any(isinstance(r.type, _MEMREFS) for r in op.results)
 
 
 def allocated(op: Operation) -> list[Value]:
     """The results that are memory `op` allocates (MemAlloc)."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     if plan is None:
         return []
     return [op.results[i] for effects, i in plan.results if ALLOC in effects and i < len(op.results)]
@@ -115,19 +143,19 @@ def allocated(op: Operation) -> list[Value]:
 
 def declares_effects(op: Operation) -> bool:
     """Whether `op`'s declaration states effects on some operand or result."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     return plan is not None and bool(plan.operands or plan.results)
 
 
 def is_view(op: Operation) -> bool:
     """Whether `op`'s result views (part of) the buffer of one of its operands (ViewLikeOpInterface)."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     return plan is not None and plan.view is not None
 
 
 def view_source(op: Operation) -> Value | None:
     """The operand whose buffer a view's result is part of (None: `op` makes no view, or lacks it)."""
-    plan = _plan(op)
+    plan = _plan(op.name)
     if plan is None or plan.view is None:
         return None
     at = _positions(op, plan.view)

@@ -261,3 +261,19 @@ def test_a_rejected_attribute_leaves_the_other_checks() -> None:
         ("GPU141", "'gpu.shuffle' op operand #1 must be 32-bit signless integer, but got 'index'"),
         ("GPU123", "unknown attribute `shufle_mode` in dialect `gpu`"),
     ]
+
+
+def test_an_op_like_one_that_passed_is_still_checked_where_it_differs() -> None:
+    """GPU141 skips the value checks of an op whose name, types and segment sizes passed them
+    earlier in the chunk: an op of the same name with another type is still checked, and each
+    op that breaks a constraint is reported."""
+    text = (
+        "func.func @f(%m: memref<8xf16>, %i: index, %n: i32, %f: f32) {\n"
+        '  %0 = "memref.load"(%m, %i) : (memref<8xf16>, index) -> f16\n'
+        '  %1 = "memref.load"(%m, %i) : (memref<8xf16>, index) -> f32\n'
+        '  %2 = "memref.load"(%m, %i) : (memref<8xf16>, index) -> f32\n'
+        "  return\n}\n"
+    )
+    found = [(d.code, d.range.start) for d in lint_text(text) if d.code == "GPU141"]
+    lines = [text.count("\n", 0, start) for _, start in found]
+    assert lines == [2, 3]

@@ -554,7 +554,10 @@ def _writes(op: Operation, ctx: RuleContext) -> tuple[set[int], str]:
         func = ctx.symbols.lookup_in(module, kernel) if module is not None and kernel is not None else None
         if func is not None and func.name == "gpu.func" and func.regions and func.regions[0].blocks:
             args = func.regions[0].blocks[0].arguments
-            written_args = _written_in_body(func, False, ctx)
+            key = ("GPU208.written", id(func))  # once per kernel, however many launches
+            written_args = ctx.cache.get(key)
+            if written_args is None:
+                written_args = ctx.cache[key] = _written_in_body(func, False, ctx)
             picked = [v for i, v in enumerate(view.kernel_operands) if is_memref(v) and i < len(args) and id(args[i]) in written_args]
             return {buffer_root(v) for v in picked}, "written"
         return {buffer_root(v) for v in operands}, "written"
@@ -772,10 +775,10 @@ def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
 
 def device_memory_on_host(op: Operation) -> Iterator[Violation]:
     """A host load, store, copy or free (`op`, a `direct_access`) of `gpu.alloc` memory that is not host_shared (GPU415)."""
-    if _host_function(op) is None or any(a.name in _DEVICE_REGIONS for a in op.ancestors()):
-        return
     for value in op.operands:
         if is_memref(value) and (alloc := _device_allocation(value)) is not None:
+            if _host_function(op) is None or any(a.name in _DEVICE_REGIONS for a in op.ancestors()):
+                return
             yield Violation(
                 f"`{op.name}` accesses `{value_name(value)}` on the host, but it is device memory from `gpu.alloc` "
                 "(not `host_shared`): copy it to host memory with `gpu.memcpy`, or allocate it `host_shared`",

@@ -10,6 +10,7 @@ from gpu_lsp.diagnostics.registry import Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, value_name
 from gpu_lsp.diagnostics.rules.async_tokens import device_memory_on_host, direct_access
 from gpu_lsp.diagnostics.sanitizer.host import HOST_MEMORY_IN_KERNEL, chunk_hazards, in_host_function
+from gpu_lsp.ir import effects
 
 DEVICE_ONLY = (
     "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id", "gpu.lane_id",
@@ -75,6 +76,7 @@ def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
             "not registered: register it with `gpu.host_register` or copy it to a `gpu.alloc` buffer"
         )
         yield Violation(message, at(hazard.op), related=(Related(f"`{name}` is allocated on the host here", at(hazard.other)),))
+    touching = {name for name in ctx.index.by_name if effects.may_touch(name)}
     for op in ctx.index.ops:
-        if direct_access(op):
+        if op.name in touching and direct_access(op):
             yield from device_memory_on_host(op)

@@ -17,7 +17,7 @@ from gpu_lsp.ir.opdefs.constraints import AttrConstraint, TypeConstraint, attr_c
 from gpu_lsp.ir.opdefs.model import VARIADIC, Arg, OpDef
 from gpu_lsp.ir.opdefs.opdef import TypeRelation
 from gpu_lsp.ir.opdefs.relations import elementwise_problem, relation_holds, same_operands_and_result_type
-from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
+from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups, segment_sizes
 from gpu_lsp.text import TextRange
 
 
@@ -153,6 +153,10 @@ def _relation_violation(op: Operation, checks: _Checks, operands: dict[str, list
     return Violation(op_error(op, problem), at(op)) if problem is not None else None
 
 
+# The ctx.cache key of the typings (`violations`' key) whose values passed their checks.
+_PASSED = ("op_constraint.passed",)
+
+
 def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[Violation]:
     """The first broken constraint of `op`'s declaration: attributes, operands, results, then type relations.
 
@@ -168,6 +172,14 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
             return
     if not (checks.operands_checked or checks.results_checked or checks.related):
         return
+    # The values' checks read their types and how they split into groups only: an op of the chunk
+    # with the same name, types and segment sizes that passed them passes (types are values).
+    key = (op.name, op.facts.mistyped, segment_sizes(definition, op), tuple([v.type for v in op.operands]), tuple([r.type for r in op.results]))
+    passed = ctx.cache.get(_PASSED)
+    if passed is None:
+        passed = ctx.cache[_PASSED] = set()
+    if key in passed:
+        return
     # The named groups, where a check reads them (a type relation names its values).
     named = bool(checks.relations)
     operands = operand_groups(definition, op) if named or checks.operands_checked else None
@@ -177,7 +189,9 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
         found = _value_violation(op, "result", checks.results, results)
     if found is None and checks.related:
         found = _relation_violation(op, checks, operands, results)
-    if found is not None:
+    if found is None:
+        passed.add(key)
+    else:
         yield found
 
 

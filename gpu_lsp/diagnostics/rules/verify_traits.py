@@ -9,7 +9,7 @@ from gpu_lsp.diagnostics.model import Related, Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error
 from gpu_lsp.ir.core import Operation, Region, Value
-from gpu_lsp.ir.opdefs import lookup
+from gpu_lsp.ir.opdefs import has_trait, lookup
 from gpu_lsp.parser.resolve import UndefinedValue
 
 
@@ -82,8 +82,7 @@ def value_from_outside_isolated_region(op: Operation, ctx: RuleContext) -> Itera
                         note = Related("required by region isolation constraints", at(op))
                         yield Violation(op_error(nested, "using value defined outside the region"), at(nested), related=(note,))
                         return
-                nested_spec = lookup(nested.name)
-                if nested.regions and not (nested_spec is not None and nested_spec.has("isolated")):
+                if nested.regions and not has_trait(nested.name, "isolated"):
                     pending.extend(nested.regions)
 
 

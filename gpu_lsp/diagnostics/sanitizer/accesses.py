@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
-from gpu_lsp.ir.effects import allocated, frees, reads, view_source, writes
+from gpu_lsp.ir.effects import allocated, frees, operand_effects, view_source
 from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.ir.traits import constant_int
 
@@ -217,7 +217,7 @@ class _Walker:
         if name == "func.call":
             self.call(op, epochs, guards, bindings, depth)
             return
-        if name not in ACCESS_OPS and (reads(op) or writes(op) or _takes_memref(op)):
+        if name not in ACCESS_OPS and (any(operand_effects(op)[:2]) or _takes_memref(op)):
             self.model.complete = False  # it may read or write a buffer the model does not see
         if not op.regions:
             return
@@ -288,7 +288,7 @@ class _Walker:
 def access_layout(op: Operation) -> tuple[int, int, str] | None:
     """(memref operand, first index operand, kind) of an access op: the operand its declaration
     reads or writes, the indices after it, atomic when it does both (None: it accesses none)."""
-    read, write = reads(op), writes(op)
+    read, write, _ = operand_effects(op)
     touched = read or write
     if not touched:
         return None

@@ -63,6 +63,8 @@ class InFlightOp:
 
     op: Operation
     ancestors: set[int]
+    frees: bool = False  # whether `op` frees the buffers it writes
+    allocates: bool = False  # whether `op` allocates memory
     accesses: dict[Value, bool] = field(default_factory=dict)  # buffer -> writes
     done: bool = False
 
@@ -173,12 +175,14 @@ class BlockFollower:
         name = op.name
         if name in GPU_HOST_OPS:
             self.gpu_op(op)
-        elif effects.frees(op) or op.regions:
+            return
+        read, write, free = effects.operand_effects(op)
+        if free or op.regions:
             self.unknown(op)
-        elif effects.reads(op) or effects.writes(op):
-            for index in effects.reads(op):
+        elif read or write:
+            for index in read:
                 self.host_access(op, index, False)
-            for index in effects.writes(op):
+            for index in write:
                 self.host_access(op, index, True)
         elif effects.allocated(op):
             for memref in effects.allocated(op):
@@ -233,7 +237,7 @@ class BlockFollower:
         for dep in dep_nodes:
             ancestors.add(id(dep))
             ancestors |= dep.ancestors
-        node = InFlightOp(op, ancestors)
+        node = InFlightOp(op, ancestors, bool(effects.frees(op)), bool(effects.allocated(op)))
         for root, reads, writes, handed in self.accesses(op):
             self.access(node, root, reads, writes, handed)
         self.nodes.append(node)
@@ -250,14 +254,15 @@ class BlockFollower:
         for memref in effects.allocated(op):
             self.buffers[memref] = TrackedBuffer(op, SHARED if AllocView(op).host_shared else DEVICE)
             out.append((memref, False, True, False))
-        out.extend((buffer_value(op.operands[i]), True, False, False) for i in effects.reads(op) if is_memref(op.operands[i]))
-        out.extend((buffer_value(op.operands[i]), False, True, False) for i in effects.writes(op) + effects.frees(op))
+        read, write, free = effects.operand_effects(op)
+        out.extend((buffer_value(op.operands[i]), True, False, False) for i in read if is_memref(op.operands[i]))
+        out.extend((buffer_value(op.operands[i]), False, True, False) for i in write + free)
         return out
 
     def access(self, node: InFlightOp, root: Value, reads: bool, writes: bool, handed: bool) -> None:
         """`node` reads and/or writes `root`; `handed`: it also hands it to something that may write it."""
         op = node.op
-        freeing = bool(effects.frees(op))
+        freeing = node.frees
         found = self.buffers.get(root)
         buf = found if found is not None and not found.escaped else None  # tracked
         if buf is not None and buf.freed is not None and (reads or writes):
@@ -283,7 +288,7 @@ class BlockFollower:
             self.report(Hazard(kind, op, root, other.op, writes))
         node.accesses[root] = node.accesses.get(root, False) or writes
         if buf is not None:
-            if writes and not effects.allocated(op):
+            if writes and not node.allocates:
                 buf.written = True
             if freeing:
                 buf.freed = op

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.rules._util import buffer_value, is_memref
 from gpu_lsp.ir.core import Block, Operation, Value
-from gpu_lsp.ir.effects import is_view, reads, writes
+from gpu_lsp.ir.effects import is_view, operand_effects
 
 # Taint levels: how far a value may differ between the threads of a block.
 UNIFORM, PER_SUBGROUP, PER_THREAD = 0, 1, 2
@@ -47,7 +47,9 @@ def summarize(kernel: Operation) -> Summary:
     (keyed by the captured values and its own arguments), through views and casts."""
     out = Summary()
     for op in kernel.nested():
-        read, write = reads(op), writes(op)
+        if not op.operands:
+            continue
+        read, write, _ = operand_effects(op)
         for i in read:
             _record(out.reads, op.operands[i], op)
         for i in write:

@@ -51,13 +51,16 @@ def _sizes(op: Operation, key: str) -> tuple[int, ...] | None:
     return tuple(attr.values) if isinstance(attr, DenseArrayAttr) else None
 
 
+def _operand_sizes(definition: OpDef, op: Operation) -> tuple[int, ...] | None:
+    return _sizes(op, "operandSegmentSizes") if definition.has("attr_sized_operands") else None
+
+
 def operand_groups(definition: OpDef, op: Operation) -> dict[str, list] | None:
     """Operands by declared name; None when the op declares none or its operands do not fit."""
     layout = definition.operand_layout
     if layout is None:
         return None
-    sizes = _sizes(op, "operandSegmentSizes") if definition.has("attr_sized_operands") else None
-    return split(layout, op.operands, sizes)
+    return split(layout, op.operands, _operand_sizes(definition, op))
 
 
 def result_groups(definition: OpDef, op: Operation) -> dict[str, list] | None:
@@ -66,3 +69,8 @@ def result_groups(definition: OpDef, op: Operation) -> dict[str, list] | None:
     if layout is None:
         return None
     return split(layout, op.results, _sizes(op, "resultSegmentSizes"))
+
+
+def segment_sizes(definition: OpDef, op: Operation) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
+    """The operand and result segment sizes `operand_groups` and `result_groups` split by (besides the counts)."""
+    return _operand_sizes(definition, op), _sizes(op, "resultSegmentSizes")
