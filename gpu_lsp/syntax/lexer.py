@@ -475,6 +475,12 @@ def _lex(
         if len(errors) >= budget:
             out.stopped = end = pos
             break
+        c = text[pos]
+        if c == "," or c == "=":  # the commonest tokens, never brackets or op starts: no frame work
+            append(Tok("PUNCT", c, pos, pos + 1))
+            pos += 1
+            expect_op = False
+            continue
         kind, s, e = scan_token(text, pos, end)
         if not kind and text[s] == "@":  # upstream's lexAtIdentifier, at the character after the `@`
             _error(errors, "@ identifier expected to start with letter or '_'", s + 1, min(s + 2, end))
@@ -509,6 +515,9 @@ def _lex(
         if kind == "PUNCT":
             expect_op = False
             ch = text[s:e]
+            if ch == ":":
+                append(Tok("COLON", ":", s, e))
+                continue
             if ch == "{" and not attr_mode:
                 braces = _VALUE_BRACES.match(text, s, end)
                 if braces is not None:
@@ -571,9 +580,6 @@ def _lex(
                     continue
                 _error(errors, f"unexpected '{ch}'", s, e)
                 continue
-            if ch == ":":
-                append(Tok("COLON", ":", s, e))
-                continue
             append(Tok("PUNCT", ch, s, e))
             continue
 
@@ -597,23 +603,24 @@ def _lex(
                 expect_op = False
                 continue
             expect_op = False
-            if word in _COMPOUND_TYPE_WORDS and e < end and text[e] == "<":
+            after = text[e] if e < end else ""
+            if after == "<" and word in _COMPOUND_TYPE_WORDS:
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
                     _error(errors, f"unbalanced '<' in '{word}' type", e, e + 1)
                 pos = close
                 append(Tok("TYPE", text[s:pos], s, pos))
                 continue
-            if word in _COMPOUND_ATTR_WORDS and e < end and text[e] in "<[":
+            if (after == "<" or after == "[") and word in _COMPOUND_ATTR_WORDS:
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
-                    _error(errors, f"unbalanced '{text[e]}' in '{word}' attribute", e, e + 1)
+                    _error(errors, f"unbalanced '{after}' in '{word}' attribute", e, e + 1)
                 pos = close
                 if word == "distinct" and pos < end and text[pos] == "<":
                     pos, ok = scan_balanced(text, pos, end)
                 append(Tok("ATTR", text[s:pos], s, pos))
                 continue
-            if word == "loc" and e < end and text[e] == "(":
+            if after == "(" and word == "loc":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
                     _error(errors, "unbalanced '(' in location", e, e + 1)
