@@ -333,7 +333,9 @@ class Builder:
         relative = _result_entries(tok.value)
         return [(name, count, base + start, base + end) for name, count, start, end in relative]
 
-    def _results(self, op: Operation, names: list, num_named: int, state: OpState, raw: RawOp, opaque: bool) -> None:
+    def _results(
+        self, op: Operation, names: list[tuple[str, int, int, int]], num_named: int, state: OpState, raw: RawOp, opaque: bool
+    ) -> None:
         types = state.result_types
         written = raw.results
         if not opaque and names and written is not None and len(types) != num_named:

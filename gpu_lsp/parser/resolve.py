@@ -16,7 +16,8 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.core import Block, Operation, Region, Span, Value
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import lookup
-from gpu_lsp.parser.builder import REDEFINED_VALUE, UNDEFINED_BLOCK, UNDEFINED_VALUE, USE_TYPE_MISMATCH
+from gpu_lsp.parser.builder import REDEFINED_VALUE, UNDEFINED_BLOCK, UNDEFINED_VALUE, USE_TYPE_MISMATCH, PendingOperands
+from gpu_lsp.syntax.cursor import Ref
 from gpu_lsp.text import TextRange
 
 
@@ -142,7 +143,7 @@ class Resolver:
             return None
         return group[idx]
 
-    def _use(self, op: Operation, ref, scope: _Scope) -> Value:
+    def _use(self, op: Operation, ref: Ref, scope: _Scope) -> Value:
         name = ref.name[1:]
         if "#" in name:
             value = self._lookup(name, scope)
@@ -173,9 +174,9 @@ class Resolver:
         return forward.value
 
     def _resolve_op(self, op: Operation, scope: _Scope, labels: dict[str, Block]) -> None:
-        pending = op.pending
+        pending: PendingOperands | None = op.pending  # typed: the compiled build reads its fields directly
         op.pending = None
-        deferred_defs: list = []
+        deferred_defs: list[Ref] = []
         if pending is not None:
             anchor = op.anchor
             base = anchor.base

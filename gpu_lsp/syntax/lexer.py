@@ -26,6 +26,13 @@ _SPACE_CHARS: Final = " \t\r\n"
 # longer ones).
 _PUNCT_CHARS: Final = "()[]}:,=>*?|"
 _WORD_START: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+# ASCII characters of the identifiers of names.py, whose runs scan_token reads itself (typed loops
+# the compiled build runs faster than a pattern), leaving any other character to the patterns:
+# digits, the first characters of a SUFFIX_ID word, all of its characters, a BARE_ID's rest.
+_ASCII_DIGITS: Final = "0123456789"
+_ASCII_NAME_START: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$.-"
+_ASCII_NAME_CHARS: Final = _ASCII_NAME_START + _ASCII_DIGITS
+_ASCII_WORD_CHARS: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$."
 _VALUE: Final = re.compile(rf"%{SUFFIX_ID}(?:#\d+)?")
 _WORD_REST: Final = re.compile(r"[\w$.]*")
 # Whitespace, newlines included, is skipped before each token (MLIR has no lines).
@@ -56,6 +63,8 @@ _MASTER: Final = re.compile(
 _RESULTS: Final = re.compile(
     rf"%{SUFFIX_ID}(?:\s*:\s*\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:\s*:\s*\d+)?)*\s*=(?!=)\s*(?=[A-Za-z_\"])(?!(?:max|min)\b)"
 )
+# What may follow the `=` of a result list (the lookahead of _RESULTS).
+_OP_NAME_START: Final = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"'
 _DICT_START: Final = re.compile(rf"\s*(?:\[|(?:{BARE_ID}|{STRING_LITERAL})\s*(?:=(?!=)|,|\}}))")
 _EMPTY_BRACES: Final = re.compile(r"\s*\}")
 # `{%a, %b}` holding SSA uses only (IREE's dynamic dimensions after a type, `tensor<?xf32>{%d}`):
@@ -313,12 +322,26 @@ def _close_frame_brackets(out: LexResult, frame: _Frame, at: int, reason: str) -
         out.tokens.append(Tok("RPAR" if closer == ")" else "RSQB", closer, at, at))
 
 
-def _may_name_results(text: str, pos: int, end: int) -> bool:
-    """Whether the value ending at `pos` may start a result list (_RESULTS): `:`, `,` or `=`
-    follows (a cheap test before the pattern)."""
+def _results_end(text: str, start: int, pos: int, end: int) -> int:
+    """Where the result list (_RESULTS) that starts with the value at `start` (ending at `pos`)
+    ends; -1 where none does. `:`, `,` or `=` must follow the value; the commonest case, `%a = op`,
+    is told here, the others by the pattern."""
     while pos < end and text[pos].isspace():
         pos += 1
-    return pos < end and text[pos] in ":,="
+    if pos >= end or text[pos] not in ":,=":
+        return -1
+    if text[pos] == "=" and text.find("#", start, pos) < 0:
+        pos += 1
+        if pos >= end or text[pos] == "=":
+            return -1
+        while pos < end and text[pos].isspace():
+            pos += 1
+        if pos >= end or text[pos] not in _OP_NAME_START:
+            return -1
+        if not (text.startswith("max", pos) or text.startswith("min", pos)):
+            return pos
+    results = _RESULTS.match(text, start, end)
+    return results.end() if results is not None else -1
 
 
 def scan_token(text: str, pos: int, end: int) -> tuple[str, int, int]:
@@ -329,9 +352,23 @@ def scan_token(text: str, pos: int, end: int) -> tuple[str, int, int]:
     if c in _PUNCT_CHARS:
         return "PUNCT", pos, pos + 1
     if c in _WORD_START:
-        rest = _WORD_REST.match(text, pos + 1, end)  # always matches
-        return "BAREWORD", pos, rest.end() if rest is not None else pos + 1
+        i = pos + 1
+        while i < end and text[i] in _ASCII_WORD_CHARS:
+            i += 1
+        if i < end and ord(text[i]) >= 128:  # `\w` holds non-ASCII letters and digits
+            rest = _WORD_REST.match(text, pos + 1, end)  # always matches
+            i = rest.end() if rest is not None else pos + 1
+        return "BAREWORD", pos, i
     if c == "%":
+        i = pos + 1
+        first = text[i] if i < end else ""
+        if first != "" and first in _ASCII_NAME_CHARS:
+            chars = _ASCII_NAME_CHARS if first in _ASCII_NAME_START else _ASCII_DIGITS
+            i += 1
+            while i < end and text[i] in chars:
+                i += 1
+            if i >= end or (text[i] != "#" and ord(text[i]) < 128):
+                return "VALUE", pos, i
         value = _VALUE.match(text, pos, end)
         if value is not None:
             return "VALUE", pos, value.end()
@@ -475,6 +512,12 @@ def _lex(
         if len(errors) >= budget:
             out.stopped = end = pos
             break
+        c = text[pos]
+        if c == "," or c == "=":  # the commonest tokens, never brackets or op starts: no frame work
+            append(Tok("PUNCT", c, pos, pos + 1))
+            pos += 1
+            expect_op = False
+            continue
         kind, s, e = scan_token(text, pos, end)
         if not kind and text[s] == "@":  # upstream's lexAtIdentifier, at the character after the `@`
             _error(errors, "@ identifier expected to start with letter or '_'", s + 1, min(s + 2, end))
@@ -493,12 +536,12 @@ def _lex(
         if kind == "VALUE":
             before = tokens[-1] if tokens else None
             # a result list never follows a comma (skipping that keeps long operand lists linear)
-            if not attr_mode and not (before is not None and before.value == ",") and _may_name_results(text, e, end):
-                r = _RESULTS.match(text, s, end)
-                if r is not None:
+            if not attr_mode and not (before is not None and before.value == ","):
+                results_end = _results_end(text, s, e, end)
+                if results_end >= 0:
                     if frame.stack:
                         _close_frame_brackets(out, frame, s, "before the next operation")
-                    pos = r.end()
+                    pos = results_end
                     append(Tok("RESULTS", text[s:pos], s, pos))
                     expect_op = True
                     continue
@@ -509,6 +552,9 @@ def _lex(
         if kind == "PUNCT":
             expect_op = False
             ch = text[s:e]
+            if ch == ":":
+                append(Tok("COLON", ":", s, e))
+                continue
             if ch == "{" and not attr_mode:
                 braces = _VALUE_BRACES.match(text, s, end)
                 if braces is not None:
@@ -571,9 +617,6 @@ def _lex(
                     continue
                 _error(errors, f"unexpected '{ch}'", s, e)
                 continue
-            if ch == ":":
-                append(Tok("COLON", ":", s, e))
-                continue
             append(Tok("PUNCT", ch, s, e))
             continue
 
@@ -597,23 +640,24 @@ def _lex(
                 expect_op = False
                 continue
             expect_op = False
-            if word in _COMPOUND_TYPE_WORDS and e < end and text[e] == "<":
+            after = text[e] if e < end else ""
+            if after == "<" and word in _COMPOUND_TYPE_WORDS:
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
                     _error(errors, f"unbalanced '<' in '{word}' type", e, e + 1)
                 pos = close
                 append(Tok("TYPE", text[s:pos], s, pos))
                 continue
-            if word in _COMPOUND_ATTR_WORDS and e < end and text[e] in "<[":
+            if (after == "<" or after == "[") and word in _COMPOUND_ATTR_WORDS:
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
-                    _error(errors, f"unbalanced '{text[e]}' in '{word}' attribute", e, e + 1)
+                    _error(errors, f"unbalanced '{after}' in '{word}' attribute", e, e + 1)
                 pos = close
                 if word == "distinct" and pos < end and text[pos] == "<":
                     pos, ok = scan_balanced(text, pos, end)
                 append(Tok("ATTR", text[s:pos], s, pos))
                 continue
-            if word == "loc" and e < end and text[e] == "(":
+            if after == "(" and word == "loc":
                 close, ok = scan_balanced(text, e, end)
                 if not ok:
                     _error(errors, "unbalanced '(' in location", e, e + 1)

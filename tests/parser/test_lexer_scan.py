@@ -1,4 +1,5 @@
-"""The lexer's first-character shortcuts find the token its master pattern finds."""
+"""The lexer's first-character shortcuts find the token its master pattern finds, and its
+result-list shortcut the list its pattern finds."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import random
 
 from support.corpus import all_corpus_files
 
-from gpu_lsp.syntax.lexer import _MASTER, _SPACE_CHARS, scan_token
+from gpu_lsp.syntax.lexer import _MASTER, _RESULTS, _SPACE_CHARS, _results_end, scan_token
 
 # Characters that start tokens, break them, or start none (non-ASCII digits and letters included).
 _NOISE = list(" \t\n%^@#!-+.0123456789xeE\"\\az_$<>{}()[]:,=*?|/~`;&\u00e9\u0660\f")
@@ -46,3 +47,30 @@ def test_scan_token_equals_the_master_pattern_on_noise():
     for _ in range(3000):
         text = "".join(rng.choice(_NOISE) for _ in range(rng.randrange(1, 12)))
         _check_every_position(text, rng.randrange(1, len(text) + 1))
+
+
+# Pieces of result lists and of what may follow one (`=` twice, `max`, `#1`, unicode spaces and letters).
+_RESULT_NOISE = ["%a", "%0", "%x.y", "%-", "%r#1", ":2", ",", " ", "\n", "\t", "\u2003", "=", "==", "max", "min", "maxi",
+                 "mx", "arith.addi", '"op"', "_x", "%b", "\u00e9", "(", "1", "#", "{"]
+
+
+def _check_results_at_values(text: str) -> int:
+    checked = 0
+    for pos in range(len(text)):
+        if text[pos] != "%":
+            continue
+        kind, s, e = scan_token(text, pos, len(text))
+        if kind != "VALUE":
+            continue
+        pattern = _RESULTS.match(text, s)
+        assert _results_end(text, s, e, len(text)) == (pattern.end() if pattern else -1), (text[s : s + 40], s)
+        checked += 1
+    return checked
+
+
+def test_results_shortcut_equals_the_pattern():
+    rng = random.Random(5)
+    checked = sum(_check_results_at_values(path.read_text()) for path in all_corpus_files()[:40])
+    for _ in range(5000):
+        checked += _check_results_at_values("".join(rng.choice(_RESULT_NOISE) for _ in range(rng.randrange(1, 8))))
+    assert checked > 5_000
