@@ -9,12 +9,13 @@ from gpu_lsp.diagnostics import suppression
 from gpu_lsp.diagnostics.context import OpIndex, RuleContext, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, REDUCTION_KINDS, version_of
 from gpu_lsp.diagnostics.model import Diagnostic, Severity, capped
-from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, always_reported, load_rules
+from gpu_lsp.diagnostics.registry import Phase, Rule, Scope, Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import OpSlices, run_rules
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.parser.builder import UNDEFINED_VALUE
+from gpu_lsp.parser.ranges import RangeParse, parse_range
 from gpu_lsp.text import LineIndex
 
 # A `RuleSteps.step` checks this many ops between looks at the clock, until its budget is spent.
@@ -105,6 +106,22 @@ def lint_findings(parsed: ParsedFile, settings: object | None = None, rules: Cal
             found.extend(ctx.chunk.diagnostics)
             found.extend(run_rules(ctx, chosen))
         return found
+
+
+def range_findings(text: str, starts: list[int], lo: int, hi: int, settings: object | None = None) -> tuple[list[Diagnostic], RangeParse]:
+    """The parser's diagnostics of the top-level units starting in `[lo, hi)` (`parser/ranges.py`)
+    and what the enabled rules that are not whole-module find on them, before suppressions and
+    select/ignore; with the range's parse. Over ranges that cover the file, these plus the whole-module
+    rules' findings are `lint_findings` when every range parse is exact (`RangeParse.exact`)."""
+    with paused_gc():
+        part = parse_range(text, starts, lo, hi)
+        ctx = RuleContext(part.chunk, text, version_of(settings), report_undecided=report_undecided_of(settings))
+        return list(part.chunk.diagnostics) + run_rules(ctx, _chosen_rules(settings, not_whole_module)), part
+
+
+def not_whole_module(rule: Rule) -> bool:
+    """Whether `rule` finds on a range of top-level ops what it finds there in the whole file."""
+    return rule.scope is not Scope.MODULE
 
 
 def lint_phase_rule(rule: Rule) -> bool:
