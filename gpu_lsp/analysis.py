@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from gpu_lsp.diagnostics import suppression
 from gpu_lsp.diagnostics.context import OpIndex, RuleContext, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, REDUCTION_KINDS, version_of
-from gpu_lsp.diagnostics.model import Diagnostic, Severity, capped
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Severity, capped
 from gpu_lsp.diagnostics.registry import Phase, Rule, Scope, Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import OpSlices, run_rules
 from gpu_lsp.gcpause import paused_gc
@@ -108,15 +109,80 @@ def lint_findings(parsed: ParsedFile, settings: object | None = None, rules: Cal
         return found
 
 
-def range_findings(text: str, starts: list[int], lo: int, hi: int, settings: object | None = None) -> tuple[list[Diagnostic], RangeParse]:
-    """The parser's diagnostics of the top-level units starting in `[lo, hi)` (`parser/ranges.py`)
-    and what the enabled rules that are not whole-module find on them, before suppressions and
-    select/ignore; with the range's parse. Over ranges that cover the file, these plus the whole-module
-    rules' findings are `lint_findings` when every range parse is exact (`RangeParse.exact`)."""
+@dataclass(frozen=True)
+class RangeLint:
+    """What the lint of one range of top-level units finds (plain data, sent by a worker): the
+    parser's diagnostics first (`parser` of them) and the findings of the rules that are not
+    whole-module, then apart what the whole-module rules find in the range, with the range's
+    parse facts that `merge_ranges` needs; all before suppressions and select/ignore."""
+
+    found: list[Diagnostic]
+    parser: int
+    module_found: list[Diagnostic]
+    exact: bool
+    units: int
+    defined: tuple[str, ...]
+    used: frozenset[str]
+
+
+def lint_range(
+    text: str, starts: list[int], lo: int, hi: int, settings: object | None = None, length: int | None = None
+) -> tuple[RangeLint, RangeParse]:
+    """The lint of the top-level units of `text` starting in `[lo, hi)` (`parser/ranges.py`, which
+    says what `length` is for), and their parse."""
     with paused_gc():
-        part = parse_range(text, starts, lo, hi)
+        part = parse_range(text, starts, lo, hi, length)
         ctx = RuleContext(part.chunk, text, version_of(settings), report_undecided=report_undecided_of(settings))
-        return list(part.chunk.diagnostics) + run_rules(ctx, _chosen_rules(settings, not_whole_module)), part
+        chosen = _chosen_rules(settings, None)
+        found = list(part.chunk.diagnostics) + run_rules(ctx, [r for r in chosen if not_whole_module(r)])
+        module_found = run_rules(ctx, [r for r in chosen if not not_whole_module(r)])
+    return RangeLint(found, len(part.chunk.diagnostics), module_found, part.exact, part.units, part.defined, part.used), part
+
+
+def range_findings(text: str, starts: list[int], lo: int, hi: int, settings: object | None = None) -> tuple[list[Diagnostic], RangeParse]:
+    """The parser's diagnostics of the range `[lo, hi)` and what the rules that are not whole-module find in it."""
+    lint, part = lint_range(text, starts, lo, hi, settings)
+    return lint.found, part
+
+
+def merge_ranges(parts: list[RangeLint]) -> tuple[list[Diagnostic], bool] | None:
+    """The findings of ranges that cover a file, as `lint_findings` of the file's parse gives
+    them, and whether the whole-module rules' are among them (False: no symbol may be referred to
+    across ranges or is defined in two, and they are to be run on the file's parse); None when
+    the ranges' parses are not the file's, or a verifier error may have stopped the verification
+    of what holds it in the file (it does not in a range): the file is to be linted whole."""
+    if not all(p.exact for p in parts) or sum(p.units for p in parts) < 2 or sum(p.parser for p in parts) >= MAX_DIAGNOSTICS:
+        return None
+    if any(_stops_verification(d) for p in parts for d in p.found[p.parser :]):
+        return None
+    found = [d for p in parts for d in p.found]
+    owner: dict[str, int] = {}
+    closed = True
+    for i, p in enumerate(parts):
+        for name in p.defined:
+            closed = closed and owner.setdefault(name, i) == i
+    for i, p in enumerate(parts):
+        closed = closed and all(owner.get(name, i) == i for name in p.used)
+    if not closed:
+        return found, False
+    module_found = [d for p in parts for d in p.module_found]
+    if any(_stops_verification(d) for d in module_found):
+        return None
+    return found + module_found, True
+
+
+def module_findings(parsed: ParsedFile, settings: object | None = None) -> list[Diagnostic] | None:
+    """What the whole-module rules find in `parsed` (to complete `merge_ranges`), or None when a
+    verifier error among them means that the file is to be linted whole."""
+    chosen = _chosen_rules(settings, lambda rule: not not_whole_module(rule))
+    with paused_gc():
+        found = [d for ctx in _contexts(parsed, settings) for d in run_rules(ctx, chosen)]
+    return None if any(_stops_verification(d) for d in found) else found
+
+
+def _stops_verification(d: Diagnostic) -> bool:
+    rule = load_rules().get(d.code)
+    return rule is not None and rule.phase == Phase.VERIFY and d.severity >= Severity.ERROR
 
 
 def not_whole_module(rule: Rule) -> bool:

@@ -49,8 +49,10 @@ class Stage(enum.IntEnum):
 class Scope(enum.Enum):
     """How much of the IR a rule's findings on an op depend on: the op itself (a per-op rule),
     the top-level op it lies in (a whole-chunk rule that looks at each top-level op on its own),
-    or the whole module (symbols or state across top-level ops). A rule that is not whole-module
-    finds the same in a range of top-level ops as in the file (`parser/ranges.py`; tested)."""
+    or the module's symbols (it looks symbols up, or follows launches and calls, across top-level
+    ops). A rule of the first two finds the same in a range of top-level ops as in the file
+    (`parser/ranges.py`; tested); a whole-module one does where no symbol is referred to across
+    ranges nor defined in two (`analysis.merge_ranges`)."""
 
     OP = "op"
     UNIT = "unit"

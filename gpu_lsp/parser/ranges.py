@@ -16,7 +16,9 @@ from typing import Final
 
 from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic
 from gpu_lsp.gcpause import paused_gc
+from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.opdefs import op_names
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import SPLIT_MARKER, Chunk, budget_for, implicit_module
 from gpu_lsp.parser.incremental import _comments, _parse_segment, _segments, _trusted, boundaries
 from gpu_lsp.parser.resolve import Resolver
@@ -36,6 +38,9 @@ class RangeParse:
     chunk: Chunk
     exact: bool
     units: int
+    # The symbols its top-level ops define (in order), and the first names of those it refers to.
+    defined: tuple[str, ...]
+    used: frozenset[str]
 
 
 def unit_starts(text: str) -> list[int] | None:
@@ -61,9 +66,11 @@ def cuts(text: str, starts: list[int], count: int) -> list[tuple[int, int]]:
     return list(zip(edges, edges[1:]))
 
 
-def parse_range(text: str, starts: list[int], lo: int, hi: int) -> RangeParse:
+def parse_range(text: str, starts: list[int], lo: int, hi: int, length: int | None = None) -> RangeParse:
     """The units of `text` (starting at `starts`) that start in `[lo, hi)`, parsed after the alias
-    definitions that come before `lo`; only the range's diagnostics and comments are kept."""
+    definitions that come before `lo`; only the range's diagnostics and comments are kept. `text`
+    may end at `hi` (`starts` then too): `length` is the whole text's."""
+    end = len(text) if length is None else length
     segments = _segments(text, starts, len(text))
     ctx = ParseContext(text, op_names())
     found: list[Diagnostic] = []
@@ -84,5 +91,7 @@ def parse_range(text: str, starts: list[int], lo: int, hi: int) -> RangeParse:
     ops = [op for seg in mine for op in seg.ops]
     found.sort(key=Diagnostic.sort_key)
     ctx.alias_uses = [u for seg in mine for u in seg.alias_uses]
-    chunk = Chunk(0, len(text), implicit_module(ops, 0, len(text)), found, _comments(mine), True, ctx)
-    return RangeParse(chunk, exact, len(ops))
+    chunk = Chunk(0, end, implicit_module(ops, 0, end), found, _comments(mine), True, ctx)
+    defined = tuple(name for op in ops if (name := symbol_name(op)) is not None)
+    used = frozenset(ref.root for top in ops for op in top.walk() for ref, _ in op.symbol_spans if isinstance(ref, SymbolRefAttr))
+    return RangeParse(chunk, exact, len(ops), defined, used)

@@ -1,0 +1,108 @@
+"""The K-way open (`lsp/range_lint.py`): K range workers give exactly the diagnostics of the whole
+file linted in one piece, their parser diagnostics are the server parse's own objects, and where the
+ranges cannot stand for the file (a verifier error, a cut the parse does not make) the document is
+linted in process, with the same result."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from support.typing import generated
+
+from gpu_lsp.diagnostics.registry import Phase, load_rules
+from gpu_lsp.lsp import documents, engine, range_lint, worker_start
+from gpu_lsp.lsp.documents import Document
+from gpu_lsp.lsp.settings import EditorSettings
+from gpu_lsp.parser.builder import UNDEFINED_VALUE
+
+pytestmark = pytest.mark.skipif(worker_start.context() is None, reason="the range workers need a forkserver")
+
+# Units that see each other across the ranges of a 3-way cut (the first unit calls the last one).
+FIRST = """func.func @first(%a: memref<?xf32>) {
+  func.call @last(%a) : (memref<?xf32>) -> ()
+  return
+}
+"""
+LAST = """func.func @last(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %a[%c0] : memref<?xf32>
+  return
+}
+"""
+# A host launch of a kernel defined at the top (a verifier error at the top: `gpu.container_module`).
+LAUNCH = """gpu.module @kernels {
+  gpu.func @k() kernel {
+    gpu.return
+  }
+}
+func.func @launcher() {
+  %c1 = arith.constant 1 : index
+  gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+  return
+}
+"""
+
+
+@pytest.fixture
+def three_workers(monkeypatch):
+    """Documents of a few hundred units opened by three range workers, whatever the cores."""
+    monkeypatch.setattr(documents, "PROGRESSIVE_SIZE", 1000)
+    monkeypatch.setattr(range_lint, "UNITS_PER_WORKER", 10)
+    monkeypatch.setattr(range_lint, "usable_cores", lambda: 3)
+
+
+def _text(extra: str = "") -> str:
+    body = generated("inline", 2000)
+    at = body.index("arith.constant 32")
+    body = body[:at] + "@" + body[at:]  # a parse error
+    undefined = body.index("%s = arith.addf %a, %b")
+    body = body[:undefined] + body[undefined:].replace("%a, %b", "%a, %nowhere", 1)  # an undefined value
+    suppressed = body.rindex("%t3 = gpu.launch async")
+    body = body[:suppressed] + "// gpu-lint: ignore[GPU204]\n  " + body[suppressed:]  # a suppression comment
+    return FIRST + body + extra + LAST
+
+
+def _open(text: str, settings: EditorSettings) -> tuple[Document, object]:
+    doc = Document("file:///large.mlir", text, 1)
+    started = doc.open_in_child(settings)
+    while not doc.analyse_step():
+        pass
+    assert doc.lint_in_child(settings) is started
+    return doc, started
+
+
+def test_three_range_workers_give_the_whole_files_diagnostics(three_workers) -> None:
+    text = _text()
+    settings = EditorSettings()
+    doc, ranges = _open(text, settings)
+    assert isinstance(ranges, range_lint.RangeLints) and len(ranges.pids) == 3 and os.getpid() not in ranges.pids
+    parsed = doc.partial.parsed if doc.partial is not None else None
+    assert parsed is not None
+    found = ranges.wait(parsed)
+    assert found is not None, "the ranges stand for the file"
+    expected = engine.diagnose(engine.parse_document(text), settings)
+    assert found == expected
+    assert UNDEFINED_VALUE in {d.code for d in found} and len(parsed.diagnostics) > 1, "the parse error and the undefined value"
+    assert len(engine.diagnose(engine.parse_document(text.replace("gpu-lint: ignore", "")), settings)) == len(found) + 1
+    assert {id(d) for d in parsed.diagnostics} <= {id(d) for d in found}, "the parser's own objects"
+    snap = doc.analysed(settings)
+    assert snap.complete and snap.diagnostics == expected
+
+
+def test_a_verifier_error_across_ranges_leaves_the_lint_to_the_analysis_thread(three_workers) -> None:
+    text = _text(LAUNCH + FIRST)  # a launch, and a symbol defined twice
+    settings = EditorSettings()
+    doc, ranges = _open(text, settings)
+    assert isinstance(ranges, range_lint.RangeLints)
+    assert ranges.wait(doc.partial.parsed if doc.partial is not None else None) is None
+    snap = doc.analysed(settings)
+    expected = engine.diagnose(engine.parse_document(text), settings)
+    assert snap.complete and snap.diagnostics == expected
+    assert any(load_rules()[d.code].phase == Phase.VERIFY for d in expected), "a verifier error"
+
+
+def test_the_worker_count_follows_the_cores_and_the_units() -> None:
+    assert range_lint.worker_count(2500, cores=2) == 2
+    assert range_lint.worker_count(2500, cores=16) == range_lint.MAX_WORKERS
+    assert range_lint.worker_count(300, cores=16) == 1
