@@ -123,6 +123,10 @@ class RangeLint:
     units: int
     defined: tuple[str, ...]
     used: frozenset[str]
+    # Every diagnostic of the range after its suppressions and select/ignore, the whole-module rules'
+    # included (what the file has there when they count, `merge_ranges`); None when a suppression
+    # comment of the range may reach beyond it (`ignore-file`, or no op after it in the range).
+    finished: list[Diagnostic] | None = None
 
 
 def lint_range(
@@ -136,7 +140,30 @@ def lint_range(
         chosen = _chosen_rules(settings, None)
         found = list(part.chunk.diagnostics) + run_rules(ctx, [r for r in chosen if not_whole_module(r)])
         module_found = run_rules(ctx, [r for r in chosen if not not_whole_module(r)])
-    return RangeLint(found, len(part.chunk.diagnostics), module_found, part.exact, part.units, part.defined, part.used), part
+        finished = _finish_range(text, part, found + module_found, settings)
+    return RangeLint(found, len(part.chunk.diagnostics), module_found, part.exact, part.units, part.defined, part.used, finished), part
+
+
+def _finish_range(text: str, part: RangeParse, found: list[Diagnostic], settings: object | None) -> list[Diagnostic] | None:
+    """`finish_lint` of a range's findings (`RangeLint.finished`), or None where its suppressions may reach beyond it."""
+    parsed = ParsedFile(text, [part.chunk], False)
+    if suppression.may_have_directives(parsed.comments):
+        ops = [op for op in OpIndex(part.chunk.module).ops if op.span is not None and not op.facts.implicit]
+        directives, _ = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))
+        if any(d.file_level or d.covers is None for d in directives):
+            return None
+    return finish_lint(parsed, found, settings)
+
+
+def merged_finished(parts: list[RangeLint]) -> list[Diagnostic] | None:
+    """Every diagnostic of the file that ranges cover, from the ranges' own finished lists (no
+    parse of the whole file), where they are the file's (`merge_ranges` counts the whole-module
+    rules' and no suppression reaches across ranges); None otherwise."""
+    merged = merge_ranges(parts)
+    if merged is None or not merged[1] or any(p.finished is None for p in parts):
+        return None
+    out = sorted((d for p in parts for d in p.finished or ()), key=Diagnostic.sort_key)
+    return out if len(out) < MAX_DIAGNOSTICS else None
 
 
 def range_findings(text: str, starts: list[int], lo: int, hi: int, settings: object | None = None) -> tuple[list[Diagnostic], RangeParse]:

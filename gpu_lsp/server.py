@@ -31,6 +31,7 @@ from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Change, Document, DocumentStor
 from gpu_lsp.lsp.gate import PARKED
 from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.outbox import Outbox
+from gpu_lsp.lsp.range_lint import RangeLints
 from gpu_lsp.lsp.settings import EditorSettings, SettingProblems, parse_settings
 from gpu_lsp.lsp.trace import mark
 from gpu_lsp.lsp.user_errors import quiet_answered_errors
@@ -120,6 +121,8 @@ class GpuLanguageServer(LanguageServer):
         self.debounce_s = DEBOUNCE_S
         self._debouncer = None
         self._published: dict[str, int] = {}
+        # The early publishes of opens running beside their parse (`_publish_early`): held until done.
+        self._early: set[asyncio.Future] = set()
         self._settle: dict[str, asyncio.TimerHandle] = {}
         self.heap = HeapPolicy()
         self.settle_s = SETTLE_S
@@ -242,6 +245,32 @@ class GpuLanguageServer(LanguageServer):
         items = diagnostics_json(snap, SeverityOverrides(settings.severity)) + current_items(self.lit_found, doc.uri, snap.text)
         return snap.version, publish_message(doc.uri, snap.version, items), snap
 
+    async def _publish_early(self, doc: Document, ranges: RangeLints) -> None:
+        """Publish the open's diagnostics from its range workers' findings alone, before this
+        process has parsed the text, where they are the file's (`RangeLints.early`)."""
+        from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, publish_message
+
+        found = await asyncio.get_running_loop().run_in_executor(None, ranges.early)
+        if found is None:
+            return
+
+        def payload() -> tuple[int, str] | None:
+            snap = doc.early_snapshot(ranges.text, found)
+            if snap is None or doc.closed:
+                return None
+            items = diagnostics_json(snap, SeverityOverrides(self.settings_for(doc.uri).severity))
+            return snap.version, publish_message(doc.uri, snap.version, items)
+
+        result = await self.in_analysis(payload)
+        if result is None or doc.closed or self.store.get(doc.uri) is not doc:
+            return
+        version, message = result
+        if version != doc.version or version < self._published.get(doc.uri, -(2**31)):
+            return
+        self._published[doc.uri] = version
+        self.send_raw(message)
+        mark("server: diagnostics published from the range workers")
+
     def _prepare_payload(self, doc: Document) -> bool:
         """Some of the JSON of the current snapshot's diagnostics (`publish.prepare_json`);
         whether all of it is built (or there is no current snapshot)."""
@@ -293,17 +322,24 @@ class GpuLanguageServer(LanguageServer):
             return
         opening = False
         if not settle:  # a large document being opened: requests run between the steps
-            starting = None
+            started = None
             if doc.snapshot is None:  # the first analysis: an open (its worker: the `opening` path, however short the parse)
                 # Started off the analysis thread: the first start waits for the forkserver to be ready.
                 settings = await self.in_analysis(self.settings_for, uri)
                 mark("server: settings ready")
-                starting = asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
+                started = await asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
+                if isinstance(started, RangeLints):
+                    early = self._publish_early(doc, started)
+                    if started.crowded:  # the workers fill the cores: this parse waits (requests parse what they need)
+                        await early
+                    else:
+                        self._early.add(task := asyncio.ensure_future(early))
+                        task.add_done_callback(self._early.discard)
             while not await self.in_analysis(self._open_step, doc, opening=True):
                 opening = True
                 if doc.closed:
                     return
-            if starting is not None and await starting is not None:
+            if started is not None:
                 opening = True
         if settle or opening:
             # A large document's full lint (the open's, or the idle one) runs in a child process:

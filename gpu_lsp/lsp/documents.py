@@ -440,6 +440,16 @@ class Document:
                 snap.cache["previous_index"] = index
         self.partial = snap
 
+    def early_snapshot(self, text: str, found: list[Diagnostic]) -> Snapshot | None:
+        """A snapshot of `text` with the diagnostics `found` without this process's parse (the open's
+        range workers', `range_lint.RangeLints.early`), to publish them only; None when the text has
+        changed or the document is analysed already."""
+        with self._lock:
+            version, lines = self.version, self.lines
+            if self.text is not text or (self.snapshot is not None and self.snapshot.text is text):
+                return None
+        return Snapshot(self.uri, version, text, lines, ParsedFile(text, [], False), LintResult.of(found), self.encoding)
+
     def partial_at(self, offset: int) -> Snapshot | None:
         """The partial snapshot, when it covers `offset` (and is of the current text)."""
         snap = self.partial

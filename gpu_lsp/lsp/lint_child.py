@@ -33,7 +33,7 @@ from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.opdefs.registry import activate, registry_of
 from gpu_lsp.lsp import engine
 from gpu_lsp.lsp.trace import mark
-from gpu_lsp.lsp.worker_start import context
+from gpu_lsp.lsp.worker_start import context, warn_if_cold
 from gpu_lsp.parser.api import ParsedFile
 
 log = logging.getLogger(__name__)
@@ -173,6 +173,7 @@ def _work(send: Connection, text: str, settings: object | None, leaves_per_op_ru
     # pickling the result); exiting frees everything.
     gc.disable()
     mark("worker: running")
+    warn_if_cold()
     data = pickle.dumps(lint(text, settings, leaves_per_op_rules), pickle.HIGHEST_PROTOCOL)
     mark("worker: result pickled")
     send.send_bytes(data)

@@ -4,8 +4,10 @@ ranges (`parser/ranges.py`), each parsed and linted with every rule by one worke
 (`analysis.merge_ranges`: the whole-module rules' count where no symbol is referred to across
 ranges, else they run on the server's parse), reads the parser's diagnostics as those of its own
 parse (`lint_child.decode`: the incremental linter tells them by identity) and applies the
-suppressions. Where the ranges cannot stand for the file, `wait` gives None and the document
-is linted in process. Workers come from the forkserver, as `lint_child`'s do.
+suppressions. Where the workers' own findings are the file's (`RangeLints.early`), they are
+published before the server's parse, which waits for the workers when they fill the cores. Where
+the ranges cannot stand for the file, `wait` gives None and the document is linted in process.
+Workers come from the forkserver, as `lint_child`'s do.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from bisect import bisect_left
 from dataclasses import replace
 from multiprocessing.connection import Connection
 
-from gpu_lsp.analysis import RangeLint, finish_lint, lint_range, merge_ranges, module_findings
+from gpu_lsp.analysis import RangeLint, finish_lint, lint_range, merge_ranges, merged_finished, module_findings
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.opdefs.registry import activate, registry_of
 from gpu_lsp.lsp import lint_child
 from gpu_lsp.lsp.trace import mark
+from gpu_lsp.lsp.worker_start import warn_if_cold
 from gpu_lsp.parser.api import ParsedFile
 from gpu_lsp.parser.ranges import cuts, unit_starts
 
@@ -46,9 +49,12 @@ def worker_count(units: int, cores: int | None = None) -> int:
 class RangeLints:
     """The lint of one text's ranges running in worker processes (the interface of a `ChildLint`)."""
 
-    def __init__(self, children: list[lint_child.ChildLint], settings: object | None) -> None:
+    def __init__(self, children: list[lint_child.ChildLint], settings: object | None, text: str) -> None:
         self._children = children
         self._settings = settings
+        self.text = text
+        # Whether the workers fill the cores: the server's own parse then waits for them (`early`).
+        self.crowded = usable_cores() <= len(children) + 1
 
     @property
     def pids(self) -> list[int | None]:
@@ -75,6 +81,17 @@ class RangeLints:
         mark("server: ranges merged")
         return finish_lint(parsed, found, self._settings)
 
+    def early(self) -> list[Diagnostic] | None:
+        """Every diagnostic of the text from the workers' findings alone, before this process has
+        parsed it (`analysis.merged_finished`), waiting for them; None where that needs the parse
+        (`wait` then gives them). They are not the parse's objects: for a first publish only."""
+        received = [child.received() for child in self._children]
+        if any(not isinstance(part, RangeLint) for part in received):
+            return None
+        found = merged_finished(received)
+        mark("server: ranges merged without the parse" if found is not None else "server: ranges need the parse")
+        return found
+
     def cancel(self) -> None:
         """Stop every worker (`wait` then gives None)."""
         for child in self._children:
@@ -100,7 +117,7 @@ def start(text: str, settings: object | None, cores: int | None = None) -> Range
                 started.cancel()
             return None
         children.append(child)
-    return RangeLints(children, settings)
+    return RangeLints(children, settings, text)
 
 
 def _read_against(parsed: ParsedFile, parts: list[RangeLint]) -> list[RangeLint] | None:
@@ -121,6 +138,7 @@ def _work(send: Connection, text: str, starts: list[int], lo: int, hi: int, sett
     """A range worker: parse and lint the range, send the findings."""
     gc.disable()  # a short life, as `lint_child`'s workers
     mark("range worker: running")
+    warn_if_cold()
     activate(registry_of(getattr(settings, "op_sources", ())))
     found, _ = lint_range(text, starts, lo, hi, settings, length)
     mark("range worker: parsed and linted")

@@ -83,6 +83,7 @@ def test_three_range_workers_give_the_whole_files_diagnostics(three_workers) -> 
     assert found is not None, "the ranges stand for the file"
     expected = engine.diagnose(engine.parse_document(text), settings)
     assert found == expected
+    assert ranges.early() is None, "a call across ranges: the whole-module rules run on the server's parse"
     assert UNDEFINED_VALUE in {d.code for d in found} and len(parsed.diagnostics) > 1, "the parse error and the undefined value"
     assert len(engine.diagnose(engine.parse_document(text.replace("gpu-lint: ignore", "")), settings)) == len(found) + 1
     assert {id(d) for d in parsed.diagnostics} <= {id(d) for d in found}, "the parser's own objects"
@@ -96,6 +97,7 @@ def test_a_verifier_error_across_ranges_leaves_the_lint_to_the_analysis_thread(t
     doc, ranges = _open(text, settings)
     assert isinstance(ranges, range_lint.RangeLints)
     assert ranges.wait(doc.partial.parsed if doc.partial is not None else None) is None
+    assert ranges.early() is None
     snap = doc.analysed(settings)
     expected = engine.diagnose(engine.parse_document(text), settings)
     assert snap.complete and snap.diagnostics == expected
@@ -106,3 +108,23 @@ def test_the_worker_count_follows_the_cores_and_the_units() -> None:
     assert range_lint.worker_count(2500, cores=2) == 2
     assert range_lint.worker_count(2500, cores=16) == range_lint.MAX_WORKERS
     assert range_lint.worker_count(300, cores=16) == 1
+
+
+def test_ranges_that_refer_to_nothing_beyond_them_give_the_diagnostics_before_any_parse(three_workers) -> None:
+    text = _text()[len(FIRST) :]  # no call across ranges; the suppression comment, the parse error, the undefined value
+    settings = EditorSettings()
+    ranges = range_lint.start(text, settings)
+    assert ranges is not None
+    early = ranges.early()
+    assert early == engine.diagnose(engine.parse_document(text), settings)
+    assert UNDEFINED_VALUE in {d.code for d in early}
+
+
+def test_a_file_level_suppression_waits_for_the_parse(three_workers) -> None:
+    text = "// gpu-lint: ignore-file[GPU204]\n" + _text()[len(FIRST) :]
+    settings = EditorSettings()
+    doc, ranges = _open(text, settings)
+    assert isinstance(ranges, range_lint.RangeLints) and ranges.early() is None
+    snap = doc.analysed(settings)
+    assert snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
+    assert "GPU204" not in {d.code for d in snap.diagnostics}
