@@ -317,29 +317,35 @@ class GpuLanguageServer(LanguageServer):
             self.heap.after_incremental_analysis()
 
     async def publish_diagnostics(self, uri: str, settle: bool = False) -> None:
+        from gpu_lsp.lsp.opening import only_parse_left as opening_only_parse_left
+
         doc = self.store.get(uri)
         if doc is None:
             return
         opening = False
         if not settle:  # a large document being opened: requests run between the steps
-            started = None
+            starting = None
+            early = None  # a K-way open's publish of its workers' diagnostics (`_publish_early`)
+            crowded = False
             if doc.snapshot is None:  # the first analysis: an open (its worker: the `opening` path, however short the parse)
                 # Started off the analysis thread: the first start waits for the forkserver to be ready.
                 settings = await self.in_analysis(self.settings_for, uri)
                 mark("server: settings ready")
-                started = await asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
-                if isinstance(started, RangeLints):
-                    early = self._publish_early(doc, started)
-                    if started.crowded:  # the workers fill the cores: this parse waits (requests parse what they need)
-                        await early
-                    else:
-                        self._early.add(task := asyncio.ensure_future(early))
-                        task.add_done_callback(self._early.discard)
+                starting = asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
             while not await self.in_analysis(self._open_step, doc, opening=True):
                 opening = True
                 if doc.closed:
                     return
-            if started is not None:
+                if early is None and starting is not None and starting.done() and isinstance(ranges := starting.result(), RangeLints):
+                    self._early.add(early := asyncio.ensure_future(self._publish_early(doc, ranges)))
+                    early.add_done_callback(self._early.discard)
+                    crowded = ranges.crowded
+                # The range workers fill the cores: once the answers about the whole document are kept,
+                # the rest of this parse waits for them (a request parses what it needs).
+                if crowded and early is not None and await self.in_analysis(opening_only_parse_left, doc):
+                    await asyncio.wait([early])
+                    crowded = False
+            if starting is not None and await starting is not None:
                 opening = True
         if settle or opening:
             # A large document's full lint (the open's, or the idle one) runs in a child process:
