@@ -6,13 +6,18 @@ linted in process, with the same result."""
 from __future__ import annotations
 
 import os
+import sys
+import textwrap
 
 import pytest
+from lsp_client import RecordingClient, client_fixture, make_client, open_document, wait_published
+from pytest_lsp import ClientServerConfig
 from support.typing import generated
 
 from gpu_lsp.diagnostics.registry import Phase, load_rules
 from gpu_lsp.lsp import documents, engine, range_lint, worker_start
 from gpu_lsp.lsp.documents import Document
+from gpu_lsp.lsp.positions import UTF16, LineTable
 from gpu_lsp.lsp.settings import EditorSettings
 from gpu_lsp.parser.builder import UNDEFINED_VALUE
 
@@ -128,3 +133,42 @@ def test_a_file_level_suppression_waits_for_the_parse(three_workers) -> None:
     snap = doc.analysed(settings)
     assert snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
     assert "GPU204" not in {d.code for d in snap.diagnostics}
+
+
+# A server whose large documents are opened by three range workers, and whose own parse stalls
+# once the answers about the whole document are kept (it never parses the rest by itself).
+STALLED_PARSE = textwrap.dedent(
+    """
+    import sys, time
+    from gpu_lsp.lsp import documents, opening, range_lint
+    documents.PROGRESSIVE_SIZE = 1000
+    range_lint.UNITS_PER_WORKER = 10
+    range_lint.usable_cores = lambda: 3
+    step = opening.open_step
+
+    def stalled(doc):
+        if opening.only_parse_left(doc):
+            time.sleep(0.01)
+            return False
+        return step(doc)
+
+    opening.open_step = stalled
+    from gpu_lsp.__main__ import main
+    sys.exit(main())
+    """
+)
+STALLED_URI = "file:///ranges/large.mlir"
+STALLED_CONFIG = ClientServerConfig(server_command=[sys.executable, "-c", STALLED_PARSE], client_factory=make_client)
+client = client_fixture("file:///ranges", config=STALLED_CONFIG, scope="function")
+
+
+@pytest.mark.asyncio
+async def test_the_server_publishes_the_range_workers_diagnostics_before_its_own_parse(client: RecordingClient) -> None:
+    text = _text()[len(FIRST) :]
+    open_document(client, STALLED_URI, text)
+    published = await wait_published(client, STALLED_URI, 1)
+    expected = engine.diagnose(engine.parse_document(text), EditorSettings())
+    lines = LineTable.of(text)
+    got = [(d.code, d.range.start.line, d.range.start.character) for d in published.diagnostics]
+    assert got == [(d.code, *lines.position(text, d.range.start, UTF16)) for d in expected]
+    assert UNDEFINED_VALUE in {code for code, _, _ in got}
