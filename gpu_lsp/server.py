@@ -123,6 +123,8 @@ class GpuLanguageServer(LanguageServer):
         self._published: dict[str, int] = {}
         # The early publishes of opens running beside their parse (`_publish_early`): held until done.
         self._early: set[asyncio.Future] = set()
+        # The message each published, by URI, until the analysis's own would repeat it.
+        self._early_sent: dict[str, str] = {}
         self._settle: dict[str, asyncio.TimerHandle] = {}
         self.heap = HeapPolicy()
         self.settle_s = SETTLE_S
@@ -268,6 +270,7 @@ class GpuLanguageServer(LanguageServer):
         if version != doc.version or version < self._published.get(doc.uri, -(2**31)):
             return
         self._published[doc.uri] = version
+        self._early_sent[doc.uri] = message
         self.send_raw(message)
         mark("server: diagnostics published from the range workers")
 
@@ -379,7 +382,8 @@ class GpuLanguageServer(LanguageServer):
         if version != doc.version or version < self._published.get(uri, -(2**31)):
             return
         self._published[uri] = version
-        self.send_raw(message)
+        if self._early_sent.pop(uri, None) != message:  # not what the open's range workers published already
+            self.send_raw(message)
         mark("server: diagnostics published")
         if not settle:
             self._schedule_settle(uri)
@@ -605,6 +609,7 @@ def did_open(ls: GpuLanguageServer, params: types.DidOpenTextDocumentParams) -> 
         ls.store.open(item.uri, text, item.version, item.language_id, ls.encoding)
         mark("server: document made (lines split)")
         ls._published.pop(item.uri, None)
+        ls._early_sent.pop(item.uri, None)
         ls.request_diagnostics(item.uri)
     except Exception:
         ls.log_error("textDocument/didOpen")
@@ -651,6 +656,7 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
         ls.store.close(uri)
         OVERSIZED.close(uri)
         ls._published.pop(uri, None)
+        ls._early_sent.pop(uri, None)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
     except Exception:
         ls.log_error("textDocument/didClose")
