@@ -96,6 +96,17 @@ def test_three_range_workers_give_the_whole_files_diagnostics(three_workers) -> 
     assert snap.complete and snap.diagnostics == expected
 
 
+def test_the_first_edit_after_a_range_open_is_linted_incrementally(three_workers) -> None:
+    text = generated("inline", 2000)
+    settings = EditorSettings()
+    doc, ranges = _open(text, settings)
+    assert isinstance(ranges, range_lint.RangeLints)
+    assert doc.analysed(settings).complete
+    at = text.index("arith.constant 32", text.index("func.func @fn20"))
+    doc.replace(at, at + len("arith.constant 32"), "arith.constant 64", 2)
+    assert not doc.analysed(settings).complete, "the quick lint of the edited function (the full one settles later)"
+
+
 def test_a_verifier_error_across_ranges_leaves_the_lint_to_the_analysis_thread(three_workers) -> None:
     text = _text(LAUNCH + FIRST)  # a launch, and a symbol defined twice
     settings = EditorSettings()
