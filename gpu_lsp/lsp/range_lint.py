@@ -102,7 +102,8 @@ def start(text: str, settings: object | None, cores: int | None = None) -> Range
     """Start the range workers of `text`'s open (`worker_count` of them); None where the text is
     not cut into ranges (one `// -----` chunk or unit, too few units for two workers) or there are
     no workers."""
-    starts = unit_starts(text)
+    cores = usable_cores() if cores is None else cores
+    starts = unit_starts(text) if cores >= 2 else None
     if starts is None:
         return None
     count = worker_count(len(starts), cores)
