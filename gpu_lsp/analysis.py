@@ -174,42 +174,62 @@ def range_findings(text: str, starts: list[int], lo: int, hi: int, settings: obj
 
 def merge_ranges(parts: list[RangeLint]) -> tuple[list[Diagnostic], bool] | None:
     """The findings of ranges that cover a file, as `lint_findings` of the file's parse gives
-    them, and whether the whole-module rules' are among them (False: no symbol may be referred to
-    across ranges or is defined in two, and they are to be run on the file's parse); None when
-    the ranges' parses are not the file's, or a verifier error may have stopped the verification
-    of what holds it in the file (it does not in a range): the file is to be linted whole."""
+    them, and whether they are all of them (False: some are to be found on the file's parse,
+    `complete_ranges`); None when the ranges' parses are not the file's (it is to be linted whole).
+    They are all where no symbol is referred to across ranges nor defined in two (the whole-module
+    rules' count) and no verifier error may have stopped the verification of what holds it in the
+    file (it does not in a range)."""
     if not all(p.exact for p in parts) or sum(p.units for p in parts) < 2 or sum(p.parser for p in parts) >= MAX_DIAGNOSTICS:
         return None
-    if any(_stops_verification(d) for p in parts for d in p.found[p.parser :]):
-        return None
     found = [d for p in parts for d in p.found]
-    owner: dict[str, int] = {}
-    closed = True
-    for i, p in enumerate(parts):
-        for name in p.defined:
-            closed = closed and owner.setdefault(name, i) == i
-    for i, p in enumerate(parts):
-        closed = closed and all(owner.get(name, i) == i for name in p.used)
-    if not closed:
+    if not _closed(parts):
         return found, False
-    module_found = [d for p in parts for d in p.module_found]
-    if any(_stops_verification(d) for d in module_found):
+    found += [d for p in parts for d in p.module_found]
+    return found, not any(_stops_verification(d) for d in found)
+
+
+def complete_ranges(parsed: ParsedFile, parts: list[RangeLint], settings: object | None = None) -> list[Diagnostic] | None:
+    """`lint_findings` of `parsed` from ranges that cover it (their parser diagnostics `parsed`'s
+    own), running on `parsed` only the rules the ranges cannot stand for: the whole-module ones
+    where a symbol is referred to across ranges, and every verifier rule where a verifier error
+    may stop the file's verification (the lint-phase rules are independent of it); None when the
+    ranges' parses are not the file's."""
+    merged = merge_ranges(parts)
+    if merged is None:
         return None
-    return found + module_found, True
+    found, complete = merged
+    if complete:
+        return found
+    module = [] if _closed(parts) else _run_on(parsed, settings, lambda rule: not not_whole_module(rule))
+    if not any(_stops_verification(d) for d in found + module):
+        return found + module
+    kept = [d for d in found + module if _phase(d) is not Phase.VERIFY]
+    return kept + _run_on(parsed, settings, lambda rule: rule.phase == Phase.VERIFY)
 
 
-def module_findings(parsed: ParsedFile, settings: object | None = None) -> list[Diagnostic] | None:
-    """What the whole-module rules find in `parsed` (to complete `merge_ranges`), or None when a
-    verifier error among them means that the file is to be linted whole."""
-    chosen = _chosen_rules(settings, lambda rule: not not_whole_module(rule))
+def _closed(parts: list[RangeLint]) -> bool:
+    """Whether no symbol is referred to across the ranges nor defined in two of them."""
+    owner: dict[str, int] = {}
+    for i, p in enumerate(parts):
+        if any(owner.setdefault(name, i) != i for name in p.defined):
+            return False
+    return all(owner.get(name, i) == i for i, p in enumerate(parts) for name in p.used)
+
+
+def _run_on(parsed: ParsedFile, settings: object | None, rules: Callable[[Rule], bool]) -> list[Diagnostic]:
+    """What the enabled rules that `rules` accepts find in `parsed` (not the parser's diagnostics)."""
+    chosen = _chosen_rules(settings, rules)
     with paused_gc():
-        found = [d for ctx in _contexts(parsed, settings) for d in run_rules(ctx, chosen)]
-    return None if any(_stops_verification(d) for d in found) else found
+        return [d for ctx in _contexts(parsed, settings) for d in run_rules(ctx, chosen)]
+
+
+def _phase(d: Diagnostic) -> Phase:
+    rule = load_rules().get(d.code)
+    return rule.phase if rule is not None else Phase.PARSE
 
 
 def _stops_verification(d: Diagnostic) -> bool:
-    rule = load_rules().get(d.code)
-    return rule is not None and rule.phase == Phase.VERIFY and d.severity >= Severity.ERROR
+    return _phase(d) is Phase.VERIFY and d.severity >= Severity.ERROR
 
 
 def not_whole_module(rule: Rule) -> bool:

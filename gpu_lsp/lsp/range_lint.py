@@ -1,8 +1,8 @@
 """The open of a large document in K worker processes at once: its top-level units cut into K
 ranges (`parser/ranges.py`), each parsed and linted with every rule by one worker
 (`analysis.lint_range`), whose findings come back as plain data. The server merges them
-(`analysis.merge_ranges`: the whole-module rules' count where no symbol is referred to across
-ranges, else they run on the server's parse), reads the parser's diagnostics as those of its own
+(`analysis.complete_ranges`: the whole-module rules' count where no symbol is referred to across
+ranges, and the verifier rules' where no verifier error is found; the others run on the server's parse), reads the parser's diagnostics as those of its own
 parse (`lint_child.decode`: the incremental linter tells them by identity) and applies the
 suppressions. Where the workers' own findings are the file's (`RangeLints.early`), they are
 published before the server's parse, which waits for the workers when they fill the cores. Where
@@ -19,7 +19,7 @@ from bisect import bisect_left
 from dataclasses import replace
 from multiprocessing.connection import Connection
 
-from gpu_lsp.analysis import RangeLint, finish_lint, lint_range, merge_ranges, merged_finished, module_findings
+from gpu_lsp.analysis import RangeLint, complete_ranges, finish_lint, lint_range, merged_finished
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.opdefs.registry import activate, registry_of
 from gpu_lsp.lsp import lint_child
@@ -63,21 +63,15 @@ class RangeLints:
     def wait(self, parsed: ParsedFile | None = None) -> list[Diagnostic] | None:
         """Every diagnostic of the text, read against `parsed` (the server's parse of it) after
         suppressions and select/ignore; None when a worker failed or was cancelled, when `parsed` is
-        missing or its parser diagnostics are not the workers', or when the ranges cannot stand for
-        the file (`merge_ranges`). Blocks until every worker ends."""
+        missing or its parser diagnostics are not the workers', or when the ranges' parses are not
+        the file's (`analysis.complete_ranges`). Blocks until every worker ends."""
         received = [child.received() for child in self._children]
         if parsed is None or any(not isinstance(part, RangeLint) for part in received):
             return None
         parts = _read_against(parsed, received)
-        merged = merge_ranges(parts) if parts is not None else None
-        if merged is None:
+        found = complete_ranges(parsed, parts, self._settings) if parts is not None else None
+        if found is None:
             return None
-        found, with_module_rules = merged
-        if not with_module_rules:
-            rest = module_findings(parsed, self._settings)
-            if rest is None:
-                return None
-            found += rest
         mark("server: ranges merged")
         return finish_lint(parsed, found, self._settings)
 

@@ -1,7 +1,8 @@
 """The K-way open (`lsp/range_lint.py`): K range workers give exactly the diagnostics of the whole
 file linted in one piece, their parser diagnostics are the server parse's own objects, and where the
-ranges cannot stand for the file (a verifier error, a cut the parse does not make) the document is
-linted in process, with the same result."""
+ranges cannot stand for the file, the rules they cannot stand for run on the server's parse (the
+whole-module ones where a symbol is referred to across ranges, the verifier's after a verifier error),
+with the same result."""
 
 from __future__ import annotations
 
@@ -107,15 +108,15 @@ def test_the_first_edit_after_a_range_open_is_linted_incrementally(three_workers
     assert not doc.analysed(settings).complete, "the quick lint of the edited function (the full one settles later)"
 
 
-def test_a_verifier_error_across_ranges_leaves_the_lint_to_the_analysis_thread(three_workers) -> None:
+def test_a_verifier_error_leaves_the_verifier_rules_to_the_servers_parse(three_workers) -> None:
     text = _text(LAUNCH + FIRST)  # a launch, and a symbol defined twice
     settings = EditorSettings()
     doc, ranges = _open(text, settings)
     assert isinstance(ranges, range_lint.RangeLints)
-    assert ranges.wait(doc.partial.parsed if doc.partial is not None else None) is None
+    expected = engine.diagnose(engine.parse_document(text), settings)
+    assert ranges.wait(doc.partial.parsed if doc.partial is not None else None) == expected, "the verifier rules run on the server's parse"
     assert ranges.early() is None
     snap = doc.analysed(settings)
-    expected = engine.diagnose(engine.parse_document(text), settings)
     assert snap.complete and snap.diagnostics == expected
     assert any(load_rules()[d.code].phase == Phase.VERIFY for d in expected), "a verifier error"
 
