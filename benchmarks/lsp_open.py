@@ -37,6 +37,8 @@ from pathlib import Path
 from lsp_latency import PYTHON_HELP, Client, oracle_ms, position
 from lsp_typing import generate
 
+# How long after the first diagnostics the refresh requests are waited for at most.
+REFRESH_WAIT_S = 60.0
 TRACE_ENV = "GPU_LSP_TRACE_OPEN"  # lsp/trace.py's (this script does not import the package it measures)
 
 # VS Code's answers to what the server may ask (only the parts the server reads).
@@ -79,6 +81,10 @@ def requests(text: str, uri: str) -> list[tuple[float, str, str, dict]]:
     ]
 
 
+def _refreshes(client: Client, since: float) -> list[tuple[float, str]]:
+    return [(t, method) for t, method in client.server_requests if method.endswith("/refresh") and t >= since]
+
+
 async def measure_open(path: Path, python: str | None = None) -> dict:
     """One open in a fresh server: each request's seconds, the open's, the refreshes', the peak RSS."""
     text = path.read_text()
@@ -100,8 +106,13 @@ async def measure_open(path: Path, python: str | None = None) -> dict:
     planned = requests(text, uri)
     answers = await asyncio.gather(*(timed(at, method, params) for at, _, method, params in planned))
     received, _ = await asyncio.wait_for(published, 600)
-    await asyncio.sleep(1.0)  # the refreshes follow the settled analysis
-    refreshes = sorted({method for t, method in client.server_requests if method.endswith("/refresh") and t >= opened})
+    # The refreshes follow the settled analysis, which may come after the first diagnostics (a K-way
+    # open publishes its workers' before the server's own parse): wait for the first, then a second.
+    deadline = time.perf_counter() + REFRESH_WAIT_S
+    while time.perf_counter() < deadline and not _refreshes(client, opened):
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)
+    refreshes = sorted({method for _, method in _refreshes(client, opened)})
     memory = client.peak_memory_mb()
     await client.stop()
     return {

@@ -11,10 +11,10 @@ is what the open waits for when each side has a core: the longer side plus what 
 
     python benchmarks/open_phases.py [--lines 100000] [--runs 1] [--installed] [--ranges 1 2 8] [--rules 15]
 
-`--ranges K...` measures instead what a K-way open would cost (issue #27's parallel parsing of
-top-level ops): the text cut at top-level op boundaries into K contiguous ranges of about equal
-size, each parsed and linted with every rule as a text of its own (the CPU ms of each, one after
-another in this process; `critical` is the largest), then the K ranges in K worker processes at
+`--ranges K...` measures instead the range workers of a K-way open (`lsp/range_lint.py`): the text
+cut at top-level op boundaries into K contiguous ranges of about equal size, each parsed and linted
+with every rule as a range worker does (the CPU ms of each, one after another in this process;
+`critical` is the largest), then the K ranges in K worker processes at
 once (wall ms from the first start to the last result, and each worker's CPU ms: on a machine
 with fewer than K free cores the wall is larger than the critical range's CPU).
 
@@ -93,46 +93,38 @@ def one_open(text: str, clock: Clock) -> None:
     gc.collect()
 
 
-def ranges_of(text: str, k: int) -> list[str]:
-    """`text` cut into `k` contiguous pieces of about equal size, each ending at a top-level op's end."""
-    from gpu_lsp.parser.incremental import boundaries
-
-    starts = boundaries(text, 0, len(text))
-    cuts = [0]
-    for i in range(1, k):
-        at = next((s for s in starts if s >= len(text) * i // k and s > cuts[-1]), None)
-        if at is not None:
-            cuts.append(at)
-    cuts.append(len(text))
-    return [text[a:b] for a, b in zip(cuts, cuts[1:])]
-
-
-def lint_range(text: str) -> tuple[float, int]:
-    """CPU ms to parse and lint `text` with every rule (the collector paused, as in a worker), and the diagnostics found."""
+def lint_range(text: str, lo: int, hi: int) -> tuple[float, int]:
+    """CPU ms of a range worker's work (`analysis.lint_range`: the units of `[lo, hi)` parsed and
+    linted with every rule, the collector paused, as in a worker), and the findings."""
+    from gpu_lsp.analysis import lint_range as lint
     from gpu_lsp.gcpause import paused_gc
-    from gpu_lsp.lsp import engine
+    from gpu_lsp.parser.ranges import unit_starts
 
     start = time.process_time()
+    starts = unit_starts(text) or [0]
     with paused_gc():
-        found = engine.diagnose(engine.start_document(text).result())
-    return (time.process_time() - start) * 1e3, len(found)
+        found, _ = lint(text[:hi], [s for s in starts if s < hi], lo, hi, None, len(text))
+    return (time.process_time() - start) * 1e3, len(found.found) + len(found.module_found)
 
 
 def measure_ranges(text: str, counts: list[int]) -> None:
     """Print, for each K, each range's CPU ms one after another, then the K ranges in K processes at once."""
     import multiprocessing
 
+    from gpu_lsp.parser.ranges import cuts, unit_starts
+
+    starts = unit_starts(text) or [0]
     for k in counts:
-        pieces = ranges_of(text, k)
-        alone = [lint_range(piece) for piece in pieces]
+        pieces = cuts(text, starts, k)
+        alone = [lint_range(text, lo, hi) for lo, hi in pieces]
         cpu = [ms for ms, _ in alone]
         found = sum(n for _, n in alone)
         each = ", ".join(f"{ms:.0f}" for ms in cpu)
-        print(f"  K={k}: ranges one after another: cpu ms {each}; total {sum(cpu):.0f}, critical {max(cpu):.0f}; {found} diagnostics")
+        print(f"  K={k}: ranges one after another: cpu ms {each}; total {sum(cpu):.0f}, critical {max(cpu):.0f}; {found} findings")
         with multiprocessing.get_context("forkserver").Pool(k) as pool:
             pool.map(abs, range(k))  # the workers started: time their work only
             start = time.perf_counter()
-            together = pool.map(lint_range, pieces, chunksize=1)
+            together = pool.starmap(lint_range, [(text, lo, hi) for lo, hi in pieces], chunksize=1)
             wall = (time.perf_counter() - start) * 1e3
         print(f"        in {k} processes at once: wall {wall:.0f} ms; cpu ms {', '.join(f'{ms:.0f}' for ms, _ in together)}")
 

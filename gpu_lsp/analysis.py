@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from gpu_lsp.diagnostics import suppression
 from gpu_lsp.diagnostics.context import OpIndex, RuleContext, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import NEWEST, REDUCTION_KINDS, version_of
-from gpu_lsp.diagnostics.model import Diagnostic, Severity, capped
-from gpu_lsp.diagnostics.registry import Phase, Rule, Selection, always_reported, load_rules
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Severity, capped
+from gpu_lsp.diagnostics.registry import Phase, Rule, Scope, Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import OpSlices, run_rules
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.parser.builder import UNDEFINED_VALUE
+from gpu_lsp.parser.ranges import RangeParse, parse_range
 from gpu_lsp.text import LineIndex
 
 # A `RuleSteps.step` checks this many ops between looks at the clock, until its budget is spent.
@@ -105,6 +107,134 @@ def lint_findings(parsed: ParsedFile, settings: object | None = None, rules: Cal
             found.extend(ctx.chunk.diagnostics)
             found.extend(run_rules(ctx, chosen))
         return found
+
+
+@dataclass(frozen=True)
+class RangeLint:
+    """What the lint of one range of top-level units finds (plain data, sent by a worker): the
+    parser's diagnostics first (`parser` of them) and the findings of the rules that are not
+    whole-module, then apart what the whole-module rules find in the range, with the range's
+    parse facts that `merge_ranges` needs; all before suppressions and select/ignore."""
+
+    found: list[Diagnostic]
+    parser: int
+    module_found: list[Diagnostic]
+    exact: bool
+    units: int
+    defined: tuple[str, ...]
+    used: frozenset[str]
+    # Every diagnostic of the range after its suppressions and select/ignore, the whole-module rules'
+    # included (what the file has there when they count, `merge_ranges`); None when a suppression
+    # comment of the range may reach beyond it (`ignore-file`, or no op after it in the range).
+    finished: list[Diagnostic] | None = None
+
+
+def lint_range(
+    text: str, starts: list[int], lo: int, hi: int, settings: object | None = None, length: int | None = None
+) -> tuple[RangeLint, RangeParse]:
+    """The lint of the top-level units of `text` starting in `[lo, hi)` (`parser/ranges.py`, which
+    says what `length` is for), and their parse."""
+    with paused_gc():
+        part = parse_range(text, starts, lo, hi, length)
+        ctx = RuleContext(part.chunk, text, version_of(settings), report_undecided=report_undecided_of(settings))
+        chosen = _chosen_rules(settings, None)
+        found = list(part.chunk.diagnostics) + run_rules(ctx, [r for r in chosen if not_whole_module(r)])
+        module_found = run_rules(ctx, [r for r in chosen if not not_whole_module(r)])
+        finished = _finish_range(text, part, found + module_found, settings)
+    return RangeLint(found, len(part.chunk.diagnostics), module_found, part.exact, part.units, part.defined, part.used, finished), part
+
+
+def _finish_range(text: str, part: RangeParse, found: list[Diagnostic], settings: object | None) -> list[Diagnostic] | None:
+    """`finish_lint` of a range's findings (`RangeLint.finished`), or None where its suppressions may reach beyond it."""
+    parsed = ParsedFile(text, [part.chunk], False)
+    if suppression.may_have_directives(parsed.comments):
+        ops = [op for op in OpIndex(part.chunk.module).ops if op.span is not None and not op.facts.implicit]
+        directives, _ = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))
+        if any(d.file_level or d.covers is None for d in directives):
+            return None
+    return finish_lint(parsed, found, settings)
+
+
+def merged_finished(parts: list[RangeLint]) -> list[Diagnostic] | None:
+    """Every diagnostic of the file that ranges cover, from the ranges' own finished lists (no
+    parse of the whole file), where they are the file's (`merge_ranges` counts the whole-module
+    rules' and no suppression reaches across ranges); None otherwise."""
+    merged = merge_ranges(parts)
+    if merged is None or not merged[1] or any(p.finished is None for p in parts):
+        return None
+    out = sorted((d for p in parts for d in p.finished or ()), key=Diagnostic.sort_key)
+    return out if len(out) < MAX_DIAGNOSTICS else None
+
+
+def range_findings(text: str, starts: list[int], lo: int, hi: int, settings: object | None = None) -> tuple[list[Diagnostic], RangeParse]:
+    """The parser's diagnostics of the range `[lo, hi)` and what the rules that are not whole-module find in it."""
+    lint, part = lint_range(text, starts, lo, hi, settings)
+    return lint.found, part
+
+
+def merge_ranges(parts: list[RangeLint]) -> tuple[list[Diagnostic], bool] | None:
+    """The findings of ranges that cover a file, as `lint_findings` of the file's parse gives
+    them, and whether they are all of them (False: some are to be found on the file's parse,
+    `complete_ranges`); None when the ranges' parses are not the file's (it is to be linted whole).
+    They are all where no symbol is referred to across ranges nor defined in two (the whole-module
+    rules' count) and no verifier error may have stopped the verification of what holds it in the
+    file (it does not in a range)."""
+    if not all(p.exact for p in parts) or sum(p.units for p in parts) < 2 or sum(p.parser for p in parts) >= MAX_DIAGNOSTICS:
+        return None
+    found = [d for p in parts for d in p.found]
+    if not _closed(parts):
+        return found, False
+    found += [d for p in parts for d in p.module_found]
+    return found, not any(_stops_verification(d) for d in found)
+
+
+def complete_ranges(parsed: ParsedFile, parts: list[RangeLint], settings: object | None = None) -> list[Diagnostic] | None:
+    """`lint_findings` of `parsed` from ranges that cover it (their parser diagnostics `parsed`'s
+    own), running on `parsed` only the rules the ranges cannot stand for: the whole-module ones
+    where a symbol is referred to across ranges, and every verifier rule where a verifier error
+    may stop the file's verification (the lint-phase rules are independent of it); None when the
+    ranges' parses are not the file's."""
+    merged = merge_ranges(parts)
+    if merged is None:
+        return None
+    found, complete = merged
+    if complete:
+        return found
+    module = [] if _closed(parts) else _run_on(parsed, settings, lambda rule: not not_whole_module(rule))
+    if not any(_stops_verification(d) for d in found + module):
+        return found + module
+    kept = [d for d in found + module if _phase(d) is not Phase.VERIFY]
+    return kept + _run_on(parsed, settings, lambda rule: rule.phase == Phase.VERIFY)
+
+
+def _closed(parts: list[RangeLint]) -> bool:
+    """Whether no symbol is referred to across the ranges nor defined in two of them."""
+    owner: dict[str, int] = {}
+    for i, p in enumerate(parts):
+        if any(owner.setdefault(name, i) != i for name in p.defined):
+            return False
+    return all(owner.get(name, i) == i for i, p in enumerate(parts) for name in p.used)
+
+
+def _run_on(parsed: ParsedFile, settings: object | None, rules: Callable[[Rule], bool]) -> list[Diagnostic]:
+    """What the enabled rules that `rules` accepts find in `parsed` (not the parser's diagnostics)."""
+    chosen = _chosen_rules(settings, rules)
+    with paused_gc():
+        return [d for ctx in _contexts(parsed, settings) for d in run_rules(ctx, chosen)]
+
+
+def _phase(d: Diagnostic) -> Phase:
+    rule = load_rules().get(d.code)
+    return rule.phase if rule is not None else Phase.PARSE
+
+
+def _stops_verification(d: Diagnostic) -> bool:
+    return _phase(d) is Phase.VERIFY and d.severity >= Severity.ERROR
+
+
+def not_whole_module(rule: Rule) -> bool:
+    """Whether `rule` finds on a range of top-level ops what it finds there in the whole file."""
+    return rule.scope is not Scope.MODULE
 
 
 def lint_phase_rule(rule: Rule) -> bool:

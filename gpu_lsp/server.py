@@ -31,6 +31,7 @@ from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Change, Document, DocumentStor
 from gpu_lsp.lsp.gate import PARKED
 from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.outbox import Outbox
+from gpu_lsp.lsp.range_lint import RangeLints
 from gpu_lsp.lsp.settings import EditorSettings, SettingProblems, parse_settings
 from gpu_lsp.lsp.trace import mark
 from gpu_lsp.lsp.user_errors import quiet_answered_errors
@@ -120,6 +121,10 @@ class GpuLanguageServer(LanguageServer):
         self.debounce_s = DEBOUNCE_S
         self._debouncer = None
         self._published: dict[str, int] = {}
+        # The early publishes of opens running beside their parse (`_publish_early`): held until done.
+        self._early: set[asyncio.Future] = set()
+        # The message each published, by URI, until the analysis's own would repeat it.
+        self._early_sent: dict[str, str] = {}
         self._settle: dict[str, asyncio.TimerHandle] = {}
         self.heap = HeapPolicy()
         self.settle_s = SETTLE_S
@@ -242,6 +247,33 @@ class GpuLanguageServer(LanguageServer):
         items = diagnostics_json(snap, SeverityOverrides(settings.severity)) + current_items(self.lit_found, doc.uri, snap.text)
         return snap.version, publish_message(doc.uri, snap.version, items), snap
 
+    async def _publish_early(self, doc: Document, ranges: RangeLints) -> None:
+        """Publish the open's diagnostics from its range workers' findings alone, before this
+        process has parsed the text, where they are the file's (`RangeLints.early`)."""
+        from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, publish_message
+
+        found = await asyncio.get_running_loop().run_in_executor(None, ranges.early)
+        if found is None:
+            return
+
+        def payload() -> tuple[int, str] | None:
+            snap = doc.early_snapshot(ranges.text, found)
+            if snap is None or doc.closed:
+                return None
+            items = diagnostics_json(snap, SeverityOverrides(self.settings_for(doc.uri).severity))
+            return snap.version, publish_message(doc.uri, snap.version, items)
+
+        result = await self.in_analysis(payload)
+        if result is None or doc.closed or self.store.get(doc.uri) is not doc:
+            return
+        version, message = result
+        if version != doc.version or version < self._published.get(doc.uri, -(2**31)):
+            return
+        self._published[doc.uri] = version
+        self._early_sent[doc.uri] = message
+        self.send_raw(message)
+        mark("server: diagnostics published from the range workers")
+
     def _prepare_payload(self, doc: Document) -> bool:
         """Some of the JSON of the current snapshot's diagnostics (`publish.prepare_json`);
         whether all of it is built (or there is no current snapshot)."""
@@ -288,12 +320,16 @@ class GpuLanguageServer(LanguageServer):
             self.heap.after_incremental_analysis()
 
     async def publish_diagnostics(self, uri: str, settle: bool = False) -> None:
+        from gpu_lsp.lsp.opening import only_parse_left as opening_only_parse_left
+
         doc = self.store.get(uri)
         if doc is None:
             return
         opening = False
         if not settle:  # a large document being opened: requests run between the steps
             starting = None
+            early = None  # a K-way open's publish of its workers' diagnostics (`_publish_early`)
+            crowded = False
             if doc.snapshot is None:  # the first analysis: an open (its worker: the `opening` path, however short the parse)
                 # Started off the analysis thread: the first start waits for the forkserver to be ready.
                 settings = await self.in_analysis(self.settings_for, uri)
@@ -303,6 +339,15 @@ class GpuLanguageServer(LanguageServer):
                 opening = True
                 if doc.closed:
                     return
+                if early is None and starting is not None and starting.done() and isinstance(ranges := starting.result(), RangeLints):
+                    self._early.add(early := asyncio.ensure_future(self._publish_early(doc, ranges)))
+                    early.add_done_callback(self._early.discard)
+                    crowded = ranges.crowded
+                # The range workers fill the cores: once the answers about the whole document are kept,
+                # the rest of this parse waits for them (a request parses what it needs).
+                if crowded and early is not None and await self.in_analysis(opening_only_parse_left, doc):
+                    await asyncio.wait([early])
+                    crowded = False
             if starting is not None and await starting is not None:
                 opening = True
         if settle or opening:
@@ -337,7 +382,8 @@ class GpuLanguageServer(LanguageServer):
         if version != doc.version or version < self._published.get(uri, -(2**31)):
             return
         self._published[uri] = version
-        self.send_raw(message)
+        if self._early_sent.pop(uri, None) != message:  # not what the open's range workers published already
+            self.send_raw(message)
         mark("server: diagnostics published")
         if not settle:
             self._schedule_settle(uri)
@@ -563,6 +609,7 @@ def did_open(ls: GpuLanguageServer, params: types.DidOpenTextDocumentParams) -> 
         ls.store.open(item.uri, text, item.version, item.language_id, ls.encoding)
         mark("server: document made (lines split)")
         ls._published.pop(item.uri, None)
+        ls._early_sent.pop(item.uri, None)
         ls.request_diagnostics(item.uri)
     except Exception:
         ls.log_error("textDocument/didOpen")
@@ -609,6 +656,7 @@ def did_close(ls: GpuLanguageServer, params: types.DidCloseTextDocumentParams) -
         ls.store.close(uri)
         OVERSIZED.close(uri)
         ls._published.pop(uri, None)
+        ls._early_sent.pop(uri, None)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
     except Exception:
         ls.log_error("textDocument/didClose")

@@ -65,6 +65,7 @@ RANKS: dict[str, float] = {
     "gpu_lsp.parser.resolve": 3.2,
     "gpu_lsp.parser.api": 3.3,
     "gpu_lsp.parser.incremental": 3.4,
+    "gpu_lsp.parser.ranges": 3.5,
     "gpu_lsp.diagnostics": 6,
     "gpu_lsp.passes": 6,
     "gpu_lsp.formatter": 6.5,

@@ -46,6 +46,19 @@ class Stage(enum.IntEnum):
     REGIONS = 3  # after the nested ops verified (`verifyRegions()`)
 
 
+class Scope(enum.Enum):
+    """How much of the IR a rule's findings on an op depend on: the op itself (a per-op rule),
+    the top-level op it lies in (a whole-chunk rule that looks at each top-level op on its own),
+    or the module's symbols (it looks symbols up, or follows launches and calls, across top-level
+    ops). A rule of the first two finds the same in a range of top-level ops as in the file
+    (`parser/ranges.py`; tested); a whole-module one does where no symbol is referred to across
+    ranges nor defined in two (`analysis.merge_ranges`)."""
+
+    OP = "op"
+    UNIT = "unit"
+    MODULE = "module"
+
+
 @dataclass(frozen=True)
 class Violation:
     """What a check function yields; the engine adds the rule's code and severity."""
@@ -66,6 +79,7 @@ class Rule:
     `upstream` marks what mlir-opt itself reports (GPU0xx/GPU1xx parity).
     `traits` narrows a check of every op (`ops=("*",)`) to the ops whose definition has all
     of these traits (`has_trait`); the engine decides it once per op name.
+    `scope`: how much of the IR its findings on an op depend on (`Scope`).
     `suppressible`: whether a `gpu-lint: ignore[...]` comment may hide its diagnostics (not
     syntax errors: the code after them is not what the user meant). `always_reported`: shown
     whatever `select`/`ignore` say. `tags`: the tags of every diagnostic of the code
@@ -89,6 +103,7 @@ class Rule:
     always_reported: bool = False
     tags: tuple[str, ...] = ()
     linted: bool = True  # gpu-lint emits it (gpu-run's and the passes' codes: no)
+    scope: Scope = Scope.UNIT  # what its findings depend on (`Scope`)
     # The ops a check of declared facts concerns, as a test of their declaration: `ops` holds the
     # built-in ops it passes; the engine asks it of ops a project declares (ir/opdefs/user_ops.py).
     declared: Callable[[OpDef], bool] | None = field(default=None, compare=False)
@@ -194,11 +209,13 @@ def rule(
     tags: tuple[str, ...] = (),
     declared: Callable[[OpDef], bool] | None = None,
     linted: bool = True,
+    whole_module: bool = False,
 ):
     """Decorator registering a check function (its docstring is the rule's documentation).
 
     `declared` in place of `ops`: the check concerns every op whose declaration passes the test;
     `linted=False`: only gpu-opt's verifier reports it (an mlir-opt option gpu-lint has not).
+    `whole_module=True`: its findings depend on the whole module (`Scope.MODULE`).
     """
     if traits and tuple(ops) != (ANY_OP,):
         raise ValueError(f"rule {code}: traits narrow a check of every op (ops=({ANY_OP!r},))")
@@ -223,6 +240,7 @@ def rule(
                 tags=tuple(tags),
                 linted=linted,
                 declared=declared,
+                scope=Scope.MODULE if whole_module else Scope.OP if ops else Scope.UNIT,
             )
         )
         return fn

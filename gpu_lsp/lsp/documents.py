@@ -18,7 +18,7 @@ from typing import Any
 from gpu_lsp.analysis import RuleSteps, finish_lint, lint_phase_rule
 from gpu_lsp.diagnostics.model import STOPPED, Diagnostic
 from gpu_lsp.ir.opdefs.registry import OpRegistry, activate, active
-from gpu_lsp.lsp import engine, lint_child
+from gpu_lsp.lsp import engine, lint_child, range_lint
 from gpu_lsp.lsp.index import document_index
 from gpu_lsp.lsp.lint_cache import IncrementalLinter, LintKey, LintResult
 from gpu_lsp.lsp.positions import UTF16, LineTable
@@ -115,7 +115,7 @@ class RunningLint:
 
     text: str
     key: LintKey
-    child: lint_child.ChildLint
+    child: lint_child.ChildLint | range_lint.RangeLints
     leaves_per_op_rules: bool
 
 
@@ -375,21 +375,27 @@ class Document:
         answered, self._answered_early = self._answered_early, False
         return answered
 
-    def open_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
-        """Before the open of a large document parses anything: start a worker that parses the text
-        itself and lints it (`lint_child.start`), on a second core while this process
-        parses it for requests; `lint_in_child` then waits for that child instead of starting one.
-        The child leaves the per-op lint-phase rules to this process (`share_step`, once parsed)."""
+    def open_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | range_lint.RangeLints | None:
+        """Before the open of a large document parses anything: start the workers that lint the
+        text while this process parses it for requests; `lint_in_child` then waits for them
+        instead of starting one. Where the cores and the text allow, K workers each parse and lint
+        a range of it (`range_lint.start`); otherwise one worker parses it all and lints it
+        (`lint_child.start`), leaving the per-op lint-phase rules to this process (`share_step`, once parsed)."""
         with self._lock:
             text = self.text
         if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None or self._child is not None:
             return None
+        key = LintKey.of(lint_settings)
+        ranges = range_lint.start(text, lint_settings)
+        if ranges is not None:
+            self._child = RunningLint(text, key, ranges, False)
+            return ranges
         child = lint_child.start(text, lint_settings, leaves_per_op_rules=True)
         if child is not None:
-            self._child = RunningLint(text, LintKey.of(lint_settings), child, True)
+            self._child = RunningLint(text, key, child, True)
         return child
 
-    def lint_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | None:
+    def lint_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | range_lint.RangeLints | None:
         """Once the open of a large document has parsed it (`analyse_step` returned True), start
         its full lint in a child process (`lint_child`), unless `open_in_child` started one, and
         answer requests from the parse meanwhile; `analysed` takes the child's diagnostics.
@@ -410,7 +416,7 @@ class Document:
             self._child = None
             return None
         if running is not None and running.text is text and running.key == LintKey.of(lint_settings):
-            child: lint_child.ChildLint | None = running.child
+            child: lint_child.ChildLint | range_lint.RangeLints | None = running.child
             if running.leaves_per_op_rules:
                 self._share = RuleSteps(parsed, lint_settings, lint_phase_rule)
         else:
@@ -433,6 +439,16 @@ class Document:
             if index is not None:
                 snap.cache["previous_index"] = index
         self.partial = snap
+
+    def early_snapshot(self, text: str, found: list[Diagnostic]) -> Snapshot | None:
+        """A snapshot of `text` with the diagnostics `found` without this process's parse (the open's
+        range workers', `range_lint.RangeLints.early`), to publish them only; None when the text has
+        changed or the document is analysed already."""
+        with self._lock:
+            version, lines = self.version, self.lines
+            if self.text is not text or (self.snapshot is not None and self.snapshot.text is text):
+                return None
+        return Snapshot(self.uri, version, text, lines, ParsedFile(text, [], False), LintResult.of(found), self.encoding)
 
     def partial_at(self, offset: int) -> Snapshot | None:
         """The partial snapshot, when it covers `offset` (and is of the current text)."""

@@ -23,15 +23,17 @@ import gc
 import logging
 import pickle
 import threading
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from typing import Any
 
 from gpu_lsp.analysis import lint_findings, lint_parsed, lint_phase_rule
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.opdefs.registry import activate, registry_of
 from gpu_lsp.lsp import engine
 from gpu_lsp.lsp.trace import mark
-from gpu_lsp.lsp.worker_start import context
+from gpu_lsp.lsp.worker_start import context, warn_if_cold
 from gpu_lsp.parser.api import ParsedFile
 
 log = logging.getLogger(__name__)
@@ -51,7 +53,7 @@ class ChildLint:
         self._waiting = threading.Lock()  # one collector at a time
         self._cancelled = False
         self._finished = False
-        self._items: Encoded | None = None
+        self._items: Any = None
 
     @property
     def pid(self) -> int | None:
@@ -61,15 +63,20 @@ class ChildLint:
         """The worker's diagnostics read against `parsed` (by default the parse given at the
         start), or None when it failed or was cancelled, or when `parsed` is missing; blocks until
         the worker ends."""
+        items = self.received()
+        target = parsed if parsed is not None else self._parsed
+        if items is None or target is None:
+            return None
+        return decode(target, items)
+
+    def received(self) -> Any:
+        """What the worker sent (unpickled), or None when it failed or was cancelled; blocks until it ends."""
         with self._waiting:
             if not self._finished:
                 self._items = self._collect()
                 self._finished = True
                 mark("server: worker result received")
-        target = parsed if parsed is not None else self._parsed
-        if self._items is None or target is None:
-            return None
-        return decode(target, self._items)
+        return self._items
 
     def cancel(self) -> None:
         """Stop the worker: its result is no longer wanted (`wait` then gives None)."""
@@ -78,7 +85,7 @@ class ChildLint:
             if self._process.exitcode is None:
                 self._process.kill()
 
-    def _collect(self) -> Encoded | None:
+    def _collect(self) -> Any:
         data = None
         try:
             if self._conn.poll(TIMEOUT_S):
@@ -136,11 +143,17 @@ def start(text: str, settings: object | None, parsed: ParsedFile | None = None, 
     """Start a worker that parses `text` and lints it with `settings` (all the rules, or all
     but the per-op lint-phase ones); its diagnostics are read against `parsed` (or the parse
     given to `wait`). None where there are no workers."""
+    return spawn(_work, (text, settings, leaves_per_op_rules), parsed)
+
+
+def spawn(work: Callable[..., None], arguments: tuple, parsed: ParsedFile | None = None) -> ChildLint | None:
+    """A worker running `work(its end of the pipe, *arguments)`, which sends its result pickled;
+    None where there are no workers or it could not start."""
     ctx = context()
     if ctx is None:
         return None
     receive, send = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_work, args=(send, text, settings, leaves_per_op_rules), daemon=True)  # type: ignore[attr-defined]
+    process = ctx.Process(target=work, args=(send, *arguments), daemon=True)  # type: ignore[attr-defined]
     mark("worker: start requested")
     try:
         process.start()
@@ -160,6 +173,7 @@ def _work(send: Connection, text: str, settings: object | None, leaves_per_op_ru
     # pickling the result); exiting frees everything.
     gc.disable()
     mark("worker: running")
+    warn_if_cold()
     data = pickle.dumps(lint(text, settings, leaves_per_op_rules), pickle.HIGHEST_PROTOCOL)
     mark("worker: result pickled")
     send.send_bytes(data)

@@ -59,6 +59,13 @@ def open_step(doc: Document) -> bool:
     return False
 
 
+def only_parse_left(doc: Document) -> bool:
+    """Whether all that is left of the open of `doc` is the rest of its parse: every answer about
+    the whole document is kept (a K-way open's workers may then have the cores first)."""
+    kept = set(doc.kept_answers())
+    return all(method in kept for method in (*ahead.FROM_PARSE, *ahead.FROM_TEXT))
+
+
 def _keep_next(doc: Document, snap: Snapshot, answers: dict[str, Callable[[Snapshot], Any]]) -> bool:
     """Compute and keep the first of `answers` not kept yet for the text of `snap`; whether there was one."""
     kept = doc.kept_answers()

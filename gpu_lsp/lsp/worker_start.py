@@ -9,6 +9,7 @@ import logging
 import multiprocessing
 import os
 import site
+import sys
 from multiprocessing.context import BaseContext
 
 log = logging.getLogger(__name__)
@@ -20,6 +21,14 @@ PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_
 # What the forkserver imports once, so that each worker starts with the analysis loaded and warm
 # (`lint_child_preload`: the rules imported, the parser's caches filled).
 PRELOAD = ["gpu_lsp.lsp.lint_child", "gpu_lsp.lsp.lint_child_preload"]
+
+
+def warn_if_cold() -> None:
+    """In a worker: log that the forkserver's preload failed, if it did (multiprocessing ignores an
+    import error of a preloaded module: every worker then imports and warms the analysis itself)."""
+    missing = [name for name in PRELOAD if name not in sys.modules]
+    if missing:
+        log.warning("the lint workers' forkserver could not import %s: each worker starts cold", ", ".join(missing))
 
 
 def context() -> BaseContext | None:

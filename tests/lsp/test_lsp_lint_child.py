@@ -210,3 +210,15 @@ def test_workers_run_the_servers_gpu_lsp() -> None:
     worker.start()
     worker.join(60)
     assert worker.exitcode == 0
+
+
+def test_a_worker_whose_forkserver_could_not_preload_says_so(monkeypatch, caplog) -> None:
+    monkeypatch.setattr(worker_start, "PRELOAD", ["gpu_lsp.lsp.lint_child", "gpu_lsp.no_such_module"])
+    with caplog.at_level("WARNING", logger=worker_start.__name__):
+        worker_start.warn_if_cold()
+    assert "could not import gpu_lsp.no_such_module: each worker starts cold" in caplog.text
+    caplog.clear()
+    monkeypatch.setattr(worker_start, "PRELOAD", ["gpu_lsp.lsp.lint_child"])
+    with caplog.at_level("WARNING", logger=worker_start.__name__):
+        worker_start.warn_if_cold()
+    assert caplog.text == ""

@@ -444,7 +444,7 @@ def _token_values(ctx: RuleContext) -> Iterator[Value]:
                             yield arg
 
 
-@rule("GPU207", "implicit-token-fork", Severity.WARNING, fix=FixAvailability.SOMETIMES)
+@rule("GPU207", "implicit-token-fork", Severity.WARNING, fix=FixAvailability.SOMETIMES, whole_module=True)
 def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -722,7 +722,7 @@ def _on_device(value: Value, user: Operation) -> bool:
     return direct_access(user) and _device_allocation(value) is not None
 
 
-@rule("GPU208", "host-access-before-wait", Severity.WARNING, fix=FixAvailability.SOMETIMES)
+@rule("GPU208", "host-access-before-wait", Severity.WARNING, fix=FixAvailability.SOMETIMES, whole_module=True)
 def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

@@ -131,7 +131,7 @@ def divergent_collectives(kernel: Operation, ctx: RuleContext) -> list[tuple[Ope
     return out
 
 
-@rule("GPU414", "divergent-barrier", Severity.WARNING, ops=("gpu.func", "gpu.launch", "func.func"))
+@rule("GPU414", "divergent-barrier", Severity.WARNING, ops=("gpu.func", "gpu.launch", "func.func"), whole_module=True)
 def divergent_barrier(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

@@ -43,7 +43,7 @@ def _element(access: Access, witness: Witness) -> str:
     return f"`{value_name(access.root)}[{', '.join(map(str, witness.element))}]`"
 
 
-@rule("GPU416", "kernel-data-race", Severity.WARNING, ops=("gpu.func", "gpu.launch"))
+@rule("GPU416", "kernel-data-race", Severity.WARNING, ops=("gpu.func", "gpu.launch"), whole_module=True)
 def kernel_data_race(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -103,7 +103,7 @@ def kernel_data_race(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
             yield Violation(f"undecided: whether `{access.op.name}` races with another access is not decided: {reason}", at(access.op), severity=Severity.INFO)
 
 
-@rule("GPU417", "out-of-bounds-access", Severity.WARNING, ops=("gpu.func", "gpu.launch", "memref.load", "memref.store"))
+@rule("GPU417", "out-of-bounds-access", Severity.WARNING, ops=("gpu.func", "gpu.launch", "memref.load", "memref.store"), whole_module=True)
 def out_of_bounds_access(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

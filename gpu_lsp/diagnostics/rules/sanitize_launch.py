@@ -50,7 +50,7 @@ def _known(func: Operation, name: str) -> tuple[int, ...] | None:
     return tuple(attr.values) if isinstance(attr, DenseArrayAttr) and len(attr.values) == 3 else None
 
 
-@rule("GPU413", "launch-size-out-of-limits", Severity.WARNING, ops=("gpu.launch", "gpu.launch_func"))
+@rule("GPU413", "launch-size-out-of-limits", Severity.WARNING, ops=("gpu.launch", "gpu.launch_func"), whole_module=True)
 def launch_size_out_of_limits(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

@@ -52,7 +52,7 @@ MESSAGES = {
 }
 
 
-@rule("GPU411", "device-buffer-lifetime", Severity.WARNING, fix=FixAvailability.SOMETIMES)
+@rule("GPU411", "device-buffer-lifetime", Severity.WARNING, fix=FixAvailability.SOMETIMES, whole_module=True)
 def device_buffer_lifetime(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

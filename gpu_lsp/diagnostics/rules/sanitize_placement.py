@@ -19,7 +19,7 @@ DEVICE_ONLY = (
 )
 
 
-@rule("GPU415", "host-device-mismatch", Severity.WARNING)
+@rule("GPU415", "host-device-mismatch", Severity.WARNING, whole_module=True)
 def host_device_mismatch(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

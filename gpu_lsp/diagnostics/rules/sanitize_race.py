@@ -12,7 +12,7 @@ from gpu_lsp.diagnostics.sanitizer.host import RACE, chunk_hazards
 from gpu_lsp.ir.views import async_token
 
 
-@rule("GPU410", "unordered-buffer-access", Severity.WARNING, fix=FixAvailability.SOMETIMES)
+@rule("GPU410", "unordered-buffer-access", Severity.WARNING, fix=FixAvailability.SOMETIMES, whole_module=True)
 def unordered_buffer_access(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

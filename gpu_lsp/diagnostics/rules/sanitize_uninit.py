@@ -11,7 +11,7 @@ from gpu_lsp.diagnostics.rules._util import at, value_name
 from gpu_lsp.diagnostics.sanitizer.host import UNINITIALIZED, chunk_hazards
 
 
-@rule("GPU412", "uninitialized-device-read", Severity.WARNING)
+@rule("GPU412", "uninitialized-device-read", Severity.WARNING, whole_module=True)
 def uninitialized_device_read(ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

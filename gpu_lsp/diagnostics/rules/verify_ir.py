@@ -435,7 +435,7 @@ def missing_terminator(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 # --- symbol uses --------------------------------------------------------------------------------
 
 
-@rule("GPU119", "unresolved-symbol", Severity.ERROR, ops=("func.call",), upstream=True)
+@rule("GPU119", "unresolved-symbol", Severity.ERROR, ops=("func.call",), upstream=True, whole_module=True)
 def unresolved_symbol(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -473,7 +473,7 @@ def unresolved_symbol(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 SYMBOL_TABLE_OPS = tuple(sorted(n for n in op_names() if has_trait(n, "symbol_table")))
 
 
-@rule("GPU121", "redefined-symbol", Severity.ERROR, ops=SYMBOL_TABLE_OPS, upstream=True, stage=Stage.REGIONS)
+@rule("GPU121", "redefined-symbol", Severity.ERROR, ops=SYMBOL_TABLE_OPS, upstream=True, stage=Stage.REGIONS, whole_module=True)
 def redefined_symbol(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

@@ -246,7 +246,7 @@ def kernel_problem(launch: Operation, module: Operation, symbols: SymbolTables, 
     return None
 
 
-@rule("GPU105", "invalid-kernel-reference", Severity.ERROR, ops=("builtin.module",), upstream=True, stage=Stage.ATTRIBUTES)
+@rule("GPU105", "invalid-kernel-reference", Severity.ERROR, ops=("builtin.module",), upstream=True, stage=Stage.ATTRIBUTES, whole_module=True)
 def invalid_kernel_reference(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -296,7 +296,7 @@ def invalid_kernel_reference(op: Operation, ctx: RuleContext) -> Iterator[Violat
                 return
 
 
-@rule("GPU106", "nested-kernel-mismatch", Severity.ERROR, ops=("gpu.launch_func",))
+@rule("GPU106", "nested-kernel-mismatch", Severity.ERROR, ops=("gpu.launch_func",), whole_module=True)
 def nested_kernel_mismatch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

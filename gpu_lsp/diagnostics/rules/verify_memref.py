@@ -16,7 +16,7 @@ from gpu_lsp.ir.core import Operation
 _READ_TABLES = frozenset(("builtin.module", "gpu.module"))
 
 
-@rule("GPU144", "get-global-reference", Severity.ERROR, ops=("memref.get_global",), upstream=True)
+@rule("GPU144", "get-global-reference", Severity.ERROR, ops=("memref.get_global",), upstream=True, whole_module=True)
 def get_global_reference(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

@@ -54,7 +54,7 @@ def memref_index_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         yield Violation(op_error(op, message), at(op))
 
 
-@rule("GPU128", "call-signature-mismatch", Severity.ERROR, ops=("func.call",), upstream=True)
+@rule("GPU128", "call-signature-mismatch", Severity.ERROR, ops=("func.call",), upstream=True, whole_module=True)
 def call_signature_mismatch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does

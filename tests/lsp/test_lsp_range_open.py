@@ -1,0 +1,186 @@
+"""The K-way open (`lsp/range_lint.py`): K range workers give exactly the diagnostics of the whole
+file linted in one piece, their parser diagnostics are the server parse's own objects, and where the
+ranges cannot stand for the file, the rules they cannot stand for run on the server's parse (the
+whole-module ones where a symbol is referred to across ranges, the verifier's after a verifier error),
+with the same result."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+
+import pytest
+from lsp_client import RecordingClient, client_fixture, make_client, open_document, wait_published
+from pytest_lsp import ClientServerConfig
+from support.typing import generated
+
+from gpu_lsp.diagnostics.registry import Phase, load_rules
+from gpu_lsp.lsp import documents, engine, range_lint, worker_start
+from gpu_lsp.lsp.documents import Document
+from gpu_lsp.lsp.positions import UTF16, LineTable
+from gpu_lsp.lsp.settings import EditorSettings
+from gpu_lsp.parser.builder import UNDEFINED_VALUE
+
+pytestmark = pytest.mark.skipif(worker_start.context() is None, reason="the range workers need a forkserver")
+
+# Units that see each other across the ranges of a 3-way cut (the first unit calls the last one).
+FIRST = """func.func @first(%a: memref<?xf32>) {
+  func.call @last(%a) : (memref<?xf32>) -> ()
+  return
+}
+"""
+LAST = """func.func @last(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %a[%c0] : memref<?xf32>
+  return
+}
+"""
+# A host launch of a kernel defined at the top (a verifier error at the top: `gpu.container_module`).
+LAUNCH = """gpu.module @kernels {
+  gpu.func @k() kernel {
+    gpu.return
+  }
+}
+func.func @launcher() {
+  %c1 = arith.constant 1 : index
+  gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+  return
+}
+"""
+
+
+@pytest.fixture
+def three_workers(monkeypatch):
+    """Documents of a few hundred units opened by three range workers, whatever the cores."""
+    monkeypatch.setattr(documents, "PROGRESSIVE_SIZE", 1000)
+    monkeypatch.setattr(range_lint, "UNITS_PER_WORKER", 10)
+    monkeypatch.setattr(range_lint, "usable_cores", lambda: 3)
+
+
+def _text(extra: str = "") -> str:
+    body = generated("inline", 2000)
+    at = body.index("arith.constant 32")
+    body = body[:at] + "@" + body[at:]  # a parse error
+    undefined = body.index("%s = arith.addf %a, %b")
+    body = body[:undefined] + body[undefined:].replace("%a, %b", "%a, %nowhere", 1)  # an undefined value
+    suppressed = body.rindex("%t3 = gpu.launch async")
+    body = body[:suppressed] + "// gpu-lint: ignore[GPU204]\n  " + body[suppressed:]  # a suppression comment
+    return FIRST + body + extra + LAST
+
+
+def _open(text: str, settings: EditorSettings) -> tuple[Document, object]:
+    doc = Document("file:///large.mlir", text, 1)
+    started = doc.open_in_child(settings)
+    while not doc.analyse_step():
+        pass
+    assert doc.lint_in_child(settings) is started
+    return doc, started
+
+
+def test_three_range_workers_give_the_whole_files_diagnostics(three_workers) -> None:
+    text = _text()
+    settings = EditorSettings()
+    doc, ranges = _open(text, settings)
+    assert isinstance(ranges, range_lint.RangeLints) and len(ranges.pids) == 3 and os.getpid() not in ranges.pids
+    parsed = doc.partial.parsed if doc.partial is not None else None
+    assert parsed is not None
+    found = ranges.wait(parsed)
+    assert found is not None, "the ranges stand for the file"
+    expected = engine.diagnose(engine.parse_document(text), settings)
+    assert found == expected
+    assert ranges.early() is None, "a call across ranges: the whole-module rules run on the server's parse"
+    assert UNDEFINED_VALUE in {d.code for d in found} and len(parsed.diagnostics) > 1, "the parse error and the undefined value"
+    assert len(engine.diagnose(engine.parse_document(text.replace("gpu-lint: ignore", "")), settings)) == len(found) + 1
+    assert {id(d) for d in parsed.diagnostics} <= {id(d) for d in found}, "the parser's own objects"
+    snap = doc.analysed(settings)
+    assert snap.complete and snap.diagnostics == expected
+
+
+def test_the_first_edit_after_a_range_open_is_linted_incrementally(three_workers) -> None:
+    text = generated("inline", 2000)
+    settings = EditorSettings()
+    doc, ranges = _open(text, settings)
+    assert isinstance(ranges, range_lint.RangeLints)
+    assert doc.analysed(settings).complete
+    at = text.index("arith.constant 32", text.index("func.func @fn20"))
+    doc.replace(at, at + len("arith.constant 32"), "arith.constant 64", 2)
+    assert not doc.analysed(settings).complete, "the quick lint of the edited function (the full one settles later)"
+
+
+def test_a_verifier_error_leaves_the_verifier_rules_to_the_servers_parse(three_workers) -> None:
+    text = _text(LAUNCH + FIRST)  # a launch, and a symbol defined twice
+    settings = EditorSettings()
+    doc, ranges = _open(text, settings)
+    assert isinstance(ranges, range_lint.RangeLints)
+    expected = engine.diagnose(engine.parse_document(text), settings)
+    assert ranges.wait(doc.partial.parsed if doc.partial is not None else None) == expected, "the verifier rules run on the server's parse"
+    assert ranges.early() is None
+    snap = doc.analysed(settings)
+    assert snap.complete and snap.diagnostics == expected
+    assert any(load_rules()[d.code].phase == Phase.VERIFY for d in expected), "a verifier error"
+
+
+def test_the_worker_count_follows_the_cores_and_the_units() -> None:
+    assert range_lint.worker_count(2500, cores=2) == 2
+    assert range_lint.worker_count(2500, cores=16) == range_lint.MAX_WORKERS
+    assert range_lint.worker_count(300, cores=16) == 1
+
+
+def test_ranges_that_refer_to_nothing_beyond_them_give_the_diagnostics_before_any_parse(three_workers) -> None:
+    text = _text()[len(FIRST) :]  # no call across ranges; the suppression comment, the parse error, the undefined value
+    settings = EditorSettings()
+    ranges = range_lint.start(text, settings)
+    assert ranges is not None
+    early = ranges.early()
+    assert early == engine.diagnose(engine.parse_document(text), settings)
+    assert UNDEFINED_VALUE in {d.code for d in early}
+
+
+def test_a_file_level_suppression_waits_for_the_parse(three_workers) -> None:
+    text = "// gpu-lint: ignore-file[GPU204]\n" + _text()[len(FIRST) :]
+    settings = EditorSettings()
+    doc, ranges = _open(text, settings)
+    assert isinstance(ranges, range_lint.RangeLints) and ranges.early() is None
+    snap = doc.analysed(settings)
+    assert snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
+    assert "GPU204" not in {d.code for d in snap.diagnostics}
+
+
+# A server whose large documents are opened by three range workers, and whose own parse stalls
+# once the answers about the whole document are kept (it never parses the rest by itself).
+STALLED_PARSE = textwrap.dedent(
+    """
+    import sys, time
+    from gpu_lsp.lsp import documents, opening, range_lint
+    documents.PROGRESSIVE_SIZE = 1000
+    range_lint.UNITS_PER_WORKER = 10
+    range_lint.usable_cores = lambda: 3
+    step = opening.open_step
+
+    def stalled(doc):
+        if opening.only_parse_left(doc):
+            time.sleep(0.01)
+            return False
+        return step(doc)
+
+    opening.open_step = stalled
+    from gpu_lsp.__main__ import main
+    sys.exit(main())
+    """
+)
+STALLED_URI = "file:///ranges/large.mlir"
+STALLED_CONFIG = ClientServerConfig(server_command=[sys.executable, "-c", STALLED_PARSE], client_factory=make_client)
+client = client_fixture("file:///ranges", config=STALLED_CONFIG, scope="function")
+
+
+@pytest.mark.asyncio
+async def test_the_server_publishes_the_range_workers_diagnostics_before_its_own_parse(client: RecordingClient) -> None:
+    text = _text()[len(FIRST) :]
+    open_document(client, STALLED_URI, text)
+    published = await wait_published(client, STALLED_URI, 1)
+    expected = engine.diagnose(engine.parse_document(text), EditorSettings())
+    lines = LineTable.of(text)
+    got = [(d.code, d.range.start.line, d.range.start.character) for d in published.diagnostics]
+    assert got == [(d.code, *lines.position(text, d.range.start, UTF16)) for d in expected]
+    assert UNDEFINED_VALUE in {code for code, _, _ in got}
