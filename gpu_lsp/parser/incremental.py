@@ -306,7 +306,8 @@ class Comments(Sequence):
         return list(self) == list(other) if isinstance(other, (list, Sequence)) else NotImplemented
 
 
-def _comments(segments: list[Segment]) -> Comments:
+def comments_of(segments: list[Segment]) -> Comments:
+    """The comments of `segments`, each at its offset in the chunk."""
     return Comments([(seg.comments, seg.start - seg.origin) for seg in segments if seg.comments])
 
 
@@ -377,12 +378,13 @@ def _net(text: str, start: int, end: int) -> tuple[int, int, int]:
     return (braces, parens, squares)
 
 
-def _segments(text: str, starts: list[int], end: int) -> list[Segment]:
+def segments_of(text: str, starts: list[int], end: int) -> list[Segment]:
+    """The segments of `text` that begin at `starts` and run to the next start (the last to `end`)."""
     ends = starts[1:] + [end]
     return [Segment(s, e, _net(text, s, e)) for s, e in zip(starts, ends)]
 
 
-def _trusted(segments: list[Segment]) -> bool:
+def segments_trusted(segments: list[Segment]) -> bool:
     """False when a segment is unbalanced although the whole chunk balances (unindented nesting)."""
     if all(s.net == (0, 0, 0) for s in segments):
         return True
@@ -394,12 +396,12 @@ def _trusted(segments: list[Segment]) -> bool:
 
 
 def _parse_chunk_units(text: str, start: int, end: int, budget: int = MAX_DIAGNOSTICS) -> tuple[Chunk, list[Segment] | None]:
-    segments = _segments(text, boundaries(text, start, end), end)
-    if len(segments) == 1 or not _trusted(segments):
+    segments = segments_of(text, boundaries(text, start, end), end)
+    if len(segments) == 1 or not segments_trusted(segments):
         return parse_chunk(text, start, end, budget), None
     ctx = ParseContext(text, op_names())
     for i, seg in enumerate(segments):
-        if _parse_segment(ctx, seg, budget_for(budget)):
+        if parse_segment(ctx, seg, budget_for(budget)):
             del segments[i + 1 :]  # the rest is left unread, and not reusable by an edit
             budget = -1
             break
@@ -416,11 +418,11 @@ def _parse_chunk_units(text: str, start: int, end: int, budget: int = MAX_DIAGNO
         Resolver(diagnostics).resolve_top(ops)
     diagnostics.sort(key=Diagnostic.sort_key)
     ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
-    chunk = Chunk(start, end, implicit_module(ops, start, end), diagnostics, _comments(segments), True, ctx)
+    chunk = Chunk(start, end, implicit_module(ops, start, end), diagnostics, comments_of(segments), True, ctx)
     return chunk, segments if local and budget >= 0 else None
 
 
-def _parse_segment(ctx: ParseContext, seg: Segment, budget: int = MAX_DIAGNOSTICS) -> bool:
+def parse_segment(ctx: ParseContext, seg: Segment, budget: int = MAX_DIAGNOSTICS) -> bool:
     """Lex, parse and build one segment (names are resolved by the caller); whether lexing
     stopped in it (`budget` syntax errors found)."""
     lexed = tokenize(ctx.text, ctx.op_names, seg.start, seg.end, budget=budget)
@@ -529,13 +531,13 @@ def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: i
             break
         new_starts.append(pos)
     stop = segments[resync].start + delta if resync < len(segments) else chunk_end
-    fresh = _segments(text, new_starts, stop)
+    fresh = segments_of(text, new_starts, stop)
     removed = segments[first:resync]
     kept_after = segments[resync:]
     if any(s.aliases for s in removed) or any(s.aliases for s in kept_after):
         return None
     result = segments[:first] + fresh + kept_after
-    if not _trusted(result):
+    if not segments_trusted(result):
         return None
     ctx = chunk.context
     block = _container(chunk)
@@ -543,7 +545,7 @@ def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: i
         return None
     ctx.text = text
     for seg in fresh:
-        _parse_segment(ctx, seg)
+        parse_segment(ctx, seg)
     if not _resolves_locally(result):
         return None
     for seg in fresh:
@@ -564,7 +566,7 @@ def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: i
     diagnostics = [d for seg in result if seg.diagnostics for d in seg.current_diagnostics()]
     diagnostics.sort(key=Diagnostic.sort_key)
     chunk.diagnostics = diagnostics
-    chunk.comments = _comments(result)
+    chunk.comments = comments_of(result)
     ctx.alias_uses = [u for seg in result if seg.alias_uses for u in seg.current_alias_uses()]
     return result
 
@@ -579,13 +581,13 @@ class Progressive:
         self._done: SegmentedFile | None = None
         self._next = 0
         ranges = split_ranges(text) if split else [(0, len(text))]
-        segments = _segments(text, boundaries(text, *ranges[0]), ranges[0][1]) if len(ranges) == 1 else []
-        if len(segments) < 2 or not _trusted(segments):
-            self._segments: list[Segment] = []
+        segments = segments_of(text, boundaries(text, *ranges[0]), ranges[0][1]) if len(ranges) == 1 else []
+        if len(segments) < 2 or not segments_trusted(segments):
+            self.segments_of: list[Segment] = []
             return
-        self._segments = segments
+        self.segments_of = segments
         self._diagnostics: list[Diagnostic] = []
-        self._comments: list[tuple[list[Comment], int]] = []
+        self.comments_of: list[tuple[list[Comment], int]] = []
         self._ctx = ParseContext(text, op_names())
         self._stopped = False  # at the cap of syntax errors: the segments after it are left unread
         start, end = ranges[0]
@@ -600,12 +602,12 @@ class Progressive:
         """Where the parsed part of the text ends."""
         if self._done is not None:
             return len(self.text)
-        return self._segments[self._next - 1].end if self._next else 0
+        return self.segments_of[self._next - 1].end if self._next else 0
 
     def boundary_after(self, offset: int) -> int:
         """The end of the first top-level segment that ends at or after `offset` (the end of the
         text when there is none, or the text is not parsed a segment at a time)."""
-        ends = [seg.end for seg in self._segments]
+        ends = [seg.end for seg in self.segments_of]
         i = bisect_left(ends, offset)
         return ends[i] if i < len(ends) else len(self.text)
 
@@ -614,27 +616,27 @@ class Progressive:
         seconds or more after the start; whether the parse is complete."""
         if self._done is not None:
             return True
-        if not self._segments:
+        if not self.segments_of:
             self._done = parse_units(self.text, self.split)
             return True
         block = _container(self._chunk)
         assert block is not None, "an implicit module has a body"
         deadline = None if budget_s is None else time.perf_counter() + budget_s
         with paused_gc():
-            for seg in self._segments[self._next : self._next + count]:
-                if _parse_segment(self._ctx, seg, budget_for(MAX_DIAGNOSTICS - len(self._diagnostics))):
-                    del self._segments[self._next + 1 :]  # the rest is left unread
+            for seg in self.segments_of[self._next : self._next + count]:
+                if parse_segment(self._ctx, seg, budget_for(MAX_DIAGNOSTICS - len(self._diagnostics))):
+                    del self.segments_of[self._next + 1 :]  # the rest is left unread
                     self._stopped = True
                 Resolver(seg.diagnostics).resolve_top(seg.ops)
                 for op in seg.ops:
                     block.append(op)
                 self._diagnostics.extend(seg.diagnostics)
                 if seg.comments:
-                    self._comments.append((seg.comments, 0))
+                    self.comments_of.append((seg.comments, 0))
                 self._next += 1
                 if self._stopped or (deadline is not None and time.perf_counter() >= deadline):
                     break
-        if self._next == len(self._segments):
+        if self._next == len(self.segments_of):
             self._finish()
             return True
         return False
@@ -645,17 +647,17 @@ class Progressive:
             return self._done
         chunk = self._chunk
         chunk.diagnostics = sorted(self._diagnostics, key=Diagnostic.sort_key)
-        chunk.comments = Comments(list(self._comments))
+        chunk.comments = Comments(list(self.comments_of))
         return SegmentedFile(self.text, [chunk], self.split, [None])
 
     def result(self) -> SegmentedFile:
-        while not self.step(len(self._segments) or 1):
+        while not self.step(len(self.segments_of) or 1):
             pass
         assert self._done is not None, "a complete parse has its result"
         return self._done
 
     def _finish(self) -> None:
-        segments = self._segments
+        segments = self.segments_of
         block = _container(self._chunk)
         assert block is not None, "an implicit module has a body"
         ops = block.operations
@@ -664,6 +666,6 @@ class Progressive:
             return
         chunk = self._chunk
         chunk.diagnostics = sorted((d for seg in segments for d in seg.diagnostics), key=Diagnostic.sort_key)
-        chunk.comments = _comments(segments)
+        chunk.comments = comments_of(segments)
         self._ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
         self._done = SegmentedFile(self.text, [chunk], self.split, [None if self._stopped else segments])

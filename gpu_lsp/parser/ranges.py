@@ -20,7 +20,7 @@ from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import SPLIT_MARKER, Chunk, budget_for, implicit_module
-from gpu_lsp.parser.incremental import _comments, _parse_segment, _segments, _trusted, boundaries
+from gpu_lsp.parser.incremental import boundaries, comments_of, parse_segment, segments_of, segments_trusted
 from gpu_lsp.parser.resolve import Resolver
 from gpu_lsp.syntax.cursor import ParseContext
 
@@ -48,7 +48,7 @@ def unit_starts(text: str) -> list[int] | None:
     if SPLIT_MARKER[:-2] in text:
         return None
     starts = boundaries(text, 0, len(text))
-    if len(starts) < 2 or not _trusted(_segments(text, starts, len(text))):
+    if len(starts) < 2 or not segments_trusted(segments_of(text, starts, len(text))):
         return None
     return starts
 
@@ -71,7 +71,7 @@ def parse_range(text: str, starts: list[int], lo: int, hi: int, length: int | No
     definitions that come before `lo`; only the range's diagnostics and comments are kept. `text`
     may end at `hi` (`starts` then too): `length` is the whole text's."""
     end = len(text) if length is None else length
-    segments = _segments(text, starts, len(text))
+    segments = segments_of(text, starts, len(text))
     ctx = ParseContext(text, op_names())
     found: list[Diagnostic] = []
     exact = True
@@ -80,10 +80,10 @@ def parse_range(text: str, starts: list[int], lo: int, hi: int, length: int | No
             if seg.start >= lo:
                 break
             if _ALIAS_START.match(text, seg.start, seg.end) is not None:
-                _parse_segment(ctx, seg, budget_for(MAX_DIAGNOSTICS))
+                parse_segment(ctx, seg, budget_for(MAX_DIAGNOSTICS))
         mine = [seg for seg in segments if lo <= seg.start < hi]
         for seg in mine:
-            if _parse_segment(ctx, seg, budget_for(MAX_DIAGNOSTICS - len(found))):
+            if parse_segment(ctx, seg, budget_for(MAX_DIAGNOSTICS - len(found))):
                 exact = False
             Resolver(seg.diagnostics).resolve_top(seg.ops)
             found.extend(seg.diagnostics)
@@ -91,7 +91,7 @@ def parse_range(text: str, starts: list[int], lo: int, hi: int, length: int | No
     ops = [op for seg in mine for op in seg.ops]
     found.sort(key=Diagnostic.sort_key)
     ctx.alias_uses = [u for seg in mine for u in seg.alias_uses]
-    chunk = Chunk(0, end, implicit_module(ops, 0, end), found, _comments(mine), True, ctx)
+    chunk = Chunk(0, end, implicit_module(ops, 0, end), found, comments_of(mine), True, ctx)
     defined = tuple(name for op in ops if (name := symbol_name(op)) is not None)
     used = frozenset(ref.root for top in ops for op in top.walk() for ref, _ in op.symbol_spans if isinstance(ref, SymbolRefAttr))
     return RangeParse(chunk, exact, len(ops), defined, used)
