@@ -21,6 +21,26 @@ from gpu_lsp.ir.printers import print_module, print_op
 from gpu_lsp.parser.api import parse
 
 CASES: dict[str, tuple[str, str]] = {
+    "affine set comparisons": (
+        r"""
+#set = affine_set<(d0, d1)[s0] : (d0 - 1 == 0, s0 >= 0,  d1 - s0 >= 0 )>
+func.func @f(%i: index, %j: index, %n: index) {
+  affine.if #set(%i, %j)[%n] {
+  }
+  return
+}
+""",
+        r"""
+#set = affine_set<(d0, d1)[s0] : (d0 - 1 == 0, s0 >= 0, d1 - s0 >= 0)>
+module {
+  func.func @f(%arg0: index, %arg1: index, %arg2: index) {
+    affine.if #set(%arg0, %arg1)[%arg2] {
+    }
+    return
+  }
+}
+""",
+    ),
     "symbol names": (
         r"""
 func.func @"my-kernel"() {

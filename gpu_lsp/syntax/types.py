@@ -32,7 +32,7 @@ def _dims(text: str | None) -> tuple:
 
 _SPACING: Final = re.compile(r"\s|[,=](?=\S)")
 _SQUEEZE: Final = re.compile(
-    r'(?P<str>"(?:[^"\\]|\\.)*")|(?P<colon>\s*(?<!:):(?!:))|\s+(?=[>)\]},])|(?<=[<(\[{])\s+|(?P<eq>\s*=\s*)|(?P<ws>\s+)|(?P<comma>,\s*)'
+    r'(?P<str>"(?:[^"\\]|\\.)*")|(?P<colon>\s*(?<!:):(?!:))|\s+(?=[)\]},]|>(?!=))|(?<=[<(\[{])\s+|(?P<eq>\s*(?<![<>=!])=(?!=)\s*)|(?P<ws>\s+)|(?P<comma>,\s*)'
 )
 
 
@@ -56,8 +56,9 @@ def squeeze(text: str) -> str:
     """Opaque attribute or type text with its layout normalised (MLIR's whitespace is not meaning).
 
     Whitespace runs become one blank, none after an opening or before a closing bracket or
-    a comma; a comma is followed by one blank, `=` has one on each side, and a colon has
-    one before it unless it follows a word (`offset: ?` but `0 : i64`), as mlir-opt prints. Strings are kept as written.
+    a comma; a comma is followed by one blank, `=` has one on each side (the comparisons `>=`
+    and `==` are kept whole), and a colon has one before it unless it follows a word
+    (`offset: ?` but `0 : i64`), as mlir-opt prints. Strings are kept as written.
     """
     if _SPACING.search(text) is None:
         return text
