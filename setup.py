@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent
 # compiled: syntax/structure.py (its classes subclass Lark's),
 # ir/op_facts.py (its shared record overrides __setattr__), ir/types.py, ir/attributes.py and
 # ir/attribute_base.py (compiled code compares two values typed by a compiled base class by
-# identity, skipping the subclasses' dataclass __eq__), and the declarations' tables, which run
-# once at import.
+# identity, skipping the subclasses' dataclass __eq__), and the declarations' tables (with
+# ir/enums.py and ir/flags.py), which run once at import.
 NATIVE = (
     "syntax/*.py",
     "parser/builder.py",
@@ -43,7 +43,10 @@ NATIVE = (
     "diagnostics/rules/*.py",
     "diagnostics/sanitizer/*.py",
 )
-NOT_NATIVE = ("ir/op_facts.py", "ir/types.py", "ir/attributes.py", "ir/attribute_base.py", "syntax/structure.py", "syntax/tolerant.py")
+NOT_NATIVE = (
+    "ir/op_facts.py", "ir/types.py", "ir/attributes.py", "ir/attribute_base.py", "ir/enums.py", "ir/flags.py",
+    "syntax/structure.py", "syntax/tolerant.py",
+)
 
 
 def native_sources() -> list[str]:

@@ -10,8 +10,8 @@ import pytest
 from support import oracle
 
 from gpu_lsp.cli import gpu_opt
+from gpu_lsp.ir.enums import ENUMS
 from gpu_lsp.ir.opdefs import OPS, installed_from, lookup, op_names
-from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import OPTIONAL, VARIADIC

@@ -7,8 +7,8 @@ import functools
 from dataclasses import dataclass
 from typing import TypeVar
 
+from gpu_lsp.ir.enums import ENUMS
 from gpu_lsp.ir.opdefs import OPS, definition
-from gpu_lsp.ir.opdefs.enums import ENUMS
 
 # The newest LLVM major version the project describes, and the default `mlir-version`.
 NEWEST = 23

@@ -18,7 +18,7 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr, double_quoted
 from gpu_lsp.ir.core import Block, Operation, Region, Value
-from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.enums import ENUMS
 from gpu_lsp.ir.opdefs.format_customs import case_values
 from gpu_lsp.ir.operands import segments
 from gpu_lsp.ir.symbols import symbol_name

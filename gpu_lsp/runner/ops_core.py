@@ -11,7 +11,7 @@ import numpy as np
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import StringAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Operation, Region
-from gpu_lsp.ir.opdefs.enums import ENUMS
+from gpu_lsp.ir.enums import ENUMS
 from gpu_lsp.ir.operands import split_by_segments
 from gpu_lsp.runner.dtypes import constant_value, dense_array_values, dtype_of, unsigned_of
 from gpu_lsp.runner.elementwise import (

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from gpu_lsp.ir.brackets import comma_ranges, match_close, string_end, unquoted
-from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
+from gpu_lsp.ir.enums import ENUMS, EnumDef
 from gpu_lsp.syntax.names import BARE_ID, WORD_ID
 
 TYPE_CODE = "GPU122"

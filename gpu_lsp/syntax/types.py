@@ -13,7 +13,7 @@ from lark.exceptions import LarkError
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.canonical_attrs import canonical_attr
-from gpu_lsp.ir.opdefs.flags import canonical_flags
+from gpu_lsp.ir.flags import canonical_flags
 
 
 class TypeSyntaxError(ValueError):

@@ -18,8 +18,8 @@ from typing import TypeVar
 from gpu_lsp.ir import attributes as A
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.brackets import split_commas
-from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
-from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
+from gpu_lsp.ir.enums import ENUMS, EnumDef
+from gpu_lsp.ir.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.typing import transform_type
 
 

@@ -6,8 +6,8 @@ import re
 from functools import cache
 
 from gpu_lsp.ir.attributes import Attribute, BoolAttr, IntegerAttr
-from gpu_lsp.ir.opdefs.enums import ENUMS
-from gpu_lsp.ir.opdefs.flags import FLAGS
+from gpu_lsp.ir.enums import ENUMS
+from gpu_lsp.ir.flags import FLAGS
 from gpu_lsp.ir.opdefs.typing import integer_attr_type
 
 _INTEGER = re.compile(r"-?(?:\d+|0x[0-9a-fA-F]+)")  # ODS writes some defaults in hex ("0xf")

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.enums import ENUMS
+from gpu_lsp.ir.flags import FLAGS
 from gpu_lsp.ir.hooks import filed_under
-from gpu_lsp.ir.opdefs.enums import ENUMS
-from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.format_print import SPACING, FormatContext, OpPrinter, Spacing
 from gpu_lsp.ir.opdefs.format_read import FormatState, finish, read_type_of, read_variable, set_types, variable_present
 from gpu_lsp.ir.opdefs.opdef import SINGLE, Arg, OpDef

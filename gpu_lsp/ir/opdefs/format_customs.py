@@ -7,9 +7,9 @@ import re
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, DialectAttr, IntegerAttr, OpaqueAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.enums import ENUMS
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs.common_read import mixed_values, paren_typed_operands
-from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import Custom, Hover, custom_directive
 from gpu_lsp.ir.opdefs.format_print import FormatContext, OpPrinter
 from gpu_lsp.ir.opdefs.format_read import FormatState

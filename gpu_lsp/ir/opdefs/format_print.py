@@ -9,9 +9,9 @@ from typing import Any, Protocol
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, Operation, Region, Value
+from gpu_lsp.ir.enums import ENUMS
+from gpu_lsp.ir.flags import FLAGS
 from gpu_lsp.ir.opdefs.defaults import default_attribute
-from gpu_lsp.ir.opdefs.enums import ENUMS
-from gpu_lsp.ir.opdefs.flags import FLAGS
 from gpu_lsp.ir.opdefs.opdef import VARIADIC, OpDef
 from gpu_lsp.ir.opdefs.segments import operand_groups, result_groups
 from gpu_lsp.ir.opdefs.typing import dense_array_element, integer_attr_type, stripped_type

@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.enums import ENUMS
+from gpu_lsp.ir.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.hooks import filed_under
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs.defaults import default_attribute
-from gpu_lsp.ir.opdefs.enums import ENUMS
-from gpu_lsp.ir.opdefs.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.opdefs.opdef import OPTIONAL, SINGLE, VARIADIC, Arg, AttrArg, OpDef
 from gpu_lsp.ir.opdefs.typing import buildable_type, dense_array_element, integer_attr_type, stripped_type, transform_type
 from gpu_lsp.syntax.cursor import SYMBOL_NAME, BlockRef, Cursor, FormatError, OpState, Ref, item_end, item_start

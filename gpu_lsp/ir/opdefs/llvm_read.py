@@ -6,6 +6,7 @@ import re
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.brackets import split_commas
+from gpu_lsp.ir.enums import ENUMS
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.arith_read import read_modifiers
@@ -27,7 +28,6 @@ from gpu_lsp.ir.opdefs.common_read import (
     successor,
     unary_same_type,
 )
-from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.syntax.cursor import Cursor, FormatError, OpState, Ref
 from gpu_lsp.syntax.types import TypeSyntaxError, parse_type
 

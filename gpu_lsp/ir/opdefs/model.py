@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from gpu_lsp.ir.brackets import split_commas
+from gpu_lsp.ir.enums import ENUMS
 from gpu_lsp.ir.opdefs import format_customs  # noqa: F401  (registers the custom directives the formats name)
-from gpu_lsp.ir.opdefs.enums import ENUMS
 from gpu_lsp.ir.opdefs.format import render_syntax
 from gpu_lsp.ir.opdefs.opdef import EFFECTS, OPTIONAL, SINGLE, TRAITS, VARIADIC, Arg, AttrArg, OpDef, Since, TypeRelation, TypeRule
 from gpu_lsp.ir.opdefs.typing import known_transform

@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, replace
 
+from gpu_lsp.ir.enums import ENUMS, EnumDef
 from gpu_lsp.ir.opdefs.definition_file import DefinitionError
-from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
 from gpu_lsp.ir.opdefs.opdef import OpDef
 from gpu_lsp.ir.opdefs.table import BUILT_IN as BUILT_IN_NAMES
 from gpu_lsp.ir.opdefs.table import use_user_ops

@@ -8,8 +8,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.enums import ENUMS, EnumDef
 from gpu_lsp.ir.opdefs.definition_file import Locator, Mistake
-from gpu_lsp.ir.opdefs.enums import ENUMS, EnumDef
 
 _BUILT_IN = frozenset(ENUMS)
 _KEYS = ("cases", "mnemonic", "default")

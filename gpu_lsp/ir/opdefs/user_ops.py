@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gpu_lsp.ir.brackets import split_commas
+from gpu_lsp.ir.enums import EnumDef
 from gpu_lsp.ir.opdefs.definition_file import DefinitionError, Locator, Mistake, syntax_error
-from gpu_lsp.ir.opdefs.enums import EnumDef
 from gpu_lsp.ir.opdefs.format import FormatSyntaxError, parse_format
 from gpu_lsp.ir.opdefs.format_checks import format_problem
 from gpu_lsp.ir.opdefs.model import NATIVE_RELATIONS, OpDef, declare

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpu_lsp.ir.attributes import Attribute, DialectAttr
-from gpu_lsp.ir.opdefs.enums import unknown_case
+from gpu_lsp.ir.enums import unknown_case
 
 
 @dataclass(frozen=True)
