@@ -303,7 +303,7 @@ def load_rules() -> dict[str, Rule]:
     An op name in a rule's or hook's `ops` that no dialect registers (a typo) raises.
     """
     global _checked
-    import gpu_lsp.diagnostics.rules  # noqa: F401  (registers on import)
+    import gpu_lsp.diagnostics.rules.all  # noqa: F401  (registers on import)
 
     if not _checked:
         _checked = True

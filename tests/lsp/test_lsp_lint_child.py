@@ -190,7 +190,7 @@ def test_the_forkserver_starts_its_workers_warm() -> None:
     import sys
 
     assert "gpu_lsp.lsp.lint_child_preload" in worker_start.PRELOAD
-    probe = "import sys, gpu_lsp.lsp.{}; print('gpu_lsp.diagnostics.rules' in sys.modules)"
+    probe = "import sys, gpu_lsp.lsp.{}; print('gpu_lsp.diagnostics.rules.all' in sys.modules)"
     found = [
         subprocess.run([sys.executable, "-c", probe.format(name)], capture_output=True, text=True, check=True).stdout.strip()
         for name in ("lint_child", "lint_child_preload")

@@ -1,4 +1,4 @@
-"""Every rule module; importing this package registers all codes."""
+"""Every rule module; importing this module registers all codes."""
 
 from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the rules)
     async_tokens,

@@ -1,0 +1,1 @@
+"""The rule modules, one per family of codes; `rules.all` imports every one (registering them)."""
