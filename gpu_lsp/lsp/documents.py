@@ -375,6 +375,12 @@ class Document:
         answered, self._answered_early = self._answered_early, False
         return answered
 
+    def edited_during_open(self) -> bool:
+        """Whether the text has changed since the open's workers started, before it was analysed
+        (they lint a text that is no longer the document's)."""
+        running = self._child
+        return self.snapshot is None and running is not None and running.text is not self.text
+
     def open_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | range_lint.RangeLints | None:
         """Before the open of a large document parses anything: start the workers that lint the
         text while this process parses it for requests; `lint_in_child` then waits for them
@@ -383,8 +389,14 @@ class Document:
         (`lint_child.start`), leaving the per-op lint-phase rules to this process (`share_step`, once parsed)."""
         with self._lock:
             text = self.text
-        if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None or self._child is not None:
+        if len(text) < PROGRESSIVE_SIZE or self.snapshot is not None:
             return None
+        running = self._child
+        if running is not None:
+            if running.text is text:
+                return None
+            running.child.cancel()  # an edit came before the open was analysed (`edited_during_open`)
+            self._child = None
         key = LintKey.of(lint_settings)
         ranges = range_lint.start(text, lint_settings)
         if ranges is not None:

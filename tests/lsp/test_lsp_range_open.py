@@ -11,7 +11,7 @@ import sys
 import textwrap
 
 import pytest
-from lsp_client import RecordingClient, client_fixture, make_client, open_document, wait_published
+from lsp_client import RecordingClient, change_document, client_fixture, make_client, open_document, wait_published
 from pytest_lsp import ClientServerConfig
 from support.typing import generated
 
@@ -184,3 +184,20 @@ async def test_the_server_publishes_the_range_workers_diagnostics_before_its_own
     got = [(d.code, d.range.start.line, d.range.start.character) for d in published.diagnostics]
     assert got == [(d.code, *lines.position(text, d.range.start, UTF16)) for d in expected]
     assert UNDEFINED_VALUE in {code for code, _, _ in got}
+
+
+@pytest.mark.asyncio
+async def test_an_edit_during_the_open_is_opened_by_range_workers_again(client: RecordingClient) -> None:
+    """The server's parse stalls: the edited text's diagnostics can only come from new range workers."""
+    text = _text()[len(FIRST) :]
+    open_document(client, STALLED_URI, text)
+    first = await wait_published(client, STALLED_URI, 1)
+    at = text.index("%a, %nowhere")
+    version = change_document(client, STALLED_URI, at, at + len("%a, %nowhere"), "%a, %b")  # the value is defined
+    edited = client.texts[STALLED_URI]
+    published = await wait_published(client, STALLED_URI, version)
+    expected = engine.diagnose(engine.parse_document(edited), EditorSettings())
+    lines = LineTable.of(edited)
+    got = [(d.code, d.message, d.range.start.line, d.range.start.character) for d in published.diagnostics]
+    assert got == [(d.code, d.message, *lines.position(edited, d.range.start, UTF16)) for d in expected]
+    assert len(got) == len(first.diagnostics) - 1, "the undefined value's diagnostic is gone"
