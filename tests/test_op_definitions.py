@@ -284,3 +284,11 @@ def test_an_op_class_fills_its_templates_in_name_table_order_and_an_op_may_overr
     assert second.name == "toy.abs"
     own = unary("sqrt", "Square root.", traits="", syntax="toy.sqrt %a")
     assert (own.summary, own.syntax, own.traits) == ("Square root.", "toy.sqrt %a", frozenset())
+
+
+@pytest.mark.parametrize(
+    ("op", "register"),
+    [("nvvm.read.ptx.sreg.tid.x", "%tid.x"), ("nvvm.read.ptx.sreg.cluster.nctaid.y", "%cluster_nctaid.y"), ("nvvm.read.ptx.sreg.envreg7", "%envreg7")],
+)
+def test_special_register_ops_name_their_ptx_register(op: str, register: str) -> None:
+    assert OPS[op].summary == f"Reads the PTX special register {register}."

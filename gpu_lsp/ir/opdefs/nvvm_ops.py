@@ -6,10 +6,12 @@ from gpu_lsp.ir.opdefs.families import family, op_class
 from gpu_lsp.ir.opdefs.model import OpDef, declare
 
 
-def _special_register(register: str) -> OpDef:
-    """NVVM_SpecialRegisterOp: reads the PTX register named like the op, with `_` for `.`."""
-    name = f"nvvm.read.ptx.sreg.{register}"
-    return declare(name, f"Reads the PTX special register %{register.replace('.', '_')}.", traits="pure", syntax=f"%r = {name} : i32")
+def _special_register(register: str, axis: str = "") -> OpDef:
+    """NVVM_SpecialRegisterOp: reads the PTX register named like the op (`cluster.ctaid.x` reads
+    `%cluster_ctaid.x`: `_` inside the register's name, `.` before its axis)."""
+    name = f"nvvm.read.ptx.sreg.{register}{'.' + axis if axis else ''}"
+    ptx = register.replace(".", "_") + (f".{axis}" if axis else "")
+    return declare(name, f"Reads the PTX special register %{ptx}.", traits="pure", syntax=f"%r = {name} : i32")
 
 
 _PER_AXIS = ("tid", "ntid", "ctaid", "nctaid", "clusterid", "nclusterid", "cluster.ctaid", "cluster.nctaid")
@@ -26,7 +28,7 @@ _accessing = (
 
 OPS: tuple[OpDef, ...] = (
     *_accessing,
-    *(_special_register(f"{register}.{axis}") for register in _PER_AXIS for axis in "xyz"),
+    *(_special_register(register, axis) for register in _PER_AXIS for axis in "xyz"),
     *(_special_register(f"envreg{index}") for index in range(32)),
     *family(
         _special_register,
