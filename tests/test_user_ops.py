@@ -423,3 +423,14 @@ def test_an_op_names_a_declared_class_and_a_class_one_declared_above_it() -> Non
         (2, "unknown class 'none' (declare it in a [classes.<name>] table)"),
     ]
     assert read.ops == ()
+
+
+def test_a_class_member_that_is_no_op_name_leaves_the_others_declared() -> None:
+    text = (
+        'dialect = "t"\n[classes.intr]\nprefix = "t.intr"\narguments = "(ins AnyType:$a)"\n'
+        'results = "(outs AnyType:$r)"\nassemblyFormat = "$a attr-dict `:` type($a) `->` type($r)"\n'
+        'members = "abs 9bad ctpop"\n'
+    )
+    read = read_user_ops(text)
+    assert [op.name for op in read.ops] == ["t.intr.abs", "t.intr.ctpop"]
+    assert [e.message for e in read.errors] == ["'t.intr.9bad' is not an op name (`dialect.op`; give `dialect = \"...\"` or write the full name)"]

@@ -123,7 +123,13 @@ def read_definitions(text: str, built_in: bool = False) -> UserOps:
     def read_class(key: str, table: Any) -> list[tuple[str, OpDef]]:
         found = _op_class(key, table, dialect, classes, where)
         classes[key] = found
-        return [(name, _declaration(name, f"classes.{key}", facts, where, built_in)) for name, facts in found.members()]
+        members: list[tuple[str, OpDef]] = []
+        for name, facts in found.members():  # a member's mistake is its own: the others are declared
+            try:
+                members.append((name, _declaration(name, f"classes.{key}", facts, where, built_in)))
+            except Mistake as mistake:
+                errors.append(mistake.error)
+        return members
 
     def read_op(key: str, table: Any) -> list[tuple[str, OpDef]]:
         name, facts = _with_class(key, table, dialect, classes, where)
