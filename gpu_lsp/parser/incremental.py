@@ -17,6 +17,7 @@ Two ways, both equal to a fresh parse of the new text (tested):
 from __future__ import annotations
 
 import re
+import threading
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
@@ -384,6 +385,27 @@ def segments_of(text: str, starts: list[int], end: int) -> list[Segment]:
     return [Segment(s, e, _net(text, s, e)) for s, e in zip(starts, ends)]
 
 
+# The scan of the last text cut whole into segments (`whole_segments`): the text object, its
+# segment starts and each segment's bracket balance. The open of a large file scans its text on
+# two threads at once (its parse, and the cut of its range workers, `ranges.unit_starts`).
+_WHOLE_SCAN_LOCK: Final = threading.Lock()
+_whole_scan: list[tuple[str, list[int], list[tuple[int, int, int]]]] = []
+
+
+def whole_segments(text: str) -> list[Segment]:
+    """`segments_of` the whole of `text` (new segments each call), the text scanned once for every
+    caller that asks about the same text object."""
+    end = len(text)
+    with _WHOLE_SCAN_LOCK:
+        if _whole_scan and _whole_scan[0][0] is text:
+            _, starts, nets = _whole_scan[0]
+        else:
+            starts = boundaries(text, 0, end)
+            nets = [_net(text, s, e) for s, e in zip(starts, starts[1:] + [end])]
+            _whole_scan[:] = [(text, starts, nets)]
+    return [Segment(s, e, net) for s, e, net in zip(starts, starts[1:] + [end], nets)]
+
+
 def segments_trusted(segments: list[Segment]) -> bool:
     """False when a segment is unbalanced although the whole chunk balances (unindented nesting)."""
     if all(s.net == (0, 0, 0) for s in segments):
@@ -581,7 +603,11 @@ class Progressive:
         self._done: SegmentedFile | None = None
         self._next = 0
         ranges = split_ranges(text) if split else [(0, len(text))]
-        segments = segments_of(text, boundaries(text, *ranges[0]), ranges[0][1]) if len(ranges) == 1 else []
+        segments: list[Segment] = []
+        if ranges == [(0, len(text))]:
+            segments = whole_segments(text)
+        elif len(ranges) == 1:
+            segments = segments_of(text, boundaries(text, *ranges[0]), ranges[0][1])
         if len(segments) < 2 or not segments_trusted(segments):
             self.segments_of: list[Segment] = []
             return

@@ -20,7 +20,7 @@ from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import SPLIT_MARKER, Chunk, budget_for, implicit_module
-from gpu_lsp.parser.incremental import boundaries, comments_of, parse_segment, segments_of, segments_trusted
+from gpu_lsp.parser.incremental import comments_of, parse_segment, segments_of, segments_trusted, whole_segments
 from gpu_lsp.parser.resolve import Resolver
 from gpu_lsp.syntax.cursor import ParseContext
 
@@ -47,10 +47,10 @@ def unit_starts(text: str) -> list[int] | None:
     """Where the top-level units of `text` start, when it may be cut into ranges (see above); None otherwise."""
     if SPLIT_MARKER[:-2] in text:
         return None
-    starts = boundaries(text, 0, len(text))
-    if len(starts) < 2 or not segments_trusted(segments_of(text, starts, len(text))):
+    segments = whole_segments(text)
+    if len(segments) < 2 or not segments_trusted(segments):
         return None
-    return starts
+    return [seg.start for seg in segments]
 
 
 def cuts(text: str, starts: list[int], count: int) -> list[tuple[int, int]]:

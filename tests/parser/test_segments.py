@@ -12,7 +12,7 @@ from support.typing import generated, typing_edits
 
 from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.parser.api import parse
-from gpu_lsp.parser.incremental import _OP_LINE, _net, boundaries, parse_units, reparse_units
+from gpu_lsp.parser.incremental import _OP_LINE, _net, boundaries, parse_units, reparse_units, segments_of, whole_segments
 from gpu_lsp.text import TextRange
 
 
@@ -108,3 +108,16 @@ def test_bracket_balance_and_segment_starts_are_their_regex_definitions() -> Non
         end = rng.randrange(start, len(text) + 1)
         assert _net(text, start, end) == _net_by_regex(text, start, end), repr(text)
         assert boundaries(text, start, end) == _boundaries_by_regex(text, start, end), repr(text)
+
+
+def test_the_whole_texts_segments_are_its_scan_with_new_segments_each_time() -> None:
+    """The open scans its text on two threads (its parse, its range workers' cut): the scan is
+    shared, the segments are not (a parse fills them)."""
+    text = generated("inline", 600)
+    expected = [(s.start, s.end, s.net) for s in segments_of(text, boundaries(text, 0, len(text)), len(text))]
+    first, second = whole_segments(text), whole_segments(text)
+    assert [(s.start, s.end, s.net) for s in first] == [(s.start, s.end, s.net) for s in second] == expected
+    assert not {id(s) for s in first} & {id(s) for s in second}
+    other = text.replace("arith.constant 32", "arith.constant 64", 1) + "func.func @more() {\n  return\n}\n"
+    assert whole_segments(other)[-1].start == other.rindex("func.func @more"), "another text is scanned anew"
+    assert len(whole_segments(other)) == len(expected) + 1
