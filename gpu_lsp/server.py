@@ -284,20 +284,24 @@ class GpuLanguageServer(LanguageServer):
             return True
         return prepare_json(snap, SeverityOverrides(self.settings_for(doc.uri).severity), PREPARE_SLICE_S)
 
-    def _open_step(self, doc: Document) -> bool:
+    def _open_step(self, doc: Document, yield_to_workers: bool = False) -> bool:
         """Steps of the open of `doc` (`opening.open_step`, under the heap policy of an open) until it is
-        parsed, another job waits for the analysis thread (a request: it waits one step at most)
-        or `OPEN_SLICE_S` has passed; whether the parse is complete."""
-        from gpu_lsp.lsp.opening import open_step
+        parsed, another job waits for the analysis thread (a request: it waits one step at most) or
+        `OPEN_SLICE_S` has passed; with `yield_to_workers`, none once all that is left is the parse
+        and range workers fill the cores (it would slow them down: the caller waits for them
+        instead). Whether the parse is complete."""
+        from gpu_lsp.lsp.opening import only_parse_left, open_step
 
         deadline = time.perf_counter() + OPEN_SLICE_S
+        parsed = False
         with self.heap.open_step(len(doc.text)):
-            while not open_step(doc):
-                if self._queued or time.perf_counter() >= deadline:
-                    return False
-        if doc.snapshot is None:
+            while not (yield_to_workers and doc.workers_fill_cores() and only_parse_left(doc)):
+                parsed = open_step(doc)
+                if parsed or self._queued or time.perf_counter() >= deadline:
+                    break
+        if parsed and doc.snapshot is None:
             mark("server: parsed")
-        return True
+        return parsed
 
     def _keep_tokens(self, doc: Document, snap: Snapshot) -> bool:
         """Some more of the semantic tokens of the snapshot just published (`semantic_tokens.keep_step`);
@@ -335,7 +339,8 @@ class GpuLanguageServer(LanguageServer):
                 settings = await self.in_analysis(self.settings_for, uri)
                 mark("server: settings ready")
                 starting = asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
-            while not await self.in_analysis(self._open_step, doc, opening=True):
+            # Until the range workers' publish is done (whatever its outcome), the open's parse yields to them.
+            while not await self.in_analysis(self._open_step, doc, early is None or not early.done(), opening=True):
                 opening = True
                 if doc.closed:
                     return

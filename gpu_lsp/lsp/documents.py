@@ -381,6 +381,14 @@ class Document:
         running = self._child
         return self.snapshot is None and running is not None and running.text is not self.text
 
+    def workers_fill_cores(self) -> bool:
+        """Whether the open's range workers, still running on the current text, fill the cores
+        (`RangeLints.crowded`): the open's own parse then waits for them."""
+        running = self._child
+        if running is None or running.text is not self.text or not isinstance(running.child, range_lint.RangeLints):
+            return False
+        return running.child.crowded and running.child.running
+
     def open_in_child(self, lint_settings: object | None = None) -> lint_child.ChildLint | range_lint.RangeLints | None:
         """Before the open of a large document parses anything: start the workers that lint the
         text while this process parses it for requests; `lint_in_child` then waits for them

@@ -46,9 +46,10 @@ class ChildLint:
     """The lint of one text running in a worker process. Whoever starts one waits for it
     (`wait`, which also reaps it); `cancel` may come from another thread meanwhile."""
 
-    def __init__(self, process: BaseProcess, conn: Connection, parsed: ParsedFile | None) -> None:
+    def __init__(self, process: BaseProcess, conn: Connection, parsed: ParsedFile | None, feeding: Connection | None = None) -> None:
         self._process = process
         self._conn = conn
+        self._feeding = feeding
         self._parsed = parsed
         self._waiting = threading.Lock()  # one collector at a time
         self._cancelled = False
@@ -68,6 +69,21 @@ class ChildLint:
         if items is None or target is None:
             return None
         return decode(target, items)
+
+    def feed(self, data: bytes) -> None:
+        """Send `data` to a worker started `fed` (`spawn`), once; a worker that has ended meanwhile
+        gets nothing (its result is then None)."""
+        feeding, self._feeding = self._feeding, None
+        if feeding is None:
+            return
+        with contextlib.suppress(OSError):
+            feeding.send_bytes(data)
+        feeding.close()
+
+    @property
+    def finished(self) -> bool:
+        """Whether what the worker sent is received (`received` returns at once)."""
+        return self._finished
 
     def received(self) -> Any:
         """What the worker sent (unpickled), or None when it failed or was cancelled; blocks until it ends."""
@@ -146,25 +162,32 @@ def start(text: str, settings: object | None, parsed: ParsedFile | None = None, 
     return spawn(_work, (text, settings, leaves_per_op_rules), parsed)
 
 
-def spawn(work: Callable[..., None], arguments: tuple, parsed: ParsedFile | None = None) -> ChildLint | None:
+def spawn(work: Callable[..., None], arguments: tuple, parsed: ParsedFile | None = None, fed: bool = False) -> ChildLint | None:
     """A worker running `work(its end of the pipe, *arguments)`, which sends its result pickled;
-    None where there are no workers or it could not start."""
+    None where there are no workers or it could not start. With `fed`, `work` gets after its end
+    of the pipe the reading end of a second one, which the caller feeds (`ChildLint.feed`): a large
+    argument sent that way, once every worker has started, does not hold up their starts (a
+    start waits for the worker to read what it is given)."""
     ctx = context()
     if ctx is None:
         return None
     receive, send = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=work, args=(send, *arguments), daemon=True)  # type: ignore[attr-defined]
+    feed_receive, feed_send = ctx.Pipe(duplex=False) if fed else (None, None)
+    given = (send,) if feed_receive is None else (send, feed_receive)
+    process = ctx.Process(target=work, args=(*given, *arguments), daemon=True)  # type: ignore[attr-defined]
     mark("worker: start requested")
     try:
         process.start()
-        mark("worker: started (its text sent)")
+        mark("worker: started" if fed else "worker: started (its text sent)")
     except (OSError, pickle.PicklingError):
         log.exception("could not start a lint worker")
-        receive.close()
-        send.close()
+        for end in (receive, send, feed_receive, feed_send):
+            if end is not None:
+                end.close()
         return None
-    send.close()
-    return ChildLint(process, receive, parsed)
+    for end in given:
+        end.close()
+    return ChildLint(process, receive, parsed, feed_send)
 
 
 def _work(send: Connection, text: str, settings: object | None, leaves_per_op_rules: bool) -> None:

@@ -60,6 +60,11 @@ class RangeLints:
     def pids(self) -> list[int | None]:
         return [child.pid for child in self._children]
 
+    @property
+    def running(self) -> bool:
+        """Whether some worker's result is still to be received."""
+        return not all(child.finished for child in self._children)
+
     def wait(self, parsed: ParsedFile | None = None) -> list[Diagnostic] | None:
         """Every diagnostic of the text, read against `parsed` (the server's parse of it) after
         suppressions and select/ignore; None when a worker failed or was cancelled, when `parsed` is
@@ -104,14 +109,18 @@ def start(text: str, settings: object | None, cores: int | None = None) -> Range
     if count < 2:
         return None
     children: list[lint_child.ChildLint] = []
-    for lo, hi in cuts(text, starts, count):
-        # A worker gets the text up to its range's end only (the offsets stay those of the text).
-        child = lint_child.spawn(_work, (text[:hi], starts[: bisect_left(starts, hi)], lo, hi, settings, len(text)))
+    ranges = cuts(text, starts, count)
+    for _ in ranges:
+        child = lint_child.spawn(work, (), fed=True)
         if child is None:
             for started in children:
                 started.cancel()
             return None
         children.append(child)
+    # Once all have started: a worker gets the text up to its range's end only (the offsets stay those of the text).
+    for child, (lo, hi) in zip(children, ranges, strict=True):
+        child.feed(pickle.dumps((text[:hi], starts[: bisect_left(starts, hi)], lo, hi, settings, len(text)), pickle.HIGHEST_PROTOCOL))
+    mark("worker: texts sent")
     return RangeLints(children, settings, text)
 
 
@@ -129,10 +138,13 @@ def _read_against(parsed: ParsedFile, parts: list[RangeLint]) -> list[RangeLint]
     return out
 
 
-def _work(send: Connection, text: str, starts: list[int], lo: int, hi: int, settings: object | None, length: int) -> None:
-    """A range worker: parse and lint the range, send the findings."""
+def work(send: Connection, fed: Connection) -> None:
+    """A range worker: read its text, range and settings (`fed`), parse and lint the range, send the findings."""
     gc.disable()  # a short life, as `lint_child`'s workers
     mark("range worker: running")
+    text, starts, lo, hi, settings, length = pickle.loads(fed.recv_bytes())
+    fed.close()
+    mark("range worker: text read")
     warn_if_cold()
     activate(registry_of(getattr(settings, "op_sources", ())))
     found, _ = lint_range(text, starts, lo, hi, settings, length)

@@ -16,7 +16,7 @@ from pytest_lsp import ClientServerConfig
 from support.typing import generated
 
 from gpu_lsp.diagnostics.registry import Phase, load_rules
-from gpu_lsp.lsp import documents, engine, range_lint, worker_start
+from gpu_lsp.lsp import documents, engine, lint_child, range_lint, worker_start
 from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.positions import UTF16, LineTable
 from gpu_lsp.lsp.settings import EditorSettings
@@ -125,6 +125,27 @@ def test_the_worker_count_follows_the_cores_and_the_units() -> None:
     assert range_lint.worker_count(2500, cores=2) == 2
     assert range_lint.worker_count(2500, cores=16) == range_lint.MAX_WORKERS
     assert range_lint.worker_count(300, cores=16) == 1
+
+
+def test_a_range_worker_stopped_before_its_text_comes_gives_nothing() -> None:
+    """Range workers start before they are sent their text (`lint_child.spawn(fed=True)`): one
+    stopped in between gives no result, and feeding it afterwards raises nothing."""
+    child = lint_child.spawn(range_lint.work, (), fed=True)
+    assert child is not None
+    child.cancel()
+    child.feed(b"the text")
+    assert child.received() is None
+
+
+def test_the_open_yields_to_its_range_workers_while_they_run(three_workers) -> None:
+    text = _text()[len(FIRST) :]
+    settings = EditorSettings()
+    doc = Document("file:///large.mlir", text, 1)
+    ranges = doc.open_in_child(settings)
+    assert isinstance(ranges, range_lint.RangeLints) and ranges.crowded, "three workers, three cores"
+    assert doc.workers_fill_cores()
+    assert ranges.early() == engine.diagnose(engine.parse_document(text), settings), "the workers read the text they were fed"
+    assert not ranges.running and not doc.workers_fill_cores(), "their results are in"
 
 
 def test_ranges_that_refer_to_nothing_beyond_them_give_the_diagnostics_before_any_parse(three_workers) -> None:
