@@ -43,7 +43,7 @@ class Skeleton:
 def _hidden(text: str, at: int) -> bool:
     """Whether `text[at]` is in a comment or a string literal."""
     line_start = text.rfind("\n", 0, at) + 1
-    if '"' not in text[line_start:at] and "//" not in text[line_start:at]:
+    if text.find('"', line_start, at) < 0 and text.find("//", line_start, at) < 0:
         return False
     # A comment, or a string that `at` is in (not closed before it).
     return any(m.group() == "//" or m.group(1) is None for m in _HIDING.finditer(text, line_start, at))
@@ -60,8 +60,22 @@ def _found(text: str, what: str, start: int, end: int) -> list[int]:
     return out
 
 
+# The last `brace_pairs` found (text, start, end, pairs): the open's two text views (the outline's
+# and the folding ranges') ask for those of the same slice one after the other.
+_last_pairs: list[tuple[str, int, int, dict[int, int]]] = []
+
+
 def brace_pairs(text: str, start: int, end: int) -> dict[int, int]:
-    """The offset of each `{` in `text[start:end]` (outside comments and strings) and of its `}`."""
+    """The offset of each `{` in `text[start:end]` (outside comments and strings) and of its `}`
+    (not to be changed: the next call about the same slice returns it again)."""
+    if _last_pairs and _last_pairs[0][0] is text and _last_pairs[0][1:3] == (start, end):
+        return _last_pairs[0][3]
+    pairs = _brace_pairs(text, start, end)
+    _last_pairs[:] = [(text, start, end, pairs)]
+    return pairs
+
+
+def _brace_pairs(text: str, start: int, end: int) -> dict[int, int]:
     events = sorted([(at, True) for at in _found(text, "{", start, end)] + [(at, False) for at in _found(text, "}", start, end)])
     pairs: dict[int, int] = {}
     stack: list[int] = []

@@ -67,6 +67,17 @@ def test_a_string_ending_in_an_escaped_quote_is_still_open() -> None:
     assert _flat(text_outline(text, 0, len(text))) == _flat(document_symbols(analysed))
 
 
+def test_the_two_text_views_of_a_slice_share_its_brace_scan() -> None:
+    """The open extends its outline and its folding ranges over the same slice one after the other."""
+    text = generated("inline", 300)
+    half = text.index("func.func", len(text) // 2)
+    first = brace_pairs(text, 0, half)
+    assert brace_pairs(text, 0, half) is first
+    rest = brace_pairs(text, half, len(text))
+    assert rest is not first and rest == brace_pairs(text + " ", half, len(text)), "a new text is scanned anew"
+    assert first | rest == brace_pairs(text + " ", 0, len(text)), "the cut is between two top-level ops"
+
+
 def test_whole_document_requests_during_the_open_answer_like_the_analysed_document(small_progressive, monkeypatch) -> None:
     monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", float("inf"))  # the analysed document's tokens: all of them, however loaded the machine
     text = generated("inline", 600)
