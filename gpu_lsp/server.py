@@ -31,7 +31,7 @@ from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Change, Document, DocumentStor
 from gpu_lsp.lsp.gate import PARKED
 from gpu_lsp.lsp.heap import HeapPolicy
 from gpu_lsp.lsp.outbox import Outbox
-from gpu_lsp.lsp.range_lint import RangeLints
+from gpu_lsp.lsp.range_lint import RangeLints, prestart
 from gpu_lsp.lsp.settings import EditorSettings, SettingProblems, parse_settings
 from gpu_lsp.lsp.trace import mark
 from gpu_lsp.lsp.user_errors import quiet_answered_errors
@@ -395,6 +395,8 @@ class GpuLanguageServer(LanguageServer):
         if self._early_sent.pop(uri, None) != message:  # not what the open's range workers published already
             self.send_raw(message)
         mark("server: diagnostics published")
+        if opening:  # the next large open's range workers, started while nothing waits for them
+            asyncio.get_running_loop().run_in_executor(None, prestart)
         if not settle:
             self._schedule_settle(uri)
             if doc.take_early_answers():  # what the open answered, asked again of the analysed document
@@ -478,7 +480,9 @@ def initialize(ls: GpuLanguageServer, params: types.InitializeParams) -> None:
 @server.feature(types.INITIALIZED)
 async def initialized(ls: GpuLanguageServer, params: types.InitializedParams) -> None:
     try:
-        # Warm up the parser (grammar, registry) off the event loop before the first document.
+        # Warm up the parser (grammar, registry) off the event loop before the first document, and
+        # start the range workers of the first large open (`range_lint.prestart`).
+        asyncio.get_running_loop().run_in_executor(None, prestart)
         await ls.in_analysis(_warm_up)
         if ls.capability("workspace.configuration", False):
             await _pull_configuration(ls)

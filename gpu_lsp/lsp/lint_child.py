@@ -81,6 +81,11 @@ class ChildLint:
         feeding.close()
 
     @property
+    def alive(self) -> bool:
+        """Whether the worker runs (or waits to be fed) and is not cancelled."""
+        return not self._cancelled and self._process.exitcode is None
+
+    @property
     def finished(self) -> bool:
         """Whether what the worker sent is received (`received` returns at once)."""
         return self._finished

@@ -7,7 +7,8 @@ parse (`lint_child.decode`: the incremental linter tells them by identity) and a
 suppressions. Where the workers' own findings are the file's (`RangeLints.early`), they are
 published before the server's parse, which waits for the workers when they fill the cores. Where
 the ranges cannot stand for the file, `wait` gives None and the document is linted in process.
-Workers come from the forkserver, as `lint_child`'s do.
+Workers come from the forkserver, as `lint_child`'s do; the server starts some ahead (`prestart`),
+which wait for a range to lint, so that an open does not wait for forks.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import threading
 from bisect import bisect_left
 from dataclasses import replace
 from multiprocessing.connection import Connection
@@ -32,6 +34,14 @@ from gpu_lsp.parser.ranges import cuts, unit_starts
 # it saves), and at most this many workers.
 UNITS_PER_WORKER = 200
 MAX_WORKERS = 8
+
+
+# Range workers started ahead, waiting to be fed a range (`prestart`): the next K-way open takes
+# them rather than starting its workers one after another (the forkserver's fork, then the worker's
+# start: 20-50 ms each under load).
+_ready: list[lint_child.ChildLint] = []
+_ready_lock = threading.Lock()
+_prestarting = threading.Lock()
 
 
 def usable_cores() -> int:
@@ -108,9 +118,9 @@ def start(text: str, settings: object | None, cores: int | None = None) -> Range
     count = worker_count(len(starts), cores)
     if count < 2:
         return None
-    children: list[lint_child.ChildLint] = []
     ranges = cuts(text, starts, count)
-    for _ in ranges:
+    children = _take(len(ranges))
+    while len(children) < len(ranges):
         child = lint_child.spawn(work, (), fed=True)
         if child is None:
             for started in children:
@@ -122,6 +132,38 @@ def start(text: str, settings: object | None, cores: int | None = None) -> Range
         child.feed(pickle.dumps((text[:hi], starts[: bisect_left(starts, hi)], lo, hi, settings, len(text)), pickle.HIGHEST_PROTOCOL))
     mark("worker: texts sent")
     return RangeLints(children, settings, text)
+
+
+def prestart(cores: int | None = None) -> list[int | None]:
+    """Start range workers that wait for a range until as many are ready as a K-way open on
+    `cores` takes at most (none on one core); the pids of those ready. A call while another runs
+    returns at once (with none)."""
+    want = min(usable_cores() if cores is None else cores, MAX_WORKERS)
+    if want < 2 or not _prestarting.acquire(blocking=False):
+        return []
+    try:
+        while True:
+            with _ready_lock:
+                _ready[:] = [child for child in _ready if child.alive]
+                if len(_ready) >= want:
+                    return [child.pid for child in _ready]
+            child = lint_child.spawn(work, (), fed=True)
+            if child is None:
+                return [ready.pid for ready in _ready]
+            with _ready_lock:
+                _ready.append(child)
+    finally:
+        _prestarting.release()
+
+
+def _take(count: int) -> list[lint_child.ChildLint]:
+    """Up to `count` of the workers `prestart` made ready, alive."""
+    with _ready_lock:
+        alive = [child for child in _ready if child.alive]
+        _ready[:] = alive[count:]
+    if alive:
+        mark(f"worker: {min(count, len(alive))} taken ready")
+    return alive[:count]
 
 
 def _read_against(parsed: ParsedFile, parts: list[RangeLint]) -> list[RangeLint] | None:
@@ -142,7 +184,10 @@ def work(send: Connection, fed: Connection) -> None:
     """A range worker: read its text, range and settings (`fed`), parse and lint the range, send the findings."""
     gc.disable()  # a short life, as `lint_child`'s workers
     mark("range worker: running")
-    text, starts, lo, hi, settings, length = pickle.loads(fed.recv_bytes())
+    try:
+        text, starts, lo, hi, settings, length = pickle.loads(fed.recv_bytes())
+    except EOFError:  # started ahead (`prestart`), never fed: the server has ended
+        return
     fed.close()
     mark("range worker: text read")
     warn_if_cold()

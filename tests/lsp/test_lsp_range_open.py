@@ -7,8 +7,10 @@ with the same result."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import textwrap
+import time
 
 import pytest
 from lsp_client import RecordingClient, change_document, client_fixture, make_client, open_document, wait_published
@@ -146,6 +148,37 @@ def test_the_open_yields_to_its_range_workers_while_they_run(three_workers) -> N
     assert doc.workers_fill_cores()
     assert ranges.early() == engine.diagnose(engine.parse_document(text), settings), "the workers read the text they were fed"
     assert not ranges.running and not doc.workers_fill_cores(), "their results are in"
+
+
+def test_a_k_way_open_takes_the_workers_started_ahead(three_workers) -> None:
+    text = _text()[len(FIRST) :]
+    settings = EditorSettings()
+    ready = range_lint.prestart()
+    assert len(ready) == 3 and range_lint.prestart() == ready, "as many as an open takes, once"
+    ranges = range_lint.start(text, settings)
+    assert ranges is not None and sorted(ranges.pids, key=str) == sorted(ready, key=str)
+    assert ranges.early() == engine.diagnose(engine.parse_document(text), settings)
+    again = range_lint.prestart()
+    assert len(again) == 3 and not set(again) & set(ready)
+    assert again[0] is not None
+    os.kill(again[0], signal.SIGKILL)
+    _wait_until_gone(again[0])
+    ranges = range_lint.start(text, settings)
+    assert ranges is not None and again[0] not in ranges.pids and set(again[1:]) <= set(ranges.pids), "a dead one is not taken"
+    assert ranges.early() == engine.diagnose(engine.parse_document(text), settings)
+
+
+def _wait_until_gone(pid: int) -> None:
+    """Until the process `pid` has ended and its parent (the forkserver) has told its exit."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            time.sleep(0.5)
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} still runs")
 
 
 def test_ranges_that_refer_to_nothing_beyond_them_give_the_diagnostics_before_any_parse(three_workers) -> None:
