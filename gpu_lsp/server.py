@@ -545,10 +545,12 @@ func.func @f(%m: memref<?xf32>, %n: index) {
 def _warm_up() -> None:
     """Load the grammars, the op registry, the rules, the position features and those VS Code asks
     for at open before the first document arrives (a request during the open of a large document
-    must not wait for imports: `actions` alone takes a second without bytecode caches)."""
-    from gpu_lsp.lsp import actions, completion, engine, hints, hover, navigation, opening, semantic_tokens  # noqa: F401
+    must not wait for imports: `actions` alone takes a second without bytecode caches), and write
+    the rule pages the diagnostics link to (the first publish of a large open waited 20-40 ms for them)."""
+    from gpu_lsp.lsp import actions, completion, engine, hints, hover, navigation, opening, rule_links, semantic_tokens  # noqa: F401
 
     engine.diagnose(engine.parse_document(_WARM_UP_TEXT))
+    rule_links.written_pages()
 
 
 async def _pull_configuration(ls: GpuLanguageServer) -> None:

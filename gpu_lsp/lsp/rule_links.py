@@ -17,7 +17,7 @@ def rules_folder() -> Path:
 
 
 @functools.cache
-def _pages() -> Path | None:
+def written_pages() -> Path | None:
     """The folder holding every rule's page, written now; None when it cannot be written (no links then)."""
     from gpu_lsp.lint.rule_pages import write
 
@@ -32,6 +32,6 @@ def _pages() -> Path | None:
 @functools.cache
 def rule_link(code: str) -> str | None:
     """The `file://` URI of the page of rule `code`; None for a code without a page or when pages cannot be written."""
-    folder = _pages()
+    folder = written_pages()
     page = folder / f"{code}.md" if folder is not None else None
     return page.as_uri() if page is not None and page.is_file() else None

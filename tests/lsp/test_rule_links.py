@@ -15,10 +15,10 @@ from gpu_lsp.lsp import rule_links
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    rule_links._pages.cache_clear()
+    rule_links.written_pages.cache_clear()
     rule_links.rule_link.cache_clear()
     yield tmp_path
-    rule_links._pages.cache_clear()
+    rule_links.written_pages.cache_clear()
     rule_links.rule_link.cache_clear()
 
 
