@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import textwrap
 import uuid
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
@@ -121,6 +122,14 @@ def client_fixture(
         await within(lsp_client.shutdown_session())
 
     return pytest_lsp.fixture(client, config=config, scope=scope, name="client")
+
+
+def patched_client_fixture(root_uri: str, patch: str) -> Callable:
+    """A function-scoped `client` fixture of a server that runs the Python source `patch` (which
+    monkeypatches the server's modules) before it starts."""
+    source = textwrap.dedent(patch) + "\nimport sys\nfrom gpu_lsp.__main__ import main\nsys.exit(main())\n"
+    config = ClientServerConfig(server_command=[sys.executable, "-c", source], client_factory=make_client)
+    return client_fixture(root_uri, config=config, scope="function")
 
 
 def change_document(client: RecordingClient, uri: str, start: int, end: int, new_text: str) -> int:

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
-import textwrap
 import time
 
 import pytest
-from lsp_client import RecordingClient, change_document, client_fixture, make_client, open_document, wait_published
-from pytest_lsp import ClientServerConfig
+from lsp_client import RecordingClient, change_document, open_document, patched_client_fixture, wait_published
 from support.typing import generated
 
 from gpu_lsp.diagnostics.registry import Phase, load_rules
@@ -203,9 +200,11 @@ def test_a_file_level_suppression_waits_for_the_parse(three_workers) -> None:
 
 # A server whose large documents are opened by three range workers, and whose own parse stalls
 # once the answers about the whole document are kept (it never parses the rest by itself).
-STALLED_PARSE = textwrap.dedent(
+STALLED_URI = "file:///ranges/large.mlir"
+client = patched_client_fixture(
+    "file:///ranges",
     """
-    import sys, time
+    import time
     from gpu_lsp.lsp import documents, opening, range_lint
     documents.PROGRESSIVE_SIZE = 1000
     range_lint.UNITS_PER_WORKER = 10
@@ -219,13 +218,8 @@ STALLED_PARSE = textwrap.dedent(
         return step(doc)
 
     opening.open_step = stalled
-    from gpu_lsp.__main__ import main
-    sys.exit(main())
-    """
+    """,
 )
-STALLED_URI = "file:///ranges/large.mlir"
-STALLED_CONFIG = ClientServerConfig(server_command=[sys.executable, "-c", STALLED_PARSE], client_factory=make_client)
-client = client_fixture("file:///ranges", config=STALLED_CONFIG, scope="function")
 
 
 @pytest.mark.asyncio

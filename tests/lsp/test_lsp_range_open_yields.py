@@ -4,14 +4,11 @@ kept, the server's own parse waits for the workers rather than taking cores from
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
-import textwrap
 from pathlib import Path
 
 import pytest
-from lsp_client import RecordingClient, client_fixture, make_client, open_document, wait_published
-from pytest_lsp import ClientServerConfig
+from lsp_client import RecordingClient, open_document, patched_client_fixture, wait_published
 from support.typing import generated
 
 from gpu_lsp.lsp import engine, worker_start
@@ -22,9 +19,10 @@ pytestmark = pytest.mark.skipif(worker_start.context() is None, reason="the rang
 # Where the server below writes a line for each step of its own parse taken while its range
 # workers fill the cores and only that parse is left of the open.
 STEPS = Path(tempfile.gettempdir()) / f"gpu-lsp-crowded-steps-{os.getpid()}.txt"
-SERVER = textwrap.dedent(
+URI = "file:///yields/large.mlir"
+client = patched_client_fixture(
+    "file:///yields",
     f"""
-    import sys
     from gpu_lsp.lsp import documents, opening, range_lint
     documents.PROGRESSIVE_SIZE = 1000
     range_lint.UNITS_PER_WORKER = 10
@@ -38,13 +36,8 @@ SERVER = textwrap.dedent(
         return step(doc)
 
     documents.Document.analyse_step = logged
-    from gpu_lsp.__main__ import main
-    sys.exit(main())
-    """
+    """,
 )
-URI = "file:///yields/large.mlir"
-CONFIG = ClientServerConfig(server_command=[sys.executable, "-c", SERVER], client_factory=make_client)
-client = client_fixture("file:///yields", config=CONFIG, scope="function")
 
 
 @pytest.mark.asyncio
