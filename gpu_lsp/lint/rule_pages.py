@@ -5,7 +5,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from gpu_lsp.diagnostics.docs import anchor, render_rule
@@ -35,8 +38,27 @@ def write(folder: Path) -> list[str]:
         if stale.name not in wanted:
             stale.unlink()
     for name, text in wanted.items():
-        (folder / name).write_text(text, encoding="utf-8")
+        _replace(folder / name, text.encode("utf-8"))
     return sorted(wanted)
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """`path` holding `data`: left alone when it does already, else written to a temporary file renamed
+    into place (a server writes the pages at every start: a reader never sees half a page, and two
+    servers starting at once never mix theirs)."""
+    with contextlib.suppress(OSError):
+        if path.read_bytes() == data:
+            return
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 if __name__ == "__main__":

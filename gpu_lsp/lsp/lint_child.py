@@ -20,11 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-
-try:
-    import fcntl
-except ImportError:  # not on Windows
-    fcntl = None  # type: ignore[assignment]
 import logging
 import pickle
 import threading
@@ -40,6 +35,11 @@ from gpu_lsp.lsp import engine
 from gpu_lsp.lsp.trace import mark
 from gpu_lsp.lsp.worker_start import context, warn_if_cold
 from gpu_lsp.parser.api import ParsedFile
+
+try:
+    import fcntl
+except ImportError:  # not on Windows
+    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 

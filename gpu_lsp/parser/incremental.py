@@ -379,15 +379,19 @@ def _net(text: str, start: int, end: int) -> tuple[int, int, int]:
     return (braces, parens, squares)
 
 
-def segments_of(text: str, starts: list[int], end: int) -> list[Segment]:
-    """The segments of `text` that begin at `starts` and run to the next start (the last to `end`)."""
+def segments_of(text: str, starts: list[int], end: int, nets: list[tuple[int, int, int]] | None = None) -> list[Segment]:
+    """The segments of `text` that begin at `starts` and run to the next start (the last to `end`),
+    with their bracket balances (`nets`, when known already)."""
     ends = starts[1:] + [end]
-    return [Segment(s, e, _net(text, s, e)) for s, e in zip(starts, ends)]
+    if nets is None:
+        nets = [_net(text, s, e) for s, e in zip(starts, ends)]
+    return [Segment(s, e, net) for s, e, net in zip(starts, ends, nets)]
 
 
 # The scan of the last text cut whole into segments (`whole_segments`): the text object, its
-# segment starts and each segment's bracket balance. The open of a large file scans its text on
-# two threads at once (its parse, and the cut of its range workers, `ranges.unit_starts`).
+# segment starts and each segment's bracket balance (the text is kept alive until another is
+# scanned). The open of a large file scans its text on two threads at once (its parse, and the cut
+# of its range workers, `ranges.unit_starts`).
 _WHOLE_SCAN_LOCK: Final = threading.Lock()
 _whole_scan: list[tuple[str, list[int], list[tuple[int, int, int]]]] = []
 
@@ -395,15 +399,12 @@ _whole_scan: list[tuple[str, list[int], list[tuple[int, int, int]]]] = []
 def whole_segments(text: str) -> list[Segment]:
     """`segments_of` the whole of `text` (new segments each call), the text scanned once for every
     caller that asks about the same text object."""
-    end = len(text)
     with _WHOLE_SCAN_LOCK:
         if _whole_scan and _whole_scan[0][0] is text:
-            _, starts, nets = _whole_scan[0]
-        else:
-            starts = boundaries(text, 0, end)
-            nets = [_net(text, s, e) for s, e in zip(starts, starts[1:] + [end])]
-            _whole_scan[:] = [(text, starts, nets)]
-    return [Segment(s, e, net) for s, e, net in zip(starts, starts[1:] + [end], nets)]
+            return segments_of(text, _whole_scan[0][1], len(text), _whole_scan[0][2])
+        segments = segments_of(text, boundaries(text, 0, len(text)), len(text))
+        _whole_scan[:] = [(text, [seg.start for seg in segments], [seg.net for seg in segments])]
+        return segments
 
 
 def segments_trusted(segments: list[Segment]) -> bool:

@@ -130,10 +130,12 @@ def test_a_range_worker_stopped_before_its_text_comes_gives_nothing() -> None:
     """Range workers start before they are sent their text (`lint_child.spawn(fed=True)`): one
     stopped in between gives no result, and feeding it afterwards raises nothing."""
     child = lint_child.spawn(range_lint.work, (), fed=True)
-    assert child is not None
+    assert child is not None and child.alive
     child.cancel()
-    child.feed(b"the text")
-    assert child.received() is None
+    assert child.pid is not None
+    _wait_until_gone(child.pid)
+    child.feed(b"the text")  # into a pipe nobody reads any more
+    assert not child.alive and child.received() is None
 
 
 def test_the_open_yields_to_its_range_workers_while_they_run(three_workers) -> None:

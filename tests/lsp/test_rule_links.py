@@ -8,7 +8,7 @@ from urllib.request import url2pathname
 
 import pytest
 
-from gpu_lsp.lint.rule_pages import pages
+from gpu_lsp.lint.rule_pages import pages, write
 from gpu_lsp.lsp import rule_links
 
 
@@ -33,3 +33,17 @@ def test_a_rule_links_to_its_page(fresh: Path) -> None:
 def test_no_link_when_the_pages_cannot_be_written(fresh: Path) -> None:
     (fresh / "cache").write_text("a file where the folder should be")
     assert rule_links.rule_link("GPU201") is None
+
+
+def test_every_start_rewrites_only_the_pages_that_differ(tmp_path: Path) -> None:
+    """A server writes the pages at each start: an unchanged page is left alone, a changed one is
+    replaced whole (renamed into place), and nothing else is left in the folder."""
+    folder = tmp_path / "rules"
+    write(folder)
+    page, other = folder / "GPU201.md", folder / "GPU202.md"
+    page.write_text("an older version's page")
+    kept = other.stat().st_mtime_ns, other.stat().st_ino
+    write(folder)
+    assert page.read_text() == pages()["GPU201.md"]
+    assert (other.stat().st_mtime_ns, other.stat().st_ino) == kept
+    assert sorted(p.name for p in folder.iterdir()) == sorted(pages())
