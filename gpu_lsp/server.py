@@ -44,6 +44,9 @@ SETTLE_S = 0.75
 # The open of a large document parses on while no other job waits for the analysis thread, this
 # long at most per job (then other documents' jobs get their turn).
 OPEN_SLICE_S = 0.5
+# The open's own parse starts once its workers have their text, or after this long: both cut the
+# text into units and the workers' start pickles it, each under the GIL (~50 ms each at 100k lines).
+WORKERS_FED_S = 0.25
 # A request about a whole document during its open takes the open's steps up to the answer
 # computed ahead for it this long at most (then it is answered from the part parsed).
 ANSWER_AHEAD_S = 2.0
@@ -339,6 +342,7 @@ class GpuLanguageServer(LanguageServer):
                 settings = await self.in_analysis(self.settings_for, uri)
                 mark("server: settings ready")
                 starting = asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
+                await asyncio.wait([starting], timeout=WORKERS_FED_S)
             # Until the range workers' publish is done (whatever its outcome), the open's parse yields to them.
             while not await self.in_analysis(self._open_step, doc, early is None or not early.done(), opening=True):
                 opening = True
