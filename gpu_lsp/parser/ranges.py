@@ -30,8 +30,9 @@ _ALIAS_START: Final = re.compile(r"(?:\s|//[^\n]*)*[#!]")
 
 @dataclass(frozen=True)
 class RangeParse:
-    """The parse of the top-level ops in one range: a chunk holding only them (its module spans the
-    whole text, as the file's implicit module does), and whether the range parse is the file's
+    """The parse of the top-level ops in one range: a chunk holding only them, which covers the range
+    (what a rule that scans the chunk's text reads: each range its own part of the text) while its
+    module spans the whole text, as the file's implicit module does; and whether the range parse is the file's
     (`exact`: no top-level op of the range defines a value another may see, no cap of syntax errors;
     the caller also checks that the file has more than one unit and stays under the cap in all)."""
 
@@ -91,7 +92,7 @@ def parse_range(text: str, starts: list[int], lo: int, hi: int, length: int | No
     ops = [op for seg in mine for op in seg.ops]
     found.sort(key=Diagnostic.sort_key)
     ctx.alias_uses = [u for seg in mine for u in seg.alias_uses]
-    chunk = Chunk(0, end, implicit_module(ops, 0, end), found, comments_of(mine), True, ctx)
+    chunk = Chunk(lo, min(hi, end), implicit_module(ops, 0, end), found, comments_of(mine), True, ctx)
     defined = tuple(name for op in ops if (name := symbol_name(op)) is not None)
     used = frozenset(ref.root for top in ops for op in top.walk() for ref, _ in op.symbol_spans if isinstance(ref, SymbolRefAttr))
     return RangeParse(chunk, exact, len(ops), defined, used)

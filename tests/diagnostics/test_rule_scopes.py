@@ -34,6 +34,15 @@ func.func @helper(%a: !buf) {
 }
 """
 
+# A finding of a scan of the text (GPU146: a dialect that parses no types), in one unit of two.
+TEXT_SCAN = """func.func @waits(%t: !memref.async.token) {
+  return
+}
+func.func @other() {
+  return
+}
+"""
+
 
 def _by_code(found: list[Diagnostic]) -> Counter:
     return Counter((d.code, d.sort_key(), d.message) for d in found)
@@ -63,6 +72,7 @@ def _texts() -> list[tuple[str, str]]:
     out.append(("inline", generated("inline", 2000)))
     out.append(("outlined, unwrapped", _unwrapped(generated("outlined", 2000))))
     out.append(("cross units", CROSS_UNITS))
+    out.append(("text scan", TEXT_SCAN))
     return out
 
 
