@@ -16,7 +16,7 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.parser.builder import UNDEFINED_VALUE
-from gpu_lsp.parser.ranges import RangeParse, parse_range
+from gpu_lsp.parser.ranges import RangeParse, parse_range, symbols_used
 from gpu_lsp.text import LineIndex
 
 # A `RuleSteps.step` checks this many ops between looks at the clock, until its budget is spent.
@@ -141,7 +141,7 @@ def lint_range(
         found = list(part.chunk.diagnostics) + run_rules(ctx, [r for r in chosen if not_whole_module(r)])
         module_found = run_rules(ctx, [r for r in chosen if not not_whole_module(r)])
         finished = _finish_range(text, part, found + module_found, settings)
-    return RangeLint(found, len(part.chunk.diagnostics), module_found, part.exact, part.units, part.defined, part.used, finished), part
+    return RangeLint(found, len(part.chunk.diagnostics), module_found, part.exact, part.units, part.defined, symbols_used(ctx.index.ops), finished), part
 
 
 def _finish_range(text: str, part: RangeParse, found: list[Diagnostic], settings: object | None) -> list[Diagnostic] | None:

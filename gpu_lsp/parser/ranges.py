@@ -17,6 +17,7 @@ from typing import Final
 from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.attributes import SymbolRefAttr
+from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import SPLIT_MARKER, Chunk, budget_for, implicit_module
@@ -39,9 +40,8 @@ class RangeParse:
     chunk: Chunk
     exact: bool
     units: int
-    # The symbols its top-level ops define (in order), and the first names of those it refers to.
+    # The symbols its top-level ops define, in order (`symbols_used` gives those they refer to).
     defined: tuple[str, ...]
-    used: frozenset[str]
 
 
 def unit_starts(text: str) -> list[int] | None:
@@ -94,5 +94,9 @@ def parse_range(text: str, starts: list[int], lo: int, hi: int, length: int | No
     ctx.alias_uses = [u for seg in mine for u in seg.alias_uses]
     chunk = Chunk(lo, min(hi, end), implicit_module(ops, 0, end), found, comments_of(mine), True, ctx)
     defined = tuple(name for op in ops if (name := symbol_name(op)) is not None)
-    used = frozenset(ref.root for top in ops for op in top.walk() for ref, _ in op.symbol_spans if isinstance(ref, SymbolRefAttr))
-    return RangeParse(chunk, exact, len(ops), defined, used)
+    return RangeParse(chunk, exact, len(ops), defined)
+
+
+def symbols_used(ops: list[Operation]) -> frozenset[str]:
+    """The first names of the symbols that `ops` refer to (every op of a range's chunk, `OpIndex.ops`)."""
+    return frozenset(ref.root for op in ops for ref, _ in op.symbol_spans if isinstance(ref, SymbolRefAttr))

@@ -153,7 +153,7 @@ def _relation_violation(op: Operation, checks: _Checks, operands: dict[str, list
     return Violation(op_error(op, problem), at(op)) if problem is not None else None
 
 
-# The ctx.cache key of the typings (`violations`' key) whose values passed their checks.
+# The ctx.cache key of the typings (`violations`' key, to their types) whose values passed their checks.
 _PASSED = ("op_constraint.passed",)
 
 
@@ -173,11 +173,14 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
     if not (checks.operands_checked or checks.results_checked or checks.related):
         return
     # The values' checks read their types and how they split into groups only: an op of the chunk
-    # with the same name, types and segment sizes that passed them passes (types are values).
-    key = (op.name, op.facts.mistyped, segment_sizes(definition, op), tuple([v.type for v in op.operands]), tuple([r.type for r in op.results]))
+    # with the same name, types and segment sizes that passed them passes. The types are told by
+    # identity (the parser makes one object of each type it reads: hashing them, field by field,
+    # cost more than the check); each key keeps its types, so that no other type takes their ids.
+    types = (tuple([v.type for v in op.operands]), tuple([r.type for r in op.results]))
+    key = (op.name, op.facts.mistyped, segment_sizes(definition, op), tuple(map(id, types[0])), tuple(map(id, types[1])))
     passed = ctx.cache.get(_PASSED)
     if passed is None:
-        passed = ctx.cache[_PASSED] = set()
+        passed = ctx.cache[_PASSED] = {}
     if key in passed:
         return
     # The named groups, where a check reads them (a type relation names its values).
@@ -190,7 +193,7 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
     if found is None and checks.related:
         found = _relation_violation(op, checks, operands, results)
     if found is None:
-        passed.add(key)
+        passed[key] = types
     else:
         yield found
 
