@@ -208,7 +208,7 @@ def code_lenses(snapshot: Snapshot) -> list[Lens]:
     broken = _rejected_chunks(snapshot)
     facts: list[tuple[int, _LensFacts]] = []
     for unit in index.units:
-        if unit.index.children:
+        if unit.holds_units:
             continue
         found, _, _ = unit_memo(unit, "lens_facts", snapshot.lines, lambda op=unit.op: _lens_facts(op))
         facts.extend((unit.chunk, f) for f in found)

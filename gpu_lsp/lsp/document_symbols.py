@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.core import Operation, span_range
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.lsp.documents import Snapshot
@@ -43,17 +43,17 @@ def document_symbols(snapshot: Snapshot) -> list[SymbolNode]:
 
 def _build(snapshot: Snapshot) -> list[SymbolNode]:
     index = document_index(snapshot)
-    text = _Text(snapshot, {id(u.op): u for u in index.units if not u.index.children})
+    text = _Text(snapshot, {id(u.op): u for u in index.units if not u.holds_units})
     chunks = snapshot.parsed.chunks
     out: list[SymbolNode] = []
     for i, chunk in enumerate(chunks):
         nodes: list[SymbolNode] = []
         for op in chunk.top_level:
-            node = _node(op, index, text)
+            node = _node(op, text)
             if node is not None:
                 nodes.append(node)
             elif op.name != "builtin.module":
-                nodes.extend(_children(op, index, text))
+                nodes.extend(_children(op, text))
         if len(chunks) > 1:
             rng = TextRange(chunk.start, chunk.end)
             first = TextRange(chunk.start, chunk.start)
@@ -107,12 +107,12 @@ def _nested_launches(item: Skeleton) -> list[Skeleton]:
     return out
 
 
-def _children(op: Operation, index, text: _Text) -> list[SymbolNode]:
+def _children(op: Operation, text: _Text) -> list[SymbolNode]:
     out = []
     for region in op.regions:
         for block in region.blocks:
             for child in block.operations:
-                node = _node(child, index, text)
+                node = _node(child, text)
                 if node is not None:
                     out.append(node)
     return out
@@ -137,15 +137,15 @@ def _shifted(node: SymbolNode, delta: int) -> SymbolNode:
     )
 
 
-def _node(op: Operation, index, text: _Text) -> SymbolNode | None:
+def _node(op: Operation, text: _Text) -> SymbolNode | None:
     unit = text.leaves.get(id(op))
     if unit is None:
-        return _build_node(op, index, text)
-    node, delta, _ = unit_memo(unit, "outline", text.snapshot.lines, lambda: _build_node(op, index, text))
+        return _build_node(op, text)
+    node, delta, _ = unit_memo(unit, "outline", text.snapshot.lines, lambda: _build_node(op, text))
     return _shifted(node, delta) if delta and node is not None else node
 
 
-def _build_node(op: Operation, index, text: _Text) -> SymbolNode | None:
+def _build_node(op: Operation, text: _Text) -> SymbolNode | None:
     rng = op.range
     if rng is None:
         return None
@@ -153,19 +153,19 @@ def _build_node(op: Operation, index, text: _Text) -> SymbolNode | None:
     spec = lookup(op.name)
     if op.name == "builtin.module":
         selection = op.name_range or TextRange(rng.start, rng.start)
-        return SymbolNode(f"@{name}" if name else "module", MODULE, rng, selection, "builtin.module", _children(op, index, text))
+        return SymbolNode(f"@{name}" if name else "module", MODULE, rng, selection, "builtin.module", _children(op, text))
     if name is None:
         return None
-    d = index.symbol_def(op)
-    selection = d.range if d is not None else (op.name_range or rng)
+    # Where it writes its name (`DocumentIndex.symbol_def`, read off the parser's source map: no index built).
+    selection = span_range(op.sym_span) or op.name_range or rng
     if op.name == "gpu.module":
-        return SymbolNode(name, MODULE, rng, selection, "gpu.module", _children(op, index, text))
+        return SymbolNode(name, MODULE, rng, selection, "gpu.module", _children(op, text))
     if spec is not None and spec.has("function"):
         inputs = ", ".join(str(t) for t in function_inputs(op))
         kernel = " kernel" if "gpu.kernel" in op.attributes else ""
         return SymbolNode(name, FUNCTION, rng, selection, f"{op.name}{kernel} ({inputs})", _launches(op))
     if spec is not None and spec.has("symbol_table"):
-        return SymbolNode(name, NAMESPACE, rng, selection, op.name, _children(op, index, text))
+        return SymbolNode(name, NAMESPACE, rng, selection, op.name, _children(op, text))
     return SymbolNode(name, OBJECT, rng, selection, op.name)
 
 

@@ -40,7 +40,7 @@ def _folds(snapshot: Snapshot) -> list[Fold]:
     for unit in document_index(snapshot).units:
         if unit.op.facts.implicit:
             continue
-        if unit.index.children:  # a module: its own regions only, the units inside come next
+        if unit.holds_units:  # a module: its own regions only, the units inside come next
             out.extend(_op_folds(unit.op, line_of))
             continue
         folds, _, moved = unit_memo(unit, "folds", lines, lambda op=unit.op: [f for o in op.walk() for f in _op_folds(o, line_of)])

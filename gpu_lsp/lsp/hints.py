@@ -37,10 +37,8 @@ def inlay_hints(snapshot: Snapshot, start: int, end: int) -> list[InlayHint]:
     index = document_index(snapshot)
     out: list[InlayHint] = []
     for unit in index.units:
-        if unit.index.children:
-            continue
         rng = unit.range
-        if rng.end < start or rng.start > end:
+        if rng.end < start or rng.start > end or unit.holds_units:
             continue
         for op in unit.op.walk():
             op_range = op.range

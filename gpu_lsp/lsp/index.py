@@ -100,7 +100,7 @@ def value_group(value: Value) -> list[Value]:
 class UnitIndex:
     """Occurrences in one unit, relative to its anchor, sorted by start."""
 
-    __slots__ = ("op", "starts", "occurrences", "children", "symbols", "tokens", "memo")
+    __slots__ = ("op", "starts", "occurrences", "children", "symbols", "tokens")
 
     def __init__(self, op: Operation, text: str, aliases: frozenset[str], chunk: int) -> None:
         self.op = op
@@ -146,7 +146,6 @@ class UnitIndex:
         self.children = children
         self.symbols = [o for o in occ if o.kind == SYMBOL]
         self.tokens: tuple[int, TokenEnds | None, str] | None = None  # the unit's encoded semantic tokens, as JSON (semantic_tokens.py)
-        self.memo: dict = {}  # other values derived from the unit (see `unit_memo`)
 
     @staticmethod
     def _scan_header(cur: Operation, text: str, base: int, aliases: frozenset[str], chunk: int, add) -> None:
@@ -173,7 +172,7 @@ class Unit:
     """A unit of the current version with its index and the unit around it. A leaf unit's
     index is built on first use (the first request on a large file indexes only what it looks
     at); unchanged units of the next version share it (`cell`: index or None, then the text,
-    aliases and chunk to build it from)."""
+    aliases and chunk to build it from, then the values derived from the unit, `unit_memo`)."""
 
     op: Operation
     cell: list
@@ -191,6 +190,38 @@ class Unit:
         if cell[0] is None:
             cell[0] = UnitIndex(self.op, cell[1], cell[2], cell[3])
         return cell[0]
+
+    @property
+    def holds_units(self) -> bool:
+        """Whether ops of other units lie inside this one (a module's): its index's `children`,
+        told without building the index where it is not built (the outline, the folding ranges,
+        the code lenses and the inlay hints need no index of a leaf unit)."""
+        index = self.cell[0]
+        if index is not None:
+            return bool(index.children)
+        memo = self.cell[4]
+        entry = memo.get(_HOLDS_UNITS)
+        if entry is None or entry[0] is not self.op:
+            entry = memo[_HOLDS_UNITS] = (self.op, _holds_other_anchors(self.op))
+        return entry[1]
+
+
+# The `Unit.cell` memo key of whether a unit holds other units.
+_HOLDS_UNITS = "holds_units"
+
+
+def _holds_other_anchors(op: Operation) -> bool:
+    """Whether an op inside `op` has another anchor than it (the top of another unit, `UnitIndex.children`)."""
+    anchor = op.anchor
+    stack = [op]
+    while stack:
+        cur = stack.pop()
+        if cur is not op and cur.anchor is not anchor:
+            return True
+        for region in cur.regions:
+            for block in region.blocks:
+                stack.extend(block.operations)
+    return False
 
 
 class DocumentIndex:
@@ -219,9 +250,9 @@ class DocumentIndex:
                 cell = reuse.get(id(op))
                 # Containers are indexed again: their children may have been replaced.
                 if cell is None or (cell[0] is not None and (cell[0].op is not op or cell[0].children)):
-                    cell = [None, text, aliases, ci]
+                    cell = [None, text, aliases, ci, {}]
                 elif cell[0] is None:
-                    cell[1:] = [text, aliases, ci]  # not built yet: build it from this version
+                    cell[1:4] = [text, aliases, ci]  # not built yet: build it from this version
                 unit = Unit(op, cell, ci, parent)
                 self.units.append(unit)
                 if op.name == "builtin.module":
@@ -397,15 +428,14 @@ class DocumentIndex:
         return out
 
     def symbol_def(self, op: Operation) -> Occurrence | None:
-        """Where a symbol op writes its name."""
+        """Where a symbol op of an indexed unit writes its name (the parser's source map, which the
+        unit's index reads too: no index is built)."""
         unit = self._unit_of(op)
-        if unit is None:
+        span = op.sym_span
+        if unit is None or span is None or op.anchor is not unit.op.anchor:
             return None
-        base = unit.op.anchor.base
-        for occ in unit.index.symbols:
-            if occ.is_def and occ.target is op:
-                return Occurrence(occ.start + base, occ.end + base, SYMBOL, op, True)
-        return None
+        rng = span.range
+        return Occurrence(rng.start, rng.end, SYMBOL, op, True)
 
 
 def op_at(parsed: ParsedFile, offset: int) -> Operation | None:
@@ -439,13 +469,16 @@ def unit_memo(unit: Unit, key: str, lines, build):
     in code points and in lines (`lines` is the snapshot's line table). The value is rebuilt
     when the unit's first line now starts at another column.
     """
-    base = unit.op.anchor.base
+    op = unit.op
+    base = op.anchor.base
     line = lines.line_of(base)
     col = base - lines.starts[line]
-    entry = unit.index.memo.get(key)
-    if entry is None or entry[2] != col:
-        entry = unit.index.memo[key] = (base, line, col, build())
-    return entry[3], base - entry[0], line - entry[1]
+    memo = unit.cell[4]
+    entry = memo.get(key)
+    # Each entry keeps its op: a cell is shared by the versions where the op is the same object.
+    if entry is None or entry[0] is not op or entry[3] != col:
+        entry = memo[key] = (op, base, line, col, build())
+    return entry[4], base - entry[1], line - entry[2]
 
 
 def document_index(snapshot) -> DocumentIndex:

@@ -116,7 +116,7 @@ def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int, Un
     between them (with None)."""
     leaves = []
     for unit in index.units:
-        if unit.index.children or unit.op.facts.implicit:
+        if unit.holds_units or unit.op.facts.implicit:
             continue
         rng = unit.range
         if rng.end < lo or rng.start > hi:

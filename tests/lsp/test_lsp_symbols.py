@@ -50,3 +50,21 @@ def test_workspace_symbols_match_subsequences_across_documents() -> None:
     assert found == [("scale", "file:///a.mlir", "kernels")]
     every = {s.name for s in workspace_symbols([a, b], "")}
     assert every == {"module", "kernels", "scale", "main", "inline", "branches"}
+
+
+def test_the_views_of_the_whole_document_build_no_unit_index() -> None:
+    """The outline, the folding ranges, the code lenses and the inlay hints of a leaf unit come
+    from its IR (what they keep per unit is kept beside the unit, not in its occurrence index);
+    an index is built for what needs occurrences only (hover, references, semantic tokens)."""
+    from gpu_lsp.lsp.actions import code_lenses
+    from gpu_lsp.lsp.folding import folding_ranges
+    from gpu_lsp.lsp.hints import inlay_hints
+    from gpu_lsp.lsp.index import document_index
+
+    snap = snapshot(OUTLINED)
+    assert document_symbols(snap) and folding_ranges(snap) and code_lenses(snap)
+    inlay_hints(snap, 0, len(OUTLINED))
+    leaves = [unit for unit in document_index(snap).units if not unit.holds_units]
+    assert [unit.op.name for unit in leaves] == ["gpu.module", "func.func"]
+    assert all(unit.cell[0] is None for unit in leaves), "a leaf unit's index was built"
+    assert leaves[0].index.children == [] and not leaves[0].holds_units
