@@ -982,10 +982,11 @@ async def selection_range(ls: GpuLanguageServer, params: types.SelectionRangePar
 async def inlay_hint(ls: GpuLanguageServer, params: types.InlayHintParams):
     def compute(snap: Snapshot):
         from gpu_lsp.lsp.hints import inlay_hints
+        from gpu_lsp.lsp.wire import JsonText
 
         start = V.offset_of(snap, params.range.start)
         end = V.offset_of(snap, params.range.end)
-        return [V.inlay_hint(snap, h) for h in inlay_hints(snap, start, end)]
+        return JsonText("[" + ",".join(V.inlay_hint_json(snap, h)[1] for h in inlay_hints(snap, start, end)) + "]")
 
     from gpu_lsp.lsp import ahead
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-import json
+from json.encoder import encode_basestring_ascii as _string
 
 from lsprotocol import types
-from lsprotocol.converters import get_converter
 
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.completion import CompletionEntry
@@ -159,25 +157,19 @@ def selection_range(snap: Snapshot, chain: list[TextRange]) -> types.SelectionRa
     return node
 
 
-def inlay_hint(snap: Snapshot, hint: InlayHint) -> types.InlayHint:
-    return types.InlayHint(
-        position=position(snap, hint.offset),
-        label=hint.label,
-        kind=types.InlayHintKind.Parameter if hint.kind == "Parameter" else types.InlayHintKind.Type,
-        padding_left=hint.padding_left or None,
-        padding_right=hint.padding_right or None,
-        tooltip=hint.tooltip or None,
-    )
-
-
-# lsprotocol's converter, made once (~15 ms a converter; each converts a type the first time in ~1.5 ms).
-_converter = functools.cache(get_converter)
-
-
 def inlay_hint_json(snap: Snapshot, hint: InlayHint) -> tuple[tuple[int, int], str]:
-    """(the LSP position, the JSON) of `inlay_hint(snap, hint)`, as the server would send it."""
-    lsp = inlay_hint(snap, hint)
-    return (lsp.position.line, lsp.position.character), json.dumps(_converter().unstructure(lsp), separators=(",", ":"))
+    """(the LSP position, the JSON) of an `InlayHint` (a document shows hundreds: written out
+    directly, as lsprotocol's converter writes one, at a tenth of its time)."""
+    line, character = snap.position(hint.offset)
+    kind = types.InlayHintKind.Parameter if hint.kind == "Parameter" else types.InlayHintKind.Type
+    out = f'{{"position":{{"line":{line},"character":{character}}},"label":{_string(hint.label)},"kind":{int(kind)}'
+    if hint.tooltip:
+        out += f',"tooltip":{_string(hint.tooltip)}'
+    if hint.padding_left:
+        out += ',"paddingLeft":true'
+    if hint.padding_right:
+        out += ',"paddingRight":true'
+    return (line, character), out + "}"
 
 
 def _utf16(text: str, cp: int) -> int:

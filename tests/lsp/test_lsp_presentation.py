@@ -146,3 +146,35 @@ def test_features_cached_per_unit_equal_a_fresh_computation_after_edits() -> Non
         cached = _per_unit_features(doc.analysed())
         fresh = _per_unit_features(Document("file:///t.mlir", doc.text, 1).analysed())
         assert cached == fresh, old
+
+
+def test_an_inlay_hints_json_is_what_lsprotocol_writes() -> None:
+    """The server writes each hint's JSON itself (`convert.inlay_hint_json`): the same as
+    lsprotocol's converter makes of the hint, for every kind, padding and tooltip."""
+    import json
+    from itertools import product
+
+    from lsprotocol import types
+    from lsprotocol.converters import get_converter
+
+    from gpu_lsp.lsp.convert import inlay_hint_json
+    from gpu_lsp.lsp.hints import InlayHint
+
+    snap = snapshot(OUTLINED)
+    unstructure = get_converter().unstructure
+    offset = at(OUTLINED, "gpu.func")
+    line, character = snap.position(offset)
+    for kind, left, right, tooltip, label in product(("Parameter", "Type"), (False, True), (False, True), ("", 'a "tip" é'), ("n:", 'ü "x"')):
+        hint = InlayHint(offset, label, kind, left, right, tooltip)
+        expected = types.InlayHint(
+            position=types.Position(line=line, character=character),
+            label=label,
+            kind=types.InlayHintKind.Parameter if kind == "Parameter" else types.InlayHintKind.Type,
+            padding_left=left or None,
+            padding_right=right or None,
+            tooltip=tooltip or None,
+        )
+        at_, text = inlay_hint_json(snap, hint)
+        assert at_ == (line, character) and text.isascii()
+        assert json.loads(text) == unstructure(expected)
+        assert text == json.dumps(unstructure(expected), separators=(",", ":"))
