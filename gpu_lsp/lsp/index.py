@@ -189,6 +189,9 @@ class Unit:
         cell = self.cell
         if cell[0] is None:
             cell[0] = UnitIndex(self.op, cell[1], cell[2], cell[3])
+            # The index holds no text: a cell built at one version and shared by the next ones would
+            # otherwise keep that version's whole text alive (one per version a unit is indexed at).
+            cell[1] = None
         return cell[0]
 
     @property

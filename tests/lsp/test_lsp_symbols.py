@@ -68,3 +68,27 @@ def test_the_views_of_the_whole_document_build_no_unit_index() -> None:
     assert [unit.op.name for unit in leaves] == ["gpu.module", "func.func"]
     assert all(unit.cell[0] is None for unit in leaves), "a leaf unit's index was built"
     assert leaves[0].index.children == [] and not leaves[0].holds_units
+
+
+def test_a_unit_index_keeps_no_version_of_the_text() -> None:
+    """A unit's index is shared by the versions where the unit is unchanged; the text it was built
+    from is not kept with it (each edit would otherwise keep one more whole text alive, ~4 MB at
+    100k lines, for every version some unit is first indexed at)."""
+    from support.typing import generated
+
+    from gpu_lsp.lsp.documents import Document
+    from gpu_lsp.lsp.index import document_index
+
+    text = generated("inline", 2000)
+    doc = Document("file:///versions.mlir", text, 1)
+    first = doc.analysed()
+    indexed = next(u for u in document_index(first).units if u.op.name == "func.func")
+    assert indexed.index.occurrences  # indexed at the first version
+    line = text.count("\n", 0, text.rindex("func.func"))
+    doc.apply([((line, 0, line, 0), "// an edit before the last function\n")], 2)
+    second = doc.analysed()
+    assert second.text is not first.text
+    units = document_index(second).units
+    shared = next(u for u in units if u.op is indexed.op)
+    assert shared.cell is indexed.cell, "the unchanged unit's index is shared"
+    assert all(u.cell[1] is None or u.cell[1] is second.text for u in units), "a cell keeps the first version's text"
