@@ -171,8 +171,9 @@ class UnitIndex:
 class Unit:
     """A unit of the current version with its index and the unit around it. A leaf unit's
     index is built on first use (the first request on a large file indexes only what it looks
-    at); unchanged units of the next version share it (`cell`: index or None, then the text,
-    aliases and chunk to build it from, then the values derived from the unit, `unit_memo`)."""
+    at); unchanged units of the next version share it (`cell`: index or None, then the text
+    (until the index is built), aliases and chunk to build it from, then the values derived from
+    the unit, `unit_memo`)."""
 
     op: Operation
     cell: list
