@@ -132,6 +132,23 @@ def patched_client_fixture(root_uri: str, patch: str) -> Callable:
     return client_fixture(root_uri, config=config, scope="function")
 
 
+# What makes a test's document of over 1,000 characters open as a large one, cut into ranges of 10
+# top-level units or more, one per core (`k_way_client_fixture`).
+_K_WAY_OPEN = """
+from gpu_lsp.lsp import documents, range_lint
+documents.PROGRESSIVE_SIZE = 1000
+range_lint.UNITS_PER_WORKER = 10
+range_lint.usable_cores = lambda: {cores}
+"""
+
+
+def k_way_client_fixture(root_uri: str, cores: int, patch: str) -> Callable:
+    """`patched_client_fixture` of a server that opens a document with range workers as on `cores`
+    cores (`_K_WAY_OPEN`), patched further by the Python source `patch` (which may use the modules
+    `documents` and `range_lint` that `_K_WAY_OPEN` imports)."""
+    return patched_client_fixture(root_uri, _K_WAY_OPEN.format(cores=cores) + textwrap.dedent(patch))
+
+
 def change_document(client: RecordingClient, uri: str, start: int, end: int, new_text: str) -> int:
     """Send an incremental change of `[start, end)` (code-point offsets); returns the new version."""
     text = client.texts[uri]

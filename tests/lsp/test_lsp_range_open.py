@@ -11,7 +11,7 @@ import signal
 import time
 
 import pytest
-from lsp_client import RecordingClient, change_document, open_document, patched_client_fixture, wait_published
+from lsp_client import RecordingClient, change_document, k_way_client_fixture, open_document, wait_published
 from support.typing import generated
 
 from gpu_lsp.diagnostics.registry import Phase, load_rules
@@ -203,14 +203,12 @@ def test_a_file_level_suppression_waits_for_the_parse(three_workers) -> None:
 # A server whose large documents are opened by three range workers, and whose own parse stalls
 # once the answers about the whole document are kept (it never parses the rest by itself).
 STALLED_URI = "file:///ranges/large.mlir"
-client = patched_client_fixture(
+client = k_way_client_fixture(
     "file:///ranges",
+    3,
     """
     import time
-    from gpu_lsp.lsp import documents, opening, range_lint
-    documents.PROGRESSIVE_SIZE = 1000
-    range_lint.UNITS_PER_WORKER = 10
-    range_lint.usable_cores = lambda: 3
+    from gpu_lsp.lsp import opening
     step = opening.open_step
 
     def stalled(doc):

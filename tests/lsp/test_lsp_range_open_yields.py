@@ -1,5 +1,6 @@
-"""A K-way open whose range workers fill the cores: once the answers about the whole document are
-kept, the server's own parse waits for the workers rather than taking cores from them."""
+"""A K-way open's own parse gives way to its range workers: it starts once they have their text
+(cutting and pickling it, and parsing the first screens, would otherwise share the GIL), and once
+the answers about the whole document are kept it waits for the workers while they fill the cores."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from lsp_client import RecordingClient, open_document, patched_client_fixture, wait_published
+from lsp_client import RecordingClient, k_way_client_fixture, open_document, wait_published
 from support.typing import generated
 
 from gpu_lsp.lsp import engine, worker_start
@@ -16,37 +17,67 @@ from gpu_lsp.lsp.settings import EditorSettings
 
 pytestmark = pytest.mark.skipif(worker_start.context() is None, reason="the range workers need a forkserver")
 
-# Where the server below writes a line for each step of its own parse taken while its range
-# workers fill the cores and only that parse is left of the open.
-STEPS = Path(tempfile.gettempdir()) / f"gpu-lsp-crowded-steps-{os.getpid()}.txt"
-URI = "file:///yields/large.mlir"
-client = patched_client_fixture(
+# Where the server below writes, in order, "fed <length>" once the range workers of an open of a
+# text of that length have their text, and "step <length>" for each step of the parse of one
+# (then "crowded-step <length>" for one taken while its workers fill the cores and only the parse is left).
+EVENTS = Path(tempfile.gettempdir()) / f"gpu-lsp-open-order-{os.getpid()}.txt"
+client = k_way_client_fixture(
     "file:///yields",
+    2,
     f"""
-    from gpu_lsp.lsp import documents, opening, range_lint
-    documents.PROGRESSIVE_SIZE = 1000
-    range_lint.UNITS_PER_WORKER = 10
-    range_lint.usable_cores = lambda: 2
-    step = documents.Document.analyse_step
+    from gpu_lsp.lsp import opening
+    start, step = range_lint.start, documents.Document.analyse_step
+
+    def log(event, text):
+        with open({str(EVENTS)!r}, "a") as out:
+            out.write(event + " " + str(len(text)) + "\\n")
+
+    def started(text, *args, **kwargs):
+        ranges = start(text, *args, **kwargs)
+        log("fed" if ranges is not None else "not-cut", text)
+        return ranges
 
     def logged(doc):
+        log("step", doc.text)
         if doc.workers_fill_cores() and opening.only_parse_left(doc):
-            with open({str(STEPS)!r}, "a") as out:
-                out.write("step\\n")
+            log("crowded-step", doc.text)
         return step(doc)
 
+    range_lint.start = started
     documents.Document.analyse_step = logged
     """,
 )
 
 
+def _events(text: str) -> list[str]:
+    """The events of the open of `text`, in order (and the log emptied)."""
+    found = [line.split()[0] for line in EVENTS.read_text().splitlines() if line.endswith(f" {len(text)}")]
+    EVENTS.unlink(missing_ok=True)
+    return found
+
+
 @pytest.mark.asyncio
 async def test_the_open_parses_nothing_while_its_range_workers_fill_the_cores(client: RecordingClient) -> None:
-    STEPS.unlink(missing_ok=True)
+    EVENTS.unlink(missing_ok=True)
     text = generated("inline", 20000)
-    open_document(client, URI, text)
-    published = await wait_published(client, URI, 1)
-    steps = STEPS.read_text().count("step") if STEPS.exists() else 0
-    STEPS.unlink(missing_ok=True)
+    open_document(client, "file:///yields/large.mlir", text)
+    published = await wait_published(client, "file:///yields/large.mlir", 1)
+    events = _events(text)
     assert len(published.diagnostics) == len(engine.diagnose(engine.parse_document(text), EditorSettings()))
-    assert steps == 0, f"{steps} steps of the server's parse while its workers filled the cores"
+    assert "fed" in events
+    crowded = events.count("crowded-step")
+    assert crowded == 0, f"{crowded} steps of the server's parse while its workers filled the cores"
+
+
+@pytest.mark.asyncio
+async def test_the_open_parses_once_its_range_workers_have_their_text(client: RecordingClient) -> None:
+    EVENTS.unlink(missing_ok=True)
+    # A first open waits for the forkserver's preload (the server's first seconds): the second is timed.
+    open_document(client, "file:///yields/first.mlir", generated("inline", 15000))
+    await wait_published(client, "file:///yields/first.mlir", 1)
+    text = generated("inline", 60000)  # its cut and pickling take long enough to lose any race with the parse
+    open_document(client, "file:///yields/large.mlir", text)
+    await wait_published(client, "file:///yields/large.mlir", 1)
+    events = _events(text)
+    assert "fed" in events and "step" in events
+    assert events.index("fed") < events.index("step"), f"the parse started before the workers were fed: {events[:5]}"
