@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from lsprotocol import types
+from lsprotocol.converters import get_converter
+
 from gpu_lsp.lsp.documents import Document, Snapshot
+from gpu_lsp.lsp.hints import InlayHint
 
 URI = "file:///work/sample.mlir"
 
@@ -118,3 +122,18 @@ func.func @two(%a: i32) -> i32 {
   return %0 : i32
 }
 """
+
+
+def lsp_inlay_hint(snap: Snapshot, hint: InlayHint) -> dict:
+    """What lsprotocol's converter writes of a hint: the reference for the JSON the server writes itself."""
+    line, character = snap.position(hint.offset)
+    return get_converter().unstructure(
+        types.InlayHint(
+            position=types.Position(line=line, character=character),
+            label=hint.label,
+            kind=types.InlayHintKind.Parameter if hint.kind == "Parameter" else types.InlayHintKind.Type,
+            padding_left=hint.padding_left or None,
+            padding_right=hint.padding_right or None,
+            tooltip=hint.tooltip or None,
+        )
+    )

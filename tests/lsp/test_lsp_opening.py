@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from lsprotocol import types
-from lsprotocol.converters import get_converter
+from lsp_samples import lsp_inlay_hint
 from support.typing import generated
 
 from gpu_lsp.lsp import ahead, documents, semantic_tokens, wire
@@ -203,12 +202,11 @@ def test_the_inlay_hints_of_the_part_parsed_first_are_kept_for_the_ranges_within
     assert hints.covered == doc.partial.position(doc.partial.parsed_to) and hints.covered[0] >= FIRST_LINES
     assert hints.within((0, 0), (hints.covered[0] + 1, 0)) is None, "a range past the part parsed is not answered from it"
     analysed = doc.analysed()
-    unstructure = get_converter().unstructure
     for start, end in (((0, 0), (100, 0)), ((37, 9), (FIRST_LINES - 1, 4)), (hints.covered, hints.covered)):
         kept = hints.within(start, end)
         assert kept is not None
         expected = inlay_hints(analysed, analysed.offset(*start), analysed.offset(*end))
-        assert json.loads(kept.text) == [unstructure(_lsp_hint(analysed, h)) for h in expected]
+        assert json.loads(kept.text) == [lsp_inlay_hint(analysed, h) for h in expected]
     assert json.loads(hints.within((0, 0), (100, 0)).text), "the first screen has hints"
 
 
@@ -228,16 +226,3 @@ def test_an_analysed_document_answers_its_tokens_from_what_is_kept_without_the_a
     doc.replace(0, 0, "// edited\n", 2)
     assert ahead.tokens_now(doc) is None, "an edited document's tokens come from its next analysis"
     assert ahead.tokens_now(Document("file:///small.mlir", generated("inline", 10), 1)) is None, "not analysed yet"
-
-
-def _lsp_hint(snap, hint) -> types.InlayHint:
-    """What lsprotocol's types make of a hint: the reference for the JSON the server writes itself."""
-    line, character = snap.position(hint.offset)
-    return types.InlayHint(
-        position=types.Position(line=line, character=character),
-        label=hint.label,
-        kind=types.InlayHintKind.Parameter if hint.kind == "Parameter" else types.InlayHintKind.Type,
-        padding_left=hint.padding_left or None,
-        padding_right=hint.padding_right or None,
-        tooltip=hint.tooltip or None,
-    )

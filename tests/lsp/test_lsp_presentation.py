@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lsp_samples import INLINE, OUTLINED, at, snapshot
+from lsp_samples import INLINE, OUTLINED, at, lsp_inlay_hint, snapshot
 
 from gpu_lsp.lsp.folding import folding_ranges, selection_ranges
 from gpu_lsp.lsp.hints import inlay_hints, signature_help
@@ -154,27 +154,16 @@ def test_an_inlay_hints_json_is_what_lsprotocol_writes() -> None:
     import json
     from itertools import product
 
-    from lsprotocol import types
-    from lsprotocol.converters import get_converter
-
     from gpu_lsp.lsp.convert import inlay_hint_json
     from gpu_lsp.lsp.hints import InlayHint
 
     snap = snapshot(OUTLINED)
-    unstructure = get_converter().unstructure
     offset = at(OUTLINED, "gpu.func")
     line, character = snap.position(offset)
     for kind, left, right, tooltip, label in product(("Parameter", "Type"), (False, True), (False, True), ("", 'a "tip" é'), ("n:", 'ü "x"')):
         hint = InlayHint(offset, label, kind, left, right, tooltip)
-        expected = types.InlayHint(
-            position=types.Position(line=line, character=character),
-            label=label,
-            kind=types.InlayHintKind.Parameter if kind == "Parameter" else types.InlayHintKind.Type,
-            padding_left=left or None,
-            padding_right=right or None,
-            tooltip=tooltip or None,
-        )
+        expected = lsp_inlay_hint(snap, hint)
         at_, text = inlay_hint_json(snap, hint)
         assert at_ == (line, character) and text.isascii()
-        assert json.loads(text) == unstructure(expected)
-        assert text == json.dumps(unstructure(expected), separators=(",", ":"))
+        assert json.loads(text) == expected
+        assert text == json.dumps(expected, separators=(",", ":"))
