@@ -94,3 +94,27 @@ def test_fix(code: str, index: int) -> None:
     assert all(m in old_errors for m in new_errors), f"new errors: {new_errors}"
     if oracle.available():
         assert _oracle_errors(fixed[chunk.start : chunk.end]) == [], fixed[chunk.start : chunk.end]
+
+
+# Ops that upstream's verifier prints in its message: numbered from their function, generic, on a
+# line of their own when they take several (the printed op is the whole message's tail).
+PRINTED_OP_CASES = {
+    "numbered from its function": (
+        "func.func @f(%a: index) -> index {\n  %0 = arith.addi %a, %a : index\n}\n"
+        "func.func @g(%b: index) -> index {\n  return %b : index\n}\n",
+        'block with no terminator, has %0 = "arith.addi"(%arg0, %arg0) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index',
+    ),
+    "on a line of its own": (
+        "func.func @f(%c: i1) {\n  scf.if %c {\n    scf.yield\n  }\n}\n",
+        'block with no terminator, has \n"scf.if"(%arg0) ({\n  "scf.yield"() : () -> ()\n}, {\n}) : (i1) -> ()',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PRINTED_OP_CASES))
+def test_printed_op_in_message_is_upstreams(case: str) -> None:
+    text, message = PRINTED_OP_CASES[case]
+    ours = [d.message for d in lint_parsed(parse(text)) if d.code == "GPU118"]
+    assert ours == [message]
+    if oracle.available():
+        assert [d[3] for d in _oracle_errors(text)] == [message]

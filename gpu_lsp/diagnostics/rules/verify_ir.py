@@ -370,12 +370,15 @@ def operand_does_not_dominate(ctx: RuleContext) -> Iterator[Violation]:
 
 
 def _generic_text(op: Operation) -> str:
+    """`op` as upstream's diagnostics print an op of IR that fails to verify: generic, numbered
+    from its closest op isolated from above, on a line of its own when it takes several."""
     try:
         from gpu_lsp.ir.printers import print_op
 
-        return print_op(op, generic=True)
+        text = print_op(op, generic=True, local_scope=True)
     except Exception:  # the printer is optional here: fall back to the op name
         return f'"{op.name}"(...)'
+    return "\n" + text if "\n" in text else text
 
 
 @rule("GPU118", "missing-terminator", Severity.ERROR, ops=("*",), upstream=True, stage=Stage.REGIONS)
