@@ -348,11 +348,6 @@ class GpuLanguageServer(LanguageServer):
                 opening = True
                 if doc.closed:
                     return
-                if starting is not None and starting.done() and doc.edited_during_open():
-                    # Its workers lint the text opened: the text edited is opened as that one was
-                    # (rather than parsed here, then linted whole by one worker).
-                    starting = asyncio.get_running_loop().run_in_executor(None, doc.open_in_child, settings)
-                    early, crowded = None, False
                 if early is None and starting is not None and starting.done() and isinstance(ranges := starting.result(), RangeLints):
                     self._early.add(early := asyncio.ensure_future(self._publish_early(doc, ranges)))
                     early.add_done_callback(self._early.discard)

@@ -149,7 +149,8 @@ class Document:
         self.version = version
         self.lines = LineTable.of(text)
         self._lock = threading.Lock()
-        # The edits since the text the last analysis started from, as one range of that text.
+        # The edits since the text the last analysis started from (or the open's), as one range of
+        # that text: all of it after a whole new text.
         self._base_length = len(text)
         self._window: tuple[int, int] | None = None
         self._full = True
@@ -184,7 +185,7 @@ class Document:
                     self.text = new_text
                     self.lines = LineTable.of(new_text)
                     self._full = True
-                    self._window = None
+                    self._window = (0, self._base_length)
                     continue
                 sl, sc, el, ec = rng
                 start = self.lines.offset(self.text, sl, sc, self.encoding)
@@ -205,14 +206,13 @@ class Document:
         start = max(0, min(start, len(old)))
         end = max(start, min(end, len(old)))
         drift = len(old) - self._base_length
-        if not self._full:
-            if self._window is None:
-                lo, hi = start, end - drift
-            else:
-                lo0, hi0 = self._window
-                lo = min(lo0, start)
-                hi = max(hi0 + drift, end) - drift
-            self._window = (lo, hi)
+        if self._window is None:
+            lo, hi = start, end - drift
+        else:
+            lo0, hi0 = self._window
+            lo = min(lo0, start)
+            hi = max(hi0 + drift, end) - drift
+        self._window = (lo, hi)
         self.text = old[:start] + new_text + old[end:]
         self.lines = self.lines.edited(start, end, new_text)
 
@@ -254,10 +254,16 @@ class Document:
                     snap.lint = self._diagnose(snap.parsed, lint_settings, key)
                     snap.lint_key = key
                 return snap
+            opened = self._opened_text()
             full, window, base_length = self._full, self._window, self._base_length
             self._full = False
             self._window = None
             self._base_length = len(text)
+        if opened is not None:
+            # An edit came during the open: the text opened is analysed first (its workers' lint,
+            # the parse the open took this far), then the edit as any edit.
+            self._finish_open(opened, lint_settings, key)
+            full = False
         partial = self.partial
         kept_text, early = self._ahead
         parsed, reused = self._parse(text, full, window, base_length)
@@ -295,6 +301,9 @@ class Document:
             text, version, lines = self.text, self.version, self.lines
             ready = self.snapshot is not None and self.snapshot.text is text
             fresh = self._full or self._parsed is None
+        opened = self._opened_text()
+        if opened is not None:  # an edit came during the open: the text opened is parsed to its end first
+            return self._progress is not None and self._progress.step(STEP_SEGMENTS, STEP_S)
         if ready or not fresh or len(text) < PROGRESSIVE_SIZE:
             self.partial = None
             return True
@@ -375,11 +384,33 @@ class Document:
         answered, self._answered_early = self._answered_early, False
         return answered
 
-    def edited_during_open(self) -> bool:
-        """Whether the text has changed since the open's workers started, before it was analysed
-        (they lint a text that is no longer the document's)."""
-        running = self._child
-        return self.snapshot is None and running is not None and running.text is not self.text
+    def _opened_text(self) -> str | None:
+        """While edits that came during the open of a large document wait: the text opened, whose
+        workers lint it (or whose lint they gave) and whose parse the open has started, analysed
+        first (`analysed`); None otherwise, and when the edits replaced the whole text."""
+        progress, running, taken = self._progress, self._child, self._taken
+        if self.snapshot is not None or progress is None or progress.text is self.text:
+            return None
+        if len(progress.text) != self._base_length or self._window in (None, (0, self._base_length)):
+            return None  # a whole new text: nothing of the text opened stays
+        linted = (running is not None and running.text is progress.text) or (taken is not None and taken.text is progress.text)
+        return progress.text if linted else None
+
+    def _finish_open(self, opened: str, lint_settings: object | None, key: LintKey) -> None:
+        """Analyse the text `opened` (see `_opened_text`): its parse completed, its workers' lint
+        taken (waiting for them), and the incremental linter's records of both, as the previous
+        analysis of the edited text."""
+        progress, self._progress = self._progress, None
+        assert progress is not None
+        parsed = progress.result()
+        taken, self._taken = self._taken, None
+        if taken is not None and taken.text is opened and taken.key == key:
+            found = taken.found
+        else:
+            found = self._child_result(opened, key, parsed, lint_settings)
+        self._diagnose(parsed, lint_settings, key, found)
+        self._parsed = parsed
+        mark("server: the text opened analysed")
 
     def workers_fill_cores(self) -> bool:
         """Whether the open's range workers, still running on the current text, fill the cores
@@ -403,7 +434,7 @@ class Document:
         if running is not None:
             if running.text is text:
                 return None
-            running.child.cancel()  # an edit came before the open was analysed (`edited_during_open`)
+            running.child.cancel()  # the workers of another text (the open's are left to finish, `_opened_text`)
             self._child = None
         key = LintKey.of(lint_settings)
         ranges = range_lint.start(text, lint_settings)
@@ -423,8 +454,10 @@ class Document:
         the open's child is stopped)."""
         with self._lock:
             text, version, lines = self.text, self.version, self.lines
+        opened = self._opened_text()
+        target = text if opened is None else opened  # the text opened, while an edit waits for its analysis
         progress = self._progress
-        if len(text) < PROGRESSIVE_SIZE or progress is None or progress.text is not text or not progress.complete:
+        if len(target) < PROGRESSIVE_SIZE or progress is None or progress.text is not target or not progress.complete:
             return None
         if self.snapshot is not None and self.snapshot.text is text:
             return None
@@ -435,10 +468,14 @@ class Document:
                 running.child.cancel()
             self._child = None
             return None
-        if running is not None and running.text is text and running.key == LintKey.of(lint_settings):
+        if running is not None and running.text is target and running.key == LintKey.of(lint_settings):
             child: lint_child.ChildLint | range_lint.RangeLints | None = running.child
             if running.leaves_per_op_rules:
                 self._share = RuleSteps(parsed, lint_settings, lint_phase_rule)
+            if opened is not None:
+                return child
+        elif opened is not None:
+            return None
         else:
             child = self._start_child(text, parsed, lint_settings)
         if child is not None:
@@ -483,7 +520,8 @@ class Document:
         this process, kept for `analysed` (a job of its own, so that a request waits for one of
         the open's last steps at most)."""
         with self._lock:
-            text = self.text
+            opened = self._opened_text()
+            text = self.text if opened is None else opened
         progress = self._progress
         if self._child is None or progress is None or progress.text is not text or not progress.complete:
             return

@@ -69,15 +69,30 @@ def test_a_failing_child_leaves_the_lint_to_the_analysis_thread(small_progressiv
     assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(text), settings)
 
 
-def test_an_edit_before_the_child_ends_drops_its_result(small_progressive) -> None:
+def test_an_edit_before_the_child_ends_is_linted_from_its_result(small_progressive) -> None:
+    """The open's lint of the text opened is taken, and the edit is linted incrementally from it."""
     text = generated("inline", 200)
     settings = EditorSettings()
     doc = _opened(text)
     child = doc.lint_in_child(settings)
     assert child is not None
-    doc.replace(0, 0, "\n", 2)
+    at = text.index("arith.constant 32")
+    doc.replace(at, at + len("arith.constant 32"), "arith.constant 64", 2)
     snap = doc.analysed(settings)
     assert snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
+    assert not snap.complete, "the quick lint of the edited function"
+    assert child.wait() is not None, "not cancelled"
+
+
+def test_a_whole_new_text_before_the_child_ends_drops_its_result(small_progressive) -> None:
+    text = generated("inline", 200)
+    settings = EditorSettings()
+    doc = _opened(text)
+    child = doc.lint_in_child(settings)
+    assert child is not None
+    doc.apply([(None, "\n" + text)], 2)
+    snap = doc.analysed(settings)
+    assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
     assert child.wait() is None, "cancelled"
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import signal
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from lsp_client import RecordingClient, change_document, k_way_client_fixture, open_document, wait_published
@@ -107,6 +109,48 @@ def test_the_first_edit_after_a_range_open_is_linted_incrementally(three_workers
     assert not doc.analysed(settings).complete, "the quick lint of the edited function (the full one settles later)"
 
 
+# Edits of `generated("inline", 2000)` inside @fn20: a constant, a syntax error, an op deleted.
+EDITS = [("arith.constant 32", "arith.constant 64"), ("%tid = gpu.thread_id x", "%tid = @gpu.thread_id x"), ("%bid = gpu.block_id x", "")]
+
+
+@pytest.mark.parametrize("old,new", EDITS, ids=["constant", "syntax-error", "op-deleted"])
+def test_an_edit_during_the_open_is_linted_incrementally_once_the_open_is_finished(three_workers, monkeypatch, old: str, new: str) -> None:
+    text = generated("inline", 2000)
+    settings = EditorSettings()
+    doc = Document("file:///large.mlir", text, 1)
+    ranges = doc.open_in_child(settings)
+    assert isinstance(ranges, range_lint.RangeLints)
+    doc.analyse_step()
+    at = text.index(old, text.index("func.func @fn20"))
+    doc.replace(at, at + len(old), new, 2)
+
+    def no_workers(*args, **kwargs):
+        raise AssertionError("range workers for the edited text")
+
+    monkeypatch.setattr(range_lint, "start", no_workers)
+    while not doc.analyse_step():
+        pass
+    assert doc.lint_in_child(settings) is ranges, "the open's workers are waited for"
+    snap = doc.analysed(settings)
+    assert snap.text is doc.text and snap.version == 2
+    assert not snap.complete, "the quick lint of the edited function (the full one settles later)"
+    assert snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
+
+
+def test_a_whole_new_text_during_the_open_is_analysed_whole(three_workers) -> None:
+    text = generated("inline", 2000)
+    settings = EditorSettings()
+    doc = Document("file:///large.mlir", text, 1)
+    doc.open_in_child(settings)
+    doc.analyse_step()
+    doc.apply([(None, text.replace("arith.constant 32", "arith.constant 64"))], 2)
+    doc.analyse_step()
+    assert doc.partial is not None and doc.partial.text is doc.text, "nothing of the text opened is parsed on"
+    snap = doc.analysed(settings)
+    assert snap.text is doc.text and snap.complete
+    assert snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
+
+
 def test_a_verifier_error_leaves_the_verifier_rules_to_the_servers_parse(three_workers) -> None:
     text = _text(LAUNCH + FIRST)  # a launch, and a symbol defined twice
     settings = EditorSettings()
@@ -201,15 +245,18 @@ def test_a_file_level_suppression_waits_for_the_parse(three_workers) -> None:
 
 
 # A server whose large documents are opened by three range workers, and whose own parse stalls
-# once the answers about the whole document are kept (it never parses the rest by itself).
+# once the answers about the whole document are kept (it never parses the rest by itself: those
+# of an edited text are never kept, so an edit lifts the stall). It writes the length of each text
+# it starts range workers for to WORKERS_STARTED.
 STALLED_URI = "file:///ranges/large.mlir"
+WORKERS_STARTED = Path(tempfile.gettempdir()) / f"gpu-lsp-range-starts-{os.getpid()}.txt"
 client = k_way_client_fixture(
     "file:///ranges",
     3,
-    """
+    f"""
     import time
     from gpu_lsp.lsp import opening
-    step = opening.open_step
+    step, start = opening.open_step, range_lint.start
 
     def stalled(doc):
         if opening.only_parse_left(doc):
@@ -217,7 +264,13 @@ client = k_way_client_fixture(
             return False
         return step(doc)
 
+    def started(text, *args, **kwargs):
+        with open({str(WORKERS_STARTED)!r}, "a") as out:
+            out.write(str(len(text)) + "\\n")
+        return start(text, *args, **kwargs)
+
     opening.open_step = stalled
+    range_lint.start = started
     """,
 )
 
@@ -235,8 +288,11 @@ async def test_the_server_publishes_the_range_workers_diagnostics_before_its_own
 
 
 @pytest.mark.asyncio
-async def test_an_edit_during_the_open_is_opened_by_range_workers_again(client: RecordingClient) -> None:
-    """The server's parse stalls: the edited text's diagnostics can only come from new range workers."""
+async def test_an_edit_during_the_open_finishes_the_open_then_is_analysed_as_any_edit(client: RecordingClient) -> None:
+    """An edit once the range workers published: the open of the text opened is finished (the server's
+    parse of it, the workers' lint), and the edit is parsed and linted incrementally from it, with no
+    range workers for the edited text (which would lint it all again while the server parses it)."""
+    WORKERS_STARTED.unlink(missing_ok=True)
     text = _text()[len(FIRST) :]
     open_document(client, STALLED_URI, text)
     first = await wait_published(client, STALLED_URI, 1)
@@ -244,6 +300,7 @@ async def test_an_edit_during_the_open_is_opened_by_range_workers_again(client: 
     version = change_document(client, STALLED_URI, at, at + len("%a, %nowhere"), "%a, %b")  # the value is defined
     edited = client.texts[STALLED_URI]
     published = await wait_published(client, STALLED_URI, version)
+    assert WORKERS_STARTED.read_text().split() == [str(len(text))], "range workers for the text opened only"
     expected = engine.diagnose(engine.parse_document(edited), EditorSettings())
     lines = LineTable.of(edited)
     got = [(d.code, d.message, d.range.start.line, d.range.start.character) for d in published.diagnostics]
