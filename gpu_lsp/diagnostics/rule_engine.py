@@ -217,7 +217,9 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
             return any(run(rule, fn, op, ctx) for rule, fn in checks[2])
         if visit_children(op):
             return True
-        # region checks for every op only concern ops with regions
-        return any(run(rule, fn, op, ctx) for rule, fn in checks[2]) or any(run(rule, fn, op, ctx) for rule, fn in checks[3])
+        # Region checks for every op only concern ops with regions, and come first: they stand for
+        # upstream's checks on leaving each block (its terminator) and its region traits, which
+        # run before the op's own `verifyRegions()`.
+        return any(run(rule, fn, op, ctx) for rule, fn in checks[3]) or any(run(rule, fn, op, ctx) for rule, fn in checks[2])
 
     visit(ctx.module)
