@@ -13,7 +13,6 @@ from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Severity, cap
 from gpu_lsp.diagnostics.registry import Phase, Rule, Scope, Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import OpSlices, run_rules
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.parser.api import Chunk, ParsedFile, parse
 from gpu_lsp.parser.builder import UNDEFINED_VALUE
 from gpu_lsp.parser.ranges import RangeParse, parse_range, symbols_used
@@ -60,18 +59,10 @@ def verify_chunk(
 
 
 def _reported_at(chunk: Chunk, d: Diagnostic) -> int:
-    """Where upstream's parser stands when it reports `d`: a name never defined is reported
-    when the isolated op around its use ends (the chunk's end at the top), so a parse error
-    before that point is the first error; any other error where it is."""
-    if d.code != UNDEFINED_VALUE:
-        return d.range.start
-    at = d.range.start
-    end = chunk.end
-    for op in chunk.module.walk():
-        rng = op.range
-        if rng is not None and rng.start <= at < rng.end and rng.end < end and has_trait(op.name, "isolated"):
-            end = rng.end
-    return end
+    """Where upstream's parser stands when it reports `d`: a name never defined at the chunk's end
+    (a function's region, generic or custom, is no isolated name scope for the parser: a later op
+    may still define it), so any parse error is met first; any other error where it is."""
+    return chunk.end if d.code == UNDEFINED_VALUE else d.range.start
 
 
 def lint_chunk(chunk: Chunk, text: str | None = None, settings: object | None = None) -> list[Diagnostic]:

@@ -217,7 +217,8 @@ class Builder:
                     state.loc = cursor.optional_loc()
                 cursor.done()
             except FormatError as exc:
-                self._format_error(exc, name)
+                if not (exc.trailing and self._miscounted(raw, state.result_types, num_named)):
+                    self._format_error(exc, name)
                 state = None
         complete = spec is None and name.partition(".")[0] in COMPLETE_DIALECTS
         if complete:
@@ -297,7 +298,8 @@ class Builder:
                 state.loc = cursor.optional_loc()
             cursor.done()
         except FormatError as exc:
-            self._format_error(exc, name)
+            if not (exc.trailing and self._miscounted(raw, state.result_types, num_named)):
+                self._format_error(exc, name)
             return None
         if key is not None and marks == (len(ctx.symbol_uses), len(ctx.alias_uses), len(self.diagnostics)):
             memo = _memo_of(state, values)
@@ -314,6 +316,19 @@ class Builder:
         else:
             at = exc.start if exc.exact else wrong_token_offset(self.ctx.text, exc.start, self.ctx.start)
             self.error(CUSTOM_SYNTAX, exc.message, at, at if at != exc.start else exc.end)
+
+    def _miscounted(self, raw: RawOp, types: list, num_named: int) -> bool:
+        """Report a result list that names another count of results than the op has (upstream checks
+        it once the op is read, before reading on); whether it did."""
+        written = raw.results
+        if written is None or not num_named or len(types) == num_named:
+            return False
+        if not types:
+            self.error(RESULT_COUNT, "cannot name an operation with no results", written.start_pos, written.end_pos)
+        else:
+            message = f"operation defines {len(types)} results but was provided {num_named} to bind"
+            self.error(RESULT_COUNT, message, written.start_pos, written.end_pos)
+        return True
 
     def _symbols(self, op: Operation, uses: list, raw_symbols: list | None) -> None:
         """The op's `@symbol` references; the one naming `sym_name` is its definition."""
@@ -337,17 +352,8 @@ class Builder:
         self, op: Operation, names: list[tuple[str, int, int, int]], num_named: int, state: OpState, raw: RawOp, opaque: bool
     ) -> None:
         types = state.result_types
-        written = raw.results
-        if not opaque and names and written is not None and len(types) != num_named:
-            if not types:
-                self.error(RESULT_COUNT, "cannot name an operation with no results", written.start_pos, written.end_pos)
-            else:
-                self.error(
-                    RESULT_COUNT,
-                    f"operation defines {len(types)} results but was provided {num_named} to bind",
-                    written.start_pos,
-                    written.end_pos,
-                )
+        if not opaque and names:
+            self._miscounted(raw, types, num_named)
         if not names:
             for ty in types:
                 op.add_result(ty)

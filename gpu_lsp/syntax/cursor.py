@@ -44,13 +44,16 @@ class FormatError(Exception):
     are reported at `start` itself, not just after the previous token like "expected ...".
     """
 
-    def __init__(self, message: str, start: int, end: int, custom: bool = True, exact: bool = False) -> None:
+    def __init__(self, message: str, start: int, end: int, custom: bool = True, exact: bool = False, trailing: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.start = start
         self.end = end
         self.custom = custom
         self.exact = exact
+        # Found after the end of the op's syntax, where upstream reads the next op (once it has
+        # checked the op's result count: the builder reports a wrong count instead).
+        self.trailing = trailing
 
 
 @dataclass(slots=True, eq=False)
@@ -265,8 +268,38 @@ class Cursor:
                 if dialect
                 else f"Dialect `' not found for custom op '{word}'  (tried '.{word}' as well)"
             )
-            raise FormatError(message, item.start_pos, item.end_pos, False, exact=True)
-        self.fail(f"unexpected {describe(item)} after the end of '{self.op_name}'")
+            raise FormatError(message, item.start_pos, item.end_pos, False, exact=True, trailing=True)
+        raise self._next_op_error(item)
+
+    def _next_op_error(self, item) -> FormatError:
+        """Upstream's error for `item`, read as the start of the next op (`parseOperation`): a
+        result list (`%a, %b:2 =`) and then an op name."""
+        start, end = item_start(item), item_end(item)
+        if isinstance(item, Tok) and item.type == "VALUE":
+            j = self.i + 1
+            while True:
+                after = self._tok(j - self.i)
+                if after is not None and after.type == "COLON":
+                    count = self._tok(j + 1 - self.i)
+                    if count is None or count.type != "INT":
+                        at = after.end_pos if count is None else count.start_pos
+                        return FormatError("expected integer number of results", at, at, False, trailing=True)
+                    j += 2
+                    after = self._tok(j - self.i)
+                if after is not None and after.type == "PUNCT" and after.value == ",":
+                    value = self._tok(j + 1 - self.i)
+                    if value is None or value.type != "VALUE":
+                        at = after.end_pos if value is None else value.start_pos
+                        return FormatError("expected valid ssa identifier", at, at, False, trailing=True)
+                    j += 2
+                    continue
+                if after is None or after.type != "PUNCT" or after.value != "=":
+                    at = self.end_pos if after is None else after.start_pos
+                    return FormatError("expected '=' after SSA name", at, at, False, trailing=True)
+                name = self._tok(j + 1 - self.i)
+                at = self.end_pos if name is None else name.start_pos
+                return FormatError("expected operation name in quotes", at, at, False, trailing=True)
+        return FormatError("expected operation name in quotes", start, end, False, trailing=True)
 
     # --- tokens -----------------------------------------------------------------------------
 

@@ -102,6 +102,18 @@ CASES = {
     "a stripped dialect type left open": _in_func(
         "  %b = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>"
     ),
+    # What follows a complete op is read as the next op, once the op's result count is checked.
+    "an op without results named, then a stray token": _in_func("  %x = gpu.barrier 16"),
+    "a stray value after a complete op": _in_func("  %c = arith.constant 1 : index %d"),
+    "a stray value and a colon after a complete op": _in_func("  %c = arith.constant 1 : index %d : index"),
+    "a stray value list after a complete op": _in_func("  %c = arith.constant 1 : index %d, 4"),
+    "a stray symbol after a complete op": _in_func("  gpu.barrier @k"),
+    "a stray value then `=` and no op name": _in_func("  %c = arith.constant 1 : index\n  %d = %c"),
+    # A name never defined is reported at the end of the chunk: a later function could define it.
+    "a name never defined, then a syntax error in a later function": (
+        "func.func @a() {\n  %x = arith.addi %nowhere, %nowhere : index\n  return\n}\n"
+        "func.func @b() {\n  %c = arith.constant 1 : index 5\n  return\n}\n"
+    ),
 }
 
 
