@@ -303,6 +303,7 @@ class Document:
             fresh = self._full or self._parsed is None
         opened = self._opened_text()
         if opened is not None:  # an edit came during the open: the text opened is parsed to its end first
+            self.partial = None  # no view of the current text (requests wait for `analysed`)
             return self._progress is not None and self._progress.step(STEP_SEGMENTS, STEP_S)
         if ready or not fresh or len(text) < PROGRESSIVE_SIZE:
             self.partial = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -135,6 +136,27 @@ def test_an_edit_during_the_open_is_linted_incrementally_once_the_open_is_finish
     assert snap.text is doc.text and snap.version == 2
     assert not snap.complete, "the quick lint of the edited function (the full one settles later)"
     assert snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
+
+
+def test_the_open_views_give_nothing_of_an_edited_text_while_the_open_is_finished(three_workers) -> None:
+    """A request during the finish waits for the analysis of the edited text (`analysed`): the open's
+    views of the part parsed are of the text opened, never of the edited one (they looped on it)."""
+    text = generated("inline", 2000)
+    doc = Document("file:///large.mlir", text, 1)
+    doc.open_in_child(EditorSettings())
+    doc.analyse_step()
+    doc.replace(0, 0, "\n", 2)
+    answers: list = []
+
+    def ask() -> None:
+        answers.append(doc.opening_view())
+        answers.append(doc.opening_at(40, 0))
+
+    asking = threading.Thread(target=ask, daemon=True)
+    asking.start()
+    asking.join(60)
+    assert not asking.is_alive(), "a view of the part parsed never came back"
+    assert answers == [None, None]
 
 
 def test_a_whole_new_text_during_the_open_is_analysed_whole(three_workers) -> None:
