@@ -6,6 +6,7 @@ with the same result."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import tempfile
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from lsp_client import RecordingClient, change_document, k_way_client_fixture, open_document, wait_published
+from lsprotocol import types
 from support.typing import generated
 
 from gpu_lsp.diagnostics.registry import Phase, load_rules
@@ -321,8 +323,12 @@ async def test_an_edit_during_the_open_finishes_the_open_then_is_analysed_as_any
     at = text.index("%a, %nowhere")
     version = change_document(client, STALLED_URI, at, at + len("%a, %nowhere"), "%a, %b")  # the value is defined
     edited = client.texts[STALLED_URI]
+    # The outline VS Code asks for again after an edit: answered once the edited text is analysed.
+    outline = client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=STALLED_URI)))
+    symbols = await asyncio.wait_for(outline, 60)
     published = await wait_published(client, STALLED_URI, version)
     assert WORKERS_STARTED.read_text().split() == [str(len(text))], "range workers for the text opened only"
+    assert symbols and "fn0" in {s.name for s in symbols}
     expected = engine.diagnose(engine.parse_document(edited), EditorSettings())
     lines = LineTable.of(edited)
     got = [(d.code, d.message, d.range.start.line, d.range.start.character) for d in published.diagnostics]
