@@ -273,33 +273,30 @@ class Cursor:
 
     def _next_op_error(self, item) -> FormatError:
         """Upstream's error for `item`, read as the start of the next op (`parseOperation`): a
-        result list (`%a, %b:2 =`) and then an op name."""
-        start, end = item_start(item), item_end(item)
-        if isinstance(item, Tok) and item.type == "VALUE":
-            j = self.i + 1
-            while True:
-                after = self._tok(j - self.i)
-                if after is not None and after.type == "COLON":
-                    count = self._tok(j + 1 - self.i)
-                    if count is None or count.type != "INT":
-                        at = after.end_pos if count is None else count.start_pos
-                        return FormatError("expected integer number of results", at, at, False, trailing=True)
-                    j += 2
-                    after = self._tok(j - self.i)
-                if after is not None and after.type == "PUNCT" and after.value == ",":
-                    value = self._tok(j + 1 - self.i)
-                    if value is None or value.type != "VALUE":
-                        at = after.end_pos if value is None else value.start_pos
-                        return FormatError("expected valid ssa identifier", at, at, False, trailing=True)
-                    j += 2
-                    continue
-                if after is None or after.type != "PUNCT" or after.value != "=":
-                    at = self.end_pos if after is None else after.start_pos
-                    return FormatError("expected '=' after SSA name", at, at, False, trailing=True)
-                name = self._tok(j + 1 - self.i)
-                at = self.end_pos if name is None else name.start_pos
-                return FormatError("expected operation name in quotes", at, at, False, trailing=True)
-        return FormatError("expected operation name in quotes", start, end, False, trailing=True)
+        result list (`%a, %b:2 =`), then an op name."""
+        if not (isinstance(item, Tok) and item.type == "VALUE"):
+            return self._trailing("expected operation name in quotes", 0)
+        k = 1
+        while True:
+            if self.is_token("COLON", k=k):
+                if not self.is_token("INT", k=k + 1):
+                    return self._trailing("expected integer number of results", k + 1)
+                k += 2
+            if not self.is_token("PUNCT", ",", k):
+                break
+            if not self.is_token("VALUE", k=k + 1):
+                return self._trailing("expected valid ssa identifier", k + 1)
+            k += 2
+        if not self.is_token("PUNCT", "=", k):
+            return self._trailing("expected '=' after SSA name", k)
+        return self._trailing("expected operation name in quotes", k + 1)
+
+    def _trailing(self, message: str, k: int) -> FormatError:
+        """An error of upstream's parser at the item `k` ahead (at the end, where there is none)."""
+        j = self.i + k
+        if j < len(self.items):
+            return FormatError(message, item_start(self.items[j]), item_end(self.items[j]), False, trailing=True)
+        return FormatError(message, self.end_pos, self.end_pos, False, trailing=True)
 
     # --- tokens -----------------------------------------------------------------------------
 
