@@ -37,6 +37,14 @@ def _opened(text: str) -> Document:
     return doc
 
 
+def _linted_in_child(text: str, settings: EditorSettings) -> tuple[Document, lint_child.ChildLint]:
+    """A document opened and parsed, its lint started in a child."""
+    doc = _opened(text)
+    child = doc.lint_in_child(settings)
+    assert isinstance(child, lint_child.ChildLint)
+    return doc, child
+
+
 def test_the_child_lints_like_the_analysis_thread_and_requests_use_the_parse_meanwhile(small_progressive) -> None:
     text = generated("inline", 400)
     at = text.index("arith.constant 32")
@@ -60,9 +68,7 @@ def test_the_child_lints_like_the_analysis_thread_and_requests_use_the_parse_mea
 def test_a_failing_child_leaves_the_lint_to_the_analysis_thread(small_progressive) -> None:
     text = generated("inline", 200)
     settings = EditorSettings()
-    doc = _opened(text)
-    child = doc.lint_in_child(settings)
-    assert child is not None
+    doc, child = _linted_in_child(text, settings)
     os.kill(child.pid, signal.SIGKILL)  # the worker dies before it answers
     assert child.wait() is None
     snap = doc.analysed(settings)
@@ -73,9 +79,7 @@ def test_an_edit_before_the_child_ends_is_linted_from_its_result(small_progressi
     """The open's lint of the text opened is taken, and the edit is linted incrementally from it."""
     text = generated("inline", 200)
     settings = EditorSettings()
-    doc = _opened(text)
-    child = doc.lint_in_child(settings)
-    assert child is not None
+    doc, child = _linted_in_child(text, settings)
     at = text.index("arith.constant 32")
     doc.replace(at, at + len("arith.constant 32"), "arith.constant 64", 2)
     snap = doc.analysed(settings)
@@ -87,9 +91,7 @@ def test_an_edit_before_the_child_ends_is_linted_from_its_result(small_progressi
 def test_a_whole_new_text_before_the_child_ends_drops_its_result(small_progressive) -> None:
     text = generated("inline", 200)
     settings = EditorSettings()
-    doc = _opened(text)
-    child = doc.lint_in_child(settings)
-    assert child is not None
+    doc, child = _linted_in_child(text, settings)
     doc.apply([(None, "\n" + text)], 2)
     snap = doc.analysed(settings)
     assert snap.complete and snap.diagnostics == engine.diagnose(engine.parse_document(doc.text), settings)
