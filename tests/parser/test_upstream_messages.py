@@ -109,6 +109,10 @@ CASES = {
     "a stray value list after a complete op": _in_func("  %c = arith.constant 1 : index %d, 4"),
     "a stray symbol after a complete op": _in_func("  gpu.barrier @k"),
     "a stray value then `=` and no op name": _in_func("  %c = arith.constant 1 : index\n  %d = %c"),
+    "a stray integer on the next line": _in_func("  %c = arith.constant 1 : index\n  5"),
+    "a stray value alone on its line": _in_func("  %c = arith.constant 1 : index\n  %d\n"),
+    "a stray value, its colon and a type on three lines": _in_func("  %c = arith.constant 1 : index\n  %d :\n  index"),
+    "two results named, then a second stray result list": _in_func("  %x, %y = arith.constant 1 : index %z, %w = 3"),
     # A name never defined is reported at the end of the chunk: a later function could define it.
     "a name never defined, then a syntax error in a later function": (
         "func.func @a() {\n  %x = arith.addi %nowhere, %nowhere : index\n  return\n}\n"

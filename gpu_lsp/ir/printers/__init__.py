@@ -19,7 +19,7 @@ def print_op(op: Operation, generic: bool = False, source: str | None = None, lo
     print ops with); `source` is the buffer the op was parsed from, needed to
     print opaque ops.
     """
-    root = isolated_scope(op) if local_scope else root_of(op)
+    root = _isolated_scope(op) if local_scope else root_of(op)
     names = Names(root, generic)
     aliases = Aliases()
     aliases.collect(op)
@@ -30,7 +30,7 @@ def print_op(op: Operation, generic: bool = False, source: str | None = None, lo
     return "".join(p.out)
 
 
-def isolated_scope(op: Operation) -> Operation:
+def _isolated_scope(op: Operation) -> Operation:
     """The closest op isolated from above that holds `op` (`op` itself included), or the outermost."""
     while op.parent_op is not None and not has_trait(op.name, "isolated"):
         op = op.parent_op
