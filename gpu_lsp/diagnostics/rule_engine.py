@@ -30,19 +30,33 @@ class _Runner:
         """Run one check; the number of error-severity diagnostics it produced."""
         if rule.code in self.broken:
             return 0
-        errors = 0
         try:
-            found = fn(*args)
-            if not found:
-                return 0
+            return self._collect(rule, fn(*args))
+        except Exception as exc:  # a broken rule must not take the others down
+            self.broken.add(rule.code)
+            self.out.append(internal_error(rule, exc, self.ctx))
+        return 0
+
+    def run_op(self, rule: Rule, fn: Callable[[Operation, RuleContext], Iterable[Violation]], op: Operation) -> int:
+        """`run(rule, fn, op, ctx)` without packing the arguments (the verifier walk's call, once per check and op)."""
+        if rule.code in self.broken:
+            return 0
+        try:
+            return self._collect(rule, fn(op, self.ctx))
+        except Exception as exc:  # a broken rule must not take the others down
+            self.broken.add(rule.code)
+            self.out.append(internal_error(rule, exc, self.ctx))
+        return 0
+
+    def _collect(self, rule: Rule, found: Iterable[Violation]) -> int:
+        """The diagnostics of what one check found; how many are errors (raises what the check raises)."""
+        errors = 0
+        if found:
             for v in found:
                 d = Diagnostic(rule.code, v.message, v.range, v.severity or rule.severity, v.fix, v.related)
                 if d.severity >= Severity.ERROR:
                     errors += 1
                 self.out.append(d)
-        except Exception as exc:  # a broken rule must not take the others down
-            self.broken.add(rule.code)
-            self.out.append(internal_error(rule, exc, self.ctx))
         return errors
 
 
@@ -190,9 +204,7 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
         )
         return found
 
-    ctx = runner.ctx
-    run = runner.run
-    halted = ctx.halted
+    halted = runner.ctx.halted
 
     def visit_children(op: Operation) -> bool:
         failed = False
@@ -210,16 +222,16 @@ def _verifier_walk(runner: _Runner, rules: list[Rule]) -> None:
             return False
         checks = plans.get(op.name) or plan(op.name)
         for rule, fn in checks[0] if op.attributes else checks[1]:
-            if run(rule, fn, op, ctx):
+            if runner.run_op(rule, fn, op):
                 halted.add(id(op))
                 return True
         if not op.regions:
-            return any(run(rule, fn, op, ctx) for rule, fn in checks[2])
+            return any(runner.run_op(rule, fn, op) for rule, fn in checks[2])
         if visit_children(op):
             return True
         # Region checks for every op only concern ops with regions, and come first: they stand for
         # upstream's checks on leaving each block (its terminator) and its region traits, which
         # run before the op's own `verifyRegions()`.
-        return any(run(rule, fn, op, ctx) for rule, fn in checks[3]) or any(run(rule, fn, op, ctx) for rule, fn in checks[2])
+        return any(runner.run_op(rule, fn, op) for rule, fn in checks[3]) or any(runner.run_op(rule, fn, op) for rule, fn in checks[2])
 
-    visit(ctx.module)
+    visit(runner.ctx.module)

@@ -35,11 +35,11 @@ def segment_sizes(op: Operation) -> tuple[int, ...] | None:
 
 def _group_sizes(op: Operation) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
     definition = lookup(op.name)
-    if definition is None or definition.operand_layout is None:
+    layout = definition.operand_layout if definition is not None else None
+    if layout is None:
         return None
-    layout = definition.operand_layout
     names = layout.names
-    if definition.has("attr_sized_operands"):
+    if layout.sized_by_attribute:
         sizes = segment_sizes(op)
         if sizes is None or len(sizes) != len(names) or sum(sizes) != len(op.operands):
             return None

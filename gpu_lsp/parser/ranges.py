@@ -72,7 +72,8 @@ def parse_range(text: str, starts: list[int], lo: int, hi: int, length: int | No
     definitions that come before `lo`; only the range's diagnostics and comments are kept. `text`
     may end at `hi` (`starts` then too): `length` is the whole text's."""
     end = len(text) if length is None else length
-    segments = segments_of(text, starts, len(text))
+    # Their bracket balances are not read here: `unit_starts` checked them when it cut the file.
+    segments = segments_of(text, starts, len(text), [(0, 0, 0)] * len(starts))
     ctx = ParseContext(text, op_names())
     found: list[Diagnostic] = []
     exact = True

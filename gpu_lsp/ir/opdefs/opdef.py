@@ -50,13 +50,18 @@ class ArgLayout:
     """How items split over declared args (ODS's segment accessors): the args' names, a size of one
     for each, and where the one optional or variadic arg is (-1: none; -2: several, sizes needed)."""
 
-    __slots__ = ("names", "singles", "flexible")
+    __slots__ = ("names", "singles", "flexible", "sized_by_attribute", "by_count")
 
-    def __init__(self, args: tuple[Arg, ...]) -> None:
+    def __init__(self, args: tuple[Arg, ...], sized_by_attribute: bool = False) -> None:
         self.names = tuple(a.name for a in args)
         self.singles = (1,) * len(args)
         flexible = [i for i, a in enumerate(args) if a.kind != SINGLE]
         self.flexible = -1 if not flexible else flexible[0] if len(flexible) == 1 else -2
+        # Whether a segment-sizes attribute splits the items (AttrSizedOperandSegments and the like).
+        self.sized_by_attribute = sized_by_attribute
+        # Item count -> each arg's size where the attribute does not say (`segments.declared_sizes`,
+        # filled by its callers: every op of a name asks again with the same few counts).
+        self.by_count: dict[int, tuple[int, ...] | None] = {}
 
 
 @dataclass(frozen=True)
@@ -174,12 +179,12 @@ class OpDef:
     @cached_property
     def operand_layout(self) -> ArgLayout | None:
         """How its operands split over the declared ones; None when they are not declared."""
-        return None if self.operands is None else ArgLayout(self.operands)
+        return None if self.operands is None else ArgLayout(self.operands, self.has("attr_sized_operands"))
 
     @cached_property
     def result_layout(self) -> ArgLayout | None:
         """How its results split over the declared ones; None when they are not declared."""
-        return None if self.results is None else ArgLayout(self.results)
+        return None if self.results is None else ArgLayout(self.results, self.has("attr_sized_results"))
 
 
     @cached_property

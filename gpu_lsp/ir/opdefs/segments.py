@@ -15,14 +15,20 @@ V = TypeVar("V")
 def declared_sizes(layout: ArgLayout, count: int) -> tuple[int, ...] | None:
     """How many of `count` items each arg of `layout` takes when the one optional/variadic arg takes
     what the single ones leave; None when that cannot be (wrong count, or several flexible args)."""
+    by_count = layout.by_count
+    if count in by_count:
+        return by_count[count]
     flexible = layout.flexible
     declared = len(layout.names)
+    found: tuple[int, ...] | None
     if flexible == -1:
-        return layout.singles if count == declared else None
-    rest = count - (declared - 1)
-    if flexible == -2 or rest < 0:
-        return None
-    return layout.singles[:flexible] + (rest,) + layout.singles[flexible + 1 :]
+        found = layout.singles if count == declared else None
+    elif flexible == -2 or count < declared - 1:
+        found = None
+    else:
+        found = layout.singles[:flexible] + (count - (declared - 1),) + layout.singles[flexible + 1 :]
+    by_count[count] = found
+    return found
 
 
 def split(layout: ArgLayout, items: Sequence[V], sizes: tuple[int, ...] | None) -> dict[str, list[V]] | None:
@@ -52,7 +58,8 @@ def _sizes(op: Operation, key: str) -> tuple[int, ...] | None:
 
 
 def _operand_sizes(definition: OpDef, op: Operation) -> tuple[int, ...] | None:
-    return _sizes(op, "operandSegmentSizes") if definition.has("attr_sized_operands") else None
+    layout = definition.operand_layout
+    return _sizes(op, "operandSegmentSizes") if layout is not None and layout.sized_by_attribute else None
 
 
 def operand_groups(definition: OpDef, op: Operation) -> dict[str, list] | None:
