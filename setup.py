@@ -42,6 +42,13 @@ NATIVE = (
     "diagnostics/context.py",
     "diagnostics/rules/*.py",
     "diagnostics/sanitizer/*.py",
+    # What the open of a large file computes from its text alone while the range workers parse it
+    # (its outline, folding ranges and line table, and their JSON): on the server's cores too.
+    "lsp/skeleton.py",
+    "lsp/positions.py",
+    "lsp/document_symbols.py",
+    "lsp/folding.py",
+    "lsp/wire.py",
 )
 NOT_NATIVE = (
     "ir/op_facts.py", "ir/types.py", "ir/attributes.py", "ir/attribute_base.py", "ir/enums.py", "ir/flags.py",
