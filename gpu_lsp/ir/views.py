@@ -8,7 +8,6 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.ir.opdefs import has_trait, lookup
-from gpu_lsp.ir.opdefs.opdef import SINGLE
 from gpu_lsp.ir.operands import segment_sizes, segments
 from gpu_lsp.text import TextRange
 
@@ -31,7 +30,7 @@ def async_dependencies(op: Operation) -> list[Value]:
         return op.operands[: max(0, len(op.operands) - trailing)]
     deps: list[Value] = []
     for value in op.operands:
-        if not value.type.is_token:
+        if not is_token_type(value.type):
             break
         deps.append(value)
     return deps
@@ -40,16 +39,23 @@ def async_dependencies(op: Operation) -> list[Value]:
 def _trailing_operands(op: Operation) -> int | None:
     """How many operands follow the async dependencies of an op declaring only single ones after them."""
     definition = lookup(op.name)
-    declared = definition.operands if definition is not None else None
-    if not declared or declared[0].name != "asyncDependencies" or any(a.kind != SINGLE for a in declared[1:]):
+    layout = definition.operand_layout if definition is not None else None
+    # Every declared operand after the first is single: the only flexible one, if any, is the first.
+    if layout is None or not layout.names or layout.names[0] != "asyncDependencies" or layout.flexible not in (-1, 0):
         return None
-    return len(declared) - 1
+    return len(layout.names) - 1
+
+
+def is_token_type(ty: T.Type) -> bool:
+    """`ty.is_token`, the property asked of a dialect type only (a compiled caller then calls it
+    once per token, not once per value: every op and block argument is asked about)."""
+    return isinstance(ty, T.DialectType) and ty.is_token
 
 
 def async_token(op: Operation) -> OpResult | None:
     """The `!gpu.async.token` result of an async op, or None when it is synchronous."""
     for result in reversed(op.results):
-        if result.type.is_token:
+        if is_token_type(result.type):
             return result
     return None
 
@@ -293,7 +299,7 @@ class AllocView(_AsyncOpView):
 
     @property
     def memref(self) -> OpResult | None:
-        return self.op.results[0] if self.op.results and not self.op.results[0].type.is_token else None
+        return self.op.results[0] if self.op.results and not is_token_type(self.op.results[0].type) else None
 
     @property
     def host_shared(self) -> bool:

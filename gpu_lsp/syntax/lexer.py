@@ -30,6 +30,8 @@ _WORD_START: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 # the compiled build runs faster than a pattern), leaving any other character to the patterns:
 # digits, the first characters of a SUFFIX_ID word, all of its characters, a BARE_ID's rest.
 _ASCII_DIGITS: Final = "0123456789"
+# What `\s` matches in ASCII.
+_ASCII_SPACE: Final = " \t\n\r\f\v\x1c\x1d\x1e\x1f"
 _ASCII_NAME_START: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$.-"
 _ASCII_NAME_CHARS: Final = _ASCII_NAME_START + _ASCII_DIGITS
 _ASCII_WORD_CHARS: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$."
@@ -340,8 +342,46 @@ def _results_end(text: str, start: int, pos: int, end: int) -> int:
             return -1
         if not (text.startswith("max", pos) or text.startswith("min", pos)):
             return pos
+    elif not _may_go_on(text, pos, end):
+        return -1
     results = _RESULTS.match(text, start, end)
     return results.end() if results is not None else -1
+
+
+def _may_go_on(text: str, pos: int, end: int) -> bool:
+    """Whether the result list (_RESULTS) whose first value ends at `pos` may go on to its `=`: False
+    where the pattern cannot match (`%a, %b)`, `%a, %b : index`: the first operands of an op); a
+    character beyond ASCII is left to the pattern."""
+    i = pos
+    while True:
+        while i < end and text[i] in _ASCII_SPACE:
+            i += 1
+        if i >= end:
+            return False
+        c = text[i]
+        if c == "=":
+            return True
+        if c != ":" and c != ",":
+            return ord(c) >= 128
+        i += 1
+        while i < end and text[i] in _ASCII_SPACE:
+            i += 1
+        if i >= end:
+            return False
+        if c == ":":  # a result count, `%a:2`
+            if text[i] not in _ASCII_DIGITS:
+                return ord(text[i]) >= 128
+            while i < end and text[i] in _ASCII_DIGITS:
+                i += 1
+            continue
+        if text[i] != "%":  # the next value, `, %b`
+            return ord(text[i]) >= 128
+        i += 1
+        named = i
+        while i < end and text[i] in _ASCII_NAME_CHARS:
+            i += 1
+        if i == named:
+            return i < end and ord(text[i]) >= 128
 
 
 def scan_token(text: str, pos: int, end: int) -> tuple[str, int, int]:

@@ -30,7 +30,7 @@ from gpu_lsp.ir import effects
 from gpu_lsp.ir.core import Operation, OpResult, Value
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.symbols import closest_module
-from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token, is_async_op
+from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token, is_async_op, is_token_type
 from gpu_lsp.text import Edit, TextRange
 
 # Async ops the runtime lowering converts one by one (gpu.wait is the one that joins tokens).
@@ -440,7 +440,7 @@ def _token_values(ctx: RuleContext) -> Iterator[Value]:
             for region in op.regions:
                 for block in region.blocks:
                     for arg in block.arguments:
-                        if arg.type.is_token:
+                        if is_token_type(arg.type):
                             yield arg
 
 

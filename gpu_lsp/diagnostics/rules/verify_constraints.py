@@ -11,6 +11,7 @@ from gpu_lsp.diagnostics.model import Severity
 from gpu_lsp.diagnostics.registry import Stage, Violation, rule
 from gpu_lsp.diagnostics.rules._util import at, op_error, q, rejected_by_parser
 from gpu_lsp.ir import types as T
+from gpu_lsp.ir.attributes import Attribute
 from gpu_lsp.ir.core import Operation, Value
 from gpu_lsp.ir.opdefs import lookup
 from gpu_lsp.ir.opdefs.constraints import AttrConstraint, TypeConstraint, attr_constraint, type_constraint
@@ -93,10 +94,20 @@ def _dictionary_key(op: Operation, name: str, ctx: RuleContext) -> TextRange | N
 
 
 def _attribute_violation(
-    op: Operation, name: str, constraint: AttrConstraint, ctx: RuleContext, formatted: bool
+    op: Operation, name: str, constraint: AttrConstraint, ctx: RuleContext, formatted: bool, passed: dict[tuple[int, int], Attribute]
 ) -> Violation | None:
     attr = op.attributes.get(name, op.properties.get(name))
-    if attr is None or constraint.holds(attr) or rejected_by_parser(attr):
+    if attr is None:
+        return None
+    # An attribute object the constraint held for holds again (the parser makes one object of a
+    # keyword's attribute, `#gpu<dim x>`, and a default one; each key keeps its attribute alive).
+    key = (id(constraint), id(attr))
+    if passed.get(key) is attr:
+        return None
+    if constraint.holds(attr):
+        passed[key] = attr
+        return None
+    if rejected_by_parser(attr):
         return None
     message = op_error(op, f"attribute '{name}' failed to satisfy constraint: {constraint.summary}")
     written = _dictionary_key(op, name, ctx) if formatted and not op.generic else None
@@ -153,7 +164,9 @@ def _relation_violation(op: Operation, checks: _Checks, operands: dict[str, list
     return Violation(op_error(op, problem), at(op)) if problem is not None else None
 
 
-# The ctx.cache key of the typings (`violations`' key, to their types) whose values passed their checks.
+# The ctx.cache key of the attributes (by constraint and attribute object) their constraint held for.
+_HELD = ("op_constraint.held",)
+# The ctx.cache key of the typings (`violations`' key, to the op that passed) whose values passed their checks.
 _PASSED = ("op_constraint.passed",)
 
 
@@ -165,19 +178,23 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
     attribute whose value the parser rejected (GPU122, GPU123): upstream reports that error alone.
     """
     checks = _checks(definition)
-    for name, constraint in checks.attributes:
-        found = _attribute_violation(op, name, constraint, ctx, definition.format is not None)
-        if found is not None:
-            yield found
-            return
+    if checks.attributes:
+        held = ctx.cache.get(_HELD)
+        if held is None:
+            held = ctx.cache[_HELD] = {}
+        for name, constraint in checks.attributes:
+            found = _attribute_violation(op, name, constraint, ctx, definition.format is not None, held)
+            if found is not None:
+                yield found
+                return
     if not (checks.operands_checked or checks.results_checked or checks.related):
         return
     # The values' checks read their types and how they split into groups only: an op of the chunk
     # with the same name, types and segment sizes that passed them passes. The types are told by
     # identity (the parser makes one object of each type it reads: hashing them, field by field,
-    # cost more than the check); each key keeps its types, so that no other type takes their ids.
-    types = (tuple([v.type for v in op.operands]), tuple([r.type for r in op.results]))
-    key = (op.name, op.facts.mistyped, segment_sizes(definition, op), tuple(map(id, types[0])), tuple(map(id, types[1])))
+    # cost more than the check); each key keeps the op that passed, whose values keep those types,
+    # so that no other type takes their ids.
+    key = (op.name, op.facts.mistyped, segment_sizes(definition, op), tuple([id(v.type) for v in op.operands]), tuple([id(r.type) for r in op.results]))
     passed = ctx.cache.get(_PASSED)
     if passed is None:
         passed = ctx.cache[_PASSED] = {}
@@ -193,7 +210,7 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
     if found is None and checks.related:
         found = _relation_violation(op, checks, operands, results)
     if found is None:
-        passed[key] = types
+        passed[key] = op
     else:
         yield found
 

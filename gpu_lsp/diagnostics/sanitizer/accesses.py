@@ -40,6 +40,8 @@ class Launch:
 
 def axis_of(op: Operation) -> int | None:
     dim = op.properties.get("dimension") or op.attributes.get("dimension")
+    if isinstance(dim, DialectAttr) and dim.body is not None:  # `#gpu<dim x>`: its text ends with `x>`
+        return next((i for i, axis in enumerate(AXES) if dim.body.endswith(axis)), None)
     text = str(dim) if dim is not None else ""
     for i, axis in enumerate(AXES):
         if text.endswith(axis) or text.endswith(f"{axis}>"):

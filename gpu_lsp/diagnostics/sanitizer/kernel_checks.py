@@ -77,7 +77,8 @@ def size_bounds(kernel: Operation) -> dict[tuple[str, int], int]:
 def kernel_launch(kernel: Operation, ctx: RuleContext) -> Launch:
     """What the launch sites of `kernel` (a `gpu.func` or a `gpu.launch`) fix about it."""
     launch = _sites_launch(kernel, ctx)
-    launch.size_bounds = size_bounds(kernel)
+    if None in launch.block or None in launch.grid:  # what bounds a size the sites leave open (the solver's `terms.Threads.size`)
+        launch.size_bounds = size_bounds(kernel)
     return launch
 
 
