@@ -434,11 +434,11 @@ class GpuLanguageServer(LanguageServer):
             self.settle_s, lambda: loop.create_task(self.publish_diagnostics(uri, settle=True))
         )
 
-    def request_diagnostics(self, uri: str) -> None:
+    def request_diagnostics(self, uri: str, at_once: bool = False) -> None:
         old = self._settle.pop(uri, None)
         if old is not None:
             old.cancel()
-        self.debouncer.request(uri)
+        self.debouncer.request(uri, at_once)
 
 
 server = GpuLanguageServer()
@@ -625,7 +625,7 @@ def did_open(ls: GpuLanguageServer, params: types.DidOpenTextDocumentParams) -> 
         mark("server: document made (lines split)")
         ls._published.pop(item.uri, None)
         ls._early_sent.pop(item.uri, None)
-        ls.request_diagnostics(item.uri)
+        ls.request_diagnostics(item.uri, at_once=True)
     except Exception:
         ls.log_error("textDocument/didOpen")
 

@@ -19,13 +19,15 @@ class Debouncer:
         self._tasks: dict[str, asyncio.Task] = {}
         self._again: dict[str, bool] = {}
 
-    def request(self, key: str) -> None:
+    def request(self, key: str, at_once: bool = False) -> None:
+        """Ask for a run of `job(key)`; `at_once`: without the delay, when none waits or runs (an
+        open: no keystroke is on its way to fold in)."""
         task = self._tasks.get(key)
         if task is not None and not task.done():
             self._again[key] = True
             return
         self._again[key] = False
-        self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
+        self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key, at_once))
 
     def cancel(self, key: str) -> None:
         task = self._tasks.pop(key, None)
@@ -37,11 +39,12 @@ class Debouncer:
         task = self._tasks.get(key)
         return task is not None and not task.done()
 
-    async def _run(self, key: str) -> None:
+    async def _run(self, key: str, at_once: bool = False) -> None:
         try:
             while True:
-                if self.delay > 0:
+                if self.delay > 0 and not at_once:
                     await asyncio.sleep(self.delay)
+                at_once = False
                 self._again[key] = False
                 try:
                     await self.job(key)

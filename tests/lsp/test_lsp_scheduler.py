@@ -75,3 +75,28 @@ def test_a_failing_job_does_not_stop_later_ones() -> None:
         return calls
 
     assert asyncio.run(scenario()) == [0, 1]
+
+
+def test_a_request_at_once_skips_the_delay_of_its_first_run_only() -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        runs: list[str] = []
+        release = asyncio.Event()
+
+        async def job(key: str) -> None:
+            runs.append(key)
+            if len(runs) == 1:
+                await release.wait()
+
+        debouncer = Debouncer(job, 30.0)  # a delay no test waits for
+        debouncer.request("a", at_once=True)
+        await asyncio.sleep(0.05)
+        first = list(runs)
+        debouncer.request("a", at_once=True)  # while it runs: one more run, after the delay
+        release.set()
+        await asyncio.sleep(0.05)
+        debouncer.cancel("a")
+        return first, runs
+
+    first, runs = asyncio.run(scenario())
+    assert first == ["a"]
+    assert runs == ["a"]
