@@ -49,6 +49,7 @@ NATIVE = (
     "lsp/document_symbols.py",
     "lsp/folding.py",
     "lsp/wire.py",
+    "lsp/publish.py",
 )
 NOT_NATIVE = (
     "ir/op_facts.py", "ir/types.py", "ir/attributes.py", "ir/attribute_base.py", "ir/enums.py", "ir/flags.py",
