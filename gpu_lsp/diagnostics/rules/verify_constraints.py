@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gpu_lsp.diagnostics.context import RuleContext
@@ -170,7 +170,7 @@ _HELD = ("op_constraint.held",)
 _PASSED = ("op_constraint.passed",)
 
 
-def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[Violation]:
+def violation(op: Operation, definition: OpDef, ctx: RuleContext) -> Violation | None:
     """The first broken constraint of `op`'s declaration: attributes, operands, results, then type relations.
 
     An operand whose use GPU005 reports (written with another type than its definition's) is not
@@ -185,10 +185,9 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
         for name, constraint in checks.attributes:
             found = _attribute_violation(op, name, constraint, ctx, definition.format is not None, held)
             if found is not None:
-                yield found
-                return
+                return found
     if not (checks.operands_checked or checks.results_checked or checks.related):
-        return
+        return None
     # The values' checks read their types and how they split into groups only: an op of the chunk
     # with the same name, types and segment sizes that passed them passes. The types are told by
     # identity (the parser makes one object of each type it reads: hashing them, field by field,
@@ -199,7 +198,7 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
     if passed is None:
         passed = ctx.cache[_PASSED] = {}
     if key in passed:
-        return
+        return None
     # The named groups, where a check reads them (a type relation names its values).
     named = bool(checks.relations)
     operands = operand_groups(definition, op) if named or checks.operands_checked else None
@@ -211,12 +210,11 @@ def violations(op: Operation, definition: OpDef, ctx: RuleContext) -> Iterator[V
         found = _relation_violation(op, checks, operands, results)
     if found is None:
         passed[key] = op
-    else:
-        yield found
+    return found
 
 
 @rule("GPU141", "op-constraint", Severity.ERROR, declared=_constrained, upstream=True, stage=Stage.INVARIANTS)
-def op_constraint(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+def op_constraint(op: Operation, ctx: RuleContext) -> Iterable[Violation]:
     """
     ## What it does
     Checks what an op's declaration constrains, as upstream's generated verifier does before
@@ -252,5 +250,6 @@ def op_constraint(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     - [`gpu.shuffle`](https://mlir.llvm.org/docs/Dialects/GPU/#gpushuffle-gpushuffleop)
     """
     definition = lookup(op.name)
-    if definition is not None:
-        yield from violations(op, definition, ctx)
+    found = violation(op, definition, ctx) if definition is not None else None
+    # A tuple, not a generator: the check runs for nearly every op and almost always finds nothing.
+    return () if found is None else (found,)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from gpu_lsp.diagnostics.context import RuleContext
 from gpu_lsp.diagnostics.model import Related, Severity
@@ -81,7 +81,7 @@ def _invariant_error(op: Operation, definition: OpDef) -> str | None:
 
 
 @rule("GPU101", "wrong-operand-count", Severity.ERROR, declared=_counted, upstream=True, stage=Stage.INVARIANTS)
-def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
+def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterable[Violation]:
     """
     ## What it does
     Checks the structure ODS generates for each gpu op written in generic form: the number
@@ -111,13 +111,12 @@ def wrong_operand_count(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     - [MLIR Operation Definition Specification: traits](https://mlir.llvm.org/docs/DefiningDialects/Operations/)
     """
     if not op.generic:
-        return
+        return ()  # a tuple, not a generator: the check runs for every declared op
     spec = definition(op.name)
     message = _count_error(op, spec)
     if message is None and _parent_error(op, spec) is None:
         message = _invariant_error(op, spec)
-    if message is not None:
-        yield Violation(op_error(op, message), at(op))
+    return (Violation(op_error(op, message), at(op)),) if message is not None else ()
 
 
 @rule("GPU102", "invalid-parent-op", Severity.ERROR, declared=_parented, upstream=True, stage=Stage.INVARIANTS)
