@@ -43,13 +43,13 @@ NATIVE = (
     "diagnostics/rules/*.py",
     "diagnostics/sanitizer/*.py",
     # What the open of a large file computes from its text alone while the range workers parse it
-    # (its outline, folding ranges and line table, and their JSON): on the server's cores too.
+    # (its outline, folding ranges and line table): on the server's cores too. Not their JSON
+    # (lsp/wire.py, lsp/publish.py): those import the server's modules, and through them the
+    # runner's, which mypyc cannot type without numpy in the isolated build.
     "lsp/skeleton.py",
     "lsp/positions.py",
     "lsp/document_symbols.py",
     "lsp/folding.py",
-    "lsp/wire.py",
-    "lsp/publish.py",
 )
 NOT_NATIVE = (
     "ir/op_facts.py", "ir/types.py", "ir/attributes.py", "ir/attribute_base.py", "ir/enums.py", "ir/flags.py",
