@@ -33,8 +33,7 @@ class _Runner:
         try:
             return self._collect(rule, fn(*args))
         except Exception as exc:  # a broken rule must not take the others down
-            self.broken.add(rule.code)
-            self.out.append(internal_error(rule, exc, self.ctx))
+            self._broke(rule, exc)
         return 0
 
     def run_op(self, rule: Rule, fn: Callable[[Operation, RuleContext], Iterable[Violation]], op: Operation) -> int:
@@ -43,10 +42,14 @@ class _Runner:
             return 0
         try:
             return self._collect(rule, fn(op, self.ctx))
-        except Exception as exc:  # a broken rule must not take the others down
-            self.broken.add(rule.code)
-            self.out.append(internal_error(rule, exc, self.ctx))
+        except Exception as exc:
+            self._broke(rule, exc)
         return 0
+
+    def _broke(self, rule: Rule, exc: Exception) -> None:
+        """One GPU999 for `rule`, which is not run again."""
+        self.broken.add(rule.code)
+        self.out.append(internal_error(rule, exc, self.ctx))
 
     def _collect(self, rule: Rule, found: Iterable[Violation]) -> int:
         """The diagnostics of what one check found; how many are errors (raises what the check raises)."""

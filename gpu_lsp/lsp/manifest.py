@@ -44,10 +44,10 @@ class ClientCommand:
 
 
 # The server's own commands (with their arguments); the refactorings' are declared with the refactoring.
-FIX_ALL: str = f"{SERVER_PREFIX}fixAll"  # (uri): apply every safe fix
-RUN_ON_GPU: str = f"{SERVER_PREFIX}runOnGpu"  # (uri, function): run a host function through the runner
-RUN_LIT: str = f"{SERVER_PREFIX}runLitTest"  # (uri, run, chunk; 0: all): run a lit test's RUN line on its chunks
-UPDATE_CHECKS: str = f"{SERVER_PREFIX}updateCheckLines"  # (uri, run, chunk): rewrite a chunk's CHECK lines from its output
+FIX_ALL = f"{SERVER_PREFIX}fixAll"  # (uri): apply every safe fix
+RUN_ON_GPU = f"{SERVER_PREFIX}runOnGpu"  # (uri, function): run a host function through the runner
+RUN_LIT = f"{SERVER_PREFIX}runLitTest"  # (uri, run, chunk; 0: all): run a lit test's RUN line on its chunks
+UPDATE_CHECKS = f"{SERVER_PREFIX}updateCheckLines"  # (uri, run, chunk): rewrite a chunk's CHECK lines from its output
 
 SERVER_COMMANDS: tuple[str, ...] = (FIX_ALL, RUN_ON_GPU, RUN_LIT, UPDATE_CHECKS)
 
@@ -58,7 +58,7 @@ RELEASED_ALIASES: dict[str, str] = {
     for name in ("fixAll", "runOnGpu", "runLitTest", "updateCheckLines", "outlineKernel", "makeAsync")
 }
 
-SHOW_ASYNC_GRAPH: ClientCommand = ClientCommand(
+SHOW_ASYNC_GRAPH = ClientCommand(
     f"{SECTION}.showAsyncGraph",
     "Show Async Graph",
     "show the async dependency graph of the buffer",

@@ -77,6 +77,27 @@ def test_a_raising_rule_becomes_one_internal_error_and_the_others_run(broken_rul
     assert {"GPU302", "GPU206"} <= {d.code for d in found}
 
 
+@pytest.fixture
+def broken_verifier_check():
+    load_rules()
+
+    @rule("GPU199", "always-raises-in-the-verifier", Severity.ERROR, ops=("gpu.wait",), upstream=True)
+    def always_raises(op, ctx):
+        raise RuntimeError("boom")  # a plain function, not a generator: it raises when called
+
+    yield RULES["GPU199"]
+    del RULES["GPU199"]
+    registry._NAMES.pop("always-raises-in-the-verifier")
+
+
+def test_a_raising_verifier_check_becomes_one_internal_error_and_the_walk_goes_on(broken_verifier_check) -> None:
+    found = lint_text(TEXT)
+    internal = [d for d in found if d.code == "GPU999"]
+    assert len(internal) == 1
+    assert "GPU199 (always-raises-in-the-verifier): RuntimeError: boom" in internal[0].message
+    assert {"GPU302", "GPU206"} <= {d.code for d in found}
+
+
 def test_selection_by_prefix_longest_wins() -> None:
     sel = Selection(select=("GPU3",), ignore=("GPU302",))
     assert sel.enabled("GPU301") and not sel.enabled("GPU302") and not sel.enabled("GPU201")

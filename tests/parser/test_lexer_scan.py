@@ -49,9 +49,11 @@ def test_scan_token_equals_the_master_pattern_on_noise():
         _check_every_position(text, rng.randrange(1, len(text) + 1))
 
 
-# Pieces of result lists and of what may follow one (`=` twice, `max`, `#1`, unicode spaces and letters).
+# Pieces of result lists and of what may follow one (`=` twice, `max`, `#1`, unicode spaces, letters and
+# digits, the ASCII controls `\s` holds, a type after a colon as after an op's operands).
 _RESULT_NOISE = ["%a", "%0", "%x.y", "%-", "%r#1", ":2", ",", " ", "\n", "\t", "\u2003", "=", "==", "max", "min", "maxi",
-                 "mx", "arith.addi", '"op"', "_x", "%b", "\u00e9", "(", "1", "#", "{"]
+                 "mx", "arith.addi", '"op"', "_x", "%b", "\u00e9", "(", "1", "#", "{", ":", "index", ")", "]", "\x0c", "\x1c",
+                 "\u0663", "%\u00e9"]
 
 
 def _check_results_at_values(text: str) -> int:
@@ -71,6 +73,24 @@ def _check_results_at_values(text: str) -> int:
 def test_results_shortcut_equals_the_pattern():
     rng = random.Random(5)
     checked = sum(_check_results_at_values(path.read_text()) for path in all_corpus_files()[:40])
-    for _ in range(5000):
+    for _ in range(20000):
         checked += _check_results_at_values("".join(rng.choice(_RESULT_NOISE) for _ in range(rng.randrange(1, 8))))
-    assert checked > 5_000
+    assert checked > 15_000
+
+
+def test_results_shortcut_equals_the_pattern_on_every_separator():
+    """Result lists written with every separator `\\s` and `\\d` allow (ASCII controls, unicode spaces
+    and digits), and the first operands of an op: the shortcut agrees with the pattern on each."""
+    spaces = ["", " ", "\t", "\n", "\x0b", "\x0c", "\x1c", "\x1f", "\u2003"]
+    counts = ["", ":2", ":\u0663", ":{s}2", ":{s}\u0663"]
+    tails = ["= arith.addi", "=arith.addi", "= max", "== x", ") : index", ": index", "]"]
+    checked = 0
+    matched = 0
+    for s in spaces:
+        for count in counts:
+            for tail in tails:
+                text = f"%a{count.format(s=s)}{s},{s}%b{count.format(s=s)}{s}{tail}"
+                checked += _check_results_at_values(text)
+                matched += _RESULTS.match(text) is not None
+    assert checked == len(spaces) * len(counts) * len(tails) * 2
+    assert matched >= len(spaces) * len(counts) * 2
