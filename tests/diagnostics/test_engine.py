@@ -55,46 +55,42 @@ def test_malformed_codes_and_names_are_rejected(code: str, name: str) -> None:
         register(Rule(code, name, Severity.WARNING, DOC))
 
 
-@pytest.fixture
-def broken_rule():
+def _raising(code: str, name: str, check, **kwargs):
+    """Register `check` (which raises) as rule `code` on `gpu.wait` for the test, then drop it."""
     load_rules()
+    rule(code, name, Severity.WARNING, ops=("gpu.wait",), **kwargs)(check)
+    yield RULES[code]
+    del RULES[code]
+    registry._NAMES.pop(name)
 
-    @rule("GPU399", "always-raises", Severity.WARNING, ops=("gpu.wait",))
-    def always_raises(op, ctx):
-        raise RuntimeError("boom")
-        yield  # pragma: no cover
 
-    yield RULES["GPU399"]
-    del RULES["GPU399"]
-    registry._NAMES.pop("always-raises")
+def _raising_generator(op, ctx):
+    raise RuntimeError("boom")
+    yield  # pragma: no cover
+
+
+def _raising_function(op, ctx):
+    raise RuntimeError("boom")  # a plain function, not a generator: it raises when called
+
+
+# A lint-phase rule (a generator raising as it runs) and a verifier check (a plain function raising when called).
+_BROKEN = {
+    "lint rule": ("GPU399", "always-raises", _raising_generator, {}),
+    "verifier check": ("GPU199", "always-raises-in-the-verifier", _raising_function, {"upstream": True}),
+}
+
+
+@pytest.fixture(params=sorted(_BROKEN))
+def broken_rule(request):
+    code, name, check, kwargs = _BROKEN[request.param]
+    yield from _raising(code, name, check, **kwargs)
 
 
 def test_a_raising_rule_becomes_one_internal_error_and_the_others_run(broken_rule) -> None:
     found = lint_text(TEXT)
     internal = [d for d in found if d.code == "GPU999"]
     assert len(internal) == 1
-    assert "GPU399 (always-raises): RuntimeError: boom" in internal[0].message
-    assert {"GPU302", "GPU206"} <= {d.code for d in found}
-
-
-@pytest.fixture
-def broken_verifier_check():
-    load_rules()
-
-    @rule("GPU199", "always-raises-in-the-verifier", Severity.ERROR, ops=("gpu.wait",), upstream=True)
-    def always_raises(op, ctx):
-        raise RuntimeError("boom")  # a plain function, not a generator: it raises when called
-
-    yield RULES["GPU199"]
-    del RULES["GPU199"]
-    registry._NAMES.pop("always-raises-in-the-verifier")
-
-
-def test_a_raising_verifier_check_becomes_one_internal_error_and_the_walk_goes_on(broken_verifier_check) -> None:
-    found = lint_text(TEXT)
-    internal = [d for d in found if d.code == "GPU999"]
-    assert len(internal) == 1
-    assert "GPU199 (always-raises-in-the-verifier): RuntimeError: boom" in internal[0].message
+    assert f"{broken_rule.code} ({broken_rule.name}): RuntimeError: boom" in internal[0].message
     assert {"GPU302", "GPU206"} <= {d.code for d in found}
 
 
