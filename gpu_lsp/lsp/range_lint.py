@@ -28,7 +28,7 @@ from gpu_lsp.lsp import lint_child
 from gpu_lsp.lsp.trace import mark
 from gpu_lsp.lsp.worker_start import warn_if_cold
 from gpu_lsp.parser.api import ParsedFile
-from gpu_lsp.parser.ranges import cuts, unit_starts
+from gpu_lsp.parser.ranges import candidate_starts, cuts, starts_trusted
 
 # A worker per this many top-level units at least (fewer units: a worker's start costs more than
 # it saves), and at most this many workers.
@@ -109,10 +109,10 @@ class RangeLints:
 
 def start(text: str, settings: object | None, cores: int | None = None) -> RangeLints | None:
     """Start the range workers of `text`'s open (`worker_count` of them); None where the text is
-    not cut into ranges (one `// -----` chunk or unit, too few units for two workers) or there are
-    no workers."""
+    not cut into ranges (one `// -----` chunk or unit, too few units for two workers, units that
+    are not trusted: the workers started are stopped) or there are no workers."""
     cores = usable_cores() if cores is None else cores
-    starts = unit_starts(text) if cores >= 2 else None
+    starts = candidate_starts(text) if cores >= 2 else None
     if starts is None:
         return None
     count = worker_count(len(starts), cores)
@@ -131,6 +131,13 @@ def start(text: str, settings: object | None, cores: int | None = None) -> Range
     for child, (lo, hi) in zip(children, ranges, strict=True):
         child.feed(pickle.dumps((text[:hi], starts[: bisect_left(starts, hi)], lo, hi, settings, len(text)), pickle.HIGHEST_PROTOCOL))
     mark("worker: texts sent")
+    # The bracket balance of every unit (a scan of the whole text that this process's parse reads
+    # too) is taken while the workers parse: where the cut does not hold, they are stopped.
+    if not starts_trusted(text, starts):
+        for child in children:
+            child.cancel()
+        mark("worker: units not trusted, workers stopped")
+        return None
     return RangeLints(children, settings, text)
 
 

@@ -396,13 +396,13 @@ _WHOLE_SCAN_LOCK: Final = threading.Lock()
 _whole_scan: list[tuple[str, list[int], list[tuple[int, int, int]]]] = []
 
 
-def whole_segments(text: str) -> list[Segment]:
+def whole_segments(text: str, starts: list[int] | None = None) -> list[Segment]:
     """`segments_of` the whole of `text` (new segments each call), the text scanned once for every
-    caller that asks about the same text object."""
+    caller that asks about the same text object; `starts`: its `boundaries`, found already."""
     with _WHOLE_SCAN_LOCK:
         if _whole_scan and _whole_scan[0][0] is text:
             return segments_of(text, _whole_scan[0][1], len(text), _whole_scan[0][2])
-        segments = segments_of(text, boundaries(text, 0, len(text)), len(text))
+        segments = segments_of(text, boundaries(text, 0, len(text)) if starts is None else starts, len(text))
         _whole_scan[:] = [(text, [seg.start for seg in segments], [seg.net for seg in segments])]
         return segments
 

@@ -21,7 +21,7 @@ from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import op_names
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import SPLIT_MARKER, Chunk, budget_for, implicit_module
-from gpu_lsp.parser.incremental import comments_of, parse_segment, segments_of, segments_trusted, whole_segments
+from gpu_lsp.parser.incremental import boundaries, comments_of, parse_segment, segments_of, segments_trusted, whole_segments
 from gpu_lsp.parser.resolve import Resolver
 from gpu_lsp.syntax.cursor import ParseContext
 
@@ -46,12 +46,23 @@ class RangeParse:
 
 def unit_starts(text: str) -> list[int] | None:
     """Where the top-level units of `text` start, when it may be cut into ranges (see above); None otherwise."""
+    starts = candidate_starts(text)
+    return starts if starts is not None and starts_trusted(text, starts) else None
+
+
+def candidate_starts(text: str) -> list[int] | None:
+    """Where the top-level units of `text` start if its segments are trusted (`starts_trusted`:
+    the bracket balance of each, a scan of the whole text that may come later); None where the text
+    is not cut into ranges whatever the balances say."""
     if SPLIT_MARKER[:-2] in text:
         return None
-    segments = whole_segments(text)
-    if len(segments) < 2 or not segments_trusted(segments):
-        return None
-    return [seg.start for seg in segments]
+    starts = boundaries(text, 0, len(text))
+    return starts if len(starts) >= 2 else None
+
+
+def starts_trusted(text: str, starts: list[int]) -> bool:
+    """Whether the segments of `text` that begin at `starts` (`candidate_starts`) are its top-level units."""
+    return segments_trusted(whole_segments(text, starts))
 
 
 def cuts(text: str, starts: list[int], count: int) -> list[tuple[int, int]]:

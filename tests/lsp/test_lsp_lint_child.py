@@ -215,6 +215,26 @@ def test_the_forkserver_starts_its_workers_warm() -> None:
     assert found == ["False", "True"]
 
 
+def test_a_worker_unpickles_what_it_is_fed_without_an_import() -> None:
+    """What the server feeds a range worker (its text, its range, the editor's settings) unpickles
+    in a process that imported what the forkserver preloads without importing anything more (an
+    import there is paid by every worker of every open, before it parses)."""
+    import pickle
+    import subprocess
+    import sys
+
+    from gpu_lsp.lsp.settings import EditorSettings
+
+    fed = pickle.dumps(("func.func @f() {\n  return\n}\n", [0], 0, 27, EditorSettings(), 27), pickle.HIGHEST_PROTOCOL)
+    probe = (
+        "import pickle, sys\n"
+        + "".join(f"import {name}\n" for name in worker_start.PRELOAD)
+        + "before = set(sys.modules)\npickle.loads(sys.stdin.buffer.read())\nprint(sorted(set(sys.modules) - before))"
+    )
+    imported = subprocess.run([sys.executable, "-c", probe], input=fed, capture_output=True, check=True).stdout.decode().strip()
+    assert imported == "[]"
+
+
 def test_workers_run_the_servers_gpu_lsp() -> None:
     """Python 3.11's forkserver ignores the sys.path it is given: `start_workers` tells it where this
     process's gpu_lsp is, so that a worker never runs another install's (e.g. an editable one of

@@ -235,6 +235,23 @@ def test_a_k_way_open_takes_the_workers_started_ahead(three_workers) -> None:
     assert ranges.early() == engine.diagnose(engine.parse_document(text), settings)
 
 
+def test_units_found_untrusted_after_the_feed_stop_the_workers(three_workers) -> None:
+    """The bracket balance of the units is taken once the workers are fed: an op line written
+    unindented inside a region (a segment start that is no unit start) stops them, and the open
+    lints the text in one worker instead, with the same diagnostics."""
+    text = _text().replace("  func.call @last", "func.call @last", 1)
+    settings = EditorSettings()
+    ready = range_lint.prestart()
+    assert len(ready) == 3
+    assert range_lint.start(text, settings) is None
+    for pid in ready:
+        assert pid is not None
+        _wait_until_gone(pid)
+    doc, started = _open(text, settings)
+    assert isinstance(started, lint_child.ChildLint)
+    assert doc.analysed(settings).diagnostics == engine.diagnose(engine.parse_document(text), settings)
+
+
 def _wait_until_gone(pid: int) -> None:
     """Until the process `pid` has ended and its parent (the forkserver) has told its exit."""
     deadline = time.monotonic() + 30
