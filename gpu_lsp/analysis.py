@@ -288,15 +288,14 @@ def finish_lint(parsed: ParsedFile, found: list[Diagnostic], settings: object | 
     version = version_of(settings)
     text = parsed.text
     with paused_gc():
-        # The ops only place a suppression comment: the IR is walked for them only where one may be.
-        ops = (
-            [op for chunk in parsed.chunks for op in OpIndex(chunk.module).ops if op.span is not None and not op.facts.implicit]
-            if suppression.may_have_directives(parsed.comments)
-            else []
-        )
         enabled = lambda code: always_reported(code) or selection.enabled(code)  # noqa: E731
         found = [d for d in _one_per_defect(found, text, version) if enabled(d.code)]
-        directives, problems = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))
+        directives: list[suppression.Directive] = []
+        problems: list[Diagnostic] = []
+        # The ops and the lines only place a suppression comment: taken only where one may be.
+        if suppression.may_have_directives(parsed.comments):
+            ops = [op for chunk in parsed.chunks for op in OpIndex(chunk.module).ops if op.span is not None and not op.facts.implicit]
+            directives, problems = suppression.read_directives(text, parsed.comments, ops, LineIndex(text))
         kept = suppression.apply(found, directives)
         kept.extend(d for d in problems if enabled(d.code))
         kept.extend(suppression.unused(text, directives, enabled, load_rules().keys()))
