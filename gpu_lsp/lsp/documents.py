@@ -96,6 +96,10 @@ class Snapshot:
     def position(self, offset: int) -> tuple[int, int]:
         return self.lines.position(self.text, offset, self.encoding)
 
+    def locator(self) -> Callable[[int], tuple[int, int]]:
+        """`position` for the many offsets of one answer (`LineTable.locator`)."""
+        return self.lines.locator(self.text, self.encoding)
+
     def offset(self, line: int, character: int) -> int:
         return self.lines.offset(self.text, line, character, self.encoding)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 
 UTF8 = "utf-8"
 UTF16 = "utf-16"
@@ -79,9 +80,24 @@ class LineTable:
         offset = max(0, min(offset, self.length))
         line = bisect_right(self.starts, offset) - 1
         start = self.starts[line]
-        if encoding == UTF32:
+        if encoding == UTF32 or text.isascii():  # one unit per character (`isascii` reads a flag of the string)
             return line, offset - start
         return line, _units(text[start:offset], encoding)
+
+    def locator(self, text: str, encoding: str = UTF16) -> Callable[[int], tuple[int, int]]:
+        """`position` in `text` as a function of the offset alone, for many offsets of one text
+        (where every character is one unit: a line start's distance, without a slice)."""
+        if encoding != UTF32 and not text.isascii():
+            return lambda offset: self.position(text, offset, encoding)
+        starts = self.starts
+        length = self.length
+
+        def position(offset: int) -> tuple[int, int]:
+            offset = max(0, min(offset, length))
+            line = bisect_right(starts, offset) - 1
+            return line, offset - starts[line]
+
+        return position
 
     def offset(self, text: str, line: int, character: int, encoding: str = UTF16) -> int:
         """Code-point offset of an LSP position, clamped to its line (and to the text)."""

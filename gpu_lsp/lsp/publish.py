@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import time
+from collections.abc import Callable
 
 from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Applicability, Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import code_tags
@@ -37,36 +38,48 @@ def _quote(text: str) -> str:
 class _Template:
     """Builds one diagnostic's JSON with `%d` where line numbers go."""
 
-    __slots__ = ("snap", "base_line", "lines", "parts")
+    __slots__ = ("position", "base_line", "lines")
 
-    def __init__(self, snap: Snapshot, base_line: int) -> None:
-        self.snap = snap
+    def __init__(self, position: Callable[[int], tuple[int, int]], base_line: int) -> None:
+        self.position = position
         self.base_line = base_line
         self.lines: list[int] = []
-        self.parts: list[str] = []
 
     def range(self, rng: TextRange) -> str:
-        sl, sc = self.snap.position(rng.start)
-        el, ec = self.snap.position(rng.end)
+        sl, sc = self.position(rng.start)
+        el, ec = self.position(rng.end)
         self.lines.append(sl - self.base_line)
         self.lines.append(el - self.base_line)
         return '{"start":{"line":%d,"character":' + str(sc) + '},"end":{"line":%d,"character":' + str(ec) + "}}"
 
 
-def template(snap: Snapshot, d: Diagnostic, severity: Severity, base_line: int, uri_json: str) -> tuple[str, tuple[int, ...]]:
-    """The JSON of `d` with `%d` for line numbers, and those lines relative to `base_line`."""
-    t = _Template(snap, base_line)
-    out = ['{"range":', t.range(d.range), ',"severity":', str(LSP_SEVERITY.get(severity, 1))]
-    if d.code:
-        out += [',"code":', _quote(d.code)]
-        link = rule_link(d.code)
+@functools.lru_cache(maxsize=1024)
+def _head(code: str, severity: Severity) -> str:
+    """What a diagnostic's JSON holds between its range and its message: the same for every
+    diagnostic of a code at a severity."""
+    out = [',"severity":', str(LSP_SEVERITY.get(severity, 1))]
+    if code:
+        out += [',"code":', _quote(code)]
+        link = rule_link(code)
         if link is not None:
             out += [',"codeDescription":{"href":', _quote(link), "}"]
-    out += [',"source":"', SOURCE, '","message":', _quote(d.message)]
-    names = set(d.tags) | set(code_tags(d.code))
-    tags = [str(LSP_TAGS[tag]) for tag in sorted(names) if tag in LSP_TAGS]
-    if tags:
-        out += [',"tags":[', ",".join(tags), "]"]
+    out += [',"source":"', SOURCE, '","message":']
+    return "".join(out)
+
+
+def template(
+    snap: Snapshot, d: Diagnostic, severity: Severity, base_line: int, uri_json: str, locate: Callable[[int], tuple[int, int]] | None = None
+) -> tuple[str, tuple[int, ...]]:
+    """The JSON of `d` with `%d` for line numbers, and those lines relative to `base_line`
+    (`locate`: `snap.locator()`, where the caller has it for many diagnostics)."""
+    t = _Template(snap.locator() if locate is None else locate, base_line)
+    out = ['{"range":', t.range(d.range), _head(d.code, severity), _quote(d.message)]
+    tags = code_tags(d.code)
+    if d.tags or tags:
+        names = set(d.tags) | set(tags)
+        numbers = [str(LSP_TAGS[tag]) for tag in sorted(names) if tag in LSP_TAGS]
+        if numbers:
+            out += [',"tags":[', ",".join(numbers), "]"]
     if d.related:
         related = [
             '{"location":{"uri":' + uri_json + ',"range":' + t.range(r.range) + '},"message":' + _quote(r.message) + "}"
@@ -107,12 +120,13 @@ def diagnostics_json(snap: Snapshot, overrides: SeverityOverrides, limit: int = 
     out: list[str] = []
     key = _json_key(snap, overrides)
     count = 0
+    locate = snap.locator()
     for part in snap.lint.parts:
         if count >= limit:
             break
         if part.op is None:
             for d in part.current()[: limit - count]:
-                text, lines = template(snap, d, overrides(d), 0, uri_json)
+                text, lines = template(snap, d, overrides(d), 0, uri_json, locate)
                 out.append(text % lines)
                 count += 1
         elif part.items:
@@ -159,7 +173,8 @@ def _unit_json(snap: Snapshot, part: Part, key: tuple, overrides: SeverityOverri
     base_col = base - lines.starts[base_line]
     cached = part.derived.get(key)
     if cached is None or cached[0] != base_col:
-        templates = [template(snap, d, overrides(d), base_line, uri_json) for d in part.current()]
+        locate = snap.locator()
+        templates = [template(snap, d, overrides(d), base_line, uri_json, locate) for d in part.current()]
         cached = part.derived[key] = [base_col, templates, None, None]
     if cached[2] != base_line:  # the unit moved by whole lines: fill in its new line numbers
         cached[2] = base_line

@@ -6,7 +6,6 @@ outline is ~7,500 symbols, which lsprotocol objects and their converter took ~0.
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii as _string
@@ -31,21 +30,6 @@ class JsonText:
 def encode(value: object) -> JsonText:
     """`value` (lists, dicts, strings, numbers) as a `JsonText`."""
     return JsonText(json.dumps(value, separators=(",", ":")))
-
-
-def _positions(snap: Snapshot) -> Callable[[int], tuple[int, int]]:
-    """Offset -> LSP (line, character) of `snap`, without slicing the line when the text is ASCII."""
-    if not snap.cached("ascii", snap.text.isascii):
-        return snap.position
-    starts = snap.lines.starts
-    length = len(snap.text)
-
-    def position(offset: int) -> tuple[int, int]:
-        offset = max(0, min(offset, length))
-        line = bisect_right(starts, offset) - 1
-        return line, offset - starts[line]
-
-    return position
 
 
 def _range(position: Callable[[int], tuple[int, int]], rng: TextRange) -> dict:
@@ -99,7 +83,7 @@ def encode_symbols(snap: Snapshot, nodes: list[SymbolNode]) -> list[str]:
     """The JSON of each `DocumentSymbol`, kept for the snapshots of the same text while it is
     opened (`documents.CARRIED`)."""
     kept: dict[int, tuple[SymbolNode, str]] = snap.cached(SYMBOL_JSON, SymbolJson).by_node
-    position = _positions(snap)
+    position = snap.locator()
     out = []
     for node in nodes:
         entry = kept.get(id(node))
@@ -123,7 +107,7 @@ def document_symbols(snap: Snapshot, nodes: list[SymbolNode], hierarchical: bool
     """`DocumentSymbol[]` (or flat `SymbolInformation[]` for clients without hierarchy)."""
     if hierarchical:
         return JsonText("[" + ",".join(encode_symbols(snap, nodes)) + "]")
-    return encode(_flat(snap, _positions(snap), nodes, None, []))
+    return encode(_flat(snap, snap.locator(), nodes, None, []))
 
 
 def folding_ranges(folds: list[Fold]) -> JsonText:
@@ -154,7 +138,7 @@ def semantic_tokens_of(parts: list[str]) -> JsonText:
 
 def code_lenses(snap: Snapshot, lenses: list[Lens]) -> JsonText:
     """`CodeLens[]`."""
-    position = _positions(snap)
+    position = snap.locator()
     return encode(
         [
             {"range": _range(position, lens.range), "command": {"title": lens.title, "command": lens.command, "arguments": list(lens.arguments)}}

@@ -65,3 +65,13 @@ def test_a_position_inside_a_surrogate_pair_moves_past_it() -> None:
     assert table.offset(text, 0, 1) == 1
     assert table.offset(text, 0, 2) == 1
     assert table.offset(text, 0, 3) == 2
+
+
+@pytest.mark.parametrize("encoding", [UTF8, UTF16, UTF32])
+@pytest.mark.parametrize("text", ["%a = arith.constant 0 : index\n  gpu.wait\n", "// é 𝄞\n%a = \"x\"() : () -> ()\n\n𝄞𝄞 z"])
+def test_a_locator_places_every_offset_as_position_does(text: str, encoding: str) -> None:
+    """`locator` (one text, many offsets: the JSON of diagnostics and outlines) gives `position`'s
+    answer for every offset, past the end and before the start included, ASCII or not."""
+    table = LineTable.of(text)
+    locate = table.locator(text, encoding)
+    assert [locate(at) for at in range(-2, len(text) + 3)] == [table.position(text, at, encoding) for at in range(-2, len(text) + 3)]
