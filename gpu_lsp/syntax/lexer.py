@@ -25,6 +25,8 @@ _SPACE_CHARS: Final = " \t\r\n"
 # First characters that always start the token of that kind in _MASTER (`{` and `<` may start
 # longer ones).
 _PUNCT_CHARS: Final = "()[]}:,=>*?|"
+# Those of them `_lex` reads itself, with no scan: the colon and the brackets it matches.
+_SINGLE_TOKENS: Final = ":()[]"
 _WORD_START: Final = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 # ASCII characters of the identifiers of names.py, whose runs scan_token reads itself (typed loops
 # the compiled build runs faster than a pattern), leaving any other character to the patterns:
@@ -558,6 +560,37 @@ def _lex(
             pos += 1
             expect_op = False
             continue
+        if c in _SINGLE_TOKENS:  # always these tokens: read without a scan
+            s = pos
+            pos = e = s + 1
+            expect_op = False
+            if c == ":":
+                append(Tok("COLON", ":", s, e))
+                continue
+            frame = frames[-1]
+            if c == "(" or c == "[":
+                tok = Tok("LPAR" if c == "(" else "LSQB", c, s, e)
+                append(tok)
+                frame.stack.append(tok)
+                if _nesting(frames) > MAX_NESTING:
+                    raise TooDeep(s)
+                continue
+            opener = "(" if c == ")" else "["
+            if frame.stack and frame.stack[-1].value == opener:
+                frame.stack.pop()
+                append(Tok("RPAR" if c == ")" else "RSQB", c, s, e))
+                continue
+            if any(t.value == opener for t in frame.stack):
+                while frame.stack[-1].value != opener:
+                    inner = frame.stack.pop()
+                    closer = _OPEN_CLOSE[inner.value]
+                    _error(errors, f"expected '{closer}'", inner.start_pos, inner.end_pos)
+                    append(Tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
+                frame.stack.pop()
+                append(Tok("RPAR" if c == ")" else "RSQB", c, s, e))
+                continue
+            _error(errors, f"unexpected '{c}'", s, e)
+            continue
         kind, s, e = scan_token(text, pos, end)
         if not kind and text[s] == "@":  # upstream's lexAtIdentifier, at the character after the `@`
             _error(errors, "@ identifier expected to start with letter or '_'", s + 1, min(s + 2, end))
@@ -592,9 +625,6 @@ def _lex(
         if kind == "PUNCT":
             expect_op = False
             ch = text[s:e]
-            if ch == ":":
-                append(Tok("COLON", ":", s, e))
-                continue
             if ch == "{" and not attr_mode:
                 braces = _VALUE_BRACES.match(text, s, end)
                 if braces is not None:
@@ -632,30 +662,6 @@ def _lex(
                 frames.pop()
                 frames[-1].stack.pop()
                 append(Tok("RBRACE", "}", s, e))
-                continue
-            if ch == "(" or ch == "[":
-                tok = Tok("LPAR" if ch == "(" else "LSQB", ch, s, e)
-                append(tok)
-                frame.stack.append(tok)
-                if _nesting(frames) > MAX_NESTING:
-                    raise TooDeep(s)
-                continue
-            if ch == ")" or ch == "]":
-                opener = "(" if ch == ")" else "["
-                if frame.stack and frame.stack[-1].value == opener:
-                    frame.stack.pop()
-                    append(Tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
-                    continue
-                if any(t.value == opener for t in frame.stack):
-                    while frame.stack[-1].value != opener:
-                        inner = frame.stack.pop()
-                        closer = _OPEN_CLOSE[inner.value]
-                        _error(errors, f"expected '{closer}'", inner.start_pos, inner.end_pos)
-                        append(Tok("RPAR" if closer == ")" else "RSQB", closer, s, s))
-                    frame.stack.pop()
-                    append(Tok("RPAR" if ch == ")" else "RSQB", ch, s, e))
-                    continue
-                _error(errors, f"unexpected '{ch}'", s, e)
                 continue
             append(Tok("PUNCT", ch, s, e))
             continue
