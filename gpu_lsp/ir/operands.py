@@ -20,9 +20,10 @@ def segment_sizes(op: Operation) -> tuple[int, ...] | None:
         if attr is None:
             return None
     if type(attr) is DenseArrayAttr:
-        values = attr.values
-        if values and (min(values) < 0 or not isinstance(values[0], int)):
-            return None
+        values: tuple[int, ...] = attr.values
+        for size in values:  # a loop the compiled build types (`min` of a tuple is a generic call)
+            if not isinstance(size, int) or size < 0:
+                return None
         return values
     if isinstance(attr, OpaqueAttr) and attr.text.startswith("dense<"):
         try:
@@ -33,6 +34,17 @@ def segment_sizes(op: Operation) -> tuple[int, ...] | None:
     return None
 
 
+def fitting_segment_sizes(op: Operation) -> tuple[int, ...] | None:
+    """`segment_sizes` of `op` where they add up to its operand count."""
+    sizes = segment_sizes(op)
+    if sizes is None:
+        return None
+    total = 0
+    for size in sizes:  # typed in the compiled build (`sum` is a generic call)
+        total += size
+    return sizes if total == len(op.operands) else None
+
+
 def _group_sizes(op: Operation) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
     definition = lookup(op.name)
     layout = definition.operand_layout if definition is not None else None
@@ -40,8 +52,8 @@ def _group_sizes(op: Operation) -> tuple[tuple[str, ...], tuple[int, ...]] | Non
         return None
     names = layout.names
     if layout.sized_by_attribute:
-        sizes = segment_sizes(op)
-        if sizes is None or len(sizes) != len(names) or sum(sizes) != len(op.operands):
+        sizes = fitting_segment_sizes(op)
+        if sizes is None or len(sizes) != len(names):
             return None
         return names, sizes
     found = declared_sizes(layout, len(op.operands))

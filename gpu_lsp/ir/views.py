@@ -8,7 +8,7 @@ from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import IntegerAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Region, Value
 from gpu_lsp.ir.opdefs import has_trait, lookup
-from gpu_lsp.ir.operands import segment_sizes, segments
+from gpu_lsp.ir.operands import fitting_segment_sizes, segments
 from gpu_lsp.text import TextRange
 
 # Region argument layout of gpu.launch (GPUDialect.cpp: kNumConfigRegionAttributes and friends).
@@ -22,8 +22,8 @@ def is_async_op(op: Operation) -> bool:
 
 def async_dependencies(op: Operation) -> list[Value]:
     """The tokens `op` waits for (`[%a, %b]`)."""
-    sizes = segment_sizes(op)
-    if sizes is not None and sizes and sum(sizes) == len(op.operands):
+    sizes = fitting_segment_sizes(op)
+    if sizes:
         return op.operands[: sizes[0]]
     trailing = _trailing_operands(op)
     if trailing is not None:
@@ -80,6 +80,10 @@ def has_unit_attr(op: Operation, name: str) -> bool:
     return isinstance(op.get_attr(name), UnitAttr)
 
 
+# The operand groups of each size of a launch, per axis (named once, not formatted per call).
+_PER_AXIS = {prefix: (prefix + "X", prefix + "Y", prefix + "Z") for prefix in ("gridSize", "blockSize", "clusterSize")}
+
+
 def _single(groups: dict[str, list[Value]] | None, name: str) -> Value | None:
     """The operand of a single or optional group `name`, None when absent."""
     group = groups[name] if groups is not None else []
@@ -133,7 +137,8 @@ class _LaunchConfigView(_AsyncOpView):
 
     def _per_dimension(self, prefix: str) -> list[Value | None]:
         """The operands `prefix`X, Y and Z; None where one is absent (a cluster size, or operands that do not add up)."""
-        return [_single(self.segments, f"{prefix}{d}") for d in "XYZ"]
+        segments = self.segments
+        return [_single(segments, name) for name in _PER_AXIS[prefix]]
 
     @property
     def dynamic_shared_memory_size(self) -> Value | None:
