@@ -622,7 +622,7 @@ def did_open(ls: GpuLanguageServer, params: types.DidOpenTextDocumentParams) -> 
         mark("server: didOpen received")
         text = OVERSIZED.open(item.uri, PARKED.take(item.text), item.version, ls.encoding, ls.show_warning)
         ls.store.open(item.uri, text, item.version, item.language_id, ls.encoding)
-        mark("server: document made (lines split)")
+        mark("server: document made")
         ls._published.pop(item.uri, None)
         ls._early_sent.pop(item.uri, None)
         ls.request_diagnostics(item.uri, at_once=True)

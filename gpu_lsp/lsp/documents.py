@@ -151,7 +151,10 @@ class Document:
         self.encoding = encoding
         self.text = text
         self.version = version
-        self.lines = LineTable.of(text)
+        # The open's line table is made when first asked for (`lines`): the open of a large
+        # document feeds its range workers first.
+        self._lines: LineTable | None = None
+        self._lines_lock = threading.Lock()
         self._lock = threading.Lock()
         # The edits since the text the last analysis started from (or the open's), as one range of
         # that text: all of it after a whole new text.
@@ -178,6 +181,22 @@ class Document:
         self.closed = False
         # The op registry of the document's configuration (set by the server); None: the one active.
         self.definitions: OpRegistry | None = None
+
+    @property
+    def lines(self) -> LineTable:
+        """The line table of the current text."""
+        lines = self._lines
+        if lines is None:
+            with self._lines_lock:
+                lines = self._lines
+                if lines is None:
+                    lines = self._lines = LineTable.of(self.text)
+        return lines
+
+    @lines.setter
+    def lines(self, table: LineTable) -> None:
+        with self._lines_lock:
+            self._lines = table
 
     # --- the event loop's side --------------------------------------------------------------
 

@@ -31,6 +31,30 @@ def test_a_full_change_replaces_the_text() -> None:
     assert doc.text == "x\ny" and doc.version == 5 and doc.lines.starts == [0, 2]
 
 
+def test_a_line_table_made_while_the_text_is_replaced_is_not_kept(monkeypatch) -> None:
+    """The open's line table is made when first asked for, on whichever thread asks: one made of
+    a text that a full change replaces meanwhile does not stand for the new text."""
+    import threading
+
+    first, made = "a\nb\n", threading.Event()
+    of = LineTable.of.__func__  # type: ignore[attr-defined]
+
+    def slow_of(cls: type[LineTable], text: str) -> LineTable:
+        if text is first:
+            made.set()
+            threading.Event().wait(0.3)  # the full change comes meanwhile
+        return of(cls, text)
+
+    monkeypatch.setattr(LineTable, "of", classmethod(slow_of))
+    doc = Document("file:///a.mlir", first, 1)
+    asked = threading.Thread(target=lambda: doc.lines)
+    asked.start()
+    made.wait(5)
+    doc.apply([(None, "x\ny\nz\nw")], 2)
+    asked.join()
+    assert doc.lines.starts == [0, 2, 4, 6]
+
+
 def test_utf16_ranges_are_converted() -> None:
     doc = Document("file:///a.mlir", "// 😀 %x\n", 1)
     doc.apply([((0, 6, 0, 8), "%yy")], 2)
