@@ -56,14 +56,22 @@ class FormatError(Exception):
         self.trailing = trailing
 
 
-@dataclass(slots=True, eq=False)
 class Ref:
-    """An operand as written: `%name` or `%name#i`, its range and the type the op implies."""
+    """An operand as written: `%name` or `%name#i`, its range and the type the op implies.
 
-    name: str
-    start: int
-    end: int
-    type: T.Type | None = None
+    A plain class, as `ArgDef`: one per operand of every op read, which the compiled
+    build constructs natively (a dataclass's `__init__` is generated at import and interpreted)."""
+
+    __slots__ = ("name", "start", "end", "type")
+
+    def __init__(self, name: str, start: int, end: int, type: T.Type | None = None) -> None:
+        self.name = name
+        self.start = start
+        self.end = end
+        self.type = type
+
+    def __repr__(self) -> str:
+        return f"Ref({self.name!r}, {self.start}, {self.end}, {self.type!r})"
 
 
 @dataclass(slots=True, eq=False)
@@ -75,15 +83,20 @@ class BlockRef:
     end: int
 
 
-@dataclass(slots=True, eq=False)
 class ArgDef:
     """A region argument the op's syntax defines (`%tx` in `threads(%tx, ...)`)."""
 
-    name: str | None
-    start: int
-    end: int
-    type: T.Type
-    loc: Attribute | None = None
+    __slots__ = ("name", "start", "end", "type", "loc")
+
+    def __init__(self, name: str | None, start: int, end: int, type: T.Type, loc: Attribute | None = None) -> None:
+        self.name = name
+        self.start = start
+        self.end = end
+        self.type = type
+        self.loc = loc
+
+    def __repr__(self) -> str:
+        return f"ArgDef({self.name!r}, {self.start}, {self.end}, {self.type!r}, {self.loc!r})"
 
 
 class OpState:

@@ -64,22 +64,43 @@ class Guard:
     iterations: tuple[tuple[int, ...], ...] = ()
 
 
-@dataclass(frozen=True)
 class Access:
-    """A load, store, atomic or vector transfer of a kernel body."""
+    """A load, store, atomic or vector transfer of a kernel body (a plain class: one per access of
+    every kernel, which the compiled build constructs natively; a dataclass's `__init__` is
+    generated at import and interpreted)."""
 
-    op: Operation
-    root: Value  # the buffer, through views and through the arguments of called functions
-    space: str
-    kind: str
-    indices: tuple[Value, ...]
-    width: int  # elements touched along the last dimension (a vector access touches several)
-    shape: tuple[int | None, ...]
-    epochs: tuple[tuple, tuple]  # the barrier interval, per address space of SPACES
-    guards: tuple[Guard, ...]
-    bindings: dict[Value, Value] = field(hash=False, compare=False)  # callee argument -> caller value
-    direct: bool = True  # indexes the root (or a unit-stride subview) with a footprint the model knows
-    offsets: tuple[tuple[Value | int, ...], ...] = ()  # per dimension, added to the index by subviews
+    __slots__ = ("op", "root", "space", "kind", "indices", "width", "shape", "epochs", "guards", "bindings", "direct", "offsets")
+
+    def __init__(
+        self,
+        op: Operation,
+        root: Value,
+        space: str,
+        kind: str,
+        indices: tuple[Value, ...],
+        width: int,
+        shape: tuple[int | None, ...],
+        epochs: tuple[tuple, tuple],
+        guards: tuple[Guard, ...],
+        bindings: dict[Value, Value],
+        direct: bool = True,
+        offsets: tuple[tuple[Value | int, ...], ...] = (),
+    ) -> None:
+        self.op = op
+        self.root = root  # the buffer, through views and through the arguments of called functions
+        self.space = space
+        self.kind = kind
+        self.indices = indices
+        self.width = width  # elements touched along the last dimension (a vector access touches several)
+        self.shape = shape
+        self.epochs = epochs  # the barrier interval, per address space of SPACES
+        self.guards = guards
+        self.bindings = bindings  # callee argument -> caller value
+        self.direct = direct  # indexes the root (or a unit-stride subview) with a footprint the model knows
+        self.offsets = offsets  # per dimension, added to the index by subviews
+
+    def __repr__(self) -> str:
+        return f"Access({self.op.name}, {self.kind}, {self.space}, width={self.width}, shape={self.shape})"
 
 
 def address_space(ty: T.Type) -> str:
