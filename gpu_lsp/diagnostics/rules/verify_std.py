@@ -144,21 +144,23 @@ def return_mismatch(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         return
     fn_type = fn.get_attr("function_type")
     sym = fn.get_attr("sym_name")
-    if not (isinstance(fn_type, TypeAttr) and isinstance(fn_type.type, T.FunctionType)) or rejected_by_parser(fn_type):
+    if not (isinstance(fn_type, TypeAttr) and isinstance(fn_type.type, T.FunctionType)):
         return
     name = f"@{sym.value}" if isinstance(sym, StringAttr) else "@"
     results = fn_type.type.results
+    found: Violation | None = None
     if len(results) != len(op.operands):
-        message = f"has {len(op.operands)} operands, but enclosing function ({name}) returns {len(results)}"
-        yield Violation(op_error(op, message), at(op))
-        return
-    for i, (want, value) in enumerate(zip(results, op.operands)):
-        if value.type != want and not isinstance(value.type, T.UnknownType):
-            yield Violation(
-                f"type of return operand {i} ({q(value.type)}) doesn't match function result type ({q(want)}) in function {name}",
-                at(op),
-            )
-            return
+        found = Violation(op_error(op, f"has {len(op.operands)} operands, but enclosing function ({name}) returns {len(results)}"), at(op))
+    else:
+        for i, (want, value) in enumerate(zip(results, op.operands)):
+            if value.type != want and not isinstance(value.type, T.UnknownType):
+                message = f"type of return operand {i} ({q(value.type)}) doesn't match function result type ({q(want)}) in function {name}"
+                found = Violation(message, at(op))
+                break
+    # A function type the parser rejected is reported there alone (looked at only for a mismatch:
+    # it prints the type).
+    if found is not None and not rejected_by_parser(fn_type):
+        yield found
 
 
 _TENSORS = (T.TensorType, T.UnrankedTensorType)
