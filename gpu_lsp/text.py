@@ -5,11 +5,14 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class TextRange:
-    """A half-open range of code-point offsets into a buffer."""
+class TextRange(NamedTuple):
+    """A half-open range of code-point offsets into a buffer.
+
+    A named tuple: made for every op, span and diagnostic read (a frozen dataclass set each field
+    through `object.__setattr__`, three times the cost), and pickled small between processes."""
 
     start: int
     end: int
