@@ -26,16 +26,27 @@ AXES = ("x", "y", "z")
 DIM_OPS = {"gpu.thread_id": "tid", "gpu.block_id": "bid", "gpu.block_dim": "bdim", "gpu.grid_dim": "gdim"}
 
 
-@dataclass
 class Launch:
-    """What the launch sites fix about a kernel: block and grid sizes, scalar parameters (None: symbolic)."""
+    """What the launch sites fix about a kernel: block and grid sizes, scalar parameters (None:
+    symbolic). A plain class, as `Access`: one per kernel checked."""
 
-    block: tuple[int | None, int | None, int | None] = (None, None, None)
-    grid: tuple[int | None, int | None, int | None] = (None, None, None)
-    params: dict[Value, int] = field(default_factory=dict)
-    launch_args: dict[Value, tuple[str, int]] = field(default_factory=dict)  # gpu.launch's block arguments
-    # ("bdim" | "gdim", axis) -> the least `upper_bound` the body's id ops put on that size
-    size_bounds: dict[tuple[str, int], int] = field(default_factory=dict)
+    __slots__ = ("block", "grid", "params", "launch_args", "size_bounds")
+
+    def __init__(
+        self,
+        block: tuple[int | None, int | None, int | None] = (None, None, None),
+        grid: tuple[int | None, int | None, int | None] = (None, None, None),
+        params: dict[Value, int] | None = None,
+    ) -> None:
+        self.block = block
+        self.grid = grid
+        self.params: dict[Value, int] = {} if params is None else params
+        self.launch_args: dict[Value, tuple[str, int]] = {}  # gpu.launch's block arguments
+        # ("bdim" | "gdim", axis) -> the least `upper_bound` the body's id ops put on that size
+        self.size_bounds: dict[tuple[str, int], int] = {}
+
+    def __repr__(self) -> str:
+        return f"Launch(block={self.block}, grid={self.grid}, params={len(self.params)})"
 
 
 def axis_of(op: Operation) -> int | None:
