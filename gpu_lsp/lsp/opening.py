@@ -8,6 +8,7 @@ at the cap of syntax errors (`bounded.reaches_the_cap`), is opened by its parse 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +25,8 @@ FIRST_LINES = 200
 SLICE_CHARS = 80_000
 # The outline's symbols encoded per call once the text views are complete (~10 ms).
 SLICE_SYMBOLS = 500
+log = logging.getLogger(__name__)
+
 _BUILDERS: dict[str, Callable[[str, int, int], list[Any]]] = dict(zip(TEXT_VIEWS, (text_outline, brace_list), strict=True))
 
 
@@ -67,11 +70,18 @@ def only_parse_left(doc: Document) -> bool:
 
 
 def _keep_next(doc: Document, snap: Snapshot, answers: dict[str, Callable[[Snapshot], Any]]) -> bool:
-    """Compute and keep the first of `answers` not kept yet for the text of `snap`; whether there was one."""
+    """Compute and keep the first of `answers` not kept yet for the text of `snap`; whether there
+    was one. One that raises is kept as None (logged): its request is answered when asked, and
+    the open goes on (it would otherwise raise again at every step, and never end)."""
     kept = doc.kept_answers()
     for method, answer in answers.items():
         if method not in kept:
-            doc.keep_answer(snap.text, method, answer(snap))
+            try:
+                found = answer(snap)
+            except Exception:
+                log.exception("the answer to %s computed ahead during the open failed", method)
+                found = None
+            doc.keep_answer(snap.text, method, found)
             mark(f"server: kept the answer to {method}")
             return True
     return False

@@ -152,6 +152,26 @@ def test_the_answers_computed_ahead_are_those_of_the_text_and_only_while_it_is_o
     assert 0 < len(early_lenses) < len(lenses) and lenses[: len(early_lenses)] == early_lenses, "the lenses of the part parsed"
 
 
+def test_an_answer_computed_ahead_that_raises_leaves_the_open_going(small_progressive, monkeypatch, caplog) -> None:
+    """A failure in what the open computes ahead is logged and its request answered when asked:
+    the open still ends (it raised again at every step, and the document never got diagnostics)."""
+
+    def broken(snap: documents.Snapshot) -> wire.JsonText:
+        raise RuntimeError("broken lenses")
+
+    monkeypatch.setitem(ahead.FROM_PARSE, ahead.LENSES, broken)
+    text = generated("inline", 400)
+    doc = Document("file:///large.mlir", text, 1)
+    with caplog.at_level("ERROR"):
+        steps = 0
+        while not open_step(doc):
+            steps += 1
+            assert steps < 10_000
+    assert "the answer to textDocument/codeLens computed ahead during the open failed" in caplog.text
+    assert doc.answer_ahead(ahead.LENSES) is None
+    assert doc.analysed().diagnostics == Document("file:///same.mlir", text, 1).analysed().diagnostics
+
+
 def test_an_edit_drops_the_answers_computed_ahead(small_progressive) -> None:
     text = generated("inline", 400)
     doc = Document("file:///large.mlir", text, 1)
