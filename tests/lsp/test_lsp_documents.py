@@ -36,16 +36,22 @@ def test_a_line_table_made_while_the_text_is_replaced_is_not_kept(monkeypatch) -
     a text that a full change replaces meanwhile does not stand for the new text."""
     import threading
 
+    from gpu_lsp.lsp import documents
+
     first, made = "a\nb\n", threading.Event()
-    of = LineTable.of.__func__  # type: ignore[attr-defined]
 
-    def slow_of(cls: type[LineTable], text: str) -> LineTable:
-        if text is first:
-            made.set()
-            threading.Event().wait(0.3)  # the full change comes meanwhile
-        return of(cls, text)
+    class SlowTables:
+        """`LineTable` as documents.py makes tables, slow for the first text (the compiled build's
+        own class cannot be patched)."""
 
-    monkeypatch.setattr(LineTable, "of", classmethod(slow_of))
+        @staticmethod
+        def of(text: str) -> LineTable:
+            if text is first:
+                made.set()
+                threading.Event().wait(0.3)  # the full change comes meanwhile
+            return LineTable.of(text)
+
+    monkeypatch.setattr(documents, "LineTable", SlowTables)
     doc = Document("file:///a.mlir", first, 1)
     asked = threading.Thread(target=lambda: doc.lines)
     asked.start()
