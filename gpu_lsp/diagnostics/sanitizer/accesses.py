@@ -36,11 +36,10 @@ class Launch:
         self,
         block: tuple[int | None, int | None, int | None] = (None, None, None),
         grid: tuple[int | None, int | None, int | None] = (None, None, None),
-        params: dict[Value, int] | None = None,
     ) -> None:
         self.block = block
         self.grid = grid
-        self.params: dict[Value, int] = {} if params is None else params
+        self.params: dict[Value, int] = {}
         self.launch_args: dict[Value, tuple[str, int]] = {}  # gpu.launch's block arguments
         # ("bdim" | "gdim", axis) -> the least `upper_bound` the body's id ops put on that size
         self.size_bounds: dict[tuple[str, int], int] = {}
