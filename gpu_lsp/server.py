@@ -14,7 +14,7 @@ import traceback
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, BinaryIO, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from lsprotocol import types
 from pygls.capabilities import get_capability
@@ -35,6 +35,10 @@ from gpu_lsp.lsp.range_lint import RangeLints, prestart
 from gpu_lsp.lsp.settings import EditorSettings, SettingProblems, parse_settings
 from gpu_lsp.lsp.trace import mark
 from gpu_lsp.lsp.user_errors import quiet_answered_errors
+
+if TYPE_CHECKING:
+    from gpu_lsp.diagnostics.model import Diagnostic
+    from gpu_lsp.lsp.publish import SeverityOverrides
 
 log = logging.getLogger("gpu_lsp.server")
 
@@ -250,12 +254,23 @@ class GpuLanguageServer(LanguageServer):
         items = diagnostics_json(snap, SeverityOverrides(settings.severity)) + current_items(self.lit_found, doc.uri, snap.text)
         return snap.version, publish_message(doc.uri, snap.version, items), snap
 
-    async def _publish_early(self, doc: Document, ranges: RangeLints) -> None:
+    async def _publish_early(self, doc: Document, ranges: RangeLints, overrides: SeverityOverrides) -> None:
         """Publish the open's diagnostics from its range workers' findings alone, before this
-        process has parsed the text, where they are the file's (`RangeLints.early`)."""
-        from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, publish_message
+        process has parsed the text, where they are the file's (`RangeLints.early`). The JSON of
+        each range's findings is built as they come, while the next worker runs (`overrides`:
+        those of the settings the workers were given)."""
+        from gpu_lsp.lsp.diagnostic_json import quote
+        from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, items_json, joined_items, publish_message
 
-        found = await asyncio.get_running_loop().run_in_executor(None, ranges.early)
+        uri_json = quote(doc.uri)
+        encoded: list[tuple[list[Diagnostic], list[str]]] = []
+
+        def encode(found: list[Diagnostic]) -> None:
+            locate = doc.locator_of(ranges.text)
+            if locate is not None:
+                encoded.append((found, items_json(found, overrides, uri_json, locate)))
+
+        found = await asyncio.get_running_loop().run_in_executor(None, ranges.early, encode)
         if found is None:
             return
 
@@ -263,7 +278,10 @@ class GpuLanguageServer(LanguageServer):
             snap = doc.early_snapshot(ranges.text, found)
             if snap is None or doc.closed:
                 return None
-            items = diagnostics_json(snap, SeverityOverrides(self.settings_for(doc.uri).severity))
+            now = SeverityOverrides(self.settings_for(doc.uri).severity)
+            items = joined_items(encoded, found) if now.key == overrides.key else None
+            if items is None:
+                items = diagnostics_json(snap, now)
             return snap.version, publish_message(doc.uri, snap.version, items)
 
         result = await self.in_analysis(payload)
@@ -328,6 +346,7 @@ class GpuLanguageServer(LanguageServer):
 
     async def publish_diagnostics(self, uri: str, settle: bool = False) -> None:
         from gpu_lsp.lsp.opening import only_parse_left as opening_only_parse_left
+        from gpu_lsp.lsp.publish import SeverityOverrides
 
         doc = self.store.get(uri)
         if doc is None:
@@ -349,7 +368,8 @@ class GpuLanguageServer(LanguageServer):
                 if doc.closed:
                     return
                 if early is None and starting is not None and starting.done() and isinstance(ranges := starting.result(), RangeLints):
-                    self._early.add(early := asyncio.ensure_future(self._publish_early(doc, ranges)))
+                    overrides = SeverityOverrides(settings.severity)
+                    self._early.add(early := asyncio.ensure_future(self._publish_early(doc, ranges, overrides)))
                     early.add_done_callback(self._early.discard)
                     crowded = ranges.crowded
                 # The range workers fill the cores: once the answers about the whole document are kept,

@@ -6,10 +6,9 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TypeGuard
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
-from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
+from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Severity
 from gpu_lsp.diagnostics.registry import Phase, suppressible
 from gpu_lsp.diagnostics.registry import get as get_rule
 from gpu_lsp.diagnostics.sanitizer.graph import issues_async_work
@@ -17,6 +16,7 @@ from gpu_lsp.diagnostics.sanitizer.host import GPU_HOST_OPS
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.commands import RUN_ON_GPU, SHOW_ASYNC_GRAPH
+from gpu_lsp.lsp.diagnostic_json import fix_title, offers_fix
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.index import document_index, op_at, unit_memo
 from gpu_lsp.lsp.ir_queries import takes_arguments
@@ -40,17 +40,6 @@ class Action:
     edits: list[Edit]
     preferred: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def fix_title(fix: Fix) -> str:
-    """The title of a fix; unsafe ones say so (ruff's convention)."""
-    if fix.applicability == Applicability.UNSAFE:
-        return f"{fix.title} (unsafe)"
-    return fix.title
-
-
-def offers_fix(fix: Fix | None) -> TypeGuard[Fix]:
-    return fix is not None and fix.applicability >= Applicability.UNSAFE and bool(fix.edits)
 
 
 def quick_fix(diagnostic: Diagnostic) -> Action | None:

@@ -8,10 +8,10 @@ from lsprotocol import types
 
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.completion import CompletionEntry
+from gpu_lsp.lsp.diagnostic_json import DATA_VERSION, SOURCE
 from gpu_lsp.lsp.document_symbols import WorkspaceSymbol
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.hints import InlayHint, SignatureResult
-from gpu_lsp.lsp.publish import DATA_VERSION, SOURCE
 from gpu_lsp.lsp.wire import SYMBOL_KINDS
 from gpu_lsp.text import Edit, TextRange
 

@@ -531,6 +531,14 @@ class Document:
                 return None
         return Snapshot(self.uri, version, text, lines, ParsedFile(text, [], False), LintResult.of(found), self.encoding)
 
+    def locator_of(self, text: str) -> Callable[[int], tuple[int, int]] | None:
+        """`Snapshot.locator` of `text` while it is the current text; None once it is not."""
+        with self._lock:
+            if self.text is not text:
+                return None
+            lines = self.lines
+        return lines.locator(text, self.encoding)
+
     def partial_at(self, offset: int) -> Snapshot | None:
         """The partial snapshot, when it covers `offset` (and is of the current text)."""
         snap = self.partial

@@ -18,6 +18,7 @@ import os
 import pickle
 import threading
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import replace
 from multiprocessing.connection import Connection
 
@@ -90,11 +91,18 @@ class RangeLints:
         mark("server: ranges merged")
         return finish_lint(parsed, found, self._settings)
 
-    def early(self) -> list[Diagnostic] | None:
+    def early(self, each: Callable[[list[Diagnostic]], None] | None = None) -> list[Diagnostic] | None:
         """Every diagnostic of the text from the workers' findings alone, before this process has
         parsed it (`analysis.merged_finished`), waiting for them; None where that needs the parse
-        (`wait` then gives them). They are not the parse's objects: for a first publish only."""
-        received = [child.received() for child in self._children]
+        (`wait` then gives them). They are not the parse's objects: for a first publish only.
+        `each` is given each range's own finished findings, in order, as they come (while the
+        next worker runs)."""
+        received = []
+        for child in self._children:
+            part = child.received()
+            received.append(part)
+            if each is not None and isinstance(part, RangeLint) and part.finished is not None:
+                each(part.finished)
         if any(not isinstance(part, RangeLint) for part in received):
             return None
         found = merged_finished(received)

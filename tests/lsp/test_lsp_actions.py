@@ -10,10 +10,10 @@ from gpu_lsp.lsp.actions import (
     diagnostic_actions,
     fix_all_action,
     fix_all_edits,
-    fix_title,
     ignore_edit,
 )
 from gpu_lsp.lsp.commands import advertised
+from gpu_lsp.lsp.diagnostic_json import fix_title
 from gpu_lsp.lsp.positions import LineTable
 from gpu_lsp.lsp.settings import EditorSettings, parse_settings
 from gpu_lsp.text import Edit, TextRange, apply_edits

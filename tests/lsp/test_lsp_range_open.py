@@ -275,6 +275,18 @@ def test_ranges_that_refer_to_nothing_beyond_them_give_the_diagnostics_before_an
     assert UNDEFINED_VALUE in {d.code for d in early}
 
 
+def test_each_ranges_findings_are_given_in_order_as_they_come(three_workers) -> None:
+    """What the early publish builds the JSON of while the next worker runs: the ranges' findings,
+    whose concatenation is the merged list, object for object."""
+    text = _text()[len(FIRST) :]
+    ranges = range_lint.start(text, EditorSettings())
+    assert ranges is not None
+    parts: list[list] = []
+    early = ranges.early(parts.append)
+    assert early is not None and len(parts) == 3 and all(parts)
+    assert [id(d) for part in parts for d in part] == [id(d) for d in early]
+
+
 def test_a_file_level_suppression_waits_for_the_parse(three_workers) -> None:
     text = "// gpu-lint: ignore-file[GPU204]\n" + _text()[len(FIRST) :]
     settings = EditorSettings()

@@ -6,9 +6,11 @@ import json
 
 from support.typing import generated
 
-from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.diagnostics.model import Diagnostic, Fix, Related, Severity
+from gpu_lsp.lsp.diagnostic_json import item_json, quote, template
 from gpu_lsp.lsp.documents import Document
-from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, prepare_json
+from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, items_json, joined_items, prepare_json
+from gpu_lsp.text import Edit, TextRange
 
 
 def test_the_json_prepared_a_unit_per_step_is_the_json_built_at_once() -> None:
@@ -27,3 +29,37 @@ def test_the_json_prepared_a_unit_per_step_is_the_json_built_at_once() -> None:
     assert len(published) == len(stepped.diagnostics) >= 200
     assert {d["severity"] for d in published if d["code"] == "GPU204"} == {3}
     assert prepare_json(stepped, overrides, 0.0), "nothing is left to prepare"
+
+
+def test_the_json_joined_from_parts_is_that_of_the_whole_list_in_their_order_only() -> None:
+    text = generated("inline", 2000)
+    snap = Document("file:///a.mlir", text, 1).analysed()
+    found = snap.diagnostics
+    overrides = SeverityOverrides({})
+    locate = snap.locator()
+    half = len(found) // 2
+    parts = [(part, items_json(part, overrides, quote(snap.uri), locate)) for part in (found[:half], found[half:])]
+    assert half > 0
+    assert joined_items(parts, found) == items_json(found, overrides, quote(snap.uri), locate)
+    assert joined_items(parts[::-1], found) is None, "not in the list's order"
+    assert joined_items(parts[:1], found) is None, "not all of the list"
+
+
+def test_a_diagnostic_written_out_at_once_is_its_template_filled_in() -> None:
+    text = "a = 1 // 50%\nb = 2\n"
+    snap = Document("file:///50%25/a.mlir", text, 1).analysed()
+    locate = snap.locator()
+    at = TextRange(6, 12)
+    found = [
+        Diagnostic("GPU204", "100% of the \"launches\" \u00e9", at, Severity.INFO),
+        Diagnostic("GPU204", "tagged", at, Severity.HINT, tags=("unnecessary",)),
+        Diagnostic("GPU101", "noted", at, related=(Related("here, 5%", TextRange(14, 15)),)),
+        Diagnostic("GPU101", "fixed", at, fix=Fix("drop 1%", (Edit(at, "%d"),))),
+        Diagnostic("", "no code", TextRange(0, 0), Severity.WARNING),
+    ]
+    uri_json = quote(snap.uri)
+    for d in found:
+        written = item_json(d, d.severity, uri_json, locate)
+        template_text, lines = template(d, d.severity, 0, uri_json, locate)
+        assert written == template_text % lines
+        assert json.loads(written)["message"] == d.message
