@@ -153,7 +153,11 @@ def merged_finished(parts: list[RangeLint]) -> list[Diagnostic] | None:
     merged = merge_ranges(parts)
     if merged is None or not merged[1] or any(p.finished is None for p in parts):
         return None
-    out = sorted((d for p in parts for d in p.finished or ()), key=Diagnostic.sort_key)
+    lists = [p.finished for p in parts if p.finished]
+    out = [d for found in lists for d in found]
+    # Each list is sorted (`finish_lint`): so is their concatenation where each ends before the next starts.
+    if any(a[-1].sort_key() > b[0].sort_key() for a, b in zip(lists, lists[1:])):
+        out.sort(key=Diagnostic.sort_key)
     return out if len(out) < MAX_DIAGNOSTICS else None
 
 

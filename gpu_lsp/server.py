@@ -256,35 +256,35 @@ class GpuLanguageServer(LanguageServer):
 
     async def _publish_early(self, doc: Document, ranges: RangeLints, overrides: SeverityOverrides) -> None:
         """Publish the open's diagnostics from its range workers' findings alone, before this
-        process has parsed the text, where they are the file's (`RangeLints.early`). The JSON of
-        each range's findings is built as they come, while the next worker runs (`overrides`:
-        those of the settings the workers were given)."""
+        process has parsed the text, where they are the file's (`RangeLints.early`), with the
+        severities of the settings the workers were given (`overrides`). The JSON of each range's
+        findings is built as they come, while the other workers run, and all of it off the
+        analysis thread (which the open's parse may hold for a step)."""
         from gpu_lsp.lsp.diagnostic_json import quote
-        from gpu_lsp.lsp.publish import SeverityOverrides, diagnostics_json, items_json, joined_items, publish_message
+        from gpu_lsp.lsp.publish import diagnostics_json, items_json, joined_items, publish_message
 
         uri_json = quote(doc.uri)
-        encoded: list[tuple[list[Diagnostic], list[str]]] = []
+        encoded: dict[int, tuple[list[Diagnostic], list[str]]] = {}
 
-        def encode(found: list[Diagnostic]) -> None:
+        def encode(index: int, found: list[Diagnostic]) -> None:
             locate = doc.locator_of(ranges.text)
             if locate is not None:
-                encoded.append((found, items_json(found, overrides, uri_json, locate)))
+                encoded[index] = (found, items_json(found, overrides, uri_json, locate))
 
-        found = await asyncio.get_running_loop().run_in_executor(None, ranges.early, encode)
-        if found is None:
-            return
-
-        def payload() -> tuple[int, str] | None:
+        def payload(found: list[Diagnostic]) -> tuple[int, str] | None:
             snap = doc.early_snapshot(ranges.text, found)
             if snap is None or doc.closed:
                 return None
-            now = SeverityOverrides(self.settings_for(doc.uri).severity)
-            items = joined_items(encoded, found) if now.key == overrides.key else None
+            items = joined_items([encoded[i] for i in sorted(encoded)], found)
             if items is None:
-                items = diagnostics_json(snap, now)
+                items = diagnostics_json(snap, overrides)
             return snap.version, publish_message(doc.uri, snap.version, items)
 
-        result = await self.in_analysis(payload)
+        def received() -> tuple[int, str] | None:
+            found = ranges.early(encode)
+            return payload(found) if found is not None else None
+
+        result = await asyncio.get_running_loop().run_in_executor(None, received)
         if result is None or doc.closed or self.store.get(doc.uri) is not doc:
             return
         version, message = result

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import multiprocessing.connection
 import pickle
 import threading
 from collections.abc import Callable
@@ -131,6 +132,20 @@ class ChildLint:
         # A whole message: what the worker had to send. Its end is not waited for (the kernel freeing
         # a worker's heap took 25-40 ms at 100k lines); multiprocessing reaps it at the next start.
         return pickle.loads(data)
+
+
+def first_done(children: list[ChildLint]) -> ChildLint:
+    """The first of `children` whose result is received or whose worker has sent it or ended
+    (`received` then returns at once), waiting for one; the first of them where their pipes
+    cannot be waited on (one received meanwhile by another thread)."""
+    for child in children:
+        if child.finished:
+            return child
+    try:
+        ready = multiprocessing.connection.wait([child._conn for child in children], TIMEOUT_S)
+    except (OSError, ValueError):
+        ready = []
+    return next((child for child in children if child._conn in ready), children[0])
 
 
 # What a worker sends: its parser diagnostics, then its findings with each parser diagnostic

@@ -91,18 +91,20 @@ class RangeLints:
         mark("server: ranges merged")
         return finish_lint(parsed, found, self._settings)
 
-    def early(self, each: Callable[[list[Diagnostic]], None] | None = None) -> list[Diagnostic] | None:
+    def early(self, each: Callable[[int, list[Diagnostic]], None] | None = None) -> list[Diagnostic] | None:
         """Every diagnostic of the text from the workers' findings alone, before this process has
         parsed it (`analysis.merged_finished`), waiting for them; None where that needs the parse
         (`wait` then gives them). They are not the parse's objects: for a first publish only.
-        `each` is given each range's own finished findings, in order, as they come (while the
-        next worker runs)."""
-        received = []
-        for child in self._children:
+        `each` is given each range's index and own finished findings as they come, while the
+        other workers run."""
+        pending = list(self._children)
+        while pending:
+            child = lint_child.first_done(pending)
+            pending.remove(child)
             part = child.received()
-            received.append(part)
             if each is not None and isinstance(part, RangeLint) and part.finished is not None:
-                each(part.finished)
+                each(self._children.index(child), part.finished)
+        received = [child.received() for child in self._children]
         if any(not isinstance(part, RangeLint) for part in received):
             return None
         found = merged_finished(received)

@@ -19,12 +19,15 @@ from lsp_client import RecordingClient, change_document, k_way_client_fixture, o
 from lsprotocol import types
 from support.typing import generated
 
+from gpu_lsp.analysis import lint_range, merged_finished
+from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.diagnostics.registry import Phase, load_rules
 from gpu_lsp.lsp import documents, engine, lint_child, range_lint, worker_start
 from gpu_lsp.lsp.documents import Document
 from gpu_lsp.lsp.positions import UTF16, LineTable
 from gpu_lsp.lsp.settings import EditorSettings
 from gpu_lsp.parser.builder import UNDEFINED_VALUE
+from gpu_lsp.parser.ranges import unit_starts
 
 pytestmark = pytest.mark.skipif(worker_start.context() is None, reason="the range workers need a forkserver")
 
@@ -275,16 +278,38 @@ def test_ranges_that_refer_to_nothing_beyond_them_give_the_diagnostics_before_an
     assert UNDEFINED_VALUE in {d.code for d in early}
 
 
-def test_each_ranges_findings_are_given_in_order_as_they_come(three_workers) -> None:
-    """What the early publish builds the JSON of while the next worker runs: the ranges' findings,
-    whose concatenation is the merged list, object for object."""
+def test_each_ranges_findings_are_given_as_they_come(three_workers) -> None:
+    """What the early publish builds the JSON of while the other workers run: each range's findings
+    with its index, whose concatenation in range order is the merged list, object for object."""
     text = _text()[len(FIRST) :]
     ranges = range_lint.start(text, EditorSettings())
     assert ranges is not None
-    parts: list[list] = []
-    early = ranges.early(parts.append)
-    assert early is not None and len(parts) == 3 and all(parts)
-    assert [id(d) for part in parts for d in part] == [id(d) for d in early]
+    parts: dict[int, list] = {}
+    early = ranges.early(parts.__setitem__)
+    assert early is not None and sorted(parts) == [0, 1, 2] and all(parts.values())
+    assert [id(d) for i in sorted(parts) for d in parts[i]] == [id(d) for d in early]
+
+
+def test_the_ranges_findings_are_merged_in_the_files_order_whatever_order_they_come_in() -> None:
+    text = _text()[len(FIRST) :]
+    starts = unit_starts(text)
+    middle = starts[len(starts) // 2]
+    parts = [lint_range(text, starts, 0, middle)[0], lint_range(text, starts, middle, len(text))[0]]
+    merged = merged_finished(parts)
+    assert merged is not None and len(merged) > 2
+    assert merged == sorted(merged, key=Diagnostic.sort_key)
+    assert merged_finished(parts[::-1]) == merged
+
+
+def test_the_first_range_worker_to_end_is_received_first(three_workers) -> None:
+    text = _text()[len(FIRST) :]
+    ranges = range_lint.start(text, EditorSettings())
+    assert ranges is not None
+    children = ranges._children
+    assert children[2].received() is not None  # the last range's result in first
+    order: list[int] = []
+    assert ranges.early(lambda index, found: order.append(index)) is not None
+    assert order[0] == 2
 
 
 def test_a_file_level_suppression_waits_for_the_parse(three_workers) -> None:
