@@ -952,7 +952,7 @@ async def semantic_tokens_range(ls: GpuLanguageServer, params: types.SemanticTok
         return wire.semantic_tokens(semantic_tokens(snap, start, end))
 
     from gpu_lsp.lsp import ahead
-    from gpu_lsp.lsp.opening import FIRST_LINES
+    from gpu_lsp.lsp.documents import FIRST_LINES
 
     # While a large document opens, a range within its first screens is answered with the tokens the
     # open keeps for them (LSP lets a range request have the correct tokens of a broader range).

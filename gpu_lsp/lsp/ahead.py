@@ -83,7 +83,7 @@ def hints(snap: Snapshot) -> KeptHints:
     return KeptHints(snap.position(end), tuple(inlay_hint_json(snap, hint) for hint in inlay_hints(snap, 0, end)))
 
 
-# Computed from the part parsed, once it covers the first screens (`opening.FIRST_LINES`), before
+# Computed from the part parsed, once it covers the first screens (`documents.FIRST_LINES`), before
 # the text views (the rest of the document comes with the refresh once it is analysed).
 FROM_PARSE: dict[str, Callable[[Snapshot], wire.JsonText | KeptHints]] = {TOKENS: tokens, LENSES: lenses, HINTS: hints}
 # Computed once the text views are built (the rest of the document from its text).

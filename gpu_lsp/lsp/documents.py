@@ -43,6 +43,10 @@ def stopped_early(parsed: ParsedFile) -> bool:
     return any(STOPPED in d.tags and d.range.start < PROGRESSIVE_SIZE for chunk in parsed.chunks for d in chunk.diagnostics)
 
 
+# The lines of a large document its open parses before the answers it takes from the part parsed
+# (`opening.open_step`): what an editor shows first, and what its semantic tokens cover until the
+# document is analysed (`semantic_tokens.encoded`).
+FIRST_LINES = 200
 # What the features find in the text of a document being opened, beyond the part parsed
 # (`Snapshot.parsed_to`; cache keys of `skeleton.TextView`s): kept from one partial snapshot to
 # the next, which uses what lies beyond its own `parsed_to`.

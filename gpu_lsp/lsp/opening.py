@@ -15,12 +15,10 @@ from typing import Any
 from gpu_lsp.lsp import ahead, wire
 from gpu_lsp.lsp.bounded import reaches_the_cap
 from gpu_lsp.lsp.document_symbols import text_outline
-from gpu_lsp.lsp.documents import TEXT_VIEWS, Document, Phase, Snapshot
+from gpu_lsp.lsp.documents import FIRST_LINES, TEXT_VIEWS, Document, Phase, Snapshot
 from gpu_lsp.lsp.skeleton import TextView, brace_list
 from gpu_lsp.lsp.trace import mark
 
-# The lines parsed before the answers taken from the part parsed: what an editor shows first.
-FIRST_LINES = 200
 # The text looked at per call (about 2,000 lines: ~20 ms), up to the end of a top-level op.
 SLICE_CHARS = 80_000
 # The outline's symbols encoded per call once the text views are complete (~10 ms).

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.ir.core import BlockArgument, Operation, Value
 from gpu_lsp.ir.opdefs import lookup, op_names
-from gpu_lsp.lsp.documents import PARTIAL_TOKENS, Snapshot
+from gpu_lsp.lsp.documents import FIRST_LINES, PARTIAL_TOKENS, Snapshot
 from gpu_lsp.lsp.index import SYMBOL, DocumentIndex, TokenEnds, Unit, document_index
 from gpu_lsp.lsp.wire import JsonText, numbers, semantic_tokens_of
 from gpu_lsp.syntax.lexer import tokenize
@@ -35,7 +35,8 @@ TOKEN_TYPES = (
 )
 TOKEN_MODIFIERS = ("declaration", "definition", "readonly", "async", "defaultLibrary", "documentation")
 
-# While a large document is opened, the time its whole-document tokens may take.
+# While a large document is opened, the most time its whole-document tokens (those of its first
+# lines) may take.
 OPENING_BUDGET_S = 0.05
 # Once analysed, the time a request for every token may spend on units whose tokens are not kept
 # yet (lexing a whole 10k-line document: ~0.3-0.8 s); the rest are kept by `keep_step`, and the
@@ -159,13 +160,17 @@ def _collect(snapshot: Snapshot, lo: int, hi: int) -> list[tuple[int, int, int, 
 
 
 def _opening(snapshot: Snapshot) -> list[int]:
-    """While a large document is opened (`Snapshot.parsed_to`): the tokens of its first units
-    and the text between them, as many as `OPENING_BUDGET_S` allows (the server asks the client
-    to refresh them once the document is analysed)."""
+    """While a large document is opened (`Snapshot.parsed_to`): the tokens of the units and the
+    text between them on its first screens (`FIRST_LINES`), as many as `OPENING_BUDGET_S` allows
+    (the server asks the client to refresh them once the document is analysed). More would cost
+    the open: in the compiled build, the 50 ms of the budget took the tokens of 2,500 lines, on the
+    core of a range worker."""
     index = document_index(snapshot)
     deadline = time.perf_counter() + OPENING_BUDGET_S
+    starts = snapshot.lines.starts
+    first_screens = starts[min(FIRST_LINES, len(starts) - 1)]
     out: list[tuple[int, int, int, int]] = []
-    for s, e, _ in _segments(index, 0, snapshot.parsed_to or 0):
+    for s, e, _ in _segments(index, 0, min(snapshot.parsed_to or 0, first_screens)):
         out.extend(_lex(snapshot, index, s, e))
         if time.perf_counter() >= deadline:
             break

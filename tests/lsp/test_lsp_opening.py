@@ -4,6 +4,7 @@ requests parsed as far as their range, all equal to what the analysed document g
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -12,10 +13,10 @@ from support.typing import generated
 
 from gpu_lsp.lsp import ahead, documents, semantic_tokens, wire
 from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols, text_outline
-from gpu_lsp.lsp.documents import Document, Phase
+from gpu_lsp.lsp.documents import FIRST_LINES, Document, Phase
 from gpu_lsp.lsp.folding import folding_ranges
 from gpu_lsp.lsp.hints import inlay_hints
-from gpu_lsp.lsp.opening import FIRST_LINES, answer_during_open, open_step
+from gpu_lsp.lsp.opening import answer_during_open, open_step
 from gpu_lsp.lsp.skeleton import brace_pairs
 
 
@@ -101,6 +102,18 @@ def test_whole_document_requests_during_the_open_answer_like_the_analysed_docume
     full = semantic_tokens.semantic_tokens(analysed)
     assert 0 < len(early_tokens) < len(full) and full[: len(early_tokens)] == early_tokens, "the first units' tokens"
     assert doc.opening_view() is None, "an analysed document answers from its snapshot"
+
+
+def test_the_tokens_of_an_open_cover_its_first_screens(monkeypatch) -> None:
+    """Beyond the first screens they would take the budget's time on a core the range workers need."""
+    monkeypatch.setattr(semantic_tokens, "OPENING_BUDGET_S", float("inf"))
+    text = generated("inline", 20_000)
+    doc = Document("file:///large.mlir", text, 1)
+    while (view := doc.opening_view()) is None or view.position(view.parsed_to)[0] < 4 * FIRST_LINES:
+        open_step(doc)
+    tokens = semantic_tokens.semantic_tokens(view)
+    lines = list(itertools.accumulate(tokens[0::5]))  # each token's line (relative encoding)
+    assert FIRST_LINES - 5 <= lines[-1] < 2 * FIRST_LINES, "the units on the first screens"
 
 
 def test_the_tokens_of_an_open_take_a_bounded_time(small_progressive, monkeypatch) -> None:
