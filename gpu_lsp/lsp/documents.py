@@ -341,7 +341,9 @@ class Document:
             progress = self._progress = engine.start_document(text)
             self._progress_definitions = definitions
             mark("server: parse started")
-        done = progress.step(STEP_SEGMENTS, STEP_S)
+        # The first screens first: the open answers from them while its range workers have the cores.
+        first_screens = lines.starts[min(FIRST_LINES, len(lines.starts) - 1)]
+        done = progress.step(STEP_SEGMENTS, STEP_S, first_screens if progress.parsed_to < first_screens else None)
         self._show_partial(version, text, lines, progress.partial(), progress.parsed_to)
         return done  # once complete, `analysed` (or `lint_in_child`) lints it
 

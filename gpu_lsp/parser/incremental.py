@@ -638,9 +638,10 @@ class Progressive:
         i = bisect_left(ends, offset)
         return ends[i] if i < len(ends) else len(self.text)
 
-    def step(self, count: int, budget_s: float | None = None) -> bool:
+    def step(self, count: int, budget_s: float | None = None, until: int | None = None) -> bool:
         """Parse up to `count` more segments, stopping after the first that ends `budget_s`
-        seconds or more after the start; whether the parse is complete."""
+        seconds or more after the start, or that reaches offset `until`; whether the parse is
+        complete."""
         if self._done is not None:
             return True
         if not self.segments_of:
@@ -661,7 +662,7 @@ class Progressive:
                 if seg.comments:
                     self.comments_of.append((seg.comments, 0))
                 self._next += 1
-                if self._stopped or (deadline is not None and time.perf_counter() >= deadline):
+                if self._stopped or (deadline is not None and time.perf_counter() >= deadline) or (until is not None and seg.end >= until):
                     break
         if self._next == len(self.segments_of):
             self._finish()

@@ -104,6 +104,15 @@ def test_whole_document_requests_during_the_open_answer_like_the_analysed_docume
     assert doc.opening_view() is None, "an analysed document answers from its snapshot"
 
 
+def test_the_first_step_of_an_open_parses_its_first_screens() -> None:
+    """What the open answers from first; the rest of its parse waits while range workers run."""
+    text = generated("inline", 20_000)
+    doc = Document("file:///large.mlir", text, 1)
+    while (view := doc.partial) is None or view.position(view.parsed_to)[0] < FIRST_LINES:
+        open_step(doc)  # (a step's time budget may stop it sooner)
+    assert view.position(view.parsed_to)[0] < 2 * FIRST_LINES, "not further"
+
+
 def test_the_tokens_of_an_open_cover_its_first_screens(monkeypatch) -> None:
     """Beyond the first screens they would take the budget's time on a core the range workers need."""
     monkeypatch.setattr(semantic_tokens, "OPENING_BUDGET_S", float("inf"))
