@@ -9,10 +9,9 @@ from lsprotocol import types
 from gpu_lsp.lsp import actions as A
 from gpu_lsp.lsp.completion import CompletionEntry
 from gpu_lsp.lsp.diagnostic_json import DATA_VERSION, SOURCE
-from gpu_lsp.lsp.document_symbols import WorkspaceSymbol
+from gpu_lsp.lsp.document_symbols import OBJECT, SYMBOL_KINDS, WorkspaceSymbol
 from gpu_lsp.lsp.documents import Snapshot
 from gpu_lsp.lsp.hints import InlayHint, SignatureResult
-from gpu_lsp.lsp.wire import SYMBOL_KINDS
 from gpu_lsp.text import Edit, TextRange
 
 __all__ = ["SOURCE"]
@@ -106,7 +105,7 @@ def has_data(d: types.Diagnostic) -> bool:
 def workspace_symbol(sym: WorkspaceSymbol) -> types.SymbolInformation:
     return types.SymbolInformation(
         name=sym.name,
-        kind=types.SymbolKind(SYMBOL_KINDS.get(sym.kind, SYMBOL_KINDS["Object"])),
+        kind=types.SymbolKind(SYMBOL_KINDS.get(sym.kind, SYMBOL_KINDS[OBJECT])),
         location=types.Location(uri=sym.uri, range=lsp_range(sym.snapshot, sym.range)),
         container_name=sym.container or None,
     )

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii as _string
 
 from gpu_lsp.ir.core import Operation, span_range
 from gpu_lsp.ir.opdefs import lookup
@@ -20,8 +22,12 @@ NAMESPACE = "Namespace"
 FUNCTION = "Function"
 EVENT = "Event"
 OBJECT = "Object"
+# LSP's SymbolKind number of each kind.
+SYMBOL_KINDS = {MODULE: 2, NAMESPACE: 3, FUNCTION: 12, OBJECT: 19, EVENT: 24}
 
 _LAUNCHES = ("gpu.launch", "gpu.launch_func")
+# What marks a function's header as a kernel's (`gpu.func @k(...) kernel`, `attributes {gpu.kernel}`).
+_KERNEL_HEADER = re.compile(r"\)\s*kernel\b|gpu\.kernel")
 
 
 @dataclass
@@ -74,28 +80,31 @@ def text_outline(text: str, start: int, end: int) -> list[SymbolNode]:
 
 def _text_nodes(item: Skeleton) -> list[SymbolNode]:
     """The outline of an op found in the text (`skeleton`): what `_build_node` makes of its IR."""
+    if item.symbol is None:
+        return _text_children(item)
     rng = TextRange(item.start, item.end)
     selection = TextRange(*item.symbol_span)
-    children = [n for child in item.children for n in _text_nodes(child)]
-    if item.symbol is None:
-        return children
     if item.op in ("module", "builtin.module"):
         name = f"@{item.symbol}" if item.symbol else "module"
-        return [SymbolNode(name, MODULE, rng, TextRange(*item.op_name), "builtin.module", children)]
+        return [SymbolNode(name, MODULE, rng, TextRange(*item.op_name), "builtin.module", _text_children(item))]
     spec = lookup(item.op)
     if item.op == "gpu.module":
-        return [SymbolNode(item.symbol, MODULE, rng, selection, "gpu.module", children)]
+        return [SymbolNode(item.symbol, MODULE, rng, selection, "gpu.module", _text_children(item))]
     if spec is not None and spec.has("function"):
         inputs = ", ".join(argument_types(item.header))
-        kernel = " kernel" if re.search(r"\)\s*kernel\b|gpu\.kernel", item.header) else ""
+        kernel = " kernel" if _KERNEL_HEADER.search(item.header) else ""
         launches = [
             SymbolNode(launch_label(c), EVENT, TextRange(c.start, c.end), TextRange(*c.op_name), "async" if " async" in c.header else "")
             for c in _nested_launches(item)
         ]
         return [SymbolNode(item.symbol, FUNCTION, rng, selection, f"{item.op}{kernel} ({inputs})", launches)]
     if spec is not None and spec.has("symbol_table"):
-        return [SymbolNode(item.symbol, NAMESPACE, rng, selection, item.op, children)]
+        return [SymbolNode(item.symbol, NAMESPACE, rng, selection, item.op, _text_children(item))]
     return [SymbolNode(item.symbol, OBJECT, rng, selection, item.op)]
+
+
+def _text_children(item: Skeleton) -> list[SymbolNode]:
+    return [n for child in item.children for n in _text_nodes(child)]
 
 
 def _nested_launches(item: Skeleton) -> list[Skeleton]:
@@ -217,3 +226,21 @@ def workspace_symbols(snapshots: list[Snapshot], query: str, limit: int = 500) -
             inner = container if node.name.startswith("<") else node.name
             stack.extend((child, inner) for child in reversed(node.children))
     return out
+
+
+def _range_json(position: Callable[[int], tuple[int, int]], rng: TextRange) -> str:
+    (sl, sc), (el, ec) = position(rng.start), position(rng.end)
+    return f'{{"start":{{"line":{sl},"character":{sc}}},"end":{{"line":{el},"character":{ec}}}}}'
+
+
+def symbol_json(position: Callable[[int], tuple[int, int]], node: SymbolNode) -> str:
+    """One `DocumentSymbol` with its children, as JSON text (`position`: a line table's locator): the
+    outline of a large document holds thousands, written out directly at a quarter of the time of
+    dicts given to `json.dumps`."""
+    children = ",".join([symbol_json(position, child) for child in node.children])
+    detail = f',"detail":{_string(node.detail)}' if node.detail else ""
+    return (
+        f'{{"name":{_string(node.name)},"kind":{SYMBOL_KINDS.get(node.kind, SYMBOL_KINDS[OBJECT])},'
+        f'"range":{_range_json(position, node.range)},"selectionRange":{_range_json(position, node.selection)},'
+        f'"children":[{children}]{detail}}}'
+    )

@@ -113,28 +113,22 @@ def skeleton(text: str, start: int, end: int) -> list[Skeleton]:
     as in the text."""
     pairs = brace_pairs(text, start, end)
     found: list[Skeleton] = []
-
-    def add(op: str, symbol: str | None, m: re.Match, symbol_span: tuple[int, int], header: str) -> None:
-        at = m.start() + len(m.group()) - len(m.group().lstrip())
-        line_end = text.find("\n", m.end(), end)
-        line_end = end if line_end < 0 else line_end
-        found.append(Skeleton(op, symbol, at, m.span(1), symbol_span, _end_of(text, at, line_end, pairs), header))
-
     for line in _line_starts(text, _found(text, "@", start, end)):
         m = _DEFINITION.match(text, max(line, start), end)
         if m is not None and _defines_symbol(m.group(1)):
             name = unquote_symbol(m.group(2))
             line_end = text.find("\n", m.end(), end)
-            add(m.group(1), name, m, (m.start(2) - 1, m.end(2)), text[m.end(2) : end if line_end < 0 else line_end])
+            header = text[m.end(2) : end if line_end < 0 else line_end]
+            found.append(_item(text, end, pairs, m, name, (m.start(2) - 1, m.end(2)), header))
     for line in _line_starts(text, _found(text, "module", start, end)):
         m = _MODULE.match(text, max(line, start), end)
         if m is not None:
-            add(m.group(1), "", m, m.span(1), "")
+            found.append(_item(text, end, pairs, m, "", m.span(1), ""))
     for line in _line_starts(text, _found(text, "gpu.launch", start, end)):
         m = _LAUNCH.match(text, max(line, start), end)
         if m is not None:
-            add(m.group(1), None, m, m.span(1), m.group(2))
-    found.sort(key=lambda s: (s.start, -s.end))
+            found.append(_item(text, end, pairs, m, None, m.span(1), m.group(2)))
+    found.sort(key=_outer_first)
     top: list[Skeleton] = []
     open_: list[Skeleton] = []
     for item in found:
@@ -143,6 +137,19 @@ def skeleton(text: str, start: int, end: int) -> list[Skeleton]:
         (open_[-1].children if open_ else top).append(item)
         open_.append(item)
     return top
+
+
+def _item(text: str, end: int, pairs: dict[int, int], m: re.Match, symbol: str | None, symbol_span: tuple[int, int], header: str) -> Skeleton:
+    """The op whose first line `m` matched (its name in group 1), found in `text[:end]`."""
+    at = m.start() + len(m.group()) - len(m.group().lstrip())
+    line_end = text.find("\n", m.end(), end)
+    line_end = end if line_end < 0 else line_end
+    return Skeleton(m.group(1), symbol, at, m.span(1), symbol_span, _end_of(text, at, line_end, pairs), header)
+
+
+def _outer_first(item: Skeleton) -> tuple[int, int]:
+    """The order of ops found in a text: by start, an op before those it holds."""
+    return item.start, -item.end
 
 
 def launch_label(item: Skeleton) -> str:

@@ -8,16 +8,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from json.encoder import encode_basestring_ascii as _string
 
 from gpu_lsp.lsp.actions import Lens
-from gpu_lsp.lsp.document_symbols import SymbolNode
+from gpu_lsp.lsp.document_symbols import OBJECT, SYMBOL_KINDS, SymbolNode, symbol_json
 from gpu_lsp.lsp.documents import SYMBOL_JSON, Snapshot
 from gpu_lsp.lsp.folding import Fold
 from gpu_lsp.text import TextRange
-
-# LSP's SymbolKind numbers of the kinds `document_symbols` names (Object for any other).
-SYMBOL_KINDS = {"Module": 2, "Namespace": 3, "Function": 12, "Object": 19, "Event": 24}
 
 
 @dataclass(frozen=True)
@@ -37,30 +33,12 @@ def _range(position: Callable[[int], tuple[int, int]], rng: TextRange) -> dict:
     return {"start": {"line": start[0], "character": start[1]}, "end": {"line": end[0], "character": end[1]}}
 
 
-def _range_json(position: Callable[[int], tuple[int, int]], rng: TextRange) -> str:
-    """`_range` as JSON text."""
-    (sl, sc), (el, ec) = position(rng.start), position(rng.end)
-    return f'{{"start":{{"line":{sl},"character":{sc}}},"end":{{"line":{el},"character":{ec}}}}}'
-
-
-def _symbol(position: Callable[[int], tuple[int, int]], node: SymbolNode) -> str:
-    """One `DocumentSymbol` with its children, as JSON text (the outline of a large document holds
-    thousands: written out directly, at a quarter of the time of dicts given to `json.dumps`)."""
-    children = ",".join([_symbol(position, child) for child in node.children])
-    detail = f',"detail":{_string(node.detail)}' if node.detail else ""
-    return (
-        f'{{"name":{_string(node.name)},"kind":{SYMBOL_KINDS.get(node.kind, SYMBOL_KINDS["Object"])},'
-        f'"range":{_range_json(position, node.range)},"selectionRange":{_range_json(position, node.selection)},'
-        f'"children":[{children}]{detail}}}'
-    )
-
-
 def _flat(snap: Snapshot, position: Callable[[int], tuple[int, int]], nodes: Iterable[SymbolNode], container: str | None, out: list[dict]) -> list[dict]:
     """`SymbolInformation` entries of `nodes` and their children, in order."""
     for node in nodes:
         entry = {
             "name": node.name,
-            "kind": SYMBOL_KINDS.get(node.kind, SYMBOL_KINDS["Object"]),
+            "kind": SYMBOL_KINDS.get(node.kind, SYMBOL_KINDS[OBJECT]),
             "location": {"uri": snap.uri, "range": _range(position, node.selection)},
         }
         if container is not None:
@@ -88,7 +66,7 @@ def encode_symbols(snap: Snapshot, nodes: list[SymbolNode]) -> list[str]:
     for node in nodes:
         entry = kept.get(id(node))
         if entry is None or entry[0] is not node:
-            entry = kept[id(node)] = (node, _symbol(position, node))
+            entry = kept[id(node)] = (node, symbol_json(position, node))
         out.append(entry[1])
     return out
 

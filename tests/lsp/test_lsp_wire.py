@@ -15,7 +15,7 @@ from support.typing import generated
 from gpu_lsp.lsp import documents, opening, wire
 from gpu_lsp.lsp.actions import code_lenses
 from gpu_lsp.lsp.ahead import FROM_TEXT
-from gpu_lsp.lsp.document_symbols import SymbolNode, document_symbols
+from gpu_lsp.lsp.document_symbols import SYMBOL_KINDS, SymbolNode, document_symbols
 from gpu_lsp.lsp.documents import Document, Snapshot
 from gpu_lsp.lsp.folding import folding_ranges
 from gpu_lsp.lsp.opening import open_step
@@ -33,7 +33,7 @@ def _range(snap: Snapshot, rng: TextRange) -> types.Range:
 
 
 def _expected(snap: Snapshot, node: SymbolNode) -> tuple:
-    return (node.name, wire.SYMBOL_KINDS[node.kind], _range(snap, node.range), _range(snap, node.selection), node.detail or None,
+    return (node.name, SYMBOL_KINDS[node.kind], _range(snap, node.range), _range(snap, node.selection), node.detail or None,
             [_expected(snap, child) for child in node.children])
 
 
