@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii as _string
+from typing import NamedTuple
 
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.lsp.documents import Snapshot
@@ -14,9 +15,9 @@ COMMENT = "comment"
 REGION = "region"
 
 
-@dataclass(frozen=True)
-class Fold:
-    """Fold lines `start_line..end_line` (0-based, inclusive); `kind` is None for code."""
+class Fold(NamedTuple):
+    """Fold lines `start_line..end_line` (0-based, inclusive); `kind` is None for code (a tuple:
+    a large document has thousands, made while it is opened)."""
 
     start_line: int
     end_line: int
@@ -25,6 +26,15 @@ class Fold:
 
 def folding_ranges(snapshot: Snapshot) -> list[Fold]:
     return snapshot.cached("folding_ranges", lambda: _folds(snapshot))
+
+
+def folds_json(folds: list[Fold]) -> str:
+    """`FoldingRange[]` as JSON text (`kind`: LSP's FoldingRangeKind values)."""
+    items = []
+    for f in folds:
+        kind = f',"kind":{_string(f.kind)}' if f.kind else ""
+        items.append(f'{{"startLine":{f.start_line},"endLine":{f.end_line}{kind}}}')
+    return "[" + ",".join(items) + "]"
 
 
 def _folds(snapshot: Snapshot) -> list[Fold]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from gpu_lsp.lsp.actions import Lens
 from gpu_lsp.lsp.document_symbols import OBJECT, SYMBOL_KINDS, SymbolNode, symbol_json
 from gpu_lsp.lsp.documents import SYMBOL_JSON, Snapshot
-from gpu_lsp.lsp.folding import Fold
+from gpu_lsp.lsp.folding import Fold, folds_json
 from gpu_lsp.text import TextRange
 
 
@@ -90,13 +90,7 @@ def document_symbols(snap: Snapshot, nodes: list[SymbolNode], hierarchical: bool
 
 def folding_ranges(folds: list[Fold]) -> JsonText:
     """`FoldingRange[]`."""
-    out = []
-    for fold in folds:
-        entry: dict = {"startLine": fold.start_line, "endLine": fold.end_line}
-        if fold.kind:  # folding.COMMENT or REGION: LSP's FoldingRangeKind values
-            entry["kind"] = fold.kind
-        out.append(entry)
-    return encode(out)
+    return JsonText(folds_json(folds))
 
 
 def semantic_tokens(data: list[int]) -> JsonText:
