@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from support.corpus import all_corpus_files
 from support.typing import generated
 
 from gpu_lsp.diagnostics.model import Diagnostic, Fix, Related, Severity
@@ -63,3 +64,21 @@ def test_a_diagnostic_written_out_at_once_is_its_template_filled_in() -> None:
         template_text, lines = template(d, d.severity, 0, uri_json, locate)
         assert written == template_text % lines
         assert json.loads(written)["message"] == d.message
+
+
+def test_every_diagnostic_of_both_corpora_written_out_at_once_is_its_template_filled_in() -> None:
+    """Upstream's files, as the server publishes them: notes, fixes, messages quoting IR (`%`
+    included) and text beyond ASCII (their diagnostics carry no tags: the test above has some)."""
+    checked = 0
+    kinds: set[str] = set()
+    for path in all_corpus_files():
+        snap = Document(path.as_uri(), path.read_text(encoding="utf-8"), 1).analysed()
+        locate = snap.locator()
+        uri_json = quote(snap.uri)
+        for d in snap.diagnostics:
+            template_text, lines = template(d, d.severity, 0, uri_json, locate)
+            assert item_json(d, d.severity, uri_json, locate) == template_text % lines, (path.name, d)
+            checked += 1
+            kinds.update(k for k, present in (("related", d.related), ("fix", d.fix)) if present)
+            kinds.update(("percent",) if "%" in d.message else ())
+    assert checked > 400 and kinds == {"related", "fix", "percent"}, (checked, kinds)
