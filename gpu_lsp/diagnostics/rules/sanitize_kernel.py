@@ -88,7 +88,7 @@ def kernel_data_race(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     if not is_checked_kernel(op):
         return
     verdicts = cached_verdicts(op, ctx)
-    launch = _launch_text(verdicts)
+    launch = _launch_text(verdicts) if verdicts.races else ""
     for race in verdicts.races:
         a, b, w = race.first, race.second, race.witness
         order = "in the same barrier interval" if a.space == WORKGROUP or w.blocks[0] == w.blocks[1] else "and threads of different blocks are never ordered"
@@ -146,7 +146,7 @@ def out_of_bounds_access(op: Operation, ctx: RuleContext) -> Iterator[Violation]
     if not is_checked_kernel(op):
         return
     verdicts = cached_verdicts(op, ctx)
-    launch = _launch_text(verdicts)
+    launch = _launch_text(verdicts) if verdicts.out_of_bounds else ""
     for found in verdicts.out_of_bounds:
         a, w = found.access, found.witness
         shape = "x".join("?" if d is None else str(d) for d in a.shape)
