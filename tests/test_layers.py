@@ -17,7 +17,7 @@ ends on top). A module may import a module of a lower rank, or of its own unit
 2.5 `diagnostics.mlir_versions` (and its op-name table `diagnostics.op_names`): what each LLVM
    version's lowering takes, read by the rules and by the passes' Legalize (tables, though they live
    in `diagnostics/`)
-3. `parser`: text -> IR (builder, resolve, api, incremental, in that order)
+3. `parser`: text -> IR (builder, resolve, api, module_shell, incremental, in that order)
 5. `diagnostics` and `passes`: the rules, the rewrites (siblings: neither imports the other)
 6. `analysis`: parse + verify + lint, what front ends call
 7. `runner`: codegen and backends over the analysed IR
@@ -64,6 +64,7 @@ RANKS: dict[str, float] = {
     "gpu_lsp.parser.builder": 3.1,
     "gpu_lsp.parser.resolve": 3.2,
     "gpu_lsp.parser.api": 3.3,
+    "gpu_lsp.parser.module_shell": 3.35,
     "gpu_lsp.parser.incremental": 3.4,
     "gpu_lsp.parser.ranges": 3.5,
     "gpu_lsp.diagnostics": 6,

@@ -27,9 +27,11 @@ from typing import Final
 from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Related
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Block, Operation
+from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.api import Chunk, ParsedFile, budget_for, implicit_module, parse, parse_chunk, split_ranges, stopped, syntax_errors
 from gpu_lsp.parser.builder import SYNTAX, Builder
+from gpu_lsp.parser.module_shell import find_body, read_shell
 from gpu_lsp.parser.resolve import Resolver
 from gpu_lsp.syntax.cursor import ParseContext
 from gpu_lsp.syntax.lexer import Comment, tokenize
@@ -139,6 +141,11 @@ def _container(chunk: Chunk) -> Block | None:
     return module.regions[0].blocks[0]
 
 
+def _container_of(module: Operation) -> Block:
+    """The body of a module (`module_shell.read_shell` makes one)."""
+    return module.regions[0].blocks[0]
+
+
 def _isolated(op: Operation) -> bool:
     spec = lookup(op.name)
     return spec is not None and spec.has("isolated") and op.known
@@ -221,20 +228,37 @@ def _merge_comments(old: Sequence[Comment], new: list[Comment], u_start: int, u_
 # A segment boundary depends only on the text that follows it, which lets an edit re-parse
 # from the segment it falls in up to the first unchanged boundary after it.
 
-_OP_LINE: Final = re.compile(
-    r"""^(?:
+_OP_STARTS: Final = r"""(?:
         %[^\s=,:()\[\]{}<>]+(?::\d+)?(?:[ \t]*,[ \t]*%[^\s=,:()\[\]{}<>]+(?::\d+)?)*[ \t]*=(?!=)
       | "(?:[^"\\\n]|\\.)*"[ \t]*\(
       | [A-Za-z_][\w$]*(?:\.[\w$]+)+(?![\w$.])
       | module\b
       | [#!][\w$.-]+[ \t]*=(?!=)
-    )""",
-    re.M | re.X,
-)
+    )"""
+_OP_LINE: Final = re.compile("^" + _OP_STARTS, re.M | re.X)
 # The rest of a string after its opening quote (up to the closing one, a line end or the end).
 _STRING_REST: Final = re.compile(r'(?:[^"\\\n]|\\.)*"?')
 # The start of a line whose first character may start an op (_OP_LINE's alternatives).
 _LINE_START: Final = re.compile(r"\n(?=[%\"A-Za-z_#!])")
+# A line starting a written module (`module_shell.find_body` reads the rest).
+_MODULE_START: Final = re.compile(r"(?:builtin\.)?module\b")
+# The same two for the lines of a written module's body, per indentation (`module_shell.Body`).
+_INDENTED: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {"": (_OP_LINE, _LINE_START)}
+
+
+def _op_lines(indent: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(_OP_LINE, _LINE_START) for op lines indented by `indent`."""
+    found = _INDENTED.get(indent)
+    if found is None:
+        if len(_INDENTED) > 16:
+            _INDENTED.clear()
+            _INDENTED[""] = (_OP_LINE, _LINE_START)
+        lead = re.escape(indent)
+        found = _INDENTED[indent] = (
+            re.compile("^" + lead + _OP_STARTS, re.M | re.X),
+            re.compile(r"\n(?=" + lead + r"[%\"A-Za-z_#!])"),
+        )
+    return found
 
 
 class Segment:
@@ -242,7 +266,7 @@ class Segment:
     diagnostics, comments and alias uses keep the offsets of the parse (`origin` was the
     start then); `moved` says how far the segment has moved since."""
 
-    __slots__ = ("start", "end", "origin", "ops", "diagnostics", "comments", "alias_uses", "aliases", "net", "defines", "sees_top")
+    __slots__ = ("start", "end", "origin", "ops", "diagnostics", "comments", "alias_uses", "aliases", "net", "defines", "sees_top", "indent")
 
     def __init__(self, start: int, end: int, net: tuple[int, int, int]) -> None:
         self.start = start
@@ -256,6 +280,9 @@ class Segment:
         self.aliases = False
         self.defines = False
         self.sees_top = False
+        # A written module's own text around its body (`module_shell`): its head (`module ... {`,
+        # with the indentation of the body's ops) or its tail (`}`, with None); "" for a segment of ops.
+        self.indent: str | None = ""
 
     @property
     def moved(self) -> int:
@@ -267,7 +294,7 @@ class Segment:
         self.end += delta
         if ops:
             for op in self.ops:
-                op.anchor.base += delta
+                _shift_unit(op, delta)  # a module's ops have anchors of their own
 
     def current_diagnostics(self) -> list[Diagnostic]:
         moved = self.moved
@@ -341,12 +368,14 @@ def reparse_units(previous: SegmentedFile, new_text: str, changed: TextRange) ->
     return result if result is not None else parse_units(new_text, previous.split)
 
 
-def boundaries(text: str, start: int, end: int) -> list[int]:
-    """Where the segments of `text[start:end]` start: `start` and every unindented op line
-    (a line is looked at when its first character may start an op)."""
+def boundaries(text: str, start: int, end: int, indent: str = "") -> list[int]:
+    """Where the segments of `text[start:end]` start: `start` and every op line indented by
+    `indent` (unindented: a chunk's top level), a line looked at when its first character after
+    the indentation may start an op."""
     out = [start]
-    match = _OP_LINE.match
-    for m in _LINE_START.finditer(text, start, end):
+    op_line, line_start = _op_lines(indent)
+    match = op_line.match
+    for m in line_start.finditer(text, start, end):
         at = m.end()
         if match(text, at, end) is not None:
             out.append(at)
@@ -420,9 +449,13 @@ def segments_trusted(segments: list[Segment]) -> bool:
 
 def _parse_chunk_units(text: str, start: int, end: int, budget: int = MAX_DIAGNOSTICS) -> tuple[Chunk, list[Segment] | None]:
     segments = segments_of(text, boundaries(text, start, end), end)
-    if len(segments) == 1 or not segments_trusted(segments):
+    trusted = segments_trusted(segments)
+    shelled = _shelled(text, start, segments, budget) if trusted else None
+    if shelled is not None:
+        return _parse_shelled(shelled, start, end)
+    if len(segments) == 1 or not trusted:
         return parse_chunk(text, start, end, budget), None
-    ctx = ParseContext(text, op_names())
+    ctx = ParseContext(text, op_names(), start)
     for i, seg in enumerate(segments):
         if parse_segment(ctx, seg, budget_for(budget)):
             del segments[i + 1 :]  # the rest is left unread, and not reusable by an edit
@@ -430,12 +463,13 @@ def _parse_chunk_units(text: str, start: int, end: int, budget: int = MAX_DIAGNO
             break
         budget -= len(seg.diagnostics)
     ops = [op for seg in segments for op in seg.ops]
-    if len(ops) == 1 and ops[0].name == "builtin.module":
-        return parse_chunk(text, start, end), None
     local = _resolves_locally(segments)
     if local:
         for seg in segments:
             Resolver(seg.diagnostics).resolve_top(seg.ops)
+    written = _written_module_chunk(start, end, segments, ctx)
+    if written is not None:
+        return written, None
     diagnostics = [d for seg in segments for d in seg.diagnostics]
     if not local:
         Resolver(diagnostics).resolve_top(ops)
@@ -443,6 +477,122 @@ def _parse_chunk_units(text: str, start: int, end: int, budget: int = MAX_DIAGNO
     ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
     chunk = Chunk(start, end, implicit_module(ops, start, end), diagnostics, comments_of(segments), True, ctx)
     return chunk, segments if local and budget >= 0 else None
+
+
+@dataclass
+class _Shelled:
+    """A chunk that is one written module around indented ops (`module_shell`), its body cut into
+    segments: the segments before the module (no op) and the module's head, read already (the
+    module with an empty body), the body's segments, still to read, and the module's tail."""
+
+    ctx: ParseContext
+    module: Operation
+    before: list[Segment]
+    body: list[Segment]
+    tail: Segment
+    budget: int  # the syntax errors left to find
+
+    def read(self, seg: Segment) -> bool:
+        """Read one of the body's segments into the module (names resolved by the caller);
+        whether lexing stopped in it (`parse_segment`)."""
+        stopped_here = parse_segment(self.ctx, seg, budget_for(self.budget))
+        self.budget = -1 if stopped_here else self.budget - len(seg.diagnostics)
+        return stopped_here
+
+    def chunk(self, start: int, end: int, layout: list[Segment]) -> Chunk:
+        """The chunk of `[start, end)` once the body's segments of `layout` are read, their ops in the module."""
+        block = _container_of(self.module)
+        block.operations = []
+        for seg in layout:
+            for op in seg.ops:
+                block.append(op)
+        ctx = self.ctx
+        if ctx.type_aliases or ctx.attr_aliases:
+            writable_facts(self.module).aliases = {**ctx.type_aliases, **ctx.attr_aliases}
+        ctx.alias_uses = [u for seg in layout for u in seg.alias_uses]
+        diagnostics = sorted((d for seg in layout for d in seg.diagnostics), key=Diagnostic.sort_key)
+        return Chunk(start, end, self.module, diagnostics, comments_of(layout), False, ctx)
+
+
+def _shelled(text: str, start: int, segments: list[Segment], budget: int) -> _Shelled | None:
+    """The chunk cut at its top level into `segments` (trusted) as one written module around
+    indented ops (`module_shell.find_body`), the segments before it and its own text read;
+    None where it is not one (or its body's cut is not trusted, or its head's text is no module)."""
+    last = segments[-1]
+    names = op_names()
+    body = find_body(text, last.start, last.end, names)
+    if body is None:
+        return None
+    cut = segments_of(text, boundaries(text, body.start, body.end, body.indent), body.end)
+    if not segments_trusted(cut):
+        return None
+    ctx = ParseContext(text, names, start)
+    before = [Segment(seg.start, seg.end, seg.net) for seg in segments[:-1]]  # the caller's are left unread
+    for seg in before:
+        if parse_segment(ctx, seg, budget_for(budget)) or seg.ops:
+            return None
+        budget -= len(seg.diagnostics)
+    shell = read_shell(ctx, last.start, body, last.end, budget_for(budget))
+    if shell is None:
+        return None
+    head = Segment(last.start, body.start, _net(text, last.start, body.start))
+    head.indent = body.indent
+    head.diagnostics, head.comments = shell.head
+    tail = Segment(body.end, last.end, _net(text, body.end, last.end))
+    tail.indent = None
+    tail.diagnostics, tail.comments = shell.tail
+    budget -= len(head.diagnostics) + len(tail.diagnostics)
+    return _Shelled(ctx, shell.module, [*before, head], cut, tail, budget)
+
+
+def _still_shelled(text: str, head: Segment, tail: Segment, start: int, new_end: int, delta: int) -> bool:
+    """Whether the text, edited in `[start, new_end)` of a written module's body, is still that
+    module around ops at the same indentation (`_shelled`'s cut): the same body (`find_body`),
+    and no op line unindented in the lines edited (it would end the module's top-level segment)."""
+    body = find_body(text, head.start, tail.end + delta, op_names())
+    if body is None or body.start != head.end or body.end != tail.start + delta or body.indent != head.indent:
+        return False
+    lines_start = text.rfind("\n", 0, start) + 1
+    lines_end = text.find("\n", new_end)
+    return _OP_LINE.search(text, lines_start, body.end if lines_end < 0 else lines_end + 1) is None
+
+
+def _parse_shelled(shelled: _Shelled, start: int, end: int) -> tuple[Chunk, list[Segment] | None]:
+    """`_parse_chunk_units` of a chunk that is one written module around indented ops."""
+    body = shelled.body
+    for i, seg in enumerate(body):
+        if shelled.read(seg):
+            del body[i + 1 :]  # the rest is left unread, and not reusable by an edit
+            break
+    local = _resolves_locally(body)
+    if local:
+        for seg in body:
+            Resolver(seg.diagnostics).resolve_top(seg.ops)
+    layout = [*shelled.before, *body, shelled.tail]
+    chunk = shelled.chunk(start, end, layout)
+    if not local:
+        found: list[Diagnostic] = []
+        Resolver(found).resolve_top([shelled.module])
+        chunk.diagnostics = sorted(chunk.diagnostics + found, key=Diagnostic.sort_key)
+    return chunk, layout if local and shelled.budget >= 0 else None
+
+
+def _written_module_chunk(start: int, end: int, segments: list[Segment], ctx: ParseContext) -> Chunk | None:
+    """`parse_chunk`'s chunk of `[start, end)` from its segments, parsed with `ctx` and their names
+    resolved, where their one op is a written `builtin.module`: the chunk's module itself, not an
+    op of an implicit one (nor are the segments reusable by an edit); None where it is not."""
+    ops = [op for seg in segments for op in seg.ops]
+    if len(ops) != 1 or ops[0].name != "builtin.module":
+        return None
+    module = ops[0]
+    if module.parent is not None:  # in the implicit module of a progressive parse's steps
+        module.parent.operations.remove(module)
+        module.parent = None
+    if ctx.type_aliases or ctx.attr_aliases:
+        writable_facts(module).aliases = {**ctx.type_aliases, **ctx.attr_aliases}
+    ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]
+    diagnostics = sorted((d for seg in segments for d in seg.diagnostics), key=Diagnostic.sort_key)
+    return Chunk(start, end, module, diagnostics, comments_of(segments), False, ctx)
 
 
 def parse_segment(ctx: ParseContext, seg: Segment, budget: int = MAX_DIAGNOSTICS) -> bool:
@@ -497,7 +647,12 @@ def _reparse_units(previous: SegmentedFile, new_text: str, changed: TextRange, d
                 return SegmentedFile(new_text, plain.chunks, plain.split, [None])
         fresh, fresh_segments = _parse_chunk_units(new_text, chunk.start, chunk.end + delta)
         return _replace_chunk(previous, new_text, chunk_index, fresh, fresh_segments, delta)
-    spliced = _splice(chunk, segments, new_text, start, end, delta)
+    plan = _plan_splice(chunk, segments, new_text, start, end, delta)
+    if plan is None and len(previous.chunks) == 1:  # a unit re-parsed whole, where the edit cuts it (a line at the top level's indentation)
+        plain = _try_incremental(previous, new_text, changed, delta)
+        if plain is not None:
+            return SegmentedFile(new_text, plain.chunks, plain.split, [None])
+    spliced = _splice(chunk, plan, new_text, delta) if plan is not None else None
     if spliced is None:
         fresh, fresh_segments = _parse_chunk_units(new_text, chunk.start, chunk.end + delta)
         return _replace_chunk(previous, new_text, chunk_index, fresh, fresh_segments, delta)
@@ -528,24 +683,45 @@ def _shift_after(chunks: list[Chunk], layout: list[list[Segment] | None], index:
             c.context.text = text
 
 
-def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: int, delta: int) -> list[Segment] | None:
-    """Re-parse the segments an edit of [start, end) touches, in place; None when the chunk
-    must be parsed anew (aliases involved, the layout no longer trusted, names resolved across
-    segments)."""
-    starts = [s.start for s in segments]
+@dataclass
+class _Splice:
+    """How an edit changes a chunk's segments (`_plan_splice`): the new layout, the segments in
+    it to parse, those it drops, and those after the edit, to move."""
+
+    result: list[Segment]
+    fresh: list[Segment]
+    removed: list[Segment]
+    kept_after: list[Segment]
+    shelled: bool  # the chunk is a written module around indented ops
+
+
+def _plan_splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: int, delta: int) -> _Splice | None:
+    """The segments an edit of [start, end) touches, to re-parse (nothing is changed yet); None
+    when the chunk is not re-parsed a segment at a time (aliases involved, the layout no longer
+    trusted, an edit of a written module's own text)."""
+    lo, hi, indent, limit = 0, len(segments), "", chunk.end + delta
+    head = next((i for i, seg in enumerate(segments) if seg.indent), None)
+    if head is not None:  # a written module around indented ops (`_shelled`): the edit is in its body
+        tail = segments[-1]
+        if start < segments[head].end or end > tail.start or not _still_shelled(text, segments[head], tail, start, end + delta, delta):
+            return None
+        lo, hi, indent, limit = head + 1, len(segments) - 1, segments[head].indent or "", tail.start + delta
+    run = segments[lo:hi]
+    if not run:
+        return None
+    starts = [s.start for s in run]
     first = max(0, bisect_right(starts, start) - 1)
-    line_end = text.find("\n", segments[first].start)
+    line_end = text.find("\n", run[first].start)
     if first > 0 and (line_end < 0 or line_end >= start):
         first -= 1
-    begin = segments[first].start
+    begin = run[first].start
     new_end = end + delta
-    chunk_end = chunk.end + delta
     # The first old boundary at or after the edit that is still a boundary: everything from
     # there on is unchanged.
-    resync = len(segments)
+    resync = len(run)
     new_starts = [begin]
-    old_by_new = {s.start + delta: i for i, s in enumerate(segments[first + 1 :], first + 1) if s.start >= end}
-    for m in _OP_LINE.finditer(text, begin, chunk_end):
+    old_by_new = {s.start + delta: i for i, s in enumerate(run[first + 1 :], first + 1) if s.start >= end}
+    for m in _op_lines(indent)[0].finditer(text, begin, limit):
         pos = m.start()
         if pos <= begin:
             continue
@@ -553,19 +729,26 @@ def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: i
             resync = old_by_new[pos]
             break
         new_starts.append(pos)
-    stop = segments[resync].start + delta if resync < len(segments) else chunk_end
+    stop = run[resync].start + delta if resync < len(run) else limit
     fresh = segments_of(text, new_starts, stop)
-    removed = segments[first:resync]
-    kept_after = segments[resync:]
+    removed = run[first:resync]
+    kept_after = run[resync:] + segments[hi:]
     if any(s.aliases for s in removed) or any(s.aliases for s in kept_after):
         return None
-    result = segments[:first] + fresh + kept_after
-    if not segments_trusted(result):
+    spliced = run[:first] + fresh + run[resync:]
+    if not segments_trusted(spliced):
         return None
-    ctx = chunk.context
-    block = _container(chunk)
-    if ctx is None or block is None:
+    if chunk.context is None or _container(chunk) is None:
         return None
+    return _Splice(segments[:lo] + spliced + segments[hi:], fresh, removed, kept_after, head is not None)
+
+
+def _splice(chunk: Chunk, plan: _Splice, text: str, delta: int) -> list[Segment] | None:
+    """Re-parse the segments of `plan`, in place; None when the chunk must be parsed anew after
+    all (names resolved across segments, one written module left)."""
+    ctx, block = chunk.context, _container(chunk)
+    assert ctx is not None and block is not None, "checked by the plan"
+    result, fresh, removed, kept_after = plan.result, plan.fresh, plan.removed, plan.kept_after
     ctx.text = text
     for seg in fresh:
         parse_segment(ctx, seg)
@@ -574,10 +757,10 @@ def _splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: i
     for seg in fresh:
         Resolver(seg.diagnostics).resolve_top(seg.ops)
     ops = [op for seg in result for op in seg.ops]
-    if len(ops) == 1 and ops[0].name == "builtin.module":
-        return None
     for seg in kept_after:
         seg.shift(delta)
+    if not plan.shelled and not any(seg.ops for seg in result[:-1]) and _MODULE_START.match(text, result[-1].start):
+        return None  # one written module (the chunk's module, or around indented ops): parsed anew
     for seg in removed:
         for op in seg.ops:
             op.parent = None
@@ -609,15 +792,27 @@ class Progressive:
             segments = whole_segments(text)
         elif len(ranges) == 1:
             segments = segments_of(text, boundaries(text, *ranges[0]), ranges[0][1])
-        if len(segments) < 2 or not segments_trusted(segments):
+        trusted = bool(segments) and segments_trusted(segments)
+        # A written module around indented ops: its body's segments are parsed a batch at a time.
+        self._shelled = _shelled(text, 0, segments, MAX_DIAGNOSTICS) if trusted else None
+        if self._shelled is None and (len(segments) < 2 or not trusted):
             self.segments_of: list[Segment] = []
             return
-        self.segments_of = segments
         self._diagnostics: list[Diagnostic] = []
         self.comments_of: list[tuple[list[Comment], int]] = []
-        self._ctx = ParseContext(text, op_names())
         self._stopped = False  # at the cap of syntax errors: the segments after it are left unread
         start, end = ranges[0]
+        if self._shelled is not None:
+            self.segments_of = self._shelled.body
+            self._ctx = self._shelled.ctx
+            for seg in self._shelled.before:
+                self._diagnostics.extend(seg.diagnostics)
+                if seg.comments:
+                    self.comments_of.append((seg.comments, 0))
+            self._chunk = Chunk(start, end, self._shelled.module, [], Comments([]), False, self._ctx)
+            return
+        self.segments_of = segments
+        self._ctx = ParseContext(text, op_names())
         self._chunk = Chunk(start, end, implicit_module([], start, end), [], Comments([]), True, self._ctx)
 
     @property
@@ -688,9 +883,18 @@ class Progressive:
         segments = self.segments_of
         block = _container(self._chunk)
         assert block is not None, "an implicit module has a body"
-        ops = block.operations
-        if not _resolves_locally(segments) or (len(ops) == 1 and ops[0].name == "builtin.module"):
+        if not _resolves_locally(segments):
             self._done = parse_units(self.text, self.split)
+            return
+        shelled = self._shelled
+        if shelled is not None:
+            layout = [*shelled.before, *segments, shelled.tail]
+            chunk = shelled.chunk(self._chunk.start, self._chunk.end, layout)
+            self._done = SegmentedFile(self.text, [chunk], self.split, [None if self._stopped else layout])
+            return
+        written = _written_module_chunk(self._chunk.start, self._chunk.end, segments, self._ctx)
+        if written is not None:
+            self._done = SegmentedFile(self.text, [written], self.split, [None])
             return
         chunk = self._chunk
         chunk.diagnostics = sorted((d for seg in segments for d in seg.diagnostics), key=Diagnostic.sort_key)

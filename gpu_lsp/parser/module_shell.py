@@ -1,0 +1,142 @@
+"""A chunk that is one written `builtin.module` around indented ops (what `mlir-opt` prints, and
+every file after kernel outlining): where its body lies, so that the body is cut into segments as
+a chunk's top level is (`incremental.py`), and the module itself read from its own text around
+them (its `module ... {` line and its closing `}`), as the whole chunk's parse reads it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from gpu_lsp.diagnostics.model import Diagnostic
+from gpu_lsp.ir.core import Operation
+from gpu_lsp.parser.api import syntax_errors
+from gpu_lsp.parser.builder import SYNTAX, Builder
+from gpu_lsp.syntax.cursor import ParseContext
+from gpu_lsp.syntax.lexer import Comment, LexError, tokenize
+from gpu_lsp.syntax.raw import RawOp
+from gpu_lsp.syntax.structure import parse_structure
+from gpu_lsp.text import TextRange
+
+_MODULE_LINE: Final = re.compile(r"(?:builtin\.)?module\b")
+# The line closing the module: its `}` alone (a location or a comment after it: no shell).
+_CLOSING_LINE: Final = re.compile(r"\}[ \t]*\r?$", re.M)
+# What may follow the region's `{` on its line, and what a line of the body may be before its first op.
+_REST_OF_LINE: Final = re.compile(r"[ \t]*(?://[^\n]*)?\r?\n")
+_BLANK_OR_COMMENT: Final = re.compile(r"[ \t]*(?://[^\n]*)?\r?\n")
+_INDENT: Final = re.compile(r"[ \t]+")
+# The lines the module's header may take before its region's `{`.
+HEADER_LINES: Final = 64
+
+
+@dataclass(frozen=True)
+class Body:
+    """Where a written module's body lies: after the `{` of its region, up to the `}` closing it,
+    its ops indented by `indent`."""
+
+    start: int
+    end: int
+    indent: str
+
+
+def find_body(text: str, start: int, end: int, op_names: frozenset[str]) -> Body | None:
+    """The body of the module written at `start` whose text (a segment: its brackets balance) ends
+    at `end`, where its region's `{` ends its header's last line, its `}` is alone on the last line
+    that is not blank or a comment, and its first op is indented; None otherwise."""
+    if _MODULE_LINE.match(text, start, end) is None:
+        return None
+    opening = _region_brace(text, start, end, op_names)
+    if opening is None:
+        return None
+    rest = _REST_OF_LINE.match(text, opening, end)
+    if rest is None:
+        return None
+    closing = _closing_brace(text, rest.end(), end)
+    if closing is None:
+        return None
+    pos = rest.end()
+    while (blank := _BLANK_OR_COMMENT.match(text, pos, closing)) is not None:
+        pos = blank.end()
+    indent = _INDENT.match(text, pos, closing)
+    if indent is None:
+        return None
+    return Body(opening, closing, indent.group())
+
+
+def _region_brace(text: str, start: int, end: int, op_names: frozenset[str]) -> int | None:
+    """Where the `{` opening the module's region ends (lexed a line at a time: an attribute
+    dictionary is a token of its own), within HEADER_LINES lines."""
+    line_end = start
+    for _ in range(HEADER_LINES):
+        line_end = text.find("\n", line_end + 1, end)
+        if line_end < 0:
+            return None
+        lexed = tokenize(text, op_names, start, line_end)
+        brace = next((tok for tok in lexed.tokens if tok.type == "LBRACE"), None)
+        if brace is not None:
+            return brace.end_pos
+    return None
+
+
+def _closing_brace(text: str, start: int, end: int) -> int | None:
+    """The `}` alone on the last line of `text[start:end]` that is not blank or a comment."""
+    pos = end
+    while pos > start:
+        line_start = text.rfind("\n", start, pos - 1) + 1
+        line = text[line_start:pos].strip()
+        if line and not line.startswith("//"):
+            closing = _CLOSING_LINE.match(text, line_start, pos)
+            return line_start if closing is not None and line_start >= start else None
+        pos = line_start
+    return None
+
+
+@dataclass
+class Shell:
+    """The module read from its own text: its line up to its region's `{` (the head) and from
+    its closing `}` on (the tail), lexed together as one op with an empty body."""
+
+    module: Operation
+    head: tuple[list[Diagnostic], list[Comment]]
+    tail: tuple[list[Diagnostic], list[Comment]]
+
+
+def read_shell(ctx: ParseContext, start: int, body: Body, end: int, budget: int) -> Shell | None:
+    """The module written at `start` with its body left out (`find_body`), built with `ctx`; its
+    diagnostics and comments apart for its head and its tail. None where its text is no module."""
+    text = ctx.text
+    head, tail = text[start : body.start], text[body.end : end]
+    split = len(head)
+    lexed = tokenize(head + tail, ctx.op_names, 0, split + len(tail), budget=budget)
+
+    def at(pos: int, is_end: bool = False) -> int:
+        inside_head = pos <= split if is_end else pos < split
+        return start + pos if inside_head else body.end + pos - split
+
+    for tok in lexed.tokens:
+        empty = tok.start_pos == tok.end_pos
+        tok.start_pos, tok.end_pos = at(tok.start_pos), at(tok.end_pos, not empty)
+    lexed.errors[:] = [LexError(e.message, _moved(e.range, at)) for e in lexed.errors]
+    lexed.comments[:] = [Comment(c.text, _moved(c.range, at)) for c in lexed.comments]
+    if lexed.stopped is not None:
+        lexed.stopped = at(lexed.stopped)
+    diagnostics = syntax_errors(lexed)
+    raw_items, errors = parse_structure(lexed.tokens)
+    diagnostics.extend(Diagnostic(SYNTAX, err.message, err.range) for err in errors)
+    if len(raw_items) != 1 or not isinstance(raw_items[0], RawOp) or raw_items[0].start_pos != start:
+        return None
+    module = Builder(ctx, diagnostics).top_level_op(raw_items[0])
+    if module.name != "builtin.module" or not module.regions or not module.regions[0].blocks:
+        return None
+    in_tail = lambda rng: rng.start >= body.end  # noqa: E731
+    return Shell(
+        module,
+        ([d for d in diagnostics if not in_tail(d.range)], [c for c in lexed.comments if not in_tail(c.range)]),
+        ([d for d in diagnostics if in_tail(d.range)], [c for c in lexed.comments if in_tail(c.range)]),
+    )
+
+
+def _moved(rng: TextRange, at) -> TextRange:
+    empty = rng.start == rng.end
+    return TextRange(at(rng.start), at(rng.end, not empty))

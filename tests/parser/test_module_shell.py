@@ -1,0 +1,130 @@
+"""A file that is one written module around indented ops (every outlined file, what mlir-opt
+prints): its body is cut into segments, parsed once, and re-parsed a segment at a time."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from support.corpus import all_corpus_files
+from support.irdump import dump_file
+from support.typing import PASTED, generated, typing_edits
+
+from gpu_lsp.diagnostics.model import Severity
+from gpu_lsp.ir.opdefs import op_names
+from gpu_lsp.parser import builder
+from gpu_lsp.parser.api import ParsedFile, parse
+from gpu_lsp.parser.incremental import Progressive, parse_units, reparse_units
+from gpu_lsp.parser.module_shell import find_body
+from gpu_lsp.text import TextRange
+
+
+def _facts(parsed: ParsedFile) -> tuple:
+    """The IR, the diagnostics, the comments and whether each chunk's module is written."""
+    return (
+        dump_file(parsed),
+        [(d.code, d.message, d.range, d.related, d.severity) for d in parsed.diagnostics],
+        [[(c.text, c.range) for c in chunk.comments] for chunk in parsed.chunks],
+        [chunk.implicit_module for chunk in parsed.chunks],
+    )
+
+
+def _ops(parsed: ParsedFile) -> int:
+    return sum(1 for chunk in parsed.chunks for _ in chunk.module.walk())
+
+
+def test_the_body_of_an_outlined_file_is_cut_into_segments() -> None:
+    text = generated("outlined", 400)
+    parsed = parse_units(text)
+    layout = parsed.layout[0]
+    assert layout is not None, "the chunk's segments are kept for the edits"
+    assert not parsed.chunks[0].implicit_module, "the written module is the chunk's module"
+    units = parsed.chunks[0].top_level[0].regions[0].blocks[0].operations
+    assert sum(1 for seg in layout if seg.ops) == len(units) >= 10, "a segment per op of the module's body"
+    assert _facts(parsed) == _facts(parse(text))
+
+
+def test_each_op_of_an_outlined_file_is_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The open's parse (`Progressive`) and `parse_units` built the module three times over."""
+    text = generated("outlined", 400)
+    built = 0
+    build = builder.Builder.build
+
+    def counting(self, raw):
+        nonlocal built
+        built += 1
+        return build(self, raw)
+
+    monkeypatch.setattr(builder.Builder, "build", counting)
+    for parse_it in (lambda: Progressive(text).result(), lambda: parse_units(text)):
+        built = 0
+        parsed = parse_it()
+        assert built == _ops(parsed), "every op once, the module's own text included"
+        assert _facts(parsed) == _facts(parse(text))
+
+
+@pytest.mark.parametrize("text", [
+    "module {\n  func.func @f() {\n    return\n  }\n}\n",
+    "// head\n#map = affine_map<(d0) -> (d0)>\nmodule @m attributes {gpu.container_module} {\n  // first\n"
+    "  func.func @f() {\n    return\n  }\n\n  func.func @g() {\n    return\n  }\n}\n// tail\n",
+    "builtin.module {\n\tfunc.func @f() {\n\t  return\n\t}\n}",
+])
+def test_a_written_module_and_what_is_around_it_parse_as_the_whole(text: str) -> None:
+    assert find_body(text, text.index("module") - (8 if text.startswith("builtin") else 0), len(text), op_names()) is not None
+    assert _facts(parse_units(text)) == _facts(parse(text))
+    assert _facts(Progressive(text).result()) == _facts(parse(text))
+
+
+@pytest.mark.parametrize("text", [
+    "module {\nfunc.func @f() {\n  return\n}\n}\n",  # unindented body
+    "module { func.func @f() {\n    return\n  }\n}\n",  # an op on the module's line
+    "module {\n  func.func @f() {\n    return\n  }\n} loc(unknown)\n",  # something after its brace
+    "module {\n  func.func @f() {\n    return\n  }\n}\nfunc.func @g() {\n  return\n}\n",  # an op after it
+])
+def test_what_is_not_one_module_around_indented_ops_is_parsed_as_before(text: str) -> None:
+    parsed = parse_units(text)
+    assert not any(seg.indent for seg in parsed.layout[0] or ())
+    assert _facts(parsed) == _facts(parse(text))
+
+
+def test_every_corpus_file_parses_as_the_whole() -> None:
+    files = [path for path in all_corpus_files() if "module" in path.read_text()]
+    assert len(files) > 100
+    for path in files:
+        text = path.read_text()
+        for split in (False, True):
+            whole = _facts(parse(text, split))
+            assert _facts(parse_units(text, split)) == whole, (path.name, split)
+            assert _facts(Progressive(text, split).result()) == whole, (path.name, split)
+
+
+@pytest.mark.parametrize("seed", [0, 2, 5])
+def test_edits_inside_an_outlined_file_equal_a_fresh_parse(seed: int) -> None:
+    """Typing in the body re-parses its segments; breaking the module (a function pasted before
+    it, then removed) goes to the whole chunk's parse and back."""
+    text = generated("outlined", 400)
+    rng = random.Random(seed)
+    parsed = parse_units(text)
+    kept = 0
+    for start, end, new in typing_edits(text, rng, 40):
+        before = parsed.chunks[0].module
+        text = text[:start] + new + text[end:]
+        parsed = reparse_units(parsed, text, TextRange(start, end))
+        fresh = parse_units(text)
+        assert _facts(parsed) == _facts(fresh), (start, end, new)
+        if not any(d.severity >= Severity.ERROR for d in fresh.diagnostics):
+            assert _facts(fresh) == _facts(parse(text))
+        kept += parsed.chunks[0].module is before
+    assert kept > 10, "most edits re-parse a segment of the body"
+
+
+def test_an_edit_before_a_module_moves_the_ops_of_its_body() -> None:
+    """A module in the segments of a chunk's top level: its ops have anchors of their own, which
+    an edit before it moves (the segment moved the module's only)."""
+    text = "func.func @f() {\n  return\n}\nmodule {\n  func.func @g() {\n    return\n  }\n}\nfunc.func @h() {\n  return\n}\n"
+    parsed = parse_units(text)
+    assert parsed.layout[0] is not None
+    for pos, new in ((text.index("return"), "@"), (0, PASTED)):
+        text = text[:pos] + new + text[pos:]
+        parsed = reparse_units(parsed, text, TextRange(pos, pos))
+        assert _facts(parsed) == _facts(parse_units(text))
