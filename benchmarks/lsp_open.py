@@ -2,8 +2,10 @@
 
 A real client over stdio (the hand-written JSON-RPC client of `lsp_latency.py`, announcing VS Code's
 capabilities: hierarchical symbols, the refresh requests) opens the 10k- and 100k-line inline files
-of ../shared/tools/gen_gpu_mlir.py in a fresh server and sends, without waiting for the answers, the
-requests VS Code sends right after `didOpen`, each at its moment:
+of ../shared/tools/gen_gpu_mlir.py (`--mode outlined`: its outlined files, one written
+`module attributes {gpu.container_module}` around a `gpu.module` of kernels and the host functions
+launching them) in a fresh server and sends, without waiting for the answers, the requests VS Code
+sends right after `didOpen`, each at its moment:
 
 * hover on the first launch (0.3 s), documentSymbol (0.6 s), semanticTokens/full (0.9 s),
   semanticTokens/range of the first 100 lines (1.0 s), foldingRange (1.2 s), codeLens (1.5 s),
@@ -16,7 +18,7 @@ median and spread; the server's peak RSS (VmHWM) after the open. The oracle is t
 each open (the median of 3 of its runs) and the open's ratio is taken against that time: on a
 shared machine both drift by a third within minutes; the ratio printed is the median of the opens'.
 
-    .venv/bin/python benchmarks/lsp_open.py [--runs 2] [--sizes 10000 100000] [--python PY] [--trace-open]
+    .venv/bin/python benchmarks/lsp_open.py [--runs 2] [--sizes 10000 100000] [--mode inline] [--python PY] [--trace-open]
 
 `--trace-open` prints, after each open, the server's and its workers' timeline of it (`lsp/trace.py`):
 each mark's time after didOpen and the CPU time its process spent since its previous mark.
@@ -71,7 +73,8 @@ def requests(text: str, uri: str) -> list[tuple[float, str, str, dict]]:
     """(seconds after didOpen, label, method, params) of each request."""
     doc = {"textDocument": {"uri": uri}}
     shown = {"start": {"line": 0, "character": 0}, "end": {"line": FIRST_LINES, "character": 0}}
-    hover = {**doc, "position": position(text, text.index("gpu.launch async") + 2)}
+    launch = text.find("gpu.launch async")
+    hover = {**doc, "position": position(text, (launch if launch >= 0 else text.index("gpu.launch_func async")) + 2)}
     return [
         (0.3, "hover", "textDocument/hover", hover),
         (0.6, "documentSymbol", "textDocument/documentSymbol", doc),
@@ -157,12 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=2, help="opens per file, each by a fresh server")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="generated file sizes in lines")
+    parser.add_argument("--mode", choices=("inline", "outlined"), default="inline", help="the generated files' form")
     parser.add_argument("--python", help=PYTHON_HELP)
     parser.add_argument("--trace-open", action="store_true", help="print each open's timeline (the server's and its workers' marks)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         for lines in args.sizes:
-            path = generate(lines, Path(tmp))
+            path = generate(lines, Path(tmp), args.mode)
             runs = []
             oracles: list[float] = []
             for _ in range(args.runs):
@@ -180,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
                     print_timeline(trace, runs[-1]["opened_clock"])
             oracle_text = spread([ms / 1000 for ms in oracles]).strip() if oracles else "n/a"
             peak = max(r["peak_mb"] or 0 for r in runs)
-            print(f"\n{lines} lines ({len(runs)} opens): oracle full parse+verify {oracle_text}; peak RSS {peak:.0f} MB")
+            print(f"\n{lines} lines, {args.mode} ({len(runs)} opens): oracle full parse+verify {oracle_text}; peak RSS {peak:.0f} MB")
             for (at, label, _, _) in requests(path.read_text(), path.as_uri()):
                 empty = sum(1 for r in runs if not r["requests"][label][1])
                 note = f"  {empty} empty" if empty else ""

@@ -169,10 +169,10 @@ async def measure_requests_during_open(path: Path, python: str | None = None, ev
     return taken
 
 
-def generate(lines: int, folder: Path) -> Path:
-    out = folder / f"inline_{lines}.mlir"
+def generate(lines: int, folder: Path, mode: str = "inline") -> Path:
+    out = folder / f"{mode}_{lines}.mlir"
     subprocess.run(
-        [sys.executable, str(GEN), "--mode", "inline", "--lines", str(lines), "-o", str(out)], check=True, capture_output=True
+        [sys.executable, str(GEN), "--mode", mode, "--lines", str(lines), "-o", str(out)], check=True, capture_output=True
     )
     return out
 
