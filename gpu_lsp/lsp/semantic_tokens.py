@@ -42,6 +42,10 @@ OPENING_BUDGET_S = 0.05
 # yet (lexing a whole 10k-line document: ~0.3-0.8 s); the rest are kept by `keep_step`, and the
 # server asks the client to refresh the tokens it answered without them (`documents.PARTIAL_TOKENS`).
 FULL_BUDGET_S = 0.05
+# A unit (or text between units) longer than this is lexed only over the lines a range asks for (a
+# range request, the first screens of an open), not whole: the `gpu.module` of an outlined file is
+# half of it (2 MB at 100k lines), lexed for the tokens of one screen.
+CLIP_BYTES = 1 << 16
 _T = {name: i for i, name in enumerate(TOKEN_TYPES)}
 _M = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
 _RESULT_NAME = re.compile(r"%[\w$.\-]+")
@@ -150,11 +154,25 @@ def _lex(snapshot: Snapshot, index: DocumentIndex, s: int, e: int) -> list[tuple
     return out
 
 
+def _lines_of(snapshot: Snapshot, index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The spans of `_segments(index, lo, hi)` to lex, one longer than CLIP_BYTES cut to the lines
+    `[lo, hi]` touch: a unit lexed from a line start, where an op starts (a line inside an op
+    written over several may be coloured otherwise until the whole document's tokens come)."""
+    text = snapshot.text
+    out: list[tuple[int, int]] = []
+    for s, e, _ in _segments(index, lo, hi):
+        if e - s > CLIP_BYTES:
+            line_end = text.find("\n", hi)
+            s, e = max(s, text.rfind("\n", 0, lo) + 1), min(e, len(text) if line_end < 0 else line_end + 1)
+        out.append((s, e))
+    return out
+
+
 def _collect(snapshot: Snapshot, lo: int, hi: int) -> list[tuple[int, int, int, int]]:
     """(start, end, type, modifiers) in `[lo, hi]`, in document order."""
     index = document_index(snapshot)
     out: list[tuple[int, int, int, int]] = []
-    for s, e, _ in _segments(index, lo, hi):
+    for s, e in _lines_of(snapshot, index, lo, hi):
         out.extend(_lex(snapshot, index, s, e))
     return [t for t in out if t[1] > lo and t[0] < hi]
 
@@ -170,7 +188,7 @@ def _opening(snapshot: Snapshot) -> list[int]:
     starts = snapshot.lines.starts
     first_screens = starts[min(FIRST_LINES, len(starts) - 1)]
     out: list[tuple[int, int, int, int]] = []
-    for s, e, _ in _segments(index, 0, min(snapshot.parsed_to or 0, first_screens)):
+    for s, e in _lines_of(snapshot, index, 0, min(snapshot.parsed_to or 0, first_screens)):
         out.extend(_lex(snapshot, index, s, e))
         if time.perf_counter() >= deadline:
             break

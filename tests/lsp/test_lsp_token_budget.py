@@ -42,3 +42,27 @@ def test_the_json_of_every_token_is_joined_from_each_unit_s_json_kept(monkeypatc
     assert semantic_tokens.encoded(moved) == wire.semantic_tokens(semantic_tokens.semantic_tokens(moved))
     fresh = Document("file:///b.mlir", moved.text, 1).analysed()
     assert semantic_tokens.encoded(moved) == semantic_tokens.encoded(fresh), "the units moved by lines, their JSON kept"
+
+
+def test_a_range_of_a_long_unit_lexes_the_lines_asked_for(monkeypatch) -> None:
+    """The `gpu.module` of an outlined file is half of it: a range request (and the first screens
+    of an open) lexes the lines asked for, not the whole unit, with the tokens the whole gives."""
+    text = generated("outlined", 3000)
+    snap = Document("file:///a.mlir", text, 1).analysed()
+    kernels = next(unit for unit in semantic_tokens.document_index(snap).units if unit.op.name == "gpu.module")
+    assert kernels.range.end - kernels.range.start > semantic_tokens.CLIP_BYTES
+    lines = snap.lines
+    first = lines.line_of(kernels.range.start) + 200
+    lo, hi = lines.line_start(first), lines.line_end(first + 40)
+    lexed: list[int] = []
+    tokenize = semantic_tokens.tokenize
+
+    def counting(text, names, start, end, *args, **kwargs):
+        lexed.append(end - start)
+        return tokenize(text, names, start, end, *args, **kwargs)
+
+    monkeypatch.setattr(semantic_tokens, "tokenize", counting)
+    ranged = semantic_tokens.semantic_tokens(snap, lo, hi)
+    assert lexed and max(lexed) <= hi - lo + 200, "the lines of the range, not the unit"
+    monkeypatch.setattr(semantic_tokens, "CLIP_BYTES", len(text))  # lexed whole
+    assert ranged == semantic_tokens.semantic_tokens(snap, lo, hi)
