@@ -31,7 +31,7 @@ from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import lookup, op_names
 from gpu_lsp.parser.api import Chunk, ParsedFile, budget_for, implicit_module, parse, parse_chunk, split_ranges, stopped, syntax_errors
 from gpu_lsp.parser.builder import SYNTAX, Builder
-from gpu_lsp.parser.module_shell import find_body, read_shell
+from gpu_lsp.parser.module_shell import MODULE_LINE, find_body, read_shell
 from gpu_lsp.parser.resolve import Resolver
 from gpu_lsp.syntax.cursor import ParseContext
 from gpu_lsp.syntax.lexer import Comment, tokenize
@@ -240,8 +240,6 @@ _OP_LINE: Final = re.compile("^" + _OP_STARTS, re.M | re.X)
 _STRING_REST: Final = re.compile(r'(?:[^"\\\n]|\\.)*"?')
 # The start of a line whose first character may start an op (_OP_LINE's alternatives).
 _LINE_START: Final = re.compile(r"\n(?=[%\"A-Za-z_#!])")
-# A line starting a written module (`module_shell.find_body` reads the rest).
-_MODULE_START: Final = re.compile(r"(?:builtin\.)?module\b")
 # The same two for the lines of a written module's body, per indentation (`module_shell.Body`).
 _INDENTED: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {"": (_OP_LINE, _LINE_START)}
 
@@ -759,7 +757,10 @@ def _splice(chunk: Chunk, plan: _Splice, text: str, delta: int) -> list[Segment]
     ops = [op for seg in result for op in seg.ops]
     for seg in kept_after:
         seg.shift(delta)
-    if not plan.shelled and not any(seg.ops for seg in result[:-1]) and _MODULE_START.match(text, result[-1].start):
+    if not plan.shelled and (
+        (len(ops) == 1 and ops[0].name == "builtin.module")
+        or (not any(seg.ops for seg in result[:-1]) and MODULE_LINE.match(text, result[-1].start))
+    ):
         return None  # one written module (the chunk's module, or around indented ops): parsed anew
     for seg in removed:
         for op in seg.ops:

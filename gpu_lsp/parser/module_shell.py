@@ -19,7 +19,8 @@ from gpu_lsp.syntax.raw import RawOp
 from gpu_lsp.syntax.structure import parse_structure
 from gpu_lsp.text import TextRange
 
-_MODULE_LINE: Final = re.compile(r"(?:builtin\.)?module\b")
+# The start of a written module's line (a top-level segment starts with it).
+MODULE_LINE: Final = re.compile(r"(?:builtin\.)?module\b")
 # The line closing the module: its `}` alone (a location or a comment after it: no shell).
 _CLOSING_LINE: Final = re.compile(r"\}[ \t]*\r?$", re.M)
 # What may follow the region's `{` on its line, and what a line of the body may be before its first op.
@@ -44,7 +45,7 @@ def find_body(text: str, start: int, end: int, op_names: frozenset[str]) -> Body
     """The body of the module written at `start` whose text (a segment: its brackets balance) ends
     at `end`, where its region's `{` ends its header's last line, its `}` is alone on the last line
     that is not blank or a comment, and its first op is indented; None otherwise."""
-    if _MODULE_LINE.match(text, start, end) is None:
+    if MODULE_LINE.match(text, start, end) is None:
         return None
     opening = _region_brace(text, start, end, op_names)
     if opening is None:

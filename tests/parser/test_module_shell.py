@@ -80,11 +80,15 @@ def test_a_written_module_and_what_is_around_it_parse_as_the_whole(text: str) ->
     "module { func.func @f() {\n    return\n  }\n}\n",  # an op on the module's line
     "module {\n  func.func @f() {\n    return\n  }\n} loc(unknown)\n",  # something after its brace
     "module {\n  func.func @f() {\n    return\n  }\n}\nfunc.func @g() {\n  return\n}\n",  # an op after it
+    "module {\n  func.func @f() {\n    return\n  }\n}\n#a = affine_map<(d0) -> (d0)>\n",  # an alias after it
 ])
 def test_what_is_not_one_module_around_indented_ops_is_parsed_as_before(text: str) -> None:
     parsed = parse_units(text)
     assert not any(seg.indent for seg in parsed.layout[0] or ())
     assert _facts(parsed) == _facts(parse(text))
+    at = text.index("return")
+    edited = text[:at] + "@" + text[at:]
+    assert _facts(reparse_units(parsed, edited, TextRange(at, at))) == _facts(parse_units(edited))
 
 
 def test_every_corpus_file_parses_as_the_whole() -> None:
