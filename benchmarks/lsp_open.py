@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 from lsp_latency import PYTHON_HELP, Client, oracle_ms, position
-from lsp_typing import generate
+from lsp_typing import first_launch, generate
 
 # How long after the first diagnostics the refresh requests are waited for at most.
 REFRESH_WAIT_S = 60.0
@@ -73,8 +73,7 @@ def requests(text: str, uri: str) -> list[tuple[float, str, str, dict]]:
     """(seconds after didOpen, label, method, params) of each request."""
     doc = {"textDocument": {"uri": uri}}
     shown = {"start": {"line": 0, "character": 0}, "end": {"line": FIRST_LINES, "character": 0}}
-    launch = text.find("gpu.launch async")
-    hover = {**doc, "position": position(text, (launch if launch >= 0 else text.index("gpu.launch_func async")) + 2)}
+    hover = {**doc, "position": position(text, first_launch(text) + 2)}
     return [
         (0.3, "hover", "textDocument/hover", hover),
         (0.6, "documentSymbol", "textDocument/documentSymbol", doc),

@@ -1,8 +1,10 @@
 """Typing speed while the buffer is invalid, beside upstream MLIR's parse+verify (prints figures).
 
 A real client over stdio (the hand-written JSON-RPC client of `lsp_latency.py`) opens the
-10k- and 100k-line inline files of ../shared/tools/gen_gpu_mlir.py and times, from didChange
-to the publishDiagnostics of that version, each edit below and its reverse, repeated:
+10k- and 100k-line inline files of ../shared/tools/gen_gpu_mlir.py (`--mode outlined`: its
+outlined files, their host functions indented in a written container module; the edits go
+into a host function) and times, from didChange to the publishDiagnostics of that version,
+each edit below and its reverse, repeated:
 
 * a stray `@` before an op name in the middle of the file (breaks the op) / deleted again;
 * a region's closing `}` deleted (unbalances the file) / put back;
@@ -15,7 +17,7 @@ a fresh server, like the oracle's median of its runs), a hover on the first func
 open (another fresh server) and once it is done, and the oracle's full parse+verify of the same file in the
 same run. Median and worst per edit; the server's peak RSS (VmHWM) at the end.
 
-    .venv/bin/python benchmarks/lsp_typing.py [--repeat 5] [--opens 3] [--sizes 10000 100000] [--python PY]
+    .venv/bin/python benchmarks/lsp_typing.py [--repeat 5] [--opens 3] [--sizes 10000 100000] [--mode inline] [--python PY]
 
 `--python .venv-compiled/bin/python` serves with the compiled install `make test-compiled`
 makes (what `pip install .` gives users); without it, with this checkout's sources as they are.
@@ -71,20 +73,35 @@ class Session:
 
 
 def places(text: str) -> dict[str, int]:
-    """Where the edits go: all in the function in the middle of the file."""
-    middle = text.index("\nfunc.func @", len(text) // 2) + 1
-    body = text.index("gpu.thread_id x", middle)
-    launch_end = text.index("\n  }\n", body) + 3
-    constant = text.index("arith.constant 32 : index", middle) + len("arith.constant 3")
-    line = text.index("\n", text.index("arith.addf", middle)) + 1
-    return {"function": middle, "op": body, "brace": launch_end, "digit": constant, "line": line}
+    """Where the edits go: all in the host function in the middle of the file (an inline file's:
+    its launch's body; an outlined file's, indented in its module: its ops, its closing brace)."""
+    if "gpu.container_module" not in text:
+        middle = text.index("\nfunc.func @", len(text) // 2) + 1
+        body = text.index("gpu.thread_id x", middle)
+        launch_end = text.index("\n  }\n", body) + 3
+        constant = text.index("arith.constant 32 : index", middle) + len("arith.constant 3")
+        line = text.index("\n", text.index("arith.addf", middle)) + 1
+        return {"function": middle, "op": body, "brace": launch_end, "digit": constant, "line": line}
+    middle = text.index("\n  func.func @", len(text) // 2) + 1
+    body = text.index("gpu.memcpy async", middle)
+    end = text.index("\n  }\n", body) + 3
+    constant = text.index("%c = arith.constant ", middle) + len("%c = arith.constant ")
+    line = text.index("\n", text.index("gpu.launch_func", middle)) + 1
+    return {"function": middle, "op": body, "brace": end, "digit": constant, "line": line}
+
+
+def new_function(text: str) -> str:
+    """NEW_FUNCTION, indented as the functions of `text` are."""
+    if "gpu.container_module" not in text:
+        return NEW_FUNCTION
+    return "".join("  " + line if line.strip() else line for line in NEW_FUNCTION.splitlines(keepends=True))
 
 
 async def run_edits(session: Session, repeat: int) -> None:
     for _ in range(repeat):
         at = places(session.text)
         await session.edit("stray @ before an op name", at["op"], at["op"], "@")
-        at = places(session.text.replace("@gpu.thread_id", "gpu.thread_id", 1))
+        at = places(session.text.replace("@gpu.", "gpu.", 1))
         brace = at["brace"] + 1  # the stray `@` is still there
         await session.edit("delete a region's closing }", brace, brace + 1, "")
         digit = at["digit"]  # before the op, so not moved by the `@`
@@ -94,8 +111,9 @@ async def run_edits(session: Session, repeat: int) -> None:
         await session.edit("put the } back", brace, brace, "}")
         await session.edit("delete the stray @ (repair)", at["op"], at["op"] + 1, "")
         at = places(session.text)
-        await session.edit("insert a new function", at["function"], at["function"], NEW_FUNCTION)
-        await session.edit("delete the new function", at["function"], at["function"] + len(NEW_FUNCTION), "")
+        pasted = new_function(session.text)
+        await session.edit("insert a new function", at["function"], at["function"], pasted)
+        await session.edit("delete the new function", at["function"], at["function"] + len(pasted), "")
         at = places(session.text)
         line_end = session.text.index("\n", at["line"]) + 1
         removed = session.text[at["line"] : line_end]
@@ -109,7 +127,7 @@ async def measure_file(path: Path, repeat: int, python: str | None = None) -> di
     client = Client(python)
     await client.start()
     await client.request("workspace/symbol", {"query": ""})  # the server is up: time the open only
-    hover_params = {"textDocument": {"uri": uri}, "position": position(text, text.index("gpu.launch async") + 2)}
+    hover_params = {"textDocument": {"uri": uri}, "position": position(text, first_launch(text) + 2)}
     opened = time.perf_counter()
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}})
     first, _ = await asyncio.wait_for(client.diagnostics(uri, 1), 600)
@@ -152,7 +170,7 @@ async def measure_requests_during_open(path: Path, python: str | None = None, ev
     client = Client(python)
     await client.start()
     await client.request("workspace/symbol", {"query": ""})
-    hover_params = {"textDocument": {"uri": uri}, "position": position(text, text.index("gpu.launch async") + 2)}
+    hover_params = {"textDocument": {"uri": uri}, "position": position(text, first_launch(text) + 2)}
     opened = time.perf_counter()
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "mlir", "version": 1, "text": text}})
     published = client.diagnostics(uri, 1)
@@ -169,6 +187,12 @@ async def measure_requests_during_open(path: Path, python: str | None = None, ev
     return taken
 
 
+def first_launch(text: str) -> int:
+    """Where the first async launch is written (`gpu.launch`, or an outlined file's `gpu.launch_func`)."""
+    launch = text.find("gpu.launch async")
+    return launch if launch >= 0 else text.index("gpu.launch_func async")
+
+
 def generate(lines: int, folder: Path, mode: str = "inline") -> Path:
     out = folder / f"{mode}_{lines}.mlir"
     subprocess.run(
@@ -182,17 +206,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="times each edit (and its reverse) is made")
     parser.add_argument("--opens", type=int, default=3, help="opens timed per file, each by a fresh server (median reported)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="generated file sizes in lines")
+    parser.add_argument("--mode", choices=("inline", "outlined"), default="inline", help="the generated files' form")
     parser.add_argument("--python", help=PYTHON_HELP)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         for lines in args.sizes:
-            path = generate(lines, Path(tmp))
+            path = generate(lines, Path(tmp), args.mode)
             oracle = oracle_ms(path)
             result = asyncio.run(measure_file(path, args.repeat, args.python))
             opens = [result["open_s"]] + [asyncio.run(measure_open(path, args.python)) for _ in range(args.opens - 1)]
             during = asyncio.run(measure_requests_during_open(path, args.python))
             oracle_text = f"{oracle:.0f} ms" if oracle is not None else "n/a"
-            print(f"\n{lines} lines: oracle full parse+verify {oracle_text}; peak RSS {result['peak_mb']:.0f} MB")
+            print(f"\n{lines} lines, {args.mode}: oracle full parse+verify {oracle_text}; peak RSS {result['peak_mb']:.0f} MB")
             open_ms = statistics.median(opens) * 1000
             ratio = f"{open_ms / oracle:.1f}x oracle" if oracle else ""
             each = ", ".join(f"{s * 1000:.0f}" for s in opens)
