@@ -8,6 +8,7 @@ import random
 import pytest
 from support.corpus import all_corpus_files
 from support.irdump import dump_file
+from support.mutate import mutate
 from support.typing import PASTED, generated, typing_edits
 
 from gpu_lsp.diagnostics.model import Severity
@@ -132,3 +133,42 @@ def test_an_edit_before_a_module_moves_the_ops_of_its_body() -> None:
         text = text[:pos] + new + text[pos:]
         parsed = reparse_units(parsed, text, TextRange(pos, pos))
         assert _facts(parsed) == _facts(parse_units(text))
+
+
+def _edit_between(old: str, new: str) -> tuple[int, int]:
+    """The range of `old` that `new` replaces (their common prefix and suffix left out)."""
+    start = 0
+    limit = min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < limit - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
+        end += 1
+    return start, len(old) - end
+
+
+def test_mutated_corpus_modules_reparse_as_they_parse() -> None:
+    """Corpus chunks that are one written module around indented ops, mutated a few times over
+    (values, types, async, lines deleted and duplicated): each edit re-parsed equals a fresh parse."""
+    rng = random.Random(19)
+    chunks = []
+    for path in all_corpus_files():
+        for piece in path.read_text().split("// -----"):
+            if "module" in piece and any(seg.indent for seg in parse_units(piece).layout[0] or ()):
+                chunks.append(piece)
+    assert len(chunks) > 60
+    edits = 0
+    for text in rng.sample(chunks, 60):
+        parsed = parse_units(text)
+        assert any(seg.indent for seg in parsed.layout[0] or ()), "cut at the module's body"
+        for _ in range(4):
+            mutant = mutate(text, rng)
+            if mutant is None:
+                continue
+            new_text = mutant[0]
+            start, end = _edit_between(text, new_text)
+            parsed = reparse_units(parsed, new_text, TextRange(start, end))
+            text = new_text
+            assert _facts(parsed) == _facts(parse_units(text)), (mutant[1], text[:200])
+            edits += 1
+    assert edits > 100
