@@ -128,8 +128,11 @@ def _per_unit_features(snap) -> tuple:
     return semantic_tokens(snap), folding_ranges(snap), document_symbols(snap), lenses
 
 
-def test_features_cached_per_unit_equal_a_fresh_computation_after_edits() -> None:
+def test_features_cached_per_unit_equal_a_fresh_computation_after_edits(monkeypatch) -> None:
+    from gpu_lsp.lsp import semantic_tokens as tokens
     from gpu_lsp.lsp.documents import Document
+
+    monkeypatch.setattr(tokens, "FULL_BUDGET_S", float("inf"))  # every token, however loaded the machine
 
     text = OUTLINED + "\n" + INLINE.split("// -----")[0] + "\n// trailing\n" + INLINE.split("// -----")[0].replace("@inline", "@inline2")
     doc = Document("file:///t.mlir", text, 1)
