@@ -450,7 +450,7 @@ def _parse_chunk_units(text: str, start: int, end: int, budget: int = MAX_DIAGNO
     trusted = segments_trusted(segments)
     shelled = _shelled(text, start, segments, budget) if trusted else None
     if shelled is not None:
-        return _parse_shelled(shelled, start, end)
+        return _parse_shelled(shelled, start, end, budget)
     if len(segments) == 1 or not trusted:
         return parse_chunk(text, start, end, budget), None
     ctx = ParseContext(text, op_names(), start)
@@ -543,6 +543,13 @@ def _shelled(text: str, start: int, segments: list[Segment], budget: int) -> _Sh
     return _Shelled(ctx, shell.module, [*before, head], cut, tail, budget)
 
 
+def _defines_aliases(body: list[Segment]) -> bool:
+    """Whether segments of a written module's body read an alias definition: a segment is lexed as
+    a top level, where `#a = ...` defines one; in the module it is no definition (the chunk is read
+    whole then)."""
+    return any(seg.aliases for seg in body)
+
+
 def _still_shelled(text: str, head: Segment, tail: Segment, start: int, new_end: int, delta: int) -> bool:
     """Whether the text, edited in `[start, new_end)` of a written module's body, is still that
     module around ops at the same indentation (`_shelled`'s cut): the same body (`find_body`),
@@ -555,13 +562,15 @@ def _still_shelled(text: str, head: Segment, tail: Segment, start: int, new_end:
     return _OP_LINE.search(text, lines_start, body.end if lines_end < 0 else lines_end + 1) is None
 
 
-def _parse_shelled(shelled: _Shelled, start: int, end: int) -> tuple[Chunk, list[Segment] | None]:
+def _parse_shelled(shelled: _Shelled, start: int, end: int, budget: int) -> tuple[Chunk, list[Segment] | None]:
     """`_parse_chunk_units` of a chunk that is one written module around indented ops."""
     body = shelled.body
     for i, seg in enumerate(body):
         if shelled.read(seg):
             del body[i + 1 :]  # the rest is left unread, and not reusable by an edit
             break
+    if _defines_aliases(body):
+        return parse_chunk(shelled.ctx.text, start, end, budget), None
     local = _resolves_locally(body)
     if local:
         for seg in body:
@@ -750,7 +759,7 @@ def _splice(chunk: Chunk, plan: _Splice, text: str, delta: int) -> list[Segment]
     ctx.text = text
     for seg in fresh:
         parse_segment(ctx, seg)
-    if not _resolves_locally(result):
+    if not _resolves_locally(result) or (plan.shelled and _defines_aliases(fresh)):
         return None
     for seg in fresh:
         Resolver(seg.diagnostics).resolve_top(seg.ops)
@@ -888,6 +897,9 @@ class Progressive:
             self._done = parse_units(self.text, self.split)
             return
         shelled = self._shelled
+        if shelled is not None and _defines_aliases(segments):
+            self._done = parse_units(self.text, self.split)
+            return
         if shelled is not None:
             layout = [*shelled.before, *segments, shelled.tail]
             chunk = shelled.chunk(self._chunk.start, self._chunk.end, layout)

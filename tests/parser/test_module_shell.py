@@ -65,6 +65,8 @@ def test_each_op_of_an_outlined_file_is_built_once() -> None:
     "// head\n#map = affine_map<(d0) -> (d0)>\nmodule @m attributes {gpu.container_module} {\n  // first\n"
     "  func.func @f() {\n    return\n  }\n\n  func.func @g() {\n    return\n  }\n}\n// tail\n",
     "builtin.module {\n\tfunc.func @f() {\n\t  return\n\t}\n}",
+    # `#a = 1` lexed in a segment of the body alone would define an alias: in the module it does not
+    "module {\n  func.fun#a = 1\nc @f() {\n    return\n  }\n}\n",
 ])
 def test_a_written_module_and_what_is_around_it_parse_as_the_whole(text: str) -> None:
     assert find_body(text, text.index("module") - (8 if text.startswith("builtin") else 0), len(text), op_names()) is not None
@@ -168,3 +170,32 @@ def test_mutated_corpus_modules_reparse_as_they_parse() -> None:
             assert _facts(parsed) == _facts(parse_units(text)), (mutant[1], text[:200])
             edits += 1
     assert edits > 100
+
+
+_SHAPES = [
+    "module attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @f() kernel {\n      gpu.return\n    }\n  }\n"
+    "  func.func @h() {\n    return\n  }\n}\n",
+    "// é ü\nmodule {\r\n  // ünïcode\r\n  func.func @f() {\r\n    return\r\n  }\r\n}\r\n// end\n",
+    "module attributes {\n  gpu.container_module,\n  foo = 1\n} {\n  %0 = arith.constant 1 : index\n  func.func @f() {\n    return\n  }\n}",
+]
+_NOISE = ["{", "}", "(", ")", "\n", " ", "\t", "@", "%", '"', "module", "//", "#a = 1\n", "\r\n", "é"]
+
+
+@pytest.mark.parametrize("shape", range(len(_SHAPES)))
+def test_corrupted_module_files_parse_and_reparse(shape: int) -> None:
+    """Characters inserted and deleted anywhere in a module-wrapped file (its head and tail too):
+    never an exception, the whole's parse where nothing is broken, a fresh parse after the edit."""
+    rng = random.Random(shape)
+    original = _SHAPES[shape]
+    for _ in range(150):
+        text = original
+        for _ in range(rng.randrange(1, 4)):
+            pos = rng.randrange(len(text) + 1)
+            text = text[:pos] + rng.choice(_NOISE) + text[pos:] if rng.random() < 0.5 else text[:pos] + text[pos + rng.randrange(1, 4) :]
+        fresh = parse_units(text)
+        assert _facts(Progressive(text).result()) == _facts(fresh)
+        whole = parse(text)
+        if not any(d.severity >= Severity.ERROR for d in whole.diagnostics):
+            assert _facts(fresh) == _facts(whole), repr(text)
+        start, end = _edit_between(original, text)
+        assert _facts(reparse_units(parse_units(original), text, TextRange(start, end))) == _facts(fresh), repr(text)
