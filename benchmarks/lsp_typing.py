@@ -72,22 +72,25 @@ class Session:
         self.counts[label] = len(params["diagnostics"])
 
 
+# Per form (outlined or not): how the function in the middle starts, the op the stray `@` goes
+# before, the constant whose digit changes (and the digit's offset in it), the op whose next line
+# is deleted. The region's `}` deleted is the next one at two spaces (an inline launch's, an
+# outlined host function's).
+_NEEDLES = {
+    False: ("\nfunc.func @", "gpu.thread_id x", "arith.constant 32 : index", len("arith.constant 3"), "arith.addf"),
+    True: ("\n  func.func @", "gpu.memcpy async", "%c = arith.constant ", len("%c = arith.constant "), "gpu.launch_func"),
+}
+
+
 def places(text: str) -> dict[str, int]:
     """Where the edits go: all in the host function in the middle of the file (an inline file's:
     its launch's body; an outlined file's, indented in its module: its ops, its closing brace)."""
-    if "gpu.container_module" not in text:
-        middle = text.index("\nfunc.func @", len(text) // 2) + 1
-        body = text.index("gpu.thread_id x", middle)
-        launch_end = text.index("\n  }\n", body) + 3
-        constant = text.index("arith.constant 32 : index", middle) + len("arith.constant 3")
-        line = text.index("\n", text.index("arith.addf", middle)) + 1
-        return {"function": middle, "op": body, "brace": launch_end, "digit": constant, "line": line}
-    middle = text.index("\n  func.func @", len(text) // 2) + 1
-    body = text.index("gpu.memcpy async", middle)
-    end = text.index("\n  }\n", body) + 3
-    constant = text.index("%c = arith.constant ", middle) + len("%c = arith.constant ")
-    line = text.index("\n", text.index("gpu.launch_func", middle)) + 1
-    return {"function": middle, "op": body, "brace": end, "digit": constant, "line": line}
+    function, op, constant, digit, before_line = _NEEDLES["gpu.container_module" in text]
+    middle = text.index(function, len(text) // 2) + 1
+    body = text.index(op, middle)
+    brace = text.index("\n  }\n", body) + 3
+    line = text.index("\n", text.index(before_line, middle)) + 1
+    return {"function": middle, "op": body, "brace": brace, "digit": text.index(constant, middle) + digit, "line": line}
 
 
 def new_function(text: str) -> str:
