@@ -135,14 +135,13 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
 
 
 def _container(chunk: Chunk) -> Block | None:
-    module = chunk.module
+    return _body_of(chunk.module)
+
+
+def _body_of(module: Operation) -> Block | None:
+    """The block of a module's body (None for an op read without one)."""
     if not module.regions or not module.regions[0].blocks:
         return None
-    return module.regions[0].blocks[0]
-
-
-def _container_of(module: Operation) -> Block:
-    """The body of a module (`module_shell.read_shell` makes one)."""
     return module.regions[0].blocks[0]
 
 
@@ -499,17 +498,13 @@ class _Shelled:
 
     def chunk(self, start: int, end: int, layout: list[Segment]) -> Chunk:
         """The chunk of `[start, end)` once the body's segments of `layout` are read, their ops in the module."""
-        block = _container_of(self.module)
+        block = _body_of(self.module)
+        assert block is not None, "read_shell makes the module's body"
         block.operations = []
         for seg in layout:
             for op in seg.ops:
                 block.append(op)
-        ctx = self.ctx
-        if ctx.type_aliases or ctx.attr_aliases:
-            writable_facts(self.module).aliases = {**ctx.type_aliases, **ctx.attr_aliases}
-        ctx.alias_uses = [u for seg in layout for u in seg.alias_uses]
-        diagnostics = sorted((d for seg in layout for d in seg.diagnostics), key=Diagnostic.sort_key)
-        return Chunk(start, end, self.module, diagnostics, comments_of(layout), False, ctx)
+        return _module_chunk(start, end, self.module, layout, self.ctx)
 
 
 def _shelled(text: str, start: int, segments: list[Segment], budget: int) -> _Shelled | None:
@@ -595,6 +590,12 @@ def _written_module_chunk(start: int, end: int, segments: list[Segment], ctx: Pa
     if module.parent is not None:  # in the implicit module of a progressive parse's steps
         module.parent.operations.remove(module)
         module.parent = None
+    return _module_chunk(start, end, module, segments, ctx)
+
+
+def _module_chunk(start: int, end: int, module: Operation, segments: list[Segment], ctx: ParseContext) -> Chunk:
+    """The chunk of `[start, end)` whose module is the written `module`, from the segments read
+    with `ctx` (their diagnostics, comments and alias uses; the aliases on the module, as `parse_chunk` puts them)."""
     if ctx.type_aliases or ctx.attr_aliases:
         writable_facts(module).aliases = {**ctx.type_aliases, **ctx.attr_aliases}
     ctx.alias_uses = [u for seg in segments for u in seg.alias_uses]

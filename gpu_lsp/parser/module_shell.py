@@ -6,8 +6,9 @@ them (its `module ... {` line and its closing `}`), as the whole chunk's parse r
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from gpu_lsp.diagnostics.model import Diagnostic
 from gpu_lsp.ir.core import Operation
@@ -23,10 +24,10 @@ from gpu_lsp.text import TextRange
 MODULE_LINE: Final = re.compile(r"(?:builtin\.)?module\b")
 # The line closing the module: its `}` alone (a location or a comment after it: no shell).
 _CLOSING_LINE: Final = re.compile(r"\}[ \t]*\r?$", re.M)
-# What may follow the region's `{` on its line, and what a line of the body may be before its first op.
-_REST_OF_LINE: Final = re.compile(r"[ \t]*(?://[^\n]*)?\r?\n")
+# The rest of a line that holds nothing or a comment: after the region's `{`, and the body's lines before its first op.
 _BLANK_OR_COMMENT: Final = re.compile(r"[ \t]*(?://[^\n]*)?\r?\n")
 _INDENT: Final = re.compile(r"[ \t]+")
+T = TypeVar("T", Diagnostic, Comment)
 # The lines the module's header may take before its region's `{`.
 HEADER_LINES: Final = 64
 
@@ -50,7 +51,7 @@ def find_body(text: str, start: int, end: int, op_names: frozenset[str]) -> Body
     opening = _region_brace(text, start, end, op_names)
     if opening is None:
         return None
-    rest = _REST_OF_LINE.match(text, opening, end)
+    rest = _BLANK_OR_COMMENT.match(text, opening, end)
     if rest is None:
         return None
     closing = _closing_brace(text, rest.end(), end)
@@ -111,17 +112,18 @@ def read_shell(ctx: ParseContext, start: int, body: Body, end: int, budget: int)
     split = len(head)
     lexed = tokenize(head + tail, ctx.op_names, 0, split + len(tail), budget=budget)
 
-    def at(pos: int, is_end: bool = False) -> int:
+    def at(pos: int, is_end: bool) -> int:
+        """Where an offset of the head and tail lexed together is in the text (an end at the split: the head's)."""
         inside_head = pos <= split if is_end else pos < split
         return start + pos if inside_head else body.end + pos - split
 
     for tok in lexed.tokens:
         empty = tok.start_pos == tok.end_pos
-        tok.start_pos, tok.end_pos = at(tok.start_pos), at(tok.end_pos, not empty)
+        tok.start_pos, tok.end_pos = at(tok.start_pos, False), at(tok.end_pos, not empty)
     lexed.errors[:] = [LexError(e.message, _moved(e.range, at)) for e in lexed.errors]
     lexed.comments[:] = [Comment(c.text, _moved(c.range, at)) for c in lexed.comments]
     if lexed.stopped is not None:
-        lexed.stopped = at(lexed.stopped)
+        lexed.stopped = at(lexed.stopped, False)
     diagnostics = syntax_errors(lexed)
     raw_items, errors = parse_structure(lexed.tokens)
     diagnostics.extend(Diagnostic(SYNTAX, err.message, err.range) for err in errors)
@@ -130,14 +132,17 @@ def read_shell(ctx: ParseContext, start: int, body: Body, end: int, budget: int)
     module = Builder(ctx, diagnostics).top_level_op(raw_items[0])
     if module.name != "builtin.module" or not module.regions or not module.regions[0].blocks:
         return None
-    in_tail = lambda rng: rng.start >= body.end  # noqa: E731
-    return Shell(
-        module,
-        ([d for d in diagnostics if not in_tail(d.range)], [c for c in lexed.comments if not in_tail(c.range)]),
-        ([d for d in diagnostics if in_tail(d.range)], [c for c in lexed.comments if in_tail(c.range)]),
-    )
+    diags_head, diags_tail = _apart(diagnostics, body.end)
+    comments_head, comments_tail = _apart(lexed.comments, body.end)
+    return Shell(module, (diags_head, comments_head), (diags_tail, comments_tail))
 
 
-def _moved(rng: TextRange, at) -> TextRange:
+def _apart(items: list[T], tail_start: int) -> tuple[list[T], list[T]]:
+    """`items` (each with a `range`) of the head, and those of the tail (at or after `tail_start`)."""
+    return [i for i in items if i.range.start < tail_start], [i for i in items if i.range.start >= tail_start]
+
+
+def _moved(rng: TextRange, at: Callable[[int, bool], int]) -> TextRange:
+    """`rng` of the head and tail lexed together, put back where they are in the text (`at`)."""
     empty = rng.start == rng.end
-    return TextRange(at(rng.start), at(rng.end, not empty))
+    return TextRange(at(rng.start, False), at(rng.end, not empty))

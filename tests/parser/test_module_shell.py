@@ -9,6 +9,7 @@ import pytest
 from support.corpus import all_corpus_files
 from support.irdump import dump_file
 from support.mutate import mutate
+from support.reflow import reflow
 from support.typing import PASTED, generated, typing_edits
 
 from gpu_lsp.diagnostics.model import Severity
@@ -199,3 +200,26 @@ def test_corrupted_module_files_parse_and_reparse(shape: int) -> None:
             assert _facts(fresh) == _facts(whole), repr(text)
         start, end = _edit_between(original, text)
         assert _facts(reparse_units(parse_units(original), text, TextRange(start, end))) == _facts(fresh), repr(text)
+
+
+def test_reflowed_corpus_modules_parse_and_reparse_as_a_fresh_parse() -> None:
+    """Corpus chunks with a module, their line breaks and indentation moved (`reflow`: the ops of a
+    body at several indentations, headers over lines), then mutated as an edit."""
+    rng = random.Random(7)
+    shells = 0
+    for path in all_corpus_files():
+        for piece in path.read_text().split("// -----"):
+            if "module" not in piece:
+                continue
+            text = reflow(piece, rng, rng.choice((0.05, 0.2, 0.6)))
+            parsed = parse_units(text)
+            shells += any(seg.indent for seg in parsed.layout[0] or ())
+            whole = parse(text)
+            if not any(d.severity >= Severity.ERROR for d in whole.diagnostics):
+                assert _facts(parsed) == _facts(whole), path.name
+            assert _facts(Progressive(text).result()) == _facts(parsed), path.name
+            mutant = mutate(text, rng)
+            if mutant is not None:
+                start, end = _edit_between(text, mutant[0])
+                assert _facts(reparse_units(parsed, mutant[0], TextRange(start, end))) == _facts(parse_units(mutant[0])), (path.name, mutant[1])
+    assert shells > 30, "reflowed modules still cut at their bodies"
