@@ -703,6 +703,16 @@ class _Splice:
     shelled: bool  # the chunk is a written module around indented ops
 
 
+def _may_join_previous(text: str, seg_start: int, start: int, indent: str) -> bool:
+    """Whether an edit at `start` may join the segment starting at `seg_start` to the one before:
+    it is on that segment's first line, which no longer starts an op (the segment before ends
+    where an op line starts; an edit after its first line leaves that line as it was)."""
+    line_end = text.find("\n", seg_start)
+    if 0 <= line_end < start:
+        return False
+    return _op_lines(indent)[0].match(text, seg_start) is None
+
+
 def _plan_splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: int, delta: int) -> _Splice | None:
     """The segments an edit of [start, end) touches, to re-parse (nothing is changed yet); None
     when the chunk is not re-parsed a segment at a time (aliases involved, the layout no longer
@@ -719,8 +729,7 @@ def _plan_splice(chunk: Chunk, segments: list[Segment], text: str, start: int, e
         return None
     starts = [s.start for s in run]
     first = max(0, bisect_right(starts, start) - 1)
-    line_end = text.find("\n", run[first].start)
-    if first > 0 and (line_end < 0 or line_end >= start):
+    if first > 0 and _may_join_previous(text, run[first].start, start, indent):
         first -= 1
     begin = run[first].start
     new_end = end + delta

@@ -223,3 +223,23 @@ def test_reflowed_corpus_modules_parse_and_reparse_as_a_fresh_parse() -> None:
                 start, end = _edit_between(text, mutant[0])
                 assert _facts(reparse_units(parsed, mutant[0], TextRange(start, end))) == _facts(parse_units(mutant[0])), (path.name, mutant[1])
     assert shells > 30, "reflowed modules still cut at their bodies"
+
+
+@pytest.mark.parametrize(
+    "column, new, kept",
+    [
+        (0, "".join("  " + line if line.strip() else line for line in PASTED.splitlines(keepends=True)), True),
+        (2, "x ", False),  # the line no longer starts an op: it joins the segment before
+    ],
+)
+def test_an_edit_on_the_first_line_of_a_segment_reparses_the_one_before_only_when_it_joins_it(column: int, new: str, kept: bool) -> None:
+    """A function pasted before the first host function of an outlined file keeps its `gpu.module` (built once)."""
+    text = generated("outlined", 400)
+    parsed = parse_units(text)
+    kernels = parsed.chunks[0].module.regions[0].blocks[0].operations[0]
+    assert kernels.name == "gpu.module"
+    pos = text.index("\n  func.func @") + 1 + column
+    text = text[:pos] + new + text[pos:]
+    parsed = reparse_units(parsed, text, TextRange(pos, pos))
+    assert _facts(parsed) == _facts(parse_units(text))
+    assert (parsed.chunks[0].module.regions[0].blocks[0].operations[0] is kernels) is kept
