@@ -77,6 +77,7 @@ class RuleContext:
         # Built on first use (plain attributes: functools.cached_property needs an instance
         # __dict__, which the mypyc-compiled class has not).
         self._index: OpIndex | None = None
+        self._chunk_index: OpIndex | None = None
         self._symbols: SymbolTables | None = None
         self._lines: LineIndex | None = None
         self._value_names: set[str] | None = None
@@ -87,6 +88,15 @@ class RuleContext:
         if self._index is None:
             self._index = OpIndex(self.module)
         return self._index
+
+    @property
+    def chunk_index(self) -> OpIndex:
+        """Every op of the chunk, whatever the view: what a check looks up across units (a kernel's launches)."""
+        if self.module is self.chunk.module:
+            return self.index
+        if self._chunk_index is None:
+            self._chunk_index = OpIndex(self.chunk.module)
+        return self._chunk_index
 
     @property
     def symbols(self) -> SymbolTables:

@@ -100,6 +100,13 @@ def run_rules(ctx: RuleContext, rules: Iterable[Rule], phases: Iterable[Phase] =
     return runner.out
 
 
+def run_check(ctx: RuleContext, rule: Rule, fn: Callable[..., Iterable[Violation]], *args) -> list[Diagnostic]:
+    """The diagnostics of one check `fn(*args)` with `rule`'s code and severity (a GPU999 where it raises)."""
+    runner = _Runner(ctx)
+    runner.run(rule, fn, *args)
+    return runner.out
+
+
 def checked_ops(ctx: RuleContext, rule: Rule) -> list[Operation]:
     """The ops a per-op rule (one with `ops`) of a phase other than the verifier's checks, in
     `run_rules`' order: each is checked on its own, so they may be checked a slice at a time."""

@@ -8,9 +8,11 @@ parse splits a damaged op). The new units are linted again, with the rules' view
 to each; when the interfaces (the symbols defined, with their types, and the symbols used)
 of the replaced units differ from those of the new ones, so are the units that use a symbol
 whose definition changed (the callers of a function, the launches of a kernel), unless a
-check of the whole module depends on them (a container module's kernels, a symbol defined
-twice). Every other unit keeps its part, which moves with its anchor (and keeps what was
-derived from it, such as its LSP form).
+symbol is defined twice at the top (GPU121 checks the module). In a container module a unit's
+launches are also checked against their kernels (GPU105, a check of the module: the unit's
+view leaves it out); an error of it stops the module's verification, so it means a full lint.
+Every other unit keeps its part, which moves with its anchor (and keeps what was derived from
+it, such as its LSP form).
 
 Rules that look across units can see something stale there (a module-level check, say),
 so a quick result is marked incomplete and `Document.settle` replaces it with a full lint
@@ -28,8 +30,8 @@ from gpu_lsp.diagnostics.context import RuleContext, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import version_of
 from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Related
 from gpu_lsp.diagnostics.registry import Selection, always_reported, load_rules
-from gpu_lsp.diagnostics.rule_engine import run_rules
-from gpu_lsp.diagnostics.rules.verify_launch import is_container_module
+from gpu_lsp.diagnostics.rule_engine import run_check, run_rules
+from gpu_lsp.diagnostics.rules.verify_launch import KERNEL_REFERENCE, is_container_module, kernel_references
 from gpu_lsp.diagnostics.suppression import may_have_directives
 from gpu_lsp.ir.core import Operation, source_range
 from gpu_lsp.ir.symbols import symbol_name
@@ -186,6 +188,8 @@ class IncrementalLinter:
         self.chunks = None
         if len(result) >= MAX_DIAGNOSTICS or may_have_directives(c for chunk in parsed.chunks for c in chunk.comments):
             return LintResult.of(result)  # at the cap (`model.capped`), what is kept is not per unit
+        if any(d.code == KERNEL_REFERENCE for d in result):
+            return LintResult.of(result)  # the module was not verified further: no unit's part is its own
         remembered = self._remember(parsed, result)
         if remembered is None:
             return LintResult.of(result)
@@ -217,7 +221,7 @@ class IncrementalLinter:
             after = sorted(faces.values())
             relint = set(fresh)
             if before != after:
-                if _module_level(chunk, units):
+                if _defined_twice(units):
                     return None
                 changed = _defined(before) ^ _defined(after)
                 relint.update(
@@ -243,6 +247,8 @@ class IncrementalLinter:
                     for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings), report_undecided_of(settings))
                     if rng.start <= d.range.start <= rng.end and enabled(d.code)
                 ]
+                if any(d.code == KERNEL_REFERENCE for d in found):
+                    return None  # its error stops the verification of the whole module
                 slots[i] = Part(op, found, faces.get(i))
             filled = [part for part in slots if part is not None]
             assert len(filled) == len(slots), "every unit not reused is re-linted"
@@ -263,7 +269,12 @@ class IncrementalLinter:
     def _lint_unit(chunk: Chunk, unit: Operation, text: str, rules: list, mlir_version: int, report_undecided: bool) -> list[Diagnostic]:
         ctx = RuleContext(chunk, text, mlir_version, report_undecided=report_undecided)
         ctx.module = unit  # the rules' view: this unit only (the index is built from it)
-        return run_rules(ctx, rules)
+        found = run_rules(ctx, rules)
+        reference = next((rule for rule in rules if rule.code == KERNEL_REFERENCE), None)
+        if reference is not None and is_container_module(chunk.module):
+            # GPU105 checks the module (which the view leaves out) at the launches of its functions
+            found += run_check(ctx, reference, kernel_references, chunk.module, ctx)
+        return found
 
     def _remember(self, parsed: ParsedFile, result: list[Diagnostic]) -> list[ChunkParts] | None:
         parser_diags = {id(d) for chunk in parsed.chunks for d in chunk.diagnostics}
@@ -290,11 +301,8 @@ class IncrementalLinter:
         return chunks
 
 
-def _module_level(chunk: Chunk, units: list[Operation]) -> bool:
-    """Whether checks of the whole module depend on the units' interfaces: the kernels of a
-    container module (GPU105) or symbols defined twice at the top (GPU121)."""
-    if is_container_module(chunk.module):
-        return True
+def _defined_twice(units: list[Operation]) -> bool:
+    """Whether a symbol is defined twice at the top: GPU121 is a check of the whole module."""
     names = [name for name in map(symbol_name, units) if name is not None]
     return len(names) != len(set(names))
 

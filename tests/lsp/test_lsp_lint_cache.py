@@ -131,3 +131,100 @@ def test_a_changed_callee_relints_its_caller_without_asking_every_unit(monkeypat
     caller_end = doc.text.index("\n}\n", caller)
     assert any(caller <= d.range.start < caller_end for d in snap.diagnostics), "the call no longer type-checks"
     assert len(asked) <= 3, "the interfaces of the callee (old and new) and of its caller only"
+
+
+# A host function pasted into the generated outlined file (a container module): it launches a kernel.
+PASTED_HOST = """  func.func @pasted(%arg0: memref<?xf32>) {
+    %c1 = arith.constant 1 : index
+    %cst = arith.constant 2.0 : f32
+    %t0 = gpu.wait async
+    %t1 = gpu.launch_func async [%t0] @kernels::@k7_0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%arg0 : memref<?xf32>, %arg0 : memref<?xf32>, %cst : f32)
+    gpu.wait [%t1]
+    return
+  }
+
+"""
+EXTRA_KERNEL = """    gpu.func @extra(%dst: memref<?xf32>) kernel {
+      gpu.return
+    }
+"""
+# Edits of a container module that change what its units define or use, launches kept well formed:
+# (text to find after the module's start, replacement).
+INTERFACE_EDITS = [
+    ("  // fn7:", PASTED_HOST + "  // fn7:"),
+    (PASTED_HOST, ""),
+    ("    // kernels of fn8\n", "    // kernels of fn8\n" + EXTRA_KERNEL),
+    (EXTRA_KERNEL, ""),
+    ("func.func @fn20(", "func.func @fn20b("),
+    ("@kernels::@k21_0 ", "@kernels::@k21_1 "),  # the same signature
+]
+
+
+def test_interface_edits_of_a_container_module_lint_their_units_and_match_a_full_lint() -> None:
+    doc = Document("file:///gen.mlir", _generated("outlined"), 1)
+    settings = EditorSettings()
+    doc.analysed(settings)
+    for version, (needle, replacement) in enumerate(INTERFACE_EDITS, 2):
+        start = doc.text.index(needle, doc.text.index("module"))
+        doc.replace(start, start + len(needle), replacement, version)
+        snap = doc.analysed(settings)
+        assert not snap.complete, f"{needle!r}: expected the quick path"
+        assert snap.diagnostics == lint_parsed(snap.parsed, settings), needle
+
+
+LAUNCH_ARGS = "args(%buf : memref<?xf32>, %arg1 : memref<?xf32>, %cst : f32)"
+
+
+@pytest.mark.parametrize(
+    "needle, replacement",
+    [
+        (LAUNCH_ARGS, "args(%buf : memref<?xf32>, %arg1 : memref<?xf32>, %c : index)"),  # the interface is kept
+        ("@kernels::@k9_0 ", "@kernels::@k9_9 "),  # a use changed
+    ],
+)
+def test_a_launch_edited_into_a_bad_kernel_reference_is_linted_whole(needle: str, replacement: str) -> None:
+    doc = Document("file:///gen.mlir", _generated("outlined"), 1)
+    settings = EditorSettings()
+    doc.analysed(settings)
+    start = doc.text.index(needle, doc.text.index("func.func @fn9("))
+    doc.replace(start, start + len(needle), replacement, 2)
+    snap = doc.analysed(settings)
+    assert "GPU105" in {d.code for d in snap.diagnostics}
+    assert snap.complete, "GPU105's error stops the module's verification: what the other units found goes"
+    assert snap.diagnostics == lint_parsed(snap.parsed, settings)
+    doc.replace(start, start + len(replacement), needle, 3)
+    assert doc.analysed(settings).diagnostics == []
+
+
+OUT_OF_BOUNDS = """module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @fill(%buf: memref<16xf32>) kernel {
+      %tid = gpu.thread_id x
+      %c = arith.constant 1.0 : f32
+      memref.store %c, %buf[%tid] : memref<16xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%m: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch_func @kernels::@fill blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%m : memref<16xf32>)
+    return
+  }
+}
+"""
+
+
+def test_a_kernel_linted_alone_is_checked_with_its_launches() -> None:
+    """An edit in a `gpu.module` re-lints it alone; its kernels' launches are in other units, and
+    what they fix (32 threads here, one past the buffer's 16 elements) still counts."""
+    doc = Document("file:///k.mlir", OUT_OF_BOUNDS, 1)
+    settings = EditorSettings()
+    assert [d.code for d in doc.analysed(settings).diagnostics] == ["GPU417"]
+    start = OUT_OF_BOUNDS.index("1.0 : f32")
+    doc.replace(start, start + 3, "2.0", 2)
+    snap = doc.analysed(settings)
+    assert not snap.complete, "the quick path"
+    assert [d.code for d in snap.diagnostics] == ["GPU417"]
+    assert snap.diagnostics == lint_parsed(snap.parsed, settings)

@@ -146,6 +146,10 @@ def _launch_regions(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
 # --- gpu.launch_func ----------------------------------------------------------------------------
 
 
+# GPU105's code: its error stops the verification of the whole module.
+KERNEL_REFERENCE = "GPU105"
+
+
 def is_container_module(module: Operation) -> bool:
     return isinstance(module.attributes.get(CONTAINER_MODULE), UnitAttr)
 
@@ -246,7 +250,7 @@ def kernel_problem(launch: Operation, module: Operation, symbols: SymbolTables, 
     return None
 
 
-@rule("GPU105", "invalid-kernel-reference", Severity.ERROR, ops=("builtin.module",), upstream=True, stage=Stage.ATTRIBUTES, whole_module=True)
+@rule(KERNEL_REFERENCE, "invalid-kernel-reference", Severity.ERROR, ops=("builtin.module",), upstream=True, stage=Stage.ATTRIBUTES, whole_module=True)
 def invalid_kernel_reference(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     """
     ## What it does
@@ -283,13 +287,18 @@ def invalid_kernel_reference(op: Operation, ctx: RuleContext) -> Iterator[Violat
     ## References
     - [`gpu.launch_func`](https://mlir.llvm.org/docs/Dialects/GPU/#gpulaunch_func-gpulaunchfuncop)
     """
-    if not is_container_module(op):
-        return
+    if is_container_module(op):
+        yield from kernel_references(op, ctx)
+
+
+def kernel_references(module: Operation, ctx: RuleContext) -> Iterator[Violation]:
+    """GPU105's findings on the launches of the rules' view (`ctx.module`: the container `module`,
+    or one op of its body an incremental lint sets), their kernels resolved in `module`."""
     for launch in ctx.index.named("gpu.launch_func"):
         parent = launch.parent_op
-        if parent is None or parent.parent_op is not op or launch.get_attr("kernel") is None:
+        if parent is None or parent.parent_op is not module or launch.get_attr("kernel") is None:
             continue
-        problem = kernel_problem(launch, op, ctx.symbols, ctx.exhaustive)
+        problem = kernel_problem(launch, module, ctx.symbols, ctx.exhaustive)
         if problem is not None:
             yield problem
             if not ctx.exhaustive:

@@ -43,12 +43,13 @@ def _either(
 
 
 def _launch_sites(ctx: RuleContext) -> dict[int, list[Operation]]:
-    """id of each `gpu.func` -> the `gpu.launch_func`s of the chunk launching it, found once per chunk."""
+    """id of each `gpu.func` -> the `gpu.launch_func`s of the chunk launching it, found once per chunk
+    (in every unit: an incremental lint's view of one `gpu.module` holds none)."""
     key = ("sanitizer.launch_sites",)
     found = ctx.cache.get(key)
     if found is None:
         found = {}
-        for op in ctx.index.named("gpu.launch_func"):
+        for op in ctx.chunk_index.named("gpu.launch_func"):
             func = kernel_of(op, ctx)
             if func is not None:
                 found.setdefault(id(func), []).append(op)
