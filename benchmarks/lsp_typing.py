@@ -11,6 +11,7 @@ each edit below and its reverse, repeated:
 * a digit of a constant changed while the `@` and the `}` edits are in place / changed back;
 * a new function pasted between two functions / deleted again;
 * a whole line deleted / restored;
+* (`--mode outlined`) a stray `@` before an op of a kernel in its `gpu.module` / deleted again;
 
 plus the open (didOpen, once the server is up, -> complete diagnostics; the median of `--opens` opens, each by
 a fresh server, like the oracle's median of its runs), a hover on the first function every 0.1 s during an
@@ -90,7 +91,9 @@ def places(text: str) -> dict[str, int]:
     body = text.index(op, middle)
     brace = text.index("\n  }\n", body) + 3
     line = text.index("\n", text.index(before_line, middle)) + 1
-    return {"function": middle, "op": body, "brace": brace, "digit": text.index(constant, middle) + digit, "line": line}
+    # An outlined file's kernel in the middle of its gpu.module (the first half of the file): an op of its body.
+    kernel = text.find("gpu.thread_id x", text.find("gpu.func @", len(text) // 4)) if "gpu.container_module" in text else -1
+    return {"function": middle, "op": body, "brace": brace, "digit": text.index(constant, middle) + digit, "line": line, "kernel": kernel}
 
 
 def new_function(text: str) -> str:
@@ -122,6 +125,10 @@ async def run_edits(session: Session, repeat: int) -> None:
         removed = session.text[at["line"] : line_end]
         await session.edit("delete a whole line", at["line"], line_end, "")
         await session.edit("restore the line", at["line"], at["line"], removed)
+        kernel = places(session.text)["kernel"]
+        if kernel >= 0:
+            await session.edit("stray @ in an outlined kernel", kernel, kernel, "@")
+            await session.edit("delete it (kernel repaired)", kernel, kernel + 1, "")
 
 
 async def measure_file(path: Path, repeat: int, python: str | None = None) -> dict:
