@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 
 import pytest
 from lsp_samples import OUTLINED
 from support import SHARED
+from support.typing import PASTED, generated, typing_edits
 
 from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.lsp.documents import Document
@@ -230,3 +232,59 @@ def test_a_kernel_linted_alone_is_checked_with_its_launches() -> None:
     assert not snap.complete, "the quick path"
     assert [d.code for d in snap.diagnostics] == ["GPU417"]
     assert snap.diagnostics == lint_parsed(snap.parsed, settings)
+
+
+def _container_edits(text: str, rng: random.Random, count: int):
+    """Typing in a container module (`support.typing`) mixed with edits of what its units define
+    and use: a launch pointed at another kernel, a host function renamed, one pasted indented."""
+    typed = typing_edits(text, rng, count)
+    for _ in range(count):
+        kind = rng.choice(("typed", "kernel", "rename", "paste"))
+        if kind == "kernel":
+            launches = [m.start() + 1 for m in re.finditer(r"@k\d+_[01] ", text)]
+            if not launches:
+                continue
+            pos = rng.choice(launches)
+            old = text[pos : text.index(" ", pos)]
+            new = old[:-1] + ("1" if old.endswith("0") else "0")  # the kernels of a pair take the same arguments
+        elif kind == "rename":
+            names = [m.start(1) for m in re.finditer(r"func\.func @(fn\d+)", text)]
+            if not names:
+                continue
+            pos = rng.choice(names)
+            old, new = text[pos : text.index("(", pos)], f"renamed{rng.randrange(10**6)}"
+        elif kind == "paste":
+            pos = text.find("\n  func.func @", rng.randrange(len(text))) + 1
+            if pos == 0:
+                continue
+            old, new = "", "".join("  " + line for line in PASTED.splitlines(keepends=True)) + "\n"
+        else:
+            step = next(typed, None)
+            if step is None:
+                continue
+            start, end, new = step
+            yield start, end, new
+            text = text[:start] + new + text[end:]
+            typed = typing_edits(text, rng, count)
+            continue
+        yield pos, pos + len(old), new
+        text = text[:pos] + new + text[pos + len(old) :]
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_edits_of_a_container_module_settle_to_the_full_lint(seed: int) -> None:
+    """Whatever the quick path lints of a container module (GPU105 at its units' launches), the
+    settle gives the full lint's result; the quick path is taken for most edits."""
+    rng = random.Random(seed)
+    text = generated("outlined", 400)
+    doc = Document("file:///gen.mlir", text, 1)
+    settings = EditorSettings()
+    doc.analysed(settings)
+    quick = 0
+    for version, (start, end, new) in enumerate(_container_edits(text, rng, 12), 2):
+        doc.replace(start, end, new, version)
+        snap = doc.analysed(settings)
+        quick += not snap.complete
+        doc.settle(settings)
+        assert snap.complete and snap.diagnostics == lint_parsed(snap.parsed, settings), (start, end, new)
+    assert quick >= 3, "the quick path"
