@@ -342,7 +342,7 @@ class GpuLanguageServer(LanguageServer):
             snap.full_parse = False
             self.heap.after_full_analysis(len(snap.text))
         else:
-            self.heap.after_incremental_analysis()
+            self.heap.after_incremental_analysis(snap.replaced)
 
     async def publish_diagnostics(self, uri: str, settle: bool = False) -> None:
         from gpu_lsp.lsp.opening import only_parse_left as opening_only_parse_left

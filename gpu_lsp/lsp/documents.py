@@ -80,6 +80,9 @@ class Snapshot:
     encoding: str = UTF16
     lint_key: LintKey = field(default_factory=LintKey)
     full_parse: bool = True
+    # After an incremental parse: how many code points of the previous parse it parsed anew (what
+    # it left to the collector, `HeapPolicy`).
+    replaced: int = 0
     cache: dict[str, Any] = field(default_factory=dict)
     # While a large document is opened (a partial snapshot): where the part parsed so far ends
     # (the end of the text once parsed, while its lint runs); None once analysed.
@@ -310,6 +313,8 @@ class Document:
         if lint is None:
             lint = self._diagnose(parsed, lint_settings, key)
         snap = Snapshot(self.uri, version, text, lines, parsed, lint, self.encoding, key, not reused, definitions=definitions)
+        if reused:
+            snap.replaced = engine.replaced_by(parsed)
         if early and kept_text is text:
             snap.cache[EARLY_ANSWERS] = early
         old = self.snapshot or partial

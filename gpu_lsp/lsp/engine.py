@@ -12,7 +12,7 @@ from gpu_lsp.text import TextRange
 _MARKER = SPLIT_MARKER[:-2]
 
 
-def parse_document(text: str) -> ParsedFile:
+def parse_document(text: str) -> SegmentedFile:
     """A full parse, split at `// -----` like mlir-lsp-server does (a file without a marker is
     one chunk either way, and is parsed unsplit so that re-parses need not look for markers).
     Top-level ops are parsed one segment at a time, so that an error stays in its op."""
@@ -29,8 +29,15 @@ def reparse_document(previous: ParsedFile, text: str, changed: TextRange) -> Par
     delta = len(text) - len(previous.text)
     near = text[max(0, changed.start - len(_MARKER)) : changed.end + delta + len(_MARKER)]
     if (not previous.split and _MARKER in near) or not isinstance(previous, SegmentedFile):
-        return parse_document(text)  # the edit may have written a split marker
+        fresh = parse_document(text)  # the edit may have written a split marker
+        fresh.replaced = len(previous.text)
+        return fresh
     return reparse_units(previous, text, changed)
+
+
+def replaced_by(parsed: ParsedFile) -> int:
+    """How many code points of the previous parse `reparse_document` parsed anew to give `parsed`."""
+    return parsed.replaced if isinstance(parsed, SegmentedFile) else len(parsed.text)
 
 
 def diagnose(parsed: ParsedFile, settings: object | None = None) -> list[Diagnostic]:

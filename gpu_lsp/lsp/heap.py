@@ -5,7 +5,9 @@ seconds, and CPython runs one whenever enough new objects have survived, that is
 few dozen edits. After a full analysis of a large document the analysis thread collects
 once and freezes what survived (`gc.freeze`): collections then only look at what is new.
 What a frozen object leaves behind when it dies (the replaced units of incremental
-re-parses) is reclaimed by an occasional unfreeze-collect-freeze while the editor is idle.
+re-parses) is reclaimed by an unfreeze-collect-freeze while the editor is idle, after many
+edits or once they have replaced much of the IR (an edit of a kernel re-parses its whole
+`gpu.module`: half of an outlined file, each time).
 While a large document is opened a batch of top-level ops at a time, each batch is frozen as
 soon as it is built, before a collection can scan it.
 """
@@ -22,6 +24,8 @@ from gpu_lsp.gcpause import paused_gc
 LARGE_DOCUMENT = 200_000
 # Incremental analyses after which an idle moment reclaims what frozen objects left behind.
 RECLAIM_AFTER = 300
+# Code points of text re-parsed after which an idle moment reclaims it (about 50 MB of IR).
+RECLAIM_REPLACED = 1_000_000
 
 
 class HeapPolicy:
@@ -30,6 +34,7 @@ class HeapPolicy:
     def __init__(self) -> None:
         self.frozen = False
         self.since_reclaim = 0
+        self.replaced = 0  # code points re-parsed since the last reclaim
 
     def after_full_analysis(self, size: int) -> None:
         """A large document was parsed from scratch: collect its predecessor, freeze the rest.
@@ -41,6 +46,7 @@ class HeapPolicy:
             gc.freeze()
             self.frozen = True
             self.since_reclaim = 0
+            self.replaced = 0
             return
         self._reclaim()
 
@@ -54,12 +60,14 @@ class HeapPolicy:
             if size >= LARGE_DOCUMENT:
                 gc.freeze()
 
-    def after_incremental_analysis(self) -> None:
+    def after_incremental_analysis(self, replaced: int) -> None:
+        """An edit was analysed, re-parsing `replaced` code points of the previous text."""
         self.since_reclaim += 1
+        self.replaced += replaced
 
     def idle(self) -> None:
-        """The editor is idle: reclaim garbage of frozen objects now and then."""
-        if self.frozen and self.since_reclaim >= RECLAIM_AFTER:
+        """The editor is idle: reclaim garbage of frozen objects after many edits or much re-parsed."""
+        if self.frozen and (self.since_reclaim >= RECLAIM_AFTER or self.replaced >= RECLAIM_REPLACED):
             self._reclaim()
 
     def _reclaim(self) -> None:
@@ -68,3 +76,4 @@ class HeapPolicy:
         gc.freeze()
         self.frozen = True
         self.since_reclaim = 0
+        self.replaced = 0

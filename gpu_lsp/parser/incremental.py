@@ -51,7 +51,7 @@ def reparse(previous: ParsedFile, new_text: str, changed: TextRange) -> ParsedFi
         result = _try_incremental(previous, new_text, changed, delta)
     if result is None:
         return parse(new_text, previous.split)
-    return result
+    return result[0]
 
 
 def _chunks_only_shift(previous: ParsedFile, new_text: str, chunk_index: int, delta: int) -> bool:
@@ -66,7 +66,9 @@ def _chunks_only_shift(previous: ParsedFile, new_text: str, chunk_index: int, de
     return split_ranges(new_text) == expected
 
 
-def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, delta: int) -> ParsedFile | None:
+def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, delta: int) -> tuple[ParsedFile, int] | None:
+    """The parse of `new_text` with only the top-level unit the edit falls in re-parsed, and the
+    length of that unit before; None where the edit needs more."""
     start, end = changed.start, changed.end
     old_text = previous.text
     inserted = new_text[start : end + delta]
@@ -131,7 +133,7 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
     chunk.end += delta
     for later_chunk in previous.chunks[chunk_index + 1 :]:
         _shift_chunk(later_chunk, delta)
-    return ParsedFile(new_text, previous.chunks, previous.split)
+    return ParsedFile(new_text, previous.chunks, previous.split), u_end - u_start
 
 
 def _container(chunk: Chunk) -> Block | None:
@@ -341,6 +343,9 @@ class SegmentedFile(ParsedFile):
     """A `ParsedFile` with, per chunk, its segments (None: parsed as one piece, not reusable)."""
 
     layout: list[list[Segment] | None] = field(default_factory=list)
+    # After `reparse_units`: how many code points of the previous text it parsed anew (what of the
+    # previous parse it dropped, for the collector).
+    replaced: int = 0
 
 
 def parse_units(text: str, split: bool = False) -> SegmentedFile:
@@ -362,7 +367,10 @@ def reparse_units(previous: SegmentedFile, new_text: str, changed: TextRange) ->
     delta = len(new_text) - len(previous.text)
     with paused_gc():
         result = _reparse_units(previous, new_text, changed, delta)
-    return result if result is not None else parse_units(new_text, previous.split)
+    if result is None:
+        result = parse_units(new_text, previous.split)
+        result.replaced = len(previous.text)
+    return result
 
 
 def boundaries(text: str, start: int, end: int, indent: str = "") -> list[int]:
@@ -652,21 +660,21 @@ def _reparse_units(previous: SegmentedFile, new_text: str, changed: TextRange, d
         if len(previous.chunks) == 1:
             plain = _try_incremental(previous, new_text, changed, delta)
             if plain is not None:
-                return SegmentedFile(new_text, plain.chunks, plain.split, [None])
+                return SegmentedFile(new_text, plain[0].chunks, plain[0].split, [None], plain[1])
         fresh, fresh_segments = _parse_chunk_units(new_text, chunk.start, chunk.end + delta)
         return _replace_chunk(previous, new_text, chunk_index, fresh, fresh_segments, delta)
     plan = _plan_splice(chunk, segments, new_text, start, end, delta)
     if plan is None and len(previous.chunks) == 1:  # a unit re-parsed whole, where the edit cuts it (a line at the top level's indentation)
         plain = _try_incremental(previous, new_text, changed, delta)
         if plain is not None:
-            return SegmentedFile(new_text, plain.chunks, plain.split, [None])
+            return SegmentedFile(new_text, plain[0].chunks, plain[0].split, [None], plain[1])
     spliced = _splice(chunk, plan, new_text, delta) if plan is not None else None
-    if spliced is None:
+    if spliced is None or plan is None:
         fresh, fresh_segments = _parse_chunk_units(new_text, chunk.start, chunk.end + delta)
         return _replace_chunk(previous, new_text, chunk_index, fresh, fresh_segments, delta)
     previous.layout[chunk_index] = spliced
     _shift_after(previous.chunks, previous.layout, chunk_index, new_text, delta)
-    return SegmentedFile(new_text, previous.chunks, previous.split, previous.layout)
+    return SegmentedFile(new_text, previous.chunks, previous.split, previous.layout, sum(s.end - s.start for s in plan.removed))
 
 
 def _replace_chunk(
@@ -674,10 +682,11 @@ def _replace_chunk(
 ) -> SegmentedFile:
     chunks = list(previous.chunks)
     layout = list(previous.layout)
+    replaced = chunks[index].end - chunks[index].start
     chunks[index] = chunk
     layout[index] = segments
     _shift_after(chunks, layout, index, new_text, delta)
-    return SegmentedFile(new_text, chunks, previous.split, layout)
+    return SegmentedFile(new_text, chunks, previous.split, layout, replaced)
 
 
 def _shift_after(chunks: list[Chunk], layout: list[list[Segment] | None], index: int, text: str, delta: int) -> None:
