@@ -103,6 +103,10 @@ class _Joining:
     at: int = 0  # the segments joined
     prev_line: int = 0  # where the last token joined starts
     prev_char: int = 0
+    # A unit longer than CLIP_BYTES being lexed a piece per step (`_lex_pieces`): its pieces left
+    # (last first) and the tokens of those lexed.
+    pieces: list[tuple[int, int]] | None = None
+    lexed: list[tuple[int, int, int, int]] = field(default_factory=list)
 
 
 def _joining(snapshot: Snapshot) -> _Joining:
@@ -209,11 +213,16 @@ def _join(snapshot: Snapshot, joining: _Joining, deadline: float, keep: bool) ->
             block, ends = _encode(snapshot, _lex(snapshot, index, s, e))
             base_line, rest = 0, numbers(block[2:])
         else:
+            tokens = None
             if not _kept(unit, starts):
                 if (lexed or not keep) and time.perf_counter() >= deadline:
                     return False
                 lexed = True
-            base_line, ends, rest = _unit_tokens(snapshot, index, unit, starts)
+                if e - s > CLIP_BYTES:
+                    if not _lex_pieces(snapshot, index, unit, joining, deadline):
+                        return False
+                    tokens, joining.lexed, joining.pieces = joining.lexed, [], None
+            base_line, ends, rest = _unit_tokens(snapshot, index, unit, starts, tokens)
         joining.at += 1
         if ends is None:
             continue
@@ -232,16 +241,54 @@ def _kept(unit: Unit, starts: list[int]) -> bool:
     return cached is not None and cached[0] == base - starts[bisect_right(starts, base) - 1]
 
 
-def _unit_tokens(snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: list[int]) -> tuple[int, TokenEnds | None, str]:
+def _lex_pieces(snapshot: Snapshot, index: DocumentIndex, unit: Unit, joining: _Joining, deadline: float) -> bool:
+    """Lex a long unit a piece at a time (`_pieces`) into `joining.lexed`, stopping past `deadline`
+    after one piece at least (the rest is kept in `joining` for the next step); whether all are."""
+    if joining.pieces is None:
+        joining.pieces = _pieces(snapshot.text, unit.op, unit.range.start, unit.range.end)[::-1]
+    pieces = joining.pieces
+    while pieces:
+        s, e = pieces.pop()
+        joining.lexed.extend(_lex(snapshot, index, s, e))
+        if pieces and time.perf_counter() >= deadline:
+            return False
+    return True
+
+
+# An op's first line that lexes alone as it does after the op before it: its results, or a dotted
+# name (an undotted one is an op name only where an op is expected, which the op before decides).
+_PIECE_START = re.compile(r"%|[A-Za-z_][\w$]*\.")
+
+
+def _pieces(text: str, op: Operation, start: int, end: int) -> list[tuple[int, int]]:
+    """`[start, end)`, the text of `op`, cut where the ops of its regions start (those `_PIECE_START`
+    matches, in order): each piece lexes to the tokens the whole text has there (the brackets of
+    `op` that a piece leaves open or closes are not tokens of ours)."""
+    cuts = [start]
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                at = child.range.start if child.range is not None else -1
+                if cuts[-1] < at < end and _PIECE_START.match(text, at):
+                    cuts.append(at)
+    cuts.append(end)
+    return list(zip(cuts, cuts[1:]))
+
+
+def _unit_tokens(
+    snapshot: Snapshot, index: DocumentIndex, unit: Unit, starts: list[int], tokens: list[tuple[int, int, int, int]] | None = None
+) -> tuple[int, TokenEnds | None, str]:
     """(the line of the unit's anchor, the ends of its tokens relative to that line, the JSON of
     its encoded tokens past the first's line and character), lexed once per column of its anchor
-    and kept."""
+    (or given, `tokens`, lexed a piece at a time) and kept."""
     base = unit.op.anchor.base
     base_line = bisect_right(starts, base) - 1
     base_col = base - starts[base_line]
     cached = unit.index.tokens
     if cached is None or cached[0] != base_col:
-        block, ends = _encode(snapshot, _lex(snapshot, index, unit.range.start, unit.range.end))
+        if tokens is None:
+            tokens = _lex(snapshot, index, unit.range.start, unit.range.end)
+        block, ends = _encode(snapshot, tokens)
         if ends is not None:
             (first_l, first_c), (last_l, last_c) = ends
             ends = (first_l - base_line, first_c), (last_l - base_line, last_c)

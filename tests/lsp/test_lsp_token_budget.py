@@ -66,3 +66,49 @@ def test_a_range_of_a_long_unit_lexes_the_lines_asked_for(monkeypatch) -> None:
     assert lexed and max(lexed) <= hi - lo + 200, "the lines of the range, not the unit"
     monkeypatch.setattr(semantic_tokens, "CLIP_BYTES", len(text))  # lexed whole
     assert ranged == semantic_tokens.semantic_tokens(snap, lo, hi)
+
+
+def test_a_long_unit_is_lexed_a_piece_per_step_with_the_tokens_of_the_whole(monkeypatch) -> None:
+    """The `gpu.module` of an outlined file kept a kernel at a time: the analysis thread is free
+    between pieces (a keystroke waited seconds behind one unit's tokens), the answer unchanged."""
+    text = generated("outlined", 600)
+    monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", float("inf"))
+    every = semantic_tokens.semantic_tokens(Document("file:///a.mlir", text, 1).analysed())
+    snap = Document("file:///b.mlir", text, 1).analysed()
+    kernels = next(unit for unit in semantic_tokens.document_index(snap).units if unit.op.name == "gpu.module")
+    monkeypatch.setattr(semantic_tokens, "CLIP_BYTES", (kernels.range.end - kernels.range.start) // 2)
+    lexed: list[tuple[int, int]] = []
+    tokenize = semantic_tokens.tokenize
+
+    def counting(text, names, start, end, *args, **kwargs):
+        if not kwargs.get("attr_mode"):  # a dictionary's inside is lexed apart
+            lexed.append((start, end))
+        return tokenize(text, names, start, end, *args, **kwargs)
+
+    monkeypatch.setattr(semantic_tokens, "tokenize", counting)
+    steps = 1
+    while not semantic_tokens.keep_step(snap, 0.0):
+        steps += 1
+    inside = [span for span in lexed if kernels.range.start <= span[0] < kernels.range.end]
+    assert len(inside) == len(kernels.op.regions[0].blocks[0].operations) + 1, "its head, then a piece per kernel"
+    assert steps > len(inside), "a step per piece"
+    assert semantic_tokens.semantic_tokens(snap) == every
+
+
+def test_corpus_files_cut_into_pieces_have_the_tokens_of_the_whole(monkeypatch) -> None:
+    """Every unit lexed a piece (an op of its regions) at a time equals it lexed whole: both corpora."""
+    from support.corpus import all_corpus_files
+
+    monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", float("inf"))
+    checked = 0
+    for path in all_corpus_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if len(text) > 60_000:
+            continue
+        monkeypatch.setattr(semantic_tokens, "CLIP_BYTES", 1 << 30)
+        whole = semantic_tokens.semantic_tokens(Document("file:///a.mlir", text, 1).analysed())
+        monkeypatch.setattr(semantic_tokens, "CLIP_BYTES", 0)
+        pieces = semantic_tokens.semantic_tokens(Document("file:///b.mlir", text, 1).analysed())
+        assert pieces == whole, path.name
+        checked += 1
+    assert checked > 100
