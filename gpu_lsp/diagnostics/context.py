@@ -112,15 +112,14 @@ class RuleContext:
 
     @property
     def value_names(self) -> set[str]:
-        """Every SSA name defined in the chunk, whatever the view (to pick fresh names for fixes:
-        an incremental lint picks those of a full one)."""
+        """Every SSA name defined in the chunk (to pick fresh names for fixes)."""
         if self._value_names is None:
             self._value_names = self._collect_value_names()
         return self._value_names
 
     def _collect_value_names(self) -> set[str]:
         names: set[str] = set()
-        for op in self.chunk_index.ops:
+        for op in self.index.ops:
             for result in op.results:
                 if result.name:
                     names.add(result.name.split("#", 1)[0])

@@ -160,8 +160,6 @@ INTERFACE_EDITS = [
     (EXTRA_KERNEL, ""),
     ("func.func @fn20(", "func.func @fn20b("),
     ("@kernels::@k21_0 ", "@kernels::@k21_1 "),  # the same signature
-    ("gpu.memcpy async [%t1]", "@gpu.memcpy async [%t1]"),  # a use of `@gpu.memcpy`; a fix names a fresh token
-    ("@gpu.memcpy async [%t1]", "gpu.memcpy async [%t1]"),
 ]
 
 
