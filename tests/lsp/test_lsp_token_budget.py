@@ -4,6 +4,8 @@ request answers every token, equal to lexing the whole document at once."""
 
 from __future__ import annotations
 
+import random
+
 from support.typing import generated
 
 from gpu_lsp.lsp import semantic_tokens, wire
@@ -96,19 +98,28 @@ def test_a_long_unit_is_lexed_a_piece_per_step_with_the_tokens_of_the_whole(monk
 
 
 def test_corpus_files_cut_into_pieces_have_the_tokens_of_the_whole(monkeypatch) -> None:
-    """Every unit lexed a piece (an op of its regions) at a time equals it lexed whole: both corpora."""
+    """Every unit lexed a piece (an op of its regions) at a time equals it lexed whole: both corpora,
+    each file as written, reflowed (line breaks and indentation moved) and broken by typing."""
     from support.corpus import all_corpus_files
+    from support.reflow import reflow
+    from support.typing import typing_edits
 
     monkeypatch.setattr(semantic_tokens, "FULL_BUDGET_S", float("inf"))
+    rng = random.Random(20)
+
+    def tokens(text: str, clip: int) -> list[int]:
+        monkeypatch.setattr(semantic_tokens, "CLIP_BYTES", clip)
+        return semantic_tokens.semantic_tokens(Document("file:///a.mlir", text, 1).analysed())
+
     checked = 0
     for path in all_corpus_files():
         text = path.read_text(encoding="utf-8", errors="replace")
         if len(text) > 60_000:
             continue
-        monkeypatch.setattr(semantic_tokens, "CLIP_BYTES", 1 << 30)
-        whole = semantic_tokens.semantic_tokens(Document("file:///a.mlir", text, 1).analysed())
-        monkeypatch.setattr(semantic_tokens, "CLIP_BYTES", 0)
-        pieces = semantic_tokens.semantic_tokens(Document("file:///b.mlir", text, 1).analysed())
-        assert pieces == whole, path.name
-        checked += 1
-    assert checked > 100
+        typed = text
+        for start, end, new in typing_edits(text, rng, 3):
+            typed = typed[:start] + new + typed[end:]
+        for variant in (text, reflow(text, rng, 0.3), typed):
+            assert tokens(variant, 0) == tokens(variant, 1 << 30), path.name
+            checked += 1
+    assert checked > 300
