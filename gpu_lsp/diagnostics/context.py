@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
-from gpu_lsp.ir.core import Operation
-from gpu_lsp.ir.symbols import SymbolTables
+from gpu_lsp.ir.core import Operation, source_range
+from gpu_lsp.ir.symbols import SymbolTables, is_symbol_table
 from gpu_lsp.ir.views import fresh_token_name
 from gpu_lsp.parser.api import Chunk
 from gpu_lsp.text import LineIndex, TextRange
+
+
+def module_units(module: Operation) -> list[Operation]:
+    """The ops of a module's body and, after a module among them (a `gpu.module`), the ops of its
+    body, in order: the units, each with an anchor of its own (`parser/builder.py`)."""
+    out: list[Operation] = []
+    if module.regions and module.regions[0].blocks:
+        for op in module.regions[0].blocks[0].operations:
+            out.append(op)
+            if is_symbol_table(op):
+                out.extend(module_units(op))
+    return out
+
+
+def _own_ops(unit: Operation) -> list[Operation]:
+    """The ops of a unit but those of the units it holds (a module's ops are units of their own)."""
+    return [unit] if is_symbol_table(unit) else list(unit.walk())
 
 
 class OpIndex:
@@ -89,14 +108,28 @@ class RuleContext:
             self._index = OpIndex(self.module)
         return self._index
 
-    @property
-    def chunk_index(self) -> OpIndex:
-        """Every op of the chunk, whatever the view: what a check looks up across units (a kernel's launches)."""
+    def chunk_ops(self, name: str, mentioning: set[str]) -> list[Operation]:
+        """The ops named `name` of the whole chunk, whatever the view, that may refer to a symbol
+        named one of `mentioning` (what a check looks up across units: a kernel's launches). In one
+        unit's view (an incremental lint), those of the units whose text spells one of the names
+        (a reference spells its name), unless a reference may spell it otherwise (quoted, with
+        escapes): then, as in the whole chunk's view, every one."""
         if self.module is self.chunk.module:
-            return self.index
-        if self._chunk_index is None:
-            self._chunk_index = OpIndex(self.chunk.module)
-        return self._chunk_index
+            return self.index.named(name)
+        chunk, text = self.chunk, self.text
+        if text is None or text.find('@"', chunk.start, chunk.end) >= 0:
+            if self._chunk_index is None:
+                self._chunk_index = OpIndex(chunk.module)
+            return self._chunk_index.named(name)
+        units = module_units(chunk.module)
+        starts = [source_range(unit).start for unit in units]
+        found: set[int] = set()
+        for word in mentioning:
+            at = text.find(word, chunk.start, chunk.end)
+            while at >= 0:
+                found.add(bisect_right(starts, at) - 1)
+                at = text.find(word, at + 1, chunk.end)
+        return [op for i in sorted(found) if i >= 0 for op in _own_ops(units[i]) if op.name == name]
 
     @property
     def symbols(self) -> SymbolTables:

@@ -259,7 +259,7 @@ class DocumentIndex:
                     cell[1:4] = [text, aliases, ci]  # not built yet: build it from this version
                 unit = Unit(op, cell, ci, parent)
                 self.units.append(unit)
-                if op.name == "builtin.module":
+                if is_symbol_table(op):
                     pending.extend((child, unit) for child in unit.index.children)
         keys = []
         for unit in self.units:

@@ -1,14 +1,17 @@
 """Incremental linting for the editor: after an edit inside one unit, lint only that unit.
 
-A unit is an operation directly inside a module body (a `func.func`, a `gpu.module`), the
-same thing the incremental parser re-parses. After a full lint (`analysis.lint_parsed`)
-the rule diagnostics are kept per unit (`Part`), with the unit's anchor base at the time.
+A unit is an operation directly inside a module body (a `func.func`, a `gpu.module`, and the
+ops of a `gpu.module`'s body, its kernels: `context.module_units`), the same thing the
+incremental parser re-parses. After a full lint (`analysis.lint_parsed`) the rule diagnostics
+are kept per unit (`Part`), with the unit's anchor base at the time; a module's part keeps what
+lies before its first op (its head), and a finding across units is the chunk's.
 Units are matched by identity, so an edit may replace, add or remove units (the error-tolerant
 parse splits a damaged op). The new units are linted again, with the rules' view restricted
 to each; when the interfaces (the symbols defined, with their types, and the symbols used)
 of the replaced units differ from those of the new ones, so are the units that use a symbol
 whose definition changed (the callers of a function, the launches of a kernel), unless a
-symbol is defined twice at the top (GPU121 checks the module). In a container module a unit's
+symbol is defined twice among the units (GPU121 checks a module), or a new unit is in a module
+whose own checks failed (its ops were not verified). In a container module a unit's
 launches are also checked against their kernels (GPU105, a check of the module: the unit's
 view leaves it out); an error of it stops the module's verification, so it means a full lint.
 Every other unit keeps its part, which moves with its anchor (and keeps what was derived from
@@ -26,9 +29,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gpu_lsp.analysis import lint_parsed
-from gpu_lsp.diagnostics.context import RuleContext, report_undecided_of
+from gpu_lsp.diagnostics.context import RuleContext, module_units, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import version_of
-from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Related
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Related, Severity
 from gpu_lsp.diagnostics.registry import Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_check, run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import KERNEL_REFERENCE, is_container_module, kernel_references
@@ -42,11 +45,16 @@ MAX_CHANGED_UNITS = 4
 
 
 def units_of(chunk: Chunk) -> list[Operation]:
-    """The ops directly in the chunk's module body, in order."""
-    module = chunk.module
-    if not module.regions or not module.regions[0].blocks:
-        return []
-    return list(module.regions[0].blocks[0].operations)
+    """The units of the chunk's module (`context.module_units`)."""
+    return module_units(chunk.module)
+
+
+def _own_end(units: list[Operation], i: int) -> int:
+    """Where what unit `i` holds of its own ends: the start of its first op that is a unit (a module's
+    head: what follows moves with its ops), or its end."""
+    if i + 1 < len(units) and units[i + 1].parent_op is units[i]:
+        return source_range(units[i + 1]).start
+    return source_range(units[i]).end
 
 
 def interface(unit: Operation) -> tuple:
@@ -213,6 +221,8 @@ class IncrementalLinter:
                 continue
             if any(units[i].span is None for i in fresh) or _directives_near(parsed.text, units, fresh):
                 return None
+            if _in_failed_module(units, reused, fresh):
+                return None
             if others:  # a finding of the module as a whole (a symbol defined twice) may change
                 return None
             kept = {id(part) for part in reused if part is not None}
@@ -280,12 +290,14 @@ class IncrementalLinter:
         parser_diags = {id(d) for chunk in parsed.chunks for d in chunk.diagnostics}
         chunks: list[ChunkParts] = []
         bounds = []
+        ends = []
         for chunk in parsed.chunks:
             units = units_of(chunk)
             if any(op.span is None for op in units):
                 return None
             chunks.append(([Part(op, []) for op in units], []))
             bounds.append([source_range(u).start for u in units])
+            ends.append([_own_end(units, i) for i in range(len(units))])
         for d in result:
             if id(d) in parser_diags:
                 continue
@@ -293,7 +305,7 @@ class IncrementalLinter:
             parts, others = chunks[ci]
             starts = bounds[ci]
             i = bisect_right(starts, d.range.start) - 1
-            if i >= 0 and _inside(d, parts[i].start, parts[i].end):
+            if i >= 0 and _inside(d, parts[i].start, ends[ci][i]):
                 parts[i].items.append(d)
             else:
                 follower = parts[i + 1].op if i + 1 < len(parts) else (parts[-1].op if parts else None)
@@ -301,8 +313,22 @@ class IncrementalLinter:
         return chunks
 
 
+def _in_failed_module(units: list[Operation], reused: list[Part | None], fresh: list[int]) -> bool:
+    """Whether a new unit is in a module (a unit kept) that holds an error of its own: the module's
+    verification stopped there, and did not look into its ops (the unit's own lint would)."""
+    position = {id(op): i for i, op in enumerate(units)}
+    for i in fresh:
+        for holder in units[i].ancestors():
+            j = position.get(id(holder))
+            part = reused[j] if j is not None else None
+            if part is not None and any(d.severity >= Severity.ERROR for d in part.items):
+                return True
+    return False
+
+
 def _defined_twice(units: list[Operation]) -> bool:
-    """Whether a symbol is defined twice at the top: GPU121 is a check of the whole module."""
+    """Whether a symbol is defined twice among the units (in one module or two: told apart by
+    name only): GPU121 is a check of a whole module."""
     names = [name for name in map(symbol_name, units) if name is not None]
     return len(names) != len(set(names))
 
@@ -351,8 +377,17 @@ def _directives_near(text: str, units: list[Operation], fresh: list[int]) -> boo
     """Whether the text of the new units, or between them and their neighbours, may hold a
     suppression comment (the last full lint saw none elsewhere)."""
     for i in fresh:
-        start = source_range(units[i - 1]).end if i > 0 else 0
+        start = _before(units, i)
         end = source_range(units[i + 1]).start if i + 1 < len(units) else len(text)
         if "gpu-lint" in text[start:end]:
             return True
     return False
+
+
+def _before(units: list[Operation], i: int) -> int:
+    """Where the text before unit `i` starts: the end of the unit before, or the start of the module
+    that holds it when it is its first op (0 for the first unit)."""
+    if i == 0:
+        return 0
+    before = source_range(units[i - 1])
+    return before.start if units[i].parent_op is units[i - 1] else before.end

@@ -259,7 +259,7 @@ class Builder:
             self._symbols(op, symbol_uses[mark:], state.opaque_symbols if opaque else None)
             del symbol_uses[mark:]
         if state.regions:
-            units = name == "builtin.module"
+            units = spec is not None and spec.has("symbol_table")  # a module's ops: units of their own
             outer_dialect, outer_region_dialect = self.default_dialect, self.ctx.region_dialect
             own_dialect = spec.default_dialect if spec is not None else None
             self.default_dialect = own_dialect or ""

@@ -11,7 +11,9 @@ Two ways, both equal to a fresh parse of the new text (tested):
 * `parse_units` / `reparse_units` / `Progressive` (the editor's, error-tolerant): the text
   is cut into segments at top-level op starts, each parsed on its own, so a broken op
   never damages the rest of the file; an edit re-parses from the segment it falls in to
-  the first unchanged segment boundary after it (see the section below).
+  the first unchanged segment boundary after it (see the section below). A segment that
+  is one `gpu.module` written as a module is (`module_shell`) is cut the same way into its
+  kernels (`Segment.inner`), so that a keystroke in a kernel re-parses that kernel.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Block, Operation
 from gpu_lsp.ir.op_facts import writable_facts
 from gpu_lsp.ir.opdefs import lookup, op_names
+from gpu_lsp.ir.symbols import is_symbol_table
 from gpu_lsp.parser.api import Chunk, ParsedFile, budget_for, implicit_module, parse, parse_chunk, split_ranges, stopped, syntax_errors
 from gpu_lsp.parser.builder import SYNTAX, Builder
-from gpu_lsp.parser.module_shell import MODULE_LINE, find_body, read_shell
+from gpu_lsp.parser.module_shell import GPU_MODULE_LINE, MODULE_LINE, find_body, read_shell
 from gpu_lsp.parser.resolve import Resolver
 from gpu_lsp.syntax.cursor import ParseContext
 from gpu_lsp.syntax.lexer import Comment, tokenize
@@ -67,8 +70,9 @@ def _chunks_only_shift(previous: ParsedFile, new_text: str, chunk_index: int, de
 
 
 def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, delta: int) -> tuple[ParsedFile, int] | None:
-    """The parse of `new_text` with only the top-level unit the edit falls in re-parsed, and the
-    length of that unit before; None where the edit needs more."""
+    """The parse of `new_text` with only the unit the edit falls in re-parsed (a top-level op, or
+    an op of the body of a module among them), and the length of that unit before; None where
+    the edit needs more."""
     start, end = changed.start, changed.end
     old_text = previous.text
     inserted = new_text[start : end + delta]
@@ -90,10 +94,19 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
         return None
     if any(op.results for op in container.operations):
         return None  # the unit sees the top-level values defined before it: resolve them all
+    path = [container]  # the bodies holding the unit, outermost first: a module's op is a unit too
+    while is_symbol_table(unit) and (body := _body_of(unit)) is not None and not any(op.results for op in body.operations):
+        inner = next((op for op in body.operations if (r := op.range) is not None and r.start < start and end < r.end), None)
+        if inner is None or not _isolated(inner):
+            break
+        path.append(body)
+        unit = inner
+    container = path[-1]
     ctx = chunk.context
-    if ctx is None:
+    unit_range = unit.range
+    if ctx is None or unit_range is None:
         return None
-    u_start, u_end = unit.range.start, unit.range.end
+    u_start, u_end = unit_range.start, unit_range.end
     line_head = old_text[old_text.rfind("\n", 0, u_start) + 1 : u_start]
     if line_head.strip():
         return None
@@ -107,7 +120,13 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
     ctx.text = new_text
     alias_mark = len(ctx.alias_uses)
     diagnostics: list[Diagnostic] = []
-    new_op = Builder(ctx, diagnostics).top_level_op(raw_items[0])
+    builder = Builder(ctx, diagnostics)
+    holder = container.parent_op
+    spec = lookup(holder.name) if holder is not None else None
+    builder.default_dialect = dialect = (spec.default_dialect if spec is not None else None) or ""
+    outer_region_dialect, ctx.region_dialect = ctx.region_dialect, dialect
+    new_op = builder.top_level_op(raw_items[0])
+    ctx.region_dialect = outer_region_dialect
     if new_op.results or not _isolated(new_op):
         return None
     Resolver(diagnostics).resolve_top([new_op])
@@ -118,8 +137,15 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
     container.operations[index] = new_op
     new_op.parent = container
     unit.parent = None
-    for later in container.operations[index + 1 :]:
-        _shift_unit(later, delta)
+    moved: Operation = new_op
+    for block in reversed(path):  # the ops after it in its body, and after each module holding it in theirs
+        for later in block.operations[block.index_of(moved) + 1 :]:
+            _shift_unit(later, delta)
+        if block is not path[0]:
+            module = block.parent_op
+            assert module is not None, "a module's body is in it"
+            _grow(module, delta)
+            moved = module
     _grow_containers(chunk, delta)
     chunk.diagnostics = merged
     chunk.comments = _merge_comments(chunk.comments, lexed.comments, u_start, u_end, delta)
@@ -154,7 +180,7 @@ def _isolated(op: Operation) -> bool:
 
 def _shift_unit(op: Operation, delta: int) -> None:
     op.anchor.base += delta
-    if op.name == "builtin.module":
+    if is_symbol_table(op):  # its ops have anchors of their own (`Builder.region`)
         for region in op.regions:
             for block in region.blocks:
                 for child in block.operations:
@@ -163,7 +189,11 @@ def _shift_unit(op: Operation, delta: int) -> None:
 
 
 def _grow_containers(chunk: Chunk, delta: int) -> None:
-    module = chunk.module
+    _grow(chunk.module, delta)
+
+
+def _grow(module: Operation, delta: int) -> None:
+    """Make a module `delta` longer (an edit of its body)."""
     if module.span is not None:
         module.span.end += delta
     region = module.regions[0]
@@ -260,12 +290,44 @@ def _op_lines(indent: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return found
 
 
+@dataclass(frozen=True)
+class _Level:
+    """How the body of a written module is cut and read: the start of the module's line, the
+    default dialect of the ops of its body, and the op lines that would end the segment the module
+    is (an edit writing one there is no edit of its body alone)."""
+
+    line: re.Pattern[str]
+    dialect: str
+    cuts: tuple[re.Pattern[str], ...]
+
+
+# A chunk's written `builtin.module` (`_shelled`).
+_TOP: Final = _Level(MODULE_LINE, "builtin", (_OP_LINE,))
+# What may come before the op of a segment: blank lines and comments.
+_LEADING: Final = re.compile(r"(?:[ \t\r\n]+|//[^\n]*)*")
+# A line of a module's body that its segments would not read as the module does: an alias
+# definition (a top-level one in a segment), or a block label.
+_UNNESTED_LINE: Final = re.compile(r"^[ \t]*(?:[#!][\w$.-]+[ \t]*=(?!=)|\^)", re.M)
+
+
+# The default dialect of a `gpu.module`'s ops (none: its declaration names none).
+_NESTED_DIALECT: Final = getattr(lookup("gpu.module"), "default_dialect", None) or ""
+
+
+def _nested_level(outer_indent: str) -> _Level:
+    """The level of a `gpu.module` in a segment of ops indented by `outer_indent` ("": the top level)."""
+    cuts = (_OP_LINE, _op_lines(outer_indent)[0]) if outer_indent else (_OP_LINE,)
+    return _Level(GPU_MODULE_LINE, _NESTED_DIALECT, cuts)
+
+
 class Segment:
     """One independently parsed piece of a chunk and everything its parse produced. Its
     diagnostics, comments and alias uses keep the offsets of the parse (`origin` was the
     start then); `moved` says how far the segment has moved since."""
 
-    __slots__ = ("start", "end", "origin", "ops", "diagnostics", "comments", "alias_uses", "aliases", "net", "defines", "sees_top", "indent")
+    __slots__ = (
+        "start", "end", "origin", "ops", "diagnostics", "comments", "alias_uses", "aliases", "net", "defines", "sees_top", "indent", "inner",
+    )
 
     def __init__(self, start: int, end: int, net: tuple[int, int, int]) -> None:
         self.start = start
@@ -282,6 +344,9 @@ class Segment:
         # A written module's own text around its body (`module_shell`): its head (`module ... {`,
         # with the indentation of the body's ops) or its tail (`}`, with None); "" for a segment of ops.
         self.indent: str | None = ""
+        # A segment that is one `gpu.module` read a kernel at a time (`_parse_nested`): the layout
+        # of its body, as a written module's (its head, its body's segments, its tail); None otherwise.
+        self.inner: list[Segment] | None = None
 
     @property
     def moved(self) -> int:
@@ -294,6 +359,8 @@ class Segment:
         if ops:
             for op in self.ops:
                 _shift_unit(op, delta)  # a module's ops have anchors of their own
+        for part in self.inner or ():
+            part.shift(delta, ops=False)  # its ops are the module's, moved above
 
     def current_diagnostics(self) -> list[Diagnostic]:
         moved = self.moved
@@ -458,7 +525,7 @@ def _parse_chunk_units(text: str, start: int, end: int, budget: int = MAX_DIAGNO
     shelled = _shelled(text, start, segments, budget) if trusted else None
     if shelled is not None:
         return _parse_shelled(shelled, start, end, budget)
-    if len(segments) == 1 or not trusted:
+    if not trusted or (len(segments) == 1 and not _may_nest(text, segments[0])):
         return parse_chunk(text, start, end, budget), None
     ctx = ParseContext(text, op_names(), start)
     for i, seg in enumerate(segments):
@@ -553,16 +620,19 @@ def _defines_aliases(body: list[Segment]) -> bool:
     return any(seg.aliases for seg in body)
 
 
-def _still_shelled(text: str, head: Segment, tail: Segment, start: int, new_end: int, delta: int) -> bool:
+def _still_shelled(text: str, head: Segment, tail: Segment, start: int, new_end: int, delta: int, level: _Level) -> bool:
     """Whether the text, edited in `[start, new_end)` of a written module's body, is still that
     module around ops at the same indentation (`_shelled`'s cut): the same body (`find_body`),
-    and no op line unindented in the lines edited (it would end the module's top-level segment)."""
-    body = find_body(text, head.start, tail.end + delta, op_names())
+    and no op line in the lines edited that would end the module's segment (unindented, or at the
+    indentation of the ops around a nested module)."""
+    lead = _LEADING.match(text, head.start)
+    body = find_body(text, lead.end() if lead is not None else head.start, tail.end + delta, op_names(), level.line)
     if body is None or body.start != head.end or body.end != tail.start + delta or body.indent != head.indent:
         return False
     lines_start = text.rfind("\n", 0, start) + 1
     lines_end = text.find("\n", new_end)
-    return _OP_LINE.search(text, lines_start, body.end if lines_end < 0 else lines_end + 1) is None
+    lines_end = body.end if lines_end < 0 else lines_end + 1
+    return all(cut.search(text, lines_start, lines_end) is None for cut in level.cuts)
 
 
 def _parse_shelled(shelled: _Shelled, start: int, end: int, budget: int) -> tuple[Chunk, list[Segment] | None]:
@@ -611,9 +681,15 @@ def _module_chunk(start: int, end: int, module: Operation, segments: list[Segmen
     return Chunk(start, end, module, diagnostics, comments_of(segments), False, ctx)
 
 
-def parse_segment(ctx: ParseContext, seg: Segment, budget: int = MAX_DIAGNOSTICS) -> bool:
-    """Lex, parse and build one segment (names are resolved by the caller); whether lexing
-    stopped in it (`budget` syntax errors found)."""
+def parse_segment(ctx: ParseContext, seg: Segment, budget: int = MAX_DIAGNOSTICS, dialect: str = "builtin") -> bool:
+    """Lex, parse and build one segment of a module's body whose ops' default dialect is `dialect`
+    (names are resolved by the caller); whether lexing stopped in it (`budget` syntax errors
+    found). A `gpu.module` written as a module is (`module_shell`) is read a kernel at a time
+    (`_parse_nested`)."""
+    if dialect == _TOP.dialect:
+        nested = _parse_nested(ctx, seg, budget)
+        if nested is not None:
+            return nested
     lexed = tokenize(ctx.text, ctx.op_names, seg.start, seg.end, budget=budget)
     diagnostics = seg.diagnostics
     diagnostics.extend(syntax_errors(lexed))
@@ -622,18 +698,84 @@ def parse_segment(ctx: ParseContext, seg: Segment, budget: int = MAX_DIAGNOSTICS
         diagnostics.append(Diagnostic(SYNTAX, err.message, err.range))
     mark = len(ctx.alias_uses)
     builder = Builder(ctx, diagnostics)
+    builder.default_dialect = dialect
+    outer_region_dialect, ctx.region_dialect = ctx.region_dialect, dialect
     for item in raw_items:
         if isinstance(item, RawAlias):
             builder.alias(item)
             seg.aliases = True
         elif isinstance(item, RawOp):
             seg.ops.append(builder.top_level_op(item))
+    ctx.region_dialect = outer_region_dialect
     seg.alias_uses = ctx.alias_uses[mark:]
     del ctx.alias_uses[mark:]
     seg.comments = lexed.comments
     seg.defines = any(op.results for op in seg.ops)
     seg.sees_top = any(op.operands or not _isolated(op) for op in seg.ops)
     return lexed.stopped is not None and budget > 0
+
+
+def _may_nest(text: str, seg: Segment) -> bool:
+    """Whether the op of a segment (after blank lines and comments) is a `gpu.module` (`_parse_nested`)."""
+    lead = _LEADING.match(text, seg.start, seg.end)
+    return GPU_MODULE_LINE.match(text, lead.end() if lead is not None else seg.start, seg.end) is not None
+
+
+def _parse_nested(ctx: ParseContext, seg: Segment, budget: int) -> bool | None:
+    """`parse_segment` of a segment that is one `gpu.module` written as a module is (its region's
+    `{` ending its line, its `}` alone on its last, its ops indented): its own text read as
+    `read_shell` reads a module's, its body cut into segments (`seg.inner`, so that an edit
+    re-parses only the kernels it touches), each resolved on its own where that is resolving the
+    module (the caller's resolution leaves them as they are). None where the segment is no such
+    module (it is read whole)."""
+    text = ctx.text
+    if not _may_nest(text, seg):
+        return None
+    lead = _LEADING.match(text, seg.start, seg.end)
+    op_start = lead.end() if lead is not None else seg.start
+    body = find_body(text, op_start, seg.end, ctx.op_names, GPU_MODULE_LINE)
+    if body is None or _UNNESTED_LINE.search(text, body.start, body.end) is not None:
+        return None
+    inner = segments_of(text, boundaries(text, body.start, body.end, body.indent), body.end)
+    if not segments_trusted(inner):
+        return None
+    mark = len(ctx.alias_uses)
+    shell = read_shell(ctx, seg.start, body, seg.end, budget_for(budget), "gpu.module", op_start)
+    if shell is None:
+        del ctx.alias_uses[mark:]
+        return None
+    head = Segment(seg.start, body.start, _net(text, seg.start, body.start))
+    head.indent = body.indent
+    head.diagnostics, head.comments = shell.head
+    head.alias_uses = ctx.alias_uses[mark:]
+    del ctx.alias_uses[mark:]
+    tail = Segment(body.end, seg.end, _net(text, body.end, seg.end))
+    tail.indent = None
+    tail.diagnostics, tail.comments = shell.tail
+    left = budget - len(head.diagnostics) - len(tail.diagnostics)
+    stopped_here = False
+    for i, part in enumerate(inner):
+        if parse_segment(ctx, part, budget_for(left), _NESTED_DIALECT):
+            del inner[i + 1 :]  # the rest is left unread
+            stopped_here = True
+            break
+        left -= len(part.diagnostics)
+    local = _resolves_locally(inner)
+    if local:
+        for part in inner:
+            Resolver(part.diagnostics).resolve_top(part.ops)
+    block = _body_of(shell.module)
+    assert block is not None, "read_shell makes the module's body"
+    for part in inner:
+        for op in part.ops:
+            block.append(op)
+    layout = [head, *inner, tail]
+    seg.ops.append(shell.module)
+    seg.diagnostics.extend(d for part in layout for d in part.diagnostics)
+    seg.comments = [c for part in layout for c in part.comments]
+    seg.alias_uses = [u for part in layout for u in part.alias_uses]
+    seg.inner = layout if local and not stopped_here else None
+    return stopped_here
 
 
 def _resolves_locally(segments: list[Segment]) -> bool:
@@ -663,8 +805,12 @@ def _reparse_units(previous: SegmentedFile, new_text: str, changed: TextRange, d
                 return SegmentedFile(new_text, plain[0].chunks, plain[0].split, [None], plain[1])
         fresh, fresh_segments = _parse_chunk_units(new_text, chunk.start, chunk.end + delta)
         return _replace_chunk(previous, new_text, chunk_index, fresh, fresh_segments, delta)
-    plan = _plan_splice(chunk, segments, new_text, start, end, delta)
-    if plan is None and len(previous.chunks) == 1:  # a unit re-parsed whole, where the edit cuts it (a line at the top level's indentation)
+    nested = _splice_nested(chunk, segments, new_text, start, end, delta)
+    if nested is not None and nested >= 0:
+        _shift_after(previous.chunks, previous.layout, chunk_index, new_text, delta)
+        return SegmentedFile(new_text, previous.chunks, previous.split, previous.layout, nested)
+    plan = _plan_splice(chunk, segments, new_text, start, end, delta) if nested is None else None  # -1: parsed anew
+    if plan is None and nested is None and len(previous.chunks) == 1:  # a unit re-parsed whole, where the edit cuts it (a line at the top level's indentation)
         plain = _try_incremental(previous, new_text, changed, delta)
         if plain is not None:
             return SegmentedFile(new_text, plain[0].chunks, plain[0].split, [None], plain[1])
@@ -710,6 +856,7 @@ class _Splice:
     removed: list[Segment]
     kept_after: list[Segment]
     shelled: bool  # the chunk is a written module around indented ops
+    dialect: str  # the default dialect of the ops the fresh segments hold (`_Level`)
 
 
 def _may_join_previous(text: str, seg_start: int, start: int, indent: str) -> bool:
@@ -722,7 +869,9 @@ def _may_join_previous(text: str, seg_start: int, start: int, indent: str) -> bo
     return _op_lines(indent)[0].match(text, seg_start) is None
 
 
-def _plan_splice(chunk: Chunk, segments: list[Segment], text: str, start: int, end: int, delta: int) -> _Splice | None:
+def _plan_splice(
+    chunk: Chunk, segments: list[Segment], text: str, start: int, end: int, delta: int, level: _Level = _TOP
+) -> _Splice | None:
     """The segments an edit of [start, end) touches, to re-parse (nothing is changed yet); None
     when the chunk is not re-parsed a segment at a time (aliases involved, the layout no longer
     trusted, an edit of a written module's own text)."""
@@ -730,7 +879,7 @@ def _plan_splice(chunk: Chunk, segments: list[Segment], text: str, start: int, e
     head = next((i for i, seg in enumerate(segments) if seg.indent), None)
     if head is not None:  # a written module around indented ops (`_shelled`): the edit is in its body
         tail = segments[-1]
-        if start < segments[head].end or end > tail.start or not _still_shelled(text, segments[head], tail, start, end + delta, delta):
+        if start < segments[head].end or end > tail.start or not _still_shelled(text, segments[head], tail, start, end + delta, delta, level):
             return None
         lo, hi, indent, limit = head + 1, len(segments) - 1, segments[head].indent or "", tail.start + delta
     run = segments[lo:hi]
@@ -766,7 +915,7 @@ def _plan_splice(chunk: Chunk, segments: list[Segment], text: str, start: int, e
         return None
     if chunk.context is None or _container(chunk) is None:
         return None
-    return _Splice(segments[:lo] + spliced + segments[hi:], fresh, removed, kept_after, head is not None)
+    return _Splice(segments[:lo] + spliced + segments[hi:], fresh, removed, kept_after, head is not None, level.dialect)
 
 
 def _splice(chunk: Chunk, plan: _Splice, text: str, delta: int) -> list[Segment] | None:
@@ -777,7 +926,7 @@ def _splice(chunk: Chunk, plan: _Splice, text: str, delta: int) -> list[Segment]
     result, fresh, removed, kept_after = plan.result, plan.fresh, plan.removed, plan.kept_after
     ctx.text = text
     for seg in fresh:
-        parse_segment(ctx, seg)
+        parse_segment(ctx, seg, dialect=plan.dialect)
     if not _resolves_locally(result) or (plan.shelled and _defines_aliases(fresh)):
         return None
     for seg in fresh:
@@ -804,6 +953,45 @@ def _splice(chunk: Chunk, plan: _Splice, text: str, delta: int) -> list[Segment]
     chunk.comments = comments_of(result)
     ctx.alias_uses = [u for seg in result if seg.alias_uses for u in seg.current_alias_uses()]
     return result
+
+
+def _splice_nested(chunk: Chunk, segments: list[Segment], text: str, start: int, end: int, delta: int) -> int | None:
+    """Re-parse, in place, only the kernels an edit of [start, end) touches where it falls inside the
+    body of a `gpu.module` read a kernel at a time (`_parse_nested`), as `_splice` re-parses a
+    chunk's segments; how many code points it re-parsed. None where the edit is not such an edit
+    (nothing is changed), -1 where the chunk is to be parsed anew after all."""
+    i = bisect_right([seg.start for seg in segments], start) - 1
+    seg = segments[i] if i >= 0 else None
+    if seg is None or seg.inner is None or end > seg.end or not seg.ops:
+        return None
+    head, tail, ctx = seg.inner[0], seg.inner[-1], chunk.context
+    if start < head.end or end > tail.start or ctx is None:
+        return None
+    around = next((s.indent for s in segments if s.indent), "")  # the indentation of a written module's ops
+    module = Chunk(seg.start, seg.end, seg.ops[0], [], [], False, ctx)
+    plan = _plan_splice(module, seg.inner, text, start, end, delta, _nested_level(around or ""))
+    if plan is None:
+        return None
+    uses = ctx.alias_uses
+    spliced = _splice(module, plan, text, delta)
+    ctx.alias_uses = uses
+    if spliced is None:
+        return -1
+    seg.inner = spliced
+    seg.end += delta
+    seg.net = (sum(p.net[0] for p in spliced), sum(p.net[1] for p in spliced), sum(p.net[2] for p in spliced))
+    seg.diagnostics = [d for p in spliced if p.diagnostics for d in p.current_diagnostics()]
+    seg.comments = list(comments_of(spliced))
+    seg.alias_uses = [u for p in spliced if p.alias_uses for u in p.current_alias_uses()]
+    seg.origin = seg.start  # what it holds now has the current offsets
+    for later in segments[i + 1 :]:
+        later.shift(delta)
+    chunk.end += delta
+    _grow_containers(chunk, delta)
+    chunk.diagnostics = sorted((d for s in segments if s.diagnostics for d in s.current_diagnostics()), key=Diagnostic.sort_key)
+    chunk.comments = comments_of(segments)
+    ctx.alias_uses = [u for s in segments if s.alias_uses for u in s.current_alias_uses()]
+    return sum(p.end - p.start for p in plan.removed)
 
 
 class Progressive:

@@ -1,7 +1,8 @@
 """A chunk that is one written `builtin.module` around indented ops (what `mlir-opt` prints, and
 every file after kernel outlining): where its body lies, so that the body is cut into segments as
 a chunk's top level is (`incremental.py`), and the module itself read from its own text around
-them (its `module ... {` line and its closing `}`), as the whole chunk's parse reads it."""
+them (its `module ... {` line and its closing `}`), as the whole chunk's parse reads it. A
+`gpu.module` written so is read the same way inside its segment."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ from gpu_lsp.text import TextRange
 
 # The start of a written module's line (a top-level segment starts with it).
 MODULE_LINE: Final = re.compile(r"(?:builtin\.)?module\b")
-# The line closing the module: its `}` alone (a location or a comment after it: no shell).
-_CLOSING_LINE: Final = re.compile(r"\}[ \t]*\r?$", re.M)
+# The start of a `gpu.module`'s line, its body read the same way inside a segment (`incremental.py`).
+GPU_MODULE_LINE: Final = re.compile(r"gpu\.module\b")
+# The line closing the module: its `}` alone, indented or not (a location or a comment after it: no shell).
+_CLOSING_LINE: Final = re.compile(r"[ \t]*\}[ \t]*\r?$", re.M)
 # The rest of a line that holds nothing or a comment: after the region's `{`, and the body's lines before its first op.
 _BLANK_OR_COMMENT: Final = re.compile(r"[ \t]*(?://[^\n]*)?\r?\n")
 _INDENT: Final = re.compile(r"[ \t]+")
@@ -42,11 +45,12 @@ class Body:
     indent: str
 
 
-def find_body(text: str, start: int, end: int, op_names: frozenset[str]) -> Body | None:
-    """The body of the module written at `start` whose text (a segment: its brackets balance) ends
-    at `end`, where its region's `{` ends its header's last line, its `}` is alone on the last line
-    that is not blank or a comment, and its first op is indented; None otherwise."""
-    if MODULE_LINE.match(text, start, end) is None:
+def find_body(text: str, start: int, end: int, op_names: frozenset[str], line: re.Pattern[str] = MODULE_LINE) -> Body | None:
+    """The body of the module written at `start` (its line starts with `line`) whose text (a
+    segment: its brackets balance) ends at `end`, where its region's `{` ends its header's last
+    line, its `}` is alone on the last line that is not blank or a comment, and its first op is
+    indented; None otherwise."""
+    if line.match(text, start, end) is None:
         return None
     opening = _region_brace(text, start, end, op_names)
     if opening is None:
@@ -104,9 +108,12 @@ class Shell:
     tail: tuple[list[Diagnostic], list[Comment]]
 
 
-def read_shell(ctx: ParseContext, start: int, body: Body, end: int, budget: int) -> Shell | None:
-    """The module written at `start` with its body left out (`find_body`), built with `ctx`; its
-    diagnostics and comments apart for its head and its tail. None where its text is no module."""
+def read_shell(
+    ctx: ParseContext, start: int, body: Body, end: int, budget: int, name: str = "builtin.module", op_start: int | None = None
+) -> Shell | None:
+    """The module `name` written at `op_start` (by default `start`, where its head's text starts: what
+    is before the module is blank or comments) with its body left out (`find_body`), built with `ctx`;
+    its diagnostics and comments apart for its head and its tail. None where its text is no such module."""
     text = ctx.text
     head, tail = text[start : body.start], text[body.end : end]
     split = len(head)
@@ -127,10 +134,11 @@ def read_shell(ctx: ParseContext, start: int, body: Body, end: int, budget: int)
     diagnostics = syntax_errors(lexed)
     raw_items, errors = parse_structure(lexed.tokens)
     diagnostics.extend(Diagnostic(SYNTAX, err.message, err.range) for err in errors)
-    if len(raw_items) != 1 or not isinstance(raw_items[0], RawOp) or raw_items[0].start_pos != start:
+    first = start if op_start is None else op_start
+    if len(raw_items) != 1 or not isinstance(raw_items[0], RawOp) or raw_items[0].start_pos != first:
         return None
     module = Builder(ctx, diagnostics).top_level_op(raw_items[0])
-    if module.name != "builtin.module" or not module.regions or not module.regions[0].blocks:
+    if module.name != name or not module.regions or not module.regions[0].blocks:
         return None
     diags_head, diags_tail = _apart(diagnostics, body.end)
     comments_head, comments_tail = _apart(lexed.comments, body.end)

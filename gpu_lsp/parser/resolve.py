@@ -175,26 +175,27 @@ class Resolver:
 
     def _resolve_op(self, op: Operation, scope: _Scope, labels: dict[str, Block]) -> None:
         pending: PendingOperands | None = op.pending  # typed: the compiled build reads its fields directly
+        if pending is None:
+            return  # resolved already, with its regions (a module's ops read a segment at a time)
         op.pending = None
         deferred_defs: list[Ref] = []
-        if pending is not None:
-            anchor = op.anchor
-            base = anchor.base
-            opaque_with_regions = not op.known and bool(op.regions)
-            for ref in pending.refs:
-                if opaque_with_regions and self._lookup(ref.name[1:], scope) is None:
-                    deferred_defs.append(ref)
-                    continue
-                op.add_operand(self._use(op, ref, scope), Span(anchor, ref.start - base, ref.end - base))
-            for succ in pending.successors:
-                block = labels.get(succ.name)
-                if block is None:
-                    self.error(UNDEFINED_BLOCK, "reference to an undefined block", TextRange(succ.start, succ.end))
-                    continue
-                op.successors.append(block)
-                span = Span(op.anchor, succ.start - op.anchor.base, succ.end - op.anchor.base)
-                op.successor_spans.append(span)
-                block.uses.append((op, span))
+        anchor = op.anchor
+        base = anchor.base
+        opaque_with_regions = not op.known and bool(op.regions)
+        for ref in pending.refs:
+            if opaque_with_regions and self._lookup(ref.name[1:], scope) is None:
+                deferred_defs.append(ref)
+                continue
+            op.add_operand(self._use(op, ref, scope), Span(anchor, ref.start - base, ref.end - base))
+        for succ in pending.successors:
+            block = labels.get(succ.name)
+            if block is None:
+                self.error(UNDEFINED_BLOCK, "reference to an undefined block", TextRange(succ.start, succ.end))
+                continue
+            op.successors.append(block)
+            span = Span(op.anchor, succ.start - op.anchor.base, succ.end - op.anchor.base)
+            op.successor_spans.append(span)
+            block.uses.append((op, span))
         if op.regions:
             if deferred_defs and op.regions[0].blocks == []:
                 op.regions[0].add_block()

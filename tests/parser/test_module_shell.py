@@ -246,15 +246,22 @@ def test_an_edit_on_the_first_line_of_a_segment_reparses_the_one_before_only_whe
 
 
 def test_a_reparse_says_how_much_of_the_previous_text_it_parsed_anew() -> None:
-    """What the heap policy counts: a host function's segment, the whole `gpu.module` for a kernel, the chunk for its head."""
+    """What the heap policy counts: a host function's segment, a kernel's (its `gpu.module` read a
+    kernel at a time), the whole `gpu.module` for its own line, the chunk for its head."""
     text = generated("outlined", 400)
     parsed = parse_units(text)
     kernels = parsed.chunks[0].module.regions[0].blocks[0].operations[0]
     kernels_length = kernels.range.end - kernels.range.start
     host = text.index("gpu.memcpy async", len(text) // 2)
     kernel = text.index("gpu.thread_id x")
+    module = text.index("gpu.module @") + len("gpu.module @")
     head = text.index("{gpu.container_module}") + 1
-    edits = ((host, host, "@", 100, 2_000), (kernel, kernel, "@", kernels_length, len(text) // 2 + 2_000), (head, head, " ", len(text) - 100, len(text)))
+    edits = (
+        (host, host, "@", 100, 2_000),
+        (kernel, kernel, "@", 100, 2_000),
+        (module, module, "x", kernels_length, len(text) // 2 + 2_000),
+        (head, head, " ", len(text) - 100, len(text)),
+    )
     for start, end, new, at_least, at_most in edits:
         old = text[start:end]
         text = text[:start] + new + text[end:]

@@ -8,6 +8,7 @@ from gpu_lsp.diagnostics.sanitizer.host import kernel_of
 from gpu_lsp.diagnostics.sanitizer.verdicts import Verdicts, check_kernel, params_of
 from gpu_lsp.ir.attributes import DenseArrayAttr, IntegerAttr, SymbolRefAttr
 from gpu_lsp.ir.core import Operation, Value
+from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.ir.traits import constant_int
 from gpu_lsp.ir.views import LaunchFuncView, LaunchView
 
@@ -43,13 +44,14 @@ def _either(
 
 
 def _launch_sites(ctx: RuleContext) -> dict[int, list[Operation]]:
-    """id of each `gpu.func` -> the `gpu.launch_func`s of the chunk launching it, found once per chunk
-    (in every unit: an incremental lint's view of one `gpu.module` holds none)."""
+    """id of each `gpu.func` of the rules' view -> the `gpu.launch_func`s of the chunk launching it,
+    found once per view (in the whole chunk: an incremental lint's view of one kernel holds none)."""
     key = ("sanitizer.launch_sites",)
     found = ctx.cache.get(key)
     if found is None:
         found = {}
-        for op in ctx.chunk_index.named("gpu.launch_func"):
+        kernels = {name for op in ctx.index.named("gpu.func") if (name := symbol_name(op)) is not None}
+        for op in ctx.chunk_ops("gpu.launch_func", kernels) if kernels else ():
             func = kernel_of(op, ctx)
             if func is not None:
                 found.setdefault(id(func), []).append(op)
