@@ -227,10 +227,13 @@ def _shift_diag(d: Diagnostic, delta: int, after: int = -1) -> Diagnostic:
 def _merge_diagnostics(
     old: list[Diagnostic], new: list[Diagnostic], u_start: int, u_end: int, delta: int
 ) -> list[Diagnostic] | None:
-    """Replace the unit's diagnostics; None when one crosses the unit's bounds."""
+    """Replace the unit's diagnostics; None when one crosses the unit's bounds, or is an empty range
+    at its start (the op before may report there what it expected next: `func.func` and a line break)."""
     out = list(new)
     for d in old:
         ranges = [d.range] + [r.range for r in d.related]
+        if any(r.start == r.end == u_start for r in ranges):
+            return None
         inside = [u_start <= r.start and r.end <= u_end for r in ranges]
         if inside[0] and all(inside):
             continue
@@ -613,6 +616,20 @@ def _shelled(text: str, start: int, segments: list[Segment], budget: int) -> _Sh
     return _Shelled(ctx, shell.module, [*before, head], cut, tail, budget)
 
 
+def _layout_trusted(layout: list[Segment]) -> bool:
+    """Whether a fresh parse cuts the text as `layout` does (`segments_trusted`): its segments, or,
+    for a written module's, the module's body and the segments around the whole module."""
+    head = next((i for i, seg in enumerate(layout) if seg.indent), None)
+    if head is None:
+        return segments_trusted(layout)
+    module = Segment(layout[head].start, layout[-1].end, _total_net(layout[head:]))
+    return segments_trusted(layout[head + 1 : -1]) and segments_trusted([*layout[:head], module])
+
+
+def _total_net(segments: list[Segment]) -> tuple[int, int, int]:
+    return (sum(s.net[0] for s in segments), sum(s.net[1] for s in segments), sum(s.net[2] for s in segments))
+
+
 def _defines_aliases(body: list[Segment]) -> bool:
     """Whether segments of a written module's body read an alias definition: a segment is lexed as
     a top level, where `#a = ...` defines one; in the module it is no definition (the chunk is read
@@ -911,11 +928,12 @@ def _plan_splice(
     if any(s.aliases for s in removed) or any(s.aliases for s in kept_after):
         return None
     spliced = run[:first] + fresh + run[resync:]
-    if not segments_trusted(spliced):
+    result = segments[:lo] + spliced + segments[hi:]
+    if not _layout_trusted(result):
         return None
     if chunk.context is None or _container(chunk) is None:
         return None
-    return _Splice(segments[:lo] + spliced + segments[hi:], fresh, removed, kept_after, head is not None, level.dialect)
+    return _Splice(result, fresh, removed, kept_after, head is not None, level.dialect)
 
 
 def _splice(chunk: Chunk, plan: _Splice, text: str, delta: int) -> list[Segment] | None:
@@ -972,6 +990,9 @@ def _splice_nested(chunk: Chunk, segments: list[Segment], text: str, start: int,
     plan = _plan_splice(module, seg.inner, text, start, end, delta, _nested_level(around or ""))
     if plan is None:
         return None
+    whole = Segment(seg.start, seg.end + delta, _total_net(plan.result))  # the segment it is once edited
+    if not _layout_trusted([*segments[:i], whole, *segments[i + 1 :]]):
+        return None
     uses = ctx.alias_uses
     spliced = _splice(module, plan, text, delta)
     ctx.alias_uses = uses
@@ -979,7 +1000,7 @@ def _splice_nested(chunk: Chunk, segments: list[Segment], text: str, start: int,
         return -1
     seg.inner = spliced
     seg.end += delta
-    seg.net = (sum(p.net[0] for p in spliced), sum(p.net[1] for p in spliced), sum(p.net[2] for p in spliced))
+    seg.net = whole.net
     seg.diagnostics = [d for p in spliced if p.diagnostics for d in p.current_diagnostics()]
     seg.comments = list(comments_of(spliced))
     seg.alias_uses = [u for p in spliced if p.alias_uses for u in p.current_alias_uses()]

@@ -184,3 +184,34 @@ def test_after_a_file_no_longer_cut_a_kernel_edit_reparses_that_kernel_only() ->
     parsed, text = _edit(parsed, text, at, at + 3, "gpu")
     assert _facts(parsed) == _facts(parse_units(text))
     assert _gpu_module(parsed) is module and _kernels(parsed)[0] is kernels[0] and _kernels(parsed)[1] is not kernels[1]
+
+
+@pytest.mark.parametrize(
+    "text, at, new",
+    [
+        # a `{` before the module, then a `}` typed after the `gpu.module`'s: the chunk balances, the
+        # segment before it no longer does (the cut is not trusted: it is parsed whole)
+        ("// x\n{\nmodule attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @f() kernel {\n"
+         "      gpu.return\n    }\n  }\n}\n", -2, "  }\n"),
+        # the same with the `}` typed in a kernel, its module's segment no longer balanced
+        ("// x\n{\nmodule attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @f() kernel {\n"
+         "      gpu.return\n    }\n    gpu.func @g() kernel {\n      gpu.return\n    }\n  }\n}\n", -20, "}"),
+    ],
+)
+def test_an_edit_that_balances_the_chunk_around_an_unbalanced_segment_reparses_it_whole(text: str, at: int, new: str) -> None:
+    parsed = parse_units(text)
+    pos = len(text) + at
+    parsed, text = _edit(parsed, text, pos, pos, new)
+    assert _facts(parsed) == _facts(parse_units(text))
+
+
+def test_an_error_reported_where_a_unit_starts_stays_with_the_op_before() -> None:
+    """`func.func` alone on its line expects its name at the next op's start: an edit of that op
+    (re-parsed alone, in a `gpu.module` whose unindented body leaves the file unsegmented) leaves
+    the error in place."""
+    text = "gpu.module @m {\nfunc.func\nfunc.func @f() {\n  // a comment\n  return\n}\n}\n"
+    parsed = parse_units(text)
+    assert parsed.layout == [None] and parsed.diagnostics
+    at = text.index("a comment")
+    parsed, text = _edit(parsed, text, at, at, "{")
+    assert _facts(parsed) == _facts(parse_units(text))
