@@ -24,7 +24,7 @@ def module_units(module: Operation) -> list[Operation]:
     return out
 
 
-def _own_ops(unit: Operation) -> list[Operation]:
+def own_ops(unit: Operation) -> list[Operation]:
     """The ops of a unit but those of the units it holds (a module's ops are units of their own)."""
     return [unit] if is_symbol_table(unit) else list(unit.walk())
 
@@ -129,7 +129,7 @@ class RuleContext:
             while at >= 0:
                 found.add(bisect_right(starts, at) - 1)
                 at = text.find(word, at + 1, chunk.end)
-        return [op for i in sorted(found) if i >= 0 for op in _own_ops(units[i]) if op.name == name]
+        return [op for i in sorted(found) if i >= 0 for op in own_ops(units[i]) if op.name == name]
 
     @property
     def symbols(self) -> SymbolTables:

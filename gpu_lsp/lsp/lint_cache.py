@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gpu_lsp.analysis import lint_parsed
-from gpu_lsp.diagnostics.context import RuleContext, module_units, report_undecided_of
+from gpu_lsp.diagnostics.context import RuleContext, module_units, own_ops, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import version_of
 from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Related, Severity
 from gpu_lsp.diagnostics.registry import Selection, always_reported, load_rules
@@ -52,16 +52,15 @@ def units_of(chunk: Chunk) -> list[Operation]:
 def _own_end(units: list[Operation], i: int) -> int:
     """Where what unit `i` holds of its own ends: the start of its first op that is a unit (a module's
     head: what follows moves with its ops), or its end."""
-    if i + 1 < len(units) and units[i + 1].parent_op is units[i]:
-        return source_range(units[i + 1]).start
-    return source_range(units[i]).end
+    return source_range(units[i + 1]).start if _holds_units(units, i) else source_range(units[i]).end
 
 
 def interface(unit: Operation) -> tuple:
-    """What other units can see of a unit: symbols defined (with their types) and used."""
+    """What other units can see of a unit: symbols defined (with their types) and used (a module's
+    own: its ops are units with interfaces of their own)."""
     defs = []
     uses = []
-    for op in unit.walk():
+    for op in own_ops(unit):
         name = symbol_name(op)
         if name is not None:
             fn = op.properties.get("function_type")
@@ -240,8 +239,8 @@ class IncrementalLinter:
                     if (part := reused[i]) is not None and _uses(part.interface, changed)
                 )
             changed_total += len(relint)
-            if changed_total > MAX_CHANGED_UNITS:
-                return None
+            if changed_total > MAX_CHANGED_UNITS or any(_holds_units(units, i) for i in relint):
+                return None  # a module to lint again is linted whole (its view holds its ops: their findings too)
             plans.append((chunk, units, reused, relint))
         selection = Selection.of(settings)
         rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
@@ -311,6 +310,11 @@ class IncrementalLinter:
                 follower = parts[i + 1].op if i + 1 < len(parts) else (parts[-1].op if parts else None)
                 others.append((d, follower, follower.anchor.base if follower is not None else 0))
         return chunks
+
+
+def _holds_units(units: list[Operation], i: int) -> bool:
+    """Whether unit `i` is a module holding units (they follow it)."""
+    return i + 1 < len(units) and units[i + 1].parent_op is units[i]
 
 
 def _in_failed_module(units: list[Operation], reused: list[Part | None], fresh: list[int]) -> bool:
@@ -390,4 +394,4 @@ def _before(units: list[Operation], i: int) -> int:
     if i == 0:
         return 0
     before = source_range(units[i - 1])
-    return before.start if units[i].parent_op is units[i - 1] else before.end
+    return before.start if _holds_units(units, i - 1) else before.end

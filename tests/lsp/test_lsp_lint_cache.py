@@ -354,3 +354,21 @@ def test_a_kernel_edit_in_a_module_with_an_error_of_its_own_is_linted_whole() ->
     doc.replace(at, at, "%q = arith.addf %a, %b : f32\n      ", 2)
     snap = doc.analysed(settings)
     assert snap.complete and snap.diagnostics == lint_parsed(parse_document(doc.text), settings)
+
+
+def test_a_module_is_not_linted_again_for_its_ops_uses() -> None:
+    """A function of a `gpu.module` renamed into another op: the kernel calling it is linted again
+    (it uses a symbol whose definition changed), not the `gpu.module` (its interface is its own: its
+    ops are units of their own), whose lint would report each of its ops' findings a second time."""
+    text = (
+        "gpu.module @m {\n  // @k calls @hello\n  func.func @hello(%arg0: f32) {\n    return\n  }\n  gpu.func @k(%a: f32) kernel {\n"
+        "    func.call @hello(%a) : (f32) -> ()\n    gpu.return\n  }\n}\nfunc.func @host() {\n  return\n}\n"
+    )
+    doc = Document("file:///m.mlir", text, 1)
+    settings = EditorSettings()
+    assert doc.analysed(settings).diagnostics == []
+    at = text.index("func.func @hello")
+    doc.replace(at, at + len("func.func"), "arith.constant", 2)
+    snap = doc.analysed(settings)
+    fresh = lint_parsed(parse_document(doc.text), settings)
+    assert fresh and _exact(snap.diagnostics) == _exact(fresh)
