@@ -372,3 +372,36 @@ def test_a_module_is_not_linted_again_for_its_ops_uses() -> None:
     snap = doc.analysed(settings)
     fresh = lint_parsed(parse_document(doc.text), settings)
     assert fresh and _exact(snap.diagnostics) == _exact(fresh)
+
+
+def test_quick_lints_of_mutated_corpus_modules_equal_full_lints() -> None:
+    """Corpus files with a `gpu.module` (its ops units of their own), each mutated a few times over:
+    what a quick lint gives exactly equals a fresh parse's full lint, and the settle equals it."""
+    from support.corpus import all_corpus_files
+    from support.mutate import mutate
+
+    rng = random.Random(21)
+    settings = EditorSettings()
+    files = [path for path in all_corpus_files() if "gpu.module" in path.read_text() and len(path.read_text()) < 20_000]
+    quick = 0
+    for path in files:
+        doc = Document("file:///m.mlir", path.read_text(), 1)
+        doc.analysed(settings)
+        for version in range(2, 5):
+            mutant = mutate(doc.text, rng)
+            if mutant is None:
+                continue
+            old = doc.text
+            start = next((i for i, (a, b) in enumerate(zip(old, mutant[0])) if a != b), min(len(old), len(mutant[0])))
+            tail = 0
+            while tail < min(len(old), len(mutant[0])) - start and old[len(old) - 1 - tail] == mutant[0][len(mutant[0]) - 1 - tail]:
+                tail += 1
+            doc.replace(start, len(old) - tail, mutant[0][start : len(mutant[0]) - tail], version)
+            snap = doc.analysed(settings)
+            fresh = lint_parsed(parse_document(doc.text), settings)
+            if not snap.complete:
+                quick += 1
+                assert _exact(snap.diagnostics) == _exact(fresh), (path.name, mutant[1])
+            doc.settle(settings)
+            assert doc.analysed(settings).diagnostics == fresh, (path.name, mutant[1])
+    assert quick > 40, "the quick path"
