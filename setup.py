@@ -48,6 +48,9 @@ NATIVE = (
     # runner's, which mypyc cannot type without numpy in the isolated build.
     "lsp/skeleton.py",
     "lsp/positions.py",
+    # The index of a document's units, built again after each edit (every unit's range: thousands in
+    # an outlined file, whose kernels are units of their own).
+    "lsp/index.py",
     "lsp/document_symbols.py",
     "lsp/folding.py",
     # A diagnostic's JSON: what the open publishes once its range workers end is thousands of them.

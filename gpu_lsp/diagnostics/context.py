@@ -16,12 +16,20 @@ def module_units(module: Operation) -> list[Operation]:
     """The ops of a module's body and, after a module among them (a `gpu.module`), the ops of its
     body, in order: the units, each with an anchor of its own (`parser/builder.py`)."""
     out: list[Operation] = []
+    _add_units(module, out, {})
+    return out
+
+
+def _add_units(module: Operation, out: list[Operation], tables: dict[str, bool]) -> None:
+    """`module_units` into `out`; `tables`: per op name, whether it is a symbol table (looked up once)."""
     if module.regions and module.regions[0].blocks:
         for op in module.regions[0].blocks[0].operations:
             out.append(op)
-            if is_symbol_table(op):
-                out.extend(module_units(op))
-    return out
+            table = tables.get(op.name)
+            if table is None:
+                table = tables[op.name] = is_symbol_table(op)
+            if table:
+                _add_units(op, out, tables)
 
 
 def own_ops(unit: Operation) -> list[Operation]:

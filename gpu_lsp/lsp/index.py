@@ -244,6 +244,7 @@ class DocumentIndex:
         self.units: list[Unit] = []
         self.alias_defs: list[Occurrence] = []
         self.alias_values: dict[AliasKey, object] = {}
+        holding: list[bool] = []  # per unit, whether it holds units (a module's ops are units)
         for ci, chunk in enumerate(parsed.chunks):
             aliases = self._aliases(chunk, ci)
             pending: list[tuple[Operation, Unit | None]] = [(chunk.module, None)]
@@ -259,16 +260,25 @@ class DocumentIndex:
                     cell[1:4] = [text, aliases, ci]  # not built yet: build it from this version
                 unit = Unit(op, cell, ci, parent)
                 self.units.append(unit)
-                if is_symbol_table(op):
-                    pending.extend((child, unit) for child in unit.index.children)
+                children = unit.index.children if is_symbol_table(op) else []
+                holding.append(bool(children))
+                pending.extend((child, unit) for child in children)
         keys = []
         for unit in self.units:
-            rng = source_range(unit.op)
-            keys.append((rng.start, rng.start - rng.end))
+            span = unit.op.span  # not None: a unit is an op read from the source (above)
+            assert span is not None
+            start = span.anchor.base + span.start  # `source_range`, without a range object per unit
+            keys.append((start, start - span.anchor.base - span.end))
         order = sorted(range(len(keys)), key=keys.__getitem__)
         self.units = [self.units[i] for i in order]
         self._starts = [keys[i][0] for i in order]
+        self._ends = [keys[i][0] - keys[i][1] for i in order]
+        self._holding = [holding[i] for i in order]
         self._tables: dict[int, dict[str, Operation]] | None = None
+
+    def spans(self) -> Iterator[tuple[Unit, int, int, bool]]:
+        """Each unit with where it starts and ends and whether it holds units (`Unit.holds_units`), in order."""
+        return zip(self.units, self._starts, self._ends, self._holding)
 
     def _aliases(self, chunk: Chunk, ci: int) -> frozenset[str]:
         ctx = chunk.context

@@ -24,7 +24,7 @@ once the editor is idle. Documents with suppression comments are always linted i
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -144,7 +144,8 @@ class LintResult:
         if self._diagnostics is None:
             out: list[Diagnostic] = []
             for part in self.parts:
-                out.extend(part.current())
+                if part.items:
+                    out.extend(part.current())
             out.sort(key=Diagnostic.sort_key)
             self._diagnostics = out
         return self._diagnostics
@@ -320,11 +321,10 @@ def _holds_units(units: list[Operation], i: int) -> bool:
 def _in_failed_module(units: list[Operation], reused: list[Part | None], fresh: list[int]) -> bool:
     """Whether a new unit is in a module (a unit kept) that holds an error of its own: the module's
     verification stopped there, and did not look into its ops (the unit's own lint would)."""
-    position = {id(op): i for i, op in enumerate(units)}
     for i in fresh:
         for holder in units[i].ancestors():
-            j = position.get(id(holder))
-            part = reused[j] if j is not None else None
+            j = bisect_left(units, _start(holder), 0, i, key=_start)
+            part = reused[j] if j < i and units[j] is holder else None
             if part is not None and any(d.severity >= Severity.ERROR for d in part.items):
                 return True
     return False
@@ -332,7 +332,8 @@ def _in_failed_module(units: list[Operation], reused: list[Part | None], fresh: 
 
 def _defined_twice(units: list[Operation]) -> bool:
     """Whether a symbol is defined twice among the units (in one module or two: told apart by
-    name only): GPU121 is a check of a whole module."""
+    name only): GPU121 is a check of a whole module, which an error elsewhere may have kept from
+    reporting it before the edit (a module whose ops fail is not checked further)."""
     names = [name for name in map(symbol_name, units) if name is not None]
     return len(names) != len(set(names))
 
@@ -354,16 +355,21 @@ def _mentioning(text: str, units: list[Operation], names: set[str]) -> list[int]
     computes the interface of every unit. Every unit when a name would need escapes."""
     if any('"' in name or "\\" in name for name in names):
         return list(range(len(units)))
-    starts = [source_range(u).start for u in units]
     found: set[int] = set()
     for name in names:
         at = text.find(name)
         while at >= 0:
-            i = bisect_right(starts, at) - 1
+            i = bisect_right(units, at, key=_start) - 1  # a few looks per name, not one per unit
             if i >= 0:
                 found.add(i)
             at = text.find(name, at + 1)
     return sorted(found)
+
+
+def _start(unit: Operation) -> int:
+    """Where a unit starts (`source_range(unit).start`; -1 for one without a source range)."""
+    span = unit.span
+    return span.anchor.base + span.start if span is not None else -1
 
 
 def _enabled(selection: Selection):

@@ -124,14 +124,10 @@ def _segments(index: DocumentIndex, lo: int, hi: int) -> list[tuple[int, int, Un
     """Spans to lex separately: leaf units overlapping `[lo, hi]` (with the unit) and the text
     between them (with None)."""
     leaves = []
-    for unit in index.units:
-        if unit.holds_units or unit.op.facts.implicit:
+    for unit, start, end, holding in index.spans():  # in order
+        if end < lo or start > hi or holding or unit.op.facts.implicit:
             continue
-        rng = unit.range
-        if rng.end < lo or rng.start > hi:
-            continue
-        leaves.append((rng.start, rng.end, unit))
-    leaves.sort(key=lambda x: x[0])
+        leaves.append((start, end, unit))
     out: list[tuple[int, int, Unit | None]] = []
     pos = lo
     for s, e, unit in leaves:
