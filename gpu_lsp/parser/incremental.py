@@ -122,8 +122,7 @@ def _try_incremental(previous: ParsedFile, new_text: str, changed: TextRange, de
     diagnostics: list[Diagnostic] = []
     builder = Builder(ctx, diagnostics)
     holder = container.parent_op
-    spec = lookup(holder.name) if holder is not None else None
-    builder.default_dialect = dialect = (spec.default_dialect if spec is not None else None) or ""
+    builder.default_dialect = dialect = _default_dialect(holder.name) if holder is not None else ""
     outer_region_dialect, ctx.region_dialect = ctx.region_dialect, dialect
     new_op = builder.top_level_op(raw_items[0])
     ctx.region_dialect = outer_region_dialect
@@ -304,8 +303,14 @@ class _Level:
     cuts: tuple[re.Pattern[str], ...]
 
 
+def _default_dialect(name: str) -> str:
+    """The default dialect of the ops of a module `name`'s body, from its declaration ("": none)."""
+    spec = lookup(name)
+    return (spec.default_dialect if spec is not None else None) or ""
+
+
 # A chunk's written `builtin.module` (`_shelled`).
-_TOP: Final = _Level(MODULE_LINE, "builtin", (_OP_LINE,))
+_TOP: Final = _Level(MODULE_LINE, _default_dialect("builtin.module"), (_OP_LINE,))
 # What may come before the op of a segment: blank lines and comments.
 _LEADING: Final = re.compile(r"(?:[ \t\r\n]+|//[^\n]*)*")
 # A line of a module's body that its segments would not read as the module does: an alias
@@ -314,7 +319,7 @@ _UNNESTED_LINE: Final = re.compile(r"^[ \t]*(?:[#!][\w$.-]+[ \t]*=(?!=)|\^)", re
 
 
 # The default dialect of a `gpu.module`'s ops (none: its declaration names none).
-_NESTED_DIALECT: Final = getattr(lookup("gpu.module"), "default_dialect", None) or ""
+_NESTED_DIALECT: Final = _default_dialect("gpu.module")
 
 
 def _nested_level(outer_indent: str) -> _Level:
@@ -986,15 +991,15 @@ def _splice_nested(chunk: Chunk, segments: list[Segment], text: str, start: int,
     if start < head.end or end > tail.start or ctx is None:
         return None
     around = next((s.indent for s in segments if s.indent), "")  # the indentation of a written module's ops
-    module = Chunk(seg.start, seg.end, seg.ops[0], [], [], False, ctx)
-    plan = _plan_splice(module, seg.inner, text, start, end, delta, _nested_level(around or ""))
+    body = Chunk(seg.start, seg.end, seg.ops[0], [], [], False, ctx)  # the module's, as `_splice` takes a chunk
+    plan = _plan_splice(body, seg.inner, text, start, end, delta, _nested_level(around or ""))
     if plan is None:
         return None
     whole = Segment(seg.start, seg.end + delta, _total_net(plan.result))  # the segment it is once edited
     if not _layout_trusted([*segments[:i], whole, *segments[i + 1 :]]):
         return None
     uses = ctx.alias_uses
-    spliced = _splice(module, plan, text, delta)
+    spliced = _splice(body, plan, text, delta)
     ctx.alias_uses = uses
     if spliced is None:
         return -1

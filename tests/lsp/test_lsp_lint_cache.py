@@ -290,8 +290,8 @@ def test_edits_of_a_container_module_settle_to_the_full_lint(seed: int) -> None:
             assert _exact(snap.diagnostics) == _exact(fresh), (start, end, new)
         doc.settle(settings)
         assert snap.complete and snap.diagnostics == fresh, (start, end, new)
-    # Seed 11 defines a symbol twice from its 4th edit on (GPU121, a finding across units: full lints
-    # until it is fixed), as a kernel and a host function may be units apart.
+    # Seed 11 pastes a function twice from its 4th edit on: a symbol defined twice (GPU121, a finding
+    # that relates two units, now finer than before: full lints until it is fixed).
     assert quick >= 2, "the quick path"
 
 
