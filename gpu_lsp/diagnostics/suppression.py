@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from gpu_lsp.diagnostics.model import Applicability, Diagnostic, Fix, Severity
 from gpu_lsp.diagnostics.registry import aliased, suppressible
-from gpu_lsp.ir.core import Operation
+from gpu_lsp.ir.core import Operation, source_start
 from gpu_lsp.text import Edit, LineIndex, TextRange
 
 UNUSED = "GPU901"
@@ -60,11 +60,6 @@ def _header_end(op: Operation) -> int:
             return region.span.range.start
     rng = op.range
     return rng.end if rng is not None else 0
-
-
-def _start(op: Operation) -> int:
-    span = op.span
-    return span.anchor.base + span.start if span is not None else 0
 
 
 def may_have_directives(comments: Iterable) -> bool:
@@ -124,7 +119,7 @@ def read_directives(
                 covers = TextRange(line_start, line_end + 1)
             else:
                 if starts is None:
-                    starts = [_start(op) for op in ops]
+                    starts = [source_start(op, 0) for op in ops]
                 i = bisect_right(starts, comment.range.end)
                 if i < len(ops):
                     op = ops[i]

@@ -52,6 +52,13 @@ def source_range(op: Operation) -> TextRange:
     return op.span.range
 
 
+def source_start(op: Operation, missing: int = -1) -> int:
+    """Where an op read from source text starts (`source_range(op).start`, without a range
+    object: a hot path over thousands of units); `missing` for one built by a pass."""
+    span = op.span
+    return span.anchor.base + span.start if span is not None else missing
+
+
 class Use:
     """One use of a value: operand `index` of `owner`, written at `span`."""
 

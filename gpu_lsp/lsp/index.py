@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.ir.core import Block, Operation, OpResult, Value, source_range
+from gpu_lsp.ir.core import Block, Operation, OpResult, Value, source_range, source_start
 from gpu_lsp.ir.symbols import is_symbol_table, symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
 from gpu_lsp.syntax.lexer import unquote_symbol
@@ -267,8 +267,7 @@ class DocumentIndex:
         for unit in self.units:
             span = unit.op.span  # not None: a unit is an op read from the source (above)
             assert span is not None
-            start = span.anchor.base + span.start  # `source_range`, without a range object per unit
-            keys.append((start, start - span.anchor.base - span.end))
+            keys.append((source_start(unit.op), span.start - span.end))  # longest first among equal starts
         order = sorted(range(len(keys)), key=keys.__getitem__)
         self.units = [self.units[i] for i in order]
         self._starts = [keys[i][0] for i in order]

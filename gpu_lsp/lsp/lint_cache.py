@@ -36,7 +36,7 @@ from gpu_lsp.diagnostics.registry import Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_check, run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import KERNEL_REFERENCE, is_container_module, kernel_references
 from gpu_lsp.diagnostics.suppression import may_have_directives
-from gpu_lsp.ir.core import Operation, source_range
+from gpu_lsp.ir.core import Operation, source_range, source_start
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
 
@@ -323,7 +323,7 @@ def _in_failed_module(units: list[Operation], reused: list[Part | None], fresh: 
     verification stopped there, and did not look into its ops (the unit's own lint would)."""
     for i in fresh:
         for holder in units[i].ancestors():
-            j = bisect_left(units, _start(holder), 0, i, key=_start)
+            j = bisect_left(units, source_start(holder), 0, i, key=source_start)
             part = reused[j] if j < i and units[j] is holder else None
             if part is not None and any(d.severity >= Severity.ERROR for d in part.items):
                 return True
@@ -359,17 +359,11 @@ def _mentioning(text: str, units: list[Operation], names: set[str]) -> list[int]
     for name in names:
         at = text.find(name)
         while at >= 0:
-            i = bisect_right(units, at, key=_start) - 1  # a few looks per name, not one per unit
+            i = bisect_right(units, at, key=source_start) - 1  # a few looks per name, not one per unit
             if i >= 0:
                 found.add(i)
             at = text.find(name, at + 1)
     return sorted(found)
-
-
-def _start(unit: Operation) -> int:
-    """Where a unit starts (`source_range(unit).start`; -1 for one without a source range)."""
-    span = unit.span
-    return span.anchor.base + span.start if span is not None else -1
 
 
 def _enabled(selection: Selection):

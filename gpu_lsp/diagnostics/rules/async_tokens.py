@@ -27,7 +27,7 @@ from gpu_lsp.diagnostics.rules._util import (
     value_name,
 )
 from gpu_lsp.ir import effects
-from gpu_lsp.ir.core import Operation, OpResult, Value
+from gpu_lsp.ir.core import Operation, OpResult, Value, source_start
 from gpu_lsp.ir.opdefs import OPS
 from gpu_lsp.ir.symbols import closest_module
 from gpu_lsp.ir.views import AllocView, LaunchFuncView, async_dependencies, async_token, is_async_op, is_token_type
@@ -763,7 +763,7 @@ def host_access_before_wait(ctx: RuleContext) -> Iterator[Violation]:
     """
     by_name = ctx.index.by_name
     groups = [by_name[name] for name in by_name if name in _FUNCTIONS]
-    funcs = groups[0] if len(groups) == 1 else sorted((f for g in groups for f in g), key=_start)
+    funcs = groups[0] if len(groups) == 1 else sorted((f for g in groups for f in g), key=source_start)
     for func in funcs:
         if not func.regions or _in_gpu_module(func):
             continue
@@ -791,11 +791,6 @@ def device_memory_on_host(op: Operation) -> Iterator[Violation]:
 
 _FUNCTIONS = frozenset(n for n, s in OPS.items() if s.has("function"))
 _ASYNC_NAMES = frozenset(ASYNC_OPS)
-
-
-def _start(op: Operation) -> int:
-    span = op.span
-    return span.anchor.base + span.start if span is not None else -1
 
 
 def _in_gpu_module(op: Operation) -> bool:
