@@ -24,7 +24,8 @@ class OpFacts:
     def __init__(self) -> None:
         # The parser made this op (the `builtin.module` around top-level ops): it has no text of its own.
         self.implicit = False
-        # Where an `async` keyword with no result name to hold the token was written (start, end offsets).
+        # Where an `async` keyword with no result name to hold the token was written (start, end offsets
+        # from the op's anchor, as a `Span`'s: the reader records offsets in the text, the builder moves them).
         self.unnamed_async: tuple[int, int] | None = None
         # async.execute: (dependencies, operands); upstream's `operandSegmentSizes`.
         self.segments: tuple[int, int] | None = None

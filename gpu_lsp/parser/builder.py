@@ -252,6 +252,9 @@ class Builder:
         op.attributes = state.attributes
         op.properties = state.properties
         op.facts = state.facts
+        marker = state.facts.unnamed_async
+        if marker is not None:  # read as offsets in the text: kept from the anchor, to move with it
+            state.facts.unnamed_async = (marker[0] - base, marker[1] - base)
         if state.loc is not None:
             op.loc = state.loc
         self._results(op, results, num_named, state, raw, opaque)

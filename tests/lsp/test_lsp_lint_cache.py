@@ -343,6 +343,22 @@ def test_a_kernel_edit_relints_that_kernel_only(monkeypatch) -> None:
     assert doc.text.index(f"gpu.func @{seen[0]}(") < racy, "the edited kernel is before the racy one"
 
 
+def test_a_place_the_reader_records_moves_with_its_op() -> None:
+    """An unnamed `async` (GPU100, where the reader found the keyword) is reported at the keyword
+    after an edit before its op moved it, by the quick lint and by the settle; both were one edit
+    behind (the reader's offsets in the text were kept as they were)."""
+    text = "func.func @a() {\n  return\n}\nfunc.func @b() {\n  gpu.wait async\n  return\n}\n"
+    doc = Document("file:///unnamed.mlir", text, 1)
+    settings = EditorSettings()
+    doc.analysed(settings)
+    for version in (2, 3):
+        doc.replace(len("func.func @a() {\n"), len("func.func @a() {\n"), "  %c = arith.constant 1 : index\n", version)
+        for snap in (doc.analysed(settings), doc.settle(settings) or doc.analysed(settings)):
+            (found,) = [d for d in snap.diagnostics if d.code == "GPU100"]
+            assert doc.text[found.range.start : found.range.end] == "async"
+            assert snap.diagnostics == lint_parsed(parse_document(doc.text), settings)
+
+
 def test_a_kernel_edit_in_a_module_with_an_error_of_its_own_is_linted_whole() -> None:
     """A `gpu.module` failing its own checks stops its verification there (its kernels are not
     verified): a kernel linted alone would be, so an edit of one takes a full lint."""

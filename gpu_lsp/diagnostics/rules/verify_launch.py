@@ -58,9 +58,9 @@ def unnamed_async_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     - [`gpu` dialect: async operations](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
     """
     marker = op.facts.unnamed_async
-    if marker is None:
+    if marker is None or op.span is None:
         return
-    start, end = marker
+    start, end = (op.span.anchor.base + offset for offset in marker)
     message = f"custom op '{op.name}' needs to be named when marked 'async'"
     names = [ctx.fresh_token() if r.type.is_token else ctx.fresh_name(_result_base(r.type)) for r in op.results]
     edits = []
