@@ -60,6 +60,15 @@ def async_token(op: Operation) -> OpResult | None:
     return None
 
 
+def unnamed_async_range(op: Operation) -> TextRange | None:
+    """Where an `async` keyword with no result name to hold the token is written, if it is."""
+    marker = op.facts.unnamed_async
+    if marker is None or op.span is None:
+        return None
+    base = op.span.anchor.base
+    return TextRange(base + marker[0], base + marker[1])
+
+
 def dependency_ranges(op: Operation) -> list[TextRange]:
     """Where each async dependency is written, in order (None-free: missing spans are skipped)."""
     deps = async_dependencies(op)

@@ -6,7 +6,7 @@ import pytest
 
 from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts, writable_facts
 from gpu_lsp.ir.printers import print_op
-from gpu_lsp.ir.views import LaunchView, attribution_counts
+from gpu_lsp.ir.views import LaunchView, attribution_counts, unnamed_async_range
 from gpu_lsp.parser.api import parse
 from gpu_lsp.passes.rewriter import clone_op
 
@@ -52,8 +52,8 @@ def test_the_reader_records_facts_and_a_clone_gets_its_own_copy_without_position
     assert chunk.module.facts.implicit
     assert attribution_counts(ops["gpu.func"]) == (1, 2)
     wait = ops["gpu.wait"]
-    start, end = wait.facts.unnamed_async or (0, 0)
-    assert text[start:end] == "async"
+    marker = unnamed_async_range(wait)
+    assert marker is not None and text[marker.start : marker.end] == "async"
     copy = clone_op(wait, {})
     assert copy.facts is not wait.facts and copy.facts.unnamed_async is None
     kernel = clone_op(ops["gpu.func"], {})

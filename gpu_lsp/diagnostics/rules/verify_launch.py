@@ -14,7 +14,7 @@ from gpu_lsp.ir.attributes import UnitAttr
 from gpu_lsp.ir.core import Operation
 from gpu_lsp.ir.opdefs import OPS, lookup
 from gpu_lsp.ir.symbols import SymbolTables, closest_module
-from gpu_lsp.ir.views import FuncView, LaunchFuncView, LaunchView, async_dependencies, async_token
+from gpu_lsp.ir.views import FuncView, LaunchFuncView, LaunchView, async_dependencies, async_token, unnamed_async_range
 from gpu_lsp.text import Edit, TextRange
 
 CONTAINER_MODULE = "gpu.container_module"
@@ -57,10 +57,9 @@ def unnamed_async_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     ## References
     - [`gpu` dialect: async operations](https://mlir.llvm.org/docs/Dialects/GPU/#gpuwait-gpuwaitop)
     """
-    marker = op.facts.unnamed_async
-    if marker is None or op.span is None:
+    marker = unnamed_async_range(op)
+    if marker is None:
         return
-    start, end = (op.span.anchor.base + offset for offset in marker)
     message = f"custom op '{op.name}' needs to be named when marked 'async'"
     names = [ctx.fresh_token() if r.type.is_token else ctx.fresh_name(_result_base(r.type)) for r in op.results]
     edits = []
@@ -71,7 +70,7 @@ def unnamed_async_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
         the_fix = fix(f"Name {label} `" + ", ".join(f"%{n}" for n in names) + "`", edits, Applicability.SAFE)
     else:
         the_fix = None
-    yield Violation(message, TextRange(start, end), the_fix)
+    yield Violation(message, marker, the_fix)
 
 
 # --- gpu.launch ---------------------------------------------------------------------------------
