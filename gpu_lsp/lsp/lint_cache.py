@@ -4,16 +4,20 @@ A unit is an operation directly inside a module body (a `func.func`, a `gpu.modu
 ops of a `gpu.module`'s body, its kernels: `context.module_units`), the same thing the
 incremental parser re-parses. After a full lint (`analysis.lint_parsed`) the rule diagnostics
 are kept per unit (`Part`), with the unit's anchor base at the time; a module's part keeps what
-lies before its first op (its head), and a finding across units is the chunk's.
+lies before its first op (its head). A finding whose ranges lie in several units (a symbol
+defined twice: the second definition, and a note at the first) is kept with each range moving
+with its unit (`Spanning`) while those units are kept and, for a check of a whole module, no
+unit in that module is linted again; any other finding outside the units is the chunk's.
 Units are matched by identity, so an edit may replace, add or remove units (the error-tolerant
 parse splits a damaged op). The new units are linted again, with the rules' view restricted
 to each; when the interfaces (the symbols defined, with their types, and the symbols used)
 of the replaced units differ from those of the new ones, so are the units that use a symbol
 whose definition changed (the callers of a function, the launches of a kernel), unless a
-symbol is defined twice among the units (GPU121 checks a module), or a new unit is in a module
-whose own checks failed (its ops were not verified). In a container module a unit's
-launches are also checked against their kernels (GPU105, a check of the module: the unit's
-view leaves it out); an error of it stops the module's verification, so it means a full lint.
+symbol is defined twice in a module that holds a new unit (GPU121 checks a module once its ops
+verified), or a new unit is in a module whose own checks failed (its ops were not verified).
+In a container module a unit's launches are also checked against their kernels (GPU105, a
+check of the module: the unit's view leaves it out); an error of it stops the module's
+verification, so it means a full lint.
 Every other unit keeps its part, which moves with its anchor (and keeps what was derived from
 it, such as its LSP form).
 
@@ -31,12 +35,13 @@ from typing import Any
 from gpu_lsp.analysis import lint_parsed
 from gpu_lsp.diagnostics.context import RuleContext, module_units, own_ops, report_undecided_of
 from gpu_lsp.diagnostics.mlir_versions import version_of
-from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Related, Severity
-from gpu_lsp.diagnostics.registry import Selection, always_reported, load_rules
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Related, Severity, TextRange
+from gpu_lsp.diagnostics.registry import ANY_OP, Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import run_check, run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import KERNEL_REFERENCE, is_container_module, kernel_references
 from gpu_lsp.diagnostics.suppression import may_have_directives
 from gpu_lsp.ir.core import Operation, source_range, source_start
+from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
 
@@ -82,11 +87,76 @@ def shift(d: Diagnostic, delta: int) -> Diagnostic:
     return Diagnostic(d.code, d.message, d.range.shifted(delta), d.severity, fix, related, d.tags)
 
 
-def _inside(d: Diagnostic, start: int, end: int) -> bool:
+def _ranges(d: Diagnostic) -> list[TextRange]:
+    """The ranges of a finding: its own, its notes', its fix edits'."""
     ranges = [d.range, *(r.range for r in d.related)]
     if d.fix is not None:
         ranges.extend(e.range for e in d.fix.edits)
-    return all(start <= r.start and r.end <= end for r in ranges)
+    return ranges
+
+
+def _inside(d: Diagnostic, start: int, end: int) -> bool:
+    return all(start <= r.start and r.end <= end for r in _ranges(d))
+
+
+def shift_each(d: Diagnostic, deltas: list[int]) -> Diagnostic:
+    """`d` with each of its ranges (in `_ranges`' order) moved by its own delta."""
+    if not any(deltas):
+        return d
+    moves = iter(deltas)
+    rng = d.range.shifted(next(moves))
+    related = tuple(Related(r.message, r.range.shifted(next(moves))) for r in d.related)
+    fix = d.fix
+    if fix is not None:
+        fix = replace(fix, edits=tuple(replace(e, range=e.range.shifted(next(moves))) for e in fix.edits))
+    return Diagnostic(d.code, d.message, rng, d.severity, fix, related, d.tags)
+
+
+@dataclass(frozen=True)
+class Spanning:
+    """A finding whose ranges lie in several units: each range moves with its unit."""
+
+    diagnostic: Diagnostic
+    pieces: tuple[tuple[Operation, int], ...]  # per range (`_ranges`), its unit and the unit's anchor base then
+    scope: Operation  # the innermost op holding all those units (or one of them)
+    by_holder: bool  # found by a check of an op that may hold those units (a module's), not of an op in the first
+
+    def current(self) -> Diagnostic:
+        return shift_each(self.diagnostic, [op.anchor.base - base for op, base in self.pieces])
+
+    def fate(self, live: set[int], relinted: list[Operation]) -> bool | None:
+        """After an edit: True to keep it, False when the lint of its unit (or of what replaced
+        it) finds it again, None when it may have changed otherwise. `live`: the ids of the units
+        kept; `relinted`: the units linted again."""
+        main = self.pieces[0][0]
+        if not self.by_holder and (id(main) not in live or any(op is main for op in relinted)):
+            return False  # what replaced its unit (linted again) or its unit's lint
+        if any(id(op) not in live for op, _ in self.pieces):
+            return None  # a unit it lies in was parsed again: its ranges there may have moved
+        if self.by_holder and any(_within(op, self.scope) for op in relinted):
+            return None  # the check of the holder sees what changed in it
+        return True
+
+
+def _within(op: Operation, holder: Operation) -> bool:
+    """Whether `op` is `holder` or inside it."""
+    return op is holder or any(a is holder for a in op.ancestors())
+
+
+def _spanning(d: Diagnostic, units: list[Operation]) -> Spanning | None:
+    """`d` as a finding of several `units` (each of its ranges in one unit's own text), or None."""
+    ops = []
+    for r in _ranges(d):
+        i = bisect_right(units, r.start, key=source_start) - 1
+        if i < 0 or r.end > _own_end(units, i):
+            return None
+        ops.append(units[i])
+    chains = [[op, *op.ancestors()] for op in ops]
+    holders = [{id(a) for a in chain} for chain in chains[1:]]
+    scope = next(a for a in chains[0] if all(id(a) in held for held in holders))
+    rule = load_rules().get(d.code)
+    by_holder = rule is None or any(name == ANY_OP or has_trait(name, "symbol_table") for name in rule.ops)
+    return Spanning(d, tuple((op, op.anchor.base) for op in ops), scope, by_holder)
 
 
 class Part:
@@ -151,10 +221,10 @@ class LintResult:
         return self._diagnostics
 
 
-ChunkParts = tuple[list[Part], list[tuple[Diagnostic, Operation | None, int]]]
-"""Per chunk: the unit parts, and the rule diagnostics outside every unit (or reaching out of
-their unit), each with the unit after it (it moves with that unit while no unit changes) and
-that unit's anchor base at the time."""
+ChunkParts = tuple[list[Part], list[tuple[Diagnostic, Operation | None, int]], list[Spanning]]
+"""Per chunk: the unit parts; the rule diagnostics outside every unit (or reaching out of their
+unit into no other), each with the unit after it (it moves with that unit while no unit changes)
+and that unit's anchor base at the time; the findings of several units."""
 
 
 @dataclass(frozen=True)
@@ -209,21 +279,21 @@ class IncrementalLinter:
         changed; None when the edit needs a full lint."""
         if self.chunks is None or key != self.key or len(self.chunks) != len(parsed.chunks):
             return None
-        plans: list[tuple[Chunk, list[Operation], list[Part | None], set[int]]] = []
+        plans: list[tuple[Chunk, list[Operation], list[Part | None], set[int], list[Spanning]]] = []
         changed_total = 0
-        for chunk, (parts, others) in zip(parsed.chunks, self.chunks):
+        for chunk, (parts, others, spanning) in zip(parsed.chunks, self.chunks):
             units = units_of(chunk)
             by_op = {id(part.op): part for part in parts}
             reused = [by_op.get(id(op)) for op in units]
             fresh = [i for i, part in enumerate(reused) if part is None]
             if not fresh and len(units) == len(parts):
-                plans.append((chunk, units, reused, set()))
+                plans.append((chunk, units, reused, set(), list(spanning)))
                 continue
             if any(units[i].span is None for i in fresh) or _directives_near(parsed.text, units, fresh):
                 return None
             if _in_failed_module(units, reused, fresh):
                 return None
-            if others:  # a finding of the module as a whole (a symbol defined twice) may change
+            if others:  # a finding outside the units (at a module's end, say) may change
                 return None
             kept = {id(part) for part in reused if part is not None}
             before = sorted(part.interface for part in parts if id(part) not in kept)
@@ -231,7 +301,7 @@ class IncrementalLinter:
             after = sorted(faces.values())
             relint = set(fresh)
             if before != after:
-                if _defined_twice(units):
+                if _defined_twice(units, [units[i] for i in fresh]):
                     return None
                 changed = _defined(before) ^ _defined(after)
                 relint.update(
@@ -242,36 +312,47 @@ class IncrementalLinter:
             changed_total += len(relint)
             if changed_total > MAX_CHANGED_UNITS or any(_holds_units(units, i) for i in relint):
                 return None  # a module to lint again is linted whole (its view holds its ops: their findings too)
-            plans.append((chunk, units, reused, relint))
+            kept_spanning = _kept(spanning, units, reused, relint)
+            if kept_spanning is None:
+                return None
+            plans.append((chunk, units, reused, relint, kept_spanning))
         selection = Selection.of(settings)
         rules = [r for r in load_rules().values() if r.check is not None and selection.enabled(r.code)]
         enabled = _enabled(selection)
         chunks = []
-        for (chunk, units, reused, relint), (_, others) in zip(plans, self.chunks):
+        for (chunk, units, reused, relint, kept_spanning), (_, others, _) in zip(plans, self.chunks):
             slots: list[Part | None] = list(reused)
             for i in relint:
                 op = units[i]
                 rng = source_range(op)
-                found = [
+                linted = [
                     d
                     for d in self._lint_unit(chunk, op, parsed.text, rules, version_of(settings), report_undecided_of(settings))
                     if rng.start <= d.range.start <= rng.end and enabled(d.code)
                 ]
-                if any(d.code == KERNEL_REFERENCE for d in found):
+                if any(d.code == KERNEL_REFERENCE for d in linted):
                     return None  # its error stops the verification of the whole module
+                found = []
+                for d in linted:
+                    across = None if _inside(d, rng.start, rng.end) else _spanning(d, units)
+                    if across is not None:
+                        kept_spanning.append(across)
+                    else:
+                        found.append(d)
                 slots[i] = Part(op, found, faces.get(i))
             filled = [part for part in slots if part is not None]
             assert len(filled) == len(slots), "every unit not reused is re-linted"
-            chunks.append((filled, others))
+            chunks.append((filled, others, kept_spanning))
         self.chunks = chunks
         return self._result(parsed, chunks, False, enabled)
 
     @staticmethod
     def _result(parsed: ParsedFile, chunks, complete: bool, enabled) -> LintResult:
         parts: list[Part] = []
-        for chunk, (unit_parts, others) in zip(parsed.chunks, chunks):
+        for chunk, (unit_parts, others, spanning) in zip(parsed.chunks, chunks):
             parts.extend(unit_parts)
             moved = [shift(d, op.anchor.base - base) if op is not None else d for d, op, base in others]
+            moved += [entry.current() for entry in spanning]
             parts.append(Part(None, moved + [d for d in chunk.diagnostics if enabled(d.code)]))
         return LintResult(parts, complete)
 
@@ -289,24 +370,28 @@ class IncrementalLinter:
     def _remember(self, parsed: ParsedFile, result: list[Diagnostic]) -> list[ChunkParts] | None:
         parser_diags = {id(d) for chunk in parsed.chunks for d in chunk.diagnostics}
         chunks: list[ChunkParts] = []
+        chunk_units = []
         bounds = []
         ends = []
         for chunk in parsed.chunks:
             units = units_of(chunk)
             if any(op.span is None for op in units):
                 return None
-            chunks.append(([Part(op, []) for op in units], []))
+            chunk_units.append(units)
+            chunks.append(([Part(op, []) for op in units], [], []))
             bounds.append([source_range(u).start for u in units])
             ends.append([_own_end(units, i) for i in range(len(units))])
         for d in result:
             if id(d) in parser_diags:
                 continue
             ci = _chunk_index(parsed, d.range.start)
-            parts, others = chunks[ci]
+            parts, others, spanning = chunks[ci]
             starts = bounds[ci]
             i = bisect_right(starts, d.range.start) - 1
             if i >= 0 and _inside(d, parts[i].start, ends[ci][i]):
                 parts[i].items.append(d)
+            elif (across := _spanning(d, chunk_units[ci])) is not None:
+                spanning.append(across)
             else:
                 follower = parts[i + 1].op if i + 1 < len(parts) else (parts[-1].op if parts else None)
                 others.append((d, follower, follower.anchor.base if follower is not None else 0))
@@ -330,12 +415,38 @@ def _in_failed_module(units: list[Operation], reused: list[Part | None], fresh: 
     return False
 
 
-def _defined_twice(units: list[Operation]) -> bool:
-    """Whether a symbol is defined twice among the units (in one module or two: told apart by
-    name only): GPU121 is a check of a whole module, which an error elsewhere may have kept from
-    reporting it before the edit (a module whose ops fail is not checked further)."""
-    names = [name for name in map(symbol_name, units) if name is not None]
-    return len(names) != len(set(names))
+def _defined_twice(units: list[Operation], fresh: list[Operation]) -> bool:
+    """Whether a symbol is defined twice in a module that holds one of the `fresh` units: GPU121 is
+    a check of a whole module, which an error in it may have kept from reporting it before the
+    edit (a module whose ops fail is not checked further)."""
+    holders = {id(a) for op in fresh for a in op.ancestors()}
+    seen: set[tuple[int, str]] = set()
+    for unit in units:
+        holder = unit.parent_op
+        if holder is None or id(holder) not in holders:
+            continue
+        name = symbol_name(unit)
+        if name is not None:
+            if (id(holder), name) in seen:
+                return True
+            seen.add((id(holder), name))
+    return False
+
+
+def _kept(spanning: list[Spanning], units: list[Operation], reused: list[Part | None], relint: set[int]) -> list[Spanning] | None:
+    """The findings of several units that an edit keeps (`Spanning.fate`); None when one may have changed."""
+    if not spanning:
+        return []
+    live = {id(op) for op, part in zip(units, reused) if part is not None}
+    relinted = [units[i] for i in relint]
+    out = []
+    for entry in spanning:
+        fate = entry.fate(live, relinted)
+        if fate is None:
+            return None
+        if fate:
+            out.append(entry)
+    return out
 
 
 def _defined(faces: list[tuple]) -> set[tuple]:

@@ -290,8 +290,9 @@ def test_edits_of_a_container_module_settle_to_the_full_lint(seed: int) -> None:
             assert _exact(snap.diagnostics) == _exact(fresh), (start, end, new)
         doc.settle(settings)
         assert snap.complete and snap.diagnostics == fresh, (start, end, new)
-    # Seed 11 pastes a function twice from its 4th edit on: a symbol defined twice (GPU121, a finding
-    # that relates two units, now finer than before: full lints until it is fixed).
+    # Seed 11 pastes a function twice into the written module from its 4th edit on: GPU121 there is a
+    # check of that module once all its ops verified, so every later edit in it is linted whole (the
+    # module is the whole file). Edits elsewhere keep a finding of two units (the tests below).
     assert quick >= 2, "the quick path"
 
 
@@ -341,6 +342,78 @@ def test_a_kernel_edit_relints_that_kernel_only(monkeypatch) -> None:
     assert race and racy < race[0].range.start < doc.text.index("memref.store %p, %dst[%bid]"), "its finding moved with it"
     assert len(seen) == 3 and len(set(seen)) == 1 and seen[0].startswith("k"), seen
     assert doc.text.index(f"gpu.func @{seen[0]}(") < racy, "the edited kernel is before the racy one"
+
+
+def _typed(doc: Document, edits: list[tuple[str, str, str]], settings: EditorSettings) -> list[bool]:
+    """Apply each (anchor, old, new) edit (`old` replaced at the first `anchor`, which starts with
+    it) and check the result equals a fresh full lint; whether each took the quick path."""
+    quick = []
+    for version, (anchor, old, new) in enumerate(edits, 2):
+        at = doc.text.index(anchor)
+        doc.replace(at, at + len(old), new, version)
+        snap = doc.analysed(settings)
+        assert snap.diagnostics == lint_parsed(parse_document(doc.text), settings), (anchor, new)
+        quick.append(not snap.complete)
+        doc.settle(settings)
+    return quick
+
+
+def _kernel(text: str, name: str) -> str:
+    """The text of the `gpu.func @name` of a generated outlined file, its indentation to its `}`."""
+    start = text.rindex("\n", 0, text.index(f"gpu.func @{name}(")) + 1
+    return text[start : text.index("\n    }\n", start) + len("\n    }\n")]
+
+
+def test_a_symbol_defined_twice_in_a_gpu_module_keeps_edits_elsewhere_quick() -> None:
+    """A kernel defined twice (GPU121, on the second definition with a note at the first: a finding
+    of two units) keeps the host functions' edits on the quick path with the full lint's result;
+    an edit in that `gpu.module` is linted whole (its check of the module sees the change)."""
+    text = generated("outlined", 400)
+    twice = _kernel(text, "k1_1")
+    text = text.replace(twice, twice + twice)
+    doc = Document("file:///twice.mlir", text, 1)
+    settings = EditorSettings()
+    assert [d.code for d in doc.analysed(settings).diagnostics] == ["GPU121"]
+    edits = [
+        ("%c = arith.constant 32 : index\n    %cst", "%c = arith.constant 32", "%c = arith.constant 64"),
+        ("    %t0 = gpu.wait async\n", "", "    %extra = arith.constant 7 : index\n"),
+        ("@kernels::@k3_0", "@kernels::@k3_0", "@kernels::@k3_1"),
+    ]
+    assert _typed(doc, edits, settings) == [True, True, True]
+    assert _typed(doc, [("%s = arith.addf %a, %b : f32\n      %p", "%s", "%s2 = arith.addf %a, %b : f32\n      %s")], settings) == [False]
+    assert [d.code for d in doc.analysed(settings).diagnostics] == ["GPU121"]
+
+
+def test_a_finding_of_two_units_moves_with_each() -> None:
+    """A launch whose block size contradicts its kernel's `known_block_size` (GPU413 at the launch,
+    a note at the kernel) is kept through edits that move the launch and the kernel apart, each of
+    its ranges with its own unit; an edit of the launch's function finds it again."""
+    text = generated("outlined", 400)
+    header = "gpu.func @k1_0(%dst: memref<?xf32>, %src: memref<?xf32>, %cst: f32) kernel"
+    text = text.replace(header, header + " attributes {known_block_size = array<i32: 128, 1, 1>}")
+    doc = Document("file:///known.mlir", text, 1)
+    settings = EditorSettings()
+    found = doc.analysed(settings).diagnostics
+    assert [(d.code, len(d.related)) for d in found] == [("GPU413", 1)]
+    edits = [
+        ("      %s = arith.addf", "", "      %unused = arith.constant 0 : index\n"),  # the first kernel: both move
+        ("    // kernels of fn2\n", "", "    // the kernels of fn2, both\n"),  # after the kernel: the launch moves
+        ("    %c = arith.constant 32 : index\n", "", "    %c32 = arith.constant 32 : index\n"),  # fn0, before the launch's function
+        ("@kernels::@k1_1 blocks", "@kernels::@k1_1", "@kernels::@k1_0"),  # the launch's function
+    ]
+    assert _typed(doc, edits, settings) == [True, True, True, True]
+    assert [d.code for d in doc.analysed(settings).diagnostics] == ["GPU413", "GPU413"]
+
+
+def test_one_name_in_two_modules_is_no_redefinition() -> None:
+    """A host function named as a kernel (two symbol tables) is no symbol defined twice: renaming
+    another function keeps the quick path (a name defined twice anywhere meant full lints)."""
+    text = generated("outlined", 400)
+    text = text.replace("  // fn0: two gpu.launch_func calls\n", "  func.func private @k0_0()\n  // fn0: two gpu.launch_func calls\n")
+    doc = Document("file:///names.mlir", text, 1)
+    settings = EditorSettings()
+    assert doc.analysed(settings).diagnostics == []
+    assert _typed(doc, [("@fn4(", "@fn4", "@fn4_renamed")], settings) == [True]
 
 
 def test_a_place_the_reader_records_moves_with_its_op() -> None:
