@@ -482,7 +482,7 @@ class Cursor:
         if text[0] == "!" and "<" not in text and "." not in text:
             alias = self.ctx.type_aliases.get(text)
             if alias is None:
-                raise FormatError(f"undefined symbol alias id '{text[1:]}'", start, end, custom=False)
+                raise FormatError(f"undefined symbol alias id '{text[1:]}'", end, end, custom=False, exact=True)  # upstream: after the alias
             self.ctx.alias_uses.append((text, start, end))
             return alias
         ctx = self.ctx
@@ -688,7 +688,7 @@ class Cursor:
             if "<" not in text and "." not in text:
                 alias = self.ctx.attr_aliases.get(text)
                 if alias is None:
-                    raise FormatError(f"undefined symbol alias id '{text[1:]}'", item.start_pos, item.end_pos, custom=False)
+                    raise FormatError(f"undefined symbol alias id '{text[1:]}'", item.end_pos, item.end_pos, custom=False, exact=True)
                 self.ctx.alias_uses.append((text, item.start_pos, item.end_pos))
                 return alias
             if "gpu" in text or "nvvm" in text:

@@ -113,6 +113,13 @@ CASES = {
     "a stray value alone on its line": _in_func("  %c = arith.constant 1 : index\n  %d\n"),
     "a stray value, its colon and a type on three lines": _in_func("  %c = arith.constant 1 : index\n  %d :\n  index"),
     "two results named, then a second stray result list": _in_func("  %x, %y = arith.constant 1 : index %z, %w = 3"),
+    # An undefined alias is reported just after it.
+    "an undefined attribute alias": _in_func("  %x = arith.constant #zz"),
+    "an undefined type alias": _in_func("  %x = arith.constant 0 : !zz"),
+    "an undefined type alias in a signature": "func.func @g(%a: !zz) {\n  return\n}\n",
+    "an undefined alias for a kernel": _LAUNCH_FUNC.format(dims="(%c, %c, %c) threads in (%c, %c, %c)").replace("@m::@k blocks", "#zz blocks"),
+    "a kernel named by an alias, launched with an argument it does not take": "#k = @m::@k\n"
+    + _LAUNCH_FUNC.format(dims="(%c, %c, %c) threads in (%c, %c, %c) args(%c : index)").replace("@m::@k blocks", "#k blocks"),
     # A name never defined is reported at the end of the chunk: a later function could define it.
     "a name never defined, then a syntax error in a later function": (
         "func.func @a() {\n  %x = arith.addi %nowhere, %nowhere : index\n  return\n}\n"
@@ -137,3 +144,19 @@ def test_first_error_is_upstreams(name: str) -> None:
     theirs = [(line, col, message) for line, col, severity, message in oracle.verify(text) if severity == "error"]
     assert theirs, "the oracle accepts this input"
     assert _first_error(text) == theirs[0]
+
+
+# Inputs upstream accepts that are written an unusual way.
+ACCEPTED = {
+    "a kernel named by an alias of its symbol": "#k = @m::@k\n"
+    + _LAUNCH_FUNC.format(dims="(%c, %c, %c) threads in (%c, %c, %c)").replace("@m::@k blocks", "#k blocks"),
+}
+
+
+@pytest.mark.parametrize("name", list(ACCEPTED))
+def test_what_upstream_accepts_has_no_error(name: str) -> None:
+    if not oracle.available():
+        pytest.skip("numba-cuda-mlir (the oracle's MLIR) is not installed")
+    text = ACCEPTED[name]
+    assert [d for d in oracle.verify(text) if d[2] == "error"] == [], "the oracle rejects this input"
+    assert _first_error(text) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, TypeAttr, UnitAttr
+from gpu_lsp.ir.attributes import Attribute, DenseArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from gpu_lsp.ir.enums import ENUMS
 from gpu_lsp.ir.flags import FLAGS, FlagsDef
 from gpu_lsp.ir.hooks import filed_under
@@ -139,7 +139,12 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
         return DenseArrayAttr(element, tuple(_integer_list(c)))
     if constraint in _SYMBOL_ATTRS:
         if not c.is_symbol() and c.is_attr():
-            c.fail("invalid kind of attribute specified")  # upstream parses any attribute, then checks its kind
+            # Upstream parses any attribute, then checks its kind: an alias of a symbol reference is one.
+            written = c.peek()
+            value = c.attr()
+            if not isinstance(value, SymbolRefAttr) or (constraint == "FlatSymbolRefAttr" and value.nested):
+                c.fail("invalid kind of attribute specified", written)
+            return value
         return c.symbol()
     if constraint == "StrAttr":
         return StringAttr(c.string())
