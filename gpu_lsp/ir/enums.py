@@ -26,6 +26,10 @@ class EnumDef:
         """Upstream's error for `word` (None: not a keyword) where a case of this enum is expected."""
         return unknown_case(self.cases, self.description, word) or f"expected {self.what} to be one of: {', '.join(self.cases)}"
 
+    def no_word(self) -> str:
+        """Upstream's error where no keyword or string is written for a case of this enum."""
+        return unknown_case(self.cases, self.description, None) or "expected valid keyword or string"
+
     def attribute(self, case: str) -> Attribute:
         if self.angled:
             return DialectAttr(self.dialect, self.mnemonic, case)

@@ -412,7 +412,7 @@ class Cursor:
     def def_value(self) -> Tok:
         item = self.peek()
         if not (isinstance(item, Tok) and item.type == "VALUE"):
-            self.expected("SSA value name")
+            self.expected_by_parser("SSA operand")  # upstream's parseArgument reads an operand
         self.i += 1
         return item
 

@@ -113,6 +113,19 @@ CASES = {
     "a stray value alone on its line": _in_func("  %c = arith.constant 1 : index\n  %d\n"),
     "a stray value, its colon and a type on three lines": _in_func("  %c = arith.constant 1 : index\n  %d :\n  index"),
     "two results named, then a second stray result list": _in_func("  %x, %y = arith.constant 1 : index %z, %w = 3"),
+    # Where an argument is defined, upstream's parser reads an operand.
+    "a number for an induction variable": _in_func("  scf.for 100 = %i to %i step %i {\n  }"),
+    "a number for an affine induction variable": _in_func("  affine.for 5 = 0 to 10 {\n  }"),
+    "a number for a block id of gpu.launch": _in_func(
+        "  gpu.launch blocks(%bx, 5, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
+        "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
+    ),
+    "a number for a workgroup attribution": "gpu.module @m {\n  gpu.func @k() workgroup(5 : memref<4xf32, 3>) {\n    gpu.return\n  }\n}\n",
+    "a number for a block argument": _in_func("  cf.br ^bb1(%i : index)\n^bb1(5: index):"),
+    # An enum case: a word upstream does not know, or no word at all.
+    "a value for a dimension": _in_func("  %v = gpu.thread_id %i"),
+    "a number for a dimension": _in_func("  %v = gpu.thread_id 5"),
+    "no dimension, the next op's first word read instead": _in_func("  %v = gpu.thread_id"),
     # An undefined alias is reported just after it.
     "an undefined attribute alias": _in_func("  %x = arith.constant #zz"),
     "an undefined type alias": _in_func("  %x = arith.constant 0 : !zz"),

@@ -127,7 +127,9 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
         tok = c.peek()
         # A keyword, or the same word as a string (`arith.cmpi "eq", ...`).
         word = tok.value[1:-1] if c.is_token("STRING") else tok.value if c.is_token("BARE") or c.is_token("TYPE") else None
-        if word is None or word not in enum.cases:
+        if word is None and not _word_follows(c):  # after the op: upstream reads the next op's first token
+            c.fail(enum.no_word())
+        if word not in enum.cases:
             c.fail(enum.unknown(word))
         c.next()
         return enum.attribute(word)
@@ -156,6 +158,14 @@ def _attribute(c: Cursor, attr: AttrArg) -> Attribute:
     if ty is not None:
         return IntegerAttr(c.integer(), ty)
     return c.attr()
+
+
+def _word_follows(c: Cursor) -> bool:
+    """Whether the op's items end here and the text goes on with a keyword or a string."""
+    if not c.at_end:
+        return False
+    at, _ = c.here()
+    return at < len(c.ctx.text) and (c.ctx.text[at] == '"' or c.ctx.text[at] == "_" or c.ctx.text[at].isalpha())
 
 
 def _integer_list(c: Cursor) -> list[int]:
