@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Block, BlockArgument, Operation, OpResult, Value
 from gpu_lsp.ir.symbols import symbol_name
-from gpu_lsp.ir.views import LaunchView, async_dependencies, async_token, attribution_counts
+from gpu_lsp.ir.views import FuncView, LaunchView, async_dependencies, async_token, attribution_counts
 from gpu_lsp.lsp.index import DocumentIndex
 
 _SPACES = re.compile(r"\s+")
@@ -52,16 +52,15 @@ def kernel_params(kernel: Operation) -> list[BlockArgument]:
     if not kernel.regions or not kernel.regions[0].blocks:
         return []
     args = kernel.regions[0].blocks[0].arguments
-    fn = kernel.properties.get("function_type")
-    count = len(fn.type.inputs) if fn is not None and hasattr(fn, "type") else len(args)
+    fn = FuncView(kernel).function_type
+    count = len(fn.inputs) if fn is not None else len(args)
     return list(args[:count])
 
 
 def function_inputs(op: Operation) -> list:
-    fn = op.properties.get("function_type")
-    if fn is None or not hasattr(fn, "type"):
-        return []
-    return list(fn.type.inputs)
+    """The input types of a function's `function_type` (none where it is no function type: a generic form may say anything)."""
+    fn = FuncView(op).function_type
+    return list(fn.inputs) if fn is not None else []
 
 
 def is_token(value: Value) -> bool:

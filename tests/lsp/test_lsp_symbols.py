@@ -5,6 +5,7 @@ from __future__ import annotations
 from lsp_samples import INLINE, OUTLINED, at, snapshot
 
 from gpu_lsp.lsp.document_symbols import document_symbols, workspace_symbols
+from gpu_lsp.lsp.hints import signature_help
 
 
 def _tree(nodes) -> list:
@@ -92,3 +93,17 @@ def test_a_unit_index_keeps_no_version_of_the_text() -> None:
     shared = next(u for u in units if u.op is indexed.op)
     assert shared.cell is indexed.cell, "the unchanged unit's index is shared"
     assert all(u.cell[1] is None or u.cell[1] is second.text for u in units), "a cell keeps the first version's text"
+
+
+def test_a_function_type_that_is_no_function_type_gives_an_outline() -> None:
+    """A generic `func.func` may say anything for its `function_type` (upstream's verifier rejects
+    it, GPU141): the outline and a call's signature help still answer (both raised before)."""
+    text = (
+        '"func.func"() <{function_type = f32, sym_name = "g"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n'
+        "func.func @caller() {\n  func.call @g() : () -> ()\n  return\n}\n"
+    )
+    snap = snapshot(text)
+    assert [d.code for d in snap.diagnostics] == ["GPU141"]
+    assert [(n.name, n.detail) for n in document_symbols(snap)] == [("g", "func.func ()"), ("caller", "func.func ()")]
+    help_ = signature_help(snap, at(text, "@g()", 3))
+    assert help_ is not None and help_.label == "@g()"
