@@ -107,9 +107,13 @@ def _workgroup_attribution_count(op: Operation) -> int:
 def attributions(op: Operation) -> tuple[list[BlockArgument], list[BlockArgument]]:
     """The (workgroup, private) attributions of a gpu.func or gpu.launch, as upstream finds them: the
     entry block's arguments after the function's inputs (the launch's configuration), the first
-    `workgroup_attributions` of them workgroup, the rest private."""
-    view = FuncView(op) if op.name == "gpu.func" else LaunchView(op)
-    return view.attributions()
+    `workgroup_attributions` of them workgroup, the rest private; none for another op (a device
+    function written as `func.func`)."""
+    if op.name == "gpu.func":
+        return FuncView(op).attributions()
+    if op.name == "gpu.launch":
+        return LaunchView(op).attributions()
+    return [], []
 
 
 def attribution_counts(op: Operation) -> tuple[int, int]:

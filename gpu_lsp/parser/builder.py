@@ -501,17 +501,21 @@ class Builder:
         state.result_types = [T.UNKNOWN] * num_named
         symbols: list[Tok] = []
 
-        def visit(items: list) -> None:
-            for item in items:
+        def visit(items: list, signature: bool = False) -> None:
+            for i, item in enumerate(items):
                 if isinstance(item, Tok):
                     if item.type == "VALUE":
+                        following = items[i + 1] if i + 1 < len(items) else None
+                        if signature and isinstance(following, Tok) and following.type == "COLON":
+                            continue  # `@f(%a: T)`: a function's argument, defined here
                         state.refs.append(Ref(item.value, item.start_pos, item.end_pos))
                     elif item.type == "SYMBOL":
                         symbols.append(item)
                     elif item.type == "BLOCK_REF":
                         state.successors.append(BlockRef(item.value, item.start_pos, item.end_pos))
                 elif isinstance(item, Group):
-                    visit(item.items)
+                    before = items[i - 1] if i else None
+                    visit(item.items, isinstance(before, Tok) and before.type == "SYMBOL")
                 elif isinstance(item, RawRegion):
                     state.add_region(item)
 

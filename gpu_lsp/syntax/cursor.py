@@ -564,11 +564,18 @@ class Cursor:
             st.properties.update(self.parse_dict_text(props).entries)
 
     def attr_dict_with_keyword(self, st: OpState) -> None:
-        if self.optional_keyword("attributes"):
-            item = self.peek()
-            if not (isinstance(item, Tok) and item.type == "DICT"):
-                self.expected("attribute dictionary")
-            self.optional_attr_dict(st)
+        for key, value in self.attr_dict_entries_with_keyword():
+            st.attributes[key] = value
+
+    def attr_dict_entries_with_keyword(self) -> list[tuple[str, Attribute]]:
+        """The entries of `attributes {...}`, when written (for a reader that checks them first)."""
+        if not self.optional_keyword("attributes"):
+            return []
+        item = self.peek()
+        if not (isinstance(item, Tok) and item.type == "DICT"):
+            self.expected("attribute dictionary")
+        self.i += 1
+        return list(self.parse_dict_text(item).entries)
 
     def parse_dict_text(self, tok: Tok) -> DictAttr:
         text = self.ctx.text

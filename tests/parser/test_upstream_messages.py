@@ -126,6 +126,17 @@ CASES = {
     "a value for a dimension": _in_func("  %v = gpu.thread_id %i"),
     "a number for a dimension": _in_func("  %v = gpu.thread_id 5"),
     "no dimension, the next op's first word read instead": _in_func("  %v = gpu.thread_id"),
+    # A function's inherent attributes, written where upstream does not take them.
+    "a generic func.func whose function_type is no function type": (
+        '"func.func"() <{function_type = f32, sym_name = "g"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n'
+    ),
+    "a generic func.func without a function_type": '"func.func"() <{sym_name = "g"}> ({\n  "func.return"() : () -> ()\n}) : () -> ()\n',
+    "function_type in a func.func's attribute dictionary": "func.func @g(%a: f32) attributes {function_type = f32} {\n  return\n}\n",
+    "sym_name in a declaration's attribute dictionary": 'func.func private @g(%a: f32) attributes {sym_name = "h"}\n',
+    "function_type in an llvm.func's attribute dictionary": "llvm.func @g(%a: f32) attributes {function_type = f32} {\n  llvm.return\n}\n",
+    "function_type in a gpu.func's attribute dictionary": (
+        "gpu.module @m {\n  gpu.func @g(%a: f32) attributes {function_type = f32} {\n    gpu.return\n  }\n}\n"
+    ),
     # An undefined alias is reported just after it.
     "an undefined attribute alias": _in_func("  %x = arith.constant #zz"),
     "an undefined type alias": _in_func("  %x = arith.constant 0 : !zz"),
@@ -163,6 +174,7 @@ def test_first_error_is_upstreams(name: str) -> None:
 ACCEPTED = {
     "a kernel named by an alias of its symbol": "#k = @m::@k\n"
     + _LAUNCH_FUNC.format(dims="(%c, %c, %c) threads in (%c, %c, %c)").replace("@m::@k blocks", "#k blocks"),
+    "gpu.kernel after the kernel keyword": "gpu.module @m {\n  gpu.func @g() kernel attributes {gpu.kernel} {\n    gpu.return\n  }\n}\n",
 }
 
 

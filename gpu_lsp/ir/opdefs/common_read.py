@@ -171,11 +171,27 @@ def read_function_like(c: Cursor, st: OpState, needs_names_for_body: bool = True
     read_visibility(c, st)
     read_symbol_name(c, st)
     args, _, named = read_signature(c, st)
-    c.attr_dict_with_keyword(st)
+    at = c.here()
+    written = c.attr_dict_entries_with_keyword()
+    for inferred in ("sym_visibility", "sym_name", "function_type"):  # upstream's parseFunctionOp, in its order
+        if any(key == inferred for key, _ in written):
+            raise FormatError(f"'{inferred}' is an inferred attribute and should not be specified in the explicit attribute dictionary", *at)
+    for key, value in written:
+        st.attributes[key] = value
     if c.is_region() and args and not named and needs_names_for_body:
         raise FormatError("expected named arguments for a function with a body", *c.here())
     read_optional_body(c, st, args if named else [])
     st.loc = c.optional_loc()
+
+
+def attr_dict_after_reader(c: Cursor, st: OpState) -> None:
+    """`attributes {...}` after what the op's reader set: an inherent attribute it set (a property) is
+    written there a second time, upstream's error at the op's name (the op's parser adds it to the same
+    list; `gpu.kernel` after the `kernel` keyword is no error upstream)."""
+    for key, value in c.attr_dict_entries_with_keyword():
+        if key in st.properties:
+            raise FormatError(f"attribute '{key}' occurs more than once in the attribute list", *c.ctx.name_range)
+        st.attributes[key] = value
 
 
 def same_type_operands(c: Cursor, st: OpState, count: int | None = None, results: int = 1) -> T.Type:

@@ -9,6 +9,9 @@ OPS: tuple[OpDef, ...] = (
     declare(
         "func.func",
         "A function with a body of blocks.",
+        ins="SymbolNameAttr:$sym_name, TypeAttrOf<FunctionType>:$function_type, OptionalAttr<StrAttr>:$sym_visibility, "
+        "OptionalAttr<DictArrayAttr>:$arg_attrs, OptionalAttr<DictArrayAttr>:$res_attrs, UnitAttr:$no_inline",
+        regions="AnyRegion:$body",
         traits="function isolated symbol",
         default_dialect="func",
         syntax="func.func [private] @name(%arg: T, ...) -> (R, ...) [attributes {...}] { ... }",

@@ -5,7 +5,15 @@ from __future__ import annotations
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.attributes import ArrayAttr, DenseArrayAttr, DictAttr, IntegerAttr, UnitAttr
 from gpu_lsp.ir.opdefs import definition, reader
-from gpu_lsp.ir.opdefs.common_read import arg_def, paren_typed_operands, read_optional_body, read_signature, read_symbol_name, typed_arg_defs
+from gpu_lsp.ir.opdefs.common_read import (
+    arg_def,
+    attr_dict_after_reader,
+    paren_typed_operands,
+    read_optional_body,
+    read_signature,
+    read_symbol_name,
+    typed_arg_defs,
+)
 from gpu_lsp.ir.opdefs.format import read_format
 from gpu_lsp.ir.opdefs.format_customs import read_async_dependencies
 from gpu_lsp.syntax.cursor import ArgDef, Cursor, FormatError, OpState
@@ -108,7 +116,7 @@ def _func(c: Cursor, st: OpState) -> None:
     private = read_attributions(c, "private", st)
     if c.optional_keyword("kernel"):
         st.attributes["gpu.kernel"] = UnitAttr()
-    c.attr_dict_with_keyword(st)
+    attr_dict_after_reader(c, st)
     st.attributes["workgroup_attributions"] = IntegerAttr(len(workgroup), T.I64)
     read_optional_body(c, st, args + workgroup + private)
 

@@ -12,6 +12,7 @@ from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.arith_read import read_modifiers
 from gpu_lsp.ir.opdefs.cf_read import read_weights
 from gpu_lsp.ir.opdefs.common_read import (
+    attr_dict_after_reader,
     bind_colon_types,
     comma_operands,
     comma_separated,
@@ -94,7 +95,7 @@ def _func(c: Cursor, st: OpState) -> None:
     while c.is_keyword("vscale_range") or c.is_keyword("comdat"):
         c.next()
         c.group("(")
-    c.attr_dict_with_keyword(st)
+    attr_dict_after_reader(c, st)
     if c.is_region() and args and not named:
         c.fail("expected named arguments for a function with a body")
     read_optional_body(c, st, args)
