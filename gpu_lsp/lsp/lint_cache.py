@@ -29,7 +29,9 @@ once the editor is idle. Documents with suppression comments are always linted i
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from itertools import repeat
 from typing import Any
 
 from gpu_lsp.analysis import lint_parsed
@@ -78,13 +80,7 @@ def interface(unit: Operation) -> tuple:
 
 def shift(d: Diagnostic, delta: int) -> Diagnostic:
     """`d` moved by `delta` code points (ranges, notes and fix edits)."""
-    if not delta:
-        return d
-    related = tuple(Related(r.message, r.range.shifted(delta)) for r in d.related)
-    fix = d.fix
-    if fix is not None:
-        fix = replace(fix, edits=tuple(replace(e, range=e.range.shifted(delta)) for e in fix.edits))
-    return Diagnostic(d.code, d.message, d.range.shifted(delta), d.severity, fix, related, d.tags)
+    return _moved(d, repeat(delta)) if delta else d
 
 
 def _ranges(d: Diagnostic) -> list[TextRange]:
@@ -99,10 +95,8 @@ def _inside(d: Diagnostic, start: int, end: int) -> bool:
     return all(start <= r.start and r.end <= end for r in _ranges(d))
 
 
-def shift_each(d: Diagnostic, deltas: list[int]) -> Diagnostic:
-    """`d` with each of its ranges (in `_ranges`' order) moved by its own delta."""
-    if not any(deltas):
-        return d
+def _moved(d: Diagnostic, deltas: Iterable[int]) -> Diagnostic:
+    """`d` with each of its ranges (in `_ranges`' order) moved by the next of `deltas`."""
     moves = iter(deltas)
     rng = d.range.shifted(next(moves))
     related = tuple(Related(r.message, r.range.shifted(next(moves))) for r in d.related)
@@ -122,7 +116,8 @@ class Spanning:
     by_holder: bool  # found by a check of an op that may hold those units (a module's), not of an op in the first
 
     def current(self) -> Diagnostic:
-        return shift_each(self.diagnostic, [op.anchor.base - base for op, base in self.pieces])
+        deltas = [op.anchor.base - base for op, base in self.pieces]
+        return _moved(self.diagnostic, deltas) if any(deltas) else self.diagnostic
 
     def fate(self, live: set[int], relinted: list[Operation]) -> bool | None:
         """After an edit: True to keep it, False when the lint of its unit (or of what replaced
@@ -379,7 +374,7 @@ class IncrementalLinter:
                 return None
             chunk_units.append(units)
             chunks.append(([Part(op, []) for op in units], [], []))
-            bounds.append([source_range(u).start for u in units])
+            bounds.append([source_start(u) for u in units])
             ends.append([_own_end(units, i) for i in range(len(units))])
         for d in result:
             if id(d) in parser_diags:
