@@ -42,6 +42,7 @@ from gpu_lsp.diagnostics.registry import ANY_OP, Selection, always_reported, loa
 from gpu_lsp.diagnostics.rule_engine import run_check, run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import KERNEL_REFERENCE, is_container_module, kernel_references
 from gpu_lsp.diagnostics.suppression import may_have_directives
+from gpu_lsp.ir.attributes import SymbolRefAttr
 from gpu_lsp.ir.core import Operation, source_range, source_start
 from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.ir.symbols import symbol_name
@@ -62,6 +63,22 @@ def _own_end(units: list[Operation], i: int) -> int:
     return source_range(units[i + 1]).start if _holds_units(units, i) else source_range(units[i]).end
 
 
+class UnitTexts:
+    """Where each unit's own text lies (from its start to `_own_end`), to tell which unit holds a range."""
+
+    __slots__ = ("units", "starts", "ends")
+
+    def __init__(self, units: list[Operation]) -> None:
+        self.units = units
+        self.starts = [source_start(u) for u in units]
+        self.ends = [_own_end(units, i) for i in range(len(units))]
+
+    def holding(self, start: int, end: int) -> int:
+        """The index of the unit whose own text holds `[start, end]`, or -1."""
+        i = bisect_right(self.starts, start) - 1
+        return i if i >= 0 and end <= self.ends[i] else -1
+
+
 def interface(unit: Operation) -> tuple:
     """What other units can see of a unit: symbols defined (with their types) and used (a module's
     own: its ops are units with interfaces of their own)."""
@@ -75,7 +92,18 @@ def interface(unit: Operation) -> tuple:
             defs.append((op.name, name, str(fn) if fn is not None else "", str(visibility or ""), tuple(sorted(op.attributes))))
         for attr, _ in op.symbol_spans:
             uses.append(str(attr))
+        uses.extend(str(attr) for attr in _unwritten_refs(op))
     return (tuple(defs), tuple(sorted(uses)))
+
+
+def _unwritten_refs(op: Operation) -> list[SymbolRefAttr]:
+    """The symbol references among the op's properties and attributes that are not written in its
+    text (read through an alias: `gpu.launch_func #k`, `#k = @kernels::@k`)."""
+    found = [v for v in (*op.properties.values(), *op.attributes.values()) if isinstance(v, SymbolRefAttr)]
+    if not found:
+        return []
+    written = {attr for attr, _ in op.symbol_spans}
+    return [attr for attr in found if attr not in written]
 
 
 def shift(d: Diagnostic, delta: int) -> Diagnostic:
@@ -138,14 +166,14 @@ def _within(op: Operation, holder: Operation) -> bool:
     return op is holder or any(a is holder for a in op.ancestors())
 
 
-def _spanning(d: Diagnostic, units: list[Operation]) -> Spanning | None:
-    """`d` as a finding of several `units` (each of its ranges in one unit's own text), or None."""
+def _spanning(d: Diagnostic, texts: UnitTexts) -> Spanning | None:
+    """`d` as a finding of several units (each of its ranges in one unit's own text), or None."""
     ops = []
     for r in _ranges(d):
-        i = bisect_right(units, r.start, key=source_start) - 1
-        if i < 0 or r.end > _own_end(units, i):
+        i = texts.holding(r.start, r.end)
+        if i < 0:
             return None
-        ops.append(units[i])
+        ops.append(texts.units[i])
     chains = [[op, *op.ancestors()] for op in ops]
     holders = [{id(a) for a in chain} for chain in chains[1:]]
     scope = next(a for a in chains[0] if all(id(a) in held for held in holders))
@@ -299,9 +327,10 @@ class IncrementalLinter:
                 if _defined_twice(units, [units[i] for i in fresh]):
                     return None
                 changed = _defined(before) ^ _defined(after)
+                names = {entry[1] for entry in changed}
                 relint.update(
                     i
-                    for i in _mentioning(parsed.text, units, {entry[1] for entry in changed})
+                    for i in _mentioning(parsed.text, units, names | _aliases_naming(chunk, names))
                     if (part := reused[i]) is not None and _uses(part.interface, changed)
                 )
             changed_total += len(relint)
@@ -317,6 +346,7 @@ class IncrementalLinter:
         chunks = []
         for (chunk, units, reused, relint, kept_spanning), (_, others, _) in zip(plans, self.chunks):
             slots: list[Part | None] = list(reused)
+            texts: UnitTexts | None = None  # made for a finding outside its unit only (O(units))
             for i in relint:
                 op = units[i]
                 rng = source_range(op)
@@ -329,7 +359,10 @@ class IncrementalLinter:
                     return None  # its error stops the verification of the whole module
                 found = []
                 for d in linted:
-                    across = None if _inside(d, rng.start, rng.end) else _spanning(d, units)
+                    across = None
+                    if not _inside(d, rng.start, rng.end):
+                        texts = texts or UnitTexts(units)
+                        across = _spanning(d, texts)
                     if across is not None:
                         kept_spanning.append(across)
                     else:
@@ -365,27 +398,23 @@ class IncrementalLinter:
     def _remember(self, parsed: ParsedFile, result: list[Diagnostic]) -> list[ChunkParts] | None:
         parser_diags = {id(d) for chunk in parsed.chunks for d in chunk.diagnostics}
         chunks: list[ChunkParts] = []
-        chunk_units = []
-        bounds = []
-        ends = []
+        chunk_texts = []
         for chunk in parsed.chunks:
             units = units_of(chunk)
             if any(op.span is None for op in units):
                 return None
-            chunk_units.append(units)
+            chunk_texts.append(UnitTexts(units))
             chunks.append(([Part(op, []) for op in units], [], []))
-            bounds.append([source_start(u) for u in units])
-            ends.append([_own_end(units, i) for i in range(len(units))])
         for d in result:
             if id(d) in parser_diags:
                 continue
             ci = _chunk_index(parsed, d.range.start)
             parts, others, spanning = chunks[ci]
-            starts = bounds[ci]
-            i = bisect_right(starts, d.range.start) - 1
-            if i >= 0 and _inside(d, parts[i].start, ends[ci][i]):
+            texts = chunk_texts[ci]
+            i = bisect_right(texts.starts, d.range.start) - 1
+            if i >= 0 and _inside(d, parts[i].start, texts.ends[i]):
                 parts[i].items.append(d)
-            elif (across := _spanning(d, chunk_units[ci])) is not None:
+            elif (across := _spanning(d, texts)) is not None:
                 spanning.append(across)
             else:
                 follower = parts[i + 1].op if i + 1 < len(parts) else (parts[-1].op if parts else None)
@@ -453,6 +482,13 @@ def _uses(face: tuple, changed: set[tuple]) -> bool:
     """Whether a unit with interface `face` uses a symbol among the changed definitions."""
     names = {entry[1] for entry in changed}
     return any(part.lstrip("@") in names for use in face[1] for part in use.split("::"))
+
+
+def _aliases_naming(chunk: Chunk, names: set[str]) -> set[str]:
+    """The attribute aliases of the chunk that stand for a reference to one of these symbols
+    (`#k = @kernels::@k`): a unit may use the symbol by writing the alias only."""
+    aliases = chunk.context.attr_aliases if chunk.context is not None else {}
+    return {alias for alias, attr in aliases.items() if isinstance(attr, SymbolRefAttr) and not names.isdisjoint(attr.parts)}
 
 
 def _mentioning(text: str, units: list[Operation], names: set[str]) -> list[int]:

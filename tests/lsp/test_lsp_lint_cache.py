@@ -220,6 +220,39 @@ OUT_OF_BOUNDS = """module attributes {gpu.container_module} {
 """
 
 
+ALIASED_LAUNCH = """#k = @kernels::@fill
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @fill(%buf: memref<16xf32>) kernel {
+      gpu.return
+    }
+    gpu.func @other(%buf: memref<16xi32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main(%m: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func #k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<16xf32>)
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("needle, replacement", [("memref<16xf32>) kernel", "memref<16xi32>) kernel"), ("@kernels::@fill", "@kernels::@other")])
+def test_a_launch_written_with_an_alias_is_linted_again_when_its_kernel_changes(needle: str, replacement: str) -> None:
+    """`gpu.launch_func #k` names its kernel only in the alias: a changed signature of that kernel,
+    or the alias made to name another, still re-checks the launch (it was left stale, GPU105 missed)."""
+    doc = Document("file:///aliased.mlir", ALIASED_LAUNCH, 1)
+    settings = EditorSettings()
+    assert doc.analysed(settings).diagnostics == []
+    at = doc.text.index(needle)
+    doc.replace(at, at + len(needle), replacement, 2)
+    snap = doc.analysed(settings)
+    assert [d.code for d in snap.diagnostics] == ["GPU105"]
+    assert snap.diagnostics == lint_parsed(parse_document(doc.text), settings)
+
+
 def test_a_kernel_linted_alone_is_checked_with_its_launches() -> None:
     """An edit in a `gpu.module` re-lints it alone; its kernels' launches are in other units, and
     what they fix (32 threads here, one past the buffer's 16 elements) still counts."""
