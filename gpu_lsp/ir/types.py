@@ -215,6 +215,14 @@ class UnknownType(Type):
         return "<<unknown>>"
 
 
+class NullType(Type):
+    """No type: what upstream's gpu.launch parser resolves its dependencies with when `async` is not
+    written (any value defined before is then used with another type); printed as upstream prints it."""
+
+    def __str__(self) -> str:
+        return "<<NULL TYPE>>"
+
+
 @dataclass(frozen=True, slots=True)
 class DialectType(Type):
     """`!dialect.name<body>` (pretty form) or `!dialect<"body">` (opaque form)."""
@@ -238,4 +246,5 @@ F16: FloatType = FloatType("f16")
 F32: FloatType = FloatType("f32")
 F64: FloatType = FloatType("f64")
 UNKNOWN: UnknownType = UnknownType()
+NULL: NullType = NullType()
 TOKEN: DialectType = DialectType("gpu", "async.token")

@@ -349,6 +349,10 @@ class Builder:
         """(name, count, start, end) of each entry of a result list (`%a, %b:2 =`)."""
         base = tok.start_pos
         relative = _result_entries(tok.value)
+        for _, count, start, end in relative:
+            if count == 0:  # `%x:0`: upstream's error at the count
+                digits = tok.value[start:end].rpartition(":")[2].strip()
+                self.error(SYNTAX, "expected named operation to have at least 1 result", base + end - len(digits), base + end)
         return [(name, count, base + start, base + end) for name, count, start, end in relative]
 
     def _results(

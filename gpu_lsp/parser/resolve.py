@@ -171,6 +171,8 @@ class Resolver:
         forward = scope.forward.get(key)
         if forward is None:
             forward = scope.forward[key] = _Forward(UndefinedValue(ref.type or T.UNKNOWN, name), TextRange(ref.start, ref.end))
+        if ref.type is T.NULL:  # resolved with no type (gpu.launch without `async`): nothing to check it against
+            _mistyped(op, len(op.operands))
         return forward.value
 
     def _resolve_op(self, op: Operation, scope: _Scope, labels: dict[str, Block]) -> None:

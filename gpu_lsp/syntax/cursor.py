@@ -28,6 +28,7 @@ from gpu_lsp.ir.op_facts import NO_FACTS, OpFacts
 from gpu_lsp.syntax import gpu_syntax
 from gpu_lsp.syntax.lexer import tokenize, unescape, wrong_token_offset
 from gpu_lsp.syntax.raw import Group, RawRegion
+from gpu_lsp.syntax.result_list import result_list_error
 from gpu_lsp.syntax.tokens import Tok
 from gpu_lsp.syntax.types import TypeSyntaxError, hash_attr, parse_type, squeeze
 from gpu_lsp.text import TextRange
@@ -289,20 +290,7 @@ class Cursor:
         result list (`%a, %b:2 =`), then an op name."""
         if not (isinstance(item, Tok) and item.type == "VALUE"):
             return self._trailing("expected operation name in quotes", 0)
-        k = 1
-        while True:
-            if self.is_token("COLON", k=k):
-                if not self.is_token("INT", k=k + 1):
-                    return self._trailing("expected integer number of results", k + 1)
-                k += 2
-            if not self.is_token("PUNCT", ",", k):
-                break
-            if not self.is_token("VALUE", k=k + 1):
-                return self._trailing("expected valid ssa identifier", k + 1)
-            k += 2
-        if not self.is_token("PUNCT", "=", k):
-            return self._trailing("expected '=' after SSA name", k)
-        return self._trailing("expected operation name in quotes", k + 1)
+        return self._trailing(*result_list_error(self._tok))
 
     def _trailing(self, message: str, k: int) -> FormatError:
         """An error of upstream's parser at the item `k` ahead (at the end, where there is none)."""

@@ -13,6 +13,7 @@ from lark.lexer import Lexer, Token
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.syntax.lexer import LexError
 from gpu_lsp.syntax.raw import STRUCTURE, Group, NotInGrammar, RawAlias, RawBlock, RawOp, RawRegion, Reader, labelled_block
+from gpu_lsp.syntax.result_list import result_list_error
 from gpu_lsp.syntax.tokens import Tok
 from gpu_lsp.text import TextRange
 
@@ -174,6 +175,18 @@ def parse_structure(tokens: list[Tok]) -> tuple[list, list[LexError]]:
             return _parse_with_recovery(tokens)
 
 
+def _unexpected(tokens: list[Tok], first: Tok) -> LexError:
+    """The error for a token no op may start with: upstream's for a value that makes no result
+    list (`%x index = ...`: "expected '=' after SSA name", after `%x`), else "unexpected 'X'"."""
+    if first.type == "VALUE":
+        at = next((i for i, t in enumerate(tokens) if t is first), None)
+        if at is not None:
+            message, k = result_list_error(lambda j: tokens[at + j] if at + j < len(tokens) else None)
+            pos = tokens[min(at + k, len(tokens)) - 1].end_pos  # upstream's place: after the token before
+            return LexError(message, TextRange(pos, pos))
+    return LexError(f"unexpected '{first.value}'", TextRange(first.start_pos, first.end_pos))
+
+
 def _parse_with_recovery(tokens: list[Tok]) -> tuple[list, list[LexError]]:
     errors: list[LexError] = []
     parser = _parser()
@@ -183,8 +196,8 @@ def _parse_with_recovery(tokens: list[Tok]) -> tuple[list, list[LexError]]:
         tok = getattr(exc, "token", None)
         if tok is None or tok.type == "$END":
             return False
-        first = tok.atoms[0] if isinstance(tok, _Items) else tok
-        errors.append(LexError(f"unexpected '{first.value}'", TextRange(first.start_pos, first.end_pos)))
+        first = tok.atoms[0] if isinstance(tok, _Items) else _source(tok)
+        errors.append(_unexpected(tokens, first))
         return True
 
     try:

@@ -70,6 +70,24 @@ CASES = {
         "  gpu.launch blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
         "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i) {\n    gpu.terminator\n  }"
     ),
+    "gpu.launch depending on a token without async": _in_func(
+        "  %t = gpu.wait async\n  gpu.launch [%t] blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
+        "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
+    ),
+    "gpu.launch named, depending on a token without async": _in_func(
+        "  %t = gpu.wait async\n  %l = gpu.launch [%t] blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
+        "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
+    ),
+    "gpu.launch named without async": _in_func(
+        "  %l = gpu.launch blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
+        "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
+    ),
+    "a result list with a type": _in_func("  %x: index = arith.constant 1 : index"),
+    "a result list with a type after an op": _in_func("  %c = arith.constant 2 : index\n  %x: index = arith.constant 1 : index"),
+    "a result list without =": _in_func("  %x, %y arith.constant 1 : index"),
+    "a result list with a word for a name": _in_func("  %x, index = arith.constant 1 : index"),
+    "a value alone, a comment after it": _in_func("  %x\n  // the op is missing"),
+    "a result count of zero": _in_func("  %x:0 = arith.constant 1 : index"),
     "more successor operands than types": _in_func("  cf.br ^bb1(%i, %i : index)\n^bb1(%x: index, %y: index):"),
     "fewer results returned than types": "func.func @f(%a: i32) -> (i32, i32) {\n  return %a : i32, i32\n}\n",
     "operands directive with fewer types": _in_func(

@@ -124,6 +124,8 @@ def _func(c: Cursor, st: OpState) -> None:
 @reader("gpu.launch")
 def _launch(c: Cursor, st: OpState) -> None:
     is_async, ndeps = read_async(c, st)
+    if not is_async:
+        _without_async(c, st, ndeps)
     cluster_ids: list[ArgDef] = []
     cluster_sizes: list[ArgDef] = []
     cluster_refs: list = []
@@ -155,7 +157,18 @@ def _launch(c: Cursor, st: OpState) -> None:
     nc = 1 if cluster_refs else 0
     st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm)
     st.attributes.setdefault("workgroup_attributions", IntegerAttr(len(workgroup), T.I64))
-    add_token(st, is_async)
+    add_token(st, is_async or st.num_results > 0)  # named without `async`: its token, and an error above
+
+
+def _without_async(c: Cursor, st: OpState, ndeps: int) -> None:
+    """gpu.launch without `async`, as upstream's parser reads it: its dependencies are resolved with
+    no type (a value defined before them is then used with another type: that error comes first), and
+    a result named is an error at the op's name."""
+    if ndeps:
+        for ref in st.refs[-ndeps:]:
+            ref.type = T.NULL
+    elif st.num_results:
+        raise FormatError("gpu.launch requires 'async' keyword to return a value", *c.ctx.name_range)
 
 
 # --- collectives, synchronisation and debug ---------------------------------------------------
