@@ -13,8 +13,8 @@ from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, Diagnostic, Severity, cap
 from gpu_lsp.diagnostics.registry import Phase, Rule, Scope, Selection, always_reported, load_rules
 from gpu_lsp.diagnostics.rule_engine import OpSlices, run_rules
 from gpu_lsp.gcpause import paused_gc
-from gpu_lsp.parser.api import Chunk, ParsedFile, parse
-from gpu_lsp.parser.builder import UNDEFINED_VALUE
+from gpu_lsp.parser.api import CLOSED_HERE, Chunk, ParsedFile, parse
+from gpu_lsp.parser.builder import SYNTAX, UNDEFINED_VALUE
 from gpu_lsp.parser.ranges import RangeParse, parse_range, symbols_used
 from gpu_lsp.text import LineIndex
 
@@ -61,8 +61,13 @@ def verify_chunk(
 def _reported_at(chunk: Chunk, d: Diagnostic) -> int:
     """Where upstream's parser stands when it reports `d`: a name never defined at the chunk's end
     (a function's region, generic or custom, is no isolated name scope for the parser: a later op
-    may still define it), so any parse error is met first; any other error where it is."""
-    return chunk.end if d.code == UNDEFINED_VALUE else d.range.start
+    may still define it), so any parse error is met first; a bracket left open where it is closed
+    (what the op's reader finds before it comes first); any other error where it is."""
+    if d.code == UNDEFINED_VALUE:
+        return chunk.end
+    if d.code == SYNTAX and d.related and d.related[0].message == CLOSED_HERE:
+        return d.related[0].range.start
+    return d.range.start
 
 
 def lint_chunk(chunk: Chunk, text: str | None = None, settings: object | None = None) -> list[Diagnostic]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, STOPPED, Diagnostic, stop_notice
+from gpu_lsp.diagnostics.model import MAX_DIAGNOSTICS, STOPPED, Diagnostic, Related, stop_notice
 from gpu_lsp.gcpause import paused_gc
 from gpu_lsp.ir.core import Anchor, Operation, Span
 from gpu_lsp.ir.op_facts import writable_facts
@@ -117,10 +117,20 @@ def stopped(found: list[Diagnostic]) -> bool:
     return any(STOPPED in d.tags for d in found)
 
 
+# The note of a bracket left open: where it is closed (the next op, or the `}` around it), where
+# upstream's parser, reading on, has found it missing (`analysis.verify_chunk` orders by it).
+CLOSED_HERE = "still open here"
+
+
 def syntax_errors(lexed: LexResult) -> list[Diagnostic]:
     """The lexer's errors as diagnostics, and the notice where it stopped when its budget ran out
     (a chunk given no budget is left unread without one)."""
-    found = [Diagnostic(SYNTAX, err.message, err.range) for err in lexed.errors]
+    found = [
+        Diagnostic(SYNTAX, err.message, err.range, related=(Related(CLOSED_HERE, TextRange(err.noticed, err.noticed)),))
+        if err.noticed is not None
+        else Diagnostic(SYNTAX, err.message, err.range)
+        for err in lexed.errors
+    ]
     if lexed.stopped is not None and found:
         found.append(stop_notice(lexed.stopped))
     return found

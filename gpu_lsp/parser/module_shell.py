@@ -127,7 +127,9 @@ def read_shell(
     for tok in lexed.tokens:
         empty = tok.start_pos == tok.end_pos
         tok.start_pos, tok.end_pos = at(tok.start_pos, False), at(tok.end_pos, not empty)
-    lexed.errors[:] = [LexError(e.message, _moved(e.range, at)) for e in lexed.errors]
+    lexed.errors[:] = [
+        LexError(e.message, _moved(e.range, at), at(e.noticed, False) if e.noticed is not None else None) for e in lexed.errors
+    ]
     lexed.comments[:] = [Comment(c.text, _moved(c.range, at)) for c in lexed.comments]
     if lexed.stopped is not None:
         lexed.stopped = at(lexed.stopped, False)

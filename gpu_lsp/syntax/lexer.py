@@ -128,10 +128,12 @@ class TooDeep(Exception):
 
 @dataclass(frozen=True, slots=True)
 class LexError:
-    """A lexical or bracket-structure error."""
+    """A lexical or bracket-structure error; `noticed`, where a parser reading on finds it, when
+    later than its range (a bracket left open: where the lexer closes it)."""
 
     message: str
     range: TextRange
+    noticed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +324,7 @@ def _close_frame_brackets(out: LexResult, frame: _Frame, at: int, reason: str) -
     while frame.stack:
         opener = frame.stack.pop()
         closer = _OPEN_CLOSE[opener.value]
-        _error(out.errors, f"expected '{closer}' {reason}", opener.start_pos, opener.end_pos)
+        out.errors.append(LexError(f"expected '{closer}' {reason}", TextRange(opener.start_pos, opener.end_pos), at))
         out.tokens.append(Tok("RPAR" if closer == ")" else "RSQB", closer, at, at))
 
 

@@ -51,7 +51,9 @@ def upstream_errors(text: str, unregistered: bool) -> list[tuple[int, str]]:
     out = []
     for d in runner.run_chunk(chunk).diags:
         if d.severity == "error":
-            out.append((d.file_pos(chunk, runner.buffer_name)[0], d.message))
+            # Upstream's "expected 1 operand type\0 but had 2" holds a NUL (its singular suffix is
+            # the character '\0'): gpu-lsp's message leaves it out.
+            out.append((d.file_pos(chunk, runner.buffer_name)[0], d.message.replace("\0", "")))
     return out
 
 

@@ -121,7 +121,7 @@ def read_signature(c: Cursor, st: OpState, allow_unnamed: bool = True) -> tuple[
     while not sub.at_end:
         if sub.is_operand():
             if named is False:
-                sub.fail("expected a type")
+                sub.fail("expected type instead of SSA identifier")
             named = True
             tok = sub.def_value()
             sub.punct(":")
@@ -129,7 +129,7 @@ def read_signature(c: Cursor, st: OpState, allow_unnamed: bool = True) -> tuple[
             args.append(arg_def(tok, ty))
         else:
             if named is True:
-                sub.expected("SSA value")
+                sub.expected("SSA identifier")
             if sub.is_punct("..."):
                 break
             named = False
