@@ -82,6 +82,12 @@ CASES = {
         "  %l = gpu.launch blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i)\n"
         "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
     ),
+    "a bracket left open in gpu.launch's grid sizes": _in_func(
+        "  gpu.launch blocks(%bx, %by, %bz) in (%gx = %i, %gy = %i, %gz = %i\n"
+        "             threads(%tx, %ty, %tz) in (%sx = %i, %sy = %i, %sz = %i) {\n    gpu.terminator\n  }"
+    ),
+    "a function's arguments named, then not": "llvm.func @f(%a: i64,\n  llvm.return\n}\n",
+    "a function's arguments not named, then named": "func.func private @f(i64, %a: i64)\n",
     "a result list with a type": _in_func("  %x: index = arith.constant 1 : index"),
     "a result list with a type after an op": _in_func("  %c = arith.constant 2 : index\n  %x: index = arith.constant 1 : index"),
     "a result list without =": _in_func("  %x, %y arith.constant 1 : index"),

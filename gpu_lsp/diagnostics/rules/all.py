@@ -22,6 +22,7 @@ from gpu_lsp.diagnostics.rules import (  # noqa: F401  (imported to register the
     verify_launch,
     verify_memref,
     verify_ops,
+    verify_scf,
     verify_std,
     verify_traits,
     verify_types,
