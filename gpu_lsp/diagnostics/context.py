@@ -6,6 +6,7 @@ from bisect import bisect_right
 
 from gpu_lsp.diagnostics.mlir_versions import NEWEST
 from gpu_lsp.ir.core import Operation, source_range
+from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.ir.symbols import SymbolTables, is_symbol_table
 from gpu_lsp.ir.views import fresh_token_name
 from gpu_lsp.parser.api import Chunk
@@ -78,6 +79,25 @@ def report_undecided_of(settings: object | None) -> bool:
     return getattr(settings, "report_undecided", False) is True
 
 
+def _defined_names(root: Operation, nested: bool = True) -> set[str]:
+    """The SSA names defined inside `root` (its results and block arguments, nested ones too), or
+    only by the ops of its body."""
+    names: set[str] = set()
+    ops = root.walk() if nested else (op for region in root.regions for block in region.blocks for op in block.operations)
+    for op in ops:
+        for result in op.results:
+            if result.name:
+                names.add(result.name.split("#", 1)[0])
+        if not nested:
+            continue
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.arguments:
+                    if arg.name:
+                        names.add(arg.name)
+    return names
+
+
 class RuleContext:
     """Per-chunk state shared by the rules of one run."""
 
@@ -107,7 +127,7 @@ class RuleContext:
         self._chunk_index: OpIndex | None = None
         self._symbols: SymbolTables | None = None
         self._lines: LineIndex | None = None
-        self._value_names: set[str] | None = None
+        self._names_near: dict[int, set[str]] = {}  # by the id of the isolated op around (0: the chunk)
 
     @property
     def index(self) -> OpIndex:
@@ -151,29 +171,22 @@ class RuleContext:
             self._lines = LineIndex(self.text)
         return self._lines
 
-    @property
-    def value_names(self) -> set[str]:
-        """Every SSA name defined in the chunk (to pick fresh names for fixes)."""
-        if self._value_names is None:
-            self._value_names = self._collect_value_names()
-        return self._value_names
-
-    def _collect_value_names(self) -> set[str]:
-        names: set[str] = set()
-        for op in self.index.ops:
-            for result in op.results:
-                if result.name:
-                    names.add(result.name.split("#", 1)[0])
-            for region in op.regions:
-                for block in region.blocks:
-                    for arg in block.arguments:
-                        if arg.name:
-                            names.add(arg.name)
+    def names_near(self, op: Operation) -> set[str]:
+        """The SSA names a value defined at `op` may not take: those of the isolated op around it (a
+        function's names are its own: another function's do not clash) and those of the chunk's top
+        level, with the names fixes reserved there. The same in a unit's view as in the chunk's."""
+        scope = next((a for a in op.ancestors() if has_trait(a.name, "isolated") and a.parent_op is not None), None)
+        key = id(scope) if scope is not None else 0
+        names = self._names_near.get(key)
+        if names is None:
+            names = self._names_near[key] = _defined_names(scope if scope is not None else self.chunk.module)
+            if scope is not None:
+                names |= _defined_names(self.chunk.module, nested=False)
         return names
 
-    def fresh_name(self, base: str) -> str:
-        """`base`, or `base_0`, `base_1`, ... : the first that no value of the chunk uses; reserved."""
-        names = self.value_names
+    def fresh_name(self, base: str, op: Operation) -> str:
+        """`base`, or `base_0`, `base_1`, ... : the first of the names free at `op` (`names_near`); reserved."""
+        names = self.names_near(op)
         candidate = base
         i = 0
         while candidate in names:
@@ -182,10 +195,11 @@ class RuleContext:
         names.add(candidate)
         return candidate
 
-    def fresh_token(self) -> str:
-        """A name for a new async token (`views.fresh_token_name`: `tN`) that no value of the chunk uses; reserved."""
-        name = fresh_token_name(self.value_names)
-        self.value_names.add(name)
+    def fresh_token(self, op: Operation) -> str:
+        """A name for a new async token at `op` (`views.fresh_token_name`: `tN`) among the names free there; reserved."""
+        names = self.names_near(op)
+        name = fresh_token_name(names)
+        names.add(name)
         return name
 
     def is_halted(self, op: Operation) -> bool:

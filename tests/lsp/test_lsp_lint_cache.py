@@ -527,3 +527,24 @@ def test_quick_lints_of_mutated_corpus_modules_equal_full_lints() -> None:
             doc.settle(settings)
             assert doc.analysed(settings).diagnostics == fresh, (path.name, mutant[1])
     assert quick > 40, "the quick path"
+
+
+def test_a_fix_names_its_token_as_the_function_sees_names() -> None:
+    """A fix's new token takes the first name free in its function (another function's `%t0` does not
+    clash): a quick lint of the function, which sees only it, names it as the full lint does (the
+    full lint avoided every name of the file, so the two fixes differed)."""
+    text = (
+        "func.func @a() {\n  %t0 = gpu.wait async\n  gpu.wait [%t0]\n  return\n}\n"
+        "func.func @b() {\n  %c = arith.constant 1 : index\n  gpu.wait async\n  return\n}\n"
+    )
+    doc = Document("file:///names.mlir", text, 1)
+    settings = EditorSettings()
+    (named,) = [d for d in doc.analysed(settings).diagnostics if d.code == "GPU100"]
+    assert named.fix is not None and named.fix.edits[0].new_text == "%t0 = "
+    at = doc.text.index("1 : index")
+    doc.replace(at, at + 1, "2", 2)
+    snap = doc.analysed(settings)
+    assert not snap.complete, "the quick path"
+    assert snap.diagnostics == lint_parsed(parse_document(doc.text), settings)
+    (named,) = [d for d in snap.diagnostics if d.code == "GPU100"]
+    assert named.fix is not None and named.fix.edits[0].new_text == "%t0 = "

@@ -125,7 +125,7 @@ def multiple_async_dependencies(op: Operation, ctx: RuleContext) -> Iterator[Vio
     problem = _lowering_problem(dependencies_fact(op.name), ctx.mlir_version)
     if problem is None:
         return
-    joined = ctx.fresh_token() if _alone_on_line(ctx, op) else None
+    joined = ctx.fresh_token(op) if _alone_on_line(ctx, op) else None
     the_fix = None
     brackets = dependency_brackets(op, ctx)
     if joined is not None and brackets is not None:
@@ -145,7 +145,7 @@ def _make_async_fix(op: Operation, ctx: RuleContext, dependency: str | None) -> 
     """Name a token for synchronous `op`, mark it `async` (on `dependency` when given) and block on it after."""
     if op.range is None or ctx.text is None or op.name_range is None:
         return None
-    token = ctx.fresh_token()
+    token = ctx.fresh_token(op)
     if op.results:
         last = op.results[-1].def_span
         if last is None:
@@ -249,7 +249,7 @@ def synchronous_allocation(op: Operation, ctx: RuleContext) -> Iterator[Violatio
     problem = _lowering_problem(ALLOC_SYNC, ctx.mlir_version)
     if problem is None:
         return
-    dependency = ctx.fresh_token() if _alone_on_line(ctx, op) else None
+    dependency = ctx.fresh_token(op) if _alone_on_line(ctx, op) else None
     yield Violation(
         f"`{op.name}` is synchronous; {problem}: make it `async` on a token and wait for its token",
         at(op),
@@ -492,7 +492,7 @@ def implicit_token_fork(ctx: RuleContext) -> Iterator[Violation]:
         uses = [use for use in token.uses if any(use.owner is u for u in rest)]
         owner_range = token.owner.range if isinstance(token, OpResult) else None
         if isinstance(token, OpResult) and owner_range is not None and _alone_on_line(ctx, token.owner) and all(use.span is not None for use in uses):
-            forks = [ctx.fresh_token() for _ in rest]
+            forks = [ctx.fresh_token(token.owner) for _ in rest]
             fork_of = {id(u): f for u, f in zip(rest, forks)}
             indent = ctx.indentation(owner_range.start)
             lines = f"\n{indent}".join(f"%{f} = gpu.wait async [{value_name(token)}]" for f in forks)
@@ -704,7 +704,7 @@ class _RaceFinder:
             line = f"gpu.wait [{value_name(token)}]"
             return line, [line]
         joined = [token] if token is not None else [p.token for p in producers]
-        name = self.ctx.fresh_token()
+        name = self.ctx.fresh_token(op)
         lines = [f"%{name} = gpu.wait async [{_deps_list(joined)}]", f"gpu.wait [%{name}]"]
         return "; ".join(lines), lines
 

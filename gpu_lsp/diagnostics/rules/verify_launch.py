@@ -61,7 +61,7 @@ def unnamed_async_op(op: Operation, ctx: RuleContext) -> Iterator[Violation]:
     if marker is None:
         return
     message = f"custom op '{op.name}' needs to be named when marked 'async'"
-    names = [ctx.fresh_token() if r.type.is_token else ctx.fresh_name(_result_base(r.type)) for r in op.results]
+    names = [ctx.fresh_token(op) if r.type.is_token else ctx.fresh_name(_result_base(r.type), op) for r in op.results]
     edits = []
     if names and op.range is not None:
         token = async_token(op)
