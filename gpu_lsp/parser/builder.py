@@ -262,7 +262,9 @@ class Builder:
             self._symbols(op, symbol_uses[mark:], state.opaque_symbols if opaque else None)
             del symbol_uses[mark:]
         if state.regions:
-            units = spec is not None and spec.has("symbol_table")  # a module's ops: units of their own
+            # A module's ops: units of their own where the module is one (it has its own anchor); those of
+            # a module written inside another op keep that op's anchor, which moves them (`_shift_unit`).
+            units = spec is not None and spec.has("symbol_table") and base == raw.start_pos
             outer_dialect, outer_region_dialect = self.default_dialect, self.ctx.region_dialect
             own_dialect = spec.default_dialect if spec is not None else None
             self.default_dialect = own_dialect or ""

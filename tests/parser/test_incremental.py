@@ -79,3 +79,23 @@ def test_split_files_and_corpus_edits_match_full_parse() -> None:
             text = text[:pos] + new + text[end:]
             parsed = reparse(parsed, text, TextRange(pos, end))
             assert dump_file(parsed) == dump_file(parse(text, split=True)), f"{path.name}: edit at {pos}"
+
+
+def test_a_module_inside_another_op_moves_with_it() -> None:
+    """A `gpu.module` in the region of an op that is no module (a generic op's, or a damaged one's)
+    moves with that op: its kernels' places were left behind by an edit before it (they had anchors
+    of their own, which only a module's own move shifts); found by an edit sweep over the corpus."""
+    from gpu_lsp.lsp.documents import Document
+    from gpu_lsp.lsp.engine import parse_document
+
+    text = (
+        "func.func @f() {\n  return\n}\n"
+        '"test.holder"() ({\n  gpu.module @m {\n    gpu.func @k() kernel {\n      gpu.return\n    }\n  }\n'
+        '  "test.end"() : () -> ()\n}) : () -> ()\n'
+    )
+    doc = Document("file:///held.mlir", text, 1)
+    doc.analysed()
+    doc.replace(0, 0, "// a line before\n", 2)
+    assert dump_file(doc.analysed().parsed) == dump_file(parse_document(doc.text))
+    kernel = next(op for op in doc.analysed().parsed.chunks[0].module.walk() if op.name == "gpu.func")
+    assert kernel.range is not None and doc.text[kernel.range.start :].startswith("gpu.func @k")
