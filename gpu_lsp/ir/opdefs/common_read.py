@@ -45,14 +45,24 @@ def comma_separated(c: Cursor, opener: str, item: Callable[[Cursor], X]) -> list
     return out
 
 
+# Literals that need their type written after them where none is known (`dense<1> : tensor<2xi32>`).
+_TYPED_LITERALS = frozenset(("dense", "dense_resource", "sparse"))
+
+
 def read_typed_constant(c: Cursor) -> tuple[Attribute, T.Type]:
-    """A constant's value attribute and the type it carries (`true` / `false` are i1)."""
+    """A constant's value attribute and the type it carries (`true` / `false` are i1). Without one,
+    upstream's errors: "expected ':'" just after a literal that needs its type, else "invalid kind of
+    attribute specified" at the attribute."""
+    start, end = c.here()
+    first = c.peek()
     attr = c.attr()
     ty = getattr(attr, "type", None)
     if ty is None and isinstance(attr, BoolAttr):
         ty = T.I1
     if not isinstance(ty, T.Type):
-        c.fail("expected a typed constant")
+        if isinstance(first, Tok) and first.value.partition("<")[0] in _TYPED_LITERALS:
+            c.expected_by_parser("':'")
+        raise FormatError("invalid kind of attribute specified", start, end)
     return attr, ty
 
 

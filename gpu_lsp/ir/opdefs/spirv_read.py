@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import StringAttr
+from gpu_lsp.ir.attributes import BoolAttr, StringAttr
 from gpu_lsp.ir.brackets import split_commas
 from gpu_lsp.ir.opdefs import reader
 from gpu_lsp.ir.opdefs.common_read import (
@@ -16,7 +16,6 @@ from gpu_lsp.ir.opdefs.common_read import (
     read_select,
     read_signature,
     read_symbol_name,
-    read_typed_constant,
     shape_of,
     typed_operand_list,
     unary_same_type,
@@ -99,7 +98,12 @@ def _variable(c: Cursor, st: OpState) -> None:
 
 @reader("spirv.Constant")
 def _constant(c: Cursor, st: OpState) -> None:
-    attr, ty = read_typed_constant(c)
+    """`spirv.Constant V [: T]`: the type is written where the value carries none, or none or a tensor's
+    (upstream's ConstantOp::parse)."""
+    attr = c.attr()
+    ty = T.I1 if isinstance(attr, BoolAttr) else getattr(attr, "type", None)
+    if not isinstance(ty, T.Type) or isinstance(ty, (T.NoneType, T.TensorType)):
+        ty = c.colon_type()
     st.properties["value"] = attr
     c.optional_attr_dict(st)
     st.result_types.append(ty)
