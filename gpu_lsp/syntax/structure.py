@@ -176,15 +176,18 @@ def parse_structure(tokens: list[Tok]) -> tuple[list, list[LexError]]:
 
 
 def _unexpected(tokens: list[Tok], first: Tok) -> LexError:
-    """The error for a token no op may start with: upstream's for a value that makes no result
-    list (`%x index = ...`: "expected '=' after SSA name", after `%x`), else "unexpected 'X'"."""
+    """The error for a token where an op starts that starts none, upstream's, just after the token
+    before: for a value that makes no result list, that list's (`%x index = ...`: "expected '=' after
+    SSA name"); for anything else "expected operation name in quotes"."""
+    at = next((i for i, t in enumerate(tokens) if t is first), None)
+    if at is None:
+        return LexError(f"unexpected '{first.value}'", TextRange(first.start_pos, first.end_pos))
+    message, k = "expected operation name in quotes", 0
     if first.type == "VALUE":
-        at = next((i for i, t in enumerate(tokens) if t is first), None)
-        if at is not None:
-            message, k = result_list_error(lambda j: tokens[at + j] if at + j < len(tokens) else None)
-            pos = tokens[min(at + k, len(tokens)) - 1].end_pos  # upstream's place: after the token before
-            return LexError(message, TextRange(pos, pos))
-    return LexError(f"unexpected '{first.value}'", TextRange(first.start_pos, first.end_pos))
+        message, k = result_list_error(lambda j: tokens[at + j] if at + j < len(tokens) else None)
+    before = min(at + k, len(tokens)) - 1
+    pos = tokens[before].end_pos if before >= 0 else first.start_pos
+    return LexError(message, TextRange(pos, pos))
 
 
 def _parse_with_recovery(tokens: list[Tok]) -> tuple[list, list[LexError]]:

@@ -91,6 +91,7 @@ CASES = {
     "a constant of a symbol reference": _in_func("  %c = arith.constant @k"),
     "a dense constant without its type": _in_func("  %c = arith.constant dense<1>"),
     "a spirv constant of a symbol reference, no type after it": _in_func("  %c = spirv.Constant @k"),
+    "a function's result types written twice": "func.func @g(%a: f32)\n    -> (f32) {\n    -> (f32) {\n  return %a : f32\n}\n",
     "a result list with a type": _in_func("  %x: index = arith.constant 1 : index"),
     "a result list with a type after an op": _in_func("  %c = arith.constant 2 : index\n  %x: index = arith.constant 1 : index"),
     "a result list without =": _in_func("  %x, %y arith.constant 1 : index"),
