@@ -261,7 +261,7 @@ class Cursor:
     def expected(self, what: str) -> NoReturn:
         self.fail(f"expected {what}")
 
-    def fail_at_name(self, message: str):
+    def fail_at_name(self, message: str) -> NoReturn:
         """An error of the op's own parser reported at its name (`parser.getNameLoc()`)."""
         raise FormatError(message, *self.ctx.name_range)
 

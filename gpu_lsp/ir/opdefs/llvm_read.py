@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import NoReturn
 
 from gpu_lsp.ir import types as T
 from gpu_lsp.ir.brackets import split_commas
@@ -104,6 +105,12 @@ def _func(c: Cursor, st: OpState) -> None:
 reader("llvm.return")(read_attrs_then_operands)
 
 
+def _miscounted(c: Cursor, operands: int, types: int) -> NoReturn:
+    """Upstream's error where an op's operands and the types given for them differ in number (its
+    `resolveOperands`), at the op's name."""
+    c.fail_at_name(f"number of operands and types do not match: got {operands} operands and {types} types")
+
+
 @reader("llvm.call")
 def _call(c: Cursor, st: OpState) -> None:
     _skip_keywords(c)
@@ -112,6 +119,8 @@ def _call(c: Cursor, st: OpState) -> None:
         st.properties["callee"] = c.symbol()
     else:
         callee = c.operand()
+    if not c.is_group("("):
+        c.expected_by_parser("'(' in operand list")  # upstream's parseOperandList
     sub = c.group("(")
     refs = sub.operand_list()
     sub.done()
@@ -126,7 +135,8 @@ def _call(c: Cursor, st: OpState) -> None:
         c.punct(",")
     fn = c.function_type()
     if len(fn.inputs) != len(refs):
-        c.fail(f"expected {len(refs)} operand types")
+        extra = 1 if callee is not None else 0  # an indirect call's callee and its type count too
+        _miscounted(c, len(refs) + extra, len(fn.inputs) + extra)
     for r, t in zip(refs, fn.inputs):
         r.type = t
     st.refs.extend(([callee] if callee is not None else []) + refs)
@@ -225,7 +235,7 @@ def _gep(c: Cursor, st: OpState) -> None:
     st.properties["elem_type"] = c.attr()
     refs = [base] + indices
     if len(fn.inputs) != len(refs):
-        c.fail(f"expected {len(refs)} operand types")
+        _miscounted(c, len(refs), len(fn.inputs))
     for r, t in zip(refs, fn.inputs):
         r.type = t
     st.refs.extend(refs)
