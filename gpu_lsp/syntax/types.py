@@ -11,9 +11,17 @@ from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
 from gpu_lsp.ir import types as T
-from gpu_lsp.ir.attributes import DialectAttr, IntegerAttr, OpaqueAttr, StringAttr
+from gpu_lsp.ir.attributes import Attribute, DialectAttr, IntegerAttr, OpaqueAttr, StringAttr
 from gpu_lsp.ir.canonical_attrs import canonical_attr
 from gpu_lsp.ir.flags import canonical_flags
+
+
+def _memory_space(attr: Attribute | None) -> Attribute | None:
+    """A memref's memory space as upstream keeps it: the integer 0 is the default space, none (so
+    `memref<4xf32, 0>` is `memref<4xf32>`)."""
+    if isinstance(attr, IntegerAttr) and not isinstance(attr.value, bool) and attr.value == 0:
+        return None
+    return attr
 
 
 class TypeSyntaxError(ValueError):
@@ -110,11 +118,11 @@ class _ToType(Transformer):
                 layout = attr
             else:
                 space = attr
-        return T.MemRefType(dims, elem, layout, space)
+        return T.MemRefType(dims, elem, layout, _memory_space(space))
 
     def unranked_memref(self, c):
         space = c[1][1] if len(c) > 1 else None
-        return T.UnrankedMemRefType(c[0], space)
+        return T.UnrankedMemRefType(c[0], _memory_space(space))
 
     def tensor(self, c):
         dims = ()

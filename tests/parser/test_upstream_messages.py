@@ -210,6 +210,7 @@ def test_first_error_is_upstreams(name: str) -> None:
 ACCEPTED = {
     "a kernel named by an alias of its symbol": "#k = @m::@k\n"
     + _LAUNCH_FUNC.format(dims="(%c, %c, %c) threads in (%c, %c, %c)").replace("@m::@k blocks", "#k blocks"),
+    "memory space 0 is the default one": "func.func @f(%a: memref<4xf32, 0>) -> memref<4xf32> {\n  return %a : memref<4xf32>\n}\n",
     "gpu.kernel after the kernel keyword": "gpu.module @m {\n  gpu.func @g() kernel attributes {gpu.kernel} {\n    gpu.return\n  }\n}\n",
 }
 
