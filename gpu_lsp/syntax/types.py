@@ -24,6 +24,23 @@ def _memory_space(attr: Attribute | None) -> Attribute | None:
     return attr
 
 
+# An identity map (each result the dimension at its place, no symbols) and a strided layout's default offset.
+_IDENTITY_MAP: Final = re.compile(r"affine_map<\(([A-Za-z_][\w$]*(?:, [A-Za-z_][\w$]*)*)?\) -> \((?(1)\1)\)>")
+_ZERO_OFFSET: Final = ", offset: 0>"
+
+
+def _layout(attr: Attribute | None) -> Attribute | None:
+    """A memref's layout as upstream keeps it: an identity map is the default layout, none, and a
+    strided layout's offset 0 is left out (`strided<[1], offset: 0>` is `strided<[1]>`)."""
+    if not isinstance(attr, OpaqueAttr):
+        return attr
+    if _IDENTITY_MAP.fullmatch(attr.text):
+        return None
+    if attr.text.startswith("strided<") and attr.text.endswith(_ZERO_OFFSET):
+        return OpaqueAttr(attr.text[: -len(_ZERO_OFFSET)] + ">")
+    return attr
+
+
 class TypeSyntaxError(ValueError):
     """The text is not a valid type; `offset`: where in it upstream's parser reports the error, when known."""
 
@@ -118,7 +135,7 @@ class _ToType(Transformer):
                 layout = attr
             else:
                 space = attr
-        return T.MemRefType(dims, elem, layout, _memory_space(space))
+        return T.MemRefType(dims, elem, _layout(layout), _memory_space(space))
 
     def unranked_memref(self, c):
         space = c[1][1] if len(c) > 1 else None

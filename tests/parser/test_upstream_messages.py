@@ -211,6 +211,13 @@ ACCEPTED = {
     "a kernel named by an alias of its symbol": "#k = @m::@k\n"
     + _LAUNCH_FUNC.format(dims="(%c, %c, %c) threads in (%c, %c, %c)").replace("@m::@k blocks", "#k blocks"),
     "memory space 0 is the default one": "func.func @f(%a: memref<4xf32, 0>) -> memref<4xf32> {\n  return %a : memref<4xf32>\n}\n",
+    "an identity layout is the default one": (
+        "func.func @f(%a: memref<4x8xf32, affine_map<(i, j) -> (i, j)>>) -> memref<4x8xf32> {\n  return %a : memref<4x8xf32>\n}\n"
+    ),
+    "a strided layout's offset 0 is its default": (
+        "func.func @f(%a: memref<4xf32, strided<[1], offset: 0>>) -> memref<4xf32, strided<[1]>> {\n"
+        "  return %a : memref<4xf32, strided<[1]>>\n}\n"
+    ),
     "gpu.kernel after the kernel keyword": "gpu.module @m {\n  gpu.func @g() kernel attributes {gpu.kernel} {\n    gpu.return\n  }\n}\n",
 }
 
