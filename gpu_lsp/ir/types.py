@@ -114,8 +114,9 @@ def _dims(shape: tuple, scalable: tuple = ()) -> str:
 
 
 def _space(attr: Attribute) -> str:
+    """A memory space as upstream prints it: an i64 integer bare, any other attribute whole (`1 : i32`)."""
     value = getattr(attr, "value", None)
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, bool) and getattr(attr, "type", None) == I64:
         return str(value)
     return str(attr)
 

@@ -195,8 +195,8 @@ class _ToType(Transformer):
 
     def space(self, c):
         tok = c[0]
-        if tok.type == "INT":
-            return ("space", IntegerAttr(int(tok), T.I64))
+        if tok.type == "INT":  # `1` or `1 : i32`
+            return ("space", IntegerAttr(int(tok), self.int_type(c[1:]) if len(c) > 1 and c[1] is not None else T.I64))
         if tok.type == "STRING":
             return ("space", StringAttr(str(tok)[1:-1]))
         return ("space", hash_attr(str(tok)))

@@ -218,6 +218,9 @@ ACCEPTED = {
         "func.func @f(%a: memref<4xf32, strided<[1], offset: 0>>) -> memref<4xf32, strided<[1]>> {\n"
         "  return %a : memref<4xf32, strided<[1]>>\n}\n"
     ),
+    "a typed integer memory space, 0 the default one": (
+        "func.func @f(%a: memref<4xi32, 0 : i32>, %b: memref<4xi32, 1 : i32>) -> memref<4xi32> {\n  return %a : memref<4xi32>\n}\n"
+    ),
     "gpu.kernel after the kernel keyword": "gpu.module @m {\n  gpu.func @g() kernel attributes {gpu.kernel} {\n    gpu.return\n  }\n}\n",
 }
 
