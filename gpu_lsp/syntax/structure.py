@@ -175,11 +175,10 @@ def parse_structure(tokens: list[Tok]) -> tuple[list, list[LexError]]:
             return _parse_with_recovery(tokens)
 
 
-def _unexpected(tokens: list[Tok], first: Tok) -> LexError:
-    """The error for a token where an op starts that starts none, upstream's, just after the token
-    before: for a value that makes no result list, that list's (`%x index = ...`: "expected '=' after
-    SSA name"); for anything else "expected operation name in quotes"."""
-    at = next((i for i, t in enumerate(tokens) if t is first), None)
+def _unexpected(tokens: list[Tok], first: Tok, at: int | None) -> LexError:
+    """The error for a token where an op starts that starts none (`tokens[at]`), upstream's, just
+    after the token before: for a value that makes no result list, that list's (`%x index = ...`:
+    "expected '=' after SSA name"); for anything else "expected operation name in quotes"."""
     if at is None:
         return LexError(f"unexpected '{first.value}'", TextRange(first.start_pos, first.end_pos))
     message, k = "expected operation name in quotes", 0
@@ -195,12 +194,16 @@ def _parse_with_recovery(tokens: list[Tok]) -> tuple[list, list[LexError]]:
     parser = _parser()
     terminals = lark_tokens(tokens)
 
+    where: dict[int, int] = {}  # each token's index, made on the first error (once: errors may be thousands)
+
     def recover(exc: UnexpectedInput) -> bool:
         tok = getattr(exc, "token", None)
         if tok is None or tok.type == "$END":
             return False
         first = tok.atoms[0] if isinstance(tok, _Items) else _source(tok)
-        errors.append(_unexpected(tokens, first))
+        if not where:
+            where.update((id(t), i) for i, t in enumerate(tokens))
+        errors.append(_unexpected(tokens, first, where.get(id(first))))
         return True
 
     try:
