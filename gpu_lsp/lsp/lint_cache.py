@@ -43,7 +43,7 @@ from gpu_lsp.diagnostics.rule_engine import run_check, run_rules
 from gpu_lsp.diagnostics.rules.verify_launch import KERNEL_REFERENCE, is_container_module, kernel_references
 from gpu_lsp.diagnostics.suppression import may_have_directives
 from gpu_lsp.ir.attributes import SymbolRefAttr
-from gpu_lsp.ir.core import Operation, source_range, source_start
+from gpu_lsp.ir.core import BlockArgument, Operation, OpResult, source_range, source_start
 from gpu_lsp.ir.opdefs import has_trait
 from gpu_lsp.ir.symbols import symbol_name
 from gpu_lsp.parser.api import Chunk, ParsedFile
@@ -314,7 +314,7 @@ class IncrementalLinter:
                 continue
             if any(units[i].span is None for i in fresh) or _directives_near(parsed.text, units, fresh):
                 return None
-            if _in_failed_module(units, reused, fresh):
+            if _in_failed_module(units, reused, fresh) or any(_shares_values(units[i]) for i in fresh):
                 return None
             if others:  # a finding outside the units (at a module's end, say) may change
                 return None
@@ -435,6 +435,27 @@ def _in_failed_module(units: list[Operation], reused: list[Part | None], fresh: 
             j = bisect_left(units, source_start(holder), 0, i, key=source_start)
             part = reused[j] if j < i and units[j] is holder else None
             if part is not None and any(d.severity >= Severity.ERROR for d in part.items):
+                return True
+    return False
+
+
+def _shares_values(unit: Operation) -> bool:
+    """Whether a unit defines values (a top-level op's results) or uses one defined outside it (the
+    body of a function whose head was deleted): linted alone it would see a use without its definition
+    (GPU117's dominance), and the units sharing it would need linting again."""
+    if unit.results:
+        return True
+    ops = list(unit.walk())
+    inside = {id(op) for op in ops}
+    for op in ops:
+        for value in op.operands:
+            if isinstance(value, OpResult):
+                owner: Operation | None = value.owner
+            elif isinstance(value, BlockArgument):
+                owner = value.owner.parent_op
+            else:
+                continue  # never defined (the parser reports it)
+            if owner is None or id(owner) not in inside:
                 return True
     return False
 

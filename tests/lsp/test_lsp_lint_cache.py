@@ -548,3 +548,23 @@ def test_a_fix_names_its_token_as_the_function_sees_names() -> None:
     assert snap.diagnostics == lint_parsed(parse_document(doc.text), settings)
     (named,) = [d for d in snap.diagnostics if d.code == "GPU100"]
     assert named.fix is not None and named.fix.edits[0].new_text == "%t0 = "
+
+
+def test_a_function_whose_head_is_deleted_is_linted_whole() -> None:
+    """Deleting a function's first line leaves its body's ops at the top level, units of their own that
+    share values: linted one at a time, the launch saw its operands without their definitions (GPU117,
+    "does not dominate", which the file's lint does not report); found by a quick-vs-full sweep."""
+    text = (
+        "func.func @a() {\n  return\n}\nfunc.func @b() {\n  %c1 = arith.constant 1 : index\n"
+        "  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)\n"
+        "             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {\n"
+        "    %x = arith.addi %c1, %c1 : index\n    gpu.terminator\n  }\n  return\n}\n"
+    )
+    doc = Document("file:///head.mlir", text, 1)
+    settings = EditorSettings()
+    doc.analysed(settings)
+    at = text.index("func.func @b() {\n")
+    doc.replace(at, at + len("func.func @b() {\n"), "", 2)
+    snap = doc.analysed(settings)
+    assert "GPU117" not in {d.code for d in snap.diagnostics}
+    assert snap.diagnostics == lint_parsed(parse_document(doc.text), settings)

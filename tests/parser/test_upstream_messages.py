@@ -92,7 +92,9 @@ CASES = {
     "a dense constant without its type": _in_func("  %c = arith.constant dense<1>"),
     "a spirv constant of a symbol reference, no type after it": _in_func("  %c = spirv.Constant @k"),
     "a function's result types written twice": "func.func @g(%a: f32)\n    -> (f32) {\n    -> (f32) {\n  return %a : f32\n}\n",
-    "llvm.call with fewer operands than types": "llvm.func @h(f32, f32) -> f32\nllvm.func @k(%a: f32) {\n  %0 = llvm.call @h(%a) : (f32, f32) -> f32\n  llvm.return\n}\n",
+    "llvm.call with fewer operands than types": (
+        "llvm.func @h(f32, f32) -> f32\nllvm.func @k(%a: f32) {\n  %0 = llvm.call @h(%a) : (f32, f32) -> f32\n  llvm.return\n}\n"
+    ),
     "an indirect llvm.call with fewer operands than types": (
         "llvm.func @k(%a: f32, %f: !llvm.ptr) {\n  %0 = llvm.call %f(%a) : !llvm.ptr, (f32, f32) -> f32\n  llvm.return\n}\n"
     ),
