@@ -12,9 +12,11 @@ Units are matched by identity, so an edit may replace, add or remove units (the 
 parse splits a damaged op). The new units are linted again, with the rules' view restricted
 to each; when the interfaces (the symbols defined, with their types, and the symbols used)
 of the replaced units differ from those of the new ones, so are the units that use a symbol
-whose definition changed (the callers of a function, the launches of a kernel), unless a
-symbol is defined twice in a module that holds a new unit (GPU121 checks a module once its ops
-verified), or a new unit is in a module whose own checks failed (its ops were not verified).
+whose definition changed (the callers of a function, the launches of a kernel, also those naming it
+through an attribute alias), unless a symbol is defined twice in a module that holds a new unit
+(GPU121 checks a module once its ops verified), a new unit is in a module whose own checks failed
+(its ops were not verified), or a new unit shares SSA values with other units (the body of a
+function whose first line was deleted: linted alone, its uses would lack their definitions).
 In a container module a unit's launches are also checked against their kernels (GPU105, a
 check of the module: the unit's view leaves it out); an error of it stops the module's
 verification, so it means a full lint.
