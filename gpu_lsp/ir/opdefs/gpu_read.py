@@ -157,7 +157,7 @@ def _launch(c: Cursor, st: OpState) -> None:
     nc = 1 if cluster_refs else 0
     st.properties["operandSegmentSizes"] = segments(ndeps, 1, 1, 1, 1, 1, 1, nc, nc, nc, dsm)
     st.attributes.setdefault("workgroup_attributions", IntegerAttr(len(workgroup), T.I64))
-    add_token(st, is_async or st.num_results > 0)  # named without `async`: its token, and an error above
+    add_token(st, is_async or st.num_results > 0)  # named without `async` and on dependencies: their use is the error
 
 
 def _without_async(c: Cursor, st: OpState, ndeps: int) -> None:
