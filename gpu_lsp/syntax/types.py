@@ -25,8 +25,9 @@ def _memory_space(attr: Attribute | None) -> Attribute | None:
 
 
 # An identity map (each result the dimension at its place, no symbols) and a strided layout's default offset.
-_IDENTITY_MAP: Final = re.compile(r"affine_map<\(([A-Za-z_][\w$]*(?:, [A-Za-z_][\w$]*)*)?\) -> \((?(1)\1)\)>")
-_ZERO_OFFSET: Final = ", offset: 0>"
+# (Spaced as written: the lists are compared with their blanks taken out.)
+_IDENTITY_MAP: Final = re.compile(r"affine_map<\s*\(([\w$\s,]*)\)\s*->\s*\(([\w$\s,]*)\)\s*>")
+_ZERO_OFFSET: Final = re.compile(r",\s*offset\s*:\s*0\s*>$")
 
 
 def _layout(attr: Attribute | None) -> Attribute | None:
@@ -34,10 +35,14 @@ def _layout(attr: Attribute | None) -> Attribute | None:
     strided layout's offset 0 is left out (`strided<[1], offset: 0>` is `strided<[1]>`)."""
     if not isinstance(attr, OpaqueAttr):
         return attr
-    if _IDENTITY_MAP.fullmatch(attr.text):
-        return None
-    if attr.text.startswith("strided<") and attr.text.endswith(_ZERO_OFFSET):
-        return OpaqueAttr(attr.text[: -len(_ZERO_OFFSET)] + ">")
+    identity = _IDENTITY_MAP.fullmatch(attr.text)
+    if identity is not None:
+        dims, results = ("".join(group.split()) for group in identity.groups())
+        if dims == results:  # each result the dimension at its place (the pattern admits names only)
+            return None
+    zero = _ZERO_OFFSET.search(attr.text) if attr.text.startswith("strided<") else None
+    if zero is not None:
+        return OpaqueAttr(attr.text[: zero.start()] + ">")
     return attr
 
 

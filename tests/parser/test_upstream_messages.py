@@ -220,6 +220,10 @@ ACCEPTED = {
         "func.func @f(%a: memref<4xf32, strided<[1], offset: 0>>) -> memref<4xf32, strided<[1]>> {\n"
         "  return %a : memref<4xf32, strided<[1]>>\n}\n"
     ),
+    "layouts spelled without blanks are the same": (
+        "func.func @f(%a: memref<4xf32, affine_map<(d0)->(d0)>>, %b: memref<4xf32, strided<[1],offset:0>>)\n"
+        "    -> (memref<4xf32>, memref<4xf32, strided<[1]>>) {\n  return %a, %b : memref<4xf32>, memref<4xf32, strided<[1]>>\n}\n"
+    ),
     "a typed integer memory space, 0 the default one": (
         "func.func @f(%a: memref<4xi32, 0 : i32>, %b: memref<4xi32, 1 : i32>) -> memref<4xi32> {\n  return %a : memref<4xi32>\n}\n"
     ),
